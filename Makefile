@@ -1,0 +1,85 @@
+# sct top-level Makefile. Each folder adds its own rules in its *.mk file; this file holds
+# the shared flags and the targets a person types. Products go under $(BUILD).
+#   make            build everything
+#   make test       run every test (SAN=1: under ASan+UBSan, in build-san/)
+#   make fuzz       build the fuzzers;  make fuzz-run FUZZ_SECONDS=60 runs them
+#   make bench      recorder, report and format benchmarks;  make bench-format
+#   make deps       install the Debian packages the build needs
+#   make install PREFIX=/usr/local
+.DELETE_ON_ERROR:
+.SUFFIXES:
+.DEFAULT_GOAL := all
+
+SAN ?= 0
+ifeq ($(SAN),1)
+BUILD ?= build-san
+SANFLAGS := -fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-recover=all
+else
+BUILD ?= build
+SANFLAGS :=
+endif
+
+CC ?= gcc
+CLANG ?= clang
+BPFTOOL ?= bpftool
+PREFIX ?= /usr/local
+ARCH := $(shell uname -m | sed 's/x86_64/x86/; s/aarch64/arm64/')
+
+WERROR := $(if $(filter true 1,$(CI)),-Werror,)
+CFLAGS ?= -O2 -g
+override CFLAGS += -std=gnu11 -Wall -Wextra $(WERROR) -MMD -MP -D_GNU_SOURCE \
+	-Iformat -I$(BUILD) $(SANFLAGS)
+override LDFLAGS += $(SANFLAGS)
+
+ifeq ($(V),1)
+Q :=
+msg :=
+else
+Q := @
+msg = @printf '  %-8s %s\n' "$(1)" "$(2)";
+endif
+
+ALL :=
+TESTS :=
+BENCHES :=
+INSTALL_BINS :=
+
+include format/build.mk
+-include bpf/build.mk
+-include record/build.mk
+-include report/build.mk
+include $(sort $(wildcard tests/*.mk))
+-include fuzz/build.mk
+
+$(BUILD)/%.o: %.c
+	$(call msg,CC,$@)
+	$(Q)mkdir -p $(@D)
+	$(Q)$(CC) $(CFLAGS) -c $< -o $@
+
+.PHONY: all test bench deps install clean
+all: $(ALL)
+
+test: $(TESTS)
+
+bench: $(BENCHES)
+
+DEPS := make gcc clang llvm bpftool pkg-config libbpf-dev libelf-dev zlib1g-dev liblz4-dev \
+	libcbor-dev libcriterion-dev linux-perf strace python3 sqlite3
+deps:
+	@missing=$$(for p in $(DEPS); do dpkg-query -W -f='$${Status}\n' $$p 2>/dev/null | \
+		grep -q 'ok installed' || echo $$p; done); \
+	if [ -n "$$missing" ]; then \
+		echo "installing: $$missing"; \
+		apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq $$missing; \
+	else echo "all build dependencies are installed"; fi
+
+install: all
+	install -d $(DESTDIR)$(PREFIX)/bin $(DESTDIR)$(PREFIX)/lib $(DESTDIR)$(PREFIX)/include
+	install -m 0755 $(INSTALL_BINS) $(DESTDIR)$(PREFIX)/bin/
+	install -m 0644 $(LIBSCT) $(DESTDIR)$(PREFIX)/lib/
+	install -m 0644 format/sct.h $(DESTDIR)$(PREFIX)/include/
+
+clean:
+	rm -rf build build-san
+
+-include $(shell find $(BUILD) -name '*.d' 2>/dev/null)

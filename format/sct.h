@@ -1,0 +1,346 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
+/*
+ * libsct: the one library that writes and reads sct trace files.
+ * spec/FORMAT.md is the normative description of the bytes; this header is the C API.
+ *
+ * Error convention: functions return 0 (or a count) on success and a negative code on
+ * failure: either -errno (I/O, memory) or one of the SCT_E* codes below. sct_strerror()
+ * turns any of them into text. Constructors return NULL and store the code in *err.
+ * Objects are opaque; destructors accept NULL.
+ */
+#ifndef SCT_H
+#define SCT_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#define SCT_MUST_CHECK __attribute__((warn_unused_result))
+
+#define SCT_FORMAT_MAJOR 1
+#define SCT_FORMAT_MINOR 0
+
+/* Hard limits (spec/FORMAT.md, "Limits"). A reader refuses anything larger before allocating. */
+#define SCT_MAX_FRAME_BODY   (16u << 20) /* bytes in one frame body */
+#define SCT_MAX_HEADER_BODY  (1u << 20)  /* bytes in a HEADER frame body */
+#define SCT_MAX_BLOCK_RAW    (8u << 20)  /* uncompressed bytes of one block payload */
+#define SCT_MAX_BLOCK_RECORDS (1u << 20) /* records in one block */
+#define SCT_MAX_STRING       65536u      /* bytes in one string field */
+#define SCT_MAX_FIELDS       64u         /* fields of one record type */
+#define SCT_MAX_SECTIONS     64u         /* record-type sections in one block */
+#define SCT_MAX_NESTING      8u          /* CBOR nesting depth in HEADER and TRAILER */
+
+/* Library error codes (negative values are returned). */
+enum sct_error {
+	SCT_E_NOT_SCT = 1000,  /* input does not start with the sct label and holds no frame */
+	SCT_E_VERSION,         /* major version newer than this library */
+	SCT_E_CORRUPT,         /* malformed data where recovery is impossible */
+	SCT_E_LIMIT,           /* a length or count past the spec's limits */
+	SCT_E_STATE,           /* call not valid in the object's state (e.g. writer failed) */
+};
+
+/* Text for any error this library returns (-errno or -SCT_E*). Never NULL. */
+const char *sct_strerror(int err);
+
+/* ---------------------------------------------------------------- records */
+
+enum sct_record_type {
+	SCT_REC_SESSION = 0, /* pseudo record: the reader met a HEADER frame (new session) */
+	SCT_REC_SYSCALL = 1,
+	SCT_REC_TASK = 2,
+	SCT_REC_FORK = 3,
+	SCT_REC_EXEC = 4,
+	SCT_REC_EXIT = 5,
+	SCT_REC_CGROUP = 6,
+	SCT_REC_LOST = 7,
+	SCT_REC_WARNING = 8,
+};
+#define SCT_REC_MAX 8
+
+enum sct_abi { SCT_ABI_NATIVE = 0, SCT_ABI_COMPAT = 1 };
+
+enum sct_lost_cause {
+	SCT_LOST_RINGBUF = 1, /* the BPF ring buffer was full */
+	SCT_LOST_INFLIGHT = 2, /* no room to store an in-flight syscall */
+};
+
+enum sct_warning_kind {
+	SCT_WARN_TARGETS_FULL = 1, /* targets map full: count = tasks not traced */
+	SCT_WARN_ENUMERATION = 2,  /* /proc enumeration failed for some tasks */
+	SCT_WARN_OTHER = 3,
+};
+
+/* A string field: bytes, not NUL-terminated, may hold any byte value. */
+struct sct_bytes {
+	const uint8_t *ptr;
+	uint32_t len;
+};
+
+/* All times are nanoseconds of the session's clock (HEADER "clock"). */
+struct sct_syscall {
+	uint64_t time_ns;     /* syscall entry */
+	uint64_t duration_ns; /* exit - entry; for unfinished: stop time - entry */
+	uint64_t cgroup_id;
+	int64_t ret;
+	uint32_t pid, tid, nr;
+	uint8_t abi;          /* enum sct_abi */
+	uint8_t unfinished;   /* 1: still in flight when recording stopped */
+};
+
+struct sct_task {
+	uint64_t time_ns;     /* when the snapshot was taken */
+	uint64_t cgroup_id;
+	uint64_t start_ns;    /* task start time: (pid, start_ns) identifies a task */
+	uint32_t pid, tid, ppid;
+	struct sct_bytes comm;
+};
+
+struct sct_fork {
+	uint64_t time_ns;
+	uint64_t child_start_ns;
+	uint32_t parent_pid, parent_tid, child_pid, child_tid;
+	uint8_t is_thread;    /* 1: a thread of parent_pid; 0: a new process */
+};
+
+struct sct_exec {
+	uint64_t time_ns;
+	uint32_t pid, tid, old_tid; /* tid == pid after exec; old_tid differs if a non-leader exec'd */
+	struct sct_bytes filename, comm;
+};
+
+struct sct_exit {
+	uint64_t time_ns;
+	uint64_t start_ns;
+	uint32_t pid, tid;
+	int32_t exit_code;    /* WEXITSTATUS-style code, 0..255 */
+	uint32_t signal;      /* terminating signal, 0 if none */
+	uint8_t group_dead;   /* 1: the whole thread group is gone */
+};
+
+struct sct_cgroup {
+	uint64_t time_ns;
+	uint64_t cgroup_id;
+	struct sct_bytes path; /* relative to the session's cgroup mount, starts with '/' */
+};
+
+struct sct_lost {
+	uint64_t time_ns;     /* start of the range the losses happened in */
+	uint64_t end_ns;
+	uint64_t count;
+	uint32_t cause;       /* enum sct_lost_cause */
+};
+
+struct sct_warning {
+	uint64_t time_ns;
+	uint64_t count;
+	uint32_t kind;        /* enum sct_warning_kind */
+	struct sct_bytes text;
+};
+
+struct sct_record {
+	uint32_t type; /* enum sct_record_type */
+	union {
+		struct sct_syscall syscall;
+		struct sct_task task;
+		struct sct_fork fork;
+		struct sct_exec exec;
+		struct sct_exit exit;
+		struct sct_cgroup cgroup;
+		struct sct_lost lost;
+		struct sct_warning warning;
+	};
+};
+
+/* ---------------------------------------------------------------- schema */
+
+enum sct_field_kind {
+	SCT_KIND_UINT = 0,  /* unsigned integer */
+	SCT_KIND_SINT = 1,  /* signed integer */
+	SCT_KIND_TIME = 2,  /* unsigned time (ns), delta-coded within a block */
+	SCT_KIND_BYTES = 3, /* byte string */
+};
+
+struct sct_field_schema {
+	const char *name;
+	uint32_t kind; /* enum sct_field_kind */
+	const char *unit; /* "ns", "" ... */
+};
+
+struct sct_type_schema {
+	uint32_t type;
+	const char *name; /* "syscall", "task", ... */
+	uint32_t nfields;
+	const struct sct_field_schema *fields;
+};
+
+/* The schema this library writes for a known type, NULL for others. */
+const struct sct_type_schema *sct_schema_builtin(uint32_t type);
+
+/* A field value taken generically (sct-convert): by schema index. */
+struct sct_value {
+	uint32_t kind; /* enum sct_field_kind */
+	union {
+		uint64_t u;
+		int64_t i;
+		struct sct_bytes b;
+	};
+};
+
+/* ---------------------------------------------------------------- writer */
+
+struct sct_syscall_name {
+	uint32_t nr;
+	const char *name;
+};
+
+/* What the HEADER says of the session. Strings may be NULL (written as ""). */
+struct sct_header_info {
+	const char *producer;          /* "sct-record" */
+	const char *producer_version;
+	const char *const *args;       /* producer's command line, nargs entries */
+	uint32_t nargs;
+	const char *hostname, *kernel, *arch, *boot_id;
+	const char *clock;             /* "CLOCK_MONOTONIC" */
+	uint64_t anchor_clock_ns;      /* clock reading ... */
+	uint64_t anchor_realtime_ns;   /* ... taken together with this CLOCK_REALTIME one */
+	const char *cgroup_hierarchy;  /* "v2", "v1" (ids are the root's) or "none" */
+	const char *cgroup_mount;      /* "/sys/fs/cgroup/unified" */
+	const struct sct_syscall_name *syscalls;        /* native table */
+	uint32_t nsyscalls;
+	const char *compat_arch;       /* "i386", or NULL if no compat table */
+	const struct sct_syscall_name *compat_syscalls;
+	uint32_t ncompat_syscalls;
+};
+
+struct sct_writer_opts {
+	uint32_t block_records;        /* records per block; 0 = default (SCT_DEFAULT_BLOCK_RECORDS) */
+	uint64_t flush_interval_ns;    /* sct_writer_flush_if_due() period; 0 = 1 s */
+	bool no_fsync;                 /* skip fsync at close (tests, pipes are never fsynced) */
+};
+#define SCT_DEFAULT_BLOCK_RECORDS 8192u
+
+struct sct_writer;
+
+/*
+ * Create a trace at path with mode 0600. O_EXCL unless overwrite. path "-" is stdout.
+ * Writes the label and HEADER frame before returning. info is copied.
+ * Returns NULL and *err (-errno) on failure; nothing is left at path on failure.
+ */
+struct sct_writer *sct_writer_open(const char *path, bool overwrite, const struct sct_header_info *info,
+				   const struct sct_writer_opts *opts, int *err);
+/* Same on an open fd (file or pipe). The writer owns fd and closes it. */
+struct sct_writer *sct_writer_open_fd(int fd, const struct sct_header_info *info,
+				      const struct sct_writer_opts *opts, int *err);
+
+/*
+ * Append one record (strings are copied). The block is written when full.
+ * Returns 0, or a negative code; after an I/O error the writer is failed: every later
+ * call returns the same error, and the file holds every block written before it.
+ */
+SCT_MUST_CHECK int sct_writer_append(struct sct_writer *w, const struct sct_record *rec);
+/* The hot path for SYSCALL records; same contract. */
+SCT_MUST_CHECK int sct_writer_append_syscall(struct sct_writer *w, const struct sct_syscall *sc);
+/* Write the pending block now (no-op when empty). */
+SCT_MUST_CHECK int sct_writer_flush(struct sct_writer *w);
+/* Flush if the oldest pending record was appended flush_interval_ns ago or more (clock: monotonic). */
+SCT_MUST_CHECK int sct_writer_flush_if_due(struct sct_writer *w, uint64_t now_ns);
+/* Bytes written so far, records appended so far. */
+uint64_t sct_writer_bytes(const struct sct_writer *w);
+uint64_t sct_writer_records(const struct sct_writer *w);
+/*
+ * Flush, write the TRAILER, fsync (regular files), close, free. Returns the first error met
+ * over the writer's life, or 0. w is freed in every case.
+ */
+SCT_MUST_CHECK int sct_writer_close(struct sct_writer *w);
+/* Free without a trailer (the file reads back as incomplete). For crash-like tests. */
+void sct_writer_abandon(struct sct_writer *w);
+
+/* ---------------------------------------------------------------- reader */
+
+struct sct_session;
+
+enum sct_diag_kind {
+	SCT_DIAG_SKIPPED = 1,      /* [offset, offset+length) did not decode: bad checksum or garbage */
+	SCT_DIAG_TRUNCATED,        /* the input ends inside a frame at offset; length bytes lost */
+	SCT_DIAG_NO_TRAILER,       /* a session ended without its TRAILER: the trace is incomplete */
+	SCT_DIAG_UNKNOWN_FRAME,    /* frame of unknown type skipped (type, offset, length) */
+	SCT_DIAG_UNKNOWN_RECORD,   /* records of an unknown type skipped (type, count) */
+	SCT_DIAG_BAD_BLOCK,        /* checksum was fine but the block did not decode */
+	SCT_DIAG_NO_HEADER,        /* blocks before any HEADER: read with the built-in schema */
+};
+
+struct sct_diag {
+	uint32_t kind;    /* enum sct_diag_kind */
+	uint32_t type;    /* frame or record type, where relevant */
+	uint64_t offset;  /* byte offset in the input */
+	uint64_t length;  /* bytes concerned */
+	uint64_t count;   /* records concerned */
+	const char *text; /* one line, no newline; valid during the callback */
+};
+
+typedef void (*sct_diag_fn)(void *ctx, const struct sct_diag *d);
+
+struct sct_reader_stats {
+	uint64_t records[SCT_REC_MAX + 1];  /* per known type (index 0 = sessions) */
+	uint64_t blocks, bytes_read;
+	uint64_t skipped_ranges, skipped_bytes;
+	uint64_t truncated_bytes;          /* 0 if the input did not end mid-frame */
+	uint64_t unknown_frames, unknown_records;
+	uint64_t bad_blocks;
+	uint64_t sessions_without_trailer;
+};
+
+struct sct_reader;
+
+/* Open path ("-" = stdin), an fd (not closed by the reader unless owned) or a memory buffer. */
+struct sct_reader *sct_reader_open(const char *path, int *err);
+struct sct_reader *sct_reader_open_fd(int fd, bool owned, int *err);
+struct sct_reader *sct_reader_open_mem(const void *buf, size_t len, int *err);
+
+/* Diagnostics are delivered through fn as they are found (and always counted in stats). */
+void sct_reader_set_diag(struct sct_reader *r, sct_diag_fn fn, void *ctx);
+
+/*
+ * Next record into *rec: returns 1, 0 at the end of input, or a negative code when the
+ * input cannot be read at all (-SCT_E_NOT_SCT, -SCT_E_VERSION, -errno on read error).
+ * Damage inside the input is never an error: it is reported as diagnostics and skipped.
+ * Strings in *rec stay valid until the next call. SCT_REC_SESSION records carry no fields:
+ * sct_reader_session() describes the new session.
+ */
+SCT_MUST_CHECK int sct_reader_next(struct sct_reader *r, struct sct_record *rec);
+/* Field idx (schema order) of the record last returned, for any type, even unknown ones. */
+int sct_reader_field(const struct sct_reader *r, uint32_t idx, struct sct_value *out);
+/* Schema of the record type last returned by next() in the current session. */
+const struct sct_type_schema *sct_reader_schema(const struct sct_reader *r, uint32_t type);
+/* The current session (NULL before the first HEADER). */
+const struct sct_session *sct_reader_session(const struct sct_reader *r);
+const struct sct_reader_stats *sct_reader_stats(const struct sct_reader *r);
+/* Text of the fatal error next() returned, with the byte offset; "" if none. */
+const char *sct_reader_error(const struct sct_reader *r);
+void sct_reader_close(struct sct_reader *r);
+
+/* ---------------------------------------------------------------- sessions */
+
+struct sct_trailer_info {
+	uint64_t records[SCT_REC_MAX + 1];
+	uint64_t blocks;
+	uint64_t lost;      /* sum of LOST counts */
+	uint64_t warnings;  /* WARNING records */
+	uint64_t first_ns, last_ns;
+};
+
+/* Session properties read from its HEADER. Strings are NUL-terminated, never NULL. */
+uint32_t sct_session_index(const struct sct_session *s); /* 0, 1, ... in input order */
+void sct_session_version(const struct sct_session *s, uint32_t *major, uint32_t *minor);
+const char *sct_session_get(const struct sct_session *s, const char *key);
+/*   keys: "producer", "producer_version", "args" (space-joined), "hostname", "kernel",
+ *   "arch", "boot_id", "clock", "cgroup_hierarchy", "cgroup_mount", "compat_arch" */
+void sct_session_anchor(const struct sct_session *s, uint64_t *clock_ns, uint64_t *realtime_ns);
+/* Syscall name for nr in abi, NULL if the table has none. */
+const char *sct_session_syscall_name(const struct sct_session *s, uint32_t nr, uint32_t abi);
+/* Syscall number by name in abi, -1 if unknown. */
+int64_t sct_session_syscall_nr(const struct sct_session *s, const char *name, uint32_t abi);
+/* The session's TRAILER, or NULL if none was read (yet). */
+const struct sct_trailer_info *sct_session_trailer(const struct sct_session *s);
+
+#endif
