@@ -1,0 +1,39 @@
+# sct-record integration tests and benchmark. They run the real recorder on the real kernel:
+# root and BPF are needed (outside CI, a non-root run skips them loudly).
+#   make test-record      Criterion tests (tests/record_*.c) against $(BUILD)/sct-record
+#   make bench-record     the recorder benchmark of shared/DESIGN.md, sct beside its peers
+RECORD_WL_SRCS := $(wildcard tests/workloads/*.c)
+RECORD_WLS := $(RECORD_WL_SRCS:tests/workloads/%.c=$(BUILD)/tests/workloads/%)
+# Workloads are the ground truth: built plain, never with sanitizers (their runtimes add syscalls).
+RECORD_WL_CFLAGS := -O2 -g -std=gnu11 -Wall -Wextra $(WERROR) -D_GNU_SOURCE -pthread
+RECORD_TEST_SRCS := $(wildcard tests/record_*.c)
+RECORD_TEST_OBJS := $(RECORD_TEST_SRCS:%.c=$(BUILD)/%.o)
+RECORD_TEST_BIN := $(BUILD)/tests/test-record
+RECORD_BENCH_BIN := $(BUILD)/tests/bench-record
+RECORD_ENV := SCT_RECORD=$(abspath $(BUILD)/sct-record) SCT_WORKLOADS=$(abspath $(BUILD)/tests/workloads)
+
+$(BUILD)/tests/workloads/%: tests/workloads/%.c tests/workloads/workload.h
+	$(call msg,CC,$@)
+	$(Q)mkdir -p $(@D)
+	$(Q)$(CC) $(RECORD_WL_CFLAGS) $< -o $@
+
+$(RECORD_TEST_BIN): $(RECORD_TEST_OBJS) $(LIBSCT)
+	$(call msg,LD,$@)
+	$(Q)$(CC) $(LDFLAGS) $^ -o $@ -lcriterion $(LIBSCT_LIBS)
+
+$(RECORD_BENCH_BIN): $(BUILD)/tests/bench_record.o $(LIBSCT)
+	$(call msg,LD,$@)
+	$(Q)$(CC) $(LDFLAGS) $^ -o $@ $(LIBSCT_LIBS)
+
+.PHONY: test-record bench-record record-workloads
+record-workloads: $(RECORD_WLS)
+
+# --jobs 1: the tests measure exact counts and startup races; they do not share the CPUs.
+test-record: $(RECORD_TEST_BIN) $(RECORD_WLS) $(BUILD)/sct-record
+	$(RECORD_ENV) $(RECORD_TEST_BIN) --jobs 1
+
+bench-record: $(RECORD_BENCH_BIN) $(RECORD_WLS) $(BUILD)/sct-record
+	$(RECORD_ENV) $(RECORD_BENCH_BIN)
+
+TESTS += test-record
+BENCHES += bench-record

@@ -1,0 +1,533 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
+/* Helpers of the sct-record integration tests: see record_helpers.h. */
+#include "record_helpers.h"
+
+#include <criterion/criterion.h>
+#include <dirent.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <poll.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <sys/syscall.h>
+#include <sys/wait.h>
+#include <time.h>
+#include <unistd.h>
+
+/* The recorder's stderr line once tracing is live (record/main.c prints it). */
+#define RH_READY_PREFIX "sct-record: tracing "
+
+bool rh_in_ci(void)
+{
+	const char *ci = getenv("CI");
+
+	return ci && (!strcmp(ci, "true") || !strcmp(ci, "1"));
+}
+
+const char *rh_recorder_path(void)
+{
+	const char *p = getenv("SCT_RECORD");
+
+	return p && *p ? p : "build/sct-record";
+}
+
+const char *rh_workload(const char *name)
+{
+	static char path[PATH_MAX];
+	const char *dir = getenv("SCT_WORKLOADS");
+	char rel[PATH_MAX];
+
+	snprintf(rel, sizeof(rel), "%s/%s", dir && *dir ? dir : "build/tests/workloads", name);
+	if (!realpath(rel, path))
+		snprintf(path, sizeof(path), "%s", rel);
+	return path;
+}
+
+void rh_require_root(void)
+{
+	const char *why = NULL;
+
+	if (geteuid() != 0)
+		why = "not root: the sct-record tests load BPF programs";
+	else if (access(rh_recorder_path(), X_OK) != 0)
+		why = "the recorder binary is missing (set SCT_RECORD or build it)";
+	if (!why)
+		return;
+	if (rh_in_ci())
+		cr_assert_fail("CI=true and %s (%s)", why, rh_recorder_path());
+	fprintf(stderr, "\n*** SKIPPING sct-record integration test: %s ***\n\n", why);
+	cr_skip_test("%s", why);
+}
+
+static int64_t rh_now_ms(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (int64_t)ts.tv_sec * 1000 + ts.tv_nsec / 1000000;
+}
+
+/* Wait until fd has something to read (or EOF) before the deadline. */
+static int rh_poll_in(int fd, int64_t deadline_ms)
+{
+	struct pollfd pfd = {.fd = fd, .events = POLLIN};
+
+	for (;;) {
+		int64_t left = deadline_ms - rh_now_ms();
+		int n;
+
+		if (left <= 0)
+			return -ETIMEDOUT;
+		n = poll(&pfd, 1, (int)left);
+		if (n > 0)
+			return 0;
+		if (n < 0 && errno != EINTR)
+			return -errno;
+	}
+}
+
+int rh_spawn(struct rh_proc *p, const char *const argv[], bool pipe_err)
+{
+	int in[2] = {-1, -1}, out[2] = {-1, -1}, err[2] = {-1, -1};
+	int ret;
+
+	p->pid = -1;
+	p->in_fd = p->out_fd = p->err_fd = -1;
+	if (pipe2(in, O_CLOEXEC) || pipe2(out, O_CLOEXEC) || (pipe_err && pipe2(err, O_CLOEXEC))) {
+		ret = -errno;
+		goto close_pipes;
+	}
+	p->pid = fork();
+	if (p->pid < 0) {
+		ret = -errno;
+		goto close_pipes;
+	}
+	if (p->pid == 0) {
+		if (dup2(in[0], 0) < 0 || dup2(out[1], 1) < 0 || (pipe_err && dup2(err[1], 2) < 0))
+			_exit(126);
+		execv(argv[0], (char *const *)argv);
+		fprintf(stderr, "exec %s: %s\n", argv[0], strerror(errno));
+		_exit(127);
+	}
+	close(in[0]);
+	close(out[1]);
+	if (pipe_err)
+		close(err[1]);
+	p->in_fd = in[1];
+	p->out_fd = out[0];
+	p->err_fd = err[0];
+	return 0;
+
+close_pipes:
+	for (int i = 0; i < 2; i++) {
+		if (in[i] >= 0)
+			close(in[i]);
+		if (out[i] >= 0)
+			close(out[i]);
+		if (err[i] >= 0)
+			close(err[i]);
+	}
+	return ret;
+}
+
+int rh_go(struct rh_proc *p)
+{
+	return write(p->in_fd, "g", 1) == 1 ? 0 : -errno;
+}
+
+int rh_read_line(int fd, char *buf, size_t cap, int timeout_ms)
+{
+	int64_t deadline = rh_now_ms() + timeout_ms;
+	size_t len = 0;
+	bool any = false;
+
+	for (;;) {
+		char c;
+		ssize_t n;
+		int ret = rh_poll_in(fd, deadline);
+
+		if (ret)
+			return ret;
+		n = read(fd, &c, 1);
+		if (n < 0 && errno == EINTR)
+			continue;
+		if (n < 0)
+			return -errno;
+		if (n == 0)
+			break;
+		any = true;
+		if (c == '\n')
+			break;
+		if (len + 1 < cap)
+			buf[len++] = c;
+	}
+	buf[len] = '\0';
+	return any ? (int)len : -ENODATA;
+}
+
+int rh_read_all(int fd, char **out, int timeout_ms)
+{
+	int64_t deadline = rh_now_ms() + timeout_ms;
+	size_t len = 0, cap = 4096;
+	char *buf = malloc(cap), *tmp;
+	int ret = 0;
+
+	if (!buf)
+		return -ENOMEM;
+	for (;;) {
+		ssize_t n;
+
+		if (len + 1 >= cap) {
+			tmp = realloc(buf, cap * 2);
+			if (!tmp) {
+				ret = -ENOMEM;
+				break;
+			}
+			buf = tmp;
+			cap *= 2;
+		}
+		ret = rh_poll_in(fd, deadline);
+		if (ret)
+			break;
+		n = read(fd, buf + len, cap - len - 1);
+		if (n < 0 && errno == EINTR)
+			continue;
+		if (n < 0) {
+			ret = -errno;
+			break;
+		}
+		if (n == 0)
+			break;
+		len += (size_t)n;
+	}
+	buf[len] = '\0';
+	*out = buf;
+	return ret;
+}
+
+int rh_wait(pid_t pid, int timeout_ms, int *status, struct rusage *ru)
+{
+	int pidfd = (int)syscall(SYS_pidfd_open, pid, 0);
+	int st = 0, ret = 0;
+
+	if (pidfd < 0)
+		return -errno;
+	ret = rh_poll_in(pidfd, rh_now_ms() + timeout_ms);
+	close(pidfd);
+	if (ret)
+		return ret;
+	while (wait4(pid, &st, 0, ru) < 0)
+		if (errno != EINTR)
+			return -errno;
+	if (status)
+		*status = st;
+	return 0;
+}
+
+void rh_proc_release(struct rh_proc *p)
+{
+	if (p->in_fd >= 0)
+		close(p->in_fd);
+	if (p->out_fd >= 0)
+		close(p->out_fd);
+	if (p->err_fd >= 0)
+		close(p->err_fd);
+	p->in_fd = p->out_fd = p->err_fd = -1;
+	if (p->pid > 0 && waitpid(p->pid, NULL, WNOHANG) == 0) {
+		kill(p->pid, SIGKILL);
+		waitpid(p->pid, NULL, 0);
+	}
+	p->pid = -1;
+}
+
+/* Append stderr bytes to r->err, keeping it NUL-terminated and bounded. */
+static void rh_err_append(struct rh_recorder *r, const char *s, size_t n)
+{
+	size_t room = sizeof(r->err) - 1 - r->errlen;
+
+	if (n > room)
+		n = room;
+	memcpy(r->err + r->errlen, s, n);
+	r->errlen += n;
+	r->err[r->errlen] = '\0';
+}
+
+int rh_recorder_start(struct rh_recorder *r, const char *const args[])
+{
+	const char *argv[64];
+	size_t n = 0;
+	char line[1024];
+	int ret;
+
+	memset(r, 0, sizeof(*r));
+	r->status = -1;
+	argv[n++] = rh_recorder_path();
+	for (size_t i = 0; args[i] && n < 63; i++)
+		argv[n++] = args[i];
+	argv[n] = NULL;
+	ret = rh_spawn(&r->proc, argv, true);
+	if (ret)
+		return ret;
+	for (;;) {
+		ret = rh_read_line(r->proc.err_fd, line, sizeof(line), RH_TIMEOUT_MS);
+		if (ret == -ENODATA) {
+			/* EOF before the ready line: the recorder failed; collect its status. */
+			rh_wait(r->proc.pid, RH_TIMEOUT_MS, &r->status, &r->ru);
+			r->proc.pid = -1;
+			return -ECHILD;
+		}
+		if (ret < 0)
+			break;
+		rh_err_append(r, line, strlen(line));
+		rh_err_append(r, "\n", 1);
+		if (!strncmp(line, RH_READY_PREFIX, strlen(RH_READY_PREFIX)))
+			return 0;
+	}
+	return ret;
+}
+
+int rh_recorder_finish(struct rh_recorder *r, int sig, int timeout_ms)
+{
+	char *rest = NULL;
+	int ret;
+
+	if (r->proc.pid <= 0)
+		return 0;
+	if (sig && kill(r->proc.pid, sig))
+		return -errno;
+	ret = rh_read_all(r->proc.err_fd, &rest, timeout_ms);
+	if (rest)
+		rh_err_append(r, rest, strlen(rest));
+	free(rest);
+	if (ret)
+		return ret;
+	ret = rh_wait(r->proc.pid, timeout_ms, &r->status, &r->ru);
+	if (!ret)
+		r->proc.pid = -1;
+	return ret;
+}
+
+int rh_tmp_make(char *dir, size_t cap)
+{
+	if (snprintf(dir, cap, "/tmp/sct-test-XXXXXX") >= (int)cap)
+		return -ENAMETOOLONG;
+	return mkdtemp(dir) ? 0 : -errno;
+}
+
+void rh_tmp_remove(const char *dir)
+{
+	DIR *d = opendir(dir);
+	struct dirent *e;
+	char path[PATH_MAX];
+
+	if (!d)
+		return;
+	while ((e = readdir(d)))
+		if (strcmp(e->d_name, ".") && strcmp(e->d_name, "..")) {
+			snprintf(path, sizeof(path), "%s/%s", dir, e->d_name);
+			unlink(path);
+		}
+	closedir(d);
+	rmdir(dir);
+}
+
+/* Room for one more element of size sz in *arr_p: capacity is 16, then doubles at powers of 2. */
+static void *rh_push(void *arr_p, size_t *n, size_t sz)
+{
+	void **arr = arr_p;
+	void *tmp;
+
+	if (*n == 0 || (*n >= 16 && (*n & (*n - 1)) == 0)) {
+		tmp = realloc(*arr, (*n ? *n * 2 : 16) * sz);
+		if (!tmp)
+			return NULL;
+		*arr = tmp;
+	}
+	return (char *)*arr + (*n)++ * sz;
+}
+
+static void rh_copy_bytes(char *dst, size_t cap, struct sct_bytes b)
+{
+	size_t n = b.len < cap - 1 ? b.len : cap - 1;
+
+	memcpy(dst, b.ptr, n);
+	dst[n] = '\0';
+}
+
+static void rh_diag_count(void *ctx, const struct sct_diag *d)
+{
+	struct rh_trace *t = ctx;
+
+	if (d->kind <= SCT_DIAG_NO_HEADER)
+		t->diags[d->kind]++;
+}
+
+static void rh_session_note(struct rh_trace *t, const struct sct_session *s)
+{
+	t->sessions++;
+	t->nr_write = sct_session_syscall_nr(s, "write", SCT_ABI_NATIVE);
+	t->nr_getppid = sct_session_syscall_nr(s, "getppid", SCT_ABI_NATIVE);
+	snprintf(t->cgroup_mount, sizeof(t->cgroup_mount), "%s", sct_session_get(s, "cgroup_mount"));
+}
+
+static int rh_trace_add(struct rh_trace *t, const struct sct_record *rec)
+{
+	void *slot = NULL;
+
+	switch (rec->type) {
+	case SCT_REC_SYSCALL:
+		if ((slot = rh_push(&t->sc, &t->nsc, sizeof(*t->sc))))
+			*(struct sct_syscall *)slot = rec->syscall;
+		break;
+	case SCT_REC_TASK:
+		if ((slot = rh_push(&t->task, &t->ntask, sizeof(*t->task)))) {
+			*(struct sct_task *)slot = rec->task;
+			((struct sct_task *)slot)->comm = (struct sct_bytes){0};
+		}
+		break;
+	case SCT_REC_FORK:
+		if ((slot = rh_push(&t->fork, &t->nfork, sizeof(*t->fork))))
+			*(struct sct_fork *)slot = rec->fork;
+		break;
+	case SCT_REC_EXEC:
+		if ((slot = rh_push(&t->exec, &t->nexec, sizeof(*t->exec)))) {
+			struct rh_exec *e = slot;
+
+			e->rec = rec->exec;
+			rh_copy_bytes(e->filename, sizeof(e->filename), rec->exec.filename);
+			rh_copy_bytes(e->comm, sizeof(e->comm), rec->exec.comm);
+			e->rec.filename = e->rec.comm = (struct sct_bytes){0};
+		}
+		break;
+	case SCT_REC_EXIT:
+		if ((slot = rh_push(&t->exit, &t->nexit, sizeof(*t->exit))))
+			*(struct sct_exit *)slot = rec->exit;
+		break;
+	case SCT_REC_CGROUP:
+		if ((slot = rh_push(&t->cgroup, &t->ncgroup, sizeof(*t->cgroup)))) {
+			struct rh_cgroup *c = slot;
+
+			c->id = rec->cgroup.cgroup_id;
+			rh_copy_bytes(c->path, sizeof(c->path), rec->cgroup.path);
+		}
+		break;
+	case SCT_REC_WARNING:
+		if ((slot = rh_push(&t->warning, &t->nwarning, sizeof(*t->warning)))) {
+			struct rh_warning *w = slot;
+
+			w->rec = rec->warning;
+			rh_copy_bytes(w->text, sizeof(w->text), rec->warning.text);
+			w->rec.text = (struct sct_bytes){0};
+		}
+		break;
+	case SCT_REC_LOST:
+		t->nlost++;
+		t->lost_count += rec->lost.count;
+		return 0;
+	default:
+		return 0;
+	}
+	return slot ? 0 : -ENOMEM;
+}
+
+int rh_trace_read(const char *path, struct rh_trace *t)
+{
+	struct sct_reader *r;
+	struct sct_record rec;
+	const struct sct_session *s;
+	int err = 0, ret;
+
+	memset(t, 0, sizeof(*t));
+	t->nr_write = t->nr_getppid = -1;
+	r = sct_reader_open(path, &err);
+	if (!r)
+		return err;
+	sct_reader_set_diag(r, rh_diag_count, t);
+	while ((ret = sct_reader_next(r, &rec)) > 0) {
+		if (rec.type == SCT_REC_SESSION)
+			rh_session_note(t, sct_reader_session(r));
+		else if ((err = rh_trace_add(t, &rec)))
+			break;
+	}
+	if (ret < 0)
+		t->err = ret;
+	s = sct_reader_session(r);
+	if (s && sct_session_trailer(s)) {
+		t->has_trailer = true;
+		t->trailer = *sct_session_trailer(s);
+	}
+	t->stats = *sct_reader_stats(r);
+	sct_reader_close(r);
+	return err;
+}
+
+void rh_trace_free(struct rh_trace *t)
+{
+	free(t->sc);
+	free(t->task);
+	free(t->fork);
+	free(t->exec);
+	free(t->exit);
+	free(t->cgroup);
+	free(t->warning);
+	memset(t, 0, sizeof(*t));
+}
+
+size_t rh_count_syscalls(const struct rh_trace *t, uint32_t pid, uint32_t tid, int64_t nr)
+{
+	size_t n = 0;
+
+	for (size_t i = 0; i < t->nsc; i++)
+		if ((!pid || t->sc[i].pid == pid) && (!tid || t->sc[i].tid == tid) &&
+		    (nr < 0 || t->sc[i].nr == nr))
+			n++;
+	return n;
+}
+
+size_t rh_count_returns(const struct rh_trace *t, uint32_t tid, int64_t nr, int64_t ret)
+{
+	size_t n = 0;
+
+	for (size_t i = 0; i < t->nsc; i++)
+		if (t->sc[i].tid == tid && t->sc[i].nr == nr && t->sc[i].ret == ret)
+			n++;
+	return n;
+}
+
+const struct sct_fork *rh_find_fork(const struct rh_trace *t, uint32_t child_tid)
+{
+	const struct sct_fork *found = NULL;
+
+	for (size_t i = 0; i < t->nfork; i++)
+		if (t->fork[i].child_tid == child_tid && (!found || t->fork[i].time_ns >= found->time_ns))
+			found = &t->fork[i];
+	return found;
+}
+
+const struct sct_exit *rh_find_exit(const struct rh_trace *t, uint32_t tid)
+{
+	const struct sct_exit *found = NULL;
+
+	for (size_t i = 0; i < t->nexit; i++)
+		if (t->exit[i].tid == tid && (!found || t->exit[i].time_ns >= found->time_ns))
+			found = &t->exit[i];
+	return found;
+}
+
+long rh_field(const char *line, const char *key)
+{
+	size_t klen = strlen(key);
+	const char *p = line;
+
+	while ((p = strstr(p, key))) {
+		bool word_start = p == line || p[-1] == ' ';
+
+		if (word_start && p[klen] == ' ')
+			return strtol(p + klen + 1, NULL, 10);
+		p += klen;
+	}
+	return -1;
+}

@@ -1,0 +1,129 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
+/*
+ * Helpers of the sct-record integration tests: spawn workloads and the recorder with pipes,
+ * wait for the recorder's ready line (never a sleep), and read a trace back through libsct
+ * into plain arrays the tests can search.
+ *
+ * Conventions: functions return 0 or -errno; a timeout is -ETIMEDOUT. Paths of the programs
+ * under test come from the environment that tests/record.mk sets: SCT_RECORD (the recorder)
+ * and SCT_WORKLOADS (the folder of the workload programs).
+ */
+#ifndef SCT_RECORD_HELPERS_H
+#define SCT_RECORD_HELPERS_H
+
+#include <limits.h>
+#include <stdbool.h>
+#include <stdint.h>
+#include <sys/resource.h>
+#include <sys/types.h>
+
+#include "sct.h"
+
+#define RH_TIMEOUT_MS 60000
+
+/* Skip (outside CI, loudly) or fail (CI=true) unless we are root and the recorder exists. */
+void rh_require_root(void);
+bool rh_in_ci(void);
+
+const char *rh_recorder_path(void);
+/* Absolute path of workload NAME (static buffer, valid until the next call). */
+const char *rh_workload(const char *name);
+
+/* A child process; fds are -1 when not piped. */
+struct rh_proc {
+	pid_t pid;
+	int in_fd, out_fd, err_fd;
+};
+
+/* Spawn argv with stdin, stdout and stderr on pipes (stderr left alone if !pipe_err). */
+int rh_spawn(struct rh_proc *p, const char *const argv[], bool pipe_err);
+/* Write the go byte to the child's stdin. */
+int rh_go(struct rh_proc *p);
+/* Read one line (without the newline) into buf. Returns its length, -ENODATA at EOF, or -errno. */
+int rh_read_line(int fd, char *buf, size_t cap, int timeout_ms);
+/* Read until EOF into a NUL-terminated malloc'd string in *out. */
+int rh_read_all(int fd, char **out, int timeout_ms);
+/* Wait for the child to exit; status and ru may be NULL. */
+int rh_wait(pid_t pid, int timeout_ms, int *status, struct rusage *ru);
+/* Close the pipes; a child still running is killed and reaped. */
+void rh_proc_release(struct rh_proc *p);
+
+/* The recorder, with its stderr text collected. */
+struct rh_recorder {
+	struct rh_proc proc;
+	char err[16384];
+	size_t errlen;
+	int status;
+	struct rusage ru;
+};
+
+/*
+ * Start the recorder with args (NULL-terminated) and wait for its ready line on stderr.
+ * Returns 0 when ready; otherwise -errno, and the recorder's exit status and stderr are in r.
+ */
+int rh_recorder_start(struct rh_recorder *r, const char *const args[]);
+/* Send sig (0: none), read stderr to EOF and reap. The exit status is in r->status. */
+int rh_recorder_finish(struct rh_recorder *r, int sig, int timeout_ms);
+
+/* A temporary folder for one test's files, removed with everything in it by rh_tmp_remove. */
+int rh_tmp_make(char *dir, size_t cap);
+void rh_tmp_remove(const char *dir);
+
+/* A whole trace in memory. Strings are copied. */
+struct rh_exec {
+	struct sct_exec rec;
+	char filename[PATH_MAX], comm[32];
+};
+struct rh_cgroup {
+	uint64_t id;
+	char path[PATH_MAX];
+};
+struct rh_warning {
+	struct sct_warning rec;
+	char text[512];
+};
+
+struct rh_trace {
+	int err;                 /* what sct_reader_next failed with, 0 if it reached the end */
+	unsigned sessions;
+	bool has_trailer;
+	struct sct_trailer_info trailer;
+	struct sct_reader_stats stats;
+	uint64_t diags[SCT_DIAG_NO_HEADER + 1];
+	uint64_t lost_count;     /* sum of LOST record counts */
+	char cgroup_mount[PATH_MAX];
+	/* syscall numbers of the session's table; -1 when absent */
+	int64_t nr_write, nr_getppid;
+	struct sct_syscall *sc;
+	size_t nsc;
+	struct sct_task *task;
+	size_t ntask;
+	struct sct_fork *fork;
+	size_t nfork;
+	struct rh_exec *exec;
+	size_t nexec;
+	struct sct_exit *exit;
+	size_t nexit;
+	struct rh_cgroup *cgroup;
+	size_t ncgroup;
+	struct rh_warning *warning;
+	size_t nwarning;
+	size_t nlost;
+};
+
+/* Read path into t. Returns 0, or -errno / -SCT_E* when it cannot even be opened. */
+int rh_trace_read(const char *path, struct rh_trace *t);
+void rh_trace_free(struct rh_trace *t);
+
+/* SYSCALL records matching pid (0: any), tid (0: any), nr (-1: any). */
+size_t rh_count_syscalls(const struct rh_trace *t, uint32_t pid, uint32_t tid, int64_t nr);
+/* SYSCALL records with that tid, nr and ret. */
+size_t rh_count_returns(const struct rh_trace *t, uint32_t tid, int64_t nr, int64_t ret);
+/* The last FORK / EXIT record of a tid, NULL if none (pids are reused: last = newest). */
+const struct sct_fork *rh_find_fork(const struct rh_trace *t, uint32_t child_tid);
+const struct sct_exit *rh_find_exit(const struct rh_trace *t, uint32_t tid);
+
+/* Parse "key value" pairs out of a workload line: the number after word key, -1 if absent. */
+long rh_field(const char *line, const char *key);
+
+#endif
