@@ -531,3 +531,71 @@ long rh_field(const char *line, const char *key)
 	}
 	return -1;
 }
+
+char rh_dir[RH_DIR_MAX], rh_trace_path[RH_DIR_MAX + 16], rh_trace_path2[RH_DIR_MAX + 16];
+
+void rh_setup(void)
+{
+	rh_require_root();
+	cr_assert_eq(rh_tmp_make(rh_dir, sizeof(rh_dir)), 0, "mkdtemp: %s", strerror(errno));
+	snprintf(rh_trace_path, sizeof(rh_trace_path), "%s/trace.sct", rh_dir);
+	snprintf(rh_trace_path2, sizeof(rh_trace_path2), "%s/trace2.sct", rh_dir);
+}
+
+void rh_teardown(void)
+{
+	if (rh_dir[0])
+		rh_tmp_remove(rh_dir);
+}
+
+static int rh_run_fail(struct rh_run *run, const char *step, int err)
+{
+	fprintf(stderr, "rh_run_traced: %s: %s\nrecorder stderr:\n%s\n", step, strerror(-err),
+		run->rec.err);
+	return err;
+}
+
+int rh_run_traced(struct rh_run *run, const char *const wl_argv[], const char *trace,
+		  const char *const extra[])
+{
+	const char *args[48] = {"-o", trace, "-p"};
+	char pid[16];
+	size_t n = 4;
+	int ret;
+
+	memset(run, 0, sizeof(*run));
+	run->rec.proc.pid = -1;
+	ret = rh_spawn(&run->wl, wl_argv, false);
+	if (ret)
+		return rh_run_fail(run, "spawn workload", ret);
+	snprintf(pid, sizeof(pid), "%d", run->wl.pid);
+	args[3] = pid;
+	for (size_t i = 0; extra && extra[i] && n < 47; i++)
+		args[n++] = extra[i];
+	args[n] = NULL;
+	ret = rh_recorder_start(&run->rec, args);
+	if (ret)
+		return rh_run_fail(run, "recorder did not report ready", ret);
+	ret = rh_go(&run->wl);
+	if (ret)
+		return rh_run_fail(run, "send go byte", ret);
+	ret = rh_read_all(run->wl.out_fd, &run->out, RH_TIMEOUT_MS);
+	if (ret)
+		return rh_run_fail(run, "read workload output", ret);
+	ret = rh_wait(run->wl.pid, RH_TIMEOUT_MS, &run->wl_status, NULL);
+	if (ret)
+		return rh_run_fail(run, "wait workload", ret);
+	run->wl.pid = -1;
+	ret = rh_recorder_finish(&run->rec, 0, RH_TIMEOUT_MS);
+	if (ret)
+		return rh_run_fail(run, "recorder did not stop after the workload exited", ret);
+	return 0;
+}
+
+void rh_run_release(struct rh_run *run)
+{
+	rh_proc_release(&run->wl);
+	rh_proc_release(&run->rec.proc);
+	free(run->out);
+	run->out = NULL;
+}

@@ -123,6 +123,34 @@ size_t rh_count_returns(const struct rh_trace *t, uint32_t tid, int64_t nr, int6
 const struct sct_fork *rh_find_fork(const struct rh_trace *t, uint32_t child_tid);
 const struct sct_exit *rh_find_exit(const struct rh_trace *t, uint32_t tid);
 
+/*
+ * Per-test fixture: rh_setup() skips or fails without root (rh_require_root) and makes a
+ * fresh folder; rh_trace_path / rh_trace_path2 are two trace paths in it. rh_teardown()
+ * removes the folder.
+ */
+#define RH_DIR_MAX 64
+extern char rh_dir[RH_DIR_MAX], rh_trace_path[RH_DIR_MAX + 16], rh_trace_path2[RH_DIR_MAX + 16];
+void rh_setup(void);
+void rh_teardown(void);
+
+/* A workload traced by one recorder from start to end. */
+struct rh_run {
+	struct rh_proc wl;
+	struct rh_recorder rec;
+	char *out;      /* the workload's whole stdout, NUL-terminated */
+	int wl_status;  /* the workload's wait status */
+};
+
+/*
+ * Spawn the workload wl_argv, start the recorder as `-o trace -p PID extra...`, send the go
+ * byte once it is ready, read the workload's stdout to EOF, reap it, then wait for the
+ * recorder to stop by itself (every traced task exited). Returns 0 or -errno; the step that
+ * failed is printed to stderr with the recorder's own stderr.
+ */
+int rh_run_traced(struct rh_run *run, const char *const wl_argv[], const char *trace,
+		  const char *const extra[]);
+void rh_run_release(struct rh_run *run);
+
 /* Parse "key value" pairs out of a workload line: the number after word key, -1 if absent. */
 long rh_field(const char *line, const char *key);
 

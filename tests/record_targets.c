@@ -1,0 +1,323 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
+/*
+ * sct-record on the real kernel: who gets traced. Cgroup ids and -G, -t, the startup race of
+ * a forking target, and a targets map too small for the target. Needs root and BPF.
+ */
+#include <criterion/criterion.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include "record_helpers.h"
+
+static char cg_dir[PATH_MAX]; /* the fresh cgroup of the test, "" if none */
+
+static void targets_fini(void)
+{
+	if (cg_dir[0])
+		rmdir(cg_dir);
+	rh_teardown();
+}
+
+TestSuite(record_targets, .init = rh_setup, .fini = targets_fini, .timeout = 120);
+
+static void trace_load(struct rh_trace *t, const char *path)
+{
+	int err = rh_trace_read(path, t);
+
+	cr_assert_eq(err, 0, "reading %s: %s", path, sct_strerror(err));
+	cr_assert_eq(t->err, 0, "reader: %s", sct_strerror(t->err));
+	cr_assert(t->has_trailer, "no trailer after a clean stop");
+	cr_assert_eq(t->nlost, 0, "%zu LOST records", t->nlost);
+	cr_assert_geq(t->nr_write, 0);
+	cr_assert_geq(t->nr_getppid, 0);
+}
+
+static void assert_exit0(const struct rh_recorder *r)
+{
+	cr_assert(WIFEXITED(r->status) && WEXITSTATUS(r->status) == 0, "recorder status %#x, stderr:\n%s",
+		  r->status, r->err);
+}
+
+/* The cgroup v2 mount point, from /proc/self/mountinfo (field 5; fstype after " - "). */
+static void cgroup2_mount(char *out, size_t cap)
+{
+	FILE *f = fopen("/proc/self/mountinfo", "r");
+	char line[4096], mnt[PATH_MAX];
+
+	cr_assert_not_null(f);
+	out[0] = '\0';
+	while (fgets(line, sizeof(line), f)) {
+		const char *sep = strstr(line, " - ");
+
+		if (sep && !strncmp(sep + 3, "cgroup2 ", 8) &&
+		    sscanf(line, "%*s %*s %*s %*s %4095s", mnt) == 1) {
+			snprintf(out, cap, "%s", mnt);
+			break;
+		}
+	}
+	fclose(f);
+	cr_assert(out[0], "no cgroup2 mount in /proc/self/mountinfo");
+}
+
+/* mkdir a fresh cgroup under the v2 mount; returns its id (the directory's inode number). */
+static uint64_t cgroup_make(char *rel, size_t cap)
+{
+	char mnt[PATH_MAX];
+	struct stat st;
+
+	cgroup2_mount(mnt, sizeof(mnt));
+	snprintf(rel, cap, "/sct-test-%d", getpid());
+	snprintf(cg_dir, sizeof(cg_dir), "%s%s", mnt, rel);
+	rmdir(cg_dir);
+	cr_assert_eq(mkdir(cg_dir, 0755), 0, "mkdir %s: %s", cg_dir, strerror(errno));
+	cr_assert_eq(stat(cg_dir, &st), 0);
+	return st.st_ino;
+}
+
+static void cgroup_enter(pid_t pid)
+{
+	char path[PATH_MAX + 16], buf[16];
+	int fd, n;
+
+	snprintf(path, sizeof(path), "%s/cgroup.procs", cg_dir);
+	fd = open(path, O_WRONLY);
+	cr_assert_geq(fd, 0, "open %s: %s", path, strerror(errno));
+	n = snprintf(buf, sizeof(buf), "%d", pid);
+	cr_assert_eq(write(fd, buf, (size_t)n), n, "move %d into %s: %s", pid, cg_dir, strerror(errno));
+	close(fd);
+}
+
+/* Run the workload to its end and reap it. */
+static void workload_finish(struct rh_proc *p, char **out)
+{
+	int status;
+
+	cr_assert_eq(rh_go(p), 0);
+	cr_assert_eq(rh_read_all(p->out_fd, out, RH_TIMEOUT_MS), 0);
+	cr_assert_eq(rh_wait(p->pid, RH_TIMEOUT_MS, &status, NULL), 0);
+	cr_assert(WIFEXITED(status) && WEXITSTATUS(status) == 0, "workload status %#x", status);
+	p->pid = -1;
+}
+
+Test(record_targets, cgroup_id_and_path)
+{
+	const char *wl[] = {rh_workload("writer"), "100", "7", NULL};
+	const char *args[] = {"-o", rh_trace_path, "-p", NULL, NULL};
+	struct rh_proc p;
+	struct rh_recorder rec;
+	struct rh_trace t;
+	char rel[64], pid[16], *out = NULL;
+	uint64_t id = cgroup_make(rel, sizeof(rel));
+	size_t writes = 0, paths = 0;
+
+	cr_assert_eq(rh_spawn(&p, wl, false), 0);
+	cgroup_enter(p.pid);
+	snprintf(pid, sizeof(pid), "%d", p.pid);
+	args[3] = pid;
+	cr_assert_eq(rh_recorder_start(&rec, args), 0, "recorder: %s", rec.err);
+	workload_finish(&p, &out);
+	cr_assert_eq(rh_recorder_finish(&rec, 0, RH_TIMEOUT_MS), 0);
+	assert_exit0(&rec);
+	trace_load(&t, rh_trace_path);
+	for (size_t i = 0; i < t.nsc; i++) {
+		cr_assert_eq(t.sc[i].cgroup_id, id, "cgroup id %lu, want %lu (inode of %s)",
+			     (unsigned long)t.sc[i].cgroup_id, (unsigned long)id, cg_dir);
+		writes += t.sc[i].nr == t.nr_write && t.sc[i].ret == 7;
+	}
+	cr_assert_eq(writes, 100);
+	for (size_t i = 0; i < t.ncgroup; i++)
+		if (t.cgroup[i].id == id) {
+			cr_assert_str_eq(t.cgroup[i].path, rel);
+			paths++;
+		}
+	cr_assert_eq(paths, 1, "%zu CGROUP records map id %lu", paths, (unsigned long)id);
+	rh_trace_free(&t);
+	free(out);
+	rh_proc_release(&p);
+}
+
+Test(record_targets, cgroup_filter_traces_only_inside)
+{
+	const char *in_wl[] = {rh_workload("writer"), "100", "7", NULL};
+	const char *out_wl[] = {rh_workload("writer"), "100", "9", NULL};
+	const char *args[] = {"-o", rh_trace_path, "-G", cg_dir, NULL};
+	struct rh_proc in, outside;
+	struct rh_recorder rec;
+	struct rh_trace t;
+	char rel[64], *in_out = NULL, *outside_out = NULL;
+	uint64_t id = cgroup_make(rel, sizeof(rel));
+	uint32_t in_pid, outside_pid;
+
+	cr_assert_eq(rh_spawn(&in, in_wl, false), 0);
+	cgroup_enter(in.pid);
+	cr_assert_eq(rh_spawn(&outside, out_wl, false), 0);
+	in_pid = (uint32_t)in.pid;
+	outside_pid = (uint32_t)outside.pid;
+	cr_assert_eq(rh_recorder_start(&rec, args), 0, "recorder: %s", rec.err);
+	workload_finish(&in, &in_out);
+	workload_finish(&outside, &outside_out);
+	/* a cgroup may get new tasks at any time: -G records until told to stop */
+	cr_assert_eq(rh_recorder_finish(&rec, SIGINT, RH_TIMEOUT_MS), 0);
+	assert_exit0(&rec);
+	trace_load(&t, rh_trace_path);
+	cr_assert_eq(rh_count_returns(&t, in_pid, t.nr_write, 7), 100);
+	cr_assert_eq(rh_count_syscalls(&t, outside_pid, 0, -1), 0,
+		     "the workload outside the cgroup was traced");
+	for (size_t i = 0; i < t.nsc; i++)
+		cr_assert_eq(t.sc[i].cgroup_id, id, "record of pid %u in cgroup %lu", t.sc[i].pid,
+			     (unsigned long)t.sc[i].cgroup_id);
+	rh_trace_free(&t);
+	free(in_out);
+	free(outside_out);
+	rh_proc_release(&in);
+	rh_proc_release(&outside);
+}
+
+/* Spawn `threads N park` and read its "thread I tid T" lines up to "ready". */
+static void threads_parked(struct rh_proc *p, const char *n, long *tids, size_t max)
+{
+	const char *wl[] = {rh_workload("threads"), n, "park", NULL};
+	char line[256];
+	size_t got = 0;
+
+	cr_assert_eq(rh_spawn(p, wl, false), 0);
+	for (;;) {
+		cr_assert_geq(rh_read_line(p->out_fd, line, sizeof(line), RH_TIMEOUT_MS), 0);
+		if (!strcmp(line, "ready"))
+			break;
+		cr_assert_lt(got, max);
+		tids[got++] = rh_field(line, "tid");
+	}
+	cr_assert_eq(got, max);
+}
+
+Test(record_targets, tid_filter_leaves_siblings_out)
+{
+	const char *args[] = {"-o", rh_trace_path, "-t", NULL, NULL};
+	struct rh_proc p;
+	struct rh_recorder rec;
+	struct rh_trace t;
+	long tids[8];
+	char tid[16], *out = NULL;
+	int status;
+
+	threads_parked(&p, "8", tids, 8);
+	snprintf(tid, sizeof(tid), "%ld", tids[3]);
+	args[3] = tid;
+	cr_assert_eq(rh_recorder_start(&rec, args), 0, "recorder: %s", rec.err);
+	cr_assert_eq(rh_go(&p), 0);
+	cr_assert_eq(rh_read_all(p.out_fd, &out, RH_TIMEOUT_MS), 0);
+	cr_assert_eq(rh_wait(p.pid, RH_TIMEOUT_MS, &status, NULL), 0);
+	p.pid = -1;
+	cr_assert(WIFEXITED(status) && WEXITSTATUS(status) == 7);
+	cr_assert_eq(rh_recorder_finish(&rec, 0, RH_TIMEOUT_MS), 0);
+	assert_exit0(&rec);
+	trace_load(&t, rh_trace_path);
+	cr_assert_eq(rh_count_returns(&t, (uint32_t)tids[3], t.nr_write, 103), 1, "the traced thread's marker");
+	for (size_t i = 0; i < t.nsc; i++)
+		cr_assert_eq(t.sc[i].tid, (uint32_t)tids[3], "sibling %u traced", t.sc[i].tid);
+	for (size_t i = 0; i < t.nexit; i++)
+		cr_assert_eq(t.exit[i].tid, (uint32_t)tids[3], "EXIT of sibling %u", t.exit[i].tid);
+	cr_assert_eq(t.nexit, 1);
+	cr_assert_eq(t.nfork, 0);
+	rh_trace_free(&t);
+	free(out);
+	rh_proc_release(&p);
+}
+
+Test(record_targets, startup_race_with_forking_target)
+{
+	const char *wl[] = {rh_workload("forker"), "200", NULL};
+	const char *args[] = {"-o", rh_trace_path, "-p", NULL, NULL};
+	static long children[200];
+	struct rh_proc p;
+	struct rh_recorder rec;
+	struct rh_trace t;
+	char line[256], pid[16];
+	size_t n = 0;
+	uint32_t forker;
+	int status;
+
+	cr_assert_eq(rh_spawn(&p, wl, false), 0);
+	cr_assert_gt(rh_read_line(p.out_fd, line, sizeof(line), RH_TIMEOUT_MS), 0);
+	forker = (uint32_t)rh_field(line, "pid");
+	cr_assert_eq(forker, (uint32_t)p.pid);
+	snprintf(pid, sizeof(pid), "%d", p.pid);
+	args[3] = pid;
+	/* the forker is busy forking while the recorder starts */
+	cr_assert_eq(rh_recorder_start(&rec, args), 0, "recorder: %s", rec.err);
+	cr_assert_eq(rh_go(&p), 0); /* from now on every child is one created after "ready" */
+	for (;;) {
+		cr_assert_geq(rh_read_line(p.out_fd, line, sizeof(line), RH_TIMEOUT_MS), 0);
+		if (!strcmp(line, "done"))
+			break;
+		cr_assert_lt(n, 200);
+		children[n++] = rh_field(line, "child");
+	}
+	cr_assert_eq(n, 200);
+	cr_assert_eq(rh_wait(p.pid, RH_TIMEOUT_MS, &status, NULL), 0);
+	p.pid = -1;
+	cr_assert(WIFEXITED(status) && WEXITSTATUS(status) == 0);
+	cr_assert_eq(rh_recorder_finish(&rec, 0, RH_TIMEOUT_MS), 0);
+	assert_exit0(&rec);
+	trace_load(&t, rh_trace_path);
+	for (size_t i = 0; i < n; i++) {
+		uint32_t c = (uint32_t)children[i];
+		const struct sct_fork *f = rh_find_fork(&t, c);
+		const struct sct_exit *e = rh_find_exit(&t, c);
+
+		cr_assert_not_null(f, "child %u forked after ready: no FORK", c);
+		cr_assert_eq(f->parent_pid, forker);
+		cr_assert_eq(f->child_pid, c);
+		cr_assert_eq(f->is_thread, 0);
+		cr_assert_not_null(e, "child %u forked after ready: no EXIT", c);
+		cr_assert_eq(e->exit_code, 3);
+		cr_assert_geq(rh_count_returns(&t, c, t.nr_getppid, forker), 1, "child %u: no getppid", c);
+	}
+	rh_trace_free(&t);
+	rh_proc_release(&p);
+}
+
+Test(record_targets, max_tasks_warning_counts_the_rest)
+{
+	const char *args[] = {"-o", rh_trace_path, "--max-tasks", "8", "-p", NULL, NULL};
+	struct rh_proc p;
+	struct rh_recorder rec;
+	struct rh_trace t;
+	long tids[64];
+	char pid[16], *out = NULL;
+	size_t full = 0;
+	int status;
+
+	threads_parked(&p, "64", tids, 64);
+	snprintf(pid, sizeof(pid), "%d", p.pid);
+	args[5] = pid;
+	cr_assert_eq(rh_recorder_start(&rec, args), 0, "recorder: %s", rec.err);
+	cr_assert_eq(rh_go(&p), 0);
+	cr_assert_eq(rh_read_all(p.out_fd, &out, RH_TIMEOUT_MS), 0);
+	cr_assert_eq(rh_wait(p.pid, RH_TIMEOUT_MS, &status, NULL), 0);
+	p.pid = -1;
+	cr_assert(WIFEXITED(status) && WEXITSTATUS(status) == 7);
+	cr_assert_eq(rh_recorder_finish(&rec, 0, RH_TIMEOUT_MS), 0);
+	assert_exit0(&rec);
+	trace_load(&t, rh_trace_path);
+	/* 65 tasks (the main thread and 64 threads) were alive at start; 8 fit */
+	for (size_t i = 0; i < t.nwarning; i++)
+		if (t.warning[i].rec.kind == SCT_WARN_TARGETS_FULL) {
+			cr_assert_eq(t.warning[i].rec.count, 57, "WARNING says %lu did not fit: %s",
+				     (unsigned long)t.warning[i].rec.count, t.warning[i].text);
+			full++;
+		}
+	cr_assert_eq(full, 1, "%zu targets-full WARNING records", full);
+	cr_assert_not_null(strstr(rec.err, "57"), "no stderr line with the count:\n%s", rec.err);
+	rh_trace_free(&t);
+	free(out);
+	rh_proc_release(&p);
+}

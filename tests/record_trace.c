@@ -1,0 +1,250 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
+/*
+ * sct-record on the real kernel: what lands in the trace, checked against the ground truth
+ * that each workload (tests/workloads/) prints. Needs root and BPF (see rh_require_root).
+ */
+#include <criterion/criterion.h>
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include "record_helpers.h"
+
+TestSuite(record_trace, .init = rh_setup, .fini = rh_teardown, .timeout = 120);
+
+/* The recorder stopped by itself with status 0 and the trace is whole and lossless. */
+static void assert_clean(const struct rh_run *run, const struct rh_trace *t)
+{
+	cr_assert(WIFEXITED(run->rec.status) && WEXITSTATUS(run->rec.status) == 0,
+		  "recorder status %#x, stderr:\n%s", run->rec.status, run->rec.err);
+	cr_assert_eq(t->err, 0, "reader: %s", sct_strerror(t->err));
+	cr_assert_eq(t->sessions, 1);
+	cr_assert(t->has_trailer, "no trailer after a clean stop");
+	cr_assert_eq(t->nlost, 0, "%zu LOST records (%lu events)", t->nlost, (unsigned long)t->lost_count);
+	cr_assert_eq(t->trailer.lost, 0);
+	cr_assert_eq(t->stats.skipped_ranges + t->stats.bad_blocks + t->stats.truncated_bytes, 0);
+	cr_assert_geq(t->nr_write, 0, "no 'write' in the session's syscall table");
+	cr_assert_geq(t->nr_getppid, 0, "no 'getppid' in the session's syscall table");
+}
+
+static void trace_load(struct rh_trace *t, const char *path)
+{
+	int err = rh_trace_read(path, t);
+
+	cr_assert_eq(err, 0, "reading %s: %s", path, sct_strerror(err));
+}
+
+/* Lines of the workload's output that start with prefix, copied into lines (at most max). */
+static size_t lines_with(const char *out, const char *prefix, char lines[][256], size_t max)
+{
+	size_t n = 0, plen = strlen(prefix);
+
+	for (const char *p = out; p && *p && n < max;) {
+		const char *nl = strchr(p, '\n');
+		size_t len = nl ? (size_t)(nl - p) : strlen(p);
+
+		if (len < 256 && !strncmp(p, prefix, plen)) {
+			memcpy(lines[n], p, len);
+			lines[n++][len] = '\0';
+		}
+		p = nl ? nl + 1 : NULL;
+	}
+	return n;
+}
+
+Test(record_trace, exact_writes_of_one_thread)
+{
+	const long n = 1000, len = 7;
+	const char *wl[] = {rh_workload("writer"), "1000", "7", NULL};
+	char report[256];
+	struct rh_run run;
+	struct rh_trace t;
+	uint32_t pid;
+
+	cr_assert_eq(rh_run_traced(&run, wl, rh_trace_path, NULL), 0, "run failed (see stderr)");
+	pid = (uint32_t)run.wl.pid;
+	cr_assert_eq(lines_with(run.out, "writer pid", (char(*)[256])report, 1), 1, "output: %s", run.out);
+	cr_assert_eq(rh_field(report, "pid"), pid);
+	cr_assert_eq(rh_field(report, "tid"), pid);
+	trace_load(&t, rh_trace_path);
+	assert_clean(&run, &t);
+	/* n writes to /dev/null, then one write of the report line to stdout */
+	cr_assert_eq(rh_count_syscalls(&t, pid, pid, t.nr_write), (size_t)n + 1);
+	cr_assert_eq(rh_count_returns(&t, pid, t.nr_write, len), (size_t)n);
+	cr_assert_eq(rh_count_returns(&t, pid, t.nr_write, (int64_t)strlen(report) + 1), 1);
+	for (size_t i = 0; i < t.nsc; i++) {
+		cr_assert_eq(t.sc[i].pid, pid, "record of pid %u", t.sc[i].pid);
+		cr_assert_eq(t.sc[i].tid, pid);
+		cr_assert_eq(t.sc[i].abi, SCT_ABI_NATIVE);
+		if (t.sc[i].nr == t.nr_write) {
+			cr_assert_gt(t.sc[i].duration_ns, 0);
+			cr_assert_eq(t.sc[i].unfinished, 0);
+		}
+	}
+	cr_assert_eq(t.trailer.records[SCT_REC_SYSCALL], t.nsc);
+	rh_trace_free(&t);
+	rh_run_release(&run);
+}
+
+Test(record_trace, process_tree_lifecycle)
+{
+	const char *wl[] = {rh_workload("tree"), "5", "2", NULL}; /* 6 levels, 63 processes */
+	static char nodes[63][256];
+	struct rh_run run;
+	struct rh_trace t;
+	uint32_t root;
+	size_t n, forks = 0;
+
+	cr_assert_eq(rh_run_traced(&run, wl, rh_trace_path, NULL), 0, "run failed (see stderr)");
+	root = (uint32_t)run.wl.pid;
+	cr_assert(WIFEXITED(run.wl_status) && WEXITSTATUS(run.wl_status) == 1);
+	n = lines_with(run.out, "node ", nodes, 63);
+	cr_assert_eq(n, 63, "tree printed %zu nodes", n);
+	trace_load(&t, rh_trace_path);
+	assert_clean(&run, &t);
+	for (size_t i = 0; i < n; i++) {
+		uint32_t pid = (uint32_t)rh_field(nodes[i], "pid"), ppid = (uint32_t)rh_field(nodes[i], "ppid");
+		int32_t code = (int32_t)rh_field(nodes[i], "code");
+		const struct sct_fork *f = rh_find_fork(&t, pid);
+		const struct sct_exit *e = rh_find_exit(&t, pid);
+
+		if (pid == root) {
+			cr_assert_null(f, "the root was forked before the recorder started");
+		} else {
+			cr_assert_not_null(f, "no FORK for %s", nodes[i]);
+			cr_assert_eq(f->child_pid, pid);
+			cr_assert_eq(f->parent_pid, ppid, "FORK parent %u for %s", f->parent_pid, nodes[i]);
+			cr_assert_eq(f->parent_tid, ppid);
+			cr_assert_eq(f->is_thread, 0);
+			cr_assert_gt(f->child_start_ns, 0);
+			forks++;
+		}
+		cr_assert_not_null(e, "no EXIT for %s", nodes[i]);
+		cr_assert_eq(e->pid, pid);
+		cr_assert_eq(e->exit_code, code, "EXIT code %d for %s", e->exit_code, nodes[i]);
+		cr_assert_eq(e->signal, 0);
+		cr_assert_eq(e->group_dead, 1);
+		cr_assert_eq(rh_count_returns(&t, pid, t.nr_getppid, ppid), 1, "marker of %s", nodes[i]);
+	}
+	cr_assert_eq(forks, 62);
+	cr_assert_eq(t.nfork, 62, "%zu FORK records for 62 forks", t.nfork);
+	cr_assert_eq(t.nexit, 63);
+	rh_trace_free(&t);
+	rh_run_release(&run);
+}
+
+Test(record_trace, threads_lifecycle)
+{
+	const char *wl[] = {rh_workload("threads"), "64", "life", NULL};
+	static char threads[64][256];
+	struct rh_run run;
+	struct rh_trace t;
+	const struct sct_exit *e;
+	uint32_t pid;
+
+	cr_assert_eq(rh_run_traced(&run, wl, rh_trace_path, NULL), 0, "run failed (see stderr)");
+	pid = (uint32_t)run.wl.pid;
+	cr_assert(WIFEXITED(run.wl_status) && WEXITSTATUS(run.wl_status) == 7);
+	cr_assert_eq(lines_with(run.out, "thread ", threads, 64), 64, "output: %s", run.out);
+	trace_load(&t, rh_trace_path);
+	assert_clean(&run, &t);
+	for (size_t i = 0; i < 64; i++) {
+		long idx = rh_field(threads[i], "thread");
+		uint32_t tid = (uint32_t)rh_field(threads[i], "tid");
+		const struct sct_fork *f = rh_find_fork(&t, tid);
+
+		cr_assert_not_null(f, "no FORK for %s", threads[i]);
+		cr_assert_eq(f->child_pid, pid);
+		cr_assert_eq(f->parent_pid, pid);
+		cr_assert_eq(f->parent_tid, pid);
+		cr_assert_eq(f->is_thread, 1);
+		e = rh_find_exit(&t, tid);
+		cr_assert_not_null(e, "no EXIT for %s", threads[i]);
+		cr_assert_eq(e->pid, pid);
+		cr_assert_eq(e->exit_code, 0);
+		cr_assert_eq(e->group_dead, 0, "a joined thread's exit does not end the group");
+		cr_assert_eq(rh_count_returns(&t, tid, t.nr_write, 100 + idx), 1, "marker of %s", threads[i]);
+	}
+	e = rh_find_exit(&t, pid);
+	cr_assert_not_null(e, "no EXIT for the main thread");
+	cr_assert_eq(e->exit_code, 7);
+	cr_assert_eq(e->group_dead, 1);
+	cr_assert_eq(t.nfork, 64);
+	cr_assert_eq(t.nexit, 65);
+	rh_trace_free(&t);
+	rh_run_release(&run);
+}
+
+Test(record_trace, exec_chain)
+{
+	const char *wl[] = {rh_workload("execchain"), "chain", "3", NULL};
+	char lines[4][256];
+	struct rh_run run;
+	struct rh_trace t;
+	uint32_t pid;
+
+	cr_assert_eq(rh_run_traced(&run, wl, rh_trace_path, NULL), 0, "run failed (see stderr)");
+	pid = (uint32_t)run.wl.pid;
+	cr_assert(WIFEXITED(run.wl_status) && WEXITSTATUS(run.wl_status) == 0);
+	cr_assert_eq(lines_with(run.out, "exec level ", lines, 4), 4, "output: %s", run.out);
+	trace_load(&t, rh_trace_path);
+	assert_clean(&run, &t);
+	cr_assert_eq(t.nexec, 3, "%zu EXEC records for 3 execs", t.nexec);
+	for (size_t i = 0; i < 3; i++) {
+		const char *file = strstr(lines[i], " file ") + 6;
+
+		cr_assert_eq(rh_field(lines[i], "pid"), pid);
+		cr_assert_eq(t.exec[i].rec.pid, pid);
+		cr_assert_eq(t.exec[i].rec.tid, pid);
+		cr_assert_eq(t.exec[i].rec.old_tid, pid);
+		cr_assert_str_eq(t.exec[i].filename, file);
+		cr_assert_str_eq(t.exec[i].comm, "execchain");
+	}
+	/* every image, before and after each exec, made its marker write */
+	for (long level = 0; level <= 3; level++)
+		cr_assert_eq(rh_count_returns(&t, pid, t.nr_write, 200 + level), 1, "marker of level %ld", level);
+	rh_trace_free(&t);
+	rh_run_release(&run);
+}
+
+Test(record_trace, exec_by_non_leader_thread)
+{
+	const char *wl[] = {rh_workload("execchain"), "thread", NULL};
+	char thread[1][256], post[1][256];
+	struct rh_run run;
+	struct rh_trace t;
+	const struct rh_exec *x;
+	uint32_t pid, old_tid;
+	size_t after = 0;
+
+	cr_assert_eq(rh_run_traced(&run, wl, rh_trace_path, NULL), 0, "run failed (see stderr)");
+	pid = (uint32_t)run.wl.pid;
+	cr_assert(WIFEXITED(run.wl_status) && WEXITSTATUS(run.wl_status) == 0);
+	cr_assert_eq(lines_with(run.out, "thread tid ", thread, 1), 1, "output: %s", run.out);
+	cr_assert_eq(lines_with(run.out, "post pid ", post, 1), 1, "output: %s", run.out);
+	old_tid = (uint32_t)rh_field(thread[0], "tid");
+	cr_assert_neq(old_tid, pid);
+	cr_assert_eq(rh_field(post[0], "pid"), pid);
+	cr_assert_eq(rh_field(post[0], "tid"), pid, "after exec the thread has the leader's pid");
+	trace_load(&t, rh_trace_path);
+	assert_clean(&run, &t);
+	cr_assert_eq(t.nexec, 1);
+	x = &t.exec[0];
+	cr_assert_eq(x->rec.pid, pid);
+	cr_assert_eq(x->rec.tid, pid);
+	cr_assert_eq(x->rec.old_tid, old_tid);
+	cr_assert_str_eq(x->filename, strstr(thread[0], " file ") + 6);
+	/* still traced under its new tid: the post-exec image's three writes are there */
+	for (size_t i = 0; i < t.nsc; i++)
+		if (t.sc[i].tid == pid && t.sc[i].nr == t.nr_write && t.sc[i].ret == 300 &&
+		    t.sc[i].time_ns > x->rec.time_ns)
+			after++;
+	cr_assert_eq(after, 3, "%zu of the 3 post-exec writes traced", after);
+	cr_assert_gt(rh_count_syscalls(&t, pid, old_tid, -1), 0, "the thread before its exec");
+	rh_trace_free(&t);
+	rh_run_release(&run);
+}
