@@ -1,0 +1,308 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * sct's kernel half: pairs sys_enter/sys_exit per task, emits one event per completed
+ * syscall and the task lifecycle (fork, exec, exit) of the traced tasks into one ring buffer.
+ * Every program returns 0: a tp_btf program cannot veto an event for other listeners, and
+ * none of these tries to.
+ */
+#include "vmlinux.h"
+#include <bpf/bpf_helpers.h>
+#include <bpf/bpf_tracing.h>
+#include <bpf/bpf_core_read.h>
+#include "sct.h"
+#include "sct.bpf.h"
+
+char LICENSE[] SEC("license") = "GPL";
+
+/* Set by the recorder before load. */
+const volatile __u32 self_tgid;
+const volatile __u32 mode = SCT_MODE_TARGETS;
+const volatile __u64 target_cgroup;
+const volatile __u32 target_level;
+const volatile __u64 wakeup_bytes = 1 << 20;
+
+/* Set by the recorder between iterator runs. */
+__u32 iter_mode;
+
+struct {
+	__uint(type, BPF_MAP_TYPE_HASH);
+	__uint(map_flags, BPF_F_NO_PREALLOC);
+	__type(key, __u32);   /* tid */
+	__type(value, __u8);
+	__uint(max_entries, 1); /* resized before load from --max-tasks */
+} targets SEC(".maps");
+
+struct {
+	__uint(type, BPF_MAP_TYPE_TASK_STORAGE);
+	__uint(map_flags, BPF_F_NO_PREALLOC);
+	__type(key, int);
+	__type(value, struct sct_inflight);
+} inflight SEC(".maps");
+
+struct {
+	__uint(type, BPF_MAP_TYPE_RINGBUF);
+	__uint(max_entries, 1 << 20); /* resized before load from --ringbuf-size */
+} events SEC(".maps");
+
+struct {
+	__uint(type, BPF_MAP_TYPE_PERCPU_ARRAY);
+	__type(key, __u32);
+	__type(value, struct sct_stats);
+	__uint(max_entries, 1);
+} stats SEC(".maps");
+
+static __always_inline void stat_add(__u64 *counter)
+{
+	/* Programs on one CPU can nest (a tracepoint hit inside another program's helper). */
+	__sync_fetch_and_add(counter, 1);
+}
+
+static __always_inline struct sct_stats *stats_get(void)
+{
+	__u32 zero = 0;
+
+	return bpf_map_lookup_elem(&stats, &zero);
+}
+
+static __always_inline void stat_ringbuf_full(void)
+{
+	struct sct_stats *s = stats_get();
+
+	if (s)
+		stat_add(&s->ringbuf_full);
+}
+
+static __always_inline void targets_add(__u32 tid)
+{
+	__u8 one = 1;
+	struct sct_stats *s;
+
+	if (!bpf_map_update_elem(&targets, &tid, &one, BPF_ANY))
+		return;
+	s = stats_get();
+	if (s)
+		stat_add(&s->targets_full);
+}
+
+/* Is the current task traced? pid_tgid as bpf_get_current_pid_tgid() returns it. */
+static __always_inline bool current_traced(__u64 pid_tgid)
+{
+	__u32 tid = (__u32)pid_tgid;
+
+	/* The recorder never enters the targets map, so that mode needs no self check. */
+	if (mode == SCT_MODE_TARGETS)
+		return bpf_map_lookup_elem(&targets, &tid) != NULL;
+	if ((pid_tgid >> 32) == self_tgid)
+		return false;
+	if (mode == SCT_MODE_CGROUP)
+		return bpf_get_current_ancestor_cgroup_id(target_level) == target_cgroup;
+	return true;
+}
+
+/* Submit without waking the consumer, unless the buffer is filling up. */
+static __always_inline void event_submit(void *e)
+{
+	__u64 flags = BPF_RB_NO_WAKEUP;
+
+	if (bpf_ringbuf_query(&events, BPF_RB_AVAIL_DATA) >= wakeup_bytes)
+		flags = BPF_RB_FORCE_WAKEUP;
+	bpf_ringbuf_submit(e, flags);
+}
+
+SEC("tp_btf/sys_enter")
+int BPF_PROG(sys_enter, struct pt_regs *regs, long id)
+{
+	struct task_struct *task;
+	struct sct_inflight *in;
+
+	if (!current_traced(bpf_get_current_pid_tgid()))
+		return 0;
+	task = bpf_get_current_task_btf();
+	in = bpf_task_storage_get(&inflight, task, NULL, BPF_LOCAL_STORAGE_GET_F_CREATE);
+	if (!in) {
+		struct sct_stats *s = stats_get();
+
+		if (s)
+			stat_add(&s->inflight_full);
+		return 0;
+	}
+	in->nr = id;
+	in->abi = task_is_compat(task);
+	in->active = 1;
+	in->enter_ns = bpf_ktime_get_ns();
+	return 0;
+}
+
+SEC("tp_btf/sys_exit")
+int BPF_PROG(sys_exit, struct pt_regs *regs, long ret)
+{
+	struct task_struct *task = bpf_get_current_task_btf();
+	struct sct_ev_syscall *e;
+	struct sct_inflight *in;
+	__u64 now;
+
+	/* Storage exists only for tasks sys_enter traced: no targets lookup here. */
+	in = bpf_task_storage_get(&inflight, task, NULL, 0);
+	if (!in || !in->active)
+		return 0;
+	now = bpf_ktime_get_ns();
+	in->active = 0;
+	e = bpf_ringbuf_reserve(&events, sizeof(*e), 0);
+	if (!e) {
+		stat_ringbuf_full();
+		return 0;
+	}
+	e->type = SCT_EV_SYSCALL;
+	e->abi = in->abi;
+	e->pad = 0;
+	e->nr = in->nr;
+	e->pid = task->tgid;
+	e->tid = task->pid;
+	e->enter_ns = in->enter_ns;
+	e->duration_ns = now - in->enter_ns;
+	e->cgroup_id = bpf_get_current_cgroup_id();
+	e->ret = ret;
+	event_submit(e);
+	return 0;
+}
+
+SEC("tp_btf/sched_process_fork")
+int BPF_PROG(sched_fork, struct task_struct *parent, struct task_struct *child)
+{
+	struct sct_ev_fork *e;
+
+	/* The tracepoint runs in the thread that called clone, before the child can run. */
+	if (!current_traced(bpf_get_current_pid_tgid()))
+		return 0;
+	if (mode == SCT_MODE_TARGETS)
+		targets_add(child->pid);
+	e = bpf_ringbuf_reserve(&events, sizeof(*e), 0);
+	if (!e) {
+		stat_ringbuf_full();
+		return 0;
+	}
+	e->type = SCT_EV_FORK;
+	e->is_thread = child->tgid == parent->tgid;
+	e->pad = 0;
+	e->parent_pid = parent->tgid;
+	e->parent_tid = parent->pid;
+	e->child_pid = child->tgid;
+	e->child_tid = child->pid;
+	e->pad2 = 0;
+	e->time_ns = bpf_ktime_get_ns();
+	e->child_start_ns = child->start_time;
+	event_submit(e);
+	return 0;
+}
+
+SEC("tp_btf/sched_process_exec")
+int BPF_PROG(sched_exec, struct task_struct *p, pid_t old_pid, struct linux_binprm *bprm)
+{
+	__u32 old_tid = old_pid, tid = p->pid;
+	struct sct_ev_exec *e;
+	long n;
+
+	if (mode == SCT_MODE_TARGETS) {
+		if (!bpf_map_lookup_elem(&targets, &old_tid))
+			return 0;
+		/* A non-leader exec took the leader's tid. Delete first: a full map keeps the task. */
+		if (old_tid != tid) {
+			bpf_map_delete_elem(&targets, &old_tid);
+			targets_add(tid);
+		}
+	} else if (!current_traced(bpf_get_current_pid_tgid())) {
+		return 0;
+	}
+	e = bpf_ringbuf_reserve(&events, sizeof(*e), 0);
+	if (!e) {
+		stat_ringbuf_full();
+		return 0;
+	}
+	e->type = SCT_EV_EXEC;
+	e->pid = p->tgid;
+	e->tid = tid;
+	e->old_tid = old_tid;
+	e->time_ns = bpf_ktime_get_ns();
+	bpf_get_current_comm(e->comm, sizeof(e->comm));
+	n = bpf_probe_read_kernel_str(e->filename, sizeof(e->filename), BPF_CORE_READ(bprm, filename));
+	e->filename_len = n > 0 ? n - 1 : 0;
+	event_submit(e);
+	return 0;
+}
+
+SEC("tp_btf/sched_process_exit")
+int BPF_PROG(sched_exit, struct task_struct *p)
+{
+	__u64 pid_tgid = bpf_get_current_pid_tgid();
+	__u32 tid = (__u32)pid_tgid;
+	struct sct_ev_exit *e;
+	int code;
+
+	if (!current_traced(pid_tgid))
+		return 0;
+	if (mode == SCT_MODE_TARGETS)
+		bpf_map_delete_elem(&targets, &tid);
+	e = bpf_ringbuf_reserve(&events, sizeof(*e), 0);
+	if (!e) {
+		stat_ringbuf_full();
+		return 0;
+	}
+	code = p->exit_code;
+	e->type = SCT_EV_EXIT;
+	/* do_exit() decremented signal->live before this tracepoint: 0 means the group is gone. */
+	e->group_dead = BPF_CORE_READ(p, signal, live.counter) == 0;
+	e->pad = 0;
+	e->pid = pid_tgid >> 32;
+	e->tid = tid;
+	e->exit_code = (code >> 8) & 0xff;
+	e->signal = code & 0x7f;
+	e->pad2 = 0;
+	e->time_ns = bpf_ktime_get_ns();
+	e->start_ns = p->start_time;
+	event_submit(e);
+	return 0;
+}
+
+/* Is task, not necessarily current, traced? For the iterator. */
+static __always_inline bool task_traced(struct task_struct *task)
+{
+	__u32 tid = task->pid;
+
+	if ((__u32)task->tgid == self_tgid)
+		return false;
+	if (mode == SCT_MODE_TARGETS)
+		return bpf_map_lookup_elem(&targets, &tid) != NULL;
+	if (mode == SCT_MODE_CGROUP)
+		return task_cgroup_ancestor(task, target_level) == target_cgroup;
+	return true;
+}
+
+/* One sct_iter_task per traced live user task: the TASK snapshot, or the in-flight calls. */
+SEC("iter/task")
+int iter_tasks(struct bpf_iter__task *ctx)
+{
+	struct task_struct *task = ctx->task;
+	struct sct_iter_task out = {};
+	struct sct_inflight *in;
+
+	if (!task || (task->flags & PF_KTHREAD) || task->exit_state)
+		return 0;
+	if (!task_traced(task))
+		return 0;
+	if (iter_mode == SCT_ITER_INFLIGHT) {
+		in = bpf_task_storage_get(&inflight, task, NULL, 0);
+		if (!in || !in->active)
+			return 0;
+		out.enter_ns = in->enter_ns;
+		out.nr = in->nr;
+		out.abi = in->abi;
+	}
+	out.pid = task->tgid;
+	out.tid = task->pid;
+	out.ppid = BPF_CORE_READ(task, real_parent, tgid);
+	out.start_ns = task->start_time;
+	out.cgroup_id = task_cgroup_ancestor(task, -1);
+	bpf_probe_read_kernel(out.comm, sizeof(out.comm), task->comm);
+	bpf_seq_write(ctx->meta->seq, &out, sizeof(out));
+	return 0;
+}

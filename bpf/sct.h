@@ -1,0 +1,106 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
+/*
+ * The ABI between bpf/sct.bpf.c and record/: ring buffer events, map values, iterator
+ * output. Fixed-width kernel types only and no includes: the BPF side gets the types from
+ * vmlinux.h, userspace from <linux/types.h> included before this file.
+ */
+#ifndef SCT_BPF_ABI_H
+#define SCT_BPF_ABI_H
+
+#define SCT_COMM_LEN 16
+/* Exec filenames longer than this are cut; PATH_MAX is the kernel's own bound. */
+#define SCT_FILENAME_LEN 4096
+
+/* Filter modes, set in rodata before load. */
+enum sct_mode {
+	SCT_MODE_TARGETS = 0, /* tids in the targets map and what they fork */
+	SCT_MODE_CGROUP = 1,  /* tasks in a cgroup v2 directory or below it */
+	SCT_MODE_ALL = 2,     /* every task except the recorder */
+};
+
+/* First field of every ring buffer event. */
+enum sct_ev_type {
+	SCT_EV_SYSCALL = 1,
+	SCT_EV_FORK = 2,
+	SCT_EV_EXEC = 3,
+	SCT_EV_EXIT = 4,
+};
+
+/* One completed syscall: the hot event, kept small (48 bytes + 8 of ring buffer header). */
+struct sct_ev_syscall {
+	__u16 type; /* SCT_EV_SYSCALL */
+	__u8 abi;   /* 0 native, 1 compat (ia32 call of a 64-bit task) */
+	__u8 pad;
+	__u32 nr;
+	__u32 pid, tid;
+	__u64 enter_ns;
+	__u64 duration_ns;
+	__u64 cgroup_id;
+	__s64 ret;
+};
+
+struct sct_ev_fork {
+	__u16 type; /* SCT_EV_FORK */
+	__u8 is_thread;
+	__u8 pad;
+	__u32 parent_pid, parent_tid, child_pid, child_tid;
+	__u32 pad2;
+	__u64 time_ns;
+	__u64 child_start_ns;
+};
+
+struct sct_ev_exit {
+	__u16 type; /* SCT_EV_EXIT */
+	__u8 group_dead;
+	__u8 pad;
+	__u32 pid, tid;
+	__s32 exit_code;
+	__u32 signal;
+	__u32 pad2;
+	__u64 time_ns;
+	__u64 start_ns;
+};
+
+struct sct_ev_exec {
+	__u16 type; /* SCT_EV_EXEC */
+	__u16 filename_len; /* bytes of filename used, no NUL */
+	__u32 pid, tid, old_tid;
+	__u64 time_ns;
+	char comm[SCT_COMM_LEN];
+	char filename[SCT_FILENAME_LEN];
+};
+
+/* Per-task storage of the syscall in flight. */
+struct sct_inflight {
+	__u64 enter_ns;
+	__u32 nr;
+	__u8 abi;
+	__u8 active; /* 1 between sys_enter and sys_exit */
+	__u16 pad;
+};
+
+/* Per-CPU counters (stats map, one element). Only ever grow. */
+struct sct_stats {
+	__u64 ringbuf_full;  /* events dropped: ring buffer reserve failed */
+	__u64 inflight_full; /* syscalls not recorded: no task storage */
+	__u64 targets_full;  /* tasks not traced: targets map insert failed */
+};
+
+/* The task iterator writes one of these per task it reports (see sct_iter_mode). */
+enum sct_iter_mode {
+	SCT_ITER_TASKS = 0,    /* every traced task: TASK snapshot */
+	SCT_ITER_INFLIGHT = 1, /* every traced task with a syscall in flight */
+};
+
+struct sct_iter_task {
+	__u32 pid, tid, ppid;
+	__u32 nr;
+	__u64 start_ns;
+	__u64 cgroup_id;
+	__u64 enter_ns;
+	__u8 abi;
+	__u8 pad[7];
+	char comm[SCT_COMM_LEN];
+};
+
+#endif

@@ -1,0 +1,35 @@
+# record/: sct-record, the BPF recorder.
+RECORD_BIN := $(BUILD)/sct-record
+RECORD_SRCS := $(wildcard record/*.c)
+RECORD_OBJS := $(RECORD_SRCS:%.c=$(BUILD)/%.o) $(BUILD)/record/syscall_table.o
+RECORD_LIBS := -lbpf -lelf -lz
+RECORD_COMPAT_ARCH := $(if $(filter x86,$(ARCH)),i386,)
+
+# The syscall tables come from the kernel headers of this build host, never from a run-time tool.
+$(BUILD)/record/syscall_table.c: record/syscall_table.awk record/build.mk
+	$(call msg,GEN,$@)
+	$(Q)mkdir -p $(@D)
+	$(Q){ echo '/* Generated from <asm/unistd_*.h> by record/build.mk: do not edit. */'; \
+	  echo '#include "syscall_table.h"'; \
+	  echo '#include <asm/unistd_64.h>' | $(CC) -E -dM -x c - | \
+	    awk -v table=native -f record/syscall_table.awk; \
+	  if [ -n "$(RECORD_COMPAT_ARCH)" ]; then \
+	    echo '#include <asm/unistd_32.h>' | $(CC) -E -dM -x c - | \
+	      awk -v table=compat -f record/syscall_table.awk; \
+	  else awk -v table=compat -f record/syscall_table.awk < /dev/null; fi; \
+	  echo 'const char syscall_table_compat_arch[] = "$(RECORD_COMPAT_ARCH)";'; \
+	} > $@.tmp && mv $@.tmp $@
+
+$(BUILD)/record/syscall_table.o: $(BUILD)/record/syscall_table.c
+	$(call msg,CC,$@)
+	$(Q)$(CC) $(CFLAGS) -Irecord -c $< -o $@
+
+# Every record object may include the skeleton: it must exist before any of them compiles.
+$(RECORD_SRCS:%.c=$(BUILD)/%.o): | $(BPF_SKEL)
+
+$(RECORD_BIN): $(RECORD_OBJS) $(LIBSCT)
+	$(call msg,LD,$@)
+	$(Q)$(CC) $(LDFLAGS) $(RECORD_OBJS) -o $@ $(LIBSCT) $(LIBSCT_LIBS) $(RECORD_LIBS)
+
+ALL += $(RECORD_BIN)
+INSTALL_BINS += $(RECORD_BIN)

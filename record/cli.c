@@ -1,0 +1,350 @@
+// SPDX-License-Identifier: BSD-2-Clause
+/* The command line of sct-record: defaults, parsing with range checks, --help. */
+#include <errno.h>
+#include <getopt.h>
+#include <limits.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "record.h"
+
+#define DEFAULT_OUTPUT "sct.trace"
+/* 32 MiB holds ~0.6 s of events at 1,000,000 syscalls/s: ample for a 100 ms poll. */
+#define DEFAULT_RINGBUF (32ull << 20)
+#define MAX_RINGBUF (1ull << 30)
+#define MAX_TASKS_CAP (1u << 22)
+#define DEFAULT_MAX_TASKS_CAP (1u << 20)
+#define MAX_FLUSH_SECONDS 3600.0
+#define MAX_DURATION_SECONDS (100.0 * 365 * 24 * 3600)
+
+static const char usage_line[] =
+	"usage: sct-record [options] (-p PID[,PID...] | -t TID[,TID...] | -G CGROUP | -a) [-- CMD [ARGS...]]\n"
+	"       sct-record [options] -- CMD [ARGS...]\n";
+
+static void usage_short(void)
+{
+	fprintf(stderr, "%sTry 'sct-record --help' for more information.\n", usage_line);
+}
+
+static void usage_full(void)
+{
+	printf("%s\n"
+	       "Record every syscall (entry time, duration, pid, tid, cgroup, number, return value)\n"
+	       "and the fork/exec/exit lifecycle of the targets into an sct trace file.\n"
+	       "\n"
+	       "Targets (at least one, or a command after --):\n"
+	       "  -p, --pid PID[,PID...]   processes: all their threads and all their descendants\n"
+	       "  -t, --tid TID[,TID...]   threads and what they fork, not their sibling threads\n"
+	       "  -G, --cgroup CGROUP      tasks in this cgroup v2 directory or below it; absolute\n"
+	       "                           under the cgroup2 mount or relative to it\n"
+	       "  -a, --all                every task on the host except the recorder itself\n"
+	       "  -- CMD [ARGS...]         run CMD, started only once tracing is live; with -p/-t\n"
+	       "                           or alone, CMD is a target; with -G/-a, recording stops\n"
+	       "                           when CMD exits\n"
+	       "\n"
+	       "Options:\n"
+	       "  -o, --output FILE        trace file, '-' for stdout (default: " DEFAULT_OUTPUT ");\n"
+	       "                           created with mode 0600\n"
+	       "  -f, --force              overwrite FILE if it exists\n"
+	       "  -d, --duration SECONDS   stop after this long (fractions allowed)\n"
+	       "      --max-tasks N        size of the targets map (default: from pid_max and\n"
+	       "                           threads-max, here %u)\n"
+	       "      --ringbuf-size BYTES BPF ring buffer size, a power of two, K/M/G suffixes\n"
+	       "                           allowed (default: 32M)\n"
+	       "      --flush-interval SECONDS  write a block at least this often (default: 1)\n"
+	       "  -q, --quiet              print only errors\n"
+	       "  -h, --help               this text\n"
+	       "  -V, --version            the version\n"
+	       "\n"
+	       "Recording stops on SIGINT or SIGTERM, after --duration, or when every traced task\n"
+	       "has exited; the recorder then drains the ring buffer, writes the trailer, prints\n"
+	       "one summary line and exits 0. Once tracing is live it prints on stderr:\n"
+	       "  sct-record: tracing N tasks\n"
+	       "\n"
+	       "Needs root, or CAP_BPF and CAP_PERFMON, and a kernel with BTF\n"
+	       "(/sys/kernel/btf/vmlinux).\n"
+	       "\n"
+	       "Examples:\n"
+	       "  sct-record -o ls.sct -- ls -l /          trace a command and its children\n"
+	       "  sct-record -p 1234 -d 10 -o app.sct      a running process for 10 s\n"
+	       "  sct-record -t 1240,1241 -o t.sct         two threads, not their siblings\n"
+	       "  sct-record -G /system.slice/nginx.service -o nginx.sct\n"
+	       "  sct-record -a -d 5 -o - | sct-report -   everything, read while recording\n",
+	       usage_line, host_default_max_tasks());
+}
+
+/* A number with range check; the whole string must be the number. */
+static int parse_u64(const char *s, uint64_t min, uint64_t max, uint64_t *out)
+{
+	unsigned long long v;
+	char *end;
+
+	if (*s < '0' || *s > '9')
+		return -EINVAL;
+	errno = 0;
+	v = strtoull(s, &end, 10);
+	if (errno || *end || v < min || v > max)
+		return -EINVAL;
+	*out = v;
+	return 0;
+}
+
+static int parse_seconds(const char *s, double max, uint64_t *ns)
+{
+	char *end;
+	double v;
+
+	errno = 0;
+	v = strtod(s, &end);
+	if (errno || end == s || *end || !isfinite(v) || v <= 0 || v > max)
+		return -EINVAL;
+	*ns = (uint64_t)(v * 1e9);
+	return *ns ? 0 : -EINVAL;
+}
+
+static int parse_size(const char *s, uint64_t *out)
+{
+	unsigned long long v;
+	unsigned shift = 0;
+	char *end;
+
+	if (*s < '0' || *s > '9')
+		return -EINVAL;
+	errno = 0;
+	v = strtoull(s, &end, 10);
+	if (errno)
+		return -EINVAL;
+	if (*end == 'K' || *end == 'k')
+		shift = 10;
+	else if (*end == 'M' || *end == 'm')
+		shift = 20;
+	else if (*end == 'G' || *end == 'g')
+		shift = 30;
+	if (shift)
+		end++;
+	if (*end == 'i' && shift)
+		end++;
+	if (*end == 'B' && shift)
+		end++;
+	if (*end || v > (MAX_RINGBUF >> shift))
+		return -EINVAL;
+	*out = (uint64_t)v << shift;
+	return 0;
+}
+
+static int bad_id(const char *what, const char *item)
+{
+	fprintf(stderr, "sct-record: invalid %s: '%s'\n", what, item);
+	usage_short();
+	return -EINVAL;
+}
+
+/* "1,2,3" -> appended to *list. */
+static int parse_id_list(const char *s, const char *what, uint32_t **list, size_t *n)
+{
+	const char *p = s;
+	char item[32];
+
+	while (*p) {
+		size_t len = strcspn(p, ",");
+		uint64_t v;
+		uint32_t *tmp;
+
+		if (len >= sizeof(item))
+			len = sizeof(item) - 1;
+		memcpy(item, p, len);
+		item[len] = '\0';
+		if (parse_u64(item, 1, INT_MAX, &v))
+			return bad_id(what, item);
+		tmp = realloc(*list, (*n + 1) * sizeof(**list));
+		if (!tmp)
+			return -ENOMEM;
+		*list = tmp;
+		(*list)[(*n)++] = v;
+		p += strcspn(p, ",");
+		if (*p == ',' && *++p == '\0')
+			return bad_id(what, s);
+	}
+	if (p == s)
+		return bad_id(what, s);
+	return 0;
+}
+
+static int read_proc_u64(const char *path, uint64_t *out)
+{
+	FILE *f = fopen(path, "re");
+	unsigned long long v;
+	int ok;
+
+	if (!f)
+		return -errno;
+	ok = fscanf(f, "%llu", &v) == 1;
+	fclose(f);
+	if (!ok)
+		return -EINVAL;
+	*out = v;
+	return 0;
+}
+
+uint32_t host_default_max_tasks(void)
+{
+	uint64_t pid_max = 0, threads_max = 0, n;
+
+	/* No more tasks can exist than pids or threads; both bound the map. */
+	read_proc_u64("/proc/sys/kernel/pid_max", &pid_max);
+	read_proc_u64("/proc/sys/kernel/threads-max", &threads_max);
+	n = pid_max ? pid_max : 32768;
+	if (threads_max && threads_max < n)
+		n = threads_max;
+	return n > DEFAULT_MAX_TASKS_CAP ? DEFAULT_MAX_TASKS_CAP : n;
+}
+
+void env_init(struct env *env)
+{
+	memset(env, 0, sizeof(*env));
+	env->output = DEFAULT_OUTPUT;
+	env->ringbuf_size = DEFAULT_RINGBUF;
+	env->flush_interval_ns = NSEC_PER_SEC;
+}
+
+void env_free(struct env *env)
+{
+	free(env->pids);
+	free(env->tids);
+	env->pids = env->tids = NULL;
+}
+
+enum { OPT_MAX_TASKS = 256, OPT_RINGBUF, OPT_FLUSH };
+
+static const struct option long_opts[] = {
+	{ "pid", required_argument, NULL, 'p' },
+	{ "tid", required_argument, NULL, 't' },
+	{ "cgroup", required_argument, NULL, 'G' },
+	{ "all", no_argument, NULL, 'a' },
+	{ "output", required_argument, NULL, 'o' },
+	{ "force", no_argument, NULL, 'f' },
+	{ "duration", required_argument, NULL, 'd' },
+	{ "max-tasks", required_argument, NULL, OPT_MAX_TASKS },
+	{ "ringbuf-size", required_argument, NULL, OPT_RINGBUF },
+	{ "flush-interval", required_argument, NULL, OPT_FLUSH },
+	{ "quiet", no_argument, NULL, 'q' },
+	{ "help", no_argument, NULL, 'h' },
+	{ "version", no_argument, NULL, 'V' },
+	{ 0 },
+};
+
+static int bad_value(const char *what, const char *arg, const char *why)
+{
+	fprintf(stderr, "sct-record: invalid %s: '%s'%s%s\n", what, arg, why ? ": " : "", why ? why : "");
+	usage_short();
+	return -EINVAL;
+}
+
+static int cli_option(struct env *env, int opt, const char *arg)
+{
+	long page = sysconf(_SC_PAGESIZE);
+	uint64_t v;
+
+	switch (opt) {
+	case 'p':
+		return parse_id_list(arg, "pid", &env->pids, &env->npids);
+	case 't':
+		return parse_id_list(arg, "tid", &env->tids, &env->ntids);
+	case 'G':
+		if (!*arg)
+			return bad_value("cgroup", arg, "empty path");
+		env->cgroup = arg;
+		return 0;
+	case 'a':
+		env->all = true;
+		return 0;
+	case 'o':
+		if (!*arg)
+			return bad_value("output", arg, "empty path");
+		env->output = arg;
+		return 0;
+	case 'f':
+		env->force = true;
+		return 0;
+	case 'd':
+		if (parse_seconds(arg, MAX_DURATION_SECONDS, &env->duration_ns))
+			return bad_value("duration", arg, "seconds > 0 expected");
+		return 0;
+	case OPT_MAX_TASKS:
+		if (parse_u64(arg, 1, MAX_TASKS_CAP, &v))
+			return bad_value("max-tasks", arg, "1..4194304 expected");
+		env->max_tasks = v;
+		return 0;
+	case OPT_RINGBUF:
+		if (parse_size(arg, &v) || v < (uint64_t)page || (v & (v - 1)))
+			return bad_value("ring buffer size", arg,
+					 "a power of two from the page size to 1G expected");
+		env->ringbuf_size = v;
+		return 0;
+	case OPT_FLUSH:
+		if (parse_seconds(arg, MAX_FLUSH_SECONDS, &env->flush_interval_ns))
+			return bad_value("flush interval", arg, "seconds in (0, 3600] expected");
+		return 0;
+	case 'q':
+		env->quiet = true;
+		return 0;
+	}
+	usage_short();
+	return -EINVAL;
+}
+
+static int cli_check(struct env *env)
+{
+	int kinds = (env->npids || env->ntids) + !!env->cgroup + env->all;
+
+	if (kinds > 1) {
+		fprintf(stderr, "sct-record: -p/-t, -G and -a cannot be combined\n");
+		usage_short();
+		return -EINVAL;
+	}
+	if (!kinds && !env->cmd) {
+		fprintf(stderr, "sct-record: no target: give -p, -t, -G, -a or a command after --\n");
+		usage_short();
+		return -EINVAL;
+	}
+	if (!env->max_tasks)
+		env->max_tasks = host_default_max_tasks();
+	return 0;
+}
+
+int cli_parse(struct env *env, int argc, char **argv)
+{
+	int opt, err;
+
+	env->argc = argc;
+	env->argv = argv;
+	/* '+': stop at the first non-option, so CMD's own options are left alone. */
+	while ((opt = getopt_long(argc, argv, "+p:t:G:ao:fd:qhV", long_opts, NULL)) != -1) {
+		if (opt == 'h') {
+			usage_full();
+			return CLI_EXIT;
+		}
+		if (opt == 'V') {
+			printf("sct-record %s (trace format %d.%d)\n", RECORD_VERSION,
+			       SCT_FORMAT_MAJOR, SCT_FORMAT_MINOR);
+			return CLI_EXIT;
+		}
+		err = cli_option(env, opt, optarg);
+		if (err)
+			return err;
+	}
+	if (optind < argc) {
+		/* Without "--" a stray word is a mistake, not a command. */
+		if (strcmp(argv[optind - 1], "--")) {
+			fprintf(stderr, "sct-record: unexpected argument '%s' (a command goes after --)\n",
+				argv[optind]);
+			usage_short();
+			return -EINVAL;
+		}
+		env->cmd = &argv[optind];
+	}
+	return cli_check(env);
+}

@@ -1,0 +1,147 @@
+// SPDX-License-Identifier: BSD-2-Clause
+/*
+ * Ring buffer events -> trace records. events_handle() runs once per event: the SYSCALL
+ * path does no syscall and no allocation, only the first sight of a cgroup id costs more.
+ */
+#include <errno.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "record.h"
+
+static size_t comm_len(const char *comm)
+{
+	return strnlen(comm, SCT_COMM_LEN);
+}
+
+int events_warning(struct recorder *r, uint32_t kind, uint64_t count, const char *text)
+{
+	struct sct_record rec = { .type = SCT_REC_WARNING };
+	int err;
+
+	rec.warning.time_ns = clock_now_ns();
+	rec.warning.kind = kind;
+	rec.warning.count = count;
+	rec.warning.text.ptr = (const uint8_t *)text;
+	rec.warning.text.len = strlen(text);
+	err = sct_writer_append(r->writer, &rec);
+	if (!err)
+		r->warnings++;
+	return err;
+}
+
+int events_note_cgroup(struct recorder *r, uint64_t id, uint64_t now_ns)
+{
+	struct sct_record rec = { .type = SCT_REC_CGROUP };
+	const char *path;
+	char text[128];
+	int seen;
+
+	seen = cgroups_first_seen(r->cgroups, id);
+	if (seen <= 0)
+		return seen;
+	path = cgroups_path(r->cgroups, id);
+	if (!path) {
+		/* Removed before we could look: say so once rather than invent a path. */
+		snprintf(text, sizeof(text), "cgroup id %llu: no such cgroup under the mount (removed?)",
+			 (unsigned long long)id);
+		return events_warning(r, SCT_WARN_OTHER, 1, text);
+	}
+	rec.cgroup.time_ns = now_ns;
+	rec.cgroup.cgroup_id = id;
+	rec.cgroup.path.ptr = (const uint8_t *)path;
+	rec.cgroup.path.len = strlen(path);
+	return sct_writer_append(r->writer, &rec);
+}
+
+static int event_fork(struct recorder *r, const struct sct_ev_fork *e)
+{
+	struct sct_record rec = { .type = SCT_REC_FORK };
+
+	rec.fork.time_ns = e->time_ns;
+	rec.fork.child_start_ns = e->child_start_ns;
+	rec.fork.parent_pid = e->parent_pid;
+	rec.fork.parent_tid = e->parent_tid;
+	rec.fork.child_pid = e->child_pid;
+	rec.fork.child_tid = e->child_tid;
+	rec.fork.is_thread = e->is_thread;
+	return sct_writer_append(r->writer, &rec);
+}
+
+static int event_exec(struct recorder *r, const struct sct_ev_exec *e)
+{
+	struct sct_record rec = { .type = SCT_REC_EXEC };
+	uint32_t flen = e->filename_len < SCT_FILENAME_LEN ? e->filename_len : SCT_FILENAME_LEN;
+
+	rec.exec.time_ns = e->time_ns;
+	rec.exec.pid = e->pid;
+	rec.exec.tid = e->tid;
+	rec.exec.old_tid = e->old_tid;
+	rec.exec.filename.ptr = (const uint8_t *)e->filename;
+	rec.exec.filename.len = flen;
+	rec.exec.comm.ptr = (const uint8_t *)e->comm;
+	rec.exec.comm.len = comm_len(e->comm);
+	return sct_writer_append(r->writer, &rec);
+}
+
+static int event_exit(struct recorder *r, const struct sct_ev_exit *e)
+{
+	struct sct_record rec = { .type = SCT_REC_EXIT };
+
+	rec.exit.time_ns = e->time_ns;
+	rec.exit.start_ns = e->start_ns;
+	rec.exit.pid = e->pid;
+	rec.exit.tid = e->tid;
+	rec.exit.exit_code = e->exit_code;
+	rec.exit.signal = e->signal;
+	rec.exit.group_dead = e->group_dead;
+	return sct_writer_append(r->writer, &rec);
+}
+
+static int event_lifecycle(struct recorder *r, const void *data, size_t size)
+{
+	uint16_t type = *(const uint16_t *)data;
+
+	if (type == SCT_EV_FORK && size >= sizeof(struct sct_ev_fork))
+		return event_fork(r, data);
+	if (type == SCT_EV_EXEC && size >= sizeof(struct sct_ev_exec))
+		return event_exec(r, data);
+	if (type == SCT_EV_EXIT && size >= sizeof(struct sct_ev_exit))
+		return event_exit(r, data);
+	/* Only our own program writes here: anything else is a build mismatch. */
+	return -EPROTO;
+}
+
+int events_handle(void *ctx, void *data, size_t size)
+{
+	const struct sct_ev_syscall *e = data;
+	struct recorder *r = ctx;
+	struct sct_syscall sc;
+	int err;
+
+	if (e->type != SCT_EV_SYSCALL || size < sizeof(*e)) {
+		err = event_lifecycle(r, data, size);
+		goto out;
+	}
+	if (e->cgroup_id != r->last_cgroup) {
+		err = events_note_cgroup(r, e->cgroup_id, e->enter_ns);
+		if (err)
+			goto out;
+		r->last_cgroup = e->cgroup_id;
+	}
+	sc.time_ns = e->enter_ns;
+	sc.duration_ns = e->duration_ns;
+	sc.cgroup_id = e->cgroup_id;
+	sc.ret = e->ret;
+	sc.pid = e->pid;
+	sc.tid = e->tid;
+	sc.nr = e->nr;
+	sc.abi = e->abi;
+	sc.unfinished = 0;
+	err = sct_writer_append_syscall(r->writer, &sc);
+out:
+	/* A non-zero return stops ring_buffer__poll(): the loop then reports r->err. */
+	if (err && !r->err)
+		r->err = err;
+	return err;
+}

@@ -1,0 +1,162 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
+/*
+ * sct-record internals shared by the files of record/. Each file does one job; this header
+ * holds the settings (struct env), the running recorder (struct recorder) and the functions
+ * one file offers the others.
+ *
+ * Error convention: functions return 0 or a negative errno (libsct calls may also return
+ * -SCT_E*); the caller that can say what to do prints the one message. Functions whose name
+ * ends in _report print their own message and return the error.
+ */
+#ifndef SCT_RECORD_H
+#define SCT_RECORD_H
+
+#include <signal.h>
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <sys/types.h>
+#include <linux/types.h>
+
+#include "sct.h"
+#include "../bpf/sct.h"
+
+#define RECORD_NAME "sct-record"
+#define RECORD_VERSION "1.0.0"
+#define RECORD_MUST_CHECK __attribute__((warn_unused_result))
+
+#define NSEC_PER_SEC 1000000000ull
+
+/* Every command-line setting, with its default from env_init(). */
+struct env {
+	uint32_t *pids;          /* -p */
+	size_t npids;
+	uint32_t *tids;          /* -t */
+	size_t ntids;
+	const char *cgroup;      /* -G, as given */
+	bool all;                /* -a */
+	char **cmd;              /* after --, NULL-terminated; NULL if none */
+	const char *output;      /* -o; "-" = stdout */
+	bool force;              /* --force: overwrite output */
+	uint64_t duration_ns;    /* --duration; 0 = until the targets are gone or a signal */
+	uint32_t max_tasks;      /* --max-tasks: targets map size */
+	uint64_t ringbuf_size;   /* --ringbuf-size, bytes */
+	uint64_t flush_interval_ns; /* --flush-interval */
+	bool quiet;              /* -q */
+	int argc;                /* the command line, for the HEADER */
+	char **argv;
+};
+
+/* cli.c */
+#define CLI_EXIT 1 /* cli_parse: --help or --version was handled, exit 0 */
+void env_init(struct env *env);
+void env_free(struct env *env);
+/* Parse argv into env; prints its own message on error (returns -EINVAL). */
+int cli_parse(struct env *env, int argc, char **argv);
+
+/* Host limits read from /proc for defaults. */
+uint32_t host_default_max_tasks(void);
+
+/* cgroups.c: cgroup v2 id -> path under the mount. */
+struct cgroups;
+/* Find the cgroup2 mount in /proc/self/mountinfo into buf; -ENOENT if there is none. */
+int cgroups_find_mount(char *buf, size_t cap);
+/* Whether a cgroup v1 hierarchy is mounted (for the HEADER on a v1-only host). */
+bool cgroups_v1_mounted(void);
+struct cgroups *cgroups_new(const char *mount);
+void cgroups_free(struct cgroups *c);
+/* 1 the first time id is passed, 0 afterwards, -ENOMEM. */
+int cgroups_first_seen(struct cgroups *c, uint64_t id);
+/* Path of id below the mount ("/" = root); rescans the mount on a miss. NULL if not found. */
+const char *cgroups_path(struct cgroups *c, uint64_t id);
+/*
+ * Resolve -G's argument (absolute under the mount or relative to it) to its id and depth
+ * (root = 0). -ENOENT if it is no directory there, -EXDEV if it is outside the mount.
+ */
+int cgroups_target(const char *mount, const char *arg, uint64_t *id, uint32_t *level);
+
+/* header.c: what the HEADER says of the host. Strings live in struct host_info. */
+struct host_info {
+	char hostname[256], kernel[256], arch[256], boot_id[64];
+	char cgroup_mount[4096];
+	const char *cgroup_hierarchy;
+	struct sct_header_info info;
+};
+void host_info_fill(struct host_info *h, const struct env *env);
+
+/* Monotonic clock, the clock of bpf_ktime_get_ns(). */
+uint64_t clock_now_ns(void);
+
+/* The running recorder. */
+struct sct_bpf;
+struct ring_buffer;
+struct bpf_link;
+struct targets;
+
+struct recorder {
+	const struct env *env;
+	uint32_t mode;              /* enum sct_mode */
+	uint64_t target_cgroup;
+	uint32_t target_level;
+	struct host_info host;
+	struct sct_bpf *skel;
+	struct ring_buffer *rb;
+	struct sct_writer *writer;
+	struct cgroups *cgroups;
+	bool output_created;        /* unlink it on a startup failure */
+	int err;                    /* first error of the event loop */
+	uint64_t last_cgroup;       /* cgroup id of the previous SYSCALL record: known */
+	uint64_t tasks;             /* tasks traced at start */
+	uint64_t start_ns;
+	/* command after -- */
+	pid_t cmd_pid;
+	int cmd_go_fd;
+	bool cmd_done;
+	/* stats.c state */
+	struct sct_stats seen;      /* totals already written as LOST/WARNING records */
+	uint64_t stats_check_ns;
+	uint64_t lost, warnings;
+	uint64_t status_ns, status_records;
+	bool status_shown;
+};
+
+/* command.c: the workload after --, held on a pipe until tracing is live. */
+int command_start(struct recorder *r, char **cmd);
+int command_release(struct recorder *r);
+/* Reap the command if it exited; true once it has. */
+bool command_reaped(struct recorder *r);
+void command_abort(struct recorder *r);
+
+/* targets.c: fill the targets map from /proc and prune it. */
+struct targets_result {
+	uint64_t not_fit;        /* live target tasks the map had no room for */
+	uint64_t vanished;       /* targets gone before they could be read */
+};
+/* Every -p/-t id exists; prints "cannot trace pid N: no such process" otherwise. */
+int targets_check_report(const struct env *env);
+int targets_fill(struct recorder *r, struct targets_result *res);
+int targets_prune(struct recorder *r, struct targets_result *res);
+/* Whether the targets map holds any task. */
+bool targets_any(struct recorder *r);
+
+/* session.c: load, attach, loop, drain. */
+int session_run(struct recorder *r);
+
+/* events.c: ring buffer events -> records. */
+int events_handle(void *ctx, void *data, size_t size);
+/* Write a CGROUP record for id the first time it is seen. */
+RECORD_MUST_CHECK int events_note_cgroup(struct recorder *r, uint64_t id, uint64_t now_ns);
+RECORD_MUST_CHECK int events_warning(struct recorder *r, uint32_t kind, uint64_t count, const char *text);
+
+/* snapshot.c: the task iterator: TASK records at start, unfinished syscalls at stop. */
+RECORD_MUST_CHECK int snapshot_tasks(struct recorder *r);
+RECORD_MUST_CHECK int snapshot_inflight(struct recorder *r);
+
+/* stats.c: BPF counters -> LOST/WARNING records; the live status line. */
+RECORD_MUST_CHECK int stats_check(struct recorder *r, uint64_t now_ns);
+void stats_status(struct recorder *r, uint64_t now_ns);
+void stats_status_clear(struct recorder *r);
+
+extern volatile sig_atomic_t record_exiting;
+
+#endif

@@ -1,0 +1,361 @@
+// SPDX-License-Identifier: BSD-2-Clause
+/*
+ * One recording session: check, load, fill targets, attach, read /proc again, prune, open
+ * the trace, snapshot the tasks, go live, poll, stop, drain, close. The order is the one of
+ * shared/DESIGN.md, so that no task created after the ready line escapes the trace.
+ */
+#include <errno.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/syscall.h>
+#include <sys/stat.h>
+#include <unistd.h>
+#include <linux/capability.h>
+#include <bpf/bpf.h>
+#include <bpf/libbpf.h>
+
+#include "record.h"
+#include "sct.skel.h"
+
+#define BTF_PATH "/sys/kernel/btf/vmlinux"
+#define POLL_TIMEOUT_MS 100
+#define CAP_PERFMON_BIT 38
+#define CAP_BPF_BIT 39
+
+/* libbpf's warnings, kept to explain a failed load and otherwise never shown. */
+static char libbpf_log[8192];
+static size_t libbpf_log_len;
+
+static int libbpf_print(enum libbpf_print_level level, const char *fmt, va_list args)
+{
+	int n;
+
+	if (level == LIBBPF_DEBUG || libbpf_log_len >= sizeof(libbpf_log) - 1)
+		return 0;
+	n = vsnprintf(libbpf_log + libbpf_log_len, sizeof(libbpf_log) - libbpf_log_len, fmt, args);
+	if (n > 0)
+		libbpf_log_len += (size_t)n < sizeof(libbpf_log) - libbpf_log_len ?
+			(size_t)n : sizeof(libbpf_log) - 1 - libbpf_log_len;
+	return 0;
+}
+
+static bool has_bpf_caps(void)
+{
+	struct __user_cap_header_struct hdr = { .version = _LINUX_CAPABILITY_VERSION_3 };
+	struct __user_cap_data_struct data[2] = { { 0 } };
+
+	if (geteuid() == 0)
+		return true;
+	if (syscall(SYS_capget, &hdr, data))
+		return false;
+	return (data[1].effective & (1u << (CAP_BPF_BIT - 32))) &&
+	       (data[1].effective & (1u << (CAP_PERFMON_BIT - 32)));
+}
+
+static int privilege_error(void)
+{
+	fprintf(stderr, "sct-record: permission denied: loading BPF programs needs root, or CAP_BPF "
+		"and CAP_PERFMON (try sudo)\n");
+	return -EPERM;
+}
+
+/* Everything that can be checked before touching the kernel or the output file. */
+static int session_check_report(struct recorder *r)
+{
+	const struct env *env = r->env;
+	struct stat st;
+	int err;
+
+	if (access(BTF_PATH, R_OK)) {
+		fprintf(stderr, "sct-record: no kernel BTF (%s: %s): sct-record needs a kernel built "
+			"with CONFIG_DEBUG_INFO_BTF=y\n", BTF_PATH, strerror(errno));
+		return -ENOENT;
+	}
+	if (!has_bpf_caps())
+		return privilege_error();
+	err = targets_check_report(env);
+	if (err)
+		return err;
+	if (env->cgroup) {
+		if (!r->host.cgroup_mount[0]) {
+			fprintf(stderr, "sct-record: cannot trace cgroup '%s': no cgroup2 file system is "
+				"mounted\n", env->cgroup);
+			return -ENOENT;
+		}
+		err = cgroups_target(r->host.cgroup_mount, env->cgroup, &r->target_cgroup,
+				     &r->target_level);
+		if (err) {
+			fprintf(stderr, "sct-record: cannot trace cgroup '%s': %s under %s\n", env->cgroup,
+				err == -EXDEV ? "not a cgroup v2 directory" : "no such cgroup",
+				r->host.cgroup_mount);
+			return err;
+		}
+	}
+	if (strcmp(env->output, "-") && !env->force && lstat(env->output, &st) == 0) {
+		fprintf(stderr, "sct-record: %s exists: use --force to overwrite it, or -o another file\n",
+			env->output);
+		return -EEXIST;
+	}
+	return 0;
+}
+
+static int session_load_report(struct recorder *r)
+{
+	const struct env *env = r->env;
+	struct sct_bpf *skel;
+	int err;
+
+	libbpf_set_print(libbpf_print);
+	skel = sct_bpf__open();
+	if (!skel) {
+		err = -errno;
+		fprintf(stderr, "sct-record: cannot open the BPF object: %s\n", strerror(-err));
+		return err;
+	}
+	r->skel = skel;
+	skel->rodata->self_tgid = getpid();
+	skel->rodata->mode = r->mode;
+	skel->rodata->target_cgroup = r->target_cgroup;
+	skel->rodata->target_level = r->target_level;
+	/* Wake the consumer early enough that a stalled poll still leaves 3/4 of the buffer. */
+	skel->rodata->wakeup_bytes = env->ringbuf_size / 4;
+	/* The iterator runs on demand (snapshot.c), not from sct_bpf__attach(). */
+	bpf_program__set_autoattach(skel->progs.iter_tasks, false);
+	err = bpf_map__set_max_entries(skel->maps.targets, r->mode == SCT_MODE_TARGETS ?
+				       env->max_tasks : 1);
+	if (!err)
+		err = bpf_map__set_max_entries(skel->maps.events, env->ringbuf_size);
+	if (!err)
+		err = sct_bpf__load(skel);
+	if (err == -EPERM || err == -EACCES)
+		return privilege_error();
+	if (err) {
+		fprintf(stderr, "%ssct-record: cannot load the BPF programs: %s\n", libbpf_log,
+			strerror(-err));
+		return err;
+	}
+	r->rb = ring_buffer__new(bpf_map__fd(skel->maps.events), events_handle, r, NULL);
+	if (!r->rb) {
+		err = -errno;
+		fprintf(stderr, "sct-record: cannot map the ring buffer: %s\n", strerror(-err));
+	}
+	return err;
+}
+
+/* Targets from /proc, attach, /proc again, prune: no target task escapes the window. */
+static int session_attach_report(struct recorder *r, struct targets_result *res)
+{
+	int err = 0;
+
+	if (r->mode == SCT_MODE_TARGETS)
+		err = targets_fill(r, res);
+	if (!err) {
+		err = sct_bpf__attach(r->skel);
+		if (err) {
+			fprintf(stderr, "%ssct-record: cannot attach the BPF programs: %s\n", libbpf_log,
+				strerror(-err));
+			return err;
+		}
+	}
+	if (!err && r->mode == SCT_MODE_TARGETS)
+		err = targets_fill(r, res);
+	if (!err && r->mode == SCT_MODE_TARGETS)
+		err = targets_prune(r, res);
+	if (err)
+		fprintf(stderr, "sct-record: cannot read the targets from /proc: %s\n", strerror(-err));
+	return err;
+}
+
+static int session_open_report(struct recorder *r)
+{
+	const struct env *env = r->env;
+	struct sct_writer_opts opts = { .flush_interval_ns = env->flush_interval_ns };
+	int err = 0;
+
+	if (r->host.cgroup_mount[0]) {
+		r->cgroups = cgroups_new(r->host.cgroup_mount);
+		if (!r->cgroups)
+			return -ENOMEM;
+	}
+	r->writer = sct_writer_open(env->output, env->force, &r->host.info, &opts, &err);
+	if (!r->writer) {
+		fprintf(stderr, "sct-record: cannot create %s: %s\n", env->output, sct_strerror(err));
+		return err ? err : -EIO;
+	}
+	r->output_created = strcmp(env->output, "-") != 0;
+	return 0;
+}
+
+/* TASK and CGROUP records of the start, the targets-full warning, then the ready line. */
+static int session_start_report(struct recorder *r, const struct targets_result *res)
+{
+	char text[160];
+	int err;
+
+	err = snapshot_tasks(r);
+	if (!err && r->mode == SCT_MODE_CGROUP)
+		err = events_note_cgroup(r, r->target_cgroup, clock_now_ns());
+	if (!err && res->not_fit) {
+		snprintf(text, sizeof(text), "targets map full (--max-tasks %u): %llu tasks not traced",
+			 r->env->max_tasks, (unsigned long long)res->not_fit);
+		err = events_warning(r, SCT_WARN_TARGETS_FULL, res->not_fit, text);
+		if (!err && !r->env->quiet)
+			fprintf(stderr, "sct-record: warning: %s\n", text);
+	}
+	if (!err)
+		err = sct_writer_flush(r->writer);
+	if (err) {
+		fprintf(stderr, "sct-record: cannot write the start of %s: %s\n", r->env->output,
+			sct_strerror(err));
+		return err;
+	}
+	if (!r->env->quiet)
+		fprintf(stderr, "sct-record: tracing %llu tasks\n", (unsigned long long)r->tasks);
+	err = command_release(r);
+	if (err)
+		fprintf(stderr, "sct-record: cannot start the command: %s\n", strerror(-err));
+	return err;
+}
+
+/* Whether recording should stop now. */
+static bool session_done(struct recorder *r, uint64_t now_ns)
+{
+	const struct env *env = r->env;
+
+	if (record_exiting)
+		return true;
+	if (env->duration_ns && now_ns - r->start_ns >= env->duration_ns)
+		return true;
+	/* Reaping also keeps the finished command from lingering as a zombie. */
+	if (command_reaped(r) && r->mode != SCT_MODE_TARGETS)
+		return true;
+	return r->mode == SCT_MODE_TARGETS && !targets_any(r);
+}
+
+static int session_loop(struct recorder *r)
+{
+	uint64_t now_ns;
+	int err;
+
+	for (;;) {
+		err = ring_buffer__poll(r->rb, POLL_TIMEOUT_MS);
+		if (err == -EINTR)
+			err = 0;
+		if (err < 0)
+			return r->err ? r->err : err;
+		now_ns = clock_now_ns();
+		err = sct_writer_flush_if_due(r->writer, now_ns);
+		if (!err)
+			err = stats_check(r, now_ns);
+		if (err)
+			return err;
+		stats_status(r, now_ns);
+		if (session_done(r, now_ns))
+			return 0;
+	}
+}
+
+/* Detach first, so that every event is in the ring buffer and the in-flight set is final. */
+static int session_drain(struct recorder *r)
+{
+	int err;
+
+	sct_bpf__detach(r->skel);
+	err = ring_buffer__consume(r->rb);
+	if (err >= 0)
+		err = stats_check(r, clock_now_ns());
+	if (!err)
+		err = snapshot_inflight(r);
+	return r->err ? r->err : err;
+}
+
+static void session_summary(struct recorder *r, uint64_t records, uint64_t bytes)
+{
+	stats_status_clear(r);
+	if (r->env->quiet)
+		return;
+	fprintf(stderr, "sct-record: %llu records, %llu lost, %llu warnings; %llu bytes written to %s\n",
+		(unsigned long long)records, (unsigned long long)r->lost,
+		(unsigned long long)r->warnings, (unsigned long long)bytes,
+		strcmp(r->env->output, "-") ? r->env->output : "stdout");
+}
+
+static void session_destroy(struct recorder *r)
+{
+	ring_buffer__free(r->rb);
+	sct_bpf__destroy(r->skel);
+	cgroups_free(r->cgroups);
+	r->rb = NULL;
+	r->skel = NULL;
+	r->cgroups = NULL;
+}
+
+/* Startup failed after the output was created: leave nothing half-written behind. */
+static void session_discard(struct recorder *r)
+{
+	sct_writer_abandon(r->writer);
+	r->writer = NULL;
+	if (r->output_created)
+		unlink(r->env->output);
+}
+
+int session_run(struct recorder *r)
+{
+	struct targets_result res = { 0 };
+	uint64_t records, bytes;
+	int err, cerr;
+
+	r->cmd_go_fd = -1;
+	r->mode = r->env->all ? SCT_MODE_ALL : r->env->cgroup ? SCT_MODE_CGROUP : SCT_MODE_TARGETS;
+	host_info_fill(&r->host, r->env);
+	err = session_check_report(r);
+	if (err)
+		return err;
+	if (r->env->cmd) {
+		err = command_start(r, r->env->cmd);
+		if (err) {
+			fprintf(stderr, "sct-record: cannot fork the command: %s\n", strerror(-err));
+			return err;
+		}
+	}
+	err = session_load_report(r);
+	if (!err)
+		err = session_attach_report(r, &res);
+	if (!err)
+		err = session_open_report(r);
+	if (err)
+		goto out_abort;
+	r->start_ns = clock_now_ns();
+	err = session_start_report(r, &res);
+	if (err)
+		goto out_discard;
+
+	err = session_loop(r);
+	if (!err)
+		err = session_drain(r);
+	records = sct_writer_records(r->writer);
+	bytes = sct_writer_bytes(r->writer);
+	cerr = sct_writer_close(r->writer);
+	r->writer = NULL;
+	if (!err)
+		err = cerr;
+	if (err) {
+		stats_status_clear(r);
+		fprintf(stderr, "sct-record: writing %s failed: %s; it holds every block written before\n",
+			r->env->output, sct_strerror(err));
+	} else {
+		session_summary(r, records, bytes);
+	}
+	session_destroy(r);
+	command_reaped(r);
+	return err;
+
+out_discard:
+	session_discard(r);
+out_abort:
+	command_abort(r);
+	session_destroy(r);
+	return err;
+}

@@ -1,0 +1,107 @@
+// SPDX-License-Identifier: BSD-2-Clause
+/*
+ * The BPF task iterator: TASK records for every traced task alive at start, and SYSCALL
+ * records (unfinished) for the calls still in flight at stop. Reading tasks in BPF gives
+ * start times in the clock of FORK and EXIT records (task->start_time, CLOCK_MONOTONIC),
+ * which /proc (clock ticks of the boot-time clock) cannot.
+ */
+#include <errno.h>
+#include <stdio.h>
+#include <string.h>
+#include <unistd.h>
+#include <bpf/bpf.h>
+#include <bpf/libbpf.h>
+
+#include "record.h"
+#include "sct.skel.h"
+
+typedef int (*snapshot_fn)(struct recorder *r, const struct sct_iter_task *t, uint64_t now_ns);
+
+/* Run the iterator in mode and hand each task to fn. */
+static int snapshot_run(struct recorder *r, uint32_t mode, snapshot_fn fn)
+{
+	struct bpf_link *link;
+	struct sct_iter_task t;
+	uint64_t now_ns;
+	size_t have = 0;
+	ssize_t n;
+	int fd, err = 0;
+
+	r->skel->bss->iter_mode = mode;
+	link = bpf_program__attach_iter(r->skel->progs.iter_tasks, NULL);
+	if (!link)
+		return -errno;
+	fd = bpf_iter_create(bpf_link__fd(link));
+	if (fd < 0) {
+		err = -errno;
+		goto out_link;
+	}
+	now_ns = clock_now_ns();
+	while ((n = read(fd, (char *)&t + have, sizeof(t) - have)) > 0) {
+		have += n;
+		if (have < sizeof(t))
+			continue;
+		have = 0;
+		err = fn(r, &t, now_ns);
+		if (err)
+			break;
+	}
+	if (n < 0 && !err)
+		err = -errno;
+	close(fd);
+out_link:
+	bpf_link__destroy(link);
+	return err;
+}
+
+static int task_write(struct recorder *r, const struct sct_iter_task *t, uint64_t now_ns)
+{
+	struct sct_record rec = { .type = SCT_REC_TASK };
+	int err;
+
+	err = events_note_cgroup(r, t->cgroup_id, now_ns);
+	if (err)
+		return err;
+	rec.task.time_ns = now_ns;
+	rec.task.cgroup_id = t->cgroup_id;
+	rec.task.start_ns = t->start_ns;
+	rec.task.pid = t->pid;
+	rec.task.tid = t->tid;
+	rec.task.ppid = t->ppid;
+	rec.task.comm.ptr = (const uint8_t *)t->comm;
+	rec.task.comm.len = strnlen(t->comm, SCT_COMM_LEN);
+	r->tasks++;
+	return sct_writer_append(r->writer, &rec);
+}
+
+static int inflight_write(struct recorder *r, const struct sct_iter_task *t, uint64_t now_ns)
+{
+	struct sct_syscall sc = {
+		.time_ns = t->enter_ns,
+		.duration_ns = now_ns > t->enter_ns ? now_ns - t->enter_ns : 0,
+		.cgroup_id = t->cgroup_id,
+		.ret = 0,
+		.pid = t->pid,
+		.tid = t->tid,
+		.nr = t->nr,
+		.abi = t->abi,
+		.unfinished = 1,
+	};
+	int err;
+
+	err = events_note_cgroup(r, t->cgroup_id, now_ns);
+	if (err)
+		return err;
+	return sct_writer_append_syscall(r->writer, &sc);
+}
+
+int snapshot_tasks(struct recorder *r)
+{
+	r->tasks = 0;
+	return snapshot_run(r, SCT_ITER_TASKS, task_write);
+}
+
+int snapshot_inflight(struct recorder *r)
+{
+	return snapshot_run(r, SCT_ITER_INFLIGHT, inflight_write);
+}

@@ -1,0 +1,115 @@
+// SPDX-License-Identifier: BSD-2-Clause
+/*
+ * The BPF per-CPU counters -> LOST and WARNING records, so a trace never loses data
+ * silently; and the live status line on a terminal.
+ */
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+#include <bpf/bpf.h>
+#include <bpf/libbpf.h>
+
+#include "record.h"
+#include "sct.skel.h"
+
+#define STATUS_PERIOD_NS NSEC_PER_SEC
+
+/* The counters summed over every CPU. */
+static int stats_read(struct recorder *r, struct sct_stats *sum)
+{
+	int ncpus = libbpf_num_possible_cpus();
+	struct sct_stats *per;
+	__u32 zero = 0;
+	int err = 0;
+
+	if (ncpus <= 0)
+		return ncpus ? ncpus : -EINVAL;
+	per = calloc(ncpus, sizeof(*per));
+	if (!per)
+		return -ENOMEM;
+	memset(sum, 0, sizeof(*sum));
+	if (bpf_map_lookup_elem(bpf_map__fd(r->skel->maps.stats), &zero, per)) {
+		err = -errno;
+		goto out;
+	}
+	for (int i = 0; i < ncpus; i++) {
+		sum->ringbuf_full += per[i].ringbuf_full;
+		sum->inflight_full += per[i].inflight_full;
+		sum->targets_full += per[i].targets_full;
+	}
+out:
+	free(per);
+	return err;
+}
+
+static int lost_write(struct recorder *r, uint32_t cause, uint64_t count, uint64_t now_ns)
+{
+	struct sct_record rec = { .type = SCT_REC_LOST };
+
+	/* The drops happened since the previous check; BPF keeps no times on its fast path. */
+	rec.lost.time_ns = r->stats_check_ns ? r->stats_check_ns : r->start_ns;
+	rec.lost.end_ns = now_ns;
+	rec.lost.cause = cause;
+	rec.lost.count = count;
+	r->lost += count;
+	return sct_writer_append(r->writer, &rec);
+}
+
+int stats_check(struct recorder *r, uint64_t now_ns)
+{
+	struct sct_stats now;
+	uint64_t d;
+	char text[160];
+	int err;
+
+	err = stats_read(r, &now);
+	if (err)
+		return err;
+	d = now.ringbuf_full - r->seen.ringbuf_full;
+	if (d && (err = lost_write(r, SCT_LOST_RINGBUF, d, now_ns)))
+		return err;
+	d = now.inflight_full - r->seen.inflight_full;
+	if (d && (err = lost_write(r, SCT_LOST_INFLIGHT, d, now_ns)))
+		return err;
+	d = now.targets_full - r->seen.targets_full;
+	if (d) {
+		snprintf(text, sizeof(text), "targets map full (--max-tasks %u): %llu new tasks not traced",
+			 r->env->max_tasks, (unsigned long long)d);
+		err = events_warning(r, SCT_WARN_TARGETS_FULL, d, text);
+		if (err)
+			return err;
+		if (!r->env->quiet)
+			fprintf(stderr, "%ssct-record: warning: %s\n", r->status_shown ? "\r\033[K" : "", text);
+	}
+	r->seen = now;
+	r->stats_check_ns = now_ns;
+	return 0;
+}
+
+void stats_status(struct recorder *r, uint64_t now_ns)
+{
+	uint64_t records, dt;
+
+	if (r->env->quiet || !isatty(STDERR_FILENO))
+		return;
+	if (r->status_ns && now_ns - r->status_ns < STATUS_PERIOD_NS)
+		return;
+	records = sct_writer_records(r->writer);
+	dt = r->status_ns ? now_ns - r->status_ns : 0;
+	fprintf(stderr, "\r\033[Ksct-record: %llu records, %.0f/s, %llu lost",
+		(unsigned long long)records,
+		dt ? (double)(records - r->status_records) * 1e9 / dt : 0.0,
+		(unsigned long long)r->lost);
+	r->status_ns = now_ns;
+	r->status_records = records;
+	r->status_shown = true;
+}
+
+void stats_status_clear(struct recorder *r)
+{
+	if (r->status_shown)
+		fprintf(stderr, "\r\033[K");
+	r->status_shown = false;
+}

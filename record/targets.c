@@ -1,0 +1,324 @@
+// SPDX-License-Identifier: BSD-2-Clause
+/*
+ * The targets map from /proc: -p PIDs with all their threads and descendants, -t TIDs with
+ * their descendants, the command after --. Each thread group's task list is read once per
+ * pass, so N threads cost O(N) reads. BPF keeps the map up to date once attached; these
+ * passes cover what existed before.
+ */
+#include <dirent.h>
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+#include <bpf/bpf.h>
+
+#include "record.h"
+#include "sct.skel.h"
+
+/* A set of ids (open addressing, 0 is never an id). */
+struct idset {
+	uint32_t *slots;
+	size_t nslots, used;
+};
+
+static void idset_free(struct idset *s)
+{
+	free(s->slots);
+	memset(s, 0, sizeof(*s));
+}
+
+static size_t idset_pos(const uint32_t *slots, size_t nslots, uint32_t id)
+{
+	size_t i = (id * 2654435761u) & (nslots - 1);
+
+	while (slots[i] && slots[i] != id)
+		i = (i + 1) & (nslots - 1);
+	return i;
+}
+
+/* 1 if added, 0 if present, -ENOMEM. */
+static int idset_add(struct idset *s, uint32_t id)
+{
+	if ((s->used + 1) * 2 > s->nslots) {
+		size_t n = s->nslots ? s->nslots * 2 : 64;
+		uint32_t *slots = calloc(n, sizeof(*slots));
+
+		if (!slots)
+			return -ENOMEM;
+		for (size_t i = 0; i < s->nslots; i++)
+			if (s->slots[i])
+				slots[idset_pos(slots, n, s->slots[i])] = s->slots[i];
+		free(s->slots);
+		s->slots = slots;
+		s->nslots = n;
+	}
+	size_t i = idset_pos(s->slots, s->nslots, id);
+
+	if (s->slots[i] == id)
+		return 0;
+	s->slots[i] = id;
+	s->used++;
+	return 1;
+}
+
+/* A pass over /proc. */
+struct walk {
+	struct recorder *r;
+	int map_fd;
+	struct idset groups;      /* thread groups already read this pass */
+	uint32_t *stack;          /* thread groups still to read */
+	size_t nstack, capstack;
+	struct targets_result *res;
+};
+
+/* Tasks the map had no room for, across passes (retried after the prune). */
+static struct idset not_fit;
+
+static int target_insert(struct walk *w, uint32_t tid)
+{
+	__u8 one = 1;
+
+	if (!bpf_map_update_elem(w->map_fd, &tid, &one, BPF_NOEXIST) || errno == EEXIST)
+		return 0;
+	if (errno == E2BIG)
+		return idset_add(&not_fit, tid) < 0 ? -ENOMEM : 0;
+	return -errno;
+}
+
+static int stack_push(struct walk *w, uint32_t pid)
+{
+	if (w->nstack == w->capstack) {
+		size_t n = w->capstack ? w->capstack * 2 : 64;
+		uint32_t *tmp = realloc(w->stack, n * sizeof(*tmp));
+
+		if (!tmp)
+			return -ENOMEM;
+		w->stack = tmp;
+		w->capstack = n;
+	}
+	w->stack[w->nstack++] = pid;
+	return 0;
+}
+
+/* Queue the children that thread tid of pid forked. A vanished thread has none. */
+static int children_queue(struct walk *w, uint32_t pid, uint32_t tid)
+{
+	char path[64];
+	unsigned long child;
+	FILE *f;
+	int err = 0;
+
+	snprintf(path, sizeof(path), "/proc/%u/task/%u/children", pid, tid);
+	f = fopen(path, "re");
+	if (!f)
+		return 0;
+	while (!err && fscanf(f, "%lu", &child) == 1)
+		if (child && child <= UINT32_MAX)
+			err = stack_push(w, child);
+	fclose(f);
+	return err;
+}
+
+/* Insert every thread of pid and queue their children. */
+static int group_read(struct walk *w, uint32_t pid)
+{
+	char path[64];
+	struct dirent *d;
+	DIR *dir;
+	int err = 0;
+
+	if ((pid_t)pid == getpid())
+		return 0;
+	err = idset_add(&w->groups, pid);
+	if (err <= 0)
+		return err;
+	snprintf(path, sizeof(path), "/proc/%u/task", pid);
+	dir = opendir(path);
+	if (!dir) {
+		/* Gone before we could read it: not an error, a target may exit any time. */
+		w->res->vanished++;
+		return 0;
+	}
+	while (!err && (d = readdir(dir))) {
+		char *end;
+		unsigned long tid = strtoul(d->d_name, &end, 10);
+
+		if (*end || !tid || tid > UINT32_MAX)
+			continue;
+		err = target_insert(w, tid);
+		if (!err)
+			err = children_queue(w, pid, tid);
+	}
+	closedir(dir);
+	return err;
+}
+
+static int walk_drain(struct walk *w)
+{
+	int err = 0;
+
+	while (!err && w->nstack)
+		err = group_read(w, w->stack[--w->nstack]);
+	return err;
+}
+
+/* Tgid of tid from /proc/TID/status; -ESRCH if it is gone. */
+static int tid_tgid(uint32_t tid, uint32_t *tgid)
+{
+	char path[64], line[256];
+	unsigned long v;
+	FILE *f;
+	int err = -ESRCH;
+
+	snprintf(path, sizeof(path), "/proc/%u/status", tid);
+	f = fopen(path, "re");
+	if (!f)
+		return -ESRCH;
+	while (fgets(line, sizeof(line), f))
+		if (sscanf(line, "Tgid: %lu", &v) == 1) {
+			*tgid = v;
+			err = 0;
+			break;
+		}
+	fclose(f);
+	return err;
+}
+
+static int walk_thread(struct walk *w, uint32_t tid)
+{
+	uint32_t pid;
+	int err;
+
+	if (tid_tgid(tid, &pid)) {
+		w->res->vanished++;
+		return 0;
+	}
+	if ((pid_t)pid == getpid())
+		return 0;
+	err = target_insert(w, tid);
+	if (!err)
+		err = children_queue(w, pid, tid);
+	return err ? err : walk_drain(w);
+}
+
+int targets_fill(struct recorder *r, struct targets_result *res)
+{
+	const struct env *env = r->env;
+	struct walk w = { .r = r, .map_fd = bpf_map__fd(r->skel->maps.targets), .res = res };
+	int err = 0;
+
+	for (size_t i = 0; !err && i < env->npids; i++) {
+		err = stack_push(&w, env->pids[i]);
+		if (!err)
+			err = walk_drain(&w);
+	}
+	for (size_t i = 0; !err && i < env->ntids; i++)
+		err = walk_thread(&w, env->tids[i]);
+	if (!err && r->cmd_pid > 0) {
+		err = stack_push(&w, r->cmd_pid);
+		if (!err)
+			err = walk_drain(&w);
+	}
+	idset_free(&w.groups);
+	free(w.stack);
+	return err;
+}
+
+/* A task that is gone or a zombie: its exit tracepoint may have run before attach. */
+static bool task_alive(uint32_t tid)
+{
+	char path[64], buf[512], *paren;
+	ssize_t n;
+	FILE *f;
+
+	snprintf(path, sizeof(path), "/proc/%u/stat", tid);
+	f = fopen(path, "re");
+	if (!f)
+		return false;
+	n = fread(buf, 1, sizeof(buf) - 1, f);
+	fclose(f);
+	if (n <= 0)
+		return false;
+	buf[n] = '\0';
+	/* comm may hold ')': the state follows the last one. */
+	paren = strrchr(buf, ')');
+	return paren && paren[1] == ' ' && paren[2] != 'Z' && paren[2] != 'X';
+}
+
+static int keys_read(int fd, uint32_t **keys, size_t *n)
+{
+	uint32_t key, *prev = NULL, *tmp;
+	size_t cap = 0;
+
+	*keys = NULL;
+	*n = 0;
+	while (bpf_map_get_next_key(fd, prev, &key) == 0) {
+		if (*n == cap) {
+			cap = cap ? cap * 2 : 256;
+			tmp = realloc(*keys, cap * sizeof(*tmp));
+			if (!tmp)
+				return -ENOMEM;
+			*keys = tmp;
+		}
+		(*keys)[(*n)++] = key;
+		prev = &(*keys)[*n - 1];
+	}
+	return errno == ENOENT ? 0 : -errno;
+}
+
+int targets_prune(struct recorder *r, struct targets_result *res)
+{
+	int fd = bpf_map__fd(r->skel->maps.targets);
+	uint32_t *keys;
+	size_t n;
+	int err;
+
+	err = keys_read(fd, &keys, &n);
+	for (size_t i = 0; !err && i < n; i++)
+		if (!task_alive(keys[i]))
+			bpf_map_delete_elem(fd, &keys[i]);
+	free(keys);
+	if (err)
+		return err;
+	/* The prune may have made room for tasks that did not fit. */
+	for (size_t i = 0; i < not_fit.nslots; i++) {
+		uint32_t tid = not_fit.slots[i];
+		__u8 one = 1;
+
+		if (tid && task_alive(tid) && bpf_map_update_elem(fd, &tid, &one, BPF_NOEXIST) &&
+		    errno != EEXIST)
+			res->not_fit++;
+	}
+	idset_free(&not_fit);
+	return 0;
+}
+
+int targets_check_report(const struct env *env)
+{
+	char path[64];
+
+	for (size_t i = 0; i < env->npids; i++) {
+		snprintf(path, sizeof(path), "/proc/%u/stat", env->pids[i]);
+		if (access(path, F_OK)) {
+			fprintf(stderr, "sct-record: cannot trace pid %u: no such process\n", env->pids[i]);
+			return -ESRCH;
+		}
+	}
+	for (size_t i = 0; i < env->ntids; i++) {
+		uint32_t tgid;
+
+		if (tid_tgid(env->tids[i], &tgid)) {
+			fprintf(stderr, "sct-record: cannot trace tid %u: no such thread\n", env->tids[i]);
+			return -ESRCH;
+		}
+	}
+	return 0;
+}
+
+bool targets_any(struct recorder *r)
+{
+	uint32_t key;
+
+	return bpf_map_get_next_key(bpf_map__fd(r->skel->maps.targets), NULL, &key) == 0;
+}
