@@ -1,0 +1,21 @@
+# sct-report and sct-convert: the offline tools (issue 4).
+REPORT_COMMON := strtab hashmap outbuf names input cgroups tasks filter footer
+REPORT_COMMON_OBJS := $(REPORT_COMMON:%=$(BUILD)/report/%.o)
+REPORT_OBJS := $(REPORT_COMMON_OBJS) $(addprefix $(BUILD)/report/,latency.o summary.o hist.o \
+	timeline.o tree.o report_main.o)
+CONVERT_OBJS := $(REPORT_COMMON_OBJS) $(addprefix $(BUILD)/report/,csv.o jsonl.o convert_main.o)
+REPORT_LIBS := -lm
+
+$(BUILD)/sct-report: $(REPORT_OBJS) $(LIBSCT)
+	$(call msg,LINK,$@)
+	$(Q)$(CC) $(LDFLAGS) -o $@ $(REPORT_OBJS) $(LIBSCT) $(LIBSCT_LIBS) $(REPORT_LIBS)
+
+$(BUILD)/sct-convert: $(CONVERT_OBJS) $(LIBSCT)
+	$(call msg,LINK,$@)
+	$(Q)$(CC) $(LDFLAGS) -o $@ $(CONVERT_OBJS) $(LIBSCT) $(LIBSCT_LIBS) $(REPORT_LIBS)
+
+.PHONY: report-objs
+report-objs: $(REPORT_OBJS) $(CONVERT_OBJS)
+
+ALL += $(BUILD)/sct-report $(BUILD)/sct-convert
+INSTALL_BINS += $(BUILD)/sct-report $(BUILD)/sct-convert

@@ -1,0 +1,219 @@
+// SPDX-License-Identifier: BSD-2-Clause
+/*
+ * The footer every run prints: what was lost, warned about, unfinished, skipped or cut
+ * short, with counts, so a report never looks complete when its input was not.
+ */
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "report.h"
+
+#define FOOTER_DETAILS 20 /* detail lines kept per kind; counts are always complete */
+
+struct detail {
+	char *line;
+};
+
+struct footer {
+	const char *file;
+	struct sct_reader_stats st;
+	uint64_t lost_by_cause[3], lost_total, lost_records;
+	uint64_t warning_records, warnings_by_kind[4];
+	uint64_t unfinished;
+	uint32_t nfiles;
+	char *warnings[FOOTER_DETAILS], *ranges[FOOTER_DETAILS], *errors[FOOTER_DETAILS];
+	uint32_t nwarnings, nranges, nerrors, input_errors;
+};
+
+struct footer *footer_new(void)
+{
+	return calloc(1, sizeof(struct footer));
+}
+
+void footer_set_file(struct footer *f, const char *path)
+{
+	f->file = path;
+}
+
+static void footer_keep(char **list, uint32_t *n, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
+
+static void footer_keep(char **list, uint32_t *n, const char *fmt, ...)
+{
+	va_list ap;
+	char *line = NULL;
+
+	if (*n >= FOOTER_DETAILS)
+		return;
+	va_start(ap, fmt);
+	if (vasprintf(&line, fmt, ap) < 0)
+		line = NULL;
+	va_end(ap);
+	if (line)
+		list[(*n)++] = line;
+}
+
+void footer_diag(void *ctx, const struct sct_diag *d)
+{
+	struct footer *f = ctx;
+	const char *file = f->file ? f->file : "-";
+
+	switch (d->kind) {
+	case SCT_DIAG_SKIPPED:
+	case SCT_DIAG_BAD_BLOCK:
+		footer_keep(f->ranges, &f->nranges, "%s: bytes %llu-%llu skipped: %s", file,
+			    (unsigned long long)d->offset, (unsigned long long)(d->offset + d->length),
+			    d->text ? d->text : "");
+		break;
+	case SCT_DIAG_TRUNCATED:
+		footer_keep(f->ranges, &f->nranges, "%s: truncated at byte %llu, %llu bytes lost", file,
+			    (unsigned long long)d->offset, (unsigned long long)d->length);
+		break;
+	default:
+		break;
+	}
+}
+
+void footer_record(struct footer *f, const struct sct_record *rec)
+{
+	switch (rec->type) {
+	case SCT_REC_SYSCALL:
+		f->unfinished += rec->syscall.unfinished;
+		break;
+	case SCT_REC_LOST:
+		f->lost_records++;
+		f->lost_total += rec->lost.count;
+		f->lost_by_cause[rec->lost.cause < 3 ? rec->lost.cause : 0] += rec->lost.count;
+		break;
+	case SCT_REC_WARNING:
+		f->warning_records++;
+		f->warnings_by_kind[rec->warning.kind < 4 ? rec->warning.kind : 3] += rec->warning.count;
+		if (f->nwarnings < FOOTER_DETAILS) {
+			char *text = strndup((const char *)rec->warning.text.ptr, rec->warning.text.len);
+
+			for (char *p = text; p && *p; p++)
+				if ((unsigned char)*p < 0x20 || *p == 0x7f)
+					*p = '?';
+			footer_keep(f->warnings, &f->nwarnings, "%s: count %llu: %s", f->file ? f->file : "-",
+				    (unsigned long long)rec->warning.count, text ? text : "");
+			free(text);
+		}
+		break;
+	default:
+		break;
+	}
+}
+
+void footer_add_stats(struct footer *f, const struct sct_reader_stats *st)
+{
+	for (int i = 0; i <= SCT_REC_MAX; i++)
+		f->st.records[i] += st->records[i];
+	f->st.blocks += st->blocks;
+	f->st.bytes_read += st->bytes_read;
+	f->st.skipped_ranges += st->skipped_ranges;
+	f->st.skipped_bytes += st->skipped_bytes;
+	f->st.truncated_bytes += st->truncated_bytes;
+	f->st.unknown_frames += st->unknown_frames;
+	f->st.unknown_records += st->unknown_records;
+	f->st.bad_blocks += st->bad_blocks;
+	f->st.sessions_without_trailer += st->sessions_without_trailer;
+	f->nfiles++;
+}
+
+void footer_input_error(struct footer *f, const char *path, const char *msg)
+{
+	f->input_errors++;
+	footer_keep(f->errors, &f->nerrors, "%s: %s", path, msg);
+}
+
+bool footer_damaged(const struct footer *f)
+{
+	return f->st.skipped_ranges || f->st.truncated_bytes || f->st.bad_blocks ||
+	       f->st.sessions_without_trailer;
+}
+
+uint32_t footer_input_errors(const struct footer *f)
+{
+	return f->input_errors;
+}
+
+uint64_t footer_records(const struct footer *f)
+{
+	uint64_t n = 0;
+
+	for (int i = 1; i <= SCT_REC_MAX; i++)
+		n += f->st.records[i];
+	return n;
+}
+
+static void footer_list(struct out *o, char *const *list, uint32_t n, uint64_t total)
+{
+	for (uint32_t i = 0; i < n; i++)
+		out_printf(o, "   %s\n", list[i]);
+	if (total > n)
+		out_printf(o, "   ... %llu more\n", (unsigned long long)(total - n));
+}
+
+static void footer_sessions(struct out *o)
+{
+	for (uint32_t i = 0; i < sessions_count(); i++) {
+		const struct sess *s = sessions_get(i);
+
+		out_printf(o, "-- session %u: host ", i);
+		names_out_escaped(o, strtab_get(s->host), strtab_len(s->host));
+		out_str(o, ", file ");
+		names_out_escaped(o, strtab_get(s->file), strtab_len(s->file));
+		out_str(o, ", started ");
+		names_out_wall(o, s->anchor_real, true);
+		if (s->cgroup_v1)
+			out_str(o, " (cgroup v1: every cgroup id is the root's)");
+		out_char(o, '\n');
+	}
+}
+
+void footer_print(struct footer *f, struct out *o)
+{
+	static const char *const names[] = { "sessions", "syscall", "task", "fork", "exec",
+					     "exit", "cgroup", "lost", "warning" };
+	const struct sct_reader_stats *st = &f->st;
+
+	footer_sessions(o);
+	out_printf(o, "-- read %u file%s, %llu records (", f->nfiles, f->nfiles == 1 ? "" : "s",
+		   (unsigned long long)footer_records(f));
+	for (int i = 1; i <= SCT_REC_MAX; i++)
+		out_printf(o, "%s%s %llu", i > 1 ? ", " : "", names[i], (unsigned long long)st->records[i]);
+	out_printf(o, ")\n-- lost events: %llu (ring buffer full %llu, no room in flight %llu) in %llu records\n",
+		   (unsigned long long)f->lost_total, (unsigned long long)f->lost_by_cause[1],
+		   (unsigned long long)f->lost_by_cause[2], (unsigned long long)f->lost_records);
+	out_printf(o, "-- warnings: %llu (targets map full: %llu tasks not traced, enumeration failures: %llu, other: %llu)\n",
+		   (unsigned long long)f->warning_records, (unsigned long long)f->warnings_by_kind[1],
+		   (unsigned long long)f->warnings_by_kind[2], (unsigned long long)f->warnings_by_kind[3]);
+	footer_list(o, f->warnings, f->nwarnings, f->warning_records);
+	out_printf(o, "-- unfinished syscalls: %llu (not in latency statistics)\n", (unsigned long long)f->unfinished);
+	out_printf(o, "-- skipped/corrupt: %llu ranges, %llu bytes; bad blocks: %llu; truncated tail: %llu bytes\n",
+		   (unsigned long long)st->skipped_ranges, (unsigned long long)st->skipped_bytes,
+		   (unsigned long long)st->bad_blocks, (unsigned long long)st->truncated_bytes);
+	footer_list(o, f->ranges, f->nranges, f->nranges);
+	out_printf(o, "-- unknown (newer format, skipped): %llu frames, %llu records\n",
+		   (unsigned long long)st->unknown_frames, (unsigned long long)st->unknown_records);
+	out_printf(o, "-- incomplete: no trailer: %llu session%s\n", (unsigned long long)st->sessions_without_trailer,
+		   st->sessions_without_trailer == 1 ? "" : "s");
+	if (f->input_errors) {
+		out_printf(o, "-- unreadable inputs: %u\n", f->input_errors);
+		footer_list(o, f->errors, f->nerrors, f->input_errors);
+	}
+}
+
+void footer_free(struct footer *f)
+{
+	if (!f)
+		return;
+	for (uint32_t i = 0; i < f->nwarnings; i++)
+		free(f->warnings[i]);
+	for (uint32_t i = 0; i < f->nranges; i++)
+		free(f->ranges[i]);
+	for (uint32_t i = 0; i < f->nerrors; i++)
+		free(f->errors[i]);
+	free(f);
+}

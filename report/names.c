@@ -1,0 +1,79 @@
+// SPDX-License-Identifier: BSD-2-Clause
+/* Names and text for people: errno and signal names, escaped bytes, times. */
+#include <signal.h>
+#include <stdio.h>
+#include <string.h>
+#include <time.h>
+
+#include "report.h"
+
+const char *names_errno(int e, char tmp[16])
+{
+	const char *n = strerrorname_np(e);
+
+	if (n)
+		return n;
+	snprintf(tmp, 16, "E%d", e);
+	return tmp;
+}
+
+const char *names_signal(int s, char tmp[16])
+{
+	const char *n = s > 0 && s < 65 ? sigabbrev_np(s) : NULL;
+
+	if (n) {
+		snprintf(tmp, 16, "SIG%s", n);
+		return tmp;
+	}
+	snprintf(tmp, 16, "SIG%d", s);
+	return tmp;
+}
+
+void names_out_escaped(struct out *o, const void *p, size_t len)
+{
+	static const char hex[] = "0123456789abcdef";
+	const uint8_t *b = p;
+
+	for (size_t i = 0; i < len; i++) {
+		if (b[i] >= 0x20 && b[i] < 0x7f && b[i] != '\\') {
+			out_char(o, (char)b[i]);
+		} else if (b[i] == '\\') {
+			out_mem(o, "\\\\", 2);
+		} else {
+			char e[4] = { '\\', 'x', hex[b[i] >> 4], hex[b[i] & 15] };
+
+			out_mem(o, e, 4);
+		}
+	}
+}
+
+void names_out_secs(struct out *o, int64_t ns, bool sign)
+{
+	uint64_t a = ns < 0 ? (uint64_t)0 - (uint64_t)ns : (uint64_t)ns;
+	uint64_t us = a / 1000;
+	char frac[8];
+
+	if (ns < 0)
+		out_char(o, '-');
+	else if (sign)
+		out_char(o, '+');
+	out_u64(o, us / 1000000);
+	snprintf(frac, sizeof(frac), ".%06u", (unsigned)(us % 1000000));
+	out_mem(o, frac, 7);
+}
+
+void names_out_wall(struct out *o, uint64_t realtime_ns, bool with_date)
+{
+	time_t secs = (time_t)(realtime_ns / 1000000000u);
+	struct tm tm;
+	char buf[64];
+
+	if (!localtime_r(&secs, &tm)) {
+		out_u64(o, realtime_ns);
+		return;
+	}
+	strftime(buf, sizeof(buf), with_date ? "%Y-%m-%d %H:%M:%S" : "%H:%M:%S", &tm);
+	out_str(o, buf);
+	snprintf(buf, sizeof(buf), ".%06u", (unsigned)(realtime_ns % 1000000000u / 1000));
+	out_str(o, buf);
+}

@@ -1,0 +1,147 @@
+// SPDX-License-Identifier: BSD-2-Clause
+/* Large-buffer output with hand-rolled integer formatting: the converters' hot path. */
+#include <errno.h>
+#include <fcntl.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "report.h"
+
+#define OUT_CAP (1u << 20)
+
+int out_open(struct out *o, const char *path)
+{
+	memset(o, 0, sizeof(*o));
+	o->fd = STDOUT_FILENO;
+	if (path && strcmp(path, "-")) {
+		o->fd = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
+		if (o->fd < 0)
+			return -errno;
+		o->own_fd = true;
+	}
+	o->buf = malloc(OUT_CAP);
+	if (!o->buf) {
+		if (o->own_fd)
+			close(o->fd);
+		return -ENOMEM;
+	}
+	o->cap = OUT_CAP;
+	return 0;
+}
+
+void out_flush(struct out *o)
+{
+	size_t off = 0;
+
+	while (off < o->len && !o->err) {
+		ssize_t n = write(o->fd, o->buf + off, o->len - off);
+
+		if (n < 0 && errno == EINTR)
+			continue;
+		if (n <= 0)
+			o->err = n < 0 ? -errno : -EIO;
+		else
+			off += (size_t)n;
+	}
+	o->len = 0;
+}
+
+int out_close(struct out *o)
+{
+	int err;
+
+	if (!o->buf)
+		return 0;
+	out_flush(o);
+	err = o->err;
+	if (o->own_fd && close(o->fd) && !err)
+		err = -errno;
+	free(o->buf);
+	o->buf = NULL;
+	return err;
+}
+
+char *out_reserve(struct out *o, size_t n)
+{
+	if (o->cap - o->len < n)
+		out_flush(o);
+	return o->buf + o->len;
+}
+
+void out_mem(struct out *o, const void *p, size_t n)
+{
+	const char *s = p;
+
+	while (n) {
+		size_t k;
+
+		if (o->len == o->cap)
+			out_flush(o);
+		k = o->cap - o->len < n ? o->cap - o->len : n;
+		memcpy(o->buf + o->len, s, k);
+		o->len += k;
+		s += k;
+		n -= k;
+	}
+}
+
+void out_str(struct out *o, const char *s)
+{
+	out_mem(o, s, strlen(s));
+}
+
+void out_u64(struct out *o, uint64_t v)
+{
+	char tmp[20];
+	char *p = out_reserve(o, 20);
+	int n = 0;
+
+	do {
+		tmp[n++] = (char)('0' + v % 10);
+		v /= 10;
+	} while (v);
+	for (int i = 0; i < n; i++)
+		p[i] = tmp[n - 1 - i];
+	o->len += (size_t)n;
+}
+
+void out_i64(struct out *o, int64_t v)
+{
+	if (v < 0) {
+		out_char(o, '-');
+		out_u64(o, (uint64_t)0 - (uint64_t)v);
+	} else {
+		out_u64(o, (uint64_t)v);
+	}
+}
+
+void out_printf(struct out *o, const char *fmt, ...)
+{
+	va_list ap;
+	char *p = out_reserve(o, 512);
+	int n;
+
+	va_start(ap, fmt);
+	n = vsnprintf(p, o->cap - o->len, fmt, ap);
+	va_end(ap);
+	if (n < 0)
+		return;
+	if ((size_t)n >= o->cap - o->len) {
+		char *big = malloc((size_t)n + 1);
+
+		if (!big) {
+			o->err = -ENOMEM;
+			return;
+		}
+		va_start(ap, fmt);
+		vsnprintf(big, (size_t)n + 1, fmt, ap);
+		va_end(ap);
+		out_mem(o, big, (size_t)n);
+		free(big);
+		return;
+	}
+	o->len += (size_t)n;
+}

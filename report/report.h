@@ -1,0 +1,335 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
+/*
+ * Shared declarations of sct-report and sct-convert (report/).
+ * Error convention: functions return 0 or a count on success and a negative errno (or
+ * -SCT_E* from libsct) on failure; only report_main.c / convert_main.c print the message.
+ * Memory grows with sessions, tasks, cgroups and groups, never with the number of records.
+ */
+#ifndef SCT_REPORT_H
+#define SCT_REPORT_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "sct.h"
+
+#define EXIT_INPUT 1   /* an input could not be read at all, or output failed */
+#define EXIT_USAGE 2   /* bad command line */
+#define EXIT_DAMAGED 3 /* damaged input and --strict, or nothing readable in it */
+
+/* ---------------------------------------------------------------- strtab.c */
+/* Interned byte strings: equal bytes get one id; id 0 is the empty string. */
+uint32_t strtab_intern(const void *p, size_t len);
+const char *strtab_get(uint32_t id); /* NUL-terminated; may hold NULs before the end */
+uint32_t strtab_len(uint32_t id);
+void strtab_free(void);
+
+/* ---------------------------------------------------------------- hashmap.c */
+/* Open addressing map from a tuple of nkeys uint64 to a non-NULL pointer. */
+struct hashmap {
+	uint64_t *keys;
+	void **vals;
+	size_t cap, count;
+	uint32_t nkeys;
+};
+void hashmap_init(struct hashmap *m, uint32_t nkeys);
+void *hashmap_get(const struct hashmap *m, const uint64_t *key);
+int hashmap_put(struct hashmap *m, const uint64_t *key, void *val);
+void hashmap_remove(struct hashmap *m, const uint64_t *key);
+void hashmap_free(struct hashmap *m);
+
+/* ---------------------------------------------------------------- outbuf.c */
+/* Buffered output to an fd; the first write error sticks and out_close() returns it. */
+struct out {
+	char *buf;
+	size_t len, cap;
+	int fd;
+	int err;
+	bool own_fd;
+};
+int out_open(struct out *o, const char *path); /* "-" or NULL = stdout */
+int out_close(struct out *o);
+void out_flush(struct out *o);
+void out_mem(struct out *o, const void *p, size_t n);
+void out_str(struct out *o, const char *s);
+void out_u64(struct out *o, uint64_t v);
+void out_i64(struct out *o, int64_t v);
+void out_printf(struct out *o, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+/* Room for n bytes at o->buf + o->len (n <= 4096); the caller advances o->len. */
+char *out_reserve(struct out *o, size_t n);
+static inline void out_char(struct out *o, char c)
+{
+	if (o->len == o->cap)
+		out_flush(o);
+	o->buf[o->len++] = c;
+}
+
+/* ---------------------------------------------------------------- names.c */
+/* "ENOENT" for 2; "E123" for numbers glibc does not name. */
+const char *names_errno(int e, char tmp[16]);
+/* "SIGKILL" for 9; "SIG123" otherwise. */
+const char *names_signal(int s, char tmp[16]);
+/* True when a return value is a failed syscall's -errno. */
+static inline bool names_is_error(int64_t ret)
+{
+	return ret < 0 && ret >= -4095;
+}
+/* Bytes for a terminal: printable ASCII as is, '\\' doubled, others as \xNN. */
+void names_out_escaped(struct out *o, const void *p, size_t len);
+/* Seconds with 6 decimals from ns (truncated toward zero), with a sign if asked. */
+void names_out_secs(struct out *o, int64_t ns, bool sign);
+/* Wall clock as YYYY-MM-DD HH:MM:SS.ffffff (local time zone) or HH:MM:SS.ffffff. */
+void names_out_wall(struct out *o, uint64_t realtime_ns, bool with_date);
+
+/* ---------------------------------------------------------------- input.c */
+#define NR_CACHE 1024u /* syscall numbers below this have direct lookup tables */
+
+/* One session (HEADER) of one input; sessions are numbered over all inputs. */
+struct sess {
+	uint32_t id;
+	uint32_t host;      /* strtab id of the hostname */
+	uint32_t file;      /* strtab id of the input path */
+	uint64_t anchor_clock, anchor_real;
+	bool cgroup_v1;
+	uint32_t *nr_name[2];  /* [abi][nr] -> strtab id + 1 of the name; 0 = not looked up */
+	uint8_t *nr_pass[2];   /* --syscall filter per [abi][nr]: 0 unknown, 1 pass, 2 drop */
+	const struct sct_session *live; /* the reader's session while it is current */
+};
+
+struct input {
+	struct sct_reader *r;
+	const char *path;
+	struct sess *sess;  /* current session, NULL before the first HEADER */
+	uint64_t records;   /* records returned (sessions excluded) */
+	int err;            /* fatal error of next(), 0 if none */
+};
+
+struct ctx;
+int input_open(struct ctx *c, struct input *in, const char *path);
+/* Next record, with sessions and cgroups kept up to date. 1, 0 at end, or -err. */
+int input_next(struct ctx *c, struct input *in, struct sct_record *rec);
+/* Apply a lifecycle record to the task table: after the mode has seen it (an EXIT line
+ * still names the task it ends). */
+int input_track(struct ctx *c, struct input *in, const struct sct_record *rec);
+/* Adds the reader's statistics to the footer and closes it. */
+void input_close(struct ctx *c, struct input *in);
+/* Name of syscall nr in the session's table: strtab id ("" never; "syscall_N" if unknown). */
+uint32_t input_syscall_name(struct sess *s, uint32_t nr, uint32_t abi);
+/* Wall clock of a session time, and time relative to the session's anchor. */
+static inline uint64_t sess_wall(const struct sess *s, uint64_t t)
+{
+	return t - s->anchor_clock + s->anchor_real;
+}
+static inline int64_t sess_rel(const struct sess *s, uint64_t t)
+{
+	return (int64_t)(t - s->anchor_clock);
+}
+void sessions_free(void);
+/* Frees sessions, tasks, cgroups and interned strings. */
+void input_free_tables(void);
+struct sess *sessions_get(uint32_t id);
+uint32_t sessions_count(void);
+
+/* ---------------------------------------------------------------- cgroups.c */
+struct cgroup {
+	uint32_t sess;
+	uint64_t id;
+	uint32_t path;  /* strtab id + 1, 0 = no CGROUP record (yet) */
+	uint8_t pass;   /* --cgroup filter: 0 not decided, 1 pass, 2 drop */
+};
+struct cgroup *cgroups_get(uint32_t sess, uint64_t id); /* creates; NULL only on ENOMEM */
+int cgroups_set_path(uint32_t sess, uint64_t id, const void *path, size_t len);
+/* Label: the path, or "cgroup:ID" when no CGROUP record named it. */
+uint32_t cgroups_label(const struct cgroup *cg);
+void cgroups_free(void);
+
+/* ---------------------------------------------------------------- tasks.c */
+struct task {
+	uint32_t index;         /* in creation order */
+	uint32_t sess, pid, tid, ppid;
+	uint64_t start_ns;      /* 0 when unknown */
+	uint64_t first_ns, end_ns;
+	uint64_t cgroup_id;
+	uint32_t comm;          /* strtab id */
+	uint32_t filename;      /* strtab id of the last exec'd file, 0 = none */
+	uint32_t nexec;
+	int32_t exit_code;
+	uint32_t signal;
+	uint8_t exited, is_thread, seen_start; /* seen_start: TASK or FORK record known */
+	uint8_t tree_mark;      /* tree.c: shown */
+	uint64_t nsyscalls;     /* syscalls of this thread passing the filters */
+	struct task *process;   /* thread-group leader (self for leaders) */
+	struct task *parent;    /* parent process, NULL if unknown */
+	struct task *child, *sibling;  /* processes */
+	struct task *thread, *next_thread; /* non-leader threads */
+};
+/* The current task of (sess, tid), creating a placeholder if none. NULL on ENOMEM. */
+struct task *tasks_lookup(uint32_t sess, uint32_t pid, uint32_t tid);
+/* The current task of (sess, tid) or NULL; never creates one. */
+struct task *tasks_peek(uint32_t sess, uint32_t tid);
+int tasks_apply(const struct sess *s, const struct sct_record *rec);
+/* Links parents by pid where FORK records did not; call once after reading. */
+void tasks_link(void);
+uint32_t tasks_count(void);
+struct task *tasks_at(uint32_t index);
+void tasks_free(void);
+
+/* ---------------------------------------------------------------- filter.c */
+#define FILTER_MAX_IDS 256
+
+struct filter {
+	uint32_t pids[FILTER_MAX_IDS], npids;
+	uint32_t tids[FILTER_MAX_IDS], ntids;
+	char **comms; uint32_t ncomms;
+	char **cgroups; uint32_t ncgroups; /* path prefixes or ids */
+	char **syscalls; uint32_t nsyscalls;
+	bool failed;
+	uint64_t min_duration;
+	/* time window: relative (to the session anchor) or wall clock ns */
+	bool has_since, has_until, since_wall, until_wall;
+	int64_t since, until;
+	bool need_task; /* comm filter: the task table must be consulted */
+};
+/* Whether any filter is set (the summary's hot path skips them all otherwise). */
+bool filter_active(const struct filter *f);
+int filter_parse_ids(uint32_t *ids, uint32_t *n, const char *arg);
+int filter_parse_list(char ***list, uint32_t *n, const char *arg);
+int filter_parse_duration(const char *arg, uint64_t *ns);
+int filter_parse_time(const char *arg, int64_t *v, bool *wall);
+bool filter_syscall(const struct filter *f, struct sess *s, const struct sct_syscall *sc);
+/* Task-level filters (pid, tid, comm, cgroup, time) for lifecycle records. */
+bool filter_task(const struct filter *f, const struct sess *s, uint32_t pid, uint32_t tid,
+		 uint64_t cgroup_id, uint64_t time_ns, const struct task *t);
+bool filter_window(const struct filter *f, const struct sess *s, uint64_t t);
+bool filter_any_syscall_only(const struct filter *f);
+void filter_free(struct filter *f);
+
+/* ---------------------------------------------------------------- latency.c */
+/*
+ * Log-linear latency histogram. Values below 1024 ns are counted exactly; above, each
+ * power of two is cut in 512 buckets, so a bucket's lower bound is at most 1/512 (0.2%)
+ * below any value in it. Percentiles report that lower bound, clamped to [min, max].
+ */
+#define LAT_SUB_BITS 9
+#define LAT_LINEAR (1u << (LAT_SUB_BITS + 1))
+#define LAT_SUB (1u << LAT_SUB_BITS)
+struct lat {
+	uint64_t count, sum, min, max;
+	uint64_t *oct[64]; /* [0]: 0..1023 exact; [e], e >= 10: [2^e, 2^(e+1)) in 512 */
+};
+int lat_add_slow(struct lat *l, uint64_t v);
+static inline int lat_add(struct lat *l, uint64_t v)
+{
+	uint64_t *b;
+	unsigned e, i;
+
+	if (v < LAT_LINEAR) {
+		e = 0;
+		i = (unsigned)v;
+	} else {
+		e = 63u - (unsigned)__builtin_clzll(v);
+		i = (unsigned)(v >> (e - LAT_SUB_BITS)) & (LAT_SUB - 1);
+	}
+	b = l->oct[e];
+	if (!b)
+		return lat_add_slow(l, v);
+	b[i]++;
+	l->count++;
+	l->sum += v;
+	if (v < l->min)
+		l->min = v;
+	if (v > l->max)
+		l->max = v;
+	return 0;
+}
+void lat_init(struct lat *l);
+int lat_merge(struct lat *dst, const struct lat *src);
+/* Nearest-rank percentile (p in 0..100]: the lower bound of the bucket of rank ceil(p*n/100). */
+uint64_t lat_percentile(const struct lat *l, double p);
+/* Counts per power of two: out[0] = value 0, out[k] = [2^(k-1), 2^k). */
+void lat_log2(const struct lat *l, uint64_t out[65]);
+void lat_free(struct lat *l);
+
+/* ---------------------------------------------------------------- groups (summary.c) */
+enum by_key { BY_SYSCALL, BY_PROCESS, BY_THREAD, BY_CGROUP, BY_COMM, BY_HOST, BY_NKEYS };
+#define BY_MAX 6
+
+enum sort_key { SORT_TIME, SORT_CALLS, SORT_ERRORS, SORT_AVG, SORT_MAX, SORT_P99, SORT_NAME };
+
+struct errcount {
+	uint32_t err;
+	uint64_t count;
+};
+
+struct group {
+	uint64_t key[BY_MAX];
+	uint64_t errors;
+	struct lat lat;
+	struct errcount *errs;
+	uint32_t nerrs;
+	uint32_t label[BY_MAX]; /* strtab ids, set when grouped for output */
+};
+
+/* ---------------------------------------------------------------- context */
+enum mode { MODE_SUMMARY, MODE_TIMELINE, MODE_TREE, MODE_HIST };
+
+struct env {
+	enum mode mode;
+	uint32_t by[BY_MAX], nby;
+	enum sort_key sort;
+	bool sort_given;
+	uint64_t top;        /* 0 = all */
+	bool errors;
+	bool strict;
+	struct filter filter;
+	bool filter_active;
+	char **files;
+	int nfiles;
+};
+
+struct footer;
+
+struct ctx {
+	struct env *env;
+	struct footer *footer;
+	bool track_tasks;    /* keep the task table (comm, process tree) */
+	const char *cur_path;
+};
+
+/* ---------------------------------------------------------------- footer.c */
+struct footer *footer_new(void);
+/* Diagnostics callback for sct_reader_set_diag(); ctx is the footer. */
+void footer_diag(void *footer, const struct sct_diag *d);
+void footer_set_file(struct footer *f, const char *path);
+void footer_record(struct footer *f, const struct sct_record *rec);
+void footer_add_stats(struct footer *f, const struct sct_reader_stats *st);
+void footer_input_error(struct footer *f, const char *path, const char *msg);
+void footer_print(struct footer *f, struct out *o);
+/* Any damage: skipped ranges, truncation, bad blocks or missing trailers. */
+bool footer_damaged(const struct footer *f);
+uint32_t footer_input_errors(const struct footer *f);
+uint64_t footer_records(const struct footer *f);
+void footer_free(struct footer *f);
+
+/* ---------------------------------------------------------------- modes */
+struct summary;
+struct summary *summary_new(const struct env *env);
+int summary_add(struct summary *sm, struct sess *s, const struct sct_syscall *sc);
+/* Groups merged by label, sorted; returns the count and the array (owned by sm). */
+int summary_groups(struct summary *sm, struct group ***out);
+int summary_print(struct summary *sm, struct out *o);
+uint32_t summary_nby(const struct summary *sm);
+void summary_free(struct summary *sm);
+
+int hist_print(struct summary *sm, struct out *o);
+
+struct timeline;
+struct timeline *timeline_new(const struct env *env);
+int timeline_add(struct timeline *tl, struct sess *s, const struct sct_record *rec, struct out *o);
+int timeline_finish(struct timeline *tl, struct out *o);
+void timeline_free(struct timeline *tl);
+
+int tree_print(const struct env *env, struct out *o);
+
+#endif

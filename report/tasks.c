@@ -1,0 +1,249 @@
+// SPDX-License-Identifier: BSD-2-Clause
+/*
+ * The task table: every task seen, keyed while alive by (session, tid). Pids are reused:
+ * a FORK or a TASK snapshot with another start time makes a new entry, and an EXIT takes
+ * the entry out of the live map, so two tasks with one pid are never merged.
+ */
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "report.h"
+
+static struct hashmap live;  /* (sess, tid) -> struct task * */
+static struct task **all;
+static uint32_t nall, capall;
+static struct task *last;
+
+uint32_t tasks_count(void)
+{
+	return nall;
+}
+
+struct task *tasks_at(uint32_t index)
+{
+	return index < nall ? all[index] : NULL;
+}
+
+static struct task *tasks_new(uint32_t sess, uint32_t pid, uint32_t tid, uint64_t time_ns)
+{
+	uint64_t key[2] = { sess, tid };
+	struct task *t;
+
+	if (!live.nkeys)
+		hashmap_init(&live, 2);
+	if (nall == capall) {
+		uint32_t n = capall ? capall * 2 : 256;
+		struct task **tmp = realloc(all, n * sizeof(*tmp));
+
+		if (!tmp)
+			return NULL;
+		all = tmp;
+		capall = n;
+	}
+	t = calloc(1, sizeof(*t));
+	if (!t)
+		return NULL;
+	t->index = nall;
+	t->sess = sess;
+	t->pid = pid;
+	t->tid = tid;
+	t->first_ns = time_ns;
+	if (hashmap_put(&live, key, t)) {
+		free(t);
+		return NULL;
+	}
+	all[nall++] = t;
+	last = t;
+	if (tid == pid) {
+		t->process = t;
+		return t;
+	}
+	t->is_thread = 1;
+	t->process = tasks_lookup(sess, pid, pid);
+	if (!t->process)
+		return NULL;
+	t->comm = t->process->comm;
+	return t;
+}
+
+static struct task *tasks_find(uint32_t sess, uint32_t tid)
+{
+	uint64_t key[2] = { sess, tid };
+
+	if (last && last->tid == tid && last->sess == sess)
+		return last;
+	return hashmap_get(&live, key);
+}
+
+struct task *tasks_peek(uint32_t sess, uint32_t tid)
+{
+	return tasks_find(sess, tid);
+}
+
+struct task *tasks_lookup(uint32_t sess, uint32_t pid, uint32_t tid)
+{
+	struct task *t = tasks_find(sess, tid);
+
+	if (t) {
+		last = t;
+		return t;
+	}
+	return tasks_new(sess, pid, tid, 0);
+}
+
+static void tasks_unlive(struct task *t)
+{
+	uint64_t key[2] = { t->sess, t->tid };
+
+	if (hashmap_get(&live, key) == t)
+		hashmap_remove(&live, key);
+	if (last == t)
+		last = NULL;
+}
+
+static int tasks_snapshot(const struct sess *s, const struct sct_task *r)
+{
+	struct task *t = tasks_find(s->id, r->tid);
+
+	if (!t || (t->seen_start && t->start_ns != r->start_ns))
+		t = tasks_new(s->id, r->pid, r->tid, r->time_ns);
+	if (!t)
+		return -ENOMEM;
+	t->start_ns = r->start_ns;
+	t->seen_start = 1;
+	t->ppid = r->ppid;
+	t->cgroup_id = r->cgroup_id;
+	t->comm = strtab_intern(r->comm.ptr, r->comm.len);
+	return 0;
+}
+
+static int tasks_fork(const struct sess *s, const struct sct_fork *r)
+{
+	struct task *parent = tasks_lookup(s->id, r->parent_pid, r->parent_tid);
+	struct task *child;
+
+	if (!parent)
+		return -ENOMEM;
+	child = tasks_new(s->id, r->child_pid, r->child_tid, r->time_ns);
+	if (!child)
+		return -ENOMEM;
+	child->start_ns = r->child_start_ns;
+	child->seen_start = 1;
+	child->comm = parent->comm;
+	child->cgroup_id = parent->cgroup_id;
+	child->ppid = r->is_thread ? parent->process->ppid : r->parent_pid;
+	if (!child->is_thread)
+		child->parent = parent->process;
+	return 0;
+}
+
+static int tasks_exec(const struct sess *s, const struct sct_exec *r)
+{
+	struct task *leader = tasks_lookup(s->id, r->pid, r->pid);
+
+	if (!leader)
+		return -ENOMEM;
+	if (r->old_tid != r->pid) {
+		/* A non-leader exec'd: it takes over the leader's pid and the old tid is gone. */
+		struct task *old = tasks_find(s->id, r->old_tid);
+
+		if (old) {
+			old->exited = 1;
+			old->end_ns = r->time_ns;
+			tasks_unlive(old);
+		}
+	}
+	leader->comm = strtab_intern(r->comm.ptr, r->comm.len);
+	leader->filename = strtab_intern(r->filename.ptr, r->filename.len);
+	leader->nexec++;
+	return 0;
+}
+
+static int tasks_exit(const struct sess *s, const struct sct_exit *r)
+{
+	struct task *t = tasks_lookup(s->id, r->pid, r->tid);
+	struct task *p;
+
+	if (!t)
+		return -ENOMEM;
+	t->exited = 1;
+	t->end_ns = r->time_ns;
+	t->exit_code = r->exit_code;
+	t->signal = r->signal;
+	p = t->process;
+	if (r->group_dead) {
+		p->exited = 1;
+		p->end_ns = r->time_ns;
+		p->exit_code = r->exit_code;
+		p->signal = r->signal;
+		tasks_unlive(p);
+	}
+	/* A leader whose threads live on keeps the pid: its threads still belong to it. */
+	if (t != p || r->group_dead)
+		tasks_unlive(t);
+	return 0;
+}
+
+int tasks_apply(const struct sess *s, const struct sct_record *rec)
+{
+	switch (rec->type) {
+	case SCT_REC_TASK:
+		return tasks_snapshot(s, &rec->task);
+	case SCT_REC_FORK:
+		return tasks_fork(s, &rec->fork);
+	case SCT_REC_EXEC:
+		return tasks_exec(s, &rec->exec);
+	case SCT_REC_EXIT:
+		return tasks_exit(s, &rec->exit);
+	default:
+		return 0;
+	}
+}
+
+/*
+ * TASK snapshots name their parent by pid only (and may come before it): link them to the
+ * last process of that session with that pid, then build the child and thread lists.
+ */
+void tasks_link(void)
+{
+	struct hashmap bypid;
+
+	hashmap_init(&bypid, 2);
+	for (uint32_t i = 0; i < nall; i++) {
+		uint64_t key[2] = { all[i]->sess, all[i]->pid };
+
+		if (!all[i]->is_thread && hashmap_put(&bypid, key, all[i]))
+			break; /* without memory, snapshot tasks stay roots */
+	}
+	for (uint32_t i = nall; i-- > 0;) {
+		struct task *t = all[i];
+		uint64_t key[2] = { t->sess, t->ppid };
+
+		if (t->is_thread) {
+			t->next_thread = t->process->thread;
+			t->process->thread = t;
+			continue;
+		}
+		if (!t->parent && t->ppid)
+			t->parent = hashmap_get(&bypid, key);
+		if (t->parent == t)
+			t->parent = NULL;
+		if (t->parent) {
+			t->sibling = t->parent->child;
+			t->parent->child = t;
+		}
+	}
+	hashmap_free(&bypid);
+}
+
+void tasks_free(void)
+{
+	for (uint32_t i = 0; i < nall; i++)
+		free(all[i]);
+	free(all);
+	all = NULL;
+	nall = capall = 0;
+	hashmap_free(&live);
+	last = NULL;
+}

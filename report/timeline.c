@@ -1,0 +1,296 @@
+// SPDX-License-Identifier: BSD-2-Clause
+/*
+ * --timeline: one line per record in time order. Records reach a file roughly in time
+ * order (a syscall is written when it returns, stamped with its entry), so lines pass
+ * through a bounded reorder heap keyed by wall-clock time: exact order whenever records are
+ * less than TIMELINE_WINDOW records out of place, and memory bounded by that window. Inputs
+ * read together are merged by wall-clock time (report_main.c feeds the oldest first).
+ */
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "report.h"
+
+#define TIMELINE_WINDOW 65536u
+#define LINE_CAP (2u << 20) /* two escaped 64 KiB strings and the rest always fit */
+
+struct tl_entry {
+	uint64_t key, seq;
+	char *line;
+	uint32_t len;
+};
+
+struct timeline {
+	const struct env *env;
+	struct tl_entry *heap;
+	uint32_t n;
+	uint64_t seq;
+	struct out line;
+};
+
+struct timeline *timeline_new(const struct env *env)
+{
+	struct timeline *tl = calloc(1, sizeof(*tl));
+
+	if (!tl)
+		return NULL;
+	tl->env = env;
+	tl->heap = calloc(TIMELINE_WINDOW + 1, sizeof(*tl->heap));
+	tl->line.buf = malloc(LINE_CAP);
+	tl->line.cap = LINE_CAP;
+	tl->line.fd = -1;
+	if (!tl->heap || !tl->line.buf) {
+		timeline_free(tl);
+		return NULL;
+	}
+	return tl;
+}
+
+static bool tl_less(const struct tl_entry *a, const struct tl_entry *b)
+{
+	return a->key < b->key || (a->key == b->key && a->seq < b->seq);
+}
+
+static void tl_swap(struct tl_entry *a, struct tl_entry *b)
+{
+	struct tl_entry t = *a;
+
+	*a = *b;
+	*b = t;
+}
+
+static void tl_push(struct timeline *tl, struct tl_entry e)
+{
+	uint32_t i = tl->n++;
+
+	tl->heap[i] = e;
+	while (i && tl_less(&tl->heap[i], &tl->heap[(i - 1) / 2])) {
+		tl_swap(&tl->heap[i], &tl->heap[(i - 1) / 2]);
+		i = (i - 1) / 2;
+	}
+}
+
+static void tl_pop(struct timeline *tl, struct out *o)
+{
+	struct tl_entry top = tl->heap[0];
+	uint32_t i = 0;
+
+	tl->heap[0] = tl->heap[--tl->n];
+	for (;;) {
+		uint32_t l = 2 * i + 1, r = l + 1, m = i;
+
+		if (l < tl->n && tl_less(&tl->heap[l], &tl->heap[m]))
+			m = l;
+		if (r < tl->n && tl_less(&tl->heap[r], &tl->heap[m]))
+			m = r;
+		if (m == i)
+			break;
+		tl_swap(&tl->heap[i], &tl->heap[m]);
+		i = m;
+	}
+	out_mem(o, top.line, top.len);
+	free(top.line);
+}
+
+static void tl_who(struct out *l, const struct task *t, uint32_t pid, uint32_t tid)
+{
+	uint32_t len = t ? strtab_len(t->comm) : 0;
+
+	out_char(l, '(');
+	names_out_escaped(l, len ? strtab_get(t->comm) : "?", len ? len : 1);
+	out_printf(l, " %u/%u)", pid, tid);
+}
+
+static void tl_cgroup(struct out *l, const struct sess *s, uint64_t id)
+{
+	struct cgroup *cg = cgroups_get(s->id, id);
+	uint32_t label;
+
+	if (!cg)
+		return;
+	label = cgroups_label(cg);
+	out_str(l, " cg=");
+	names_out_escaped(l, strtab_get(label), strtab_len(label));
+}
+
+static void tl_syscall(struct out *l, struct sess *s, const struct sct_syscall *sc)
+{
+	char tmp[16];
+
+	out_str(l, strtab_get(input_syscall_name(s, sc->nr, sc->abi)));
+	tl_who(l, tasks_lookup(s->id, sc->pid, sc->tid), sc->pid, sc->tid);
+	if (sc->unfinished) {
+		out_str(l, " = ? <");
+		names_out_secs(l, (int64_t)sc->duration_ns, false);
+		out_str(l, " unfinished>");
+	} else {
+		out_str(l, " = ");
+		out_i64(l, sc->ret);
+		if (names_is_error(sc->ret)) {
+			out_char(l, ' ');
+			out_str(l, names_errno((int)-sc->ret, tmp));
+		}
+		out_str(l, " <");
+		names_out_secs(l, (int64_t)sc->duration_ns, false);
+		out_char(l, '>');
+	}
+	tl_cgroup(l, s, sc->cgroup_id);
+}
+
+static void tl_string(struct out *l, struct sct_bytes b)
+{
+	out_char(l, '"');
+	names_out_escaped(l, b.ptr, b.len);
+	out_char(l, '"');
+}
+
+static void tl_lifecycle(struct out *l, struct sess *s, const struct sct_record *rec)
+{
+	static const char *const causes[] = { "unknown cause", "ring buffer full", "no room in flight" };
+	static const char *const kinds[] = { "other", "targets map full", "enumeration failed", "other" };
+	char tmp[16];
+
+	switch (rec->type) {
+	case SCT_REC_TASK:
+		out_str(l, "task");
+		tl_who(l, tasks_peek(s->id, rec->task.tid), rec->task.pid, rec->task.tid);
+		out_printf(l, " ppid %u", rec->task.ppid);
+		tl_cgroup(l, s, rec->task.cgroup_id);
+		break;
+	case SCT_REC_FORK:
+		out_str(l, "fork");
+		tl_who(l, tasks_peek(s->id, rec->fork.parent_tid), rec->fork.parent_pid, rec->fork.parent_tid);
+		out_printf(l, " = %u/%u %s", rec->fork.child_pid, rec->fork.child_tid,
+			   rec->fork.is_thread ? "thread" : "process");
+		break;
+	case SCT_REC_EXEC:
+		out_str(l, "exec(");
+		names_out_escaped(l, rec->exec.comm.ptr, rec->exec.comm.len);
+		out_printf(l, " %u/%u) ", rec->exec.pid, rec->exec.tid);
+		tl_string(l, rec->exec.filename);
+		if (rec->exec.old_tid != rec->exec.tid)
+			out_printf(l, " from tid %u", rec->exec.old_tid);
+		break;
+	case SCT_REC_EXIT:
+		out_str(l, "exit");
+		tl_who(l, tasks_peek(s->id, rec->exit.tid), rec->exit.pid, rec->exit.tid);
+		if (rec->exit.signal)
+			out_printf(l, " = %s", names_signal((int)rec->exit.signal, tmp));
+		else
+			out_printf(l, " = %d", rec->exit.exit_code);
+		if (rec->exit.group_dead)
+			out_str(l, " [process gone]");
+		break;
+	case SCT_REC_LOST:
+		out_printf(l, "lost %llu events (%s) over ", (unsigned long long)rec->lost.count,
+			   causes[rec->lost.cause < 3 ? rec->lost.cause : 0]);
+		names_out_secs(l, (int64_t)(rec->lost.end_ns - rec->lost.time_ns), false);
+		out_char(l, 's');
+		break;
+	default:
+		out_printf(l, "warning(%s) count %llu: ", kinds[rec->warning.kind < 4 ? rec->warning.kind : 0],
+			   (unsigned long long)rec->warning.count);
+		names_out_escaped(l, rec->warning.text.ptr, rec->warning.text.len);
+	}
+}
+
+/* Lines for syscalls and lifecycle records only: CGROUP records are shown as cg= paths. */
+static bool tl_wanted(const struct filter *f, struct sess *s, const struct sct_record *rec)
+{
+	switch (rec->type) {
+	case SCT_REC_SYSCALL:
+		return filter_syscall(f, s, &rec->syscall);
+	case SCT_REC_CGROUP:
+		return false;
+	case SCT_REC_LOST:
+	case SCT_REC_WARNING:
+		return filter_window(f, s, rec->lost.time_ns);
+	default:
+		break;
+	}
+	if (filter_any_syscall_only(f))
+		return false;
+	switch (rec->type) {
+	case SCT_REC_TASK:
+		return filter_task(f, s, rec->task.pid, rec->task.tid, rec->task.cgroup_id, rec->task.time_ns,
+				   tasks_peek(s->id, rec->task.tid));
+	case SCT_REC_FORK: {
+		const struct sct_fork *k = &rec->fork;
+		const struct task *p = tasks_peek(s->id, k->parent_tid);
+		uint64_t cg = p ? p->cgroup_id : 0;
+
+		return filter_task(f, s, k->parent_pid, k->parent_tid, cg, k->time_ns, p) ||
+		       filter_task(f, s, k->child_pid, k->child_tid, cg, k->time_ns, p);
+	}
+	case SCT_REC_EXEC: {
+		const struct task *t = tasks_peek(s->id, rec->exec.old_tid);
+
+		return filter_task(f, s, rec->exec.pid, rec->exec.tid, t ? t->cgroup_id : 0, rec->exec.time_ns, t) ||
+		       filter_task(f, s, rec->exec.pid, rec->exec.old_tid, t ? t->cgroup_id : 0, rec->exec.time_ns, t);
+	}
+	case SCT_REC_EXIT: {
+		const struct task *t = tasks_peek(s->id, rec->exit.tid);
+
+		return filter_task(f, s, rec->exit.pid, rec->exit.tid, t ? t->cgroup_id : 0, rec->exit.time_ns, t);
+	}
+	default:
+		return false;
+	}
+}
+
+int timeline_add(struct timeline *tl, struct sess *s, const struct sct_record *rec, struct out *o)
+{
+	const struct filter *f = &tl->env->filter;
+	uint64_t t = rec->syscall.time_ns; /* field 0 of every type: time_ns (sct.h layouts) */
+	struct tl_entry e;
+	struct out *l = &tl->line;
+
+	if (!tl_wanted(f, s, rec))
+		return 0;
+	l->len = 0;
+	names_out_secs(l, sess_rel(s, t), true);
+	out_char(l, ' ');
+	names_out_wall(l, sess_wall(s, t), false);
+	out_char(l, ' ');
+	if (rec->type == SCT_REC_SYSCALL)
+		tl_syscall(l, s, &rec->syscall);
+	else
+		tl_lifecycle(l, s, rec);
+	if (tl->env->nfiles > 1) {
+		out_str(l, " @");
+		names_out_escaped(l, strtab_get(s->host), strtab_len(s->host));
+	}
+	out_char(l, '\n');
+	if (l->err)
+		return l->err;
+	e.key = sess_wall(s, t);
+	e.seq = tl->seq++;
+	e.len = (uint32_t)l->len;
+	e.line = malloc(l->len);
+	if (!e.line)
+		return -ENOMEM;
+	memcpy(e.line, l->buf, l->len);
+	if (tl->n == TIMELINE_WINDOW)
+		tl_pop(tl, o);
+	tl_push(tl, e);
+	return 0;
+}
+
+int timeline_finish(struct timeline *tl, struct out *o)
+{
+	while (tl->n)
+		tl_pop(tl, o);
+	return 0;
+}
+
+void timeline_free(struct timeline *tl)
+{
+	if (!tl)
+		return;
+	for (uint32_t i = 0; i < tl->n; i++)
+		free(tl->heap[i].line);
+	free(tl->heap);
+	free(tl->line.buf);
+	free(tl);
+}

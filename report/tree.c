@@ -1,0 +1,171 @@
+// SPDX-License-Identifier: BSD-2-Clause
+/*
+ * --tree: processes per session from TASK/FORK/EXEC/EXIT records, each with its comm, the
+ * file it exec'd, its lifetime, exit status and syscall count (of the syscalls that passed
+ * the filters), threads listed under their process. With filters, a process is shown when it
+ * or one of its threads matches, and its ancestors are shown to place it.
+ */
+#include <string.h>
+
+#include "report.h"
+
+#define TREE_MAX_DEPTH 512 /* deeper chains are cut with a note: output stays bounded */
+
+static const struct env *tree_env;
+
+static bool tree_task_match(const struct task *t)
+{
+	const struct filter *f = &tree_env->filter;
+	const struct sess *s = sessions_get(t->sess);
+	uint64_t start = t->seen_start ? t->start_ns : t->first_ns;
+
+	if (filter_task(f, s, t->pid, t->tid, t->cgroup_id, start, t))
+		return true;
+	return t->exited && filter_task(f, s, t->pid, t->tid, t->cgroup_id, t->end_ns, t);
+}
+
+static bool tree_filtered(void)
+{
+	const struct filter *f = &tree_env->filter;
+
+	return f->npids || f->ntids || f->ncomms || f->ncgroups || f->has_since || f->has_until;
+}
+
+/* Marks what is shown; returns whether t is. Iterative over siblings, recursive in depth. */
+static bool tree_mark(struct task *t, unsigned depth)
+{
+	bool shown = !tree_filtered() || tree_task_match(t);
+
+	for (struct task *th = t->thread; th; th = th->next_thread) {
+		th->tree_mark = !tree_filtered() || shown || tree_task_match(th);
+		shown |= th->tree_mark;
+	}
+	if (depth < TREE_MAX_DEPTH)
+		for (struct task *c = t->child; c; c = c->sibling)
+			shown |= tree_mark(c, depth + 1);
+	t->tree_mark = shown;
+	return shown;
+}
+
+static void tree_out_time(struct out *o, const struct sess *s, uint64_t t)
+{
+	names_out_secs(o, sess_rel(s, t), true);
+}
+
+static void tree_out_task(struct out *o, const struct task *t, bool thread)
+{
+	const struct sess *s = sessions_get(t->sess);
+	uint32_t clen = strtab_len(t->comm);
+	uint64_t nsys = t->nsyscalls;
+	char tmp[16];
+
+	if (thread)
+		out_printf(o, "thread %u ", t->tid);
+	else
+		out_printf(o, "%u ", t->pid);
+	names_out_escaped(o, clen ? strtab_get(t->comm) : "?", clen ? clen : 1);
+	if (t->filename) {
+		out_str(o, " exec \"");
+		names_out_escaped(o, strtab_get(t->filename), strtab_len(t->filename));
+		out_char(o, '"');
+	}
+	out_char(o, ' ');
+	if (t->seen_start)
+		tree_out_time(o, s, t->start_ns);
+	else
+		out_char(o, '?');
+	out_str(o, "..");
+	if (t->exited) {
+		tree_out_time(o, s, t->end_ns);
+		if (t->seen_start) {
+			out_str(o, " (");
+			names_out_secs(o, (int64_t)(t->end_ns - t->start_ns), false);
+			out_str(o, "s)");
+		}
+		if (t->signal)
+			out_printf(o, " killed by %s", names_signal((int)t->signal, tmp));
+		else
+			out_printf(o, " exit %d", t->exit_code);
+	} else {
+		out_str(o, "alive at end");
+	}
+	if (!thread)
+		for (const struct task *th = t->thread; th; th = th->next_thread)
+			nsys += th->nsyscalls;
+	out_printf(o, ", %llu syscall%s", (unsigned long long)nsys, nsys == 1 ? "" : "s");
+	if (!thread && t->thread) {
+		unsigned n = 0;
+
+		for (const struct task *th = t->thread; th; th = th->next_thread)
+			n++;
+		out_printf(o, ", %u thread%s", n, n == 1 ? "" : "s");
+	}
+	out_char(o, '\n');
+}
+
+static void tree_out_node(struct out *o, const struct task *t, char *prefix, size_t plen, unsigned depth)
+{
+	const struct task *prev = NULL;
+
+	tree_out_task(o, t, false);
+	for (const struct task *th = t->thread; th; th = th->next_thread) {
+		if (!th->tree_mark)
+			continue;
+		out_mem(o, prefix, plen);
+		out_str(o, t->child || th->next_thread ? "|   " : "    ");
+		tree_out_task(o, th, true);
+	}
+	if (depth >= TREE_MAX_DEPTH) {
+		if (t->child) {
+			out_mem(o, prefix, plen);
+			out_str(o, "`-- ... (deeper levels not shown)\n");
+		}
+		return;
+	}
+	/* each child is printed once the next shown one is known: the last gets "`--" */
+	for (const struct task *c = t->child; c; c = c->sibling) {
+		if (!c->tree_mark)
+			continue;
+		if (prev) {
+			out_mem(o, prefix, plen);
+			out_str(o, "|-- ");
+			memcpy(prefix + plen, "|   ", 4);
+			tree_out_node(o, prev, prefix, plen + 4, depth + 1);
+		}
+		prev = c;
+	}
+	if (prev) {
+		out_mem(o, prefix, plen);
+		out_str(o, "`-- ");
+		memcpy(prefix + plen, "    ", 4);
+		tree_out_node(o, prev, prefix, plen + 4, depth + 1);
+	}
+}
+
+int tree_print(const struct env *env, struct out *o)
+{
+	static char prefix[4 * (TREE_MAX_DEPTH + 2)];
+
+	tree_env = env;
+	tasks_link();
+	for (uint32_t i = 0; i < tasks_count(); i++) {
+		struct task *t = tasks_at(i);
+
+		if (!t->is_thread && !t->parent)
+			tree_mark(t, 0);
+	}
+	for (uint32_t s = 0; s < sessions_count(); s++) {
+		const struct sess *sess = sessions_get(s);
+
+		out_printf(o, "session %u, host ", s);
+		names_out_escaped(o, strtab_get(sess->host), strtab_len(sess->host));
+		out_char(o, '\n');
+		for (uint32_t i = 0; i < tasks_count(); i++) {
+			struct task *t = tasks_at(i);
+
+			if (t->sess == s && !t->is_thread && !t->parent && t->tree_mark)
+				tree_out_node(o, t, prefix, 0, 0);
+		}
+	}
+	return 0;
+}
