@@ -1,0 +1,44 @@
+# spec/examples: example traces written by libsct's writer (tests/make_examples.c), each with
+# its full decoding as JSON read back through libsct's reader (tests/sct_dump.c).
+#   make examples        regenerate spec/examples/*.sct and *.json (commit the result)
+#   make test-examples   regenerate into $(BUILD)/examples and check that the committed files
+#                        are identical and that each NAME.sct still decodes to NAME.json
+EXAMPLES := syscall task fork exec exit cgroup lost warning all_types small multi_block \
+	truncated corrupt_block bad_block unknown_types no_trailer concatenated
+EXAMPLES_GEN := $(BUILD)/tests/make_examples
+SCT_DUMP := $(BUILD)/tests/sct_dump
+
+$(EXAMPLES_GEN): $(BUILD)/tests/make_examples.o $(BUILD)/fuzz/frame_fixup.o $(LIBSCT)
+	$(call msg,LD,$@)
+	$(Q)$(CC) $(LDFLAGS) $^ -o $@ $(LIBSCT_LIBS)
+
+$(SCT_DUMP): $(BUILD)/tests/sct_dump.o $(LIBSCT)
+	$(call msg,LD,$@)
+	$(Q)$(CC) $(LDFLAGS) $^ -o $@ $(LIBSCT_LIBS)
+
+.PHONY: examples test-examples
+examples: $(EXAMPLES_GEN) $(SCT_DUMP)
+	$(call msg,GEN,spec/examples)
+	$(Q)rm -f spec/examples/*.sct spec/examples/*.json
+	$(Q)$(EXAMPLES_GEN) spec/examples
+	$(Q)for n in $(EXAMPLES); do \
+		$(SCT_DUMP) spec/examples/$$n.sct > spec/examples/$$n.json || exit 1; done
+
+test-examples: $(EXAMPLES_GEN) $(SCT_DUMP)
+	$(Q)rm -rf $(BUILD)/examples && mkdir -p $(BUILD)/examples
+	$(Q)$(EXAMPLES_GEN) $(BUILD)/examples
+	$(Q)pass=0; fail=0; \
+	check() { if "$$@"; then pass=$$((pass + 1)); else fail=$$((fail + 1)); echo "FAIL: $$*"; fi; }; \
+	for n in $(EXAMPLES); do \
+		check cmp -s spec/examples/$$n.sct $(BUILD)/examples/$$n.sct; \
+		$(SCT_DUMP) spec/examples/$$n.sct > $(BUILD)/examples/$$n.json; \
+		check cmp -s spec/examples/$$n.json $(BUILD)/examples/$$n.json; \
+	done; \
+	extra=$$(ls spec/examples | grep -E '\.(sct|json)$$' | sed 's/\.[a-z]*$$//' | sort -u | \
+		grep -vxF "$$(printf '%s\n' $(EXAMPLES))"); \
+	check test -z "$$extra"; \
+	echo "examples: $$pass passed, $$fail failed"; \
+	if [ $$fail -ne 0 ]; then echo "run 'make examples' and review the diff (git diff spec/examples)"; fi; \
+	test $$fail -eq 0
+
+TESTS += test-examples

@@ -1,0 +1,627 @@
+// SPDX-License-Identifier: BSD-2-Clause
+/*
+ * make_examples OUTDIR: write the example traces of spec/examples/ (spec/examples/README.md
+ * lists them) with libsct's own writer. Damaged and future-version examples start as writer
+ * output and are then cut, flipped or spliced with hand-made frames, so every byte that is
+ * not deliberately wrong is the writer's. Output is deterministic: no clock is read, the
+ * HEADER says what the session info below says.
+ */
+#include <errno.h>
+#include <fcntl.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/mman.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "../fuzz/frame_fixup.h"
+#include "sct.h"
+
+enum { FRAME_BLOCK = 2, FRAME_FUTURE = 99 };
+
+#define T0 1000000000000ull /* the sessions' CLOCK_MONOTONIC anchor: 1000 s after boot */
+#define MAX_BLOCKS 16
+
+static const struct sct_syscall_name native_names[] = {
+	{ 0, "read" }, { 1, "write" }, { 3, "close" }, { 9, "mmap" }, { 39, "getpid" },
+	{ 56, "clone" }, { 59, "execve" }, { 61, "wait4" }, { 231, "exit_group" }, { 257, "openat" },
+};
+static const struct sct_syscall_name compat_names[] = {
+	{ 3, "read" }, { 4, "write" }, { 6, "close" }, { 252, "exit_group" },
+};
+static const char *const producer_args[] = { "make_examples", "spec/examples" };
+
+static struct sct_header_info header_info(const char *hostname)
+{
+	return (struct sct_header_info){
+		.producer = "make_examples",
+		.producer_version = "1.0",
+		.args = producer_args,
+		.nargs = 2,
+		.hostname = hostname,
+		.kernel = "6.18.0-example",
+		.arch = "x86_64",
+		.boot_id = "5b7c4a1e-0d2f-4c3b-9a6e-000000000001",
+		.clock = "CLOCK_MONOTONIC",
+		.anchor_clock_ns = T0,
+		.anchor_realtime_ns = 1764410400000000000ull, /* 2025-11-29 10:00:00 UTC */
+		.cgroup_hierarchy = "v2",
+		.cgroup_mount = "/sys/fs/cgroup",
+		.syscalls = native_names,
+		.nsyscalls = sizeof(native_names) / sizeof(native_names[0]),
+		.compat_arch = "i386",
+		.compat_syscalls = compat_names,
+		.ncompat_syscalls = sizeof(compat_names) / sizeof(compat_names[0]),
+	};
+}
+
+#define BYTES(s) ((struct sct_bytes){ (const uint8_t *)(s), sizeof(s) - 1 })
+
+/* ------------------------------------------------------------------ record builders */
+
+static struct sct_record sys(uint64_t t, uint64_t dur, uint32_t pid, uint32_t tid, uint32_t nr,
+			     int64_t ret)
+{
+	return (struct sct_record){ .type = SCT_REC_SYSCALL, .syscall = {
+		.time_ns = T0 + t, .duration_ns = dur, .cgroup_id = 4242, .ret = ret,
+		.pid = pid, .tid = tid, .nr = nr } };
+}
+
+static const struct sct_record syscall_recs[] = {
+	{ .type = SCT_REC_SYSCALL, .syscall = { .time_ns = T0 + 1000, .duration_ns = 2300,
+		.cgroup_id = 4242, .ret = 6, .pid = 1200, .tid = 1200, .nr = 1 } },
+	{ .type = SCT_REC_SYSCALL, .syscall = { .time_ns = T0 + 4500, .duration_ns = 800,
+		.cgroup_id = 4242, .ret = -11, .pid = 1200, .tid = 1201, .nr = 0 } },
+	{ .type = SCT_REC_SYSCALL, .syscall = { .time_ns = T0 + 9000, .duration_ns = 15000,
+		.cgroup_id = 4242, .ret = 3, .pid = 1200, .tid = 1200, .nr = 257 } },
+	{ .type = SCT_REC_SYSCALL, .syscall = { .time_ns = T0 + 30000, .duration_ns = 1200,
+		.cgroup_id = 4242, .ret = 5, .pid = 1300, .tid = 1300, .nr = 4,
+		.abi = SCT_ABI_COMPAT } },
+	{ .type = SCT_REC_SYSCALL, .syscall = { .time_ns = T0 + 52000, .duration_ns = 48000,
+		.cgroup_id = 4242, .pid = 1200, .tid = 1201, .nr = 0, .unfinished = 1 } },
+};
+
+static const struct sct_record task_recs[] = {
+	{ .type = SCT_REC_TASK, .task = { .time_ns = T0, .cgroup_id = 4242,
+		.start_ns = 500000000, .pid = 1200, .tid = 1200, .ppid = 1, .comm = BYTES("server") } },
+	{ .type = SCT_REC_TASK, .task = { .time_ns = T0, .cgroup_id = 4242,
+		.start_ns = 500300000, .pid = 1200, .tid = 1201, .ppid = 1, .comm = BYTES("worker/0") } },
+};
+
+static const struct sct_record fork_recs[] = {
+	{ .type = SCT_REC_FORK, .fork = { .time_ns = T0 + 20000, .child_start_ns = T0 + 20000,
+		.parent_pid = 1200, .parent_tid = 1200, .child_pid = 1300, .child_tid = 1300 } },
+	{ .type = SCT_REC_FORK, .fork = { .time_ns = T0 + 21000, .child_start_ns = T0 + 21000,
+		.parent_pid = 1200, .parent_tid = 1200, .child_pid = 1200, .child_tid = 1202,
+		.is_thread = 1 } },
+};
+
+static const struct sct_record exec_recs[] = {
+	{ .type = SCT_REC_EXEC, .exec = { .time_ns = T0 + 25000, .pid = 1300, .tid = 1300,
+		.old_tid = 1300, .filename = BYTES("/usr/bin/helper"), .comm = BYTES("helper") } },
+	/* a non-leader thread exec'd: it takes over the leader's tid */
+	{ .type = SCT_REC_EXEC, .exec = { .time_ns = T0 + 26000, .pid = 1400, .tid = 1400,
+		.old_tid = 1403, .filename = BYTES("/opt/t\xe9st/run"), .comm = BYTES("run") } },
+};
+
+static const struct sct_record exit_recs[] = {
+	{ .type = SCT_REC_EXIT, .exit = { .time_ns = T0 + 40000, .start_ns = T0 + 21000,
+		.pid = 1200, .tid = 1202 } },
+	{ .type = SCT_REC_EXIT, .exit = { .time_ns = T0 + 60000, .start_ns = T0 + 20000,
+		.pid = 1300, .tid = 1300, .signal = 9, .group_dead = 1 } },
+};
+
+static const struct sct_record cgroup_recs[] = {
+	{ .type = SCT_REC_CGROUP, .cgroup = { .time_ns = T0, .cgroup_id = 1, .path = BYTES("/") } },
+	{ .type = SCT_REC_CGROUP, .cgroup = { .time_ns = T0, .cgroup_id = 4242,
+		.path = BYTES("/system.slice/example, \"quoted\".service") } },
+};
+
+static const struct sct_record lost_recs[] = {
+	{ .type = SCT_REC_LOST, .lost = { .time_ns = T0 + 70000, .end_ns = T0 + 90000,
+		.count = 17, .cause = SCT_LOST_RINGBUF } },
+	{ .type = SCT_REC_LOST, .lost = { .time_ns = T0 + 80000, .end_ns = T0 + 80000,
+		.count = 1, .cause = SCT_LOST_INFLIGHT } },
+};
+
+static const struct sct_record warning_recs[] = {
+	{ .type = SCT_REC_WARNING, .warning = { .time_ns = T0, .count = 3,
+		.kind = SCT_WARN_TARGETS_FULL, .text = BYTES("targets map full: 3 tasks not traced") } },
+	{ .type = SCT_REC_WARNING, .warning = { .time_ns = T0 + 100, .count = 1,
+		.kind = SCT_WARN_ENUMERATION, .text = BYTES("/proc/1250/task: No such file or directory") } },
+};
+
+/* ------------------------------------------------------------------ writing sessions */
+
+struct out {
+	uint8_t *p;
+	size_t len;
+	size_t block_end[MAX_BLOCKS]; /* end offset of the HEADER (index 0) and of each BLOCK */
+	size_t nblock_end;
+	size_t trailer_at;            /* offset where the TRAILER starts (or would have) */
+};
+
+static int out_add(struct out *o, const void *p, size_t n)
+{
+	uint8_t *tmp = realloc(o->p, o->len + n);
+
+	if (!tmp)
+		return -ENOMEM;
+	o->p = tmp;
+	memcpy(o->p + o->len, p, n);
+	o->len += n;
+	return 0;
+}
+
+static void note_end(struct out *o, const struct sct_writer *w, size_t base)
+{
+	size_t end = base + sct_writer_bytes(w);
+
+	if (o->nblock_end && o->block_end[o->nblock_end - 1] == end)
+		return;
+	if (o->nblock_end < MAX_BLOCKS)
+		o->block_end[o->nblock_end++] = end;
+}
+
+/* Read back what the writer put into the memfd, appending it to o. */
+static int memfd_drain(int fd, struct out *o)
+{
+	uint8_t chunk[4096];
+	ssize_t n;
+	int err;
+
+	if (lseek(fd, 0, SEEK_SET) != 0)
+		return -errno;
+	while ((n = read(fd, chunk, sizeof(chunk))) > 0)
+		if ((err = out_add(o, chunk, (size_t)n)))
+			return err;
+	return n < 0 ? -errno : 0;
+}
+
+/*
+ * Append one session holding recs to o: label, HEADER, BLOCKs of block_records records and,
+ * if trailer, the TRAILER. Records the frame boundaries in o.
+ */
+static int session_write(struct out *o, const char *hostname, uint32_t block_records,
+			 const struct sct_record *recs, size_t n, bool trailer)
+{
+	const struct sct_header_info info = header_info(hostname);
+	const struct sct_writer_opts opts = { .block_records = block_records, .no_fsync = true };
+	size_t base = o->len;
+	struct sct_writer *w;
+	int fd, wfd, err = 0;
+
+	fd = memfd_create("example", 0);
+	if (fd < 0)
+		return -errno;
+	wfd = dup(fd);
+	if (wfd < 0) {
+		err = -errno;
+		goto close_fd;
+	}
+	w = sct_writer_open_fd(wfd, &info, &opts, &err);
+	if (!w)
+		goto close_fd;
+	o->nblock_end = 0;
+	note_end(o, w, base);
+	for (size_t i = 0; i < n && !err; i++) {
+		err = sct_writer_append(w, &recs[i]);
+		note_end(o, w, base);
+	}
+	if (!err)
+		err = sct_writer_flush(w);
+	note_end(o, w, base);
+	o->trailer_at = base + sct_writer_bytes(w);
+	if (trailer) {
+		int cerr = sct_writer_close(w);
+
+		err = err ? err : cerr;
+	} else {
+		sct_writer_abandon(w);
+	}
+	if (!err)
+		err = memfd_drain(fd, o);
+close_fd:
+	close(fd);
+	return err;
+}
+
+/* ------------------------------------------------------------------ hand-made frames */
+
+static size_t cbor_head(uint8_t *p, unsigned major, uint64_t v)
+{
+	unsigned n;
+
+	if (v < 24) {
+		p[0] = (uint8_t)(major << 5 | v);
+		return 1;
+	}
+	n = v <= 0xff ? 1 : v <= 0xffff ? 2 : v <= 0xffffffff ? 4 : 8;
+	p[0] = (uint8_t)(major << 5 | (n == 1 ? 24 : n == 2 ? 25 : n == 4 ? 26 : 27));
+	for (unsigned i = 0; i < n; i++)
+		p[1 + i] = (uint8_t)(v >> (8 * (n - 1 - i)));
+	return 1 + n;
+}
+
+static size_t varint(uint8_t *p, uint64_t v)
+{
+	size_t n = 0;
+
+	while (v >= 0x80) {
+		p[n++] = (uint8_t)v | 0x80;
+		v >>= 7;
+	}
+	p[n++] = (uint8_t)v;
+	return n;
+}
+
+/* A frame of any type around body, with its checksum (spec section 3). */
+static int frame_add(struct out *o, uint32_t type, const uint8_t *body, size_t len)
+{
+	uint8_t head[20], check[5] = { 0x1a };
+	size_t at = o->len, hn = 1;
+	int err;
+
+	head[0] = 0x83;
+	hn += cbor_head(head + hn, 0, type);
+	hn += cbor_head(head + hn, 2, len);
+	if ((err = out_add(o, head, hn)) || (err = out_add(o, body, len)) ||
+	    (err = out_add(o, check, sizeof(check))))
+		return err;
+	frame_fixup(o->p + at, o->len - at);
+	return 0;
+}
+
+/* The block payload of section 7, built by hand for the future-version example. */
+struct pbuf {
+	uint8_t p[512];
+	size_t len;
+};
+
+static void put_u8(struct pbuf *b, uint8_t v)
+{
+	if (b->len < sizeof(b->p))
+		b->p[b->len++] = v;
+}
+
+static void put_varint(struct pbuf *b, uint64_t v)
+{
+	uint8_t tmp[10];
+	size_t n = varint(tmp, v);
+
+	for (size_t i = 0; i < n; i++)
+		put_u8(b, tmp[i]);
+}
+
+/* A numeric column of stored values: the smallest width, then its byte planes. */
+static void put_column(struct pbuf *b, const uint64_t *v, uint32_t n)
+{
+	unsigned width = 0;
+
+	for (uint32_t i = 0; i < n; i++)
+		while (width < 8 && v[i] >> (8 * width))
+			width++;
+	put_u8(b, (uint8_t)width);
+	for (unsigned k = 0; k < width; k++)
+		for (uint32_t i = 0; i < n; i++)
+			put_u8(b, (uint8_t)(v[i] >> (8 * k)));
+}
+
+static void put_section(struct pbuf *b, uint32_t type, uint32_t count, uint32_t nfields,
+			const struct pbuf *columns)
+{
+	put_varint(b, type);
+	put_varint(b, count);
+	put_varint(b, nfields);
+	put_varint(b, columns->len);
+	for (size_t i = 0; i < columns->len; i++)
+		put_u8(b, columns->p[i]);
+}
+
+/*
+ * A BLOCK as a later minor version might write it (codec 0: every byte is visible): one
+ * SYSCALL with a tenth, trailing field that a 1.0 reader skips, and two records of type 9,
+ * a type 1.0 does not know, in runs (1, 1) (9, 2).
+ */
+static int future_block_add(struct out *o)
+{
+	static const uint64_t sc_cols[10] = {
+		0,        /* time_ns: zigzag delta 0 from first_ns */
+		2000,     /* duration_ns */
+		1200, 1200, 4242,
+		39,       /* nr: getpid */
+		0,        /* abi */
+		2400,     /* ret: zigzag(1200) */
+		0,        /* unfinished */
+		7,        /* a field 1.0 does not know */
+	};
+	static const uint64_t t9_time[2] = { 200, 200 }, t9_value[2] = { 42, 43 };
+	struct pbuf payload = { .len = 0 }, cols = { .len = 0 };
+	const uint64_t first_ns = T0 + 200000, last_ns = T0 + 200200;
+	uint8_t body[600];
+	size_t n = 0;
+
+	put_varint(&payload, 2);
+	put_varint(&payload, SCT_REC_SYSCALL);
+	put_varint(&payload, 1);
+	put_varint(&payload, 9);
+	put_varint(&payload, 2);
+	put_varint(&payload, 2);
+	for (unsigned f = 0; f < 10; f++)
+		put_column(&cols, &sc_cols[f], 1);
+	put_section(&payload, SCT_REC_SYSCALL, 1, 10, &cols);
+	cols.len = 0;
+	put_column(&cols, t9_time, 2); /* time_ns first_ns+100, +200: deltas +100, +100 */
+	put_column(&cols, t9_value, 2);
+	put_section(&payload, 9, 2, 2, &cols);
+
+	n += cbor_head(body + n, 4, 6);
+	n += cbor_head(body + n, 0, 3);
+	n += cbor_head(body + n, 0, payload.len);
+	n += cbor_head(body + n, 0, first_ns);
+	n += cbor_head(body + n, 0, last_ns);
+	n += cbor_head(body + n, 0, 0);
+	n += cbor_head(body + n, 2, payload.len);
+	memcpy(body + n, payload.p, payload.len);
+	return frame_add(o, FRAME_BLOCK, body, n + payload.len);
+}
+
+/* A frame of a type 1.0 does not know: its body is a CBOR text saying so. */
+static int future_frame_add(struct out *o)
+{
+	static const char note[] = "frame type 99: unknown to 1.0 readers, skipped by its envelope";
+	uint8_t body[128];
+	size_t n = cbor_head(body, 3, sizeof(note) - 1);
+
+	memcpy(body + n, note, sizeof(note) - 1);
+	return frame_add(o, FRAME_FUTURE, body, n + sizeof(note) - 1);
+}
+
+/* ------------------------------------------------------------------ the examples */
+
+#define NRECS(a) (sizeof(a) / sizeof((a)[0]))
+#define HOST "example-host"
+
+static int make_syscall(struct out *o)
+{
+	return session_write(o, HOST, 0, syscall_recs, NRECS(syscall_recs), true);
+}
+
+static int make_task(struct out *o)
+{
+	return session_write(o, HOST, 0, task_recs, NRECS(task_recs), true);
+}
+
+static int make_fork(struct out *o)
+{
+	return session_write(o, HOST, 0, fork_recs, NRECS(fork_recs), true);
+}
+
+static int make_exec(struct out *o)
+{
+	return session_write(o, HOST, 0, exec_recs, NRECS(exec_recs), true);
+}
+
+static int make_exit(struct out *o)
+{
+	return session_write(o, HOST, 0, exit_recs, NRECS(exit_recs), true);
+}
+
+static int make_cgroup(struct out *o)
+{
+	return session_write(o, HOST, 0, cgroup_recs, NRECS(cgroup_recs), true);
+}
+
+static int make_lost(struct out *o)
+{
+	return session_write(o, HOST, 0, lost_recs, NRECS(lost_recs), true);
+}
+
+static int make_warning(struct out *o)
+{
+	return session_write(o, HOST, 0, warning_recs, NRECS(warning_recs), true);
+}
+
+/* A short session in the order a recorder writes it: every type, interleaved into runs. */
+static const struct sct_record *const story[] = {
+	&cgroup_recs[0], &cgroup_recs[1], &task_recs[0], &task_recs[1], &warning_recs[0],
+	&syscall_recs[0], &syscall_recs[1], &syscall_recs[2], &fork_recs[0], &fork_recs[1],
+	&exec_recs[0], &syscall_recs[3], &exit_recs[0], &lost_recs[0], &syscall_recs[4],
+	&exit_recs[1],
+};
+
+static int make_all_types(struct out *o)
+{
+	struct sct_record recs[NRECS(story)];
+
+	for (size_t i = 0; i < NRECS(story); i++)
+		recs[i] = *story[i];
+	return session_write(o, HOST, 0, recs, NRECS(recs), true);
+}
+
+/* The smallest file worth a hex walk (spec/FORMAT.md appendix A): two types, three runs. */
+static int make_small(struct out *o)
+{
+	const struct sct_record recs[] = {
+		task_recs[0], syscall_recs[0], syscall_recs[2], task_recs[1], syscall_recs[1],
+	};
+
+	return session_write(o, HOST, 0, recs, NRECS(recs), true);
+}
+
+/* Ten write(2)s of one thread, four records per block: blocks of 4, 4 and 2. */
+static void busy_thread(struct sct_record *recs, size_t n)
+{
+	for (size_t i = 0; i < n; i++)
+		recs[i] = sys(300 * i, 120 + 7 * (i % 3), 1200, 1201, 1, 64);
+	recs[n - 1].syscall.ret = -32; /* EPIPE */
+}
+
+static int make_multi_block(struct out *o)
+{
+	struct sct_record recs[10];
+
+	busy_thread(recs, NRECS(recs));
+	return session_write(o, HOST, 4, recs, NRECS(recs), true);
+}
+
+/* The multi-block file cut in the middle of its third BLOCK: a recorder killed mid-write. */
+static int make_truncated(struct out *o)
+{
+	int err = make_multi_block(o);
+
+	if (err)
+		return err;
+	if (o->nblock_end < 4)
+		return -EINVAL;
+	o->len = (o->block_end[2] + o->block_end[3]) / 2;
+	return 0;
+}
+
+/* The multi-block file with one bit flipped in the second BLOCK: its checksum fails. */
+static int make_corrupt_block(struct out *o)
+{
+	int err = make_multi_block(o);
+
+	if (err)
+		return err;
+	if (o->nblock_end < 3)
+		return -EINVAL;
+	o->p[(o->block_end[1] + o->block_end[2]) / 2] ^= 0x10;
+	return 0;
+}
+
+/*
+ * The multi-block file whose second BLOCK claims one byte more of raw_size, checksum
+ * repaired: the frame verifies but its payload does not decompress to that size.
+ */
+static int make_bad_block(struct out *o)
+{
+	size_t at, body, rs, rlen;
+	int err = make_multi_block(o);
+
+	if (err)
+		return err;
+	if (o->nblock_end < 3)
+		return -EINVAL;
+	at = o->block_end[1];
+	/* 83 02 <bstr head: 1, 2 or 3 bytes> 86 <count < 24> <raw_size>: change raw_size's last byte */
+	body = at + 2 + (o->p[at + 2] == 0x59 ? 3 : o->p[at + 2] == 0x58 ? 2 : 1);
+	rs = body + 2;
+	if (o->p[body] != 0x86 || o->p[body + 1] >= 0x18 || o->p[rs] > 0x1a)
+		return -EINVAL;
+	rlen = o->p[rs] < 0x18 ? 1 : 1 + (1u << (o->p[rs] - 0x18));
+	o->p[rs + rlen - 1] ^= 0x01;
+	frame_fixup(o->p + at, o->block_end[2] - at);
+	return 0;
+}
+
+/* Writer output with a frame of type 99 and a BLOCK holding record type 9 spliced in before
+ * the TRAILER (so the trailer's block index stays right; its totals do not count them). */
+static int make_unknown_types(struct out *o)
+{
+	struct out head = { 0 };
+	size_t tail;
+	int err;
+
+	err = session_write(o, HOST, 0, syscall_recs, 3, true);
+	if (err)
+		return err;
+	tail = o->trailer_at;
+	if ((err = out_add(&head, o->p, tail)) || (err = future_frame_add(&head)) ||
+	    (err = future_block_add(&head)) || (err = out_add(&head, o->p + tail, o->len - tail))) {
+		free(head.p);
+		return err;
+	}
+	free(o->p);
+	o->p = head.p;
+	o->len = head.len;
+	return 0;
+}
+
+/* A session with no TRAILER: a recorder killed after its last flush. */
+static int make_no_trailer(struct out *o)
+{
+	return session_write(o, HOST, 0, syscall_recs, 3, false);
+}
+
+/* `cat a.sct b.sct`: two sessions from two hosts, each with its own HEADER and TRAILER. */
+static int make_concatenated(struct out *o)
+{
+	const struct sct_record b[] = { task_recs[0], syscall_recs[0], exit_recs[1] };
+	int err = session_write(o, "host-a", 0, syscall_recs, 2, true);
+
+	return err ? err : session_write(o, "host-b", 0, b, NRECS(b), true);
+}
+
+static const struct example {
+	const char *name;
+	int (*make)(struct out *o);
+} examples[] = {
+	{ "syscall", make_syscall },
+	{ "task", make_task },
+	{ "fork", make_fork },
+	{ "exec", make_exec },
+	{ "exit", make_exit },
+	{ "cgroup", make_cgroup },
+	{ "lost", make_lost },
+	{ "warning", make_warning },
+	{ "all_types", make_all_types },
+	{ "small", make_small },
+	{ "multi_block", make_multi_block },
+	{ "truncated", make_truncated },
+	{ "corrupt_block", make_corrupt_block },
+	{ "bad_block", make_bad_block },
+	{ "unknown_types", make_unknown_types },
+	{ "no_trailer", make_no_trailer },
+	{ "concatenated", make_concatenated },
+};
+
+static int file_write(const char *dir, const char *name, const struct out *o)
+{
+	char path[4096];
+	size_t done = 0;
+	int fd, err = 0;
+
+	if ((size_t)snprintf(path, sizeof(path), "%s/%s.sct", dir, name) >= sizeof(path))
+		return -ENAMETOOLONG;
+	fd = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
+	if (fd < 0)
+		return -errno;
+	while (done < o->len) {
+		ssize_t n = write(fd, o->p + done, o->len - done);
+
+		if (n < 0) {
+			err = -errno;
+			break;
+		}
+		done += (size_t)n;
+	}
+	if (close(fd) && !err)
+		err = -errno;
+	return err;
+}
+
+int main(int argc, char **argv)
+{
+	int status = 0;
+
+	if (argc != 2) {
+		fprintf(stderr, "usage: %s OUTDIR\n  writes the example traces of spec/examples\n", argv[0]);
+		return 2;
+	}
+	for (size_t i = 0; i < NRECS(examples); i++) {
+		struct out o = { 0 };
+		int err = examples[i].make(&o);
+
+		if (!err)
+			err = file_write(argv[1], examples[i].name, &o);
+		if (err) {
+			fprintf(stderr, "make_examples: %s: %s\n", examples[i].name, sct_strerror(err));
+			status = 1;
+		}
+		free(o.p);
+	}
+	return status;
+}

@@ -1,0 +1,284 @@
+// SPDX-License-Identifier: BSD-2-Clause
+/*
+ * sct_dump FILE: the full decoding of a trace as JSON, read back through libsct's reader.
+ * It makes spec/examples/NAME.json from NAME.sct. Output is one JSON object whose "events"
+ * array follows the input: sessions (from their HEADER), records (every field by its schema
+ * name, plus the syscall's name from the HEADER's table), diagnostics and trailers, one per
+ * line so that a diff shows what changed. Fields are taken generically by schema (as
+ * sct-convert does), so record types this program has no code for print too.
+ * Byte strings print as JSON strings when they are UTF-8 without NUL, else as {"hex": "..."}.
+ * Exit status: 0 when the input was read to its end (damage is reported, not fatal), 1 when
+ * the reader refused it (the JSON then ends with its "error").
+ */
+#include <stdio.h>
+#include <string.h>
+
+#include "sct.h"
+
+struct dump {
+	FILE *out;
+	bool first_event;
+	const struct sct_session *trailer_pending; /* session whose trailer is not printed yet */
+	uint32_t trailer_session;
+};
+
+static const char *const diag_names[] = {
+	[SCT_DIAG_SKIPPED] = "skipped",
+	[SCT_DIAG_TRUNCATED] = "truncated",
+	[SCT_DIAG_NO_TRAILER] = "no_trailer",
+	[SCT_DIAG_UNKNOWN_FRAME] = "unknown_frame",
+	[SCT_DIAG_UNKNOWN_RECORD] = "unknown_record",
+	[SCT_DIAG_BAD_BLOCK] = "bad_block",
+	[SCT_DIAG_NO_HEADER] = "no_header",
+};
+
+/* Length of the UTF-8 sequence at p (strict: no overlongs, surrogates or > U+10FFFF), 0 if bad. */
+static size_t utf8_seq(const uint8_t *p, size_t left)
+{
+	uint32_t c;
+	size_t n;
+
+	if (p[0] < 0x80)
+		return p[0] ? 1 : 0;
+	if (p[0] >= 0xc2 && p[0] <= 0xdf)
+		n = 2, c = p[0] & 0x1f;
+	else if (p[0] >= 0xe0 && p[0] <= 0xef)
+		n = 3, c = p[0] & 0x0f;
+	else if (p[0] >= 0xf0 && p[0] <= 0xf4)
+		n = 4, c = p[0] & 0x07;
+	else
+		return 0;
+	if (left < n)
+		return 0;
+	for (size_t i = 1; i < n; i++) {
+		if ((p[i] & 0xc0) != 0x80)
+			return 0;
+		c = c << 6 | (p[i] & 0x3f);
+	}
+	if ((n == 3 && (c < 0x800 || (c >= 0xd800 && c <= 0xdfff))) || (n == 4 && (c < 0x10000 || c > 0x10ffff)))
+		return 0;
+	return n;
+}
+
+static bool is_text(const uint8_t *p, size_t len)
+{
+	for (size_t i = 0, n; i < len; i += n)
+		if (!(n = utf8_seq(p + i, len - i)))
+			return false;
+	return true;
+}
+
+static void put_string(FILE *out, const uint8_t *p, size_t len)
+{
+	fputc('"', out);
+	for (size_t i = 0; i < len; i++) {
+		uint8_t c = p[i];
+
+		if (c == '"' || c == '\\')
+			fprintf(out, "\\%c", c);
+		else if (c == '\n')
+			fputs("\\n", out);
+		else if (c == '\t')
+			fputs("\\t", out);
+		else if (c < 0x20 || c == 0x7f)
+			fprintf(out, "\\u%04x", c);
+		else
+			fputc(c, out);
+	}
+	fputc('"', out);
+}
+
+static void put_cstr(FILE *out, const char *s)
+{
+	put_string(out, (const uint8_t *)s, strlen(s));
+}
+
+static void put_bytes(FILE *out, struct sct_bytes b)
+{
+	if (is_text(b.ptr, b.len)) {
+		put_string(out, b.ptr, b.len);
+		return;
+	}
+	fputs("{\"hex\": \"", out);
+	for (uint32_t i = 0; i < b.len; i++)
+		fprintf(out, "%02x", b.ptr[i]);
+	fputs("\"}", out);
+}
+
+static void event_start(struct dump *d, const char *kind)
+{
+	fprintf(d->out, "%s\n    {\"event\": \"%s\"", d->first_event ? "" : ",", kind);
+	d->first_event = false;
+}
+
+static void diag_print(void *ctx, const struct sct_diag *dg)
+{
+	struct dump *d = ctx;
+	size_t nnames = sizeof(diag_names) / sizeof(diag_names[0]);
+
+	event_start(d, "diagnostic");
+	if (dg->kind < nnames && diag_names[dg->kind])
+		fprintf(d->out, ", \"kind\": \"%s\"", diag_names[dg->kind]);
+	else
+		fprintf(d->out, ", \"kind\": %u", dg->kind);
+	fprintf(d->out, ", \"type\": %u, \"offset\": %llu, \"length\": %llu, \"count\": %llu, \"text\": ",
+		dg->type, (unsigned long long)dg->offset, (unsigned long long)dg->length,
+		(unsigned long long)dg->count);
+	put_cstr(d->out, dg->text);
+	fputc('}', d->out);
+}
+
+static void trailer_print(struct dump *d)
+{
+	const struct sct_trailer_info *t;
+
+	if (!d->trailer_pending)
+		return;
+	t = sct_session_trailer(d->trailer_pending);
+	if (!t)
+		return;
+	event_start(d, "trailer");
+	fprintf(d->out, ", \"session\": %u, \"blocks\": %llu, \"records\": {", d->trailer_session,
+		(unsigned long long)t->blocks);
+	for (uint32_t type = 1, n = 0; type <= SCT_REC_MAX; type++) {
+		const struct sct_type_schema *s = sct_schema_builtin(type);
+
+		if (!t->records[type])
+			continue;
+		fprintf(d->out, "%s\"%s\": %llu", n++ ? ", " : "", s ? s->name : "?",
+			(unsigned long long)t->records[type]);
+	}
+	fprintf(d->out, "}, \"lost\": %llu, \"warnings\": %llu, \"first_ns\": %llu, \"last_ns\": %llu}",
+		(unsigned long long)t->lost, (unsigned long long)t->warnings,
+		(unsigned long long)t->first_ns, (unsigned long long)t->last_ns);
+	d->trailer_pending = NULL;
+}
+
+static const char *const session_keys[] = {
+	"producer", "producer_version", "args", "hostname", "kernel", "arch", "boot_id",
+	"clock", "cgroup_hierarchy", "cgroup_mount", "compat_arch",
+};
+
+static void session_print(struct dump *d, const struct sct_session *s)
+{
+	uint64_t clock_ns, realtime_ns;
+	uint32_t major, minor;
+
+	sct_session_version(s, &major, &minor);
+	sct_session_anchor(s, &clock_ns, &realtime_ns);
+	event_start(d, "session");
+	fprintf(d->out, ", \"index\": %u, \"format\": [%u, %u]", sct_session_index(s), major, minor);
+	for (size_t i = 0; i < sizeof(session_keys) / sizeof(session_keys[0]); i++) {
+		fprintf(d->out, ", \"%s\": ", session_keys[i]);
+		put_cstr(d->out, sct_session_get(s, session_keys[i]));
+	}
+	fprintf(d->out, ", \"anchor_clock_ns\": %llu, \"anchor_realtime_ns\": %llu}",
+		(unsigned long long)clock_ns, (unsigned long long)realtime_ns);
+	d->trailer_pending = s;
+	d->trailer_session = sct_session_index(s);
+}
+
+static void record_print(struct dump *d, const struct sct_reader *r, const struct sct_record *rec)
+{
+	const struct sct_type_schema *schema = sct_reader_schema(r, rec->type);
+	const struct sct_session *s = sct_reader_session(r);
+	struct sct_value v;
+
+	event_start(d, "record");
+	if (schema) {
+		fputs(", \"type\": ", d->out);
+		put_cstr(d->out, schema->name);
+	} else {
+		fprintf(d->out, ", \"type\": %u", rec->type);
+	}
+	for (uint32_t i = 0; schema && i < schema->nfields; i++) {
+		if (sct_reader_field(r, i, &v) < 0)
+			continue;
+		fputs(", ", d->out);
+		put_cstr(d->out, schema->fields[i].name);
+		if (v.kind == SCT_KIND_BYTES)
+			fputs(": ", d->out), put_bytes(d->out, v.b);
+		else if (v.kind == SCT_KIND_SINT)
+			fprintf(d->out, ": %lld", (long long)v.i);
+		else
+			fprintf(d->out, ": %llu", (unsigned long long)v.u);
+	}
+	if (rec->type == SCT_REC_SYSCALL) {
+		const char *name = s ? sct_session_syscall_name(s, rec->syscall.nr, rec->syscall.abi) : NULL;
+
+		fputs(", \"name\": ", d->out);
+		if (name)
+			put_cstr(d->out, name);
+		else
+			fputs("null", d->out);
+	}
+	fputc('}', d->out);
+}
+
+static void stats_print(FILE *out, const struct sct_reader_stats *st)
+{
+	fprintf(out, "  \"stats\": {\"blocks\": %llu, \"bytes_read\": %llu, \"skipped_ranges\": %llu, "
+		"\"skipped_bytes\": %llu, \"truncated_bytes\": %llu, \"unknown_frames\": %llu, "
+		"\"unknown_records\": %llu, \"bad_blocks\": %llu, \"sessions_without_trailer\": %llu, "
+		"\"records\": [",
+		(unsigned long long)st->blocks, (unsigned long long)st->bytes_read,
+		(unsigned long long)st->skipped_ranges, (unsigned long long)st->skipped_bytes,
+		(unsigned long long)st->truncated_bytes, (unsigned long long)st->unknown_frames,
+		(unsigned long long)st->unknown_records, (unsigned long long)st->bad_blocks,
+		(unsigned long long)st->sessions_without_trailer);
+	for (uint32_t i = 0; i <= SCT_REC_MAX; i++)
+		fprintf(out, "%s%llu", i ? ", " : "", (unsigned long long)st->records[i]);
+	fputs("]}", out);
+}
+
+static const char *base_name(const char *path)
+{
+	const char *slash = strrchr(path, '/');
+
+	return slash ? slash + 1 : path;
+}
+
+int main(int argc, char **argv)
+{
+	struct dump d = { .out = stdout, .first_event = true };
+	struct sct_record rec;
+	struct sct_reader *r;
+	int err = 0, rc;
+
+	if (argc != 2) {
+		fprintf(stderr, "usage: %s FILE.sct\n  prints the full decoding of FILE as JSON\n", argv[0]);
+		return 2;
+	}
+	r = sct_reader_open(argv[1], &err);
+	if (!r) {
+		fprintf(stderr, "sct_dump: %s: %s\n", argv[1], sct_strerror(err));
+		return 1;
+	}
+	sct_reader_set_diag(r, diag_print, &d);
+	fputs("{\n  \"input\": ", d.out);
+	put_cstr(d.out, base_name(argv[1]));
+	fputs(",\n  \"events\": [", d.out);
+	while ((rc = sct_reader_next(r, &rec)) > 0) {
+		if (rec.type == SCT_REC_SESSION) {
+			trailer_print(&d);
+			session_print(&d, sct_reader_session(r));
+		} else {
+			record_print(&d, r, &rec);
+		}
+		trailer_print(&d);
+	}
+	trailer_print(&d);
+	fputs("\n  ],\n", d.out);
+	stats_print(d.out, sct_reader_stats(r));
+	if (rc < 0) {
+		fputs(",\n  \"error\": ", d.out);
+		put_cstr(d.out, sct_reader_error(r));
+	}
+	fputs("\n}\n", d.out);
+	sct_reader_close(r);
+	if (fflush(stdout) || ferror(stdout)) {
+		perror("sct_dump: stdout");
+		return 1;
+	}
+	return rc < 0 ? 1 : 0;
+}
