@@ -312,6 +312,12 @@ uint32_t footer_input_errors(const struct footer *f);
 uint64_t footer_records(const struct footer *f);
 void footer_free(struct footer *f);
 
+/* ---------------------------------------------------------------- csv.c, jsonl.c */
+/* One CSV field (RFC 4180 quoting when needed; bytes as they are). */
+void csv_bytes(struct out *o, const void *p, size_t len);
+/* One JSON string: valid UTF-8 as is, other bytes as \u00XX of their value. */
+void json_string(struct out *o, const void *p, size_t len);
+
 /* ---------------------------------------------------------------- modes */
 struct summary;
 struct summary *summary_new(const struct env *env);

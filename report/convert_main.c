@@ -1,0 +1,392 @@
+// SPDX-License-Identifier: BSD-2-Clause
+/*
+ * sct-convert: one record type of sct traces as CSV or JSON Lines. Columns are the
+ * session number and hostname, then the fields the HEADER's schema names for the type (so a
+ * newer minor version's fields appear without a change here), then names resolved from
+ * other records: syscall name, comm, cgroup path.
+ */
+#include <errno.h>
+#include <getopt.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "report.h"
+
+static const char usage_text[] =
+"Usage: sct-convert --to csv|jsonl [--records TYPE] [-o OUT] FILE...\n"
+"Writes one record type of sct traces (FILE '-' = stdin) as CSV (RFC 4180, header row,\n"
+"CRLF) or JSON Lines (one object per line). TYPE: syscall (default), task, fork, exec,\n"
+"exit, cgroup, lost, warning. Columns: session, host, the schema's fields in order, then\n"
+"resolved names: syscall: name, comm, cgroup_path; task: cgroup_path; fork: parent_comm;\n"
+"exit: comm (empty/null when no record named them).\n"
+"Strings: CSV writes bytes as they are (quoted when they hold , \" CR or LF); JSON writes\n"
+"valid UTF-8 as is and each other byte as \\u00XX of its value. 64-bit values are exact\n"
+"integers in both.\n"
+"\n"
+"  -T, --to FORMAT     csv or jsonl (required)\n"
+"  -r, --records TYPE  record type (default syscall)\n"
+"  -o, --output OUT    output file (default stdout)\n"
+"      --strict        exit 3 when any input is damaged or incomplete\n"
+"  -h, --help          this text\n"
+"Exit status: as sct-report: 0 ok, 1 unreadable input or output error, 2 usage, 3 damaged\n"
+"input with --strict or nothing readable. The input summary goes to stderr.\n"
+"\n"
+"Examples:\n"
+"  sct-convert --to csv -o calls.csv trace.sct\n"
+"  sqlite3 t.db '.import --csv calls.csv calls' 'select name, count(*) from calls group by 1'\n"
+"  sct-convert --to jsonl --records exec trace.sct | python3 -c 'import json,sys; ...'\n"
+"  sct-convert --to csv --records task host1.sct host2.sct > tasks.csv\n";
+
+enum col_src { COL_SESSION, COL_HOST, COL_FIELD, COL_NAME, COL_COMM, COL_CGROUP, COL_PARENT_COMM };
+
+struct column {
+	char *name;
+	enum col_src src;
+	int idx; /* COL_FIELD: index in the current session's schema, -1 if it lacks the field */
+};
+
+struct convert {
+	bool jsonl, strict;
+	uint32_t type;
+	const char *output;
+	char **files;
+	int nfiles;
+	struct column cols[SCT_MAX_FIELDS + 8];
+	uint32_t ncols;
+	struct sess *mapped; /* session the field indexes were computed for */
+	struct out o;
+	struct ctx c;
+};
+
+static const char *const type_names[] = { "session", "syscall", "task", "fork", "exec",
+					   "exit", "cgroup", "lost", "warning" };
+
+static int usage_error(const char *what, const char *arg)
+{
+	fprintf(stderr, "sct-convert: %s '%s'\nUsage: sct-convert --to csv|jsonl [--records TYPE] [-o OUT] FILE...\n",
+		what, arg ? arg : "");
+	return -EINVAL;
+}
+
+static int parse_args(struct convert *cv, int argc, char **argv)
+{
+	static const struct option opts[] = {
+		{ "to", required_argument, NULL, 'T' },     { "records", required_argument, NULL, 'r' },
+		{ "output", required_argument, NULL, 'o' }, { "strict", no_argument, NULL, 'S' },
+		{ "help", no_argument, NULL, 'h' },         { NULL, 0, NULL, 0 },
+	};
+	const char *to = NULL;
+	int c;
+
+	cv->type = SCT_REC_SYSCALL;
+	while ((c = getopt_long(argc, argv, "T:r:o:h", opts, NULL)) != -1) {
+		uint32_t t;
+
+		switch (c) {
+		case 'T': to = optarg; break;
+		case 'o': cv->output = optarg; break;
+		case 'S': cv->strict = true; break;
+		case 'h': fputs(usage_text, stdout); exit(0);
+		case 'r':
+			for (t = 1; t <= SCT_REC_MAX && strcmp(optarg, type_names[t]); t++)
+				;
+			if (t > SCT_REC_MAX)
+				return usage_error("invalid --records type:", optarg);
+			cv->type = t;
+			break;
+		default:
+			return usage_error("bad option", NULL);
+		}
+	}
+	if (!to || (strcmp(to, "csv") && strcmp(to, "jsonl")))
+		return usage_error("--to must be csv or jsonl, not", to);
+	cv->jsonl = !strcmp(to, "jsonl");
+	if (optind >= argc)
+		return usage_error("no input FILE (use '-' for stdin)", NULL);
+	cv->files = argv + optind;
+	cv->nfiles = argc - optind;
+	return 0;
+}
+
+static int convert_add_col(struct convert *cv, const char *name, enum col_src src)
+{
+	struct column *col = &cv->cols[cv->ncols];
+
+	col->name = strdup(name);
+	if (!col->name)
+		return -ENOMEM;
+	col->src = src;
+	col->idx = -1;
+	cv->ncols++;
+	return 0;
+}
+
+/* Columns come from the first session's schema (or the built-in one without any input). */
+static int convert_columns(struct convert *cv, const struct sct_type_schema *ts)
+{
+	static const struct { uint32_t type; const char *name; enum col_src src; } extras[] = {
+		{ SCT_REC_SYSCALL, "name", COL_NAME },      { SCT_REC_SYSCALL, "comm", COL_COMM },
+		{ SCT_REC_SYSCALL, "cgroup_path", COL_CGROUP }, { SCT_REC_TASK, "cgroup_path", COL_CGROUP },
+		{ SCT_REC_FORK, "parent_comm", COL_PARENT_COMM }, { SCT_REC_EXIT, "comm", COL_COMM },
+	};
+	int err = convert_add_col(cv, "session", COL_SESSION);
+
+	if (!err)
+		err = convert_add_col(cv, "host", COL_HOST);
+	for (uint32_t i = 0; !err && ts && i < ts->nfields && i < SCT_MAX_FIELDS; i++)
+		err = convert_add_col(cv, ts->fields[i].name, COL_FIELD);
+	for (size_t i = 0; !err && i < sizeof(extras) / sizeof(extras[0]); i++)
+		if (extras[i].type == cv->type)
+			err = convert_add_col(cv, extras[i].name, extras[i].src);
+	return err;
+}
+
+static void convert_header(struct convert *cv)
+{
+	if (cv->jsonl)
+		return;
+	for (uint32_t i = 0; i < cv->ncols; i++) {
+		if (i)
+			out_char(&cv->o, ',');
+		csv_bytes(&cv->o, cv->cols[i].name, strlen(cv->cols[i].name));
+	}
+	out_mem(&cv->o, "\r\n", 2);
+}
+
+/* A later session may order or extend its fields differently: match columns by name. */
+static void convert_map(struct convert *cv, struct input *in)
+{
+	const struct sct_type_schema *ts = sct_reader_schema(in->r, cv->type);
+
+	if (!ts)
+		ts = sct_schema_builtin(cv->type);
+	for (uint32_t i = 0; i < cv->ncols; i++) {
+		struct column *col = &cv->cols[i];
+
+		if (col->src != COL_FIELD)
+			continue;
+		col->idx = -1;
+		for (uint32_t f = 0; ts && f < ts->nfields; f++)
+			if (!strcmp(ts->fields[f].name, col->name))
+				col->idx = (int)f;
+	}
+	cv->mapped = in->sess;
+}
+
+static void convert_null(struct convert *cv)
+{
+	if (cv->jsonl)
+		out_str(&cv->o, "null");
+}
+
+static void convert_str(struct convert *cv, const void *p, size_t len)
+{
+	if (cv->jsonl)
+		json_string(&cv->o, p, len);
+	else
+		csv_bytes(&cv->o, p, len);
+}
+
+static void convert_field(struct convert *cv, struct input *in, int idx)
+{
+	struct sct_value v;
+
+	if (idx < 0 || sct_reader_field(in->r, (uint32_t)idx, &v) < 0) {
+		convert_null(cv);
+		return;
+	}
+	switch (v.kind) {
+	case SCT_KIND_SINT:
+		out_i64(&cv->o, v.i);
+		break;
+	case SCT_KIND_BYTES:
+		convert_str(cv, v.b.ptr, v.b.len);
+		break;
+	default:
+		out_u64(&cv->o, v.u);
+	}
+}
+
+static void convert_comm(struct convert *cv, const struct task *t)
+{
+	if (t && t->comm)
+		convert_str(cv, strtab_get(t->comm), strtab_len(t->comm));
+	else
+		convert_null(cv);
+}
+
+static void convert_resolved(struct convert *cv, struct input *in, const struct sct_record *rec, enum col_src src)
+{
+	struct sess *s = in->sess;
+	struct cgroup *cg;
+	uint32_t id;
+
+	switch (src) {
+	case COL_NAME:
+		id = input_syscall_name(s, rec->syscall.nr, rec->syscall.abi);
+		convert_str(cv, strtab_get(id), strtab_len(id));
+		break;
+	case COL_COMM:
+		if (rec->type == SCT_REC_SYSCALL)
+			convert_comm(cv, tasks_lookup(s->id, rec->syscall.pid, rec->syscall.tid));
+		else
+			convert_comm(cv, tasks_peek(s->id, rec->exit.tid));
+		break;
+	case COL_PARENT_COMM:
+		convert_comm(cv, tasks_peek(s->id, rec->fork.parent_tid));
+		break;
+	default:
+		cg = cgroups_get(s->id, rec->type == SCT_REC_SYSCALL ? rec->syscall.cgroup_id : rec->task.cgroup_id);
+		if (cg && cg->path)
+			convert_str(cv, strtab_get(cg->path - 1), strtab_len(cg->path - 1));
+		else
+			convert_null(cv);
+	}
+}
+
+static void convert_row(struct convert *cv, struct input *in, const struct sct_record *rec)
+{
+	struct out *o = &cv->o;
+
+	if (cv->mapped != in->sess)
+		convert_map(cv, in);
+	for (uint32_t i = 0; i < cv->ncols; i++) {
+		const struct column *col = &cv->cols[i];
+
+		if (cv->jsonl) {
+			out_char(o, i ? ',' : '{');
+			json_string(o, col->name, strlen(col->name));
+			out_char(o, ':');
+		} else if (i) {
+			out_char(o, ',');
+		}
+		if (col->src == COL_SESSION)
+			out_u64(o, in->sess->id);
+		else if (col->src == COL_HOST)
+			convert_str(cv, strtab_get(in->sess->host), strtab_len(in->sess->host));
+		else if (col->src == COL_FIELD)
+			convert_field(cv, in, col->idx);
+		else
+			convert_resolved(cv, in, rec, col->src);
+	}
+	if (cv->jsonl)
+		out_mem(o, "}\n", 2);
+	else
+		out_mem(o, "\r\n", 2);
+}
+
+static void convert_input_error(struct convert *cv, struct input *in, const char *path, int err)
+{
+	const char *detail = in && in->r ? sct_reader_error(in->r) : "";
+	char msg[512];
+
+	snprintf(msg, sizeof(msg), "%s%s%s", sct_strerror(err), *detail ? ": " : "", detail);
+	fprintf(stderr, "sct-convert: %s: %s\n", path, msg);
+	footer_input_error(cv->c.footer, path, msg);
+}
+
+static int convert_one(struct convert *cv, const char *path)
+{
+	struct sct_record rec;
+	struct input in;
+	int n = input_open(&cv->c, &in, path);
+
+	if (n) {
+		convert_input_error(cv, NULL, path, n);
+		return 0;
+	}
+	while ((n = input_next(&cv->c, &in, &rec)) > 0) {
+		if (!cv->ncols) {
+			const struct sct_type_schema *ts = sct_reader_schema(in.r, cv->type);
+
+			n = convert_columns(cv, ts ? ts : sct_schema_builtin(cv->type));
+			if (n)
+				break;
+			convert_header(cv);
+		}
+		if (rec.type == cv->type)
+			convert_row(cv, &in, &rec);
+		n = input_track(&cv->c, &in, &rec);
+		if (n)
+			break;
+	}
+	if (n == -ENOMEM) {
+		input_close(&cv->c, &in);
+		return n;
+	}
+	if (n < 0)
+		convert_input_error(cv, &in, path, n);
+	input_close(&cv->c, &in);
+	return 0;
+}
+
+static int convert_run(struct convert *cv)
+{
+	int err = 0;
+
+	for (int i = 0; i < cv->nfiles && !err; i++)
+		err = convert_one(cv, cv->files[i]);
+	if (!err && !cv->ncols) {
+		err = convert_columns(cv, sct_schema_builtin(cv->type));
+		if (!err)
+			convert_header(cv);
+	}
+	return err;
+}
+
+static int convert_status(struct convert *cv, int err)
+{
+	struct footer *f = cv->c.footer;
+
+	if (err) {
+		fprintf(stderr, "sct-convert: %s\n", sct_strerror(err));
+		return EXIT_INPUT;
+	}
+	if (footer_input_errors(f))
+		return EXIT_INPUT;
+	if (footer_damaged(f) && (cv->strict || !footer_records(f))) {
+		fprintf(stderr, "sct-convert: %s\n", cv->strict ? "input damaged or incomplete (--strict)"
+								: "input damaged: nothing could be read");
+		return EXIT_DAMAGED;
+	}
+	return 0;
+}
+
+int main(int argc, char **argv)
+{
+	static struct convert cv;
+	struct env env = { 0 };
+	struct out errout;
+	int err, status;
+
+	if (parse_args(&cv, argc, argv))
+		return EXIT_USAGE;
+	cv.c.env = &env;
+	cv.c.track_tasks = true;
+	cv.c.footer = footer_new();
+	err = cv.c.footer ? out_open(&cv.o, cv.output) : -ENOMEM;
+	if (err) {
+		fprintf(stderr, "sct-convert: %s: %s\n", cv.output ? cv.output : "stdout", sct_strerror(err));
+		footer_free(cv.c.footer);
+		return EXIT_INPUT;
+	}
+	err = convert_run(&cv);
+	status = convert_status(&cv, err);
+	err = out_close(&cv.o);
+	if (err) {
+		fprintf(stderr, "sct-convert: writing %s: %s\n", cv.output ? cv.output : "stdout", sct_strerror(err));
+		status = EXIT_INPUT;
+	}
+	if (!out_open(&errout, NULL)) {
+		errout.fd = 2;
+		footer_print(cv.c.footer, &errout);
+		if (out_close(&errout))
+			status = status ? status : EXIT_INPUT;
+	}
+	footer_free(cv.c.footer);
+	for (uint32_t i = 0; i < cv.ncols; i++)
+		free(cv.cols[i].name);
+	input_free_tables();
+	return status;
+}
