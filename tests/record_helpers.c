@@ -437,7 +437,7 @@ int rh_trace_read(const char *path, struct rh_trace *t)
 {
 	struct sct_reader *r;
 	struct sct_record rec;
-	const struct sct_session *s;
+	const struct sct_session *s = NULL;
 	int err = 0, ret;
 
 	memset(t, 0, sizeof(*t));
@@ -447,14 +447,16 @@ int rh_trace_read(const char *path, struct rh_trace *t)
 		return err;
 	sct_reader_set_diag(r, rh_diag_count, t);
 	while ((ret = sct_reader_next(r, &rec)) > 0) {
-		if (rec.type == SCT_REC_SESSION)
-			rh_session_note(t, sct_reader_session(r));
+		if (rec.type == SCT_REC_SESSION) {
+			/* kept: the reader has no current session once the input ended */
+			s = sct_reader_session(r);
+			rh_session_note(t, s);
+		}
 		else if ((err = rh_trace_add(t, &rec)))
 			break;
 	}
 	if (ret < 0)
 		t->err = ret;
-	s = sct_reader_session(r);
 	if (s && sct_session_trailer(s)) {
 		t->has_trailer = true;
 		t->trailer = *sct_session_trailer(s);
@@ -568,6 +570,7 @@ int rh_run_traced(struct rh_run *run, const char *const wl_argv[], const char *t
 	ret = rh_spawn(&run->wl, wl_argv, false);
 	if (ret)
 		return rh_run_fail(run, "spawn workload", ret);
+	run->wl_pid = run->wl.pid;
 	snprintf(pid, sizeof(pid), "%d", run->wl.pid);
 	args[3] = pid;
 	for (size_t i = 0; extra && extra[i] && n < 47; i++)

@@ -136,6 +136,7 @@ void rh_teardown(void);
 /* A workload traced by one recorder from start to end. */
 struct rh_run {
 	struct rh_proc wl;
+	pid_t wl_pid;   /* the workload's pid (wl.pid is -1 once it is reaped) */
 	struct rh_recorder rec;
 	char *out;      /* the workload's whole stdout, NUL-terminated */
 	int wl_status;  /* the workload's wait status */

@@ -66,7 +66,7 @@ Test(record_trace, exact_writes_of_one_thread)
 	uint32_t pid;
 
 	cr_assert_eq(rh_run_traced(&run, wl, rh_trace_path, NULL), 0, "run failed (see stderr)");
-	pid = (uint32_t)run.wl.pid;
+	pid = (uint32_t)run.wl_pid;
 	cr_assert_eq(lines_with(run.out, "writer pid", (char(*)[256])report, 1), 1, "output: %s", run.out);
 	cr_assert_eq(rh_field(report, "pid"), pid);
 	cr_assert_eq(rh_field(report, "tid"), pid);
@@ -100,7 +100,7 @@ Test(record_trace, process_tree_lifecycle)
 	size_t n, forks = 0;
 
 	cr_assert_eq(rh_run_traced(&run, wl, rh_trace_path, NULL), 0, "run failed (see stderr)");
-	root = (uint32_t)run.wl.pid;
+	root = (uint32_t)run.wl_pid;
 	cr_assert(WIFEXITED(run.wl_status) && WEXITSTATUS(run.wl_status) == 1);
 	n = lines_with(run.out, "node ", nodes, 63);
 	cr_assert_eq(n, 63, "tree printed %zu nodes", n);
@@ -147,7 +147,7 @@ Test(record_trace, threads_lifecycle)
 	uint32_t pid;
 
 	cr_assert_eq(rh_run_traced(&run, wl, rh_trace_path, NULL), 0, "run failed (see stderr)");
-	pid = (uint32_t)run.wl.pid;
+	pid = (uint32_t)run.wl_pid;
 	cr_assert(WIFEXITED(run.wl_status) && WEXITSTATUS(run.wl_status) == 7);
 	cr_assert_eq(lines_with(run.out, "thread ", threads, 64), 64, "output: %s", run.out);
 	trace_load(&t, rh_trace_path);
@@ -188,7 +188,7 @@ Test(record_trace, exec_chain)
 	uint32_t pid;
 
 	cr_assert_eq(rh_run_traced(&run, wl, rh_trace_path, NULL), 0, "run failed (see stderr)");
-	pid = (uint32_t)run.wl.pid;
+	pid = (uint32_t)run.wl_pid;
 	cr_assert(WIFEXITED(run.wl_status) && WEXITSTATUS(run.wl_status) == 0);
 	cr_assert_eq(lines_with(run.out, "exec level ", lines, 4), 4, "output: %s", run.out);
 	trace_load(&t, rh_trace_path);
@@ -222,7 +222,7 @@ Test(record_trace, exec_by_non_leader_thread)
 	size_t after = 0;
 
 	cr_assert_eq(rh_run_traced(&run, wl, rh_trace_path, NULL), 0, "run failed (see stderr)");
-	pid = (uint32_t)run.wl.pid;
+	pid = (uint32_t)run.wl_pid;
 	cr_assert(WIFEXITED(run.wl_status) && WEXITSTATUS(run.wl_status) == 0);
 	cr_assert_eq(lines_with(run.out, "thread tid ", thread, 1), 1, "output: %s", run.out);
 	cr_assert_eq(lines_with(run.out, "post pid ", post, 1), 1, "output: %s", run.out);
