@@ -299,6 +299,13 @@ struct sct_reader *sct_reader_open_mem(const void *buf, size_t len, int *err);
 
 /* Diagnostics are delivered through fn as they are found (and always counted in stats). */
 void sct_reader_set_diag(struct sct_reader *r, sct_diag_fn fn, void *ctx);
+/*
+ * Records of a type this library has no struct for, but which the session's HEADER schema
+ * describes, are skipped with SCT_DIAG_UNKNOWN_RECORD by default. With deliver set, next()
+ * returns them instead (rec->type is their type, the union is zeroed) for sct_reader_field()
+ * and sct_reader_schema(); they still count in stats.unknown_records. Set before reading.
+ */
+void sct_reader_set_unknown(struct sct_reader *r, bool deliver);
 
 /*
  * Next record into *rec: returns 1, 0 at the end of input, or a negative code when the

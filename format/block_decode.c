@@ -1,0 +1,353 @@
+// SPDX-License-Identifier: BSD-2-Clause
+/* BLOCK validation and chunked column decoding (see block_decode.h). */
+#include "block_decode.h"
+
+#include <errno.h>
+#include <lz4.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "cbor_head.h"
+#include "columns.h"
+#include "varint.h"
+
+void block_dec_free(struct block_dec *d)
+{
+	free(d->raw);
+	free(d->runs);
+	for (uint32_t i = 0; i < SCT_MAX_SECTIONS; i++) {
+		free(d->secs[i].cols);
+		free(d->secs[i].vals);
+	}
+	memset(d, 0, sizeof(*d));
+}
+
+int block_meta_parse(const uint8_t *body, size_t len, struct block_meta *m, const char **why)
+{
+	const uint8_t *p = body, *end = body + len;
+	uint64_t n, plen;
+
+	*why = "BLOCK metadata does not decode";
+	if (cbor_head_expect(&p, end, 4, &n) || n != 6 ||
+	    cbor_head_expect(&p, end, 0, &m->count) ||
+	    cbor_head_expect(&p, end, 0, &m->raw_size) ||
+	    cbor_head_expect(&p, end, 0, &m->first_ns) ||
+	    cbor_head_expect(&p, end, 0, &m->last_ns) ||
+	    cbor_head_expect(&p, end, 0, &m->codec) ||
+	    cbor_head_expect(&p, end, 2, &plen))
+		return -1;
+	if (plen != (uint64_t)(end - p)) {
+		*why = "BLOCK payload length does not match the frame";
+		return -1;
+	}
+	if (m->count < 1 || m->count > SCT_MAX_BLOCK_RECORDS) {
+		*why = "BLOCK record count is 0 or past the limit";
+		return -1;
+	}
+	if (m->raw_size > SCT_MAX_BLOCK_RAW) {
+		*why = "BLOCK raw_size is past the limit";
+		return -1;
+	}
+	if (m->codec > 1 || (m->codec == 0 && plen != m->raw_size)) {
+		*why = "BLOCK codec is unknown or a stored payload's size is not raw_size";
+		return -1;
+	}
+	m->payload = p;
+	m->payload_len = (size_t)plen;
+	return 0;
+}
+
+static int grow(void **p, uint32_t *cap, uint32_t need, size_t size)
+{
+	void *tmp;
+
+	if (need <= *cap)
+		return 0;
+	tmp = realloc(*p, (size_t)need * size);
+	if (!tmp)
+		return -ENOMEM;
+	*p = tmp;
+	*cap = need;
+	return 0;
+}
+
+/* Schema, typing and storage of a section of the given type. */
+static int section_setup(struct block_dec *d, struct dec_section *sec, const struct sct_session *s)
+{
+	const struct session_type *st = session_type(s, sec->type);
+	const struct sct_type_schema *builtin = sct_schema_builtin(sec->type);
+	uint32_t slot = (uint32_t)(sec - d->secs);
+	uint32_t ncols;
+	bool typed;
+
+	sec->schema = st ? &st->schema : builtin;
+	typed = st ? st->typed : builtin != NULL;
+	sec->slots = typed ? schema_slots(sec->type) : NULL;
+	sec->nslots = typed ? builtin->nfields : 0;
+	sec->deliver = sec->schema && (typed || d->deliver_unknown);
+	if (!sec->schema) {
+		sec->ncols = 0;
+		return 0;
+	}
+	ncols = sec->schema->nfields > sec->nslots ? sec->schema->nfields : sec->nslots;
+	sec->ncols = ncols;
+	if (ncols > d->cols_cap[slot]) {
+		uint32_t cap = d->cols_cap[slot];
+		int err = grow((void **)&sec->cols, &cap, ncols, sizeof(*sec->cols));
+
+		if (!err)
+			err = grow((void **)&sec->vals, &d->cols_cap[slot], ncols,
+				   DEC_CHUNK * sizeof(uint64_t));
+		if (err)
+			return err;
+	}
+	memset(sec->cols, 0, ncols * sizeof(*sec->cols));
+	for (uint32_t k = 0; k < ncols; k++)
+		sec->cols[k].kind = k < sec->schema->nfields ? sec->schema->fields[k].kind
+							     : builtin->fields[k].kind;
+	return 0;
+}
+
+/* Geometry of one column at *pos (< end); checks every length against what remains. */
+static int column_parse(struct dec_col *c, uint32_t count, const uint8_t **pos, const uint8_t *end)
+{
+	const uint8_t *p = *pos;
+	uint64_t total = 0;
+
+	if (p == end || *p > 8)
+		return -1;
+	c->width = *p++;
+	if ((uint64_t)c->width * count > (uint64_t)(end - p))
+		return -1;
+	c->planes = p;
+	p += (size_t)c->width * count;
+	if (c->kind == SCT_KIND_BYTES) {
+		for (uint32_t i = 0; i < count; i++) {
+			uint64_t len;
+
+			column_get_planes(&len, c->planes, count, c->width, i, 1);
+			if (len > SCT_MAX_STRING)
+				return -1;
+			total += len;
+		}
+		if (total > (uint64_t)(end - p))
+			return -1;
+		c->data = p;
+		p += total;
+	}
+	*pos = p;
+	return 0;
+}
+
+static int sections_parse(struct block_dec *d, const uint8_t **pos, const uint8_t *end,
+			  const struct sct_session *s, uint64_t first_ns, const char **why)
+{
+	uint64_t nsec;
+
+	*why = "BLOCK sections do not decode";
+	if (varint_get(pos, end, &nsec) || nsec > SCT_MAX_SECTIONS)
+		return -SCT_E_CORRUPT;
+	for (uint32_t i = 0; i < nsec; i++) {
+		struct dec_section *sec = &d->secs[i];
+		uint64_t type, count, nfields, length;
+		const uint8_t *p, *send;
+		int err;
+
+		if (varint_get(pos, end, &type) || varint_get(pos, end, &count) ||
+		    varint_get(pos, end, &nfields) || varint_get(pos, end, &length) ||
+		    type > UINT32_MAX || count > SCT_MAX_BLOCK_RECORDS ||
+		    nfields > SCT_MAX_FIELDS || length > (uint64_t)(end - *pos))
+			return -SCT_E_CORRUPT;
+		for (uint32_t j = 0; j < i; j++)
+			if (d->secs[j].type == type)
+				return -SCT_E_CORRUPT;
+		sec->type = (uint32_t)type;
+		sec->count = (uint32_t)count;
+		sec->row = sec->chunk0 = sec->chunk_n = 0;
+		sec->runsum = 0;
+		d->nsecs = i + 1;
+		err = section_setup(d, sec, s);
+		if (err)
+			return err;
+		p = *pos;
+		send = p + length;
+		/* columns past the schema's are skipped by length (a later minor version's) */
+		for (uint32_t k = 0; k < nfields && sec->schema && k < sec->schema->nfields; k++) {
+			if (column_parse(&sec->cols[k], sec->count, &p, send))
+				return -SCT_E_CORRUPT;
+		}
+		for (uint32_t k = 0; k < sec->ncols; k++)
+			sec->cols[k].run = sec->cols[k].kind == SCT_KIND_TIME ? first_ns : 0;
+		*pos = send;
+	}
+	return 0;
+}
+
+static int runs_parse(struct block_dec *d, const uint8_t **pos, const uint8_t *end, uint64_t count)
+{
+	uint64_t nruns, total = 0;
+	int err;
+
+	if (varint_get(pos, end, &nruns) || nruns > count || nruns > (uint64_t)(end - *pos) / 2)
+		return -SCT_E_CORRUPT;
+	err = grow((void **)&d->runs, &d->runs_cap, (uint32_t)nruns, sizeof(*d->runs));
+	if (err)
+		return err;
+	for (uint32_t i = 0; i < nruns; i++) {
+		uint64_t type, n;
+
+		if (varint_get(pos, end, &type) || varint_get(pos, end, &n) || type > UINT32_MAX ||
+		    n < 1 || n > count - total)
+			return -SCT_E_CORRUPT;
+		d->runs[i].type = (uint32_t)type;
+		d->runs[i].count = (uint32_t)n;
+		total += n;
+	}
+	d->nruns = (uint32_t)nruns;
+	return total == count ? 0 : -SCT_E_CORRUPT;
+}
+
+/* Every run names a section, and each section's rows are exactly its runs' records. */
+static int runs_link(struct block_dec *d)
+{
+	for (uint32_t i = 0; i < d->nruns; i++) {
+		uint32_t s = 0;
+
+		while (s < d->nsecs && d->secs[s].type != d->runs[i].type)
+			s++;
+		if (s == d->nsecs)
+			return -SCT_E_CORRUPT;
+		d->runs[i].sec = s;
+		d->secs[s].runsum += d->runs[i].count;
+	}
+	for (uint32_t s = 0; s < d->nsecs; s++)
+		if (d->secs[s].runsum != d->secs[s].count)
+			return -SCT_E_CORRUPT;
+	return 0;
+}
+
+static int payload_get(struct block_dec *d, const struct block_meta *m)
+{
+	if (m->raw_size == 0)
+		return -SCT_E_CORRUPT;
+	if (m->raw_size > d->raw_cap) {
+		uint8_t *tmp = realloc(d->raw, (size_t)m->raw_size);
+
+		if (!tmp)
+			return -ENOMEM;
+		d->raw = tmp;
+		d->raw_cap = (size_t)m->raw_size;
+	}
+	if (m->codec == 0) {
+		memcpy(d->raw, m->payload, m->payload_len);
+		return 0;
+	}
+	if (m->payload_len > INT32_MAX ||
+	    LZ4_decompress_safe((const char *)m->payload, (char *)d->raw, (int)m->payload_len,
+				(int)m->raw_size) != (int)m->raw_size)
+		return -SCT_E_CORRUPT;
+	return 0;
+}
+
+int block_dec_load(struct block_dec *d, const struct block_meta *m, const struct sct_session *s,
+		   const char **why)
+{
+	const uint8_t *pos, *end;
+	int err;
+
+	d->nruns = d->nsecs = 0;
+	d->run_idx = d->run_left = 0;
+	*why = "BLOCK payload does not decompress to raw_size bytes";
+	err = payload_get(d, m);
+	if (err)
+		return err;
+	pos = d->raw;
+	end = d->raw + m->raw_size;
+	*why = "BLOCK run list does not decode";
+	err = runs_parse(d, &pos, end, m->count);
+	if (!err)
+		err = sections_parse(d, &pos, end, s, m->first_ns, why);
+	if (!err && pos != end) {
+		*why = "BLOCK payload has bytes after its last section";
+		err = -SCT_E_CORRUPT;
+	}
+	if (!err) {
+		*why = "BLOCK runs and sections disagree on record counts";
+		err = runs_link(d);
+	}
+	if (err)
+		d->nruns = d->nsecs = 0;
+	d->first_ns = m->first_ns;
+	return err;
+}
+
+void block_dec_chunk(struct dec_section *sec, uint32_t row)
+{
+	uint32_t n = sec->count - row < DEC_CHUNK ? sec->count - row : DEC_CHUNK;
+
+	for (uint32_t k = 0; k < sec->ncols; k++) {
+		struct dec_col *c = &sec->cols[k];
+		uint64_t *v = sec->vals + (size_t)k * DEC_CHUNK;
+
+		column_get_planes(v, c->planes, sec->count, c->width, row, n);
+		switch (c->kind) {
+		case SCT_KIND_SINT:
+			column_unzigzag(v, n);
+			break;
+		case SCT_KIND_TIME:
+			/* a column the section lacks reads as 0, not as first_ns */
+			if (c->planes)
+				column_undelta(v, n, &c->run);
+			break;
+		case SCT_KIND_BYTES:
+			for (uint32_t i = 0; i < n; i++) {
+				uint64_t len = v[i];
+
+				v[i] = c->run << 32 | len;
+				c->run += len;
+			}
+			break;
+		default:
+			break;
+		}
+	}
+	sec->chunk0 = row;
+	sec->chunk_n = n;
+}
+
+static void slot_put(struct sct_record *rec, struct field_slot slot, uint64_t v,
+		     const struct dec_col *c)
+{
+	uint8_t *p = (uint8_t *)rec + slot.offset;
+
+	switch (slot.size) {
+	case 0: {
+		struct sct_bytes *b = (struct sct_bytes *)p;
+
+		b->ptr = c->data ? c->data + (v >> 32) : NULL;
+		b->len = (uint32_t)v;
+		if (!b->len && !b->ptr)
+			b->ptr = (const uint8_t *)"";
+		break;
+	}
+	case 1:
+		*p = (uint8_t)v;
+		break;
+	case 4:
+		*(uint32_t *)p = (uint32_t)v;
+		break;
+	default:
+		*(uint64_t *)p = v;
+		break;
+	}
+}
+
+void block_dec_fill(const struct dec_section *sec, uint32_t i, struct sct_record *rec)
+{
+	const uint64_t *v = sec->vals + i;
+
+	memset(rec, 0, sizeof(*rec));
+	rec->type = sec->type;
+	for (uint32_t k = 0; k < sec->nslots; k++)
+		slot_put(rec, sec->slots[k], v[(size_t)k * DEC_CHUNK], &sec->cols[k]);
+}

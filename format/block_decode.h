@@ -1,0 +1,109 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
+/*
+ * The reader's current block: its payload, validated once when loaded, then decoded a chunk
+ * of rows at a time per section, so memory per block is the payload plus a few KiB of values
+ * whatever the record count (spec/FORMAT.md sections 6 and 7).
+ */
+#ifndef SCT_BLOCK_DECODE_H
+#define SCT_BLOCK_DECODE_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "schema.h"
+#include "sct.h"
+#include "session.h"
+
+/* Rows decoded at a time per section. */
+#define DEC_CHUNK 256u
+
+struct dec_col {
+	uint32_t kind;
+	uint32_t width;          /* 0 also for a column the section lacks */
+	const uint8_t *planes;
+	const uint8_t *data;     /* bytes columns: the concatenated strings */
+	uint64_t run;            /* time: last value; bytes: data offset of the next row */
+};
+
+struct dec_section {
+	uint32_t type;
+	uint32_t count;
+	uint32_t ncols;          /* columns held: schema fields, at least the built-in ones */
+	const struct sct_type_schema *schema; /* NULL: no schema, the records are skipped */
+	const struct field_slot *slots;       /* built-in storage; NULL if not typed */
+	uint32_t nslots;
+	bool deliver;            /* next() returns these records */
+	uint32_t row;            /* next row to hand out */
+	uint32_t chunk0, chunk_n; /* rows [chunk0, chunk0+chunk_n) are in vals */
+	uint64_t runsum;
+	struct dec_col *cols;
+	uint64_t *vals;          /* ncols columns of DEC_CHUNK values */
+};
+
+struct dec_run {
+	uint32_t type, sec, count;
+};
+
+struct block_meta {
+	uint64_t count, raw_size, first_ns, last_ns, codec;
+	const uint8_t *payload;
+	size_t payload_len;
+};
+
+struct block_dec {
+	uint8_t *raw;
+	size_t raw_cap;
+	struct dec_run *runs;
+	uint32_t nruns, runs_cap;
+	struct dec_section secs[SCT_MAX_SECTIONS];
+	uint32_t cols_cap[SCT_MAX_SECTIONS]; /* allocated columns per section slot */
+	uint32_t nsecs;
+	uint32_t run_idx, run_left, cur; /* position in record order */
+	uint64_t first_ns;
+	bool deliver_unknown;
+};
+
+void block_dec_free(struct block_dec *d);
+/* Parse the BLOCK body's metadata; -1 with *why set if it is malformed or past the limits. */
+int block_meta_parse(const uint8_t *body, size_t len, struct block_meta *m, const char **why);
+/*
+ * Decompress and validate the payload; afterwards block_dec_next() walks the records.
+ * s is the session whose HEADER schema applies (NULL: the built-in schema).
+ * Returns 0, -SCT_E_CORRUPT with *why set, or -ENOMEM. On error the block holds no records.
+ */
+int block_dec_load(struct block_dec *d, const struct block_meta *m, const struct sct_session *s,
+		   const char **why);
+/* Decode the chunk of section sec that holds row. */
+void block_dec_chunk(struct dec_section *sec, uint32_t row);
+/* Fill rec with row i of sec's current chunk. */
+void block_dec_fill(const struct dec_section *sec, uint32_t i, struct sct_record *rec);
+
+/* Next deliverable record's section and chunk index; false when the block is exhausted. */
+static inline bool block_dec_next(struct block_dec *d, struct dec_section **out, uint32_t *idx)
+{
+	for (;;) {
+		struct dec_section *sec;
+		uint32_t row;
+
+		if (!d->run_left) {
+			if (d->run_idx == d->nruns)
+				return false;
+			d->cur = d->runs[d->run_idx].sec;
+			d->run_left = d->runs[d->run_idx].count;
+			d->run_idx++;
+		}
+		sec = &d->secs[d->cur];
+		d->run_left--;
+		row = sec->row++;
+		if (!sec->deliver)
+			continue;
+		if (row - sec->chunk0 >= sec->chunk_n)
+			block_dec_chunk(sec, row);
+		*out = sec;
+		*idx = row - sec->chunk0;
+		return true;
+	}
+}
+
+#endif

@@ -1,0 +1,264 @@
+// SPDX-License-Identifier: BSD-2-Clause
+/* Pending block columns and the BLOCK frame encoder (see block_encode.h). */
+#include "block_encode.h"
+
+#include "columns.h"
+
+#include <cbor.h>
+#include <errno.h>
+#include <lz4.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "frame.h"
+#include "varint.h"
+
+/* BLOCK body before the payload bytes: array head, five uints, byte-string head. */
+#define BLOCK_META_MAX (1 + 5 * 9 + 9)
+#define FRAME_HEADROOM (FRAME_HEAD_MAX + BLOCK_META_MAX)
+
+int block_enc_init(struct block_enc *e, uint32_t cap)
+{
+	memset(e, 0, sizeof(*e));
+	e->cap = cap;
+	e->raw_bound = BLOCK_FIXED_BOUND;
+	e->runs = calloc(cap, sizeof(*e->runs));
+	return e->runs ? 0 : -ENOMEM;
+}
+
+void block_enc_free(struct block_enc *e)
+{
+	for (uint32_t t = 0; t <= SCT_REC_MAX; t++) {
+		free(e->types[t].cols);
+		for (uint32_t k = 0; k < SCHEMA_MAX_BUILTIN_FIELDS; k++)
+			free(e->types[t].data[k].p);
+	}
+	free(e->runs);
+	free(e->raw);
+	free(e->frame);
+	memset(e, 0, sizeof(*e));
+}
+
+int block_enc_type_alloc(struct block_enc *e, uint32_t type)
+{
+	const struct sct_type_schema *s = sct_schema_builtin(type);
+
+	e->types[type].cols = calloc((size_t)s->nfields * e->cap, sizeof(uint64_t));
+	return e->types[type].cols ? 0 : -ENOMEM;
+}
+
+int64_t block_enc_bound(const struct sct_record *rec)
+{
+	const struct sct_type_schema *s = sct_schema_builtin(rec->type);
+	const struct field_slot *slot = schema_slots(rec->type);
+	int64_t bound = (int64_t)BLOCK_RECORD_BOUND(s->nfields);
+
+	for (uint32_t k = 0; k < s->nfields; k++) {
+		const struct sct_bytes *b;
+
+		if (slot[k].size)
+			continue;
+		b = (const struct sct_bytes *)((const uint8_t *)rec + slot[k].offset);
+		if (b->len > SCT_MAX_STRING)
+			return -SCT_E_LIMIT;
+		bound += b->len;
+	}
+	return bound;
+}
+
+static int bytes_append(struct enc_bytes *d, const struct sct_bytes *b)
+{
+	if (b->len > d->cap - d->len) {
+		size_t cap = d->cap ? d->cap : 4096;
+		uint8_t *tmp;
+
+		while (cap - d->len < b->len)
+			cap *= 2;
+		tmp = realloc(d->p, cap);
+		if (!tmp)
+			return -ENOMEM;
+		d->p = tmp;
+		d->cap = cap;
+	}
+	if (b->len)
+		memcpy(d->p + d->len, b->ptr, b->len);
+	d->len += b->len;
+	return 0;
+}
+
+static uint64_t slot_get(const struct sct_record *rec, struct field_slot slot, uint32_t kind)
+{
+	const uint8_t *p = (const uint8_t *)rec + slot.offset;
+
+	switch (slot.size) {
+	case 1:
+		return *p;
+	case 4:
+		if (kind == SCT_KIND_SINT)
+			return (uint64_t)(int64_t)*(const int32_t *)p;
+		return *(const uint32_t *)p;
+	default:
+		return *(const uint64_t *)p;
+	}
+}
+
+int block_enc_add(struct block_enc *e, const struct sct_record *rec, size_t bound)
+{
+	const struct sct_type_schema *s = sct_schema_builtin(rec->type);
+	const struct field_slot *slot = schema_slots(rec->type);
+	struct enc_type *t = &e->types[rec->type];
+	uint32_t row = t->count;
+
+	for (uint32_t k = 0; k < s->nfields; k++) {
+		uint64_t v;
+
+		if (slot[k].size == 0) {
+			const struct sct_bytes *b = (const struct sct_bytes *)
+				((const uint8_t *)rec + slot[k].offset);
+			int err = bytes_append(&t->data[k], b);
+
+			if (err)
+				return err;
+			v = b->len;
+		} else {
+			v = slot_get(rec, slot[k], s->fields[k].kind);
+		}
+		t->cols[(size_t)k * e->cap + row] = v;
+	}
+	t->count++;
+	block_enc_run(e, rec->type);
+	e->count++;
+	e->raw_bound += bound;
+	return 0;
+}
+
+static int buf_reserve(uint8_t **p, size_t *cap, size_t need)
+{
+	uint8_t *tmp;
+
+	if (need <= *cap)
+		return 0;
+	tmp = realloc(*p, need);
+	if (!tmp)
+		return -ENOMEM;
+	*p = tmp;
+	*cap = need;
+	return 0;
+}
+
+static void block_time_range(struct block_enc *e)
+{
+	uint64_t lo = UINT64_MAX, hi = 0;
+
+	for (uint32_t type = 1; type <= SCT_REC_MAX; type++) {
+		const struct enc_type *t = &e->types[type];
+
+		for (uint32_t i = 0; i < t->count; i++) {
+			uint64_t v = t->cols[i];
+
+			lo = v < lo ? v : lo;
+			hi = v > hi ? v : hi;
+		}
+	}
+	e->first_ns = lo;
+	e->last_ns = hi;
+}
+
+/* One section: header varints, then each column as width planes (and string data). */
+static uint8_t *section_put(struct block_enc *e, uint32_t type, uint8_t *out)
+{
+	const struct sct_type_schema *s = sct_schema_builtin(type);
+	struct enc_type *t = &e->types[type];
+	unsigned width[SCHEMA_MAX_BUILTIN_FIELDS];
+	uint64_t length = 0;
+
+	for (uint32_t k = 0; k < s->nfields; k++) {
+		uint64_t *v = t->cols + (size_t)k * e->cap;
+
+		width[k] = column_store(v, t->count, s->fields[k].kind, e->first_ns);
+		length += 1 + (uint64_t)width[k] * t->count;
+		if (s->fields[k].kind == SCT_KIND_BYTES)
+			length += t->data[k].len;
+	}
+	out += varint_put(out, type);
+	out += varint_put(out, t->count);
+	out += varint_put(out, s->nfields);
+	out += varint_put(out, length);
+	for (uint32_t k = 0; k < s->nfields; k++) {
+		*out++ = (uint8_t)width[k];
+		column_put_planes(out, t->cols + (size_t)k * e->cap, t->count, width[k]);
+		out += (size_t)width[k] * t->count;
+		if (s->fields[k].kind == SCT_KIND_BYTES && t->data[k].len) {
+			memcpy(out, t->data[k].p, t->data[k].len);
+			out += t->data[k].len;
+		}
+	}
+	return out;
+}
+
+static size_t payload_put(struct block_enc *e)
+{
+	uint8_t *out = e->raw;
+	uint32_t nsections = 0;
+
+	out += varint_put(out, e->nruns);
+	for (uint32_t i = 0; i < e->nruns; i++) {
+		out += varint_put(out, e->runs[i].type);
+		out += varint_put(out, e->runs[i].count);
+	}
+	for (uint32_t type = 1; type <= SCT_REC_MAX; type++)
+		nsections += e->types[type].count > 0;
+	out += varint_put(out, nsections);
+	for (uint32_t type = 1; type <= SCT_REC_MAX; type++)
+		if (e->types[type].count)
+			out = section_put(e, type, out);
+	return (size_t)(out - e->raw);
+}
+
+int block_enc_finish(struct block_enc *e, const uint8_t **frame, size_t *len)
+{
+	uint8_t meta[BLOCK_META_MAX];
+	size_t raw_len, body_len, n = 0;
+	int clen, codec = 1, err;
+
+	err = buf_reserve(&e->raw, &e->raw_cap, e->raw_bound);
+	if (err)
+		return err;
+	block_time_range(e);
+	raw_len = payload_put(e);
+	err = buf_reserve(&e->frame, &e->frame_cap,
+			  FRAME_HEADROOM + (size_t)LZ4_compressBound((int)raw_len) + FRAME_CHECK_LEN);
+	if (err)
+		return err;
+	clen = LZ4_compress_default((const char *)e->raw, (char *)e->frame + FRAME_HEADROOM,
+				    (int)raw_len, LZ4_compressBound((int)raw_len));
+	if (clen <= 0 || (size_t)clen >= raw_len) {
+		/* incompressible: store as is */
+		codec = 0;
+		memcpy(e->frame + FRAME_HEADROOM, e->raw, raw_len);
+		clen = (int)raw_len;
+	}
+	n += cbor_encode_array_start(6, meta + n, sizeof(meta) - n);
+	n += cbor_encode_uint(e->count, meta + n, sizeof(meta) - n);
+	n += cbor_encode_uint(raw_len, meta + n, sizeof(meta) - n);
+	n += cbor_encode_uint(e->first_ns, meta + n, sizeof(meta) - n);
+	n += cbor_encode_uint(e->last_ns, meta + n, sizeof(meta) - n);
+	n += cbor_encode_uint((uint64_t)codec, meta + n, sizeof(meta) - n);
+	n += cbor_encode_bytestring_start((size_t)clen, meta + n, sizeof(meta) - n);
+	memcpy(e->frame + FRAME_HEADROOM - n, meta, n);
+	body_len = n + (size_t)clen;
+	*frame = frame_seal(e->frame, FRAME_HEADROOM - n, body_len, FRAME_BLOCK, len);
+	return 0;
+}
+
+void block_enc_reset(struct block_enc *e)
+{
+	for (uint32_t type = 0; type <= SCT_REC_MAX; type++) {
+		e->types[type].count = 0;
+		for (uint32_t k = 0; k < SCHEMA_MAX_BUILTIN_FIELDS; k++)
+			e->types[type].data[k].len = 0;
+	}
+	e->nruns = 0;
+	e->count = 0;
+	e->raw_bound = BLOCK_FIXED_BOUND;
+}

@@ -1,0 +1,99 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
+/*
+ * The writer's pending block: one set of preallocated columns per record type, the run list
+ * that keeps record order, and the encoder that turns them into a BLOCK frame
+ * (spec/FORMAT.md sections 6 and 7). Nothing on the append path allocates except the first
+ * record of a type and string data growing past its high-water mark.
+ */
+#ifndef SCT_BLOCK_ENCODE_H
+#define SCT_BLOCK_ENCODE_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "schema.h"
+#include "sct.h"
+
+/* Worst-case payload bytes of the parts that are not per-record (run list head, sections). */
+#define BLOCK_FIXED_BOUND 1024u
+/* Worst case per record: 8 bytes per field plus a new run (type + count varints). */
+#define BLOCK_RECORD_BOUND(nfields) ((size_t)(nfields) * 8 + 8)
+
+struct enc_bytes {
+	uint8_t *p;
+	size_t len, cap;
+};
+
+struct enc_type {
+	uint64_t *cols;  /* nfields columns of cap values each, field-major */
+	struct enc_bytes data[SCHEMA_MAX_BUILTIN_FIELDS]; /* contents of the bytes fields */
+	uint32_t count;
+};
+
+struct enc_run {
+	uint32_t type, count;
+};
+
+struct block_enc {
+	uint32_t cap;     /* records per block */
+	uint32_t count;   /* records pending */
+	size_t raw_bound; /* payload bytes the pending records need at most */
+	struct enc_type types[SCT_REC_MAX + 1];
+	struct enc_run *runs;
+	uint32_t nruns;
+	uint8_t *raw;     /* payload scratch */
+	size_t raw_cap;
+	uint8_t *frame;   /* the finished frame */
+	size_t frame_cap;
+	uint64_t first_ns, last_ns; /* of the last finished block */
+};
+
+int block_enc_init(struct block_enc *e, uint32_t cap);
+void block_enc_free(struct block_enc *e);
+/* Allocate the columns of a type on its first use. */
+int block_enc_type_alloc(struct block_enc *e, uint32_t type);
+/* Worst-case payload bytes rec adds; -SCT_E_LIMIT if one of its strings is too long. */
+int64_t block_enc_bound(const struct sct_record *rec);
+/* Append rec (its type's columns allocated, room checked by the caller). 0 or -ENOMEM. */
+int block_enc_add(struct block_enc *e, const struct sct_record *rec, size_t bound);
+/*
+ * Encode the pending records as a sealed BLOCK frame in e->frame; *len gets its size and
+ * e->first_ns/last_ns the block's time range. The columns are encoded in place, so call
+ * block_enc_reset() next whatever the outcome. 0 or -ENOMEM.
+ */
+int block_enc_finish(struct block_enc *e, const uint8_t **frame, size_t *len);
+void block_enc_reset(struct block_enc *e);
+
+static inline void block_enc_run(struct block_enc *e, uint32_t type)
+{
+	if (e->nruns && e->runs[e->nruns - 1].type == type) {
+		e->runs[e->nruns - 1].count++;
+		return;
+	}
+	e->runs[e->nruns].type = type;
+	e->runs[e->nruns].count = 1;
+	e->nruns++;
+}
+
+/* The SYSCALL hot path of block_enc_add(). */
+static inline void block_enc_add_syscall(struct block_enc *e, const struct sct_syscall *sc)
+{
+	struct enc_type *t = &e->types[SCT_REC_SYSCALL];
+	uint64_t *c = t->cols + t->count++;
+	size_t cap = e->cap;
+
+	c[0] = sc->time_ns;
+	c[cap] = sc->duration_ns;
+	c[2 * cap] = sc->pid;
+	c[3 * cap] = sc->tid;
+	c[4 * cap] = sc->cgroup_id;
+	c[5 * cap] = sc->nr;
+	c[6 * cap] = sc->abi;
+	c[7 * cap] = (uint64_t)sc->ret;
+	c[8 * cap] = sc->unfinished;
+	block_enc_run(e, SCT_REC_SYSCALL);
+	e->count++;
+	e->raw_bound += BLOCK_RECORD_BOUND(9);
+}
+
+#endif

@@ -1,0 +1,346 @@
+// SPDX-License-Identifier: BSD-2-Clause
+/* HEADER encoding (cbor_encode_* into a cbuf) and parsing (cbor_load after cbor_check). */
+#include "header.h"
+
+#include <cbor.h>
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "cbor_head.h"
+#include "cbor_item.h"
+#include "schema.h"
+
+static void encode_syscalls(struct cbuf *b, const char *arch, const struct sct_syscall_name *v,
+			    uint32_t n)
+{
+	uint32_t named = 0;
+
+	for (uint32_t i = 0; i < n; i++)
+		named += v[i].name != NULL;
+	cbuf_map(b, 2);
+	cbuf_text(b, "arch");
+	cbuf_text(b, arch);
+	cbuf_text(b, "names");
+	cbuf_map(b, named);
+	for (uint32_t i = 0; i < n; i++) {
+		if (!v[i].name)
+			continue;
+		cbuf_uint(b, v[i].nr);
+		cbuf_text(b, v[i].name);
+	}
+}
+
+static void encode_schema(struct cbuf *b)
+{
+	cbuf_array(b, SCT_REC_MAX);
+	for (uint32_t type = 1; type <= SCT_REC_MAX; type++) {
+		const struct sct_type_schema *s = sct_schema_builtin(type);
+
+		cbuf_map(b, 3);
+		cbuf_text(b, "type");
+		cbuf_uint(b, type);
+		cbuf_text(b, "name");
+		cbuf_text(b, s->name);
+		cbuf_text(b, "fields");
+		cbuf_array(b, s->nfields);
+		for (uint32_t k = 0; k < s->nfields; k++) {
+			cbuf_array(b, 3);
+			cbuf_text(b, s->fields[k].name);
+			cbuf_text(b, schema_kind_name(s->fields[k].kind));
+			cbuf_text(b, s->fields[k].unit);
+		}
+	}
+}
+
+void header_encode(struct cbuf *b, const struct sct_header_info *info)
+{
+	bool compat = info->compat_syscalls && info->ncompat_syscalls;
+
+	cbuf_map(b, 7);
+	cbuf_text(b, "format");
+	cbuf_array(b, 2);
+	cbuf_uint(b, SCT_FORMAT_MAJOR);
+	cbuf_uint(b, SCT_FORMAT_MINOR);
+
+	cbuf_text(b, "producer");
+	cbuf_map(b, 3);
+	cbuf_text(b, "name");
+	cbuf_text(b, info->producer);
+	cbuf_text(b, "version");
+	cbuf_text(b, info->producer_version);
+	cbuf_text(b, "args");
+	cbuf_array(b, info->args ? info->nargs : 0);
+	for (uint32_t i = 0; info->args && i < info->nargs; i++)
+		cbuf_text(b, info->args[i]);
+
+	cbuf_text(b, "host");
+	cbuf_map(b, 4);
+	cbuf_text(b, "hostname");
+	cbuf_text(b, info->hostname);
+	cbuf_text(b, "kernel");
+	cbuf_text(b, info->kernel);
+	cbuf_text(b, "arch");
+	cbuf_text(b, info->arch);
+	cbuf_text(b, "boot_id");
+	cbuf_text(b, info->boot_id);
+
+	cbuf_text(b, "clock");
+	cbuf_map(b, 3);
+	cbuf_text(b, "name");
+	cbuf_text(b, info->clock);
+	cbuf_text(b, "anchor_ns");
+	cbuf_uint(b, info->anchor_clock_ns);
+	cbuf_text(b, "anchor_realtime_ns");
+	cbuf_uint(b, info->anchor_realtime_ns);
+
+	cbuf_text(b, "cgroup");
+	cbuf_map(b, 2);
+	cbuf_text(b, "hierarchy");
+	cbuf_text(b, info->cgroup_hierarchy);
+	cbuf_text(b, "mount");
+	cbuf_text(b, info->cgroup_mount);
+
+	cbuf_text(b, "syscalls");
+	cbuf_map(b, compat ? 2 : 1);
+	cbuf_text(b, "native");
+	encode_syscalls(b, info->arch, info->syscalls ? info->syscalls : NULL,
+			info->syscalls ? info->nsyscalls : 0);
+	if (compat) {
+		cbuf_text(b, "compat");
+		encode_syscalls(b, info->compat_arch, info->compat_syscalls, info->ncompat_syscalls);
+	}
+
+	cbuf_text(b, "schema");
+	encode_schema(b);
+}
+
+/* ---------------------------------------------------------------- parsing */
+
+static int set_key(struct sct_session *s, enum session_key k, const cbor_item_t *it)
+{
+	char *v = item_strdup(it);
+
+	if (!v)
+		return -ENOMEM;
+	free(s->keys[k]);
+	s->keys[k] = v;
+	return 0;
+}
+
+static int parse_args(struct sct_session *s, const cbor_item_t *args)
+{
+	size_t n = args && cbor_isa_array(args) ? cbor_array_size(args) : 0;
+	cbor_item_t **v = n ? cbor_array_handle(args) : NULL;
+	size_t len = 0, pos = 0;
+	char *out;
+
+	for (size_t i = 0; i < n; i++)
+		len += (cbor_isa_string(v[i]) ? cbor_string_length(v[i]) : 0) + 1;
+	out = malloc(len + 1);
+	if (!out)
+		return -ENOMEM;
+	for (size_t i = 0; i < n; i++) {
+		size_t l = cbor_isa_string(v[i]) ? cbor_string_length(v[i]) : 0;
+
+		if (i)
+			out[pos++] = ' ';
+		memcpy(out + pos, l ? cbor_string_handle(v[i]) : (unsigned char *)"", l);
+		pos += l;
+	}
+	out[pos] = '\0';
+	free(s->keys[KEY_ARGS]);
+	s->keys[KEY_ARGS] = out;
+	return 0;
+}
+
+static int entry_cmp(const void *a, const void *b)
+{
+	const struct syscall_entry *x = a, *y = b;
+
+	return x->nr < y->nr ? -1 : x->nr > y->nr;
+}
+
+static int parse_table(struct syscall_table *t, const cbor_item_t *tab)
+{
+	const cbor_item_t *names = item_map_get(tab, "names");
+	size_t n = names && cbor_isa_map(names) ? cbor_map_size(names) : 0;
+	struct cbor_pair *p = n ? cbor_map_handle(names) : NULL;
+
+	t->v = calloc(n ? n : 1, sizeof(*t->v));
+	if (!t->v)
+		return -ENOMEM;
+	for (size_t i = 0; i < n; i++) {
+		uint64_t nr;
+
+		if (item_uint(p[i].key, &nr) || !cbor_isa_string(p[i].value))
+			continue;
+		t->v[t->n].nr = nr;
+		t->v[t->n].name = item_strdup(p[i].value);
+		if (!t->v[t->n].name)
+			return -ENOMEM;
+		t->n++;
+	}
+	qsort(t->v, t->n, sizeof(*t->v), entry_cmp);
+	return 0;
+}
+
+/* Fill one schema entry; 1 if it is unusable (skipped), 0, or -ENOMEM. */
+static int parse_type(struct session_type *st, const cbor_item_t *m)
+{
+	const cbor_item_t *fields = item_map_get(m, "fields");
+	const struct sct_type_schema *builtin;
+	struct sct_field_schema *f;
+	uint64_t type;
+	size_t n;
+
+	if (item_uint(item_map_get(m, "type"), &type) || type > UINT32_MAX ||
+	    !fields || !cbor_isa_array(fields))
+		return 1;
+	n = cbor_array_size(fields);
+	if (n > SCT_MAX_FIELDS)
+		return 1;
+	f = calloc(n ? n : 1, sizeof(*f));
+	if (!f)
+		return -ENOMEM;
+	st->schema.type = (uint32_t)type;
+	st->schema.fields = f;
+	st->schema.name = item_strdup(item_map_get(m, "name"));
+	if (!st->schema.name)
+		return -ENOMEM;
+	for (size_t k = 0; k < n; k++) {
+		const cbor_item_t *d = cbor_array_handle(fields)[k];
+		const cbor_item_t *kind;
+		int kv;
+
+		if (!cbor_isa_array(d) || cbor_array_size(d) < 3)
+			return 1;
+		kind = cbor_array_handle(d)[1];
+		kv = cbor_isa_string(kind) ? schema_kind_parse((const char *)cbor_string_handle(kind),
+							       cbor_string_length(kind)) : -1;
+		if (kv < 0)
+			return 1;
+		f[k].kind = (uint32_t)kv;
+		f[k].name = item_strdup(cbor_array_handle(d)[0]);
+		f[k].unit = item_strdup(cbor_array_handle(d)[2]);
+		st->schema.nfields = (uint32_t)k + 1;
+		if (!f[k].name || !f[k].unit)
+			return -ENOMEM;
+	}
+	builtin = sct_schema_builtin((uint32_t)type);
+	st->typed = builtin != NULL;
+	for (uint32_t k = 0; builtin && k < n && k < builtin->nfields; k++)
+		if (f[k].kind != builtin->fields[k].kind)
+			st->typed = false;
+	return 0;
+}
+
+static int parse_schema(struct sct_session *s, const cbor_item_t *schema)
+{
+	size_t n = schema && cbor_isa_array(schema) ? cbor_array_size(schema) : 0;
+
+	if (n > SESSION_MAX_TYPES)
+		n = SESSION_MAX_TYPES;
+	s->types = calloc(n ? n : 1, sizeof(*s->types));
+	if (!s->types)
+		return -ENOMEM;
+	for (size_t i = 0; i < n; i++) {
+		struct session_type *st = &s->types[s->ntypes];
+		int rc = parse_type(st, cbor_array_handle(schema)[i]);
+
+		if (rc < 0) {
+			session_type_clear(st);
+			return rc;
+		}
+		/* a malformed or repeated entry is dropped: the first one of a type wins */
+		if (rc > 0 || session_type(s, st->schema.type))
+			session_type_clear(st);
+		else
+			s->ntypes++;
+	}
+	return 0;
+}
+
+static int parse_version(const cbor_item_t *fmt, struct sct_session *s, char *err, size_t errlen)
+{
+	uint64_t major, minor;
+
+	if (!fmt || !cbor_isa_array(fmt) || cbor_array_size(fmt) < 2 ||
+	    item_uint(cbor_array_handle(fmt)[0], &major) ||
+	    item_uint(cbor_array_handle(fmt)[1], &minor) || major > UINT32_MAX ||
+	    minor > UINT32_MAX) {
+		snprintf(err, errlen, "HEADER has no valid \"format\" version");
+		return -SCT_E_CORRUPT;
+	}
+	s->major = (uint32_t)major;
+	s->minor = (uint32_t)minor;
+	if (major > SCT_FORMAT_MAJOR) {
+		snprintf(err, errlen, "file format %u.%u is newer than this reader (%u.x): upgrade sct",
+			 s->major, s->minor, SCT_FORMAT_MAJOR);
+		return -SCT_E_VERSION;
+	}
+	if (major < SCT_FORMAT_MAJOR) {
+		snprintf(err, errlen, "file format %u.%u predates format %u and is not supported",
+			 s->major, s->minor, SCT_FORMAT_MAJOR);
+		return -SCT_E_VERSION;
+	}
+	return 0;
+}
+
+static int parse_strings(struct sct_session *s, const cbor_item_t *h)
+{
+	static const struct {
+		const char *map, *key;
+		enum session_key k;
+	} strs[] = {
+		{ "producer", "name", KEY_PRODUCER }, { "producer", "version", KEY_PRODUCER_VERSION },
+		{ "host", "hostname", KEY_HOSTNAME }, { "host", "kernel", KEY_KERNEL },
+		{ "host", "arch", KEY_ARCH }, { "host", "boot_id", KEY_BOOT_ID },
+		{ "clock", "name", KEY_CLOCK }, { "cgroup", "hierarchy", KEY_CGROUP_HIERARCHY },
+		{ "cgroup", "mount", KEY_CGROUP_MOUNT },
+	};
+	const cbor_item_t *compat = item_map_get(item_map_get(h, "syscalls"), "compat");
+	int err = 0;
+
+	for (size_t i = 0; !err && i < sizeof(strs) / sizeof(strs[0]); i++)
+		err = set_key(s, strs[i].k, item_map_get(item_map_get(h, strs[i].map), strs[i].key));
+	if (!err && compat)
+		err = set_key(s, KEY_COMPAT_ARCH, item_map_get(compat, "arch"));
+	if (!err)
+		err = parse_args(s, item_map_get(item_map_get(h, "producer"), "args"));
+	return err;
+}
+
+int header_parse(const uint8_t *body, size_t len, struct sct_session *s, char *err, size_t errlen)
+{
+	cbor_item_t *h = item_load(body, len);
+	const cbor_item_t *clock, *syscalls;
+	int rc;
+
+	if (!h || !cbor_isa_map(h)) {
+		snprintf(err, errlen, "HEADER body is not a well-formed CBOR map");
+		rc = -SCT_E_CORRUPT;
+		goto out;
+	}
+	rc = parse_version(item_map_get(h, "format"), s, err, errlen);
+	if (rc)
+		goto out;
+	clock = item_map_get(h, "clock");
+	if (item_uint(item_map_get(clock, "anchor_ns"), &s->anchor_clock_ns))
+		s->anchor_clock_ns = 0;
+	if (item_uint(item_map_get(clock, "anchor_realtime_ns"), &s->anchor_realtime_ns))
+		s->anchor_realtime_ns = 0;
+	syscalls = item_map_get(h, "syscalls");
+	rc = parse_strings(s, h);
+	if (!rc)
+		rc = parse_table(&s->syscalls[SCT_ABI_NATIVE], item_map_get(syscalls, "native"));
+	if (!rc)
+		rc = parse_table(&s->syscalls[SCT_ABI_COMPAT], item_map_get(syscalls, "compat"));
+	if (!rc)
+		rc = parse_schema(s, item_map_get(h, "schema"));
+out:
+	if (h)
+		cbor_decref(&h);
+	return rc;
+}

@@ -1,0 +1,94 @@
+// SPDX-License-Identifier: BSD-2-Clause
+/* Buffered, bounded input (see input.h). */
+#include "input.h"
+
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+/* Smallest read buffer: a few typical blocks, so a file is read in few system calls. */
+#define INPUT_MIN_CAP (256u << 10)
+
+void input_init_fd(struct input *in, int fd, bool own_fd)
+{
+	memset(in, 0, sizeof(*in));
+	in->fd = fd;
+	in->own_fd = own_fd;
+}
+
+void input_init_mem(struct input *in, const void *p, size_t len)
+{
+	memset(in, 0, sizeof(*in));
+	in->fd = -1;
+	in->buf = (uint8_t *)p;
+	in->cap = in->end = len;
+	in->eof = true;
+}
+
+void input_free(struct input *in)
+{
+	if (in->fd < 0)
+		return;
+	free(in->buf);
+	if (in->own_fd)
+		close(in->fd);
+	in->buf = NULL;
+	in->fd = -1;
+}
+
+/* Room for need bytes from start: move the window to the front, grow if that is not enough. */
+static int input_room(struct input *in, size_t need)
+{
+	size_t avail = input_avail(in);
+	size_t cap;
+	uint8_t *tmp;
+
+	if (in->cap - in->start >= need && in->cap - in->end >= INPUT_MIN_CAP / 4)
+		return 0;
+	if (in->start) {
+		memmove(in->buf, in->buf + in->start, avail);
+		in->base += in->start;
+		in->start = 0;
+		in->end = avail;
+	}
+	if (in->cap >= need && in->cap - in->end >= INPUT_MIN_CAP / 4)
+		return 0;
+	cap = in->cap ? in->cap : INPUT_MIN_CAP;
+	while (cap < need || cap - in->end < INPUT_MIN_CAP / 4)
+		cap *= 2;
+	tmp = realloc(in->buf, cap);
+	if (!tmp)
+		return -ENOMEM;
+	in->buf = tmp;
+	in->cap = cap;
+	return 0;
+}
+
+int input_fill(struct input *in, size_t need)
+{
+	int err;
+
+	if (input_avail(in) >= need)
+		return 0;
+	if (in->eof)
+		return 1;
+	err = input_room(in, need);
+	if (err)
+		return err;
+	while (input_avail(in) < need) {
+		ssize_t n = read(in->fd, in->buf + in->end, in->cap - in->end);
+
+		if (n < 0) {
+			if (errno == EINTR)
+				continue;
+			return -errno;
+		}
+		if (n == 0) {
+			in->eof = true;
+			return 1;
+		}
+		in->end += (size_t)n;
+	}
+	return 0;
+}

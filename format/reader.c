@@ -1,0 +1,583 @@
+// SPDX-License-Identifier: BSD-2-Clause
+/*
+ * The streaming reader: frames in input order, sessions, diagnostics, and the resync rule
+ * (spec/FORMAT.md section 10): after a bad frame at X, scan from X+1 for the next label or
+ * envelope whose checksum verifies, and report [X, Y) as skipped.
+ */
+#include <errno.h>
+#include <fcntl.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "block_decode.h"
+#include "frame.h"
+#include "header.h"
+#include "input.h"
+#include "sct.h"
+#include "session.h"
+#include "trailer.h"
+
+/* How far into a file that does not start with the label a frame is looked for. */
+#define START_SCAN_LIMIT (1u << 20)
+/* What the step loop asks for up front: a label or a whole envelope head. */
+#define PEEK_LEN (FRAME_HEAD_MAX > SCT_LABEL_LEN ? FRAME_HEAD_MAX : SCT_LABEL_LEN)
+
+struct sct_reader {
+	struct input in;
+	sct_diag_fn diag_fn;
+	void *diag_ctx;
+	struct sct_reader_stats stats;
+	int fatal;             /* the error next() keeps returning */
+	bool started;          /* the input's start was checked */
+	bool done;             /* the end of input was reached and reported */
+	bool session_pending;  /* a SESSION record is due */
+	bool in_session;       /* frames seen since a HEADER, and no TRAILER yet */
+	bool headerless_noted; /* SCT_DIAG_NO_HEADER given for this stretch */
+	struct sct_session *sessions, *cur;
+	struct sct_session **tail;
+	uint32_t nsessions;
+	struct block_dec blk;
+	const struct dec_section *last_sec; /* the record last returned, for sct_reader_field() */
+	uint32_t last_idx;
+	char error[256];
+	char text[256];
+};
+
+static struct sct_reader *reader_new(int *err)
+{
+	struct sct_reader *r = calloc(1, sizeof(*r));
+
+	if (!r) {
+		*err = -ENOMEM;
+		return NULL;
+	}
+	r->tail = &r->sessions;
+	return r;
+}
+
+struct sct_reader *sct_reader_open_fd(int fd, bool owned, int *err)
+{
+	struct sct_reader *r = reader_new(err);
+
+	if (!r) {
+		if (owned)
+			close(fd);
+		return NULL;
+	}
+	input_init_fd(&r->in, fd, owned);
+	return r;
+}
+
+struct sct_reader *sct_reader_open(const char *path, int *err)
+{
+	int fd;
+
+	if (!strcmp(path, "-"))
+		return sct_reader_open_fd(STDIN_FILENO, false, err);
+	fd = open(path, O_RDONLY | O_CLOEXEC);
+	if (fd < 0) {
+		*err = -errno;
+		return NULL;
+	}
+	return sct_reader_open_fd(fd, true, err);
+}
+
+struct sct_reader *sct_reader_open_mem(const void *buf, size_t len, int *err)
+{
+	struct sct_reader *r = reader_new(err);
+
+	if (r)
+		input_init_mem(&r->in, buf, len);
+	return r;
+}
+
+void sct_reader_set_diag(struct sct_reader *r, sct_diag_fn fn, void *ctx)
+{
+	r->diag_fn = fn;
+	r->diag_ctx = ctx;
+}
+
+void sct_reader_set_unknown(struct sct_reader *r, bool deliver)
+{
+	r->blk.deliver_unknown = deliver;
+}
+
+void sct_reader_close(struct sct_reader *r)
+{
+	struct sct_session *s, *next;
+
+	if (!r)
+		return;
+	for (s = r->sessions; s; s = next) {
+		next = s->next;
+		session_free(s);
+	}
+	block_dec_free(&r->blk);
+	input_free(&r->in);
+	free(r);
+}
+
+__attribute__((format(printf, 7, 8)))
+static void reader_diag(struct sct_reader *r, uint32_t kind, uint32_t type, uint64_t offset,
+			uint64_t length, uint64_t count, const char *fmt, ...)
+{
+	struct sct_diag d = { kind, type, offset, length, count, r->text };
+	va_list ap;
+
+	if (!r->diag_fn)
+		return;
+	va_start(ap, fmt);
+	vsnprintf(r->text, sizeof(r->text), fmt, ap);
+	va_end(ap);
+	r->diag_fn(r->diag_ctx, &d);
+}
+
+__attribute__((format(printf, 3, 4)))
+static int reader_fail(struct sct_reader *r, int err, const char *fmt, ...)
+{
+	va_list ap;
+
+	va_start(ap, fmt);
+	vsnprintf(r->error, sizeof(r->error), fmt, ap);
+	va_end(ap);
+	r->fatal = err;
+	return err;
+}
+
+static int reader_io_error(struct sct_reader *r, int err)
+{
+	if (err == -ENOMEM)
+		return reader_fail(r, err, "out of memory at byte %llu",
+				   (unsigned long long)input_offset(&r->in));
+	return reader_fail(r, err, "read error at byte %llu: %s",
+			   (unsigned long long)input_offset(&r->in), sct_strerror(err));
+}
+
+/* A session ends (label, HEADER, end of input): say so if it had no TRAILER. */
+static void reader_end_session(struct sct_reader *r)
+{
+	if (r->in_session) {
+		r->stats.sessions_without_trailer++;
+		reader_diag(r, SCT_DIAG_NO_TRAILER, 0, input_offset(&r->in), 0, 0,
+			    "session %s ends at byte %llu without a TRAILER: the trace is incomplete",
+			    r->cur ? r->cur->keys[KEY_HOSTNAME] : "(no header)",
+			    (unsigned long long)input_offset(&r->in));
+	}
+	r->in_session = false;
+	r->cur = NULL;
+	r->headerless_noted = false;
+}
+
+/* ---------------------------------------------------------------- resync */
+
+/* Is there a label or a verified frame at the current position? May read ahead (one frame). */
+static int scan_candidate(struct sct_reader *r, bool *hit)
+{
+	struct input *in = &r->in;
+	const uint8_t *p = input_ptr(in);
+	size_t avail = input_avail(in);
+	struct frame f;
+	int rc;
+
+	*hit = false;
+	if (p[0] == sct_label[0]) {
+		*hit = avail >= SCT_LABEL_LEN && !memcmp(p, sct_label, SCT_LABEL_LEN);
+		return 0;
+	}
+	if (frame_head_get(p, avail, &f) != FRAME_OK)
+		return 0;
+	rc = input_fill(in, f.total);
+	if (rc < 0)
+		return rc;
+	if (rc == 0)
+		*hit = frame_verify(input_ptr(in), &f);
+	return 0;
+}
+
+/*
+ * Consume bytes until a label or a verified frame starts, looking only at candidates below
+ * limit. *found tells whether one was; without, everything up to the end (or limit) is consumed.
+ */
+static int reader_scan(struct sct_reader *r, uint64_t limit, bool *found)
+{
+	struct input *in = &r->in;
+
+	*found = false;
+	for (;;) {
+		const uint8_t *p;
+		size_t avail, i = 0;
+		int rc = input_fill(in, PEEK_LEN);
+
+		if (rc < 0)
+			return rc;
+		avail = input_avail(in);
+		if (avail == 0 || input_offset(in) >= limit)
+			return 0;
+		p = input_ptr(in);
+		while (i < avail && p[i] != 0x83 && p[i] != sct_label[0])
+			i++;
+		if (i) {
+			input_consume(in, i);
+			continue;
+		}
+		rc = scan_candidate(r, found);
+		if (rc < 0 || *found)
+			return rc;
+		input_consume(in, 1);
+	}
+}
+
+/*
+ * The frame at the current position is bad (why) or, with truncated, runs past the end of
+ * input. Resync after it and report what was lost.
+ */
+static int reader_resync(struct sct_reader *r, const char *why, bool truncated)
+{
+	uint64_t from = input_offset(&r->in), to;
+	bool found;
+	int rc;
+
+	input_consume(&r->in, 1);
+	rc = reader_scan(r, UINT64_MAX, &found);
+	if (rc < 0)
+		return reader_io_error(r, rc);
+	to = input_offset(&r->in) + (found ? 0 : input_avail(&r->in));
+	input_consume(&r->in, input_avail(&r->in) * !found);
+	if (truncated && !found) {
+		r->stats.truncated_bytes += to - from;
+		reader_diag(r, SCT_DIAG_TRUNCATED, 0, from, to - from, 0,
+			    "input ends inside a frame at byte %llu: %llu bytes lost",
+			    (unsigned long long)from, (unsigned long long)(to - from));
+		return 1;
+	}
+	r->stats.skipped_ranges++;
+	r->stats.skipped_bytes += to - from;
+	reader_diag(r, SCT_DIAG_SKIPPED, 0, from, to - from, 0,
+		    "skipped bytes %llu..%llu (%llu bytes): %s",
+		    (unsigned long long)from, (unsigned long long)to,
+		    (unsigned long long)(to - from), why);
+	return 1;
+}
+
+/* ---------------------------------------------------------------- frames */
+
+static int reader_header(struct sct_reader *r, const uint8_t *body, const struct frame *f,
+			 uint64_t offset)
+{
+	struct sct_session *s;
+	char why[160];
+	int rc;
+
+	reader_end_session(r);
+	if (f->body_len > SCT_MAX_HEADER_BODY) {
+		r->stats.bad_blocks++;
+		reader_diag(r, SCT_DIAG_BAD_BLOCK, FRAME_HEADER, offset, f->total, 0,
+			    "HEADER at byte %llu is %llu bytes, past the limit of %u: ignored",
+			    (unsigned long long)offset, (unsigned long long)f->body_len,
+			    SCT_MAX_HEADER_BODY);
+		return 0;
+	}
+	s = session_new(r->nsessions);
+	if (!s)
+		return reader_io_error(r, -ENOMEM);
+	rc = header_parse(body, (size_t)f->body_len, s, why, sizeof(why));
+	if (rc == -SCT_E_VERSION || rc == -ENOMEM) {
+		session_free(s);
+		if (rc == -ENOMEM)
+			return reader_io_error(r, rc);
+		return reader_fail(r, rc, "%s (HEADER at byte %llu)", why, (unsigned long long)offset);
+	}
+	if (rc) {
+		session_free(s);
+		r->stats.bad_blocks++;
+		reader_diag(r, SCT_DIAG_BAD_BLOCK, FRAME_HEADER, offset, f->total, 0,
+			    "HEADER at byte %llu: %s: session details lost", (unsigned long long)offset,
+			    why);
+		return 0;
+	}
+	*r->tail = s;
+	r->tail = &s->next;
+	r->nsessions++;
+	r->cur = s;
+	r->in_session = true;
+	r->session_pending = true;
+	return 0;
+}
+
+/* Report the sections of the loaded block whose records next() will not return. */
+static void reader_unknown_sections(struct sct_reader *r, uint64_t offset)
+{
+	for (uint32_t i = 0; i < r->blk.nsecs; i++) {
+		const struct dec_section *sec = &r->blk.secs[i];
+
+		if (sec->slots)
+			continue;
+		r->stats.unknown_records += sec->count;
+		if (sec->deliver)
+			continue;
+		reader_diag(r, SCT_DIAG_UNKNOWN_RECORD, sec->type, offset, 0, sec->count,
+			    "block at byte %llu: %u records of unknown type %u skipped",
+			    (unsigned long long)offset, sec->count, sec->type);
+	}
+}
+
+static int reader_block(struct sct_reader *r, const uint8_t *body, const struct frame *f,
+			uint64_t offset)
+{
+	struct block_meta m;
+	const char *why;
+	int rc;
+
+	if (!r->cur && !r->headerless_noted) {
+		r->headerless_noted = true;
+		reader_diag(r, SCT_DIAG_NO_HEADER, FRAME_BLOCK, offset, 0, 0,
+			    "blocks from byte %llu have no HEADER: read with the built-in schema",
+			    (unsigned long long)offset);
+	}
+	r->in_session = true;
+	rc = block_meta_parse(body, (size_t)f->body_len, &m, &why) ? -SCT_E_CORRUPT : 0;
+	if (!rc)
+		rc = block_dec_load(&r->blk, &m, r->cur, &why);
+	if (rc == -ENOMEM)
+		return reader_io_error(r, rc);
+	if (rc) {
+		r->stats.bad_blocks++;
+		reader_diag(r, SCT_DIAG_BAD_BLOCK, FRAME_BLOCK, offset, f->total, 0,
+			    "block at byte %llu skipped: %s", (unsigned long long)offset, why);
+		return 0;
+	}
+	r->stats.blocks++;
+	reader_unknown_sections(r, offset);
+	return 0;
+}
+
+static void reader_trailer(struct sct_reader *r, const uint8_t *body, const struct frame *f,
+			   uint64_t offset)
+{
+	struct sct_trailer_info t;
+
+	if (trailer_parse(body, (size_t)f->body_len, &t)) {
+		r->stats.bad_blocks++;
+		reader_diag(r, SCT_DIAG_BAD_BLOCK, FRAME_TRAILER, offset, f->total, 0,
+			    "TRAILER at byte %llu does not decode: ignored", (unsigned long long)offset);
+		return;
+	}
+	if (r->cur) {
+		r->cur->trailer = t;
+		r->cur->has_trailer = true;
+	}
+	r->in_session = false;
+}
+
+static int reader_frame(struct sct_reader *r, const uint8_t *p, const struct frame *f)
+{
+	uint64_t offset = input_offset(&r->in);
+	const uint8_t *body = p + f->head_len;
+
+	switch (f->type) {
+	case FRAME_HEADER:
+		return reader_header(r, body, f, offset);
+	case FRAME_BLOCK:
+		return reader_block(r, body, f, offset);
+	case FRAME_TRAILER:
+		reader_trailer(r, body, f, offset);
+		return 0;
+	default:
+		r->stats.unknown_frames++;
+		reader_diag(r, SCT_DIAG_UNKNOWN_FRAME, f->type, offset, f->total, 0,
+			    "frame of unknown type %u at byte %llu skipped (%llu bytes)", f->type,
+			    (unsigned long long)offset, (unsigned long long)f->total);
+		return 0;
+	}
+}
+
+/* The input must start with the label, or hold a frame within its first MiB. */
+static int reader_start(struct sct_reader *r)
+{
+	struct input *in = &r->in;
+	bool found;
+	int rc;
+
+	r->started = true;
+	rc = input_fill(in, SCT_LABEL_LEN);
+	if (rc < 0)
+		return reader_io_error(r, rc);
+	if (input_avail(in) == 0)
+		return reader_fail(r, -SCT_E_NOT_SCT, "empty input: not an sct trace");
+	if (input_avail(in) >= SCT_LABEL_LEN && !memcmp(input_ptr(in), sct_label, SCT_LABEL_LEN))
+		return 0;
+	if (input_avail(in) < SCT_LABEL_LEN && !memcmp(input_ptr(in), sct_label, input_avail(in)))
+		return 0; /* a cut label: the step reports the truncation */
+	rc = reader_scan(r, START_SCAN_LIMIT, &found);
+	if (rc < 0)
+		return reader_io_error(r, rc);
+	if (!found)
+		return reader_fail(r, -SCT_E_NOT_SCT,
+				   "not an sct trace: no sct label at byte 0 and no valid frame in "
+				   "the first %u bytes", START_SCAN_LIMIT);
+	r->stats.skipped_ranges++;
+	r->stats.skipped_bytes += input_offset(in);
+	reader_diag(r, SCT_DIAG_SKIPPED, 0, 0, input_offset(in), 0,
+		    "skipped bytes 0..%llu: the input does not start with the sct label",
+		    (unsigned long long)input_offset(in));
+	return 0;
+}
+
+/* Handle one label, frame or damaged stretch. 1: progress; 0: end of input; < 0: fatal. */
+static int reader_step(struct sct_reader *r)
+{
+	struct input *in = &r->in;
+	const uint8_t *p;
+	struct frame f;
+	size_t avail;
+	int rc;
+
+	if (!r->started) {
+		rc = reader_start(r);
+		if (rc < 0)
+			return rc;
+	}
+	rc = input_fill(in, PEEK_LEN);
+	if (rc < 0)
+		return reader_io_error(r, rc);
+	avail = input_avail(in);
+	p = input_ptr(in);
+	if (avail == 0)
+		return 0;
+	if (avail >= SCT_LABEL_LEN && !memcmp(p, sct_label, SCT_LABEL_LEN)) {
+		reader_end_session(r);
+		input_consume(in, SCT_LABEL_LEN);
+		return 1;
+	}
+	if (avail < SCT_LABEL_LEN && !memcmp(p, sct_label, avail))
+		return reader_resync(r, "cut label", true);
+	rc = frame_head_get(p, avail, &f);
+	if (rc == FRAME_SHORT)
+		return reader_resync(r, "cut frame head", true);
+	if (rc == FRAME_TOO_LONG)
+		return reader_resync(r, "frame body length past the 16 MiB limit", false);
+	if (rc != FRAME_OK)
+		return reader_resync(r, "not a frame", false);
+	rc = input_fill(in, (size_t)f.total);
+	if (rc < 0)
+		return reader_io_error(r, rc);
+	if (rc == 1)
+		return reader_resync(r, "frame runs past the end of input", true);
+	p = input_ptr(in);
+	if (!frame_verify(p, &f))
+		return reader_resync(r, "checksum mismatch", false);
+	rc = reader_frame(r, p, &f);
+	input_consume(in, (size_t)f.total);
+	return rc < 0 ? rc : 1;
+}
+
+static void reader_fill_syscall(const struct dec_section *sec, uint32_t i, struct sct_record *rec)
+{
+	const uint64_t *v = sec->vals + i;
+	struct sct_syscall *sc = &rec->syscall;
+
+	rec->type = SCT_REC_SYSCALL;
+	sc->time_ns = v[0];
+	sc->duration_ns = v[DEC_CHUNK];
+	sc->pid = (uint32_t)v[2 * DEC_CHUNK];
+	sc->tid = (uint32_t)v[3 * DEC_CHUNK];
+	sc->cgroup_id = v[4 * DEC_CHUNK];
+	sc->nr = (uint32_t)v[5 * DEC_CHUNK];
+	sc->abi = (uint8_t)v[6 * DEC_CHUNK];
+	sc->ret = (int64_t)v[7 * DEC_CHUNK];
+	sc->unfinished = (uint8_t)v[8 * DEC_CHUNK];
+}
+
+int sct_reader_next(struct sct_reader *r, struct sct_record *rec)
+{
+	struct dec_section *sec;
+	uint32_t i;
+	int rc;
+
+	if (r->fatal)
+		return r->fatal;
+	for (;;) {
+		if (r->session_pending) {
+			r->session_pending = false;
+			r->last_sec = NULL;
+			memset(rec, 0, sizeof(*rec));
+			rec->type = SCT_REC_SESSION;
+			r->stats.records[SCT_REC_SESSION]++;
+			return 1;
+		}
+		if (block_dec_next(&r->blk, &sec, &i)) {
+			if (sec->type == SCT_REC_SYSCALL && sec->slots)
+				reader_fill_syscall(sec, i, rec);
+			else
+				block_dec_fill(sec, i, rec);
+			if (sec->slots)
+				r->stats.records[sec->type]++;
+			r->last_sec = sec;
+			r->last_idx = i;
+			return 1;
+		}
+		if (r->done)
+			return 0;
+		r->last_sec = NULL;
+		rc = reader_step(r);
+		r->stats.bytes_read = input_offset(&r->in);
+		if (rc < 0)
+			return rc;
+		if (rc == 0) {
+			reader_end_session(r);
+			r->done = true;
+		}
+	}
+}
+
+int sct_reader_field(const struct sct_reader *r, uint32_t idx, struct sct_value *out)
+{
+	const struct dec_section *sec = r->last_sec;
+	uint64_t v;
+
+	if (!sec)
+		return -SCT_E_STATE;
+	if (idx >= sec->schema->nfields)
+		return -ERANGE;
+	v = sec->vals[(size_t)idx * DEC_CHUNK + r->last_idx];
+	out->kind = sec->cols[idx].kind;
+	switch (out->kind) {
+	case SCT_KIND_SINT:
+		out->i = (int64_t)v;
+		break;
+	case SCT_KIND_BYTES:
+		out->b.ptr = sec->cols[idx].data ? sec->cols[idx].data + (v >> 32)
+						 : (const uint8_t *)"";
+		out->b.len = (uint32_t)v;
+		break;
+	default:
+		out->u = v;
+		break;
+	}
+	return 0;
+}
+
+const struct sct_type_schema *sct_reader_schema(const struct sct_reader *r, uint32_t type)
+{
+	const struct session_type *st = session_type(r->cur, type);
+
+	return st ? &st->schema : sct_schema_builtin(type);
+}
+
+const struct sct_session *sct_reader_session(const struct sct_reader *r)
+{
+	return r->cur;
+}
+
+const struct sct_reader_stats *sct_reader_stats(const struct sct_reader *r)
+{
+	return &r->stats;
+}
+
+const char *sct_reader_error(const struct sct_reader *r)
+{
+	return r->error;
+}

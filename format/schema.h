@@ -1,0 +1,24 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
+/* The built-in schema (spec/FORMAT.md section 9) and where each field lives in struct sct_record. */
+#ifndef SCT_SCHEMA_H
+#define SCT_SCHEMA_H
+
+#include <stdint.h>
+
+#include "sct.h"
+
+#define SCHEMA_MAX_BUILTIN_FIELDS 9
+
+/* Storage of one built-in field inside struct sct_record. */
+struct field_slot {
+	uint16_t offset; /* offsetof(struct sct_record, ...) */
+	uint8_t size;    /* 1, 4 or 8 bytes for numbers; 0 for struct sct_bytes */
+};
+
+/* The slots of a built-in type's fields, in schema order; NULL for other types. */
+const struct field_slot *schema_slots(uint32_t type);
+/* Kind name in the HEADER ("uint", ...), and back; -1 if unknown. */
+const char *schema_kind_name(uint32_t kind);
+int schema_kind_parse(const char *name, size_t len);
+
+#endif

@@ -1,0 +1,59 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
+/* What the reader knows of one session: its HEADER, schema and TRAILER. */
+#ifndef SCT_SESSION_H
+#define SCT_SESSION_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+#include "sct.h"
+
+enum session_key {
+	KEY_PRODUCER, KEY_PRODUCER_VERSION, KEY_ARGS, KEY_HOSTNAME, KEY_KERNEL, KEY_ARCH,
+	KEY_BOOT_ID, KEY_CLOCK, KEY_CGROUP_HIERARCHY, KEY_CGROUP_MOUNT, KEY_COMPAT_ARCH,
+	SESSION_NKEYS,
+};
+
+struct syscall_entry {
+	uint64_t nr;
+	char *name;
+};
+
+struct syscall_table {
+	struct syscall_entry *v; /* sorted by nr */
+	uint32_t n;
+};
+
+/* Schema entries a HEADER may declare; more are ignored. */
+#define SESSION_MAX_TYPES 1024u
+
+struct session_type {
+	struct sct_type_schema schema; /* name and fields owned here */
+	/* The built-in type of this number agrees on the kinds of the fields both know. */
+	bool typed;
+};
+
+struct sct_session {
+	struct sct_session *next;    /* the reader's list, in input order */
+	uint32_t index;
+	uint32_t major, minor;
+	char *keys[SESSION_NKEYS];   /* never NULL once parsed */
+	uint64_t anchor_clock_ns, anchor_realtime_ns;
+	struct syscall_table syscalls[2]; /* by enum sct_abi */
+	struct session_type *types;
+	uint32_t ntypes;
+	bool has_trailer;
+	struct sct_trailer_info trailer;
+};
+
+/* A session with every key "" and no schema; NULL on ENOMEM. */
+struct sct_session *session_new(uint32_t index);
+void session_free(struct sct_session *s);
+/* Free what a schema entry owns and zero it. */
+void session_type_clear(struct session_type *st);
+/* The HEADER's entry for type, NULL if it has none. */
+const struct session_type *session_type(const struct sct_session *s, uint32_t type);
+/* Key name -> enum session_key, -1 if unknown. */
+int session_key_parse(const char *key);
+
+#endif

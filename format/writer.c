@@ -1,0 +1,376 @@
+// SPDX-License-Identifier: BSD-2-Clause
+/*
+ * The trace writer: file handling, the HEADER, block flushing by count, size and age, the
+ * TRAILER, and the failed state. Every write is checked; after the first error the writer
+ * keeps it and refuses further work, so the file ends with the last block written whole.
+ */
+#include <errno.h>
+#include <fcntl.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "block_encode.h"
+#include "cbuf.h"
+#include "frame.h"
+#include "header.h"
+#include "sct.h"
+#include "trailer.h"
+
+/* Payload bytes a block may reach before it is written. */
+#define BLOCK_RAW_BUDGET ((size_t)SCT_MAX_BLOCK_RAW)
+
+struct sct_writer {
+	int fd;
+	bool own_fd;       /* close fd at the end ("-" keeps stdout open) */
+	bool regular;      /* fsync at close, cut back a partial frame after an error */
+	bool no_fsync;
+	off_t base;        /* file offset of the label */
+	int err;           /* first error: the writer is failed */
+	uint64_t bytes, records;
+	uint64_t flush_interval_ns;
+	uint64_t pending_since_ns; /* monotonic time of the first pending record */
+	struct block_enc enc;
+	struct trailer_acc tr;
+};
+
+static uint64_t monotonic_ns(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (uint64_t)ts.tv_sec * 1000000000u + (uint64_t)ts.tv_nsec;
+}
+
+static int write_full(int fd, const uint8_t *p, size_t len)
+{
+	while (len) {
+		ssize_t n = write(fd, p, len);
+
+		if (n < 0) {
+			if (errno == EINTR)
+				continue;
+			return -errno;
+		}
+		p += n;
+		len -= (size_t)n;
+	}
+	return 0;
+}
+
+/* Write one whole frame, or fail the writer and leave the file at its last whole frame. */
+static int writer_put(struct sct_writer *w, const uint8_t *p, size_t len)
+{
+	int err = write_full(w->fd, p, len);
+
+	if (err) {
+		w->err = err;
+		if (w->regular) {
+			/* Best effort: cut a partial frame off so the file ends with whole frames.
+			 * If this fails too, readers report the partial frame as a truncated tail. */
+			int rc = ftruncate(w->fd, w->base + (off_t)w->bytes);
+
+			(void)rc;
+		}
+		return err;
+	}
+	w->bytes += len;
+	return 0;
+}
+
+/* Seal and write a frame whose body was encoded into b after FRAME_HEAD_MAX bytes of headroom. */
+static int writer_put_cbuf(struct sct_writer *w, struct cbuf *b, uint32_t type, size_t max_body)
+{
+	uint8_t *start;
+	size_t total;
+
+	if (!b->err && b->len - FRAME_HEAD_MAX > max_body)
+		b->err = -SCT_E_LIMIT;
+	cbuf_room(b, FRAME_CHECK_LEN);
+	if (b->err)
+		return b->err;
+	start = frame_seal(b->p, FRAME_HEAD_MAX, b->len - FRAME_HEAD_MAX, type, &total);
+	return writer_put(w, start, total);
+}
+
+static int writer_header(struct sct_writer *w, const struct sct_header_info *info)
+{
+	struct cbuf b;
+	int err;
+
+	err = writer_put(w, sct_label, SCT_LABEL_LEN);
+	if (err)
+		return err;
+	cbuf_init(&b, FRAME_HEAD_MAX, FRAME_HEAD_MAX + SCT_MAX_HEADER_BODY + FRAME_CHECK_LEN);
+	header_encode(&b, info);
+	err = writer_put_cbuf(w, &b, FRAME_HEADER, SCT_MAX_HEADER_BODY);
+	cbuf_free(&b);
+	if (err)
+		w->err = err;
+	return err;
+}
+
+static struct sct_writer *writer_new(int fd, const struct sct_writer_opts *opts, int *err)
+{
+	uint32_t cap = opts && opts->block_records ? opts->block_records : SCT_DEFAULT_BLOCK_RECORDS;
+	struct sct_writer *w;
+	struct stat st;
+
+	if (cap > SCT_MAX_BLOCK_RECORDS)
+		cap = SCT_MAX_BLOCK_RECORDS;
+	w = calloc(1, sizeof(*w));
+	if (!w) {
+		*err = -ENOMEM;
+		return NULL;
+	}
+	w->fd = fd;
+	w->own_fd = true;
+	w->no_fsync = opts && opts->no_fsync;
+	w->flush_interval_ns = opts && opts->flush_interval_ns ? opts->flush_interval_ns
+							       : 1000000000u;
+	if (fstat(fd, &st) == 0 && S_ISREG(st.st_mode)) {
+		w->regular = true;
+		w->base = lseek(fd, 0, SEEK_CUR);
+		if (w->base < 0)
+			w->base = 0;
+	}
+	*err = block_enc_init(&w->enc, cap);
+	if (*err) {
+		block_enc_free(&w->enc);
+		free(w);
+		return NULL;
+	}
+	return w;
+}
+
+static void writer_free(struct sct_writer *w)
+{
+	block_enc_free(&w->enc);
+	trailer_free(&w->tr);
+	free(w);
+}
+
+struct sct_writer *sct_writer_open_fd(int fd, const struct sct_header_info *info,
+				      const struct sct_writer_opts *opts, int *err)
+{
+	struct sct_writer *w = writer_new(fd, opts, err);
+
+	if (!w) {
+		close(fd);
+		return NULL;
+	}
+	*err = writer_header(w, info);
+	if (*err) {
+		close(fd);
+		writer_free(w);
+		return NULL;
+	}
+	return w;
+}
+
+struct sct_writer *sct_writer_open(const char *path, bool overwrite, const struct sct_header_info *info,
+				   const struct sct_writer_opts *opts, int *err)
+{
+	int flags = O_WRONLY | O_CREAT | O_CLOEXEC | (overwrite ? O_TRUNC : O_EXCL);
+	struct sct_writer *w;
+	struct stat st;
+	bool created;
+	int fd;
+
+	if (!strcmp(path, "-")) {
+		w = writer_new(STDOUT_FILENO, opts, err);
+		if (!w)
+			return NULL;
+		w->own_fd = false;
+		*err = writer_header(w, info);
+		if (*err) {
+			writer_free(w);
+			return NULL;
+		}
+		return w;
+	}
+	fd = open(path, flags, 0600);
+	if (fd < 0) {
+		*err = -errno;
+		return NULL;
+	}
+	created = fstat(fd, &st) == 0 && S_ISREG(st.st_mode);
+	/* O_TRUNC keeps an existing file's mode: a trace is private whichever way it was made */
+	if (created && overwrite && fchmod(fd, 0600)) {
+		*err = -errno;
+		close(fd);
+		return NULL;
+	}
+	w = sct_writer_open_fd(fd, info, opts, err);
+	if (!w && created)
+		unlink(path);
+	return w;
+}
+
+/* Encode and write the pending block. */
+static int writer_flush_block(struct sct_writer *w)
+{
+	struct block_enc *e = &w->enc;
+	uint32_t counts[SCT_REC_MAX + 1];
+	struct index_entry ie;
+	const uint8_t *frame;
+	size_t len;
+	int err;
+
+	if (!e->count)
+		return 0;
+	for (uint32_t type = 0; type <= SCT_REC_MAX; type++)
+		counts[type] = e->types[type].count;
+	ie.offset = w->bytes;
+	ie.count = e->count;
+	err = block_enc_finish(e, &frame, &len);
+	if (!err)
+		err = writer_put(w, frame, len);
+	block_enc_reset(e);
+	if (err) {
+		w->err = err;
+		return err;
+	}
+	ie.first_ns = e->first_ns;
+	ie.last_ns = e->last_ns;
+	err = trailer_add_block(&w->tr, &ie, counts);
+	if (err)
+		w->err = err;
+	return err;
+}
+
+/* Make room for a record of the given worst-case size: flush first if it would not fit. */
+static int writer_room(struct sct_writer *w, size_t bound)
+{
+	struct block_enc *e = &w->enc;
+
+	if (e->count == e->cap || e->raw_bound + bound > BLOCK_RAW_BUDGET)
+		return writer_flush_block(w);
+	return 0;
+}
+
+static void writer_added(struct sct_writer *w)
+{
+	if (w->enc.count == 1)
+		w->pending_since_ns = monotonic_ns();
+	w->records++;
+}
+
+int sct_writer_append_syscall(struct sct_writer *w, const struct sct_syscall *sc)
+{
+	int err;
+
+	if (w->err)
+		return w->err;
+	err = writer_room(w, BLOCK_RECORD_BOUND(SCHEMA_MAX_BUILTIN_FIELDS));
+	if (err)
+		return err;
+	if (!w->enc.types[SCT_REC_SYSCALL].cols) {
+		err = block_enc_type_alloc(&w->enc, SCT_REC_SYSCALL);
+		if (err)
+			return err;
+	}
+	block_enc_add_syscall(&w->enc, sc);
+	writer_added(w);
+	return 0;
+}
+
+int sct_writer_append(struct sct_writer *w, const struct sct_record *rec)
+{
+	int64_t bound;
+	int err;
+
+	if (w->err)
+		return w->err;
+	if (rec->type == SCT_REC_SYSCALL)
+		return sct_writer_append_syscall(w, &rec->syscall);
+	if (rec->type == SCT_REC_SESSION || rec->type > SCT_REC_MAX)
+		return -EINVAL;
+	bound = block_enc_bound(rec);
+	if (bound < 0)
+		return (int)bound;
+	err = writer_room(w, (size_t)bound);
+	if (err)
+		return err;
+	if (!w->enc.types[rec->type].cols) {
+		err = block_enc_type_alloc(&w->enc, rec->type);
+		if (err)
+			return err;
+	}
+	err = block_enc_add(&w->enc, rec, (size_t)bound);
+	if (err)
+		return err;
+	if (rec->type == SCT_REC_LOST)
+		w->tr.info.lost += rec->lost.count;
+	else if (rec->type == SCT_REC_WARNING)
+		w->tr.info.warnings++;
+	writer_added(w);
+	return 0;
+}
+
+int sct_writer_flush(struct sct_writer *w)
+{
+	if (w->err)
+		return w->err;
+	return writer_flush_block(w);
+}
+
+int sct_writer_flush_if_due(struct sct_writer *w, uint64_t now_ns)
+{
+	if (w->err)
+		return w->err;
+	if (!w->enc.count || now_ns - w->pending_since_ns < w->flush_interval_ns)
+		return 0;
+	return writer_flush_block(w);
+}
+
+uint64_t sct_writer_bytes(const struct sct_writer *w)
+{
+	return w->bytes;
+}
+
+uint64_t sct_writer_records(const struct sct_writer *w)
+{
+	return w->records;
+}
+
+static int writer_trailer(struct sct_writer *w)
+{
+	struct cbuf b;
+	int err;
+
+	cbuf_init(&b, FRAME_HEAD_MAX, FRAME_HEAD_MAX + SCT_MAX_FRAME_BODY + FRAME_CHECK_LEN);
+	trailer_encode(&b, &w->tr);
+	err = writer_put_cbuf(w, &b, FRAME_TRAILER, SCT_MAX_FRAME_BODY);
+	cbuf_free(&b);
+	if (err)
+		w->err = err;
+	return err;
+}
+
+int sct_writer_close(struct sct_writer *w)
+{
+	int err;
+
+	if (!w)
+		return 0;
+	if (!w->err && !writer_flush_block(w) && !writer_trailer(w) && w->regular &&
+	    !w->no_fsync && fsync(w->fd))
+		w->err = -errno;
+	if (w->own_fd && close(w->fd) && !w->err)
+		w->err = -errno;
+	err = w->err;
+	writer_free(w);
+	return err;
+}
+
+void sct_writer_abandon(struct sct_writer *w)
+{
+	if (!w)
+		return;
+	if (w->own_fd)
+		close(w->fd);
+	writer_free(w);
+}

@@ -1,0 +1,271 @@
+// SPDX-License-Identifier: BSD-2-Clause
+/* Hand-made trace bytes from spec/FORMAT.md (see format_craft.h). */
+#include "format_craft.h"
+
+#include <cbor.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <zlib.h>
+
+static void craft_die(const char *what)
+{
+	fprintf(stderr, "format_craft: %s\n", what);
+	abort();
+}
+
+void craft_init(struct craft *c)
+{
+	memset(c, 0, sizeof(*c));
+}
+
+void craft_free(struct craft *c)
+{
+	free(c->p);
+	memset(c, 0, sizeof(*c));
+}
+
+void craft_bytes(struct craft *c, const void *p, size_t n)
+{
+	if (n > c->cap - c->len) {
+		size_t cap = c->cap ? c->cap : 256;
+		uint8_t *tmp;
+
+		while (cap - c->len < n)
+			cap *= 2;
+		tmp = realloc(c->p, cap);
+		if (!tmp)
+			craft_die("out of memory");
+		c->p = tmp;
+		c->cap = cap;
+	}
+	if (n)
+		memcpy(c->p + c->len, p, n);
+	c->len += n;
+}
+
+void craft_varint(struct craft *c, uint64_t v)
+{
+	uint8_t b[10];
+	size_t n = 0;
+
+	do {
+		b[n] = (uint8_t)(v & 0x7f);
+		v >>= 7;
+		if (v)
+			b[n] |= 0x80;
+		n++;
+	} while (v);
+	craft_bytes(c, b, n);
+}
+
+void craft_head(struct craft *c, uint8_t major, uint64_t arg)
+{
+	uint8_t b[9];
+	size_t n;
+
+	b[0] = (uint8_t)(major << 5);
+	if (arg < 24) {
+		b[0] |= (uint8_t)arg;
+		n = 1;
+	} else if (arg <= UINT8_MAX) {
+		b[0] |= 24;
+		n = 2;
+	} else if (arg <= UINT16_MAX) {
+		b[0] |= 25;
+		n = 3;
+	} else if (arg <= UINT32_MAX) {
+		b[0] |= 26;
+		n = 5;
+	} else {
+		b[0] |= 27;
+		n = 9;
+	}
+	for (size_t i = 1; i < n; i++)
+		b[i] = (uint8_t)(arg >> (8 * (n - 1 - i)));
+	craft_bytes(c, b, n);
+}
+
+void craft_label(struct craft *c)
+{
+	static const uint8_t label[12] = { 0xd9, 0xd9, 0xf8, 0xda, 0x53, 0x43, 0x54, 0x46,
+					   0x43, 0x42, 0x4f, 0x52 };
+
+	craft_bytes(c, label, sizeof(label));
+}
+
+void craft_frame(struct craft *c, uint64_t type, const void *body, size_t len)
+{
+	size_t start = c->len;
+	uint32_t crc;
+	uint8_t check[5];
+
+	craft_head(c, 4, 3);
+	craft_head(c, 0, type);
+	craft_head(c, 2, len);
+	craft_bytes(c, body, len);
+	crc = (uint32_t)crc32(0, c->p + start, (uInt)(c->len - start));
+	check[0] = 0x1a;
+	for (int i = 0; i < 4; i++)
+		check[1 + i] = (uint8_t)(crc >> (24 - 8 * i));
+	craft_bytes(c, check, sizeof(check));
+}
+
+void craft_frame_claim(struct craft *c, uint64_t type, uint64_t claimed, const void *body, size_t len)
+{
+	craft_head(c, 4, 3);
+	craft_head(c, 0, type);
+	craft_head(c, 2, claimed);
+	craft_bytes(c, body, len);
+}
+
+/* ---------------------------------------------------------------- HEADER */
+
+static void map_put(cbor_item_t *map, const char *key, cbor_item_t *value)
+{
+	if (!value || !cbor_map_add(map, (struct cbor_pair){ cbor_move(cbor_build_string(key)),
+							      cbor_move(value) }))
+		craft_die("libcbor map add");
+}
+
+static const char *const kind_names[] = { "uint", "sint", "time", "bytes" };
+
+static cbor_item_t *schema_entry(uint32_t type, const char *name, uint32_t nfields,
+				 const struct sct_field_schema *fields)
+{
+	cbor_item_t *m = cbor_new_definite_map(3);
+	cbor_item_t *fa = cbor_new_definite_array(nfields);
+
+	for (uint32_t k = 0; k < nfields; k++) {
+		cbor_item_t *f = cbor_new_definite_array(3);
+
+		cbor_array_push(f, cbor_move(cbor_build_string(fields[k].name)));
+		cbor_array_push(f, cbor_move(cbor_build_string(kind_names[fields[k].kind])));
+		cbor_array_push(f, cbor_move(cbor_build_string(fields[k].unit)));
+		cbor_array_push(fa, cbor_move(f));
+	}
+	map_put(m, "type", cbor_build_uint32(type));
+	map_put(m, "name", cbor_build_string(name));
+	map_put(m, "fields", fa);
+	return m;
+}
+
+void craft_header_body(struct craft *c, uint32_t major, uint32_t minor,
+		       const struct craft_type *extra, size_t nextra)
+{
+	cbor_item_t *h = cbor_new_definite_map(4);
+	cbor_item_t *fmt = cbor_new_definite_array(2);
+	cbor_item_t *host = cbor_new_definite_map(1);
+	cbor_item_t *schema = cbor_new_definite_array(SCT_REC_MAX + nextra);
+	unsigned char *buf = NULL;
+	size_t size = 0, len;
+
+	cbor_array_push(fmt, cbor_move(cbor_build_uint32(major)));
+	cbor_array_push(fmt, cbor_move(cbor_build_uint32(minor)));
+	map_put(h, "format", fmt);
+	map_put(host, "hostname", cbor_build_string("crafthost"));
+	map_put(h, "host", host);
+	for (uint32_t t = 1; t <= SCT_REC_MAX; t++) {
+		const struct sct_type_schema *s = sct_schema_builtin(t);
+
+		cbor_array_push(schema, cbor_move(schema_entry(t, s->name, s->nfields, s->fields)));
+	}
+	for (size_t i = 0; i < nextra; i++)
+		cbor_array_push(schema, cbor_move(schema_entry(extra[i].type, extra[i].name,
+							       extra[i].nfields, extra[i].fields)));
+	map_put(h, "schema", schema);
+	map_put(h, "future_key", cbor_build_string("ignored by readers"));
+	len = cbor_serialize_alloc(h, &buf, &size);
+	if (!len)
+		craft_die("libcbor serialize");
+	craft_bytes(c, buf, len);
+	free(buf);
+	cbor_decref(&h);
+}
+
+/* ---------------------------------------------------------------- BLOCK */
+
+static uint64_t zz(int64_t v)
+{
+	return ((uint64_t)v << 1) ^ (uint64_t)(v >> 63);
+}
+
+static void craft_column(struct craft *c, const struct craft_col *col, uint32_t count,
+			 uint64_t first_ns)
+{
+	uint64_t *s = calloc(count ? count : 1, sizeof(*s));
+	uint64_t bits = 0, prev = first_ns;
+	uint8_t width = 0;
+
+	if (!s)
+		craft_die("out of memory");
+	for (uint32_t i = 0; i < count; i++) {
+		switch (col->kind) {
+		case SCT_KIND_SINT:
+			s[i] = zz((int64_t)col->v[i]);
+			break;
+		case SCT_KIND_TIME:
+			s[i] = zz((int64_t)(col->v[i] - prev));
+			prev = col->v[i];
+			break;
+		case SCT_KIND_BYTES:
+			s[i] = col->b[i].len;
+			break;
+		default:
+			s[i] = col->v[i];
+			break;
+		}
+		bits |= s[i];
+	}
+	while (width < 8 && bits >> (8 * width))
+		width++;
+	craft_bytes(c, &width, 1);
+	for (uint8_t k = 0; k < width; k++)
+		for (uint32_t i = 0; i < count; i++) {
+			uint8_t b = (uint8_t)(s[i] >> (8 * k));
+
+			craft_bytes(c, &b, 1);
+		}
+	if (col->kind == SCT_KIND_BYTES)
+		for (uint32_t i = 0; i < count; i++)
+			craft_bytes(c, col->b[i].ptr, col->b[i].len);
+	free(s);
+}
+
+void craft_block_body(struct craft *c, uint64_t first_ns, uint64_t last_ns,
+		      const struct craft_run *runs, size_t nruns,
+		      const struct craft_section *secs, size_t nsecs)
+{
+	struct craft payload, cols;
+	uint64_t count = 0;
+
+	craft_init(&payload);
+	craft_varint(&payload, nruns);
+	for (size_t i = 0; i < nruns; i++) {
+		craft_varint(&payload, runs[i].type);
+		craft_varint(&payload, runs[i].count);
+		count += runs[i].count;
+	}
+	craft_varint(&payload, nsecs);
+	for (size_t i = 0; i < nsecs; i++) {
+		craft_init(&cols);
+		for (uint32_t k = 0; k < secs[i].ncols; k++)
+			craft_column(&cols, &secs[i].cols[k], secs[i].count, first_ns);
+		craft_bytes(&cols, secs[i].tail, secs[i].tail_len);
+		craft_varint(&payload, secs[i].type);
+		craft_varint(&payload, secs[i].count);
+		craft_varint(&payload, secs[i].ncols + secs[i].tail_fields);
+		craft_varint(&payload, cols.len);
+		craft_bytes(&payload, cols.p, cols.len);
+		craft_free(&cols);
+	}
+	craft_head(c, 4, 6);
+	craft_head(c, 0, count);
+	craft_head(c, 0, payload.len);
+	craft_head(c, 0, first_ns);
+	craft_head(c, 0, last_ns);
+	craft_head(c, 0, 0);
+	craft_head(c, 2, payload.len);
+	craft_bytes(c, payload.p, payload.len);
+	craft_free(&payload);
+}

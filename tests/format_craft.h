@@ -1,0 +1,72 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
+/*
+ * Hand-made trace bytes for tests of what sct's own writer never produces: unknown frame and
+ * record types, trailing unknown fields, other versions, oversize length claims. Written from
+ * spec/FORMAT.md (not from format/ internals), so it also cross-checks the spec. Failures to
+ * allocate abort: this is test code.
+ */
+#ifndef SCT_TESTS_FORMAT_CRAFT_H
+#define SCT_TESTS_FORMAT_CRAFT_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "sct.h"
+
+struct craft {
+	uint8_t *p;
+	size_t len, cap;
+};
+
+void craft_init(struct craft *c);
+void craft_free(struct craft *c);
+void craft_bytes(struct craft *c, const void *p, size_t n);
+void craft_varint(struct craft *c, uint64_t v);
+/* A CBOR head (major type, argument) in its shortest form. */
+void craft_head(struct craft *c, uint8_t major, uint64_t arg);
+/* The 12-byte label. */
+void craft_label(struct craft *c);
+/* A frame: envelope around body, with its CRC-32. */
+void craft_frame(struct craft *c, uint64_t type, const void *body, size_t len);
+/* An envelope head claiming claimed body bytes, followed by len real bytes and no checksum. */
+void craft_frame_claim(struct craft *c, uint64_t type, uint64_t claimed, const void *body, size_t len);
+
+/* An extra record type for the HEADER schema. */
+struct craft_type {
+	uint32_t type;
+	const char *name;
+	uint32_t nfields;
+	const struct sct_field_schema *fields;
+};
+
+/* A HEADER body: format major.minor, host "crafthost", the built-in schema plus extra types. */
+void craft_header_body(struct craft *c, uint32_t major, uint32_t minor,
+		       const struct craft_type *extra, size_t nextra);
+
+/* One column of a crafted section: values (uint/sint/time) or strings (bytes). */
+struct craft_col {
+	uint32_t kind;
+	const uint64_t *v;
+	const struct sct_bytes *b;
+};
+
+struct craft_section {
+	uint32_t type;
+	uint32_t count;
+	uint32_t ncols;
+	const struct craft_col *cols;
+	const uint8_t *tail; /* bytes appended after the columns (unknown trailing fields) */
+	size_t tail_len;
+	uint32_t tail_fields; /* fields those bytes claim to be, added to nfields */
+};
+
+struct craft_run {
+	uint32_t type, count;
+};
+
+/* A BLOCK body (codec 0) with the given runs and sections; first_ns is the delta base. */
+void craft_block_body(struct craft *c, uint64_t first_ns, uint64_t last_ns,
+		      const struct craft_run *runs, size_t nruns,
+		      const struct craft_section *secs, size_t nsecs);
+
+#endif

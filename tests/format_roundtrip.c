@@ -1,0 +1,367 @@
+// SPDX-License-Identifier: BSD-2-Clause
+/* Write-then-read of every record type, extreme values, sessions and the header table. */
+#include <criterion/criterion.h>
+#include <errno.h>
+#include <sys/mman.h>
+#include <unistd.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "format_helpers.h"
+#include "sct.h"
+
+static uint8_t every_byte[256];
+static uint8_t big[4096];
+
+static struct sct_bytes bytes_of(const void *p, uint32_t len)
+{
+	return (struct sct_bytes){ p, len };
+}
+
+/* Records of every type with extreme values; n is filled in. */
+static void sample_records(struct sct_record *r, size_t *n)
+{
+	size_t i = 0;
+
+	for (int b = 0; b < 256; b++)
+		every_byte[b] = (uint8_t)b;
+	for (size_t b = 0; b < sizeof(big); b++)
+		big[b] = (uint8_t)(b * 31 + 7);
+
+	r[i++] = (struct sct_record){ .type = SCT_REC_SYSCALL, .syscall = {
+		.time_ns = 0, .duration_ns = 0, .cgroup_id = 0, .ret = 0 } };
+	r[i++] = (struct sct_record){ .type = SCT_REC_SYSCALL, .syscall = {
+		.time_ns = UINT64_MAX, .duration_ns = UINT64_MAX, .cgroup_id = UINT64_MAX,
+		.ret = INT64_MIN, .pid = UINT32_MAX, .tid = UINT32_MAX, .nr = UINT32_MAX,
+		.abi = SCT_ABI_COMPAT, .unfinished = 1 } };
+	r[i++] = (struct sct_record){ .type = SCT_REC_SYSCALL, .syscall = {
+		.time_ns = 5, .duration_ns = 1, .ret = INT64_MAX, .pid = 1, .tid = 2, .nr = 1 } };
+	r[i++] = (struct sct_record){ .type = SCT_REC_SYSCALL, .syscall = {
+		.time_ns = 1ull << 63, .ret = -1, .nr = 257 } };
+	r[i++] = (struct sct_record){ .type = SCT_REC_TASK, .task = {
+		.time_ns = 100, .cgroup_id = UINT64_MAX, .start_ns = UINT64_MAX, .pid = UINT32_MAX,
+		.tid = 0, .ppid = 1, .comm = bytes_of("", 0) } };
+	r[i++] = (struct sct_record){ .type = SCT_REC_TASK, .task = {
+		.time_ns = 101, .pid = 7, .tid = 8, .ppid = 9, .comm = bytes_of(every_byte, 256) } };
+	r[i++] = (struct sct_record){ .type = SCT_REC_FORK, .fork = {
+		.time_ns = 102, .child_start_ns = UINT64_MAX, .parent_pid = UINT32_MAX,
+		.parent_tid = 3, .child_pid = 4, .child_tid = UINT32_MAX, .is_thread = 1 } };
+	r[i++] = (struct sct_record){ .type = SCT_REC_EXEC, .exec = {
+		.time_ns = 103, .pid = 10, .tid = 10, .old_tid = 11,
+		.filename = bytes_of(big, sizeof(big)), .comm = bytes_of("\xff\xfe,\"\n", 5) } };
+	r[i++] = (struct sct_record){ .type = SCT_REC_EXIT, .exit = {
+		.time_ns = 104, .start_ns = 0, .pid = 12, .tid = 13, .exit_code = 255,
+		.signal = 9, .group_dead = 1 } };
+	r[i++] = (struct sct_record){ .type = SCT_REC_EXIT, .exit = {
+		.time_ns = 99, .start_ns = UINT64_MAX, .exit_code = -1, .signal = UINT32_MAX } };
+	r[i++] = (struct sct_record){ .type = SCT_REC_CGROUP, .cgroup = {
+		.time_ns = 105, .cgroup_id = 1, .path = bytes_of("/", 1) } };
+	r[i++] = (struct sct_record){ .type = SCT_REC_LOST, .lost = {
+		.time_ns = 106, .end_ns = UINT64_MAX, .count = UINT64_MAX,
+		.cause = SCT_LOST_RINGBUF } };
+	r[i++] = (struct sct_record){ .type = SCT_REC_WARNING, .warning = {
+		.time_ns = 107, .count = 3, .kind = SCT_WARN_TARGETS_FULL,
+		.text = bytes_of("targets map full", 16) } };
+	r[i++] = (struct sct_record){ .type = SCT_REC_SYSCALL, .syscall = {
+		.time_ns = 108, .ret = -4095, .nr = 0 } };
+	*n = i;
+}
+
+static void assert_bytes_eq(struct sct_bytes a, struct sct_bytes b)
+{
+	cr_assert_eq(a.len, b.len);
+	cr_assert(a.len == 0 || memcmp(a.ptr, b.ptr, a.len) == 0);
+}
+
+/* Field-by-field equality (never memcmp: the structs have padding). */
+static void assert_record_eq(const struct sct_record *a, const struct sct_record *b)
+{
+	cr_assert_eq(a->type, b->type);
+	switch (a->type) {
+	case SCT_REC_SYSCALL:
+		cr_assert_eq(a->syscall.time_ns, b->syscall.time_ns);
+		cr_assert_eq(a->syscall.duration_ns, b->syscall.duration_ns);
+		cr_assert_eq(a->syscall.cgroup_id, b->syscall.cgroup_id);
+		cr_assert_eq(a->syscall.ret, b->syscall.ret);
+		cr_assert_eq(a->syscall.pid, b->syscall.pid);
+		cr_assert_eq(a->syscall.tid, b->syscall.tid);
+		cr_assert_eq(a->syscall.nr, b->syscall.nr);
+		cr_assert_eq(a->syscall.abi, b->syscall.abi);
+		cr_assert_eq(a->syscall.unfinished, b->syscall.unfinished);
+		break;
+	case SCT_REC_TASK:
+		cr_assert_eq(a->task.time_ns, b->task.time_ns);
+		cr_assert_eq(a->task.cgroup_id, b->task.cgroup_id);
+		cr_assert_eq(a->task.start_ns, b->task.start_ns);
+		cr_assert_eq(a->task.pid, b->task.pid);
+		cr_assert_eq(a->task.tid, b->task.tid);
+		cr_assert_eq(a->task.ppid, b->task.ppid);
+		assert_bytes_eq(a->task.comm, b->task.comm);
+		break;
+	case SCT_REC_FORK:
+		cr_assert_eq(a->fork.time_ns, b->fork.time_ns);
+		cr_assert_eq(a->fork.child_start_ns, b->fork.child_start_ns);
+		cr_assert_eq(a->fork.parent_pid, b->fork.parent_pid);
+		cr_assert_eq(a->fork.parent_tid, b->fork.parent_tid);
+		cr_assert_eq(a->fork.child_pid, b->fork.child_pid);
+		cr_assert_eq(a->fork.child_tid, b->fork.child_tid);
+		cr_assert_eq(a->fork.is_thread, b->fork.is_thread);
+		break;
+	case SCT_REC_EXEC:
+		cr_assert_eq(a->exec.time_ns, b->exec.time_ns);
+		cr_assert_eq(a->exec.pid, b->exec.pid);
+		cr_assert_eq(a->exec.tid, b->exec.tid);
+		cr_assert_eq(a->exec.old_tid, b->exec.old_tid);
+		assert_bytes_eq(a->exec.filename, b->exec.filename);
+		assert_bytes_eq(a->exec.comm, b->exec.comm);
+		break;
+	case SCT_REC_EXIT:
+		cr_assert_eq(a->exit.time_ns, b->exit.time_ns);
+		cr_assert_eq(a->exit.start_ns, b->exit.start_ns);
+		cr_assert_eq(a->exit.pid, b->exit.pid);
+		cr_assert_eq(a->exit.tid, b->exit.tid);
+		cr_assert_eq(a->exit.exit_code, b->exit.exit_code);
+		cr_assert_eq(a->exit.signal, b->exit.signal);
+		cr_assert_eq(a->exit.group_dead, b->exit.group_dead);
+		break;
+	case SCT_REC_CGROUP:
+		cr_assert_eq(a->cgroup.time_ns, b->cgroup.time_ns);
+		cr_assert_eq(a->cgroup.cgroup_id, b->cgroup.cgroup_id);
+		assert_bytes_eq(a->cgroup.path, b->cgroup.path);
+		break;
+	case SCT_REC_LOST:
+		cr_assert_eq(a->lost.time_ns, b->lost.time_ns);
+		cr_assert_eq(a->lost.end_ns, b->lost.end_ns);
+		cr_assert_eq(a->lost.count, b->lost.count);
+		cr_assert_eq(a->lost.cause, b->lost.cause);
+		break;
+	case SCT_REC_WARNING:
+		cr_assert_eq(a->warning.time_ns, b->warning.time_ns);
+		cr_assert_eq(a->warning.count, b->warning.count);
+		cr_assert_eq(a->warning.kind, b->warning.kind);
+		assert_bytes_eq(a->warning.text, b->warning.text);
+		break;
+	default:
+		cr_assert_fail("unexpected type %u", a->type);
+	}
+}
+
+Test(format_roundtrip, every_type_extreme_values)
+{
+	struct sct_record in[32], out;
+	struct sct_reader *r;
+	struct sct_writer *w;
+	struct fh_trace t;
+	size_t n, got = 0;
+	int fd, err = 0, rc;
+
+	sample_records(in, &n);
+	w = fh_writer(&(struct sct_writer_opts){ .block_records = 5, .no_fsync = true }, &fd);
+	for (size_t i = 0; i < n; i++)
+		cr_assert_eq(sct_writer_append(w, &in[i]), 0);
+	cr_assert_eq(sct_writer_records(w), n);
+	cr_assert_eq(sct_writer_close(w), 0);
+	fh_collect_fd(fd, &t);
+
+	r = sct_reader_open_mem(t.p, t.len, &err);
+	cr_assert(r);
+	cr_assert_eq(sct_reader_next(r, &out), 1);
+	cr_assert_eq(out.type, SCT_REC_SESSION);
+	while ((rc = sct_reader_next(r, &out)) == 1) {
+		cr_assert_lt(got, n);
+		assert_record_eq(&in[got], &out);
+		got++;
+	}
+	cr_assert_eq(rc, 0);
+	cr_assert_eq(got, n);
+	cr_assert_eq(sct_reader_stats(r)->blocks, 3);
+	cr_assert_eq(sct_reader_stats(r)->sessions_without_trailer, 0);
+	cr_assert_eq(sct_reader_stats(r)->skipped_bytes, 0);
+	cr_assert_eq(sct_reader_stats(r)->bytes_read, t.len);
+	sct_reader_close(r);
+	fh_trace_free(&t);
+}
+
+Test(format_roundtrip, session_header_and_trailer)
+{
+	const struct sct_session *s;
+	const struct sct_trailer_info *ti;
+	struct sct_record rec, lost = { .type = SCT_REC_LOST, .lost = { .time_ns = 10, .end_ns = 20,
+					 .count = 5, .cause = 1 } };
+	struct sct_reader *r;
+	struct sct_writer *w;
+	struct fh_trace t;
+	uint64_t clk, real;
+	uint32_t major, minor;
+	int fd, err = 0;
+
+	w = fh_writer(&(struct sct_writer_opts){ .no_fsync = true }, &fd);
+	for (uint64_t i = 0; i < 100; i++) {
+		rec = fh_syscall(i);
+		cr_assert_eq(sct_writer_append_syscall(w, &rec.syscall), 0);
+	}
+	cr_assert_eq(sct_writer_append(w, &lost), 0);
+	cr_assert_eq(sct_writer_close(w), 0);
+	fh_collect_fd(fd, &t);
+
+	r = sct_reader_open_mem(t.p, t.len, &err);
+	cr_assert_null(sct_reader_session(r));
+	cr_assert_eq(sct_reader_next(r, &rec), 1);
+	cr_assert_eq(rec.type, SCT_REC_SESSION);
+	s = sct_reader_session(r);
+	cr_assert(s);
+	cr_assert_eq(sct_session_index(s), 0);
+	sct_session_version(s, &major, &minor);
+	cr_assert_eq(major, 1);
+	cr_assert_eq(minor, 0);
+	cr_assert_str_eq(sct_session_get(s, "hostname"), "testhost");
+	cr_assert_str_eq(sct_session_get(s, "producer"), "sct-test");
+	cr_assert_str_eq(sct_session_get(s, "producer_version"), "0.1");
+	cr_assert_str_eq(sct_session_get(s, "args"), "sct-record -p 42");
+	cr_assert_str_eq(sct_session_get(s, "kernel"), "6.18.0");
+	cr_assert_str_eq(sct_session_get(s, "arch"), "x86_64");
+	cr_assert_str_eq(sct_session_get(s, "boot_id"), "b00t");
+	cr_assert_str_eq(sct_session_get(s, "clock"), "CLOCK_MONOTONIC");
+	cr_assert_str_eq(sct_session_get(s, "cgroup_hierarchy"), "v2");
+	cr_assert_str_eq(sct_session_get(s, "cgroup_mount"), "/sys/fs/cgroup");
+	cr_assert_str_eq(sct_session_get(s, "compat_arch"), "i386");
+	cr_assert_str_eq(sct_session_get(s, "no such key"), "");
+	sct_session_anchor(s, &clk, &real);
+	cr_assert_eq(clk, 1000);
+	cr_assert_eq(real, 1700000000000000000ull);
+	cr_assert_str_eq(sct_session_syscall_name(s, 1, SCT_ABI_NATIVE), "write");
+	cr_assert_str_eq(sct_session_syscall_name(s, 257, SCT_ABI_NATIVE), "openat");
+	cr_assert_null(sct_session_syscall_name(s, 2, SCT_ABI_NATIVE));
+	cr_assert_str_eq(sct_session_syscall_name(s, 4, SCT_ABI_COMPAT), "write");
+	cr_assert_eq(sct_session_syscall_nr(s, "openat", SCT_ABI_NATIVE), 257);
+	cr_assert_eq(sct_session_syscall_nr(s, "nope", SCT_ABI_NATIVE), -1);
+	cr_assert_null(sct_session_trailer(s));
+	while (sct_reader_next(r, &rec) == 1)
+		;
+	ti = sct_session_trailer(s);
+	cr_assert(ti);
+	cr_assert_eq(ti->records[SCT_REC_SYSCALL], 100);
+	cr_assert_eq(ti->records[SCT_REC_LOST], 1);
+	cr_assert_eq(ti->blocks, 1);
+	cr_assert_eq(ti->lost, 5);
+	cr_assert_eq(ti->first_ns, 10);
+	cr_assert_eq(ti->last_ns, fh_syscall(99).syscall.time_ns);
+	sct_reader_close(r);
+	fh_trace_free(&t);
+}
+
+Test(format_roundtrip, generic_field_access)
+{
+	const struct sct_type_schema *ts;
+	struct sct_record rec = fh_syscall(3), out;
+	struct sct_value v;
+	struct sct_reader *r;
+	struct sct_writer *w;
+	struct fh_trace t;
+	int fd, err = 0;
+
+	rec.syscall.ret = -2;
+	w = fh_writer(&(struct sct_writer_opts){ .no_fsync = true }, &fd);
+	cr_assert_eq(sct_writer_append(w, &rec), 0);
+	cr_assert_eq(sct_writer_close(w), 0);
+	fh_collect_fd(fd, &t);
+	r = sct_reader_open_mem(t.p, t.len, &err);
+	cr_assert_eq(sct_reader_next(r, &out), 1);
+	cr_assert_eq(sct_reader_field(r, 0, &v), -SCT_E_STATE);
+	cr_assert_eq(sct_reader_next(r, &out), 1);
+	ts = sct_reader_schema(r, SCT_REC_SYSCALL);
+	cr_assert_eq(ts->nfields, 9);
+	cr_assert_str_eq(ts->fields[7].name, "ret");
+	cr_assert_eq(sct_reader_field(r, 0, &v), 0);
+	cr_assert_eq(v.kind, SCT_KIND_TIME);
+	cr_assert_eq(v.u, rec.syscall.time_ns);
+	cr_assert_eq(sct_reader_field(r, 7, &v), 0);
+	cr_assert_eq(v.kind, SCT_KIND_SINT);
+	cr_assert_eq(v.i, -2);
+	cr_assert_eq(sct_reader_field(r, 9, &v), -ERANGE);
+	sct_reader_close(r);
+	fh_trace_free(&t);
+}
+
+Test(format_roundtrip, many_blocks_in_order)
+{
+	struct fh_read rd;
+	struct sct_writer *w;
+	struct fh_trace t;
+	struct sct_record rec;
+	int fd;
+
+	w = fh_writer(&(struct sct_writer_opts){ .block_records = 1000, .no_fsync = true }, &fd);
+	for (uint64_t i = 0; i < 25000; i++) {
+		rec = fh_syscall(i);
+		cr_assert_eq(sct_writer_append(w, &rec), 0);
+	}
+	cr_assert_eq(sct_writer_close(w), 0);
+	fh_collect_fd(fd, &t);
+	fh_read_mem(t.p, t.len, true, &rd);
+	cr_assert_eq(rd.rc, 0);
+	cr_assert_eq(rd.nrecords, 25000);
+	cr_assert_eq(rd.stats.blocks, 25);
+	for (uint64_t i = 0; i < 25000; i++) {
+		rec = fh_syscall(i);
+		cr_assert_eq(rd.recs[i].syscall.time_ns, rec.syscall.time_ns);
+		cr_assert_eq(rd.recs[i].syscall.tid, rec.syscall.tid);
+		cr_assert_eq(rd.recs[i].syscall.ret, rec.syscall.ret);
+	}
+	fh_read_free(&rd);
+	fh_trace_free(&t);
+}
+
+Test(format_roundtrip, long_strings_split_blocks_by_size)
+{
+	static uint8_t s[SCT_MAX_STRING];
+	struct sct_record rec = { .type = SCT_REC_EXEC }, too_long;
+	struct fh_read rd;
+	struct sct_writer *w;
+	struct fh_trace t;
+	int fd;
+
+	memset(s, 'x', sizeof(s));
+	rec.exec.filename = bytes_of(s, sizeof(s));
+	rec.exec.comm = bytes_of(s, sizeof(s));
+	w = fh_writer(&(struct sct_writer_opts){ .no_fsync = true }, &fd);
+	/* 200 records of 128 KiB: 25 MiB, more than three blocks' worth of raw bytes */
+	for (int i = 0; i < 200; i++) {
+		rec.exec.time_ns = (uint64_t)i;
+		cr_assert_eq(sct_writer_append(w, &rec), 0);
+	}
+	too_long = rec;
+	too_long.exec.comm.len = SCT_MAX_STRING + 1;
+	cr_assert_eq(sct_writer_append(w, &too_long), -SCT_E_LIMIT);
+	cr_assert_eq(sct_writer_close(w), 0);
+	fh_collect_fd(fd, &t);
+	fh_read_mem(t.p, t.len, false, &rd);
+	cr_assert_eq(rd.rc, 0);
+	cr_assert_eq(rd.nrecords, 200);
+	cr_assert_geq(rd.stats.blocks, 4);
+	cr_assert_eq(rd.stats.bad_blocks, 0);
+	fh_trace_free(&t);
+}
+
+Test(format_roundtrip, invalid_utf8_in_header_is_repaired)
+{
+	struct sct_header_info info = fh_info;
+	struct sct_record rec;
+	struct sct_reader *r;
+	struct sct_writer *w;
+	int fd = memfd_create("utf8", 0), dfd = dup(fd), err = 0;
+	struct fh_trace t;
+
+	info.hostname = "h\xffost\xc3\xa9";
+	w = sct_writer_open_fd(fd, &info, &(struct sct_writer_opts){ .no_fsync = true }, &err);
+	cr_assert(w);
+	cr_assert_eq(sct_writer_close(w), 0);
+	fh_collect_fd(dfd, &t);
+	r = sct_reader_open_mem(t.p, t.len, &err);
+	cr_assert_eq(sct_reader_next(r, &rec), 1);
+	cr_assert_str_eq(sct_session_get(sct_reader_session(r), "hostname"),
+			 "h\xef\xbf\xbdost\xc3\xa9");
+	cr_assert_eq(sct_reader_next(r, &rec), 0);
+	sct_reader_close(r);
+	fh_trace_free(&t);
+}
