@@ -321,7 +321,8 @@ int sct_writer_flush_if_due(struct sct_writer *w, uint64_t now_ns)
 {
 	if (w->err)
 		return w->err;
-	if (!w->enc.count || now_ns - w->pending_since_ns < w->flush_interval_ns)
+	if (!w->enc.count || now_ns < w->pending_since_ns ||
+	    now_ns - w->pending_since_ns < w->flush_interval_ns)
 		return 0;
 	return writer_flush_block(w);
 }
