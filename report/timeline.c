@@ -153,9 +153,9 @@ static void tl_lifecycle(struct out *l, struct sess *s, const struct sct_record 
 
 	switch (rec->type) {
 	case SCT_REC_TASK:
-		out_str(l, "task");
-		tl_who(l, tasks_peek(s->id, rec->task.tid), rec->task.pid, rec->task.tid);
-		out_printf(l, " ppid %u", rec->task.ppid);
+		out_str(l, "task(");
+		names_out_escaped(l, rec->task.comm.ptr, rec->task.comm.len);
+		out_printf(l, " %u/%u) ppid %u", rec->task.pid, rec->task.tid, rec->task.ppid);
 		tl_cgroup(l, s, rec->task.cgroup_id);
 		break;
 	case SCT_REC_FORK:

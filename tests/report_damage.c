@@ -1,0 +1,126 @@
+// SPDX-License-Identifier: BSD-2-Clause
+/* Damaged and foreign inputs: what is readable is reported, exit codes say what happened. */
+#include <criterion/criterion.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "report_helpers.h"
+
+TestSuite(report_damage, .fini = rt_cleanup);
+
+/* 1000 writes in blocks of 64 records, closed with a trailer. */
+static const char *make_blocks(const char *name)
+{
+	const char *path = strdup(rt_path(name));
+	struct sct_writer *w = rt_open(path, "h1", 64);
+
+	for (uint64_t i = 0; i < 1000; i++)
+		rt_sc(w, i * 1000, 1000 + i, 100, 100, 0, RT_NR_WRITE, 1);
+	rt_close(w);
+	return path;
+}
+
+static unsigned long long total_calls(const char *out)
+{
+	const char *total = rt_find_line(out, "total of");
+	unsigned long long calls = 0;
+
+	cr_assert_not_null(total, "no total line:\n%s", out);
+	cr_assert_eq(sscanf(total, "%llu", &calls), 1);
+	return calls;
+}
+
+Test(report_damage, truncated_file_reports_what_was_read)
+{
+	const char *path = make_blocks("t.sct");
+	struct stat st;
+	char *out;
+	unsigned long long calls;
+
+	cr_assert_eq(stat(path, &st), 0);
+	cr_assert_eq(truncate(path, st.st_size / 2), 0);
+	cr_assert_eq(rt_run(&out, "%s %s 2>/dev/null", rt_report(), path), 0);
+	calls = total_calls(out);
+	cr_assert(calls > 0 && calls < 1000 && calls % 64 == 0, "calls %llu", calls);
+	cr_assert_not_null(strstr(out, "-- incomplete: no trailer: 1 session\n"), "got\n%s", out);
+	cr_assert_null(strstr(out, "truncated tail: 0 bytes"), "got\n%s", out);
+	free(out);
+	cr_assert_eq(rt_run(NULL, "%s --strict %s >/dev/null 2>&1", rt_report(), path), 3);
+	cr_assert_eq(rt_run(NULL, "%s --to csv %s >/dev/null 2>&1", rt_convert(), path), 0);
+	cr_assert_eq(rt_run(NULL, "%s --to csv --strict %s >/dev/null 2>&1", rt_convert(), path), 3);
+}
+
+Test(report_damage, corrupted_block_is_skipped)
+{
+	const char *path = make_blocks("c.sct");
+	struct stat st;
+	unsigned long long calls;
+	char *out;
+	FILE *f;
+	int c;
+
+	cr_assert_eq(stat(path, &st), 0);
+	f = fopen(path, "r+b");
+	cr_assert_not_null(f);
+	cr_assert_eq(fseek(f, st.st_size / 2, SEEK_SET), 0);
+	c = fgetc(f);
+	cr_assert_neq(c, EOF);
+	cr_assert_eq(fseek(f, st.st_size / 2, SEEK_SET), 0);
+	cr_assert_neq(fputc(c ^ 0xff, f), EOF);
+	cr_assert_eq(fclose(f), 0);
+	cr_assert_eq(rt_run(&out, "%s %s 2>/dev/null", rt_report(), path), 0);
+	calls = total_calls(out);
+	cr_assert(calls >= 1000 - 64 && calls < 1000, "calls %llu\n%s", calls, out);
+	cr_assert_null(strstr(out, "-- skipped/corrupt: 0 ranges"), "got\n%s", out);
+	free(out);
+	cr_assert_eq(rt_run(NULL, "%s --strict %s >/dev/null 2>&1", rt_report(), path), 3);
+}
+
+Test(report_damage, foreign_and_missing_files)
+{
+	const char *txt = strdup(rt_path("x.txt"));
+	const char *good = make_blocks("g.sct");
+	FILE *f = fopen(txt, "w");
+	char *out;
+
+	cr_assert_not_null(f);
+	fputs("hello, this is not a trace\n", f);
+	cr_assert_eq(fclose(f), 0);
+	cr_assert_eq(rt_run(&out, "%s %s 2>&1 >/dev/null", rt_report(), txt), 1);
+	cr_assert_not_null(strstr(out, txt), "got %s", out);
+	free(out);
+	cr_assert_eq(rt_run(&out, "%s /nonexistent/trace.sct 2>&1 >/dev/null", rt_report()), 1);
+	cr_assert_not_null(strstr(out, "/nonexistent/trace.sct: "), "got %s", out);
+	free(out);
+	/* the readable file is still reported */
+	cr_assert_eq(rt_run(&out, "%s /nonexistent/trace.sct %s 2>/dev/null", rt_report(), good), 1);
+	cr_assert_eq(total_calls(out), 1000);
+	cr_assert_not_null(strstr(out, "-- unreadable inputs: 1"), "got\n%s", out);
+	free(out);
+	cr_assert_eq(rt_run(NULL, "%s --to jsonl %s >/dev/null 2>&1", rt_convert(), txt), 1);
+}
+
+Test(report_damage, newer_major_version_is_refused)
+{
+	const char *good = make_blocks("v.sct");
+	const char *newer = strdup(rt_path("v2.sct"));
+	char *out;
+
+	cr_assert_eq(rt_run(NULL, "%s version %s %s", rt_gen(), good, newer), 0);
+	cr_assert_eq(rt_run(&out, "%s %s 2>&1 >/dev/null", rt_report(), newer), 1);
+	cr_assert_not_null(strstr(out, "version"), "got %s", out);
+	free(out);
+}
+
+Test(report_damage, stdin_is_read)
+{
+	const char *good = make_blocks("s.sct");
+	char *out;
+
+	cr_assert_eq(rt_run(&out, "cat %s | %s -", good, rt_report()), 0);
+	cr_assert_eq(total_calls(out), 1000);
+	free(out);
+}

@@ -1,0 +1,238 @@
+// SPDX-License-Identifier: BSD-2-Clause
+#include <criterion/criterion.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/wait.h>
+
+#include "report_helpers.h"
+
+static char dir[256];
+static char pathbuf[512];
+
+static const struct sct_syscall_name names[] = {
+	{ RT_NR_READ, "read" }, { RT_NR_WRITE, "write" }, { RT_NR_OPEN, "open" },
+	{ RT_NR_CLOSE, "close" }, { RT_NR_OPENAT, "openat" },
+};
+
+const char *rt_dir(void)
+{
+	if (!dir[0]) {
+		strcpy(dir, "/tmp/sct-report-test.XXXXXX");
+		cr_assert_not_null(mkdtemp(dir));
+	}
+	return dir;
+}
+
+const char *rt_path(const char *name)
+{
+	snprintf(pathbuf, sizeof(pathbuf), "%s/%s", rt_dir(), name);
+	return pathbuf;
+}
+
+void rt_cleanup(void)
+{
+	char cmd[300];
+
+	if (!dir[0])
+		return;
+	snprintf(cmd, sizeof(cmd), "rm -rf '%s'", dir);
+	cr_assert_eq(system(cmd), 0);
+	dir[0] = 0;
+}
+
+struct sct_writer *rt_open(const char *path, const char *host, uint32_t block_records)
+{
+	struct sct_header_info info = {
+		.producer = "report-test", .producer_version = "1", .hostname = host,
+		.kernel = "6.18.0", .arch = "x86_64", .boot_id = "00000000-0000-0000-0000-000000000000",
+		.clock = "CLOCK_MONOTONIC", .anchor_clock_ns = RT_ANCHOR_CLOCK,
+		.anchor_realtime_ns = RT_ANCHOR_REAL, .cgroup_hierarchy = "v2",
+		.cgroup_mount = "/sys/fs/cgroup", .syscalls = names,
+		.nsyscalls = sizeof(names) / sizeof(names[0]),
+	};
+	struct sct_writer_opts opts = { .block_records = block_records, .no_fsync = true };
+	int err = 0;
+	struct sct_writer *w = sct_writer_open(path, true, &info, &opts, &err);
+
+	cr_assert_not_null(w, "sct_writer_open(%s): %s", path, sct_strerror(err));
+	return w;
+}
+
+void rt_close(struct sct_writer *w)
+{
+	int err = sct_writer_close(w);
+
+	cr_assert_eq(err, 0, "sct_writer_close: %s", sct_strerror(err));
+}
+
+void rt_record(struct sct_writer *w, const struct sct_record *rec)
+{
+	int err = sct_writer_append(w, rec);
+
+	cr_assert_eq(err, 0, "sct_writer_append: %s", sct_strerror(err));
+}
+
+void rt_sc(struct sct_writer *w, uint64_t rel_ns, uint64_t dur, uint32_t pid, uint32_t tid, uint64_t cg,
+	   uint32_t nr, int64_t ret)
+{
+	struct sct_record r = { .type = SCT_REC_SYSCALL };
+
+	r.syscall = (struct sct_syscall){ .time_ns = RT_ANCHOR_CLOCK + rel_ns, .duration_ns = dur,
+					  .cgroup_id = cg, .ret = ret, .pid = pid, .tid = tid, .nr = nr };
+	rt_record(w, &r);
+}
+
+static struct sct_bytes rt_bytes(const char *s)
+{
+	return (struct sct_bytes){ .ptr = (const uint8_t *)s, .len = (uint32_t)strlen(s) };
+}
+
+void rt_task(struct sct_writer *w, uint64_t rel_ns, uint32_t pid, uint32_t tid, uint32_t ppid, uint64_t cg,
+	     uint64_t start_rel_ns, const char *comm)
+{
+	struct sct_record r = { .type = SCT_REC_TASK };
+
+	r.task = (struct sct_task){ .time_ns = RT_ANCHOR_CLOCK + rel_ns, .cgroup_id = cg,
+				    .start_ns = RT_ANCHOR_CLOCK + start_rel_ns, .pid = pid, .tid = tid,
+				    .ppid = ppid, .comm = rt_bytes(comm) };
+	rt_record(w, &r);
+}
+
+void rt_fork(struct sct_writer *w, uint64_t rel_ns, uint32_t ppid, uint32_t ptid, uint32_t cpid, uint32_t ctid,
+	     int thread)
+{
+	struct sct_record r = { .type = SCT_REC_FORK };
+
+	r.fork = (struct sct_fork){ .time_ns = RT_ANCHOR_CLOCK + rel_ns, .child_start_ns = RT_ANCHOR_CLOCK + rel_ns,
+				    .parent_pid = ppid, .parent_tid = ptid, .child_pid = cpid,
+				    .child_tid = ctid, .is_thread = (uint8_t)thread };
+	rt_record(w, &r);
+}
+
+void rt_exec(struct sct_writer *w, uint64_t rel_ns, uint32_t pid, uint32_t old_tid, const char *file,
+	     const char *comm)
+{
+	struct sct_record r = { .type = SCT_REC_EXEC };
+
+	r.exec = (struct sct_exec){ .time_ns = RT_ANCHOR_CLOCK + rel_ns, .pid = pid, .tid = pid, .old_tid = old_tid,
+				    .filename = rt_bytes(file), .comm = rt_bytes(comm) };
+	rt_record(w, &r);
+}
+
+void rt_exit(struct sct_writer *w, uint64_t rel_ns, uint32_t pid, uint32_t tid, int code, uint32_t sig,
+	     int group_dead)
+{
+	struct sct_record r = { .type = SCT_REC_EXIT };
+
+	r.exit = (struct sct_exit){ .time_ns = RT_ANCHOR_CLOCK + rel_ns, .pid = pid, .tid = tid, .exit_code = code,
+				    .signal = sig, .group_dead = (uint8_t)group_dead };
+	rt_record(w, &r);
+}
+
+void rt_cgroup(struct sct_writer *w, uint64_t rel_ns, uint64_t id, const char *path)
+{
+	struct sct_record r = { .type = SCT_REC_CGROUP };
+
+	r.cgroup = (struct sct_cgroup){ .time_ns = RT_ANCHOR_CLOCK + rel_ns, .cgroup_id = id, .path = rt_bytes(path) };
+	rt_record(w, &r);
+}
+
+int rt_run(char **out, const char *fmt, ...)
+{
+	char cmd[4096];
+	size_t len = 0, cap = 65536;
+	char *buf = malloc(cap);
+	va_list ap;
+	FILE *p;
+	int status;
+
+	cr_assert_not_null(buf);
+	va_start(ap, fmt);
+	vsnprintf(cmd, sizeof(cmd), fmt, ap);
+	va_end(ap);
+	p = popen(cmd, "r");
+	cr_assert_not_null(p, "popen %s", cmd);
+	for (;;) {
+		size_t n;
+
+		if (cap - len < 4096) {
+			char *tmp = realloc(buf, cap * 2);
+
+			cr_assert_not_null(tmp);
+			buf = tmp;
+			cap *= 2;
+		}
+		n = fread(buf + len, 1, cap - len - 1, p);
+		if (!n)
+			break;
+		len += n;
+	}
+	buf[len] = 0;
+	status = pclose(p);
+	cr_assert(WIFEXITED(status), "%s did not exit normally", cmd);
+	if (out)
+		*out = buf;
+	else
+		free(buf);
+	return WEXITSTATUS(status);
+}
+
+static const char *rt_env(const char *name)
+{
+	const char *v = getenv(name);
+
+	cr_assert_not_null(v, "%s is not set: run the tests with make test-report", name);
+	return v;
+}
+
+const char *rt_report(void)
+{
+	return rt_env("SCT_REPORT");
+}
+
+const char *rt_convert(void)
+{
+	return rt_env("SCT_CONVERT");
+}
+
+const char *rt_gen(void)
+{
+	return rt_env("SCT_GEN_REPORT");
+}
+
+const char *rt_line(const char *text, int n)
+{
+	static char line[4096];
+	const char *p = text, *e;
+
+	for (; n > 0 && p; n--) {
+		p = strchr(p, '\n');
+		if (p)
+			p++;
+	}
+	if (!p || !*p)
+		return "";
+	e = strchr(p, '\n');
+	if (!e)
+		e = p + strlen(p);
+	snprintf(line, sizeof(line), "%.*s", (int)(e - p), p);
+	return line;
+}
+
+const char *rt_find_line(const char *text, const char *needle)
+{
+	static char line[4096];
+	const char *p = strstr(text, needle), *s, *e;
+
+	if (!p)
+		return NULL;
+	for (s = p; s > text && s[-1] != '\n'; s--)
+		;
+	e = strchr(p, '\n');
+	if (!e)
+		e = p + strlen(p);
+	snprintf(line, sizeof(line), "%.*s", (int)(e - s), s);
+	return line;
+}

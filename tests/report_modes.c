@@ -1,0 +1,109 @@
+// SPDX-License-Identifier: BSD-2-Clause
+/* sct-report --timeline and --tree: exact lines on traces of known content. */
+#include <criterion/criterion.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "report_helpers.h"
+
+static void utc(void)
+{
+	setenv("TZ", "UTC", 1);
+}
+
+TestSuite(report_modes, .init = utc, .fini = rt_cleanup);
+
+Test(report_modes, timeline_lines_exact)
+{
+	const char *path = strdup(rt_path("tl.sct"));
+	struct sct_writer *w = rt_open(path, "h1", 0);
+	char *out;
+
+	rt_cgroup(w, 0, 10, "/system.slice/x.service");
+	rt_task(w, 0, 100, 100, 1, 10, 0, "cgwriter");
+	rt_sc(w, 1493712000, 2000, 100, 100, 10, RT_NR_WRITE, 1);
+	rt_sc(w, 1500000000, 1500, 100, 100, 10, RT_NR_OPEN, -2);
+	/* entered before the write, written after it: the timeline puts it first */
+	rt_sc(w, 1400000000, 200000000, 100, 100, 10, RT_NR_READ, 5);
+	rt_fork(w, 2000000000, 100, 100, 101, 101, 0);
+	rt_exec(w, 2100000000, 101, 101, "/bin/l s,\"x\"", "ls");
+	rt_sc(w, 2150000000, 1000, 101, 101, 99, RT_NR_CLOSE, 0);
+	rt_exit(w, 2200000000, 101, 101, 3, 0, 1);
+	rt_close(w);
+	cr_assert_eq(rt_run(&out, "%s --timeline %s", rt_report(), path), 0);
+	cr_assert_str_eq(rt_line(out, 0), "+0.000000 00:00:00.000000 task(cgwriter 100/100) ppid 1 cg=/system.slice/x.service", "got\n%s", out);
+	cr_assert_str_eq(rt_line(out, 1), "+1.400000 00:00:01.400000 read(cgwriter 100/100) = 5 <0.200000> cg=/system.slice/x.service");
+	cr_assert_str_eq(rt_line(out, 2), "+1.493712 00:00:01.493712 write(cgwriter 100/100) = 1 <0.000002> cg=/system.slice/x.service");
+	cr_assert_str_eq(rt_line(out, 3), "+1.500000 00:00:01.500000 open(cgwriter 100/100) = -2 ENOENT <0.000001> cg=/system.slice/x.service");
+	cr_assert_str_eq(rt_line(out, 4), "+2.000000 00:00:02.000000 fork(cgwriter 100/100) = 101/101 process");
+	cr_assert_str_eq(rt_line(out, 5), "+2.100000 00:00:02.100000 exec(ls 101/101) \"/bin/l s,\"x\"\"");
+	cr_assert_str_eq(rt_line(out, 6), "+2.150000 00:00:02.150000 close(ls 101/101) = 0 <0.000001> cg=cgroup:99");
+	cr_assert_str_eq(rt_line(out, 7), "+2.200000 00:00:02.200000 exit(ls 101/101) = 3 [process gone]");
+	cr_assert_eq(strncmp(rt_line(out, 8), "-- session 0: host h1", 21), 0, "got\n%s", out);
+	free(out);
+	/* filters apply: lifecycle lines of other tasks and other syscalls go */
+	cr_assert_eq(rt_run(&out, "%s --timeline --pid 101 %s", rt_report(), path), 0);
+	cr_assert_str_eq(rt_line(out, 0), "+2.000000 00:00:02.000000 fork(cgwriter 100/100) = 101/101 process", "got\n%s", out);
+	cr_assert_str_eq(rt_line(out, 3), "+2.200000 00:00:02.200000 exit(ls 101/101) = 3 [process gone]");
+	free(out);
+	cr_assert_eq(rt_run(&out, "%s --timeline --failed %s", rt_report(), path), 0);
+	cr_assert_str_eq(rt_line(out, 0), "+1.500000 00:00:01.500000 open(cgwriter 100/100) = -2 ENOENT <0.000001> cg=/system.slice/x.service");
+	cr_assert_eq(strncmp(rt_line(out, 1), "-- session 0", 12), 0, "got\n%s", out);
+	free(out);
+}
+
+Test(report_modes, timeline_merges_files_by_wall_clock)
+{
+	const char *a = strdup(rt_path("a.sct")), *b = strdup(rt_path("b.sct"));
+	struct sct_writer *w = rt_open(a, "ha", 0);
+	char *out;
+
+	rt_sc(w, 1000000, 1000, 1, 1, 0, RT_NR_WRITE, 1);
+	rt_sc(w, 3000000, 1000, 1, 1, 0, RT_NR_WRITE, 1);
+	rt_close(w);
+	w = rt_open(b, "hb", 0);
+	rt_sc(w, 2000000, 1000, 2, 2, 0, RT_NR_READ, 1);
+	rt_close(w);
+	cr_assert_eq(rt_run(&out, "%s -T %s %s", rt_report(), a, b), 0);
+	cr_assert_str_eq(rt_line(out, 0), "+0.001000 00:00:00.001000 write(? 1/1) = 1 <0.000001> cg=cgroup:0 @ha", "got\n%s", out);
+	cr_assert_str_eq(rt_line(out, 1), "+0.002000 00:00:00.002000 read(? 2/2) = 1 <0.000001> cg=cgroup:0 @hb");
+	cr_assert_str_eq(rt_line(out, 2), "+0.003000 00:00:00.003000 write(? 1/1) = 1 <0.000001> cg=cgroup:0 @ha");
+	free(out);
+}
+
+Test(report_modes, tree_structure)
+{
+	const char *path = strdup(rt_path("tree.sct"));
+	struct sct_writer *w = rt_open(path, "h1", 0);
+	char *out;
+
+	rt_task(w, 0, 100, 100, 1, 0, 0, "bash");
+	rt_fork(w, 100000000, 100, 100, 101, 101, 0);
+	rt_exec(w, 200000000, 101, 101, "/bin/ls", "ls");
+	for (int i = 0; i < 3; i++)
+		rt_sc(w, 300000000 + (uint64_t)i, 10, 101, 101, 0, RT_NR_WRITE, 1);
+	rt_exit(w, 400000000, 101, 101, 0, 0, 1);
+	rt_fork(w, 500000000, 100, 100, 100, 102, 1);
+	rt_sc(w, 550000000, 10, 100, 102, 0, RT_NR_READ, 1);
+	rt_sc(w, 560000000, 10, 100, 102, 0, RT_NR_READ, 1);
+	rt_exit(w, 600000000, 100, 102, 0, 0, 0);
+	rt_fork(w, 700000000, 100, 100, 103, 103, 0);
+	rt_fork(w, 710000000, 103, 103, 104, 104, 0);
+	rt_exit(w, 800000000, 103, 103, 0, 9, 1);
+	rt_sc(w, 900000000, 10, 100, 100, 0, RT_NR_CLOSE, 0);
+	rt_close(w);
+	cr_assert_eq(rt_run(&out, "%s --tree %s", rt_report(), path), 0);
+	cr_assert_str_eq(rt_line(out, 0), "session 0, host h1", "got\n%s", out);
+	cr_assert_str_eq(rt_line(out, 1), "100 bash +0.000000..alive at end, 3 syscalls, 1 thread");
+	cr_assert_str_eq(rt_line(out, 2), "|   thread 102 bash +0.500000..+0.600000 (0.100000s) exit 0, 2 syscalls");
+	cr_assert_str_eq(rt_line(out, 3), "|-- 101 ls exec \"/bin/ls\" +0.100000..+0.400000 (0.300000s) exit 0, 3 syscalls");
+	cr_assert_str_eq(rt_line(out, 4), "`-- 103 bash +0.700000..+0.800000 (0.100000s) killed by SIGKILL, 0 syscalls");
+	cr_assert_str_eq(rt_line(out, 5), "    `-- 104 bash +0.710000..alive at end, 0 syscalls");
+	free(out);
+	/* a filter keeps the matching task and the ancestors that place it */
+	cr_assert_eq(rt_run(&out, "%s --tree --pid 104 %s", rt_report(), path), 0);
+	cr_assert_str_eq(rt_line(out, 1), "100 bash +0.000000..alive at end, 0 syscalls, 1 thread", "got\n%s", out);
+	cr_assert_str_eq(rt_line(out, 2), "`-- 103 bash +0.700000..+0.800000 (0.100000s) killed by SIGKILL, 0 syscalls");
+	cr_assert_str_eq(rt_line(out, 3), "    `-- 104 bash +0.710000..alive at end, 0 syscalls");
+	free(out);
+}
