@@ -3,6 +3,7 @@
 #include "format_craft.h"
 
 #include <cbor.h>
+#include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -167,8 +168,13 @@ void craft_header_body(struct craft *c, uint32_t major, uint32_t minor,
 	map_put(h, "host", host);
 	for (uint32_t t = 1; t <= SCT_REC_MAX; t++) {
 		const struct sct_type_schema *s = sct_schema_builtin(t);
+		bool replaced = false;
 
-		cbor_array_push(schema, cbor_move(schema_entry(t, s->name, s->nfields, s->fields)));
+		for (size_t i = 0; i < nextra; i++)
+			replaced |= extra[i].type == t;
+		if (!replaced)
+			cbor_array_push(schema, cbor_move(schema_entry(t, s->name, s->nfields,
+								       s->fields)));
 	}
 	for (size_t i = 0; i < nextra; i++)
 		cbor_array_push(schema, cbor_move(schema_entry(extra[i].type, extra[i].name,

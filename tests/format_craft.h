@@ -39,7 +39,8 @@ struct craft_type {
 	const struct sct_field_schema *fields;
 };
 
-/* A HEADER body: format major.minor, host "crafthost", the built-in schema plus extra types. */
+/* A HEADER body: format major.minor, host "crafthost", the built-in schema plus extra types
+ * (an extra entry of a built-in type's number replaces that type's entry). */
 void craft_header_body(struct craft *c, uint32_t major, uint32_t minor,
 		       const struct craft_type *extra, size_t nextra);
 
