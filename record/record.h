@@ -90,7 +90,6 @@ uint64_t clock_now_ns(void);
 /* The running recorder. */
 struct sct_bpf;
 struct ring_buffer;
-struct bpf_link;
 struct targets;
 
 struct recorder {
@@ -100,6 +99,9 @@ struct recorder {
 	uint32_t target_level;
 	struct host_info host;
 	struct sct_bpf *skel;
+	int targets_fd, stats_fd;   /* maps of the loaded skeleton */
+	int iter_prog_fd;
+	__u32 *iter_mode;           /* the iterator's switch, in the mapped .bss */
 	struct ring_buffer *rb;
 	struct sct_writer *writer;
 	struct cgroups *cgroups;

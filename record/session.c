@@ -5,7 +5,6 @@
  * shared/DESIGN.md, so that no task created after the ready line escapes the trace.
  */
 #include <errno.h>
-#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -17,29 +16,13 @@
 #include <bpf/libbpf.h>
 
 #include "record.h"
+/* The light skeleton (bpftool gen skeleton -L) uses errno without including <errno.h>. */
 #include "sct.skel.h"
 
 #define BTF_PATH "/sys/kernel/btf/vmlinux"
 #define POLL_TIMEOUT_MS 100
 #define CAP_PERFMON_BIT 38
 #define CAP_BPF_BIT 39
-
-/* libbpf's warnings, kept to explain a failed load and otherwise never shown. */
-static char libbpf_log[8192];
-static size_t libbpf_log_len;
-
-static int libbpf_print(enum libbpf_print_level level, const char *fmt, va_list args)
-{
-	int n;
-
-	if (level == LIBBPF_DEBUG || libbpf_log_len >= sizeof(libbpf_log) - 1)
-		return 0;
-	n = vsnprintf(libbpf_log + libbpf_log_len, sizeof(libbpf_log) - libbpf_log_len, fmt, args);
-	if (n > 0)
-		libbpf_log_len += (size_t)n < sizeof(libbpf_log) - libbpf_log_len ?
-			(size_t)n : sizeof(libbpf_log) - 1 - libbpf_log_len;
-	return 0;
-}
 
 static bool has_bpf_caps(void)
 {
@@ -107,12 +90,12 @@ static int session_load_report(struct recorder *r)
 	struct sct_bpf *skel;
 	int err;
 
-	libbpf_set_print(libbpf_print);
+	/* Every failure below gets one message of ours; libbpf's own lines would only repeat it. */
+	libbpf_set_print(NULL);
 	skel = sct_bpf__open();
 	if (!skel) {
-		err = -errno;
-		fprintf(stderr, "sct-record: cannot open the BPF object: %s\n", strerror(-err));
-		return err;
+		fprintf(stderr, "sct-record: out of memory\n");
+		return -ENOMEM;
 	}
 	r->skel = skel;
 	skel->rodata->self_tgid = getpid();
@@ -121,27 +104,56 @@ static int session_load_report(struct recorder *r)
 	skel->rodata->target_level = r->target_level;
 	/* Wake the consumer early enough that a stalled poll still leaves 3/4 of the buffer. */
 	skel->rodata->wakeup_bytes = env->ringbuf_size / 4;
-	/* The iterator runs on demand (snapshot.c), not from sct_bpf__attach(). */
-	bpf_program__set_autoattach(skel->progs.iter_tasks, false);
-	err = bpf_map__set_max_entries(skel->maps.targets, r->mode == SCT_MODE_TARGETS ?
-				       env->max_tasks : 1);
-	if (!err)
-		err = bpf_map__set_max_entries(skel->maps.events, env->ringbuf_size);
-	if (!err)
-		err = sct_bpf__load(skel);
+	skel->maps.targets.max_entries = r->mode == SCT_MODE_TARGETS ? env->max_tasks : 1;
+	skel->maps.events.max_entries = env->ringbuf_size;
+	err = sct_bpf__load(skel);
 	if (err == -EPERM || err == -EACCES)
 		return privilege_error();
 	if (err) {
-		fprintf(stderr, "%ssct-record: cannot load the BPF programs: %s\n", libbpf_log,
-			strerror(-err));
+		fprintf(stderr, "sct-record: cannot load the BPF programs: %s\n", strerror(-err));
 		return err;
 	}
-	r->rb = ring_buffer__new(bpf_map__fd(skel->maps.events), events_handle, r, NULL);
+	r->targets_fd = skel->maps.targets.map_fd;
+	r->stats_fd = skel->maps.stats.map_fd;
+	r->iter_prog_fd = skel->progs.iter_tasks.prog_fd;
+	r->iter_mode = &skel->bss->iter_mode;
+	r->rb = ring_buffer__new(skel->maps.events.map_fd, events_handle, r, NULL);
 	if (!r->rb) {
 		err = -errno;
 		fprintf(stderr, "sct-record: cannot map the ring buffer: %s\n", strerror(-err));
 	}
 	return err;
+}
+
+/* The tracing programs; the iterator runs on demand (snapshot.c). */
+static int session_attach(struct sct_bpf *skel)
+{
+	int fd;
+
+	fd = sct_bpf__sys_enter__attach(skel);
+	if (fd >= 0)
+		fd = sct_bpf__sys_exit__attach(skel);
+	if (fd >= 0)
+		fd = sct_bpf__sched_fork__attach(skel);
+	if (fd >= 0)
+		fd = sct_bpf__sched_exec__attach(skel);
+	if (fd >= 0)
+		fd = sct_bpf__sched_exit__attach(skel);
+	return fd < 0 ? fd : 0;
+}
+
+/* Close the links and forget them: sct_bpf__destroy() would close the numbers again. */
+static void session_detach(struct sct_bpf *skel)
+{
+	int *links[] = { &skel->links.sys_enter_fd, &skel->links.sys_exit_fd,
+			 &skel->links.sched_fork_fd, &skel->links.sched_exec_fd,
+			 &skel->links.sched_exit_fd };
+
+	for (size_t i = 0; i < sizeof(links) / sizeof(links[0]); i++) {
+		if (*links[i] > 0)
+			close(*links[i]);
+		*links[i] = 0;
+	}
 }
 
 /* Targets from /proc, attach, /proc again, prune: no target task escapes the window. */
@@ -152,10 +164,9 @@ static int session_attach_report(struct recorder *r, struct targets_result *res)
 	if (r->mode == SCT_MODE_TARGETS)
 		err = targets_fill(r, res);
 	if (!err) {
-		err = sct_bpf__attach(r->skel);
+		err = session_attach(r->skel);
 		if (err) {
-			fprintf(stderr, "%ssct-record: cannot attach the BPF programs: %s\n", libbpf_log,
-				strerror(-err));
+			fprintf(stderr, "sct-record: cannot attach the BPF programs: %s\n", strerror(-err));
 			return err;
 		}
 	}
@@ -262,7 +273,7 @@ static int session_drain(struct recorder *r)
 {
 	int err;
 
-	sct_bpf__detach(r->skel);
+	session_detach(r->skel);
 	err = ring_buffer__consume(r->rb);
 	if (err >= 0)
 		err = stats_check(r, clock_now_ns());
@@ -285,6 +296,8 @@ static void session_summary(struct recorder *r, uint64_t records, uint64_t bytes
 static void session_destroy(struct recorder *r)
 {
 	ring_buffer__free(r->rb);
+	if (r->skel)
+		session_detach(r->skel);
 	sct_bpf__destroy(r->skel);
 	cgroups_free(r->cgroups);
 	r->rb = NULL;

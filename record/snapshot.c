@@ -10,28 +10,25 @@
 #include <string.h>
 #include <unistd.h>
 #include <bpf/bpf.h>
-#include <bpf/libbpf.h>
 
 #include "record.h"
-#include "sct.skel.h"
 
 typedef int (*snapshot_fn)(struct recorder *r, const struct sct_iter_task *t, uint64_t now_ns);
 
 /* Run the iterator in mode and hand each task to fn. */
 static int snapshot_run(struct recorder *r, uint32_t mode, snapshot_fn fn)
 {
-	struct bpf_link *link;
 	struct sct_iter_task t;
 	uint64_t now_ns;
 	size_t have = 0;
 	ssize_t n;
-	int fd, err = 0;
+	int link, fd, err = 0;
 
-	r->skel->bss->iter_mode = mode;
-	link = bpf_program__attach_iter(r->skel->progs.iter_tasks, NULL);
-	if (!link)
+	*r->iter_mode = mode;
+	link = bpf_link_create(r->iter_prog_fd, 0, BPF_TRACE_ITER, NULL);
+	if (link < 0)
 		return -errno;
-	fd = bpf_iter_create(bpf_link__fd(link));
+	fd = bpf_iter_create(link);
 	if (fd < 0) {
 		err = -errno;
 		goto out_link;
@@ -50,7 +47,7 @@ static int snapshot_run(struct recorder *r, uint32_t mode, snapshot_fn fn)
 		err = -errno;
 	close(fd);
 out_link:
-	bpf_link__destroy(link);
+	close(link);
 	return err;
 }
 

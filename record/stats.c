@@ -12,7 +12,6 @@
 #include <bpf/libbpf.h>
 
 #include "record.h"
-#include "sct.skel.h"
 
 #define STATUS_PERIOD_NS NSEC_PER_SEC
 
@@ -30,7 +29,7 @@ static int stats_read(struct recorder *r, struct sct_stats *sum)
 	if (!per)
 		return -ENOMEM;
 	memset(sum, 0, sizeof(*sum));
-	if (bpf_map_lookup_elem(bpf_map__fd(r->skel->maps.stats), &zero, per)) {
+	if (bpf_map_lookup_elem(r->stats_fd, &zero, per)) {
 		err = -errno;
 		goto out;
 	}

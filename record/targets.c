@@ -14,7 +14,6 @@
 #include <bpf/bpf.h>
 
 #include "record.h"
-#include "sct.skel.h"
 
 /* A set of ids (open addressing, 0 is never an id). */
 struct idset {
@@ -133,6 +132,7 @@ static int group_read(struct walk *w, uint32_t pid)
 	err = idset_add(&w->groups, pid);
 	if (err <= 0)
 		return err;
+	err = 0;
 	snprintf(path, sizeof(path), "/proc/%u/task", pid);
 	dir = opendir(path);
 	if (!dir) {
@@ -205,7 +205,7 @@ static int walk_thread(struct walk *w, uint32_t tid)
 int targets_fill(struct recorder *r, struct targets_result *res)
 {
 	const struct env *env = r->env;
-	struct walk w = { .r = r, .map_fd = bpf_map__fd(r->skel->maps.targets), .res = res };
+	struct walk w = { .r = r, .map_fd = r->targets_fd, .res = res };
 	int err = 0;
 
 	for (size_t i = 0; !err && i < env->npids; i++) {
@@ -269,7 +269,7 @@ static int keys_read(int fd, uint32_t **keys, size_t *n)
 
 int targets_prune(struct recorder *r, struct targets_result *res)
 {
-	int fd = bpf_map__fd(r->skel->maps.targets);
+	int fd = r->targets_fd;
 	uint32_t *keys;
 	size_t n;
 	int err;
@@ -320,5 +320,5 @@ bool targets_any(struct recorder *r)
 {
 	uint32_t key;
 
-	return bpf_map_get_next_key(bpf_map__fd(r->skel->maps.targets), NULL, &key) == 0;
+	return bpf_map_get_next_key(r->targets_fd, NULL, &key) == 0;
 }
