@@ -156,8 +156,11 @@ static int reader_io_error(struct sct_reader *r, int err)
 			   (unsigned long long)input_offset(&r->in), sct_strerror(err));
 }
 
-/* A session ends (label, HEADER, end of input): say so if it had no TRAILER. */
-static void reader_end_session(struct sct_reader *r)
+/*
+ * A session ends (label, HEADER, end of input): say so if it had no TRAILER. At the end of
+ * input the session stays current, so callers can still look at it (and its TRAILER).
+ */
+static void reader_end_session(struct sct_reader *r, bool at_end)
 {
 	if (r->in_session) {
 		r->stats.sessions_without_trailer++;
@@ -167,6 +170,8 @@ static void reader_end_session(struct sct_reader *r)
 			    (unsigned long long)input_offset(&r->in));
 	}
 	r->in_session = false;
+	if (at_end)
+		return;
 	r->cur = NULL;
 	r->headerless_noted = false;
 }
@@ -271,7 +276,7 @@ static int reader_header(struct sct_reader *r, const uint8_t *body, const struct
 	char why[160];
 	int rc;
 
-	reader_end_session(r);
+	reader_end_session(r, false);
 	if (f->body_len > SCT_MAX_HEADER_BODY) {
 		r->stats.bad_blocks++;
 		reader_diag(r, SCT_DIAG_BAD_BLOCK, FRAME_HEADER, offset, f->total, 0,
@@ -448,7 +453,7 @@ static int reader_step(struct sct_reader *r)
 	if (avail == 0)
 		return 0;
 	if (avail >= SCT_LABEL_LEN && !memcmp(p, sct_label, SCT_LABEL_LEN)) {
-		reader_end_session(r);
+		reader_end_session(r, false);
 		input_consume(in, SCT_LABEL_LEN);
 		return 1;
 	}
@@ -527,7 +532,7 @@ int sct_reader_next(struct sct_reader *r, struct sct_record *rec)
 		if (rc < 0)
 			return rc;
 		if (rc == 0) {
-			reader_end_session(r);
+			reader_end_session(r, true);
 			r->done = true;
 		}
 	}

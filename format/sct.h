@@ -319,7 +319,11 @@ SCT_MUST_CHECK int sct_reader_next(struct sct_reader *r, struct sct_record *rec)
 int sct_reader_field(const struct sct_reader *r, uint32_t idx, struct sct_value *out);
 /* Schema of the record type last returned by next() in the current session. */
 const struct sct_type_schema *sct_reader_schema(const struct sct_reader *r, uint32_t type);
-/* The current session (NULL before the first HEADER). */
+/*
+ * The current session: NULL before the first HEADER, and from a label (a concatenated file's
+ * next session) until its HEADER. The last session stays current at the end of input. Every
+ * session stays valid until sct_reader_close().
+ */
 const struct sct_session *sct_reader_session(const struct sct_reader *r);
 const struct sct_reader_stats *sct_reader_stats(const struct sct_reader *r);
 /* Text of the fatal error next() returned, with the byte offset; "" if none. */
