@@ -8,7 +8,8 @@ EXAMPLES := syscall task fork exec exit cgroup lost warning all_types small mult
 EXAMPLES_GEN := $(BUILD)/tests/make_examples
 SCT_DUMP := $(BUILD)/tests/sct_dump
 
-$(EXAMPLES_GEN): $(BUILD)/tests/make_examples.o $(BUILD)/fuzz/frame_fixup.o $(LIBSCT)
+$(EXAMPLES_GEN): $(BUILD)/tests/make_examples.o $(BUILD)/tests/format_craft.o \
+		$(BUILD)/fuzz/frame_fixup.o $(LIBSCT)
 	$(call msg,LD,$@)
 	$(Q)$(CC) $(LDFLAGS) $^ -o $@ $(LIBSCT_LIBS)
 

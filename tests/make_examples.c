@@ -16,6 +16,7 @@
 #include <unistd.h>
 
 #include "../fuzz/frame_fixup.h"
+#include "format_craft.h"
 #include "sct.h"
 
 enum { FRAME_BLOCK = 2, FRAME_FUTURE = 99 };
@@ -229,94 +230,27 @@ close_fd:
 
 /* ------------------------------------------------------------------ hand-made frames */
 
-static size_t cbor_head(uint8_t *p, unsigned major, uint64_t v)
+static int craft_add(struct out *o, struct craft *c)
 {
-	unsigned n;
+	int err = out_add(o, c->p, c->len);
 
-	if (v < 24) {
-		p[0] = (uint8_t)(major << 5 | v);
-		return 1;
-	}
-	n = v <= 0xff ? 1 : v <= 0xffff ? 2 : v <= 0xffffffff ? 4 : 8;
-	p[0] = (uint8_t)(major << 5 | (n == 1 ? 24 : n == 2 ? 25 : n == 4 ? 26 : 27));
-	for (unsigned i = 0; i < n; i++)
-		p[1 + i] = (uint8_t)(v >> (8 * (n - 1 - i)));
-	return 1 + n;
+	craft_free(c);
+	return err;
 }
 
-static size_t varint(uint8_t *p, uint64_t v)
+/* A frame of a type 1.0 does not know: its body is a CBOR text saying so. */
+static int future_frame_add(struct out *o)
 {
-	size_t n = 0;
+	static const char note[] = "frame type 99: unknown to 1.0 readers, skipped by its envelope";
+	struct craft body, frame;
 
-	while (v >= 0x80) {
-		p[n++] = (uint8_t)v | 0x80;
-		v >>= 7;
-	}
-	p[n++] = (uint8_t)v;
-	return n;
-}
-
-/* A frame of any type around body, with its checksum (spec section 3). */
-static int frame_add(struct out *o, uint32_t type, const uint8_t *body, size_t len)
-{
-	uint8_t head[20], check[5] = { 0x1a };
-	size_t at = o->len, hn = 1;
-	int err;
-
-	head[0] = 0x83;
-	hn += cbor_head(head + hn, 0, type);
-	hn += cbor_head(head + hn, 2, len);
-	if ((err = out_add(o, head, hn)) || (err = out_add(o, body, len)) ||
-	    (err = out_add(o, check, sizeof(check))))
-		return err;
-	frame_fixup(o->p + at, o->len - at);
-	return 0;
-}
-
-/* The block payload of section 7, built by hand for the future-version example. */
-struct pbuf {
-	uint8_t p[512];
-	size_t len;
-};
-
-static void put_u8(struct pbuf *b, uint8_t v)
-{
-	if (b->len < sizeof(b->p))
-		b->p[b->len++] = v;
-}
-
-static void put_varint(struct pbuf *b, uint64_t v)
-{
-	uint8_t tmp[10];
-	size_t n = varint(tmp, v);
-
-	for (size_t i = 0; i < n; i++)
-		put_u8(b, tmp[i]);
-}
-
-/* A numeric column of stored values: the smallest width, then its byte planes. */
-static void put_column(struct pbuf *b, const uint64_t *v, uint32_t n)
-{
-	unsigned width = 0;
-
-	for (uint32_t i = 0; i < n; i++)
-		while (width < 8 && v[i] >> (8 * width))
-			width++;
-	put_u8(b, (uint8_t)width);
-	for (unsigned k = 0; k < width; k++)
-		for (uint32_t i = 0; i < n; i++)
-			put_u8(b, (uint8_t)(v[i] >> (8 * k)));
-}
-
-static void put_section(struct pbuf *b, uint32_t type, uint32_t count, uint32_t nfields,
-			const struct pbuf *columns)
-{
-	put_varint(b, type);
-	put_varint(b, count);
-	put_varint(b, nfields);
-	put_varint(b, columns->len);
-	for (size_t i = 0; i < columns->len; i++)
-		put_u8(b, columns->p[i]);
+	craft_init(&body);
+	craft_head(&body, 3, sizeof(note) - 1);
+	craft_bytes(&body, note, sizeof(note) - 1);
+	craft_init(&frame);
+	craft_frame(&frame, FRAME_FUTURE, body.p, body.len);
+	craft_free(&body);
+	return craft_add(o, &frame);
 }
 
 /*
@@ -326,56 +260,34 @@ static void put_section(struct pbuf *b, uint32_t type, uint32_t count, uint32_t 
  */
 static int future_block_add(struct out *o)
 {
-	static const uint64_t sc_cols[10] = {
-		0,        /* time_ns: zigzag delta 0 from first_ns */
-		2000,     /* duration_ns */
-		1200, 1200, 4242,
-		39,       /* nr: getpid */
-		0,        /* abi */
-		2400,     /* ret: zigzag(1200) */
-		0,        /* unfinished */
-		7,        /* a field 1.0 does not know */
+	const uint64_t first_ns = T0 + 200000;
+	static const uint64_t sc_vals[9] = { 0, 2000, 1200, 1200, 4242, 39 /* getpid */, 0, 1200, 0 };
+	static const uint32_t sc_kinds[9] = {
+		SCT_KIND_TIME, SCT_KIND_UINT, SCT_KIND_UINT, SCT_KIND_UINT, SCT_KIND_UINT,
+		SCT_KIND_UINT, SCT_KIND_UINT, SCT_KIND_SINT, SCT_KIND_UINT,
 	};
-	static const uint64_t t9_time[2] = { 200, 200 }, t9_value[2] = { 42, 43 };
-	struct pbuf payload = { .len = 0 }, cols = { .len = 0 };
-	const uint64_t first_ns = T0 + 200000, last_ns = T0 + 200200;
-	uint8_t body[600];
-	size_t n = 0;
+	static const uint8_t extra_field[] = { 0x01, 0x07 }; /* width 1, value 7 */
+	const uint64_t sc_time = first_ns, t9_time[2] = { first_ns + 100, first_ns + 200 };
+	static const uint64_t t9_value[2] = { 42, 43 };
+	struct craft_col sc_cols[9], t9_cols[2] = {
+		{ .kind = SCT_KIND_TIME, .v = t9_time }, { .kind = SCT_KIND_UINT, .v = t9_value },
+	};
+	const struct craft_section secs[] = {
+		{ .type = SCT_REC_SYSCALL, .count = 1, .ncols = 9, .cols = sc_cols,
+		  .tail = extra_field, .tail_len = sizeof(extra_field), .tail_fields = 1 },
+		{ .type = 9, .count = 2, .ncols = 2, .cols = t9_cols },
+	};
+	static const struct craft_run runs[] = { { SCT_REC_SYSCALL, 1 }, { 9, 2 } };
+	struct craft body, frame;
 
-	put_varint(&payload, 2);
-	put_varint(&payload, SCT_REC_SYSCALL);
-	put_varint(&payload, 1);
-	put_varint(&payload, 9);
-	put_varint(&payload, 2);
-	put_varint(&payload, 2);
-	for (unsigned f = 0; f < 10; f++)
-		put_column(&cols, &sc_cols[f], 1);
-	put_section(&payload, SCT_REC_SYSCALL, 1, 10, &cols);
-	cols.len = 0;
-	put_column(&cols, t9_time, 2); /* time_ns first_ns+100, +200: deltas +100, +100 */
-	put_column(&cols, t9_value, 2);
-	put_section(&payload, 9, 2, 2, &cols);
-
-	n += cbor_head(body + n, 4, 6);
-	n += cbor_head(body + n, 0, 3);
-	n += cbor_head(body + n, 0, payload.len);
-	n += cbor_head(body + n, 0, first_ns);
-	n += cbor_head(body + n, 0, last_ns);
-	n += cbor_head(body + n, 0, 0);
-	n += cbor_head(body + n, 2, payload.len);
-	memcpy(body + n, payload.p, payload.len);
-	return frame_add(o, FRAME_BLOCK, body, n + payload.len);
-}
-
-/* A frame of a type 1.0 does not know: its body is a CBOR text saying so. */
-static int future_frame_add(struct out *o)
-{
-	static const char note[] = "frame type 99: unknown to 1.0 readers, skipped by its envelope";
-	uint8_t body[128];
-	size_t n = cbor_head(body, 3, sizeof(note) - 1);
-
-	memcpy(body + n, note, sizeof(note) - 1);
-	return frame_add(o, FRAME_FUTURE, body, n + sizeof(note) - 1);
+	for (unsigned k = 0; k < 9; k++)
+		sc_cols[k] = (struct craft_col){ .kind = sc_kinds[k], .v = k ? &sc_vals[k] : &sc_time };
+	craft_init(&body);
+	craft_block_body(&body, first_ns, first_ns + 200, runs, 2, secs, 2);
+	craft_init(&frame);
+	craft_frame(&frame, FRAME_BLOCK, body.p, body.len);
+	craft_free(&body);
+	return craft_add(o, &frame);
 }
 
 /* ------------------------------------------------------------------ the examples */
@@ -493,7 +405,7 @@ static int make_corrupt_block(struct out *o)
 }
 
 /*
- * The multi-block file whose second BLOCK claims one byte more of raw_size, checksum
+ * The multi-block file whose second BLOCK has its raw_size off by one, checksum
  * repaired: the frame verifies but its payload does not decompress to that size.
  */
 static int make_bad_block(struct out *o)
