@@ -222,20 +222,26 @@ struct sct_writer_opts {
 struct sct_writer;
 
 /*
- * Create a trace at path with mode 0600. O_EXCL unless overwrite. path "-" is stdout.
- * Writes the label and HEADER frame before returning. info is copied.
- * Returns NULL and *err (-errno) on failure; nothing is left at path on failure.
+ * Create a trace at path with mode 0600. O_EXCL unless overwrite (then an existing regular
+ * file is truncated and set to 0600). path "-" is stdout, which stays open after close.
+ * Writes the label and HEADER frame before returning; info is not needed afterwards.
+ * Returns NULL and *err (-errno; -SCT_E_LIMIT for a HEADER past SCT_MAX_HEADER_BODY) on
+ * failure; nothing is left at path on failure.
  */
 struct sct_writer *sct_writer_open(const char *path, bool overwrite, const struct sct_header_info *info,
 				   const struct sct_writer_opts *opts, int *err);
-/* Same on an open fd (file or pipe). The writer owns fd and closes it. */
+/* Same on an open fd (file or pipe). The writer owns fd and closes it, on failure too. */
 struct sct_writer *sct_writer_open_fd(int fd, const struct sct_header_info *info,
 				      const struct sct_writer_opts *opts, int *err);
 
 /*
- * Append one record (strings are copied). The block is written when full.
+ * Append one record (strings are copied). The block is written when full (block_records
+ * records, or before its payload would pass SCT_MAX_BLOCK_RAW).
  * Returns 0, or a negative code; after an I/O error the writer is failed: every later
- * call returns the same error, and the file holds every block written before it.
+ * call returns the same error, and the file holds every block written before it (on a regular
+ * file a partly written frame is cut off again). A record that is refused without failing the
+ * writer: -EINVAL (type SESSION or unknown), -SCT_E_LIMIT (a string over SCT_MAX_STRING),
+ * -ENOMEM (first record of its type).
  */
 SCT_MUST_CHECK int sct_writer_append(struct sct_writer *w, const struct sct_record *rec);
 /* The hot path for SYSCALL records; same contract. */
@@ -315,9 +321,17 @@ void sct_reader_set_unknown(struct sct_reader *r, bool deliver);
  * sct_reader_session() describes the new session.
  */
 SCT_MUST_CHECK int sct_reader_next(struct sct_reader *r, struct sct_record *rec);
-/* Field idx (schema order) of the record last returned, for any type, even unknown ones. */
+/*
+ * Field idx (schema order) of the record last returned, for any type, even unknown ones
+ * (see sct_reader_set_unknown()). Byte strings stay valid until the next call of next().
+ * Returns 0, -ERANGE past the type's fields, -SCT_E_STATE if next() returned no record last
+ * (or a SESSION). Fields a block lacks read as 0 or empty.
+ */
 int sct_reader_field(const struct sct_reader *r, uint32_t idx, struct sct_value *out);
-/* Schema of the record type last returned by next() in the current session. */
+/*
+ * Schema of a record type in the current session: the HEADER's entry, else the built-in one
+ * (sct_schema_builtin()); NULL if neither knows the type.
+ */
 const struct sct_type_schema *sct_reader_schema(const struct sct_reader *r, uint32_t type);
 /*
  * The current session: NULL before the first HEADER, and from a label (a concatenated file's
