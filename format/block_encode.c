@@ -66,23 +66,21 @@ int64_t block_enc_bound(const struct sct_record *rec)
 	return bound;
 }
 
-static int bytes_append(struct enc_bytes *d, const struct sct_bytes *b)
+/* Room for n more bytes of string data. */
+static int bytes_reserve(struct enc_bytes *d, size_t n)
 {
-	if (b->len > d->cap - d->len) {
-		size_t cap = d->cap ? d->cap : 4096;
-		uint8_t *tmp;
+	size_t cap = d->cap ? d->cap : 4096;
+	uint8_t *tmp;
 
-		while (cap - d->len < b->len)
-			cap *= 2;
-		tmp = realloc(d->p, cap);
-		if (!tmp)
-			return -ENOMEM;
-		d->p = tmp;
-		d->cap = cap;
-	}
-	if (b->len)
-		memcpy(d->p + d->len, b->ptr, b->len);
-	d->len += b->len;
+	if (n <= d->cap - d->len)
+		return 0;
+	while (cap - d->len < n)
+		cap *= 2;
+	tmp = realloc(d->p, cap);
+	if (!tmp)
+		return -ENOMEM;
+	d->p = tmp;
+	d->cap = cap;
 	return 0;
 }
 
@@ -109,16 +107,24 @@ int block_enc_add(struct block_enc *e, const struct sct_record *rec, size_t boun
 	struct enc_type *t = &e->types[rec->type];
 	uint32_t row = t->count;
 
+	/* reserve every string first, so a failure leaves the columns as they were */
+	for (uint32_t k = 0; k < s->nfields; k++) {
+		const struct sct_bytes *b = (const struct sct_bytes *)
+			((const uint8_t *)rec + slot[k].offset);
+
+		if (slot[k].size == 0 && bytes_reserve(&t->data[k], b->len))
+			return -ENOMEM;
+	}
 	for (uint32_t k = 0; k < s->nfields; k++) {
 		uint64_t v;
 
 		if (slot[k].size == 0) {
 			const struct sct_bytes *b = (const struct sct_bytes *)
 				((const uint8_t *)rec + slot[k].offset);
-			int err = bytes_append(&t->data[k], b);
 
-			if (err)
-				return err;
+			if (b->len)
+				memcpy(t->data[k].p + t->data[k].len, b->ptr, b->len);
+			t->data[k].len += b->len;
 			v = b->len;
 		} else {
 			v = slot_get(rec, slot[k], s->fields[k].kind);
