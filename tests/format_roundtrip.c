@@ -315,13 +315,17 @@ Test(format_roundtrip, many_blocks_in_order)
 Test(format_roundtrip, long_strings_split_blocks_by_size)
 {
 	static uint8_t s[SCT_MAX_STRING];
-	struct sct_record rec = { .type = SCT_REC_EXEC }, too_long;
+	struct sct_record rec = { .type = SCT_REC_EXEC }, too_long, out;
+	struct sct_reader *r;
 	struct fh_read rd;
 	struct sct_writer *w;
 	struct fh_trace t;
-	int fd;
+	uint64_t n = 0;
+	int fd, err = 0, rc;
 
-	memset(s, 'x', sizeof(s));
+	/* incompressible, so frames come near their limits and the reader's buffer must grow */
+	for (size_t i = 0; i < sizeof(s); i++)
+		s[i] = (uint8_t)((i * 0x9e3779b97f4a7c15ull) >> 56);
 	rec.exec.filename = bytes_of(s, sizeof(s));
 	rec.exec.comm = bytes_of(s, sizeof(s));
 	w = fh_writer(&(struct sct_writer_opts){ .no_fsync = true }, &fd);
@@ -334,6 +338,22 @@ Test(format_roundtrip, long_strings_split_blocks_by_size)
 	too_long.exec.comm.len = SCT_MAX_STRING + 1;
 	cr_assert_eq(sct_writer_append(w, &too_long), -SCT_E_LIMIT);
 	cr_assert_eq(sct_writer_close(w), 0);
+	/* read through the fd path (buffered input), then from memory */
+	cr_assert_eq(lseek(fd, 0, SEEK_SET), 0);
+	r = sct_reader_open_fd(dup(fd), true, &err);
+	cr_assert(r);
+	while ((rc = sct_reader_next(r, &out)) == 1) {
+		if (out.type != SCT_REC_EXEC)
+			continue;
+		cr_assert_eq(out.exec.time_ns, n);
+		cr_assert_eq(out.exec.filename.len, sizeof(s));
+		cr_assert(!memcmp(out.exec.comm.ptr, s, sizeof(s)));
+		n++;
+	}
+	cr_assert_eq(rc, 0);
+	cr_assert_eq(n, 200);
+	cr_assert_geq(sct_reader_stats(r)->blocks, 4);
+	sct_reader_close(r);
 	fh_collect_fd(fd, &t);
 	fh_read_mem(t.p, t.len, false, &rd);
 	cr_assert_eq(rd.rc, 0);
