@@ -9,7 +9,7 @@
 
 #include "record.h"
 
-#define EVENTS_PREFETCH_AHEAD 512
+#define EVENTS_PREFETCH_AHEAD 4096
 
 static size_t comm_len(const char *comm)
 {

@@ -87,9 +87,25 @@ void host_info_fill(struct host_info *h, const struct env *env);
 /* Monotonic clock, the clock of bpf_ktime_get_ns(). */
 uint64_t clock_now_ns(void);
 
+/* ringbuf.c: the BPF ring buffer consumer. */
+typedef int (*ringbuf_fn)(void *ctx, void *data, size_t size);
+struct ringbuf {
+	int epoll_fd;
+	size_t page_size, size, mask, publish_every;
+	unsigned long *consumer_pos;         /* written by us */
+	const unsigned long *producer_pos;   /* written by the kernel */
+	uint8_t *data;                       /* mapped twice: a record never wraps */
+};
+void ringbuf_init(struct ringbuf *rb);
+int ringbuf_open(struct ringbuf *rb, int map_fd, size_t size);
+void ringbuf_close(struct ringbuf *rb);
+/* Hand every submitted record to fn; returns records seen, or fn's non-zero result / -errno. */
+int64_t ringbuf_consume(struct ringbuf *rb, ringbuf_fn fn, void *ctx);
+/* Wait up to timeout_ms for a wakeup (a signal ends the wait early), then consume. */
+int64_t ringbuf_poll(struct ringbuf *rb, int timeout_ms, ringbuf_fn fn, void *ctx);
+
 /* The running recorder. */
 struct sct_bpf;
-struct ring_buffer;
 struct targets;
 
 struct recorder {
@@ -102,7 +118,7 @@ struct recorder {
 	int targets_fd, stats_fd;   /* maps of the loaded skeleton */
 	int iter_prog_fd;
 	__u32 *iter_mode;           /* the iterator's switch, in the mapped .bss */
-	struct ring_buffer *rb;
+	struct ringbuf rb;
 	struct sct_writer *writer;
 	struct cgroups *cgroups;
 	bool output_created;        /* unlink it on a startup failure */

@@ -117,11 +117,9 @@ static int session_load_report(struct recorder *r)
 	r->stats_fd = skel->maps.stats.map_fd;
 	r->iter_prog_fd = skel->progs.iter_tasks.prog_fd;
 	r->iter_mode = &skel->bss->iter_mode;
-	r->rb = ring_buffer__new(skel->maps.events.map_fd, events_handle, r, NULL);
-	if (!r->rb) {
-		err = -errno;
+	err = ringbuf_open(&r->rb, skel->maps.events.map_fd, env->ringbuf_size);
+	if (err)
 		fprintf(stderr, "sct-record: cannot map the ring buffer: %s\n", strerror(-err));
-	}
 	return err;
 }
 
@@ -248,14 +246,13 @@ static bool session_done(struct recorder *r, uint64_t now_ns)
 static int session_loop(struct recorder *r)
 {
 	uint64_t now_ns;
+	int64_t n;
 	int err;
 
 	for (;;) {
-		err = ring_buffer__poll(r->rb, POLL_TIMEOUT_MS);
-		if (err == -EINTR)
-			err = 0;
-		if (err < 0)
-			return r->err ? r->err : err;
+		n = ringbuf_poll(&r->rb, POLL_TIMEOUT_MS, events_handle, r);
+		if (n < 0)
+			return r->err ? r->err : (int)n;
 		now_ns = clock_now_ns();
 		err = sct_writer_flush_if_due(r->writer, now_ns);
 		if (!err)
@@ -271,12 +268,12 @@ static int session_loop(struct recorder *r)
 /* Detach first, so that every event is in the ring buffer and the in-flight set is final. */
 static int session_drain(struct recorder *r)
 {
+	int64_t n;
 	int err;
 
 	session_detach(r->skel);
-	err = ring_buffer__consume(r->rb);
-	if (err >= 0)
-		err = stats_check(r, clock_now_ns());
+	n = ringbuf_consume(&r->rb, events_handle, r);
+	err = n < 0 ? (int)n : stats_check(r, clock_now_ns());
 	if (!err)
 		err = snapshot_inflight(r);
 	return r->err ? r->err : err;
@@ -295,12 +292,11 @@ static void session_summary(struct recorder *r, uint64_t records, uint64_t bytes
 
 static void session_destroy(struct recorder *r)
 {
-	ring_buffer__free(r->rb);
+	ringbuf_close(&r->rb);
 	if (r->skel)
 		session_detach(r->skel);
 	sct_bpf__destroy(r->skel);
 	cgroups_free(r->cgroups);
-	r->rb = NULL;
 	r->skel = NULL;
 	r->cgroups = NULL;
 }
@@ -321,6 +317,7 @@ int session_run(struct recorder *r)
 	int err, cerr;
 
 	r->cmd_go_fd = -1;
+	ringbuf_init(&r->rb);
 	r->mode = r->env->all ? SCT_MODE_ALL : r->env->cgroup ? SCT_MODE_CGROUP : SCT_MODE_TARGETS;
 	host_info_fill(&r->host, r->env);
 	err = session_check_report(r);
