@@ -40,10 +40,17 @@ static const char usage_text[] =
 
 enum col_src { COL_SESSION, COL_HOST, COL_FIELD, COL_NAME, COL_COMM, COL_CGROUP, COL_PARENT_COMM };
 
+/* SYSCALL fields read straight from the decoded record (the hot path); by schema name. */
+enum sc_member { SC_NONE, SC_TIME, SC_DURATION, SC_PID, SC_TID, SC_CGROUP, SC_NR, SC_ABI, SC_RET,
+		 SC_UNFINISHED };
+
 struct column {
 	char *name;
+	char *jkey;    /* "name": as JSON, rendered once */
+	size_t jkeylen;
 	enum col_src src;
 	int idx; /* COL_FIELD: index in the current session's schema, -1 if it lacks the field */
+	enum sc_member member; /* SYSCALL: the record member holding this field, SC_NONE if none */
 };
 
 struct convert {
@@ -109,15 +116,34 @@ static int parse_args(struct convert *cv, int argc, char **argv)
 	return 0;
 }
 
+/* The JSON key of a column, escaped once rather than per row. */
+static int convert_jkey(struct column *col)
+{
+	size_t len = strlen(col->name);
+	struct out tmp = { .cap = len * 6 + 8, .fd = -1 };
+
+	tmp.buf = malloc(tmp.cap);
+	if (!tmp.buf)
+		return -ENOMEM;
+	json_string(&tmp, col->name, len);
+	out_char(&tmp, ':');
+	col->jkey = tmp.buf;
+	col->jkeylen = tmp.len;
+	return 0;
+}
+
 static int convert_add_col(struct convert *cv, const char *name, enum col_src src)
 {
 	struct column *col = &cv->cols[cv->ncols];
 
 	col->name = strdup(name);
-	if (!col->name)
+	if (!col->name || convert_jkey(col)) {
+		free(col->name);
 		return -ENOMEM;
+	}
 	col->src = src;
 	col->idx = -1;
+	col->member = SC_NONE;
 	cv->ncols++;
 	return 0;
 }
@@ -154,6 +180,23 @@ static void convert_header(struct convert *cv)
 	out_mem(&cv->o, "\r\n", 2);
 }
 
+/* A field of this version's SYSCALL record, when the session's schema agrees on its kind. */
+static enum sc_member convert_member(const struct sct_field_schema *fs)
+{
+	static const struct { const char *name; uint32_t kind; enum sc_member m; } known[] = {
+		{ "time_ns", SCT_KIND_TIME, SC_TIME }, { "duration_ns", SCT_KIND_UINT, SC_DURATION },
+		{ "pid", SCT_KIND_UINT, SC_PID },       { "tid", SCT_KIND_UINT, SC_TID },
+		{ "cgroup_id", SCT_KIND_UINT, SC_CGROUP }, { "nr", SCT_KIND_UINT, SC_NR },
+		{ "abi", SCT_KIND_UINT, SC_ABI },       { "ret", SCT_KIND_SINT, SC_RET },
+		{ "unfinished", SCT_KIND_UINT, SC_UNFINISHED },
+	};
+
+	for (size_t i = 0; i < sizeof(known) / sizeof(known[0]); i++)
+		if (!strcmp(fs->name, known[i].name))
+			return fs->kind == known[i].kind ? known[i].m : SC_NONE;
+	return SC_NONE;
+}
+
 /* A later session may order or extend its fields differently: match columns by name. */
 static void convert_map(struct convert *cv, struct input *in)
 {
@@ -167,11 +210,30 @@ static void convert_map(struct convert *cv, struct input *in)
 		if (col->src != COL_FIELD)
 			continue;
 		col->idx = -1;
+		col->member = SC_NONE;
 		for (uint32_t f = 0; ts && f < ts->nfields; f++)
-			if (!strcmp(ts->fields[f].name, col->name))
+			if (!strcmp(ts->fields[f].name, col->name)) {
 				col->idx = (int)f;
+				if (cv->type == SCT_REC_SYSCALL)
+					col->member = convert_member(&ts->fields[f]);
+			}
 	}
 	cv->mapped = in->sess;
+}
+
+static void convert_member_out(struct out *o, const struct sct_syscall *sc, enum sc_member m)
+{
+	switch (m) {
+	case SC_TIME: out_u64(o, sc->time_ns); break;
+	case SC_DURATION: out_u64(o, sc->duration_ns); break;
+	case SC_PID: out_u64(o, sc->pid); break;
+	case SC_TID: out_u64(o, sc->tid); break;
+	case SC_CGROUP: out_u64(o, sc->cgroup_id); break;
+	case SC_NR: out_u64(o, sc->nr); break;
+	case SC_ABI: out_u64(o, sc->abi); break;
+	case SC_RET: out_i64(o, sc->ret); break;
+	default: out_u64(o, sc->unfinished);
+	}
 }
 
 static void convert_null(struct convert *cv)
@@ -256,8 +318,7 @@ static void convert_row(struct convert *cv, struct input *in, const struct sct_r
 
 		if (cv->jsonl) {
 			out_char(o, i ? ',' : '{');
-			json_string(o, col->name, strlen(col->name));
-			out_char(o, ':');
+			out_mem(o, col->jkey, col->jkeylen);
 		} else if (i) {
 			out_char(o, ',');
 		}
@@ -265,6 +326,8 @@ static void convert_row(struct convert *cv, struct input *in, const struct sct_r
 			out_u64(o, in->sess->id);
 		else if (col->src == COL_HOST)
 			convert_str(cv, strtab_get(in->sess->host), strtab_len(in->sess->host));
+		else if (col->member != SC_NONE)
+			convert_member_out(o, &rec->syscall, col->member);
 		else if (col->src == COL_FIELD)
 			convert_field(cv, in, col->idx);
 		else
@@ -385,8 +448,10 @@ int main(int argc, char **argv)
 			status = status ? status : EXIT_INPUT;
 	}
 	footer_free(cv.c.footer);
-	for (uint32_t i = 0; i < cv.ncols; i++)
+	for (uint32_t i = 0; i < cv.ncols; i++) {
 		free(cv.cols[i].name);
+		free(cv.cols[i].jkey);
+	}
 	input_free_tables();
 	return status;
 }

@@ -24,11 +24,19 @@ void hashmap_init(struct hashmap *m, uint32_t nkeys)
 	m->nkeys = nkeys;
 }
 
+static bool hashmap_eq(const uint64_t *a, const uint64_t *b, uint32_t n)
+{
+	for (uint32_t i = 0; i < n; i++)
+		if (a[i] != b[i])
+			return false;
+	return true;
+}
+
 static size_t hashmap_find(const struct hashmap *m, const uint64_t *key)
 {
 	size_t i = hashmap_hash(key, m->nkeys) & (m->cap - 1);
 
-	while (m->vals[i] && memcmp(&m->keys[i * m->nkeys], key, m->nkeys * sizeof(*key)))
+	while (m->vals[i] && !hashmap_eq(&m->keys[i * m->nkeys], key, m->nkeys))
 		i = (i + 1) & (m->cap - 1);
 	return i;
 }

@@ -13,7 +13,9 @@
 static struct hashmap live;  /* (sess, tid) -> struct task * */
 static struct task **all;
 static uint32_t nall, capall;
-static struct task *last;
+/* Live tasks by tid % RECENT: most records come from a few threads; skips the hash. */
+#define RECENT 64u
+static struct task *recent[RECENT];
 
 uint32_t tasks_count(void)
 {
@@ -54,7 +56,7 @@ static struct task *tasks_new(uint32_t sess, uint32_t pid, uint32_t tid, uint64_
 		return NULL;
 	}
 	all[nall++] = t;
-	last = t;
+	recent[tid % RECENT] = t;
 	if (tid == pid) {
 		t->process = t;
 		return t;
@@ -70,10 +72,14 @@ static struct task *tasks_new(uint32_t sess, uint32_t pid, uint32_t tid, uint64_
 static struct task *tasks_find(uint32_t sess, uint32_t tid)
 {
 	uint64_t key[2] = { sess, tid };
+	struct task *t = recent[tid % RECENT];
 
-	if (last && last->tid == tid && last->sess == sess)
-		return last;
-	return hashmap_get(&live, key);
+	if (t && t->tid == tid && t->sess == sess)
+		return t;
+	t = hashmap_get(&live, key);
+	if (t)
+		recent[tid % RECENT] = t;
+	return t;
 }
 
 struct task *tasks_peek(uint32_t sess, uint32_t tid)
@@ -85,10 +91,8 @@ struct task *tasks_lookup(uint32_t sess, uint32_t pid, uint32_t tid)
 {
 	struct task *t = tasks_find(sess, tid);
 
-	if (t) {
-		last = t;
+	if (t)
 		return t;
-	}
 	return tasks_new(sess, pid, tid, 0);
 }
 
@@ -98,8 +102,8 @@ static void tasks_unlive(struct task *t)
 
 	if (hashmap_get(&live, key) == t)
 		hashmap_remove(&live, key);
-	if (last == t)
-		last = NULL;
+	if (recent[t->tid % RECENT] == t)
+		recent[t->tid % RECENT] = NULL;
 }
 
 static int tasks_snapshot(const struct sess *s, const struct sct_task *r)
@@ -245,5 +249,5 @@ void tasks_free(void)
 	all = NULL;
 	nall = capall = 0;
 	hashmap_free(&live);
-	last = NULL;
+	memset(recent, 0, sizeof(recent));
 }

@@ -21,8 +21,8 @@ $(GEN_REPORT): $(BUILD)/tests/gen_report.o $(LIBSCT)
 test-report: $(REPORT_TEST_BIN) $(GEN_REPORT) $(BUILD)/sct-report $(BUILD)/sct-convert
 	$(REPORT_ENV) $(REPORT_TEST_BIN)
 
-bench-report: $(GEN_REPORT) $(BUILD)/sct-report $(BUILD)/sct-convert
-	$(REPORT_ENV) BUILD=$(BUILD) sh tests/bench_report.sh
+bench-report: $(GEN_REPORT) $(BUILD)/tests/bench_format $(BUILD)/sct-report $(BUILD)/sct-convert
+	$(REPORT_ENV) BUILD=$(BUILD) bash tests/bench_report.sh
 
 TESTS += test-report
 BENCHES += bench-report
