@@ -24,6 +24,10 @@ FUZZ_REPLAYS := $(FUZZ_HARNESSES:%=$(BUILD)/fuzz/replay_%)
 FUZZ_SEEDS = $(wildcard spec/examples/*.sct) $(wildcard fuzz/regressions/*/*)
 
 .PHONY: fuzz fuzz-run fuzz-corpus test-fuzz-regressions
+# Objects made by pattern rules only: keep them, or make deletes them and rebuilds every time.
+.SECONDARY: $(FUZZ_LIB_OBJS) $(FUZZ_HARNESSES:%=$(FUZZ_BUILD)/obj/fuzz/%_fuzz.o) \
+	$(FUZZ_COMMON:%.c=$(FUZZ_BUILD)/obj/%.o) $(FUZZ_HARNESSES:%=$(BUILD)/fuzz/%_fuzz.o) \
+	$(BUILD)/fuzz/replay_main.o $(FUZZ_COMMON:%.c=$(BUILD)/%.o)
 fuzz: $(FUZZ_BINS) fuzz-corpus
 
 $(FUZZ_BUILD)/obj/%.o: %.c
