@@ -314,6 +314,7 @@ int session_run(struct recorder *r)
 {
 	struct targets_result res = { 0 };
 	uint64_t records, bytes;
+	struct stat st;
 	int err, cerr;
 
 	r->cmd_go_fd = -1;
@@ -338,6 +339,7 @@ int session_run(struct recorder *r)
 	if (err)
 		goto out_abort;
 	r->start_ns = clock_now_ns();
+	r->status_ns = r->start_ns;
 	err = session_start_report(r, &res);
 	if (err)
 		goto out_discard;
@@ -349,6 +351,9 @@ int session_run(struct recorder *r)
 	bytes = sct_writer_bytes(r->writer);
 	cerr = sct_writer_close(r->writer);
 	r->writer = NULL;
+	/* The size with the trailer, which the writer no longer reports once closed. */
+	if (r->output_created && stat(r->env->output, &st) == 0)
+		bytes = st.st_size;
 	if (!err)
 		err = cerr;
 	if (err) {

@@ -93,10 +93,11 @@ void stats_status(struct recorder *r, uint64_t now_ns)
 
 	if (r->env->quiet || !isatty(STDERR_FILENO))
 		return;
-	if (r->status_ns && now_ns - r->status_ns < STATUS_PERIOD_NS)
+	/* status_ns starts at the session start: the first line comes after one period. */
+	if (now_ns - r->status_ns < STATUS_PERIOD_NS)
 		return;
 	records = sct_writer_records(r->writer);
-	dt = r->status_ns ? now_ns - r->status_ns : 0;
+	dt = now_ns - r->status_ns;
 	fprintf(stderr, "\r\033[Ksct-record: %llu records, %.0f/s, %llu lost",
 		(unsigned long long)records,
 		dt ? (double)(records - r->status_records) * 1e9 / dt : 0.0,
