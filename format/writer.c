@@ -25,7 +25,8 @@
 struct sct_writer {
 	int fd;
 	bool own_fd;       /* close fd at the end ("-" keeps stdout open) */
-	bool regular;      /* fsync at close, cut back a partial frame after an error */
+	bool regular;      /* fsync at close */
+	bool can_cut;      /* base is known: a partial frame can be cut off after an error */
 	bool no_fsync;
 	off_t base;        /* file offset of the label */
 	int err;           /* first error: the writer is failed */
@@ -67,7 +68,7 @@ static int writer_put(struct sct_writer *w, const uint8_t *p, size_t len)
 
 	if (err) {
 		w->err = err;
-		if (w->regular) {
+		if (w->can_cut) {
 			/* Best effort: cut a partial frame off so the file ends with whole frames.
 			 * If this fails too, readers report the partial frame as a truncated tail. */
 			int rc = ftruncate(w->fd, w->base + (off_t)w->bytes);
@@ -131,10 +132,12 @@ static struct sct_writer *writer_new(int fd, const struct sct_writer_opts *opts,
 	w->flush_interval_ns = opts && opts->flush_interval_ns ? opts->flush_interval_ns
 							       : 1000000000u;
 	if (fstat(fd, &st) == 0 && S_ISREG(st.st_mode)) {
+		int fl = fcntl(fd, F_GETFL);
+
 		w->regular = true;
-		w->base = lseek(fd, 0, SEEK_CUR);
-		if (w->base < 0)
-			w->base = 0;
+		/* with O_APPEND the offset says nothing until the first write: the end does */
+		w->base = fl >= 0 && (fl & O_APPEND) ? st.st_size : lseek(fd, 0, SEEK_CUR);
+		w->can_cut = fl >= 0 && w->base >= 0;
 	}
 	*err = block_enc_init(&w->enc, cap);
 	if (*err) {

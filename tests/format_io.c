@@ -307,3 +307,32 @@ Test(format_io, full_disk_keeps_every_whole_block, .init = dir_setup, .fini = di
 	fh_trace_free(&t);
 	cr_assert_eq(umount(tmpdir), 0);
 }
+
+Test(format_io, appending_a_session_to_a_file, .init = dir_setup, .fini = dir_teardown)
+{
+	struct sct_record rec = fh_syscall(1);
+	struct sct_writer *w;
+	struct fh_trace t;
+	struct fh_read rd;
+	char path[256];
+	int fd, err = 0;
+
+	snprintf(path, sizeof(path), "%s/two.sct", tmpdir);
+	for (int i = 0; i < 2; i++) {
+		fd = open(path, O_WRONLY | O_CREAT | O_APPEND | O_CLOEXEC, 0600);
+		cr_assert(fd >= 0);
+		w = sct_writer_open_fd(fd, &fh_info, &(struct sct_writer_opts){ .no_fsync = true }, &err);
+		cr_assert(w);
+		cr_assert_eq(sct_writer_append(w, &rec), 0);
+		cr_assert_eq(sct_writer_close(w), 0);
+	}
+	fd = open(path, O_RDONLY);
+	cr_assert(fd >= 0);
+	fh_collect_fd(fd, &t);
+	fh_read_mem(t.p, t.len, false, &rd);
+	cr_assert_eq(rd.rc, 0);
+	cr_assert_eq(rd.nsessions, 2);
+	cr_assert_eq(rd.nrecords, 2);
+	cr_assert_eq(rd.stats.sessions_without_trailer, 0);
+	fh_trace_free(&t);
+}
