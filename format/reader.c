@@ -249,8 +249,7 @@ static int reader_resync(struct sct_reader *r, const char *why, bool truncated)
 	rc = reader_scan(r, UINT64_MAX, &found);
 	if (rc < 0)
 		return reader_io_error(r, rc);
-	to = input_offset(&r->in) + (found ? 0 : input_avail(&r->in));
-	input_consume(&r->in, input_avail(&r->in) * !found);
+	to = input_offset(&r->in);
 	if (truncated && !found) {
 		r->stats.truncated_bytes += to - from;
 		reader_diag(r, SCT_DIAG_TRUNCATED, 0, from, to - from, 0,
