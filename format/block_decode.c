@@ -277,7 +277,6 @@ int block_dec_load(struct block_dec *d, const struct block_meta *m, const struct
 	}
 	if (err)
 		d->nruns = d->nsecs = 0;
-	d->first_ns = m->first_ns;
 	return err;
 }
 

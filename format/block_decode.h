@@ -60,7 +60,6 @@ struct block_dec {
 	uint32_t cols_cap[SCT_MAX_SECTIONS]; /* allocated columns per section slot */
 	uint32_t nsecs;
 	uint32_t run_idx, run_left, cur; /* position in record order */
-	uint64_t first_ns;
 	bool deliver_unknown;
 };
 

@@ -8,7 +8,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "cbor_head.h"
 #include "cbor_item.h"
 #include "schema.h"
 

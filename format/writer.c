@@ -55,6 +55,8 @@ static int write_full(int fd, const uint8_t *p, size_t len)
 				continue;
 			return -errno;
 		}
+		if (n == 0)
+			return -EIO; /* no progress and no error: do not spin */
 		p += n;
 		len -= (size_t)n;
 	}
