@@ -332,7 +332,8 @@ int summary_groups(struct summary *sm, struct group ***out)
 		for (uint32_t i = 0; i < sm->nmerged; i++) {
 			struct group *g = sm->merged[i];
 
-			qsort(g->errs, g->nerrs, sizeof(*g->errs), summary_errcmp);
+			if (g->nerrs > 1)
+				qsort(g->errs, g->nerrs, sizeof(*g->errs), summary_errcmp);
 			sm->total_ns += g->lat.sum;
 			sm->calls += g->lat.count;
 			sm->errors += g->errors;

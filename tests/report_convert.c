@@ -23,7 +23,7 @@ Test(report_convert, csv_sqlite_and_json_parsers_read_back_every_record)
 
 Test(report_convert, empty_input_still_has_a_header_row)
 {
-	const char *path = strdup(rt_path("empty.sct"));
+	const char *path = rt_path("empty.sct");
 	char *out;
 
 	rt_close(rt_open(path, "h", 0));

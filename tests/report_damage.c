@@ -14,7 +14,7 @@ TestSuite(report_damage, .fini = rt_cleanup);
 /* 1000 writes in blocks of 64 records, closed with a trailer. */
 static const char *make_blocks(const char *name)
 {
-	const char *path = strdup(rt_path(name));
+	const char *path = rt_path(name);
 	struct sct_writer *w = rt_open(path, "h1", 64);
 
 	for (uint64_t i = 0; i < 1000; i++)
@@ -81,7 +81,7 @@ Test(report_damage, corrupted_block_is_skipped)
 
 Test(report_damage, foreign_and_missing_files)
 {
-	const char *txt = strdup(rt_path("x.txt"));
+	const char *txt = rt_path("x.txt");
 	const char *good = make_blocks("g.sct");
 	FILE *f = fopen(txt, "w");
 	char *out;
@@ -106,7 +106,7 @@ Test(report_damage, foreign_and_missing_files)
 Test(report_damage, newer_major_version_is_refused)
 {
 	const char *good = make_blocks("v.sct");
-	const char *newer = strdup(rt_path("v2.sct"));
+	const char *newer = rt_path("v2.sct");
 	char *out;
 
 	cr_assert_eq(rt_run(NULL, "%s version %s %s", rt_gen(), good, newer), 0);

@@ -15,7 +15,7 @@
  */
 static const char *make_trace(void)
 {
-	const char *path = strdup(rt_path("f.sct"));
+	const char *path = rt_path("f.sct");
 	struct sct_writer *w = rt_open(path, "h1", 4);
 
 	rt_cgroup(w, 0, 10, "/svc/a");

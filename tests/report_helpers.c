@@ -9,7 +9,8 @@
 #include "report_helpers.h"
 
 static char dir[256];
-static char pathbuf[512];
+static char pathbufs[8][512]; /* a ring: a test holds a few paths at once */
+static unsigned npath;
 
 static const struct sct_syscall_name names[] = {
 	{ RT_NR_READ, "read" }, { RT_NR_WRITE, "write" }, { RT_NR_OPEN, "open" },
@@ -27,8 +28,10 @@ const char *rt_dir(void)
 
 const char *rt_path(const char *name)
 {
-	snprintf(pathbuf, sizeof(pathbuf), "%s/%s", rt_dir(), name);
-	return pathbuf;
+	char *p = pathbufs[npath++ % 8];
+
+	snprintf(p, sizeof(pathbufs[0]), "%s/%s", rt_dir(), name);
+	return p;
 }
 
 void rt_cleanup(void)

@@ -21,7 +21,7 @@
 #define RT_NR_CLOSE 3
 #define RT_NR_OPENAT 257
 
-/* A fresh temporary folder (removed by rt_cleanup) and a path in it. */
+/* A fresh temporary folder (removed by rt_cleanup) and a path in it (one of 8 static buffers). */
 const char *rt_dir(void);
 const char *rt_path(const char *name);
 void rt_cleanup(void);

@@ -15,7 +15,7 @@ TestSuite(report_modes, .init = utc, .fini = rt_cleanup);
 
 Test(report_modes, timeline_lines_exact)
 {
-	const char *path = strdup(rt_path("tl.sct"));
+	const char *path = rt_path("tl.sct");
 	struct sct_writer *w = rt_open(path, "h1", 0);
 	char *out;
 
@@ -54,7 +54,7 @@ Test(report_modes, timeline_lines_exact)
 
 Test(report_modes, timeline_merges_files_by_wall_clock)
 {
-	const char *a = strdup(rt_path("a.sct")), *b = strdup(rt_path("b.sct"));
+	const char *a = rt_path("a.sct"), *b = rt_path("b.sct");
 	struct sct_writer *w = rt_open(a, "ha", 0);
 	char *out;
 
@@ -73,7 +73,7 @@ Test(report_modes, timeline_merges_files_by_wall_clock)
 
 Test(report_modes, tree_structure)
 {
-	const char *path = strdup(rt_path("tree.sct"));
+	const char *path = rt_path("tree.sct");
 	struct sct_writer *w = rt_open(path, "h1", 0);
 	char *out;
 

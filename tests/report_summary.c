@@ -29,7 +29,7 @@ static const char *row(uint64_t calls, uint64_t errors, unsigned pct100, uint64_
 /* write: 100 calls lasting 1024 * i ns (i = 1..100); open: 15 failures and 5 successes. */
 static const char *make_known(void)
 {
-	const char *path = strdup(rt_path("known.sct"));
+	const char *path = rt_path("known.sct");
 	struct sct_writer *w = rt_open(path, "h1", 16);
 
 	for (int i = 1; i <= 100; i++)
@@ -100,8 +100,8 @@ static void make_cgroups(const char **a, const char **b)
 {
 	struct sct_writer *w;
 
-	*a = strdup(rt_path("h1.sct"));
-	*b = strdup(rt_path("h2.sct"));
+	*a = rt_path("h1.sct");
+	*b = rt_path("h2.sct");
 	w = rt_open(*a, "h1", 0);
 	rt_cgroup(w, 0, 10, "/a/x");
 	rt_cgroup(w, 0, 11, "/b");
@@ -145,7 +145,7 @@ Test(report_summary, by_cgroup_path_across_hosts)
 
 Test(report_summary, by_process_thread_comm)
 {
-	const char *path = strdup(rt_path("p.sct"));
+	const char *path = rt_path("p.sct");
 	struct sct_writer *w = rt_open(path, "h1", 0);
 	char *out;
 
