@@ -23,6 +23,11 @@ const volatile __u64 wakeup_bytes = 1 << 20;
 
 /* Set by the recorder between iterator runs. */
 __u32 iter_mode;
+/*
+ * Entries in the targets map, kept by every insert and delete here and in the recorder, so
+ * the recorder sees "every target exited" without walking the map's buckets.
+ */
+__u64 ntargets;
 
 struct {
 	__uint(type, BPF_MAP_TYPE_HASH);
@@ -72,12 +77,23 @@ static __always_inline void stat_ringbuf_full(void)
 		stat_add(&s->ringbuf_full);
 }
 
+static __always_inline void targets_del(__u32 tid)
+{
+	if (!bpf_map_delete_elem(&targets, &tid))
+		__sync_fetch_and_sub(&ntargets, 1);
+}
+
 static __always_inline void targets_add(__u32 tid)
 {
 	__u8 one = 1;
 	struct sct_stats *s;
 
-	if (!bpf_map_update_elem(&targets, &tid, &one, BPF_ANY))
+	long err = bpf_map_update_elem(&targets, &tid, &one, BPF_NOEXIST);
+
+	if (!err)
+		__sync_fetch_and_add(&ntargets, 1);
+	/* -EEXIST: already traced, nothing lost. */
+	if (!err || err == -EEXIST)
 		return;
 	s = stats_get();
 	if (s)
@@ -207,7 +223,7 @@ int BPF_PROG(sched_exec, struct task_struct *p, pid_t old_pid, struct linux_binp
 			return 0;
 		/* A non-leader exec took the leader's tid. Delete first: a full map keeps the task. */
 		if (old_tid != tid) {
-			bpf_map_delete_elem(&targets, &old_tid);
+			targets_del(old_tid);
 			targets_add(tid);
 		}
 	} else if (!current_traced(bpf_get_current_pid_tgid())) {
@@ -241,7 +257,7 @@ int BPF_PROG(sched_exit, struct task_struct *p)
 	if (!current_traced(pid_tgid))
 		return 0;
 	if (mode == SCT_MODE_TARGETS)
-		bpf_map_delete_elem(&targets, &tid);
+		targets_del(tid);
 	e = bpf_ringbuf_reserve(&events, sizeof(*e), 0);
 	if (!e) {
 		stat_ringbuf_full();

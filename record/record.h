@@ -118,6 +118,7 @@ struct recorder {
 	int targets_fd, stats_fd;   /* maps of the loaded skeleton */
 	int iter_prog_fd;
 	__u32 *iter_mode;           /* the iterator's switch, in the mapped .bss */
+	__u64 *ntargets;            /* entries in the targets map, in the mapped .bss */
 	struct ringbuf rb;
 	struct sct_writer *writer;
 	struct cgroups *cgroups;

@@ -117,6 +117,7 @@ static int session_load_report(struct recorder *r)
 	r->stats_fd = skel->maps.stats.map_fd;
 	r->iter_prog_fd = skel->progs.iter_tasks.prog_fd;
 	r->iter_mode = &skel->bss->iter_mode;
+	r->ntargets = &skel->bss->ntargets;
 	err = ringbuf_open(&r->rb, skel->maps.events.map_fd, env->ringbuf_size);
 	if (err)
 		fprintf(stderr, "sct-record: cannot map the ring buffer: %s\n", strerror(-err));

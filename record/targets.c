@@ -78,7 +78,11 @@ static int target_insert(struct walk *w, uint32_t tid)
 {
 	__u8 one = 1;
 
-	if (!bpf_map_update_elem(w->map_fd, &tid, &one, BPF_NOEXIST) || errno == EEXIST)
+	if (!bpf_map_update_elem(w->map_fd, &tid, &one, BPF_NOEXIST)) {
+		__atomic_fetch_add(w->r->ntargets, 1, __ATOMIC_RELAXED);
+		return 0;
+	}
+	if (errno == EEXIST)
 		return 0;
 	if (errno == E2BIG)
 		return idset_add(&not_fit, tid) < 0 ? -ENOMEM : 0;
@@ -276,8 +280,8 @@ int targets_prune(struct recorder *r, struct targets_result *res)
 
 	err = keys_read(fd, &keys, &n);
 	for (size_t i = 0; !err && i < n; i++)
-		if (!task_alive(keys[i]))
-			bpf_map_delete_elem(fd, &keys[i]);
+		if (!task_alive(keys[i]) && !bpf_map_delete_elem(fd, &keys[i]))
+			__atomic_fetch_sub(r->ntargets, 1, __ATOMIC_RELAXED);
 	free(keys);
 	if (err)
 		return err;
@@ -286,8 +290,11 @@ int targets_prune(struct recorder *r, struct targets_result *res)
 		uint32_t tid = not_fit.slots[i];
 		__u8 one = 1;
 
-		if (tid && task_alive(tid) && bpf_map_update_elem(fd, &tid, &one, BPF_NOEXIST) &&
-		    errno != EEXIST)
+		if (!tid || !task_alive(tid))
+			continue;
+		if (!bpf_map_update_elem(fd, &tid, &one, BPF_NOEXIST))
+			__atomic_fetch_add(r->ntargets, 1, __ATOMIC_RELAXED);
+		else if (errno != EEXIST)
 			res->not_fit++;
 	}
 	idset_free(&not_fit);
@@ -318,7 +325,5 @@ int targets_check_report(const struct env *env)
 
 bool targets_any(struct recorder *r)
 {
-	uint32_t key;
-
-	return bpf_map_get_next_key(r->targets_fd, NULL, &key) == 0;
+	return __atomic_load_n(r->ntargets, __ATOMIC_RELAXED) > 0;
 }
