@@ -7,12 +7,22 @@
 
 #include "report.h"
 
+/* Kernel-internal codes (include/linux/errno.h) that reach user space tracing, not glibc. */
+static const char *const kernel_errnos[] = {
+	"ERESTARTSYS", "ERESTARTNOINTR", "ERESTARTNOHAND", "ENOIOCTLCMD", "ERESTART_RESTARTBLOCK",
+	"EPROBE_DEFER", "EOPENSTALE", "ENOPARAM", "EBADHANDLE", "ENOTSYNC", "EBADCOOKIE",
+	"ENOTSUPP", "ETOOSMALL", "ESERVERFAULT", "EBADTYPE", "EJUKEBOX", "EIOCBQUEUED",
+	"ERECALLCONFLICT", "ENOGRACE",
+};
+
 const char *names_errno(int e, char tmp[16])
 {
 	const char *n = strerrorname_np(e);
 
 	if (n)
 		return n;
+	if (e >= 512 && e < 512 + (int)(sizeof(kernel_errnos) / sizeof(kernel_errnos[0])))
+		return kernel_errnos[e - 512];
 	snprintf(tmp, 16, "E%d", e);
 	return tmp;
 }
