@@ -1,23 +1,28 @@
 // SPDX-License-Identifier: BSD-2-Clause
 /* --hist: one log2 latency histogram per group, drawn as terminal bars. */
+#include <stdio.h>
 #include <string.h>
 
 #include "report.h"
 
 #define HIST_BAR 40
 
-static void hist_out_range(struct out *o, int k)
+static uint64_t hist_hi(int k)
+{
+	return k ? (k == 64 ? UINT64_MAX : (1ull << k) - 1) : 0;
+}
+
+static void hist_out_range(struct out *o, int k, int width)
 {
 	uint64_t lo = k ? 1ull << (k - 1) : 0;
-	uint64_t hi = k ? (k == 64 ? UINT64_MAX : (1ull << k) - 1) : 0;
 
-	out_printf(o, "%20llu -> %-20llu", (unsigned long long)lo, (unsigned long long)hi);
+	out_printf(o, "%*llu -> %-*llu", width, (unsigned long long)lo, width, (unsigned long long)hist_hi(k));
 }
 
 static void hist_out_one(struct out *o, const struct group *g, uint32_t nby)
 {
 	uint64_t b[65], peak = 0;
-	int first = -1, last = -1;
+	int first = -1, last = -1, width;
 
 	lat_log2(&g->lat, b);
 	for (int k = 0; k < 65; k++) {
@@ -35,8 +40,11 @@ static void hist_out_one(struct out *o, const struct group *g, uint32_t nby)
 		out_str(o, k ? "  " : "");
 		names_out_escaped(o, len ? strtab_get(g->label[k]) : "?", len ? len : 1);
 	}
-	out_printf(o, ": %llu calls\n%44s : %-10s distribution\n", (unsigned long long)g->lat.count,
-		   "duration (ns)", "count");
+	width = snprintf(NULL, 0, "%llu", (unsigned long long)hist_hi(last < 0 ? 0 : last));
+	if (width < 6)
+		width = 6;
+	out_printf(o, ": %llu calls\n%*s : %-10s distribution\n", (unsigned long long)g->lat.count,
+		   2 * width + 4, "duration (ns)", "count");
 	for (int k = first; k >= 0 && k <= last; k++) {
 		unsigned stars = (unsigned)((unsigned __int128)b[k] * HIST_BAR / peak);
 		char bar[HIST_BAR + 1];
@@ -44,7 +52,7 @@ static void hist_out_one(struct out *o, const struct group *g, uint32_t nby)
 		memset(bar, ' ', HIST_BAR);
 		memset(bar, '*', stars);
 		bar[HIST_BAR] = 0;
-		hist_out_range(o, k);
+		hist_out_range(o, k, width);
 		out_printf(o, " : %-10llu |%s|\n", (unsigned long long)b[k], bar);
 	}
 	out_char(o, '\n');

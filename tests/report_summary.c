@@ -176,7 +176,8 @@ Test(report_summary, histogram_bars)
 	cr_assert_eq(rt_run(&out, "%s --hist --syscall open %s", rt_report(), path), 0);
 	cr_assert_str_eq(rt_line(out, 0), "open: 20 calls", "got\n%s", out);
 	/* 300 ns: [256, 511] holds 5 (300) + 10 (500); [512, 1023] holds 5 (700) */
-	cr_assert_str_eq(rt_line(out, 2), "                 256 -> 511                  : 15         |****************************************|");
-	cr_assert_str_eq(rt_line(out, 3), "                 512 -> 1023                 : 5          |*************                           |");
+	cr_assert_str_eq(rt_line(out, 1), "   duration (ns) : count      distribution", "got\n%s", out);
+	cr_assert_str_eq(rt_line(out, 2), "   256 -> 511    : 15         |****************************************|");
+	cr_assert_str_eq(rt_line(out, 3), "   512 -> 1023   : 5          |*************                           |");
 	free(out);
 }
