@@ -125,23 +125,41 @@ static __always_inline void event_submit(void *e)
 	bpf_ringbuf_submit(e, flags);
 }
 
+/* The in-flight slot of the current task if it is traced, else NULL. */
+static __always_inline struct sct_inflight *inflight_get(struct task_struct *task)
+{
+	struct sct_inflight *in;
+	struct sct_stats *s;
+
+	/*
+	 * Only traced tasks get storage, and a task stops being a target only by dying (exec
+	 * keeps the task): after its first syscall a target needs no map lookup. A cgroup
+	 * target can leave the cgroup, so that mode checks the ancestry every time.
+	 */
+	in = bpf_task_storage_get(&inflight, task, NULL, 0);
+	if (in && mode != SCT_MODE_CGROUP)
+		return in;
+	if (!current_traced(bpf_get_current_pid_tgid()))
+		return NULL;
+	if (in)
+		return in;
+	in = bpf_task_storage_get(&inflight, task, NULL, BPF_LOCAL_STORAGE_GET_F_CREATE);
+	if (in)
+		return in;
+	s = stats_get();
+	if (s)
+		stat_add(&s->inflight_full);
+	return NULL;
+}
+
 SEC("tp_btf/sys_enter")
 int BPF_PROG(sys_enter, struct pt_regs *regs, long id)
 {
-	struct task_struct *task;
-	struct sct_inflight *in;
+	struct task_struct *task = bpf_get_current_task_btf();
+	struct sct_inflight *in = inflight_get(task);
 
-	if (!current_traced(bpf_get_current_pid_tgid()))
+	if (!in)
 		return 0;
-	task = bpf_get_current_task_btf();
-	in = bpf_task_storage_get(&inflight, task, NULL, BPF_LOCAL_STORAGE_GET_F_CREATE);
-	if (!in) {
-		struct sct_stats *s = stats_get();
-
-		if (s)
-			stat_add(&s->inflight_full);
-		return 0;
-	}
 	in->nr = id;
 	in->abi = task_is_compat(task);
 	in->active = 1;

@@ -9,8 +9,6 @@
 
 #include "record.h"
 
-#define EVENTS_PREFETCH_AHEAD 4096
-
 static size_t comm_len(const char *comm)
 {
 	return strnlen(comm, SCT_COMM_LEN);
@@ -121,11 +119,6 @@ int events_handle(void *ctx, void *data, size_t size)
 	struct sct_syscall sc;
 	int err;
 
-	/*
-	 * The events were written on another CPU: every first touch is a cache miss. Records
-	 * are consecutive in the buffer, so fetching a few lines ahead hides most of the wait.
-	 */
-	__builtin_prefetch((const char *)data + EVENTS_PREFETCH_AHEAD);
 	if (e->type != SCT_EV_SYSCALL || size < sizeof(*e)) {
 		err = event_lifecycle(r, data, size);
 		goto out;
