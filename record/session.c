@@ -21,6 +21,7 @@
 
 #define BTF_PATH "/sys/kernel/btf/vmlinux"
 #define POLL_TIMEOUT_MS 100
+#define CAP_SYS_ADMIN_BIT 21
 #define CAP_PERFMON_BIT 38
 #define CAP_BPF_BIT 39
 
@@ -33,6 +34,9 @@ static bool has_bpf_caps(void)
 		return true;
 	if (syscall(SYS_capget, &hdr, data))
 		return false;
+	/* CAP_SYS_ADMIN covers both, as it did before CAP_BPF and CAP_PERFMON existed. */
+	if (data[0].effective & (1u << CAP_SYS_ADMIN_BIT))
+		return true;
 	return (data[1].effective & (1u << (CAP_BPF_BIT - 32))) &&
 	       (data[1].effective & (1u << (CAP_PERFMON_BIT - 32)));
 }
