@@ -21,12 +21,13 @@ trap 'rm -rf "$TMP"' EXIT
 run_one() {
 	local TIMEFORMAT='%3R %3U %3S' out
 	out=$( { time "$@" >/dev/null 2>&1; } 2>&1 ) || { echo "bench-report: failed: $*" >&2; exit 1; }
-	awk -v r="$out" 'BEGIN { split(r, a, " "); printf "%d %d\n", a[1] * 1e9, (a[2] + a[3]) * 1e9 }'
+	awk -v r="$out" 'BEGIN { split(r, a, " "); printf "%.0f %.0f\n", a[1] * 1e9, (a[2] + a[3]) * 1e9 }'
 }
 
 # median over RUNS runs, by wall-clock time: "wall_ns cpu_ns"
 median() {
 	local i
+	# (mawk's %d stops at 2^31: times are printed with %.0f)
 	for i in $(seq "$RUNS"); do run_one "$@"; done | sort -n | sed -n "$(((RUNS + 1) / 2))p"
 }
 
