@@ -80,6 +80,11 @@ static int session_check_report(struct recorder *r)
 			return err;
 		}
 	}
+	if (!strcmp(env->output, "-") && isatty(STDOUT_FILENO)) {
+		fprintf(stderr, "sct-record: stdout is a terminal: redirect it or pipe it (sct-report -), "
+			"or give -o FILE\n");
+		return -EINVAL;
+	}
 	if (strcmp(env->output, "-") && !env->force && lstat(env->output, &st) == 0) {
 		fprintf(stderr, "sct-record: %s exists: use --force to overwrite it, or -o another file\n",
 			env->output);
