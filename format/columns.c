@@ -55,12 +55,14 @@ void column_put_planes(uint8_t *out, const uint64_t *v, uint32_t n, unsigned wid
 void column_get_planes(uint64_t *out, const uint8_t *planes, uint32_t count, unsigned width,
 		       uint32_t row0, uint32_t n)
 {
-	const uint8_t *p = planes + row0;
+	const uint8_t *p;
 
+	/* before any pointer arithmetic: a column a section lacks has no planes (NULL) */
 	if (width == 0) {
 		memset(out, 0, (size_t)n * sizeof(*out));
 		return;
 	}
+	p = planes + row0;
 	for (uint32_t i = 0; i < n; i++)
 		out[i] = p[i];
 	for (unsigned k = 1; k < width; k++) {
