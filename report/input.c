@@ -100,6 +100,7 @@ int input_open(struct ctx *c, struct input *in, const char *path)
 
 	memset(in, 0, sizeof(*in));
 	in->path = path;
+	footer_set_file(c->footer, path);
 	in->r = sct_reader_open(path, &err);
 	if (!in->r)
 		return err ? err : -EIO;

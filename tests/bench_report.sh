@@ -17,7 +17,8 @@ CONVERT=${SCT_CONVERT:-$BUILD/sct-convert}
 TMP=$(mktemp -d /tmp/sct-bench-report.XXXXXX)
 trap 'rm -rf "$TMP"' EXIT
 
-# "wall_ns cpu_ns" of one run of "$@" (cpu = user + sys of the command, from bash's time)
+# "wall_ns cpu_ns" of one run of "$@" (cpu = user + sys of the command, from bash's time;
+# %.0f because mawk's %d stops at 2^31)
 run_one() {
 	local TIMEFORMAT='%3R %3U %3S' out
 	out=$( { time "$@" >/dev/null 2>&1; } 2>&1 ) || { echo "bench-report: failed: $*" >&2; exit 1; }
@@ -27,7 +28,6 @@ run_one() {
 # median over RUNS runs, by wall-clock time: "wall_ns cpu_ns"
 median() {
 	local i
-	# (mawk's %d stops at 2^31: times are printed with %.0f)
 	for i in $(seq "$RUNS"); do run_one "$@"; done | sort -n | sed -n "$(((RUNS + 1) / 2))p"
 }
 

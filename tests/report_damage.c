@@ -123,4 +123,11 @@ Test(report_damage, stdin_is_read)
 	cr_assert_eq(rt_run(&out, "cat %s | %s -", good, rt_report()), 0);
 	cr_assert_eq(total_calls(out), 1000);
 	free(out);
+	/* two sessions in one stream (cat a b): both read, kept apart */
+	cr_assert_eq(rt_run(&out, "cat %s %s | %s --by process -", good, good, rt_report()), 0);
+	cr_assert_eq(total_calls(out), 2000);
+	cr_assert_not_null(strstr(out, "? 100@0\n"), "got\n%s", out);
+	cr_assert_not_null(strstr(out, "? 100@1\n"), "got\n%s", out);
+	cr_assert_not_null(strstr(out, "-- session 1: host h1, file -,"), "got\n%s", out);
+	free(out);
 }
