@@ -20,8 +20,11 @@ void input_init_fd(struct input *in, int fd, bool own_fd)
 void input_init_mem(struct input *in, const void *p, size_t len)
 {
 	memset(in, 0, sizeof(*in));
+	static const uint8_t empty[1];
+
 	in->fd = -1;
-	in->buf = (uint8_t *)p;
+	/* never NULL: offsets are added to it even when len is 0 */
+	in->buf = (uint8_t *)(p ? p : empty);
 	in->cap = in->end = len;
 	in->eof = true;
 }
