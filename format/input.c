@@ -9,6 +9,10 @@
 
 /* Smallest read buffer: a few typical blocks, so a file is read in few system calls. */
 #define INPUT_MIN_CAP (256u << 10)
+/* Free space kept after the bytes asked for, so reads are never tiny. */
+#define INPUT_SLACK (64u << 10)
+/* Growth by doubling stops here: one largest frame (16 MiB and its envelope) and slack. */
+#define INPUT_MAX_CAP (17u << 20)
 
 void input_init_fd(struct input *in, int fd, bool own_fd)
 {
@@ -40,14 +44,14 @@ void input_free(struct input *in)
 	in->fd = -1;
 }
 
-/* Room for need bytes from start: move the window to the front, grow if that is not enough. */
+/* Room for need bytes from start plus INPUT_SLACK to read into: slide the window to the front,
+ * grow if that is not enough (up to INPUT_MAX_CAP unless one frame needs more). */
 static int input_room(struct input *in, size_t need)
 {
-	size_t avail = input_avail(in);
-	size_t cap;
+	size_t avail = input_avail(in), want = need + INPUT_SLACK, cap;
 	uint8_t *tmp;
 
-	if (in->cap - in->start >= need && in->cap - in->end >= INPUT_MIN_CAP / 4)
+	if (in->cap - in->start >= want)
 		return 0;
 	if (in->start) {
 		memmove(in->buf, in->buf + in->start, avail);
@@ -55,11 +59,13 @@ static int input_room(struct input *in, size_t need)
 		in->start = 0;
 		in->end = avail;
 	}
-	if (in->cap >= need && in->cap - in->end >= INPUT_MIN_CAP / 4)
+	if (in->cap >= want)
 		return 0;
-	cap = in->cap ? in->cap : INPUT_MIN_CAP;
-	while (cap < need || cap - in->end < INPUT_MIN_CAP / 4)
-		cap *= 2;
+	cap = in->cap ? in->cap * 2 : INPUT_MIN_CAP;
+	if (cap > INPUT_MAX_CAP)
+		cap = INPUT_MAX_CAP;
+	if (cap < want)
+		cap = want;
 	tmp = realloc(in->buf, cap);
 	if (!tmp)
 		return -ENOMEM;
