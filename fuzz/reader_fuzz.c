@@ -3,8 +3,9 @@
  * Property: the reader survives any input. No crash, no sanitizer report, no hang, no
  * allocation past the harness's cap (make fuzz-run sets -malloc_limit_mb), and every
  * diagnostic and value it hands out is sane: ranges inside the input, strings readable to
- * their length. Each input is read twice: as given (exercising resync) and with every
- * envelope's checksum repaired (so mutations reach the HEADER and BLOCK decoders).
+ * their length. Each input is read twice: as given (exercising resync), and with every
+ * envelope's checksum repaired (so mutations reach the HEADER and BLOCK decoders) and
+ * records of schema-described unknown types delivered.
  */
 #include <stdlib.h>
 #include <string.h>
@@ -136,7 +137,7 @@ static void record_walk(const struct sct_record *rec)
 	}
 }
 
-static void read_all(const uint8_t *data, size_t size)
+static void read_all(const uint8_t *data, size_t size, bool deliver_unknown)
 {
 	struct input in = { .len = size };
 	const struct sct_reader_stats *st;
@@ -153,6 +154,7 @@ static void read_all(const uint8_t *data, size_t size)
 		return;
 	}
 	sct_reader_set_diag(r, diag_check, &in);
+	sct_reader_set_unknown(r, deliver_unknown);
 	while (n++ < MAX_RECORDS && (rc = sct_reader_next(r, &rec)) > 0) {
 		if (rec.type == SCT_REC_SESSION)
 			session_walk(sct_reader_session(r));
@@ -174,13 +176,13 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
 	uint8_t *fixed;
 
-	read_all(data, size);
+	read_all(data, size, false);
 	fixed = malloc(size ? size : 1);
 	if (!fixed)
 		return 0;
 	memcpy(fixed, data, size);
 	if (frame_fixup(fixed, size))
-		read_all(fixed, size);
+		read_all(fixed, size, true);
 	free(fixed);
 	return 0;
 }

@@ -255,6 +255,7 @@ int main(int argc, char **argv)
 		return 1;
 	}
 	sct_reader_set_diag(r, diag_print, &d);
+	sct_reader_set_unknown(r, true); /* types the HEADER's schema describes print too */
 	fputs("{\n  \"input\": ", d.out);
 	put_cstr(d.out, base_name(argv[1]));
 	fputs(",\n  \"events\": [", d.out);
