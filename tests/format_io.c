@@ -336,3 +336,30 @@ Test(format_io, appending_a_session_to_a_file, .init = dir_setup, .fini = dir_te
 	cr_assert_eq(rd.stats.sessions_without_trailer, 0);
 	fh_trace_free(&t);
 }
+
+Test(format_io, truncated_then_concatenated)
+{
+	struct fh_trace a, b;
+	struct fh_read rd;
+	size_t cut;
+	uint8_t *cat;
+
+	trace_for("host-a", 20000, &a); /* 3 blocks of 8192, 8192, 3616 records */
+	trace_for("host-b", 10, &b);
+	cut = a.len / 2;                /* inside the second block */
+	cat = malloc(cut + b.len);
+	memcpy(cat, a.p, cut);
+	memcpy(cat + cut, b.p, b.len);
+	fh_read_mem(cat, cut + b.len, false, &rd);
+	cr_assert_eq(rd.rc, 0);
+	cr_assert_eq(rd.nsessions, 2);
+	cr_assert_eq(rd.nrecords, 8192 + 10);
+	cr_assert_eq(rd.ndiag[SCT_DIAG_SKIPPED], 1);
+	cr_assert_eq(rd.last_diag[SCT_DIAG_SKIPPED].offset + rd.last_diag[SCT_DIAG_SKIPPED].length,
+		     cut);
+	cr_assert_eq(rd.ndiag[SCT_DIAG_NO_TRAILER], 1);
+	cr_assert_eq(rd.ndiag[SCT_DIAG_TRUNCATED], 0);
+	free(cat);
+	fh_trace_free(&a);
+	fh_trace_free(&b);
+}
