@@ -70,8 +70,10 @@ uint64_t lat_percentile(const struct lat *l, double p)
 	rank = (uint64_t)ceil(p / 100.0 * (double)l->count);
 	if (rank < 1)
 		rank = 1;
-	if (rank > l->count)
-		rank = l->count;
+	if (rank >= l->count)
+		return l->max; /* the extremes are known exactly */
+	if (rank == 1)
+		return l->min;
 	for (unsigned e = 0; e < 64; e++) {
 		unsigned n = e ? LAT_SUB : LAT_LINEAR;
 

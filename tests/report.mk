@@ -9,9 +9,10 @@ GEN_REPORT := $(BUILD)/tests/gen_report
 REPORT_ENV := SCT_REPORT=$(abspath $(BUILD)/sct-report) SCT_CONVERT=$(abspath $(BUILD)/sct-convert) \
 	SCT_GEN_REPORT=$(abspath $(GEN_REPORT)) SCT_REPORT_CONVERT_PY=$(abspath tests/report_convert.py)
 
-$(REPORT_TEST_BIN): $(REPORT_TEST_OBJS) $(LIBSCT)
+# report_latency.c tests report/latency.c directly; the other tests run the tools.
+$(REPORT_TEST_BIN): $(REPORT_TEST_OBJS) $(BUILD)/report/latency.o $(LIBSCT)
 	$(call msg,LD,$@)
-	$(Q)$(CC) $(LDFLAGS) $^ -o $@ -lcriterion $(LIBSCT_LIBS)
+	$(Q)$(CC) $(LDFLAGS) $^ -o $@ -lcriterion $(LIBSCT_LIBS) -lm
 
 $(GEN_REPORT): $(BUILD)/tests/gen_report.o $(LIBSCT)
 	$(call msg,LD,$@)

@@ -107,3 +107,45 @@ Test(report_modes, tree_structure)
 	cr_assert_str_eq(rt_line(out, 3), "    `-- 104 bash +0.710000..alive at end, 0 syscalls");
 	free(out);
 }
+
+Test(report_modes, footer_counts_lost_warnings_unfinished)
+{
+	const char *path = rt_path("footer.sct");
+	struct sct_writer *w = rt_open(path, "h1", 0);
+	struct sct_record r = { .type = SCT_REC_LOST };
+	char *out;
+
+	r.lost = (struct sct_lost){ .time_ns = RT_ANCHOR_CLOCK + 1000000, .end_ns = RT_ANCHOR_CLOCK + 3000000,
+				    .count = 5, .cause = SCT_LOST_RINGBUF };
+	rt_record(w, &r);
+	r.lost.count = 2;
+	r.lost.cause = SCT_LOST_INFLIGHT;
+	rt_record(w, &r);
+	r.type = SCT_REC_WARNING;
+	r.warning = (struct sct_warning){ .time_ns = RT_ANCHOR_CLOCK + 2000000, .count = 3,
+					  .kind = SCT_WARN_TARGETS_FULL,
+					  .text = { (const uint8_t *)"targets map full", 16 } };
+	rt_record(w, &r);
+	rt_sc(w, 4000000, 1000, 1, 1, 0, RT_NR_WRITE, 1);
+	r.type = SCT_REC_SYSCALL;
+	r.syscall = (struct sct_syscall){ .time_ns = RT_ANCHOR_CLOCK + 5000000, .duration_ns = 200000000,
+					  .pid = 1, .tid = 1, .nr = RT_NR_READ, .unfinished = 1 };
+	rt_record(w, &r);
+	rt_close(w);
+	cr_assert_eq(rt_run(&out, "%s %s", rt_report(), path), 0);
+	/* the unfinished read is not in the statistics */
+	cr_assert_str_eq(rt_line(out, 2), "         1        0 100.00          0.000001  total of 1 group", "got\n%s", out);
+	cr_assert_not_null(strstr(out, "\n-- lost events: 7 (ring buffer full 5, no room in flight 2) in 2 records\n"),
+			   "got\n%s", out);
+	cr_assert_not_null(strstr(out, "\n-- warnings: 1 (targets map full: 3 tasks not traced, enumeration failures: 0, other: 0)\n"
+				       "   "), "got\n%s", out);
+	cr_assert_not_null(strstr(out, ": count 3: targets map full\n"), "got\n%s", out);
+	cr_assert_not_null(strstr(out, "\n-- unfinished syscalls: 1 (not in latency statistics)\n"), "got\n%s", out);
+	free(out);
+	cr_assert_eq(rt_run(&out, "%s -T %s", rt_report(), path), 0);
+	cr_assert_str_eq(rt_line(out, 0), "+0.001000 00:00:00.001000 lost 5 events (ring buffer full) over 0.002000s", "got\n%s", out);
+	cr_assert_str_eq(rt_line(out, 1), "+0.001000 00:00:00.001000 lost 2 events (no room in flight) over 0.002000s");
+	cr_assert_str_eq(rt_line(out, 2), "+0.002000 00:00:00.002000 warning(targets map full) count 3: targets map full");
+	cr_assert_str_eq(rt_line(out, 4), "+0.005000 00:00:00.005000 read(? 1/1) = ? <0.200000 unfinished> cg=cgroup:0");
+	free(out);
+}
