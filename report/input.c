@@ -139,8 +139,6 @@ int input_next(struct ctx *c, struct input *in, struct sct_record *rec)
 	footer_set_file(c->footer, in->path);
 	for (;;) {
 		n = sct_reader_next(in->r, rec);
-		if (n < 0)
-			in->err = n;
 		if (n <= 0)
 			return n;
 		if (rec->type == SCT_REC_SESSION || !in->sess) {
@@ -155,7 +153,6 @@ int input_next(struct ctx *c, struct input *in, struct sct_record *rec)
 		err = input_apply(c, in, rec);
 		if (err)
 			return err;
-		in->records++;
 		return 1;
 	}
 }

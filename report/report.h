@@ -101,8 +101,6 @@ struct input {
 	struct sct_reader *r;
 	const char *path;
 	struct sess *sess;  /* current session, NULL before the first HEADER */
-	uint64_t records;   /* records returned (sessions excluded) */
-	int err;            /* fatal error of next(), 0 if none */
 };
 
 struct ctx;
@@ -294,7 +292,6 @@ struct ctx {
 	struct env *env;
 	struct footer *footer;
 	bool track_tasks;    /* keep the task table (comm, process tree) */
-	const char *cur_path;
 };
 
 /* ---------------------------------------------------------------- footer.c */

@@ -68,6 +68,8 @@ static void tree_out_task(struct out *o, const struct task *t, bool thread)
 		out_str(o, " exec \"");
 		names_out_escaped(o, strtab_get(t->filename), strtab_len(t->filename));
 		out_char(o, '"');
+		if (t->nexec > 1)
+			out_printf(o, " (%u execs)", t->nexec);
 	}
 	out_char(o, ' ');
 	if (t->seen_start)
