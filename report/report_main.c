@@ -18,7 +18,7 @@ static const char usage_text[] =
 "Modes:\n"
 "  (default)              summary: calls, errors, %time, total, avg, min, max, p50/p90/p99\n"
 "  -T, --timeline         one line per record in time order (relative and wall-clock time)\n"
-"  -t, --tree             process tree: comm, exec'd file, lifetime, exit status, syscalls\n"
+"      --tree             process tree: comm, exec'd file, lifetime, exit status, syscalls\n"
 "  -H, --hist             log2 latency histogram per group\n"
 "Summary and histogram options:\n"
 "  -b, --by KEYS          group by syscall|process|thread|cgroup|comm|host, comma-combined\n"
@@ -27,7 +27,7 @@ static const char usage_text[] =
 "  -n, --top N            only the first N groups\n"
 "  -e, --errors           errno breakdown of failures under each group\n"
 "Filters (every mode):\n"
-"  -p, --pid PID[,PID]    thread groups        --tid TID[,TID]   threads\n"
+"  -p, --pid PID[,PID]    thread groups        -t, --tid TID[,TID]   threads\n"
 "  -c, --comm NAME[,..]   task command name    -g, --cgroup ID|PATH[,..]  id or path prefix\n"
 "  -S, --syscall NAME[,..]                     -f, --failed      failed calls only (-errno)\n"
 "  -d, --min-duration D   e.g. 500us, 2ms, 1.5s (bare number: seconds)\n"
@@ -49,14 +49,14 @@ static const char usage_text[] =
 "  sct-report --tree trace.sct;  sct-report --hist --syscall read,write trace.sct\n"
 "  sct-report --by host web1.sct web2.sct;  sct-record -o - -p 42 | sct-report -\n";
 
-enum { OPT_TID = 256, OPT_SINCE, OPT_UNTIL, OPT_STRICT };
+enum { OPT_TREE = 256, OPT_SINCE, OPT_UNTIL, OPT_STRICT };
 
 static const struct option long_opts[] = {
-	{ "timeline", no_argument, NULL, 'T' },    { "tree", no_argument, NULL, 't' },
+	{ "timeline", no_argument, NULL, 'T' },    { "tree", no_argument, NULL, OPT_TREE },
 	{ "hist", no_argument, NULL, 'H' },        { "by", required_argument, NULL, 'b' },
 	{ "sort", required_argument, NULL, 's' },  { "top", required_argument, NULL, 'n' },
 	{ "errors", no_argument, NULL, 'e' },      { "pid", required_argument, NULL, 'p' },
-	{ "tid", required_argument, NULL, OPT_TID }, { "comm", required_argument, NULL, 'c' },
+	{ "tid", required_argument, NULL, 't' }, { "comm", required_argument, NULL, 'c' },
 	{ "cgroup", required_argument, NULL, 'g' }, { "syscall", required_argument, NULL, 'S' },
 	{ "failed", no_argument, NULL, 'f' },      { "min-duration", required_argument, NULL, 'd' },
 	{ "since", required_argument, NULL, OPT_SINCE }, { "until", required_argument, NULL, OPT_UNTIL },
@@ -126,7 +126,7 @@ static int parse_opt(struct env *env, int c, const char *arg)
 
 	switch (c) {
 	case 'T': env->mode = MODE_TIMELINE; return 0;
-	case 't': env->mode = MODE_TREE; return 0;
+	case OPT_TREE: env->mode = MODE_TREE; return 0;
 	case 'H': env->mode = MODE_HIST; return 0;
 	case 'b': return parse_by(env, arg);
 	case 's': return parse_sort(env, arg);
@@ -136,7 +136,7 @@ static int parse_opt(struct env *env, int c, const char *arg)
 	case OPT_STRICT: env->strict = true; return 0;
 	case 'p':
 		return filter_parse_ids(f->pids, &f->npids, arg) ? usage_error("invalid pid list: '%s'", arg) : 0;
-	case OPT_TID:
+	case 't':
 		return filter_parse_ids(f->tids, &f->ntids, arg) ? usage_error("invalid tid list: '%s'", arg) : 0;
 	case 'c':
 		f->need_task = true;
@@ -164,7 +164,7 @@ static int parse_args(struct env *env, int argc, char **argv)
 
 	env->by[0] = BY_SYSCALL;
 	env->nby = 1;
-	while ((c = getopt_long(argc, argv, "TtHb:s:n:ep:c:g:S:fd:h", long_opts, NULL)) != -1) {
+	while ((c = getopt_long(argc, argv, "THb:s:n:ep:t:c:g:S:fd:h", long_opts, NULL)) != -1) {
 		if (c == 'h') {
 			fputs(usage_text, stdout);
 			exit(0);
