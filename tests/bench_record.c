@@ -7,9 +7,12 @@
  * time (utime+stime) is read with wait4. Each tool runs BENCH_TRIALS times (default 5),
  * interleaved with the others and with untraced runs; the table shows medians.
  * Peers: perf record of raw_syscalls enter+exit, perf trace, strace -f (where installed).
+ * Environment: SCT_RECORD (the recorder), SCT_WORKLOADS (folder of bench_writer), BENCH_TRIALS.
+ * On this 2-core machine 5 trials take about 8 minutes, most of it strace and perf trace.
  */
 #include <errno.h>
 #include <fcntl.h>
+#include <limits.h>
 #include <signal.h>
 #include <stdbool.h>
 #include <stdio.h>
@@ -180,7 +183,8 @@ static int count_lines(const char *path, enum tool tool, struct trial *t)
 
 static int trial_run(enum tool tool, int idx, struct trial *t)
 {
-	const char *gen[] = {env_or("BENCH_WRITER", "build/tests/workloads/bench_writer"), NULL};
+	char gen_path[PATH_MAX];
+	const char *gen[] = {gen_path, NULL};
 	const char *argv[16];
 	char out[128], err_path[160], pid_s[16], line[256] = {0};
 	struct rusage ru;
@@ -192,6 +196,7 @@ static int trial_run(enum tool tool, int idx, struct trial *t)
 	FILE *gen_out;
 
 	memset(t, 0, sizeof(*t));
+	snprintf(gen_path, sizeof(gen_path), "%s/bench_writer", env_or("SCT_WORKLOADS", "build/tests/workloads"));
 	snprintf(out, sizeof(out), "%s/t%d-%d", dir, tool, idx);
 	snprintf(err_path, sizeof(err_path), "%s.err", out);
 	if (pipe(fds))
@@ -237,6 +242,39 @@ static int trial_run(enum tool tool, int idx, struct trial *t)
 	}
 	t->ok = ret == 0;
 	return ret;
+}
+
+/*
+ * The recorder's fixed cost: CPU of a 1 s session on an idle target (load, attach, /proc,
+ * BTF), so the per-record figure can be read apart from it. Returns ns, or -1.
+ */
+static double sct_idle_cpu_ns(void)
+{
+	const char *target[] = {"sleep", "3", NULL};
+	const char *argv[16];
+	char out[128], pid_s[16];
+	struct rusage ru;
+	pid_t t, rec;
+	int status;
+	double ns = -1;
+
+	snprintf(out, sizeof(out), "%s/idle", dir);
+	t = spawn(target, -1, NULL);
+	if (t < 0)
+		return -1;
+	snprintf(pid_s, sizeof(pid_s), "%d", t);
+	tool_argv(T_SCT, pid_s, out, argv);
+	argv[5] = "--duration";
+	argv[6] = "1";
+	argv[7] = NULL;
+	rec = spawn(argv, -1, NULL);
+	if (rec > 0 && wait4(rec, &status, 0, &ru) == rec && WIFEXITED(status) && WEXITSTATUS(status) == 0)
+		ns = (ru.ru_utime.tv_sec + ru.ru_stime.tv_sec) * 1e9 +
+		     (ru.ru_utime.tv_usec + ru.ru_stime.tv_usec) * 1e3;
+	kill(t, SIGKILL);
+	waitpid(t, NULL, 0);
+	unlink(out);
+	return ns;
 }
 
 static int cmp_double(const void *a, const void *b)
@@ -287,7 +325,7 @@ static struct summary summarize(const struct trial *tr, int n, double base_loop)
 	return s;
 }
 
-static void table_print(const struct summary *s, const bool *avail, int trials)
+static void table_print(const struct summary *s, const bool *avail, int trials, double idle_ns)
 {
 	printf("\nsct-record benchmark: 1,000,000 write(2)s of 1 byte to /dev/null, median of %d trials\n", trials);
 	printf("%-12s %12s %14s %10s %12s %12s %12s\n", "tool", "loop ms", "CPU ns/event", "slowdown",
@@ -313,6 +351,10 @@ static void table_print(const struct summary *s, const bool *avail, int trials)
 	       " strace: lost = writes missing from its output)\n");
 	if (!s[T_SCT].ran)
 		return;
+	if (idle_ns >= 0 && s[T_SCT].events > 0)
+		printf("sct-record fixed cost: %.1f ms CPU for a 1 s session on an idle target; per record"
+		       " without it: %.1f ns\n", idle_ns / 1e6,
+		       s[T_SCT].cpu_per_event - idle_ns / s[T_SCT].events);
 	printf("\nratios, peer / sct (higher = sct ahead):\n");
 	printf("%-12s %14s %10s %12s\n", "peer", "CPU/event", "slowdown", "bytes/event");
 	for (int k = T_PERF_RECORD; k < T_COUNT; k++)
@@ -330,6 +372,7 @@ int main(void)
 	static struct trial tr[T_COUNT][BENCH_MAX_TRIALS];
 	struct summary s[T_COUNT];
 	bool avail[T_COUNT];
+	double idle[BENCH_MAX_TRIALS];
 	int trials = atoi(env_or("BENCH_TRIALS", "5"));
 
 	if (trials < 1 || trials > BENCH_MAX_TRIALS) {
@@ -355,10 +398,13 @@ int main(void)
 			if (trial_run((enum tool)k, i, &tr[k][i]))
 				fprintf(stderr, "bench: trial %d of %s failed\n", i + 1, tool_names[k]);
 		}
+	for (int i = 0; i < trials; i++)
+		idle[i] = sct_idle_cpu_ns();
+	qsort(idle, (size_t)trials, sizeof(idle[0]), cmp_double);
 	s[T_NONE] = summarize(tr[T_NONE], trials, 0);
 	for (int k = 0; k < T_COUNT; k++)
 		s[k] = summarize(tr[k], trials, s[T_NONE].loop_ns);
-	table_print(s, avail, trials);
+	table_print(s, avail, trials, idle[trials / 2]);
 	rmdir(dir);
 	return s[T_SCT].ran ? 0 : 1;
 }

@@ -384,8 +384,11 @@ static int rh_trace_add(struct rh_trace *t, const struct sct_record *rec)
 		break;
 	case SCT_REC_TASK:
 		if ((slot = rh_push(&t->task, &t->ntask, sizeof(*t->task)))) {
-			*(struct sct_task *)slot = rec->task;
-			((struct sct_task *)slot)->comm = (struct sct_bytes){0};
+			struct rh_task *k = slot;
+
+			k->rec = rec->task;
+			rh_copy_bytes(k->comm, sizeof(k->comm), rec->task.comm);
+			k->rec.comm = (struct sct_bytes){0};
 		}
 		break;
 	case SCT_REC_FORK:

@@ -74,6 +74,10 @@ struct rh_exec {
 	struct sct_exec rec;
 	char filename[PATH_MAX], comm[32];
 };
+struct rh_task {
+	struct sct_task rec;
+	char comm[32];
+};
 struct rh_cgroup {
 	uint64_t id;
 	char path[PATH_MAX];
@@ -96,7 +100,7 @@ struct rh_trace {
 	int64_t nr_write, nr_getppid;
 	struct sct_syscall *sc;
 	size_t nsc;
-	struct sct_task *task;
+	struct rh_task *task;
 	size_t ntask;
 	struct sct_fork *fork;
 	size_t nfork;

@@ -130,6 +130,13 @@ Test(record_trace, process_tree_lifecycle)
 		cr_assert_eq(e->group_dead, 1);
 		cr_assert_eq(rh_count_returns(&t, pid, t.nr_getppid, ppid), 1, "marker of %s", nodes[i]);
 	}
+	/* the root existed when the recorder started: a TASK snapshot instead of a FORK */
+	cr_assert_eq(t.ntask, 1, "%zu TASK records", t.ntask);
+	cr_assert_eq(t.task[0].rec.pid, root);
+	cr_assert_eq(t.task[0].rec.tid, root);
+	cr_assert_eq(t.task[0].rec.ppid, (uint32_t)getpid());
+	cr_assert_gt(t.task[0].rec.start_ns, 0);
+	cr_assert_str_eq(t.task[0].comm, "tree");
 	cr_assert_eq(forks, 62);
 	cr_assert_eq(t.nfork, 62, "%zu FORK records for 62 forks", t.nfork);
 	cr_assert_eq(t.nexit, 63);
