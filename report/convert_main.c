@@ -62,6 +62,8 @@ struct convert {
 	struct column cols[SCT_MAX_FIELDS + 8];
 	uint32_t ncols;
 	struct sess *mapped; /* session the field indexes were computed for */
+	char *prefix;        /* the session and host columns of mapped, rendered */
+	size_t prefix_len;
 	struct out o;
 	struct ctx c;
 };
@@ -197,8 +199,35 @@ static enum sc_member convert_member(const struct sct_field_schema *fs)
 	return SC_NONE;
 }
 
+/* Columns 0 and 1 (session, host) are the same for a whole session: rendered once. */
+static int convert_prefix(struct convert *cv, const struct sess *s)
+{
+	uint32_t hlen = strtab_len(s->host);
+	struct out p = { .cap = 6 * (size_t)hlen + 2 * 64 + cv->cols[0].jkeylen + cv->cols[1].jkeylen, .fd = -1 };
+
+	p.buf = malloc(p.cap);
+	if (!p.buf)
+		return -ENOMEM;
+	if (cv->jsonl) {
+		out_char(&p, '{');
+		out_mem(&p, cv->cols[0].jkey, cv->cols[0].jkeylen);
+	}
+	out_u64(&p, s->id);
+	out_char(&p, ',');
+	if (cv->jsonl) {
+		out_mem(&p, cv->cols[1].jkey, cv->cols[1].jkeylen);
+		json_string(&p, strtab_get(s->host), hlen);
+	} else {
+		csv_bytes(&p, strtab_get(s->host), hlen);
+	}
+	free(cv->prefix);
+	cv->prefix = p.buf;
+	cv->prefix_len = p.len;
+	return 0;
+}
+
 /* A later session may order or extend its fields differently: match columns by name. */
-static void convert_map(struct convert *cv, struct input *in)
+static int convert_map(struct convert *cv, struct input *in)
 {
 	const struct sct_type_schema *ts = sct_reader_schema(in->r, cv->type);
 
@@ -219,6 +248,7 @@ static void convert_map(struct convert *cv, struct input *in)
 			}
 	}
 	cv->mapped = in->sess;
+	return convert_prefix(cv, in->sess);
 }
 
 static void convert_member_out(struct out *o, const struct sct_syscall *sc, enum sc_member m)
@@ -307,26 +337,20 @@ static void convert_resolved(struct convert *cv, struct input *in, const struct 
 	}
 }
 
-static void convert_row(struct convert *cv, struct input *in, const struct sct_record *rec)
+static int convert_row(struct convert *cv, struct input *in, const struct sct_record *rec)
 {
 	struct out *o = &cv->o;
 
-	if (cv->mapped != in->sess)
-		convert_map(cv, in);
-	for (uint32_t i = 0; i < cv->ncols; i++) {
+	if (cv->mapped != in->sess && convert_map(cv, in))
+		return -ENOMEM;
+	out_mem(o, cv->prefix, cv->prefix_len);
+	for (uint32_t i = 2; i < cv->ncols; i++) {
 		const struct column *col = &cv->cols[i];
 
-		if (cv->jsonl) {
-			out_char(o, i ? ',' : '{');
+		out_char(o, ',');
+		if (cv->jsonl)
 			out_mem(o, col->jkey, col->jkeylen);
-		} else if (i) {
-			out_char(o, ',');
-		}
-		if (col->src == COL_SESSION)
-			out_u64(o, in->sess->id);
-		else if (col->src == COL_HOST)
-			convert_str(cv, strtab_get(in->sess->host), strtab_len(in->sess->host));
-		else if (col->member != SC_NONE)
+		if (col->member != SC_NONE)
 			convert_member_out(o, &rec->syscall, col->member);
 		else if (col->src == COL_FIELD)
 			convert_field(cv, in, col->idx);
@@ -337,6 +361,7 @@ static void convert_row(struct convert *cv, struct input *in, const struct sct_r
 		out_mem(o, "}\n", 2);
 	else
 		out_mem(o, "\r\n", 2);
+	return 0;
 }
 
 static void convert_input_error(struct convert *cv, struct input *in, const char *path, int err)
@@ -368,9 +393,9 @@ static int convert_one(struct convert *cv, const char *path)
 				break;
 			convert_header(cv);
 		}
-		if (rec.type == cv->type)
-			convert_row(cv, &in, &rec);
-		n = input_track(&cv->c, &in, &rec);
+		n = rec.type == cv->type ? convert_row(cv, &in, &rec) : 0;
+		if (!n)
+			n = input_track(&cv->c, &in, &rec);
 		if (n)
 			break;
 	}
@@ -448,6 +473,7 @@ int main(int argc, char **argv)
 			status = status ? status : EXIT_INPUT;
 	}
 	footer_free(cv.c.footer);
+	free(cv.prefix);
 	for (uint32_t i = 0; i < cv.ncols; i++) {
 		free(cv.cols[i].name);
 		free(cv.cols[i].jkey);
