@@ -7,7 +7,8 @@
  * time (utime+stime) is read with wait4. Each tool runs BENCH_TRIALS times (default 5),
  * interleaved with the others and with untraced runs; the table shows medians.
  * Peers: perf record of raw_syscalls enter+exit, perf trace, strace -f (where installed).
- * Environment: SCT_RECORD (the recorder), SCT_WORKLOADS (folder of bench_writer), BENCH_TRIALS.
+ * Environment: SCT_RECORD (the recorder), SCT_WORKLOADS (folder of bench_writer), BENCH_TRIALS,
+ * BENCH_PEERS=0 (sct and untraced only, for a quick look).
  * On this 2-core machine 5 trials take about 8 minutes, most of it strace and perf trace.
  */
 #include <errno.h>
@@ -332,7 +333,7 @@ static void table_print(const struct summary *s, const bool *avail, int trials, 
 	       "bytes/event", "events", "lost");
 	for (int k = 0; k < T_COUNT; k++) {
 		if (!avail[k]) {
-			printf("%-12s not installed or not working here\n", tool_names[k]);
+			printf("%-12s not run: not installed, not working here, or BENCH_PEERS=0\n", tool_names[k]);
 			continue;
 		}
 		if (!s[k].ran) {
@@ -389,7 +390,7 @@ int main(void)
 		return 1;
 	}
 	for (int k = 0; k < T_COUNT; k++)
-		avail[k] = tool_available((enum tool)k);
+		avail[k] = (k <= T_SCT || strcmp(env_or("BENCH_PEERS", "1"), "0")) && tool_available((enum tool)k);
 	for (int i = 0; i < trials; i++)
 		for (int k = 0; k < T_COUNT; k++) {
 			if (!avail[k])

@@ -220,3 +220,28 @@ Test(record_robust, full_disk_stops_with_a_clear_message)
 	assert_writer_records(&t, (uint32_t)strtol(pid, NULL, 10));
 	rh_trace_free(&t);
 }
+
+Test(record_robust, duration_stops_the_recorder)
+{
+	const char *wl[] = {rh_workload("writer"), "0", "7", NULL};
+	char pid[16];
+	const char *args[] = {"-o", rh_trace_path, "--duration", "0.5", "-p", pid, NULL};
+	struct rh_proc p;
+	struct rh_recorder rec;
+	struct rh_trace t;
+
+	cr_assert_eq(rh_spawn(&p, wl, false), 0);
+	snprintf(pid, sizeof(pid), "%d", p.pid);
+	cr_assert_eq(rh_recorder_start(&rec, args), 0, "recorder: %s", rec.err);
+	cr_assert_eq(rh_go(&p), 0);
+	/* the workload never ends: only --duration can stop the recorder */
+	cr_assert_eq(rh_recorder_finish(&rec, 0, RH_TIMEOUT_MS), 0, "the recorder ran past --duration");
+	cr_assert(WIFEXITED(rec.status) && WEXITSTATUS(rec.status) == 0, "status %#x:\n%s", rec.status, rec.err);
+	rh_proc_release(&p);
+	cr_assert_eq(rh_trace_read(rh_trace_path, &t), 0);
+	cr_assert_eq(t.err, 0);
+	cr_assert(t.has_trailer);
+	cr_assert_eq(t.nlost, 0, "%lu events lost", (unsigned long)t.lost_count);
+	assert_writer_records(&t, (uint32_t)strtol(pid, NULL, 10));
+	rh_trace_free(&t);
+}

@@ -255,3 +255,41 @@ Test(record_trace, exec_by_non_leader_thread)
 	rh_trace_free(&t);
 	rh_run_release(&run);
 }
+
+Test(record_trace, command_after_dashdash_is_traced_from_its_exec)
+{
+	const char *writer = rh_workload("writer");
+	char file[PATH_MAX], report[1][256], *out = NULL;
+	const char *args[] = {"-o", rh_trace_path, "--", file, "50", "7", NULL};
+	struct rh_recorder rec;
+	struct rh_trace t;
+	uint32_t pid;
+	const struct sct_exit *e;
+
+	snprintf(file, sizeof(file), "%s", writer);
+	cr_assert_eq(rh_recorder_start(&rec, args), 0, "recorder: %s", rec.err);
+	/* the command shares the recorder's stdin and stdout */
+	cr_assert_eq(rh_go(&rec.proc), 0);
+	cr_assert_eq(rh_read_all(rec.proc.out_fd, &out, RH_TIMEOUT_MS), 0);
+	cr_assert_eq(rh_recorder_finish(&rec, 0, RH_TIMEOUT_MS), 0);
+	cr_assert(WIFEXITED(rec.status) && WEXITSTATUS(rec.status) == 0, "status %#x:\n%s", rec.status, rec.err);
+	cr_assert_eq(lines_with(out, "writer pid ", report, 1), 1, "command output: %s", out);
+	pid = (uint32_t)rh_field(report[0], "pid");
+	trace_load(&t, rh_trace_path);
+	cr_assert_eq(t.err, 0);
+	cr_assert(t.has_trailer);
+	cr_assert_eq(t.nlost, 0);
+	cr_assert_eq(t.nexec, 1, "%zu EXEC records", t.nexec);
+	cr_assert_eq(t.exec[0].rec.pid, pid);
+	cr_assert_eq(t.exec[0].rec.old_tid, pid);
+	cr_assert_str_eq(t.exec[0].filename, file);
+	cr_assert_str_eq(t.exec[0].comm, "writer");
+	cr_assert_eq(rh_count_returns(&t, pid, t.nr_write, 7), 50);
+	cr_assert_eq(rh_count_syscalls(&t, pid, pid, t.nr_write), 51);
+	e = rh_find_exit(&t, pid);
+	cr_assert_not_null(e, "no EXIT of the command");
+	cr_assert_eq(e->exit_code, 0);
+	cr_assert_eq(e->group_dead, 1);
+	rh_trace_free(&t);
+	free(out);
+}
