@@ -245,3 +245,31 @@ Test(record_robust, duration_stops_the_recorder)
 	assert_writer_records(&t, (uint32_t)strtol(pid, NULL, 10));
 	rh_trace_free(&t);
 }
+
+Test(record_robust, ring_buffer_overflow_is_counted_not_silent)
+{
+	const long n = 200000;
+	const char *wl[] = {rh_workload("writer"), "200000", "7", NULL};
+	/* one page of ring buffer cannot hold a burst of 200,000 syscalls: drops are likely */
+	const char *extra[] = {"--ringbuf-size", "4K", NULL};
+	struct rh_run run;
+	struct rh_trace t;
+	size_t writes;
+
+	cr_assert_eq(rh_run_traced(&run, wl, rh_trace_path, extra), 0, "run failed (see stderr)");
+	cr_assert(WIFEXITED(run.rec.status) && WEXITSTATUS(run.rec.status) == 0, "%s", run.rec.err);
+	cr_assert_eq(rh_trace_read(rh_trace_path, &t), 0);
+	cr_assert_eq(t.err, 0);
+	cr_assert(t.has_trailer);
+	writes = rh_count_returns(&t, (uint32_t)run.wl_pid, t.nr_write, 7);
+	cr_assert_leq(writes, (size_t)n);
+	/* every write is either in the trace or counted in a LOST record */
+	cr_assert_geq(writes + t.lost_count, (size_t)n, "%zu writes recorded, %lu lost, of %ld", writes,
+		      (unsigned long)t.lost_count, n);
+	cr_assert_eq(t.trailer.lost, t.lost_count, "trailer lost %lu, LOST records %lu",
+		     (unsigned long)t.trailer.lost, (unsigned long)t.lost_count);
+	if (writes < (size_t)n)
+		cr_assert_gt(t.nlost, 0);
+	rh_trace_free(&t);
+	rh_run_release(&run);
+}
