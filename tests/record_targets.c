@@ -321,3 +321,75 @@ Test(record_targets, max_tasks_warning_counts_the_rest)
 	free(out);
 	rh_proc_release(&p);
 }
+
+Test(record_targets, full_map_at_run_time_counts_every_untraced_child)
+{
+	const char *wl[] = {rh_workload("tree"), "5", "2", NULL};
+	const char *extra[] = {"--max-tasks", "4", NULL};
+	struct rh_run run;
+	struct rh_trace t;
+	uint64_t warned = 0;
+	size_t untraced = 0, traced = 0;
+
+	cr_assert_eq(rh_run_traced(&run, wl, rh_trace_path, extra), 0, "run failed (see stderr)");
+	assert_exit0(&run.rec);
+	trace_load(&t, rh_trace_path);
+	for (size_t i = 0; i < t.nwarning; i++)
+		if (t.warning[i].rec.kind == SCT_WARN_TARGETS_FULL)
+			warned += t.warning[i].rec.count;
+	/* a traced parent's child either fit in the map (it has an EXIT) or was counted */
+	for (size_t i = 0; i < t.nfork; i++) {
+		const struct sct_exit *e = rh_find_exit(&t, t.fork[i].child_tid);
+
+		if (e) {
+			traced++;
+			cr_assert_gt(rh_count_syscalls(&t, t.fork[i].child_pid, 0, -1), 0);
+		} else {
+			untraced++;
+			cr_assert_eq(rh_count_syscalls(&t, t.fork[i].child_pid, 0, -1), 0);
+		}
+	}
+	cr_assert_gt(untraced, 0, "4 slots held the whole tree of 63 processes");
+	cr_assert_eq(warned, untraced, "WARNING records count %lu untraced tasks, the trace shows %zu",
+		     (unsigned long)warned, untraced);
+	cr_assert_eq(t.nexit, traced + 1, "EXIT records of the root and every traced child");
+	rh_trace_free(&t);
+	rh_run_release(&run);
+}
+
+Test(record_targets, pid_list)
+{
+	const char *wl1[] = {rh_workload("writer"), "300", "7", NULL};
+	const char *wl2[] = {rh_workload("writer"), "400", "9", NULL};
+	const char *args[] = {"-o", rh_trace_path, "-p", NULL, NULL};
+	struct rh_proc p1, p2;
+	struct rh_recorder rec;
+	struct rh_trace t;
+	char pids[40], *out1 = NULL, *out2 = NULL;
+	uint32_t pid1, pid2;
+
+	cr_assert_eq(rh_spawn(&p1, wl1, false), 0);
+	cr_assert_eq(rh_spawn(&p2, wl2, false), 0);
+	pid1 = (uint32_t)p1.pid;
+	pid2 = (uint32_t)p2.pid;
+	snprintf(pids, sizeof(pids), "%u,%u", pid1, pid2);
+	args[3] = pids;
+	cr_assert_eq(rh_recorder_start(&rec, args), 0, "recorder: %s", rec.err);
+	cr_assert_neq(strstr(rec.err, "tracing 2 tasks"), NULL, "%s", rec.err);
+	workload_finish(&p1, &out1);
+	workload_finish(&p2, &out2);
+	/* both gone: the recorder stops by itself */
+	cr_assert_eq(rh_recorder_finish(&rec, 0, RH_TIMEOUT_MS), 0);
+	assert_exit0(&rec);
+	trace_load(&t, rh_trace_path);
+	cr_assert_eq(rh_count_returns(&t, pid1, t.nr_write, 7), 300);
+	cr_assert_eq(rh_count_returns(&t, pid2, t.nr_write, 9), 400);
+	cr_assert_eq(rh_count_syscalls(&t, pid1, pid1, t.nr_write), 301);
+	cr_assert_eq(rh_count_syscalls(&t, pid2, pid2, t.nr_write), 401);
+	cr_assert_eq(t.ntask, 2);
+	rh_trace_free(&t);
+	free(out1);
+	free(out2);
+	rh_proc_release(&p1);
+	rh_proc_release(&p2);
+}
