@@ -11,6 +11,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/prctl.h>
 #include <sys/stat.h>
 #include <sys/syscall.h>
 #include <sys/wait.h>
@@ -89,6 +90,22 @@ static int rh_poll_in(int fd, int64_t deadline_ms)
 	}
 }
 
+/* Every child spawned by this test, so that a failed assertion leaves none running. */
+#define RH_MAX_CHILDREN 64
+static pid_t rh_children[RH_MAX_CHILDREN];
+static size_t rh_nchildren;
+
+/* Kill and reap the children still running; a reaped pid is no longer ours to signal. */
+static void rh_children_kill(void)
+{
+	for (size_t i = 0; i < rh_nchildren; i++)
+		if (waitpid(rh_children[i], NULL, WNOHANG) == 0) {
+			kill(rh_children[i], SIGKILL);
+			waitpid(rh_children[i], NULL, 0);
+		}
+	rh_nchildren = 0;
+}
+
 int rh_spawn(struct rh_proc *p, const char *const argv[], bool pipe_err)
 {
 	int in[2] = {-1, -1}, out[2] = {-1, -1}, err[2] = {-1, -1};
@@ -106,12 +123,16 @@ int rh_spawn(struct rh_proc *p, const char *const argv[], bool pipe_err)
 		goto close_pipes;
 	}
 	if (p->pid == 0) {
+		/* even a test killed by its timeout leaves nothing running */
+		prctl(PR_SET_PDEATHSIG, SIGKILL);
 		if (dup2(in[0], 0) < 0 || dup2(out[1], 1) < 0 || (pipe_err && dup2(err[1], 2) < 0))
 			_exit(126);
 		execv(argv[0], (char *const *)argv);
 		fprintf(stderr, "exec %s: %s\n", argv[0], strerror(errno));
 		_exit(127);
 	}
+	if (rh_nchildren < RH_MAX_CHILDREN)
+		rh_children[rh_nchildren++] = p->pid;
 	close(in[0]);
 	close(out[1]);
 	if (pipe_err)
@@ -549,6 +570,7 @@ void rh_setup(void)
 
 void rh_teardown(void)
 {
+	rh_children_kill();
 	if (rh_dir[0])
 		rh_tmp_remove(rh_dir);
 }

@@ -130,6 +130,7 @@ const struct sct_exit *rh_find_exit(const struct rh_trace *t, uint32_t tid);
 /*
  * Per-test fixture: rh_setup() skips or fails without root (rh_require_root) and makes a
  * fresh folder; rh_trace_path / rh_trace_path2 are two trace paths in it. rh_teardown()
+ * kills the children still running (a failed assertion leaves no workload spinning) and
  * removes the folder.
  */
 #define RH_DIR_MAX 64
