@@ -391,6 +391,7 @@ static void rh_session_note(struct rh_trace *t, const struct sct_session *s)
 	t->sessions++;
 	t->nr_write = sct_session_syscall_nr(s, "write", SCT_ABI_NATIVE);
 	t->nr_getppid = sct_session_syscall_nr(s, "getppid", SCT_ABI_NATIVE);
+	t->nr_execve = sct_session_syscall_nr(s, "execve", SCT_ABI_NATIVE);
 	snprintf(t->cgroup_mount, sizeof(t->cgroup_mount), "%s", sct_session_get(s, "cgroup_mount"));
 }
 
@@ -465,7 +466,7 @@ int rh_trace_read(const char *path, struct rh_trace *t)
 	int err = 0, ret;
 
 	memset(t, 0, sizeof(*t));
-	t->nr_write = t->nr_getppid = -1;
+	t->nr_write = t->nr_getppid = t->nr_execve = -1;
 	r = sct_reader_open(path, &err);
 	if (!r)
 		return err;

@@ -97,7 +97,7 @@ struct rh_trace {
 	uint64_t lost_count;     /* sum of LOST record counts */
 	char cgroup_mount[PATH_MAX];
 	/* syscall numbers of the session's table; -1 when absent */
-	int64_t nr_write, nr_getppid;
+	int64_t nr_write, nr_getppid, nr_execve;
 	struct sct_syscall *sc;
 	size_t nsc;
 	struct rh_task *task;

@@ -251,7 +251,9 @@ Test(record_trace, exec_by_non_leader_thread)
 		    t.sc[i].time_ns > x->rec.time_ns)
 			after++;
 	cr_assert_eq(after, 3, "%zu of the 3 post-exec writes traced", after);
-	cr_assert_gt(rh_count_syscalls(&t, pid, old_tid, -1), 0, "the thread before its exec");
+	for (size_t i = 0; i < t.nsc; i++)
+		cr_assert(t.sc[i].tid != old_tid || t.sc[i].time_ns < x->rec.time_ns,
+			  "a record of the old tid %u after the exec", old_tid);
 	rh_trace_free(&t);
 	rh_run_release(&run);
 }
@@ -292,4 +294,98 @@ Test(record_trace, command_after_dashdash_is_traced_from_its_exec)
 	cr_assert_eq(e->group_dead, 1);
 	rh_trace_free(&t);
 	free(out);
+}
+
+Test(record_trace, exec_by_traced_thread_under_tid_filter)
+{
+	const char *wl[] = {rh_workload("execchain"), "thread", NULL};
+	const char *args[] = {"-o", rh_trace_path, "-t", NULL, NULL};
+	struct rh_proc p;
+	struct rh_recorder rec;
+	struct rh_trace t;
+	char line[256], tid[16], *out = NULL;
+	uint32_t pid, old_tid;
+	uint64_t exec_ns;
+	size_t after = 0, execs = 0;
+	int status;
+
+	cr_assert_eq(rh_spawn(&p, wl, false), 0);
+	pid = (uint32_t)p.pid;
+	cr_assert_gt(rh_read_line(p.out_fd, line, sizeof(line), RH_TIMEOUT_MS), 0);
+	old_tid = (uint32_t)rh_field(line, "tid");
+	cr_assert_neq(old_tid, pid);
+	snprintf(tid, sizeof(tid), "%u", old_tid);
+	args[3] = tid;
+	/* only the second thread is traced; its exec makes it the leader, under the pid */
+	cr_assert_eq(rh_recorder_start(&rec, args), 0, "recorder: %s", rec.err);
+	cr_assert_eq(rh_go(&p), 0);
+	cr_assert_eq(rh_read_all(p.out_fd, &out, RH_TIMEOUT_MS), 0);
+	cr_assert_eq(rh_wait(p.pid, RH_TIMEOUT_MS, &status, NULL), 0);
+	p.pid = -1;
+	cr_assert(WIFEXITED(status) && WEXITSTATUS(status) == 0);
+	cr_assert_eq(rh_recorder_finish(&rec, 0, RH_TIMEOUT_MS), 0);
+	cr_assert(WIFEXITED(rec.status) && WEXITSTATUS(rec.status) == 0, "status %#x:\n%s", rec.status, rec.err);
+	trace_load(&t, rh_trace_path);
+	cr_assert_eq(t.err, 0);
+	cr_assert(t.has_trailer);
+	cr_assert_eq(t.nexec, 1, "%zu EXEC records", t.nexec);
+	cr_assert_eq(t.exec[0].rec.tid, pid);
+	cr_assert_eq(t.exec[0].rec.old_tid, old_tid);
+	exec_ns = t.exec[0].rec.time_ns;
+	for (size_t i = 0; i < t.nsc; i++) {
+		/*
+		 * The execve itself ends under the new tid: the kernel swapped the thread's pid with
+		 * the leader's before sys_exit. Every other record before the exec is the thread's.
+		 */
+		if (t.sc[i].time_ns < exec_ns && t.sc[i].nr == t.nr_execve && t.sc[i].ret == 0) {
+			cr_assert_eq(t.sc[i].tid, pid);
+			execs++;
+		} else if (t.sc[i].time_ns < exec_ns) {
+			cr_assert_eq(t.sc[i].tid, old_tid, "a record of the untraced leader %u before the exec",
+				     t.sc[i].tid);
+		}
+		after += t.sc[i].tid == pid && t.sc[i].nr == t.nr_write && t.sc[i].ret == 300;
+	}
+	cr_assert_eq(execs, 1, "%zu successful execve records", execs);
+	cr_assert_eq(after, 3, "%zu of the 3 post-exec writes traced", after);
+	cr_assert_not_null(rh_find_exit(&t, pid), "no EXIT after the exec");
+	rh_trace_free(&t);
+	free(out);
+	rh_proc_release(&p);
+}
+
+Test(record_trace, all_tasks_but_the_recorder)
+{
+	const char *wl[] = {rh_workload("writer"), "500", "7", NULL};
+	const char *args[] = {"-o", rh_trace_path, "-a", NULL};
+	struct rh_proc p;
+	struct rh_recorder rec;
+	struct rh_trace t;
+	char *out = NULL;
+	uint32_t pid, self;
+	int status;
+
+	cr_assert_eq(rh_spawn(&p, wl, false), 0);
+	pid = (uint32_t)p.pid;
+	cr_assert_eq(rh_recorder_start(&rec, args), 0, "recorder: %s", rec.err);
+	self = (uint32_t)rec.proc.pid;
+	cr_assert_eq(rh_go(&p), 0);
+	cr_assert_eq(rh_read_all(p.out_fd, &out, RH_TIMEOUT_MS), 0);
+	cr_assert_eq(rh_wait(p.pid, RH_TIMEOUT_MS, &status, NULL), 0);
+	p.pid = -1;
+	cr_assert_eq(rh_recorder_finish(&rec, SIGINT, RH_TIMEOUT_MS), 0);
+	cr_assert(WIFEXITED(rec.status) && WEXITSTATUS(rec.status) == 0, "status %#x:\n%s", rec.status, rec.err);
+	trace_load(&t, rh_trace_path);
+	cr_assert_eq(t.err, 0);
+	cr_assert(t.has_trailer);
+	if (t.nlost == 0) {
+		cr_assert_eq(rh_count_returns(&t, pid, t.nr_write, 7), 500);
+		cr_assert_eq(rh_count_syscalls(&t, pid, pid, t.nr_write), 501);
+	}
+	cr_assert_eq(rh_count_syscalls(&t, self, 0, -1), 0, "the recorder traced itself");
+	for (size_t i = 0; i < t.nfork; i++)
+		cr_assert_neq(t.fork[i].parent_pid, self, "the recorder's own fork was traced");
+	rh_trace_free(&t);
+	free(out);
+	rh_proc_release(&p);
 }

@@ -3,9 +3,9 @@
  * execchain chain N      after the go byte, exec itself N times: each image writes 200+LEVEL
  *                        bytes to /dev/null, prints "exec level L pid P file PATH" (PATH: what
  *                        it passes to execve next) and execs level L-1; level 0 exits 0.
- * execchain thread       after the go byte, a second thread prints "thread tid T file PATH"
- *                        and execs "execchain post" while the leader sleeps: the kernel gives
- *                        the new image the leader's pid.
+ * execchain thread       a second thread prints "thread tid T file PATH", waits for the go
+ *                        byte and execs "execchain post" while the leader sleeps: the kernel
+ *                        gives the new image the leader's pid.
  * execchain post         (the image after that exec) writes 300 bytes to /dev/null 3 times,
  *                        prints "post pid P tid T writes 3 len 300", exits 0.
  */
@@ -67,6 +67,7 @@ static void *thread_exec(void *arg)
 
 	(void)arg;
 	wl_say("thread tid %ld file %s\n", syscall(SYS_gettid), self);
+	wl_wait_go();
 	self_exec(argv);
 	return NULL;
 }
@@ -87,7 +88,6 @@ int main(int argc, char **argv)
 		return chain_run(wl_arg(argv[2], 0, 100));
 	}
 	if (!strcmp(argv[1], "thread")) {
-		wl_wait_go();
 		if (pthread_create(&th, NULL, thread_exec, NULL))
 			wl_die("pthread_create");
 		for (;;)
