@@ -2,7 +2,8 @@
 /*
  * Property: what the writer writes, the reader reads back unchanged. The input is taken as a
  * recipe: block size, then records of every type with values drawn at every width (0, small,
- * full 64-bit, negative) and strings of any bytes. They are written to a memfd, read back,
+ * full 64-bit, negative) and strings of any bytes, appended through either append call with
+ * flushes in between. They are written to a memfd, read back,
  * and compared field by field; a clean file must produce no diagnostic at all.
  */
 #include <stdlib.h>
@@ -54,10 +55,16 @@ static struct sct_bytes take_bytes(struct recipe *rc)
 	return b;
 }
 
-static void take_record(struct recipe *rc, struct sct_record *r)
+/* How a record is appended: bit 0 through the SYSCALL hot path, bit 1 then flush. */
+enum { VIA_HOT_PATH = 1, THEN_FLUSH = 2 };
+
+static void take_record(struct recipe *rc, struct sct_record *r, uint8_t *how)
 {
+	uint8_t t = take_u8(rc);
+
 	memset(r, 0, sizeof(*r));
-	r->type = take_u8(rc) % SCT_REC_MAX + 1;
+	r->type = t % SCT_REC_MAX + 1;
+	*how = (uint8_t)(t >> 6);
 	switch (r->type) {
 	case SCT_REC_SYSCALL:
 		r->syscall = (struct sct_syscall){
@@ -200,7 +207,8 @@ static void no_diag(void *ctx, const struct sct_diag *d)
 
 static const struct sct_syscall_name names[] = { { 0, "read" }, { 1, "write" } };
 
-static void write_recs(int fd, uint32_t block_records, const struct sct_record *recs, size_t n)
+static void write_recs(int fd, uint32_t block_records, const struct sct_record *recs,
+		       const uint8_t *how, size_t n)
 {
 	const struct sct_header_info info = {
 		.producer = "roundtrip_fuzz", .clock = "CLOCK_MONOTONIC",
@@ -212,8 +220,15 @@ static void write_recs(int fd, uint32_t block_records, const struct sct_record *
 
 	w = sct_writer_open_fd(fd, &info, &opts, &err);
 	EXPECT(w);
-	for (size_t i = 0; i < n; i++)
-		EXPECT(sct_writer_append(w, &recs[i]) == 0);
+	for (size_t i = 0; i < n; i++) {
+		if (recs[i].type == SCT_REC_SYSCALL && (how[i] & VIA_HOT_PATH))
+			EXPECT(sct_writer_append_syscall(w, &recs[i].syscall) == 0);
+		else
+			EXPECT(sct_writer_append(w, &recs[i]) == 0);
+		if (how[i] & THEN_FLUSH)
+			EXPECT(sct_writer_flush(w) == 0);
+	}
+	EXPECT(sct_writer_records(w) == n);
 	EXPECT(sct_writer_close(w) == 0);
 }
 
@@ -245,18 +260,19 @@ static void read_back(int fd, const struct sct_record *recs, size_t n)
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
 	static struct sct_record recs[MAX_RECS];
+	static uint8_t how[MAX_RECS];
 	struct recipe rc = { data, size };
 	uint32_t block_records = take_u8(&rc) % 16 + 1;
 	size_t n = 0;
 	int fd, wfd;
 
-	while (rc.left && n < MAX_RECS)
-		take_record(&rc, &recs[n++]);
+	for (; rc.left && n < MAX_RECS; n++)
+		take_record(&rc, &recs[n], &how[n]);
 	fd = memfd_create("roundtrip", 0);
 	EXPECT(fd >= 0);
 	wfd = dup(fd); /* the writer owns and closes its fd */
 	EXPECT(wfd >= 0);
-	write_recs(wfd, block_records, recs, n);
+	write_recs(wfd, block_records, recs, how, n);
 	read_back(fd, recs, n);
 	close(fd);
 	return 0;
