@@ -137,6 +137,7 @@ struct recorder {
 	uint64_t lost, warnings;
 	uint64_t status_ns, status_records;
 	bool status_shown;
+	bool targets_full_said;     /* the stderr line for a runtime overflow was printed */
 };
 
 /* command.c: the workload after --, held on a pipe until tracing is live. */

@@ -79,8 +79,10 @@ int stats_check(struct recorder *r, uint64_t now_ns)
 		err = events_warning(r, SCT_WARN_TARGETS_FULL, d, text);
 		if (err)
 			return err;
-		if (!r->env->quiet)
+		/* Once on stderr; every later overflow still gets its WARNING record. */
+		if (!r->env->quiet && !r->targets_full_said)
 			fprintf(stderr, "%ssct-record: warning: %s\n", r->status_shown ? "\r\033[K" : "", text);
+		r->targets_full_said = true;
 	}
 	r->seen = now;
 	r->stats_check_ns = now_ns;
