@@ -229,10 +229,18 @@ int targets_fill(struct recorder *r, struct targets_result *res)
 	return err;
 }
 
-/* A task that is gone or a zombie: its exit tracepoint may have run before attach. */
+#define PF_EXITING 0x00000004
+
+/*
+ * Whether tid has not reached its exit tracepoint yet. do_exit() sets PF_EXITING before
+ * the tracepoint, and the task still shows as running until exit_notify(): a task past
+ * that point when we inserted its key would leave the key behind for good.
+ */
 static bool task_alive(uint32_t tid)
 {
 	char path[64], buf[512], *paren;
+	unsigned long flags;
+	char state;
 	ssize_t n;
 	FILE *f;
 
@@ -245,9 +253,11 @@ static bool task_alive(uint32_t tid)
 	if (n <= 0)
 		return false;
 	buf[n] = '\0';
-	/* comm may hold ')': the state follows the last one. */
+	/* comm may hold ')': the fields follow the last one. state ppid pgrp sid tty tpgid flags */
 	paren = strrchr(buf, ')');
-	return paren && paren[1] == ' ' && paren[2] != 'Z' && paren[2] != 'X';
+	if (!paren || sscanf(paren + 1, " %c %*d %*d %*d %*d %*d %lu", &state, &flags) != 2)
+		return false;
+	return state != 'Z' && state != 'X' && !(flags & PF_EXITING);
 }
 
 static int keys_read(int fd, uint32_t **keys, size_t *n)
@@ -292,10 +302,15 @@ int targets_prune(struct recorder *r, struct targets_result *res)
 
 		if (!tid || !task_alive(tid))
 			continue;
-		if (!bpf_map_update_elem(fd, &tid, &one, BPF_NOEXIST))
-			__atomic_fetch_add(r->ntargets, 1, __ATOMIC_RELAXED);
-		else if (errno != EEXIST)
-			res->not_fit++;
+		if (bpf_map_update_elem(fd, &tid, &one, BPF_NOEXIST)) {
+			if (errno != EEXIST)
+				res->not_fit++;
+			continue;
+		}
+		__atomic_fetch_add(r->ntargets, 1, __ATOMIC_RELAXED);
+		/* Check after the insert: an exit in between would otherwise leave the key. */
+		if (!task_alive(tid) && !bpf_map_delete_elem(fd, &tid))
+			__atomic_fetch_sub(r->ntargets, 1, __ATOMIC_RELAXED);
 	}
 	idset_free(&not_fit);
 	return 0;
