@@ -137,7 +137,8 @@ struct recorder {
 	uint64_t lost, warnings;
 	uint64_t status_ns, status_records;
 	bool status_shown;
-	bool targets_full_said;     /* the stderr line for a runtime overflow was printed */
+	bool targets_full_said;
+	uint64_t sweep_ns;          /* last targets_sweep() */     /* the stderr line for a runtime overflow was printed */
 };
 
 /* command.c: the workload after --, held on a pipe until tracing is live. */
@@ -156,6 +157,11 @@ struct targets_result {
 int targets_check_report(const struct env *env);
 int targets_fill(struct recorder *r, struct targets_result *res);
 int targets_prune(struct recorder *r, struct targets_result *res);
+/*
+ * Drop keys of tasks that are gone or zombies when only a few targets remain: their exit
+ * tracepoint has run, so a key left behind could only keep the recorder waiting.
+ */
+void targets_sweep(struct recorder *r);
 /* Whether the targets map holds any task. */
 bool targets_any(struct recorder *r);
 

@@ -21,6 +21,7 @@
 
 #define BTF_PATH "/sys/kernel/btf/vmlinux"
 #define POLL_TIMEOUT_MS 100
+#define SWEEP_PERIOD_NS NSEC_PER_SEC
 #define CAP_SYS_ADMIN_BIT 21
 #define CAP_PERFMON_BIT 38
 #define CAP_BPF_BIT 39
@@ -273,6 +274,10 @@ static int session_loop(struct recorder *r)
 		if (err)
 			return err;
 		stats_status(r, now_ns);
+		if (r->mode == SCT_MODE_TARGETS && now_ns - r->sweep_ns >= SWEEP_PERIOD_NS) {
+			r->sweep_ns = now_ns;
+			targets_sweep(r);
+		}
 		if (session_done(r, now_ns))
 			return 0;
 	}
@@ -353,6 +358,7 @@ int session_run(struct recorder *r)
 		goto out_abort;
 	r->start_ns = clock_now_ns();
 	r->status_ns = r->start_ns;
+	r->sweep_ns = r->start_ns;
 	err = session_start_report(r, &res);
 	if (err)
 		goto out_discard;

@@ -230,17 +230,13 @@ int targets_fill(struct recorder *r, struct targets_result *res)
 }
 
 #define PF_EXITING 0x00000004
+/* targets_sweep() checks at most this many tasks, a few hundred microseconds of /proc. */
+#define TARGETS_SWEEP_MAX 64
 
-/*
- * Whether tid has not reached its exit tracepoint yet. do_exit() sets PF_EXITING before
- * the tracepoint, and the task still shows as running until exit_notify(): a task past
- * that point when we inserted its key would leave the key behind for good.
- */
-static bool task_alive(uint32_t tid)
+/* State letter and flags of tid from /proc/TID/stat; false if it is gone. */
+static bool task_stat(uint32_t tid, char *state, unsigned long *flags)
 {
 	char path[64], buf[512], *paren;
-	unsigned long flags;
-	char state;
 	ssize_t n;
 	FILE *f;
 
@@ -255,9 +251,30 @@ static bool task_alive(uint32_t tid)
 	buf[n] = '\0';
 	/* comm may hold ')': the fields follow the last one. state ppid pgrp sid tty tpgid flags */
 	paren = strrchr(buf, ')');
-	if (!paren || sscanf(paren + 1, " %c %*d %*d %*d %*d %*d %lu", &state, &flags) != 2)
-		return false;
-	return state != 'Z' && state != 'X' && !(flags & PF_EXITING);
+	return paren && sscanf(paren + 1, " %c %*d %*d %*d %*d %*d %lu", state, flags) == 2;
+}
+
+/*
+ * Whether tid has not reached its exit tracepoint yet. do_exit() sets PF_EXITING before
+ * the tracepoint, and the task still shows as running until exit_notify(): a task past
+ * that point when we inserted its key would leave the key behind for good.
+ */
+static bool task_alive(uint32_t tid)
+{
+	unsigned long flags;
+	char state;
+
+	return task_stat(tid, &state, &flags) && state != 'Z' && state != 'X' &&
+	       !(flags & PF_EXITING);
+}
+
+/* Whether tid is surely past its exit tracepoint: gone or a zombie. */
+static bool task_gone(uint32_t tid)
+{
+	unsigned long flags;
+	char state;
+
+	return !task_stat(tid, &state, &flags) || state == 'Z' || state == 'X';
 }
 
 static int keys_read(int fd, uint32_t **keys, size_t *n)
@@ -336,6 +353,24 @@ int targets_check_report(const struct env *env)
 		}
 	}
 	return 0;
+}
+
+void targets_sweep(struct recorder *r)
+{
+	uint64_t left = __atomic_load_n(r->ntargets, __ATOMIC_RELAXED);
+	uint32_t *keys;
+	size_t n;
+	int err;
+
+	/* A safety net for the last few targets, so "every target exited" cannot hang. */
+	if (!left || left > TARGETS_SWEEP_MAX)
+		return;
+	/* A failed read only skips this sweep; the next one comes a second later. */
+	err = keys_read(r->targets_fd, &keys, &n);
+	for (size_t i = 0; !err && i < n; i++)
+		if (task_gone(keys[i]) && !bpf_map_delete_elem(r->targets_fd, &keys[i]))
+			__atomic_fetch_sub(r->ntargets, 1, __ATOMIC_RELAXED);
+	free(keys);
 }
 
 bool targets_any(struct recorder *r)
