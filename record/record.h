@@ -138,7 +138,8 @@ struct recorder {
 	uint64_t status_ns, status_records;
 	bool status_shown;
 	bool targets_full_said;
-	uint64_t sweep_ns;          /* last targets_sweep() */     /* the stderr line for a runtime overflow was printed */
+	uint64_t sweep_ns;          /* last session_sweep() */
+	uint64_t sweep_records;     /* records written at that time */     /* the stderr line for a runtime overflow was printed */
 };
 
 /* command.c: the workload after --, held on a pipe until tracing is live. */
