@@ -157,7 +157,7 @@ struct targets_result {
 /* Every -p/-t id exists; prints "cannot trace pid N: no such process" otherwise. */
 int targets_check_report(const struct env *env);
 int targets_fill(struct recorder *r, struct targets_result *res);
-int targets_prune(struct recorder *r, struct targets_result *res);
+void targets_prune(struct recorder *r, struct targets_result *res);
 /*
  * Drop keys of tasks that are gone or zombies when only a few targets remain: their exit
  * tracepoint has run, so a key left behind could only keep the recorder waiting.

@@ -185,7 +185,7 @@ static int session_attach_report(struct recorder *r, struct targets_result *res)
 	if (!err && r->mode == SCT_MODE_TARGETS)
 		err = targets_fill(r, res);
 	if (!err && r->mode == SCT_MODE_TARGETS)
-		err = targets_prune(r, res);
+		targets_prune(r, res);
 	if (err)
 		fprintf(stderr, "sct-record: cannot read the targets from /proc: %s\n", strerror(-err));
 	return err;

@@ -71,8 +71,12 @@ struct walk {
 	struct targets_result *res;
 };
 
-/* Tasks the map had no room for, across passes (retried after the prune). */
-static struct idset not_fit;
+/*
+ * Across passes: the tasks we put in the map (the prune checks them: tasks the programs
+ * added were alive when forked and will delete themselves) and those that found no room
+ * (retried after the prune).
+ */
+static struct idset inserted, not_fit;
 
 static int target_insert(struct walk *w, uint32_t tid)
 {
@@ -80,7 +84,7 @@ static int target_insert(struct walk *w, uint32_t tid)
 
 	if (!bpf_map_update_elem(w->map_fd, &tid, &one, BPF_NOEXIST)) {
 		__atomic_fetch_add(w->r->ntargets, 1, __ATOMIC_RELAXED);
-		return 0;
+		return idset_add(&inserted, tid) < 0 ? -ENOMEM : 0;
 	}
 	if (errno == EEXIST)
 		return 0;
@@ -298,20 +302,17 @@ static int keys_read(int fd, uint32_t **keys, size_t *n)
 	return errno == ENOENT ? 0 : -errno;
 }
 
-int targets_prune(struct recorder *r, struct targets_result *res)
+void targets_prune(struct recorder *r, struct targets_result *res)
 {
 	int fd = r->targets_fd;
-	uint32_t *keys;
-	size_t n;
-	int err;
 
-	err = keys_read(fd, &keys, &n);
-	for (size_t i = 0; !err && i < n; i++)
-		if (!task_alive(keys[i]) && !bpf_map_delete_elem(fd, &keys[i]))
+	for (size_t i = 0; i < inserted.nslots; i++) {
+		uint32_t tid = inserted.slots[i];
+
+		if (tid && !task_alive(tid) && !bpf_map_delete_elem(fd, &tid))
 			__atomic_fetch_sub(r->ntargets, 1, __ATOMIC_RELAXED);
-	free(keys);
-	if (err)
-		return err;
+	}
+	idset_free(&inserted);
 	/* The prune may have made room for tasks that did not fit. */
 	for (size_t i = 0; i < not_fit.nslots; i++) {
 		uint32_t tid = not_fit.slots[i];
@@ -330,7 +331,6 @@ int targets_prune(struct recorder *r, struct targets_result *res)
 			__atomic_fetch_sub(r->ntargets, 1, __ATOMIC_RELAXED);
 	}
 	idset_free(&not_fit);
-	return 0;
 }
 
 int targets_check_report(const struct env *env)
