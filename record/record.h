@@ -106,7 +106,6 @@ int64_t ringbuf_poll(struct ringbuf *rb, int timeout_ms, ringbuf_fn fn, void *ct
 
 /* The running recorder. */
 struct sct_bpf;
-struct targets;
 
 struct recorder {
 	const struct env *env;
@@ -137,9 +136,9 @@ struct recorder {
 	uint64_t lost, warnings;
 	uint64_t status_ns, status_records;
 	bool status_shown;
-	bool targets_full_said;
+	bool targets_full_said;     /* the stderr line for a runtime overflow was printed */
 	uint64_t sweep_ns;          /* last session_sweep() */
-	uint64_t sweep_records;     /* records written at that time */     /* the stderr line for a runtime overflow was printed */
+	uint64_t sweep_records;     /* records written at that time */
 };
 
 /* command.c: the workload after --, held on a pipe until tracing is live. */
@@ -152,11 +151,10 @@ void command_abort(struct recorder *r);
 /* targets.c: fill the targets map from /proc and prune it. */
 struct targets_result {
 	uint64_t not_fit;        /* live target tasks the map had no room for */
-	uint64_t vanished;       /* targets gone before they could be read */
 };
 /* Every -p/-t id exists; prints "cannot trace pid N: no such process" otherwise. */
 int targets_check_report(const struct env *env);
-int targets_fill(struct recorder *r, struct targets_result *res);
+int targets_fill(struct recorder *r);
 void targets_prune(struct recorder *r, struct targets_result *res);
 /*
  * Drop keys of tasks that are gone or zombies when only a few targets remain: their exit

@@ -174,7 +174,7 @@ static int session_attach_report(struct recorder *r, struct targets_result *res)
 	int err = 0;
 
 	if (r->mode == SCT_MODE_TARGETS)
-		err = targets_fill(r, res);
+		err = targets_fill(r);
 	if (!err) {
 		err = session_attach(r->skel);
 		if (err) {
@@ -183,7 +183,7 @@ static int session_attach_report(struct recorder *r, struct targets_result *res)
 		}
 	}
 	if (!err && r->mode == SCT_MODE_TARGETS)
-		err = targets_fill(r, res);
+		err = targets_fill(r);
 	if (!err && r->mode == SCT_MODE_TARGETS)
 		targets_prune(r, res);
 	if (err)

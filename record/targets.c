@@ -68,7 +68,6 @@ struct walk {
 	struct idset groups;      /* thread groups already read this pass */
 	uint32_t *stack;          /* thread groups still to read */
 	size_t nstack, capstack;
-	struct targets_result *res;
 };
 
 /*
@@ -143,11 +142,9 @@ static int group_read(struct walk *w, uint32_t pid)
 	err = 0;
 	snprintf(path, sizeof(path), "/proc/%u/task", pid);
 	dir = opendir(path);
-	if (!dir) {
-		/* Gone before we could read it: not an error, a target may exit any time. */
-		w->res->vanished++;
+	/* Gone before we could read it: not an error, a target may exit any time. */
+	if (!dir)
 		return 0;
-	}
 	while (!err && (d = readdir(dir))) {
 		char *end;
 		unsigned long tid = strtoul(d->d_name, &end, 10);
@@ -198,10 +195,8 @@ static int walk_thread(struct walk *w, uint32_t tid)
 	uint32_t pid;
 	int err;
 
-	if (tid_tgid(tid, &pid)) {
-		w->res->vanished++;
+	if (tid_tgid(tid, &pid))
 		return 0;
-	}
 	if ((pid_t)pid == getpid())
 		return 0;
 	err = target_insert(w, tid);
@@ -210,10 +205,10 @@ static int walk_thread(struct walk *w, uint32_t tid)
 	return err ? err : walk_drain(w);
 }
 
-int targets_fill(struct recorder *r, struct targets_result *res)
+int targets_fill(struct recorder *r)
 {
 	const struct env *env = r->env;
-	struct walk w = { .r = r, .map_fd = r->targets_fd, .res = res };
+	struct walk w = { .r = r, .map_fd = r->targets_fd };
 	int err = 0;
 
 	for (size_t i = 0; !err && i < env->npids; i++) {
