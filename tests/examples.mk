@@ -2,7 +2,8 @@
 # its full decoding as JSON read back through libsct's reader (tests/sct_dump.c).
 #   make examples        regenerate spec/examples/*.sct and *.json (commit the result)
 #   make test-examples   regenerate into $(BUILD)/examples and check that the committed files
-#                        are identical and that each NAME.sct still decodes to NAME.json
+#                        are identical, that each NAME.sct still decodes to NAME.json, and that
+#                        spec/sct_read.py (a reader written from the spec alone) decodes it alike
 EXAMPLES := syscall task fork exec exit cgroup lost warning all_types small multi_block \
 	truncated corrupt_block bad_block unknown_types no_trailer concatenated
 EXAMPLES_GEN := $(BUILD)/tests/make_examples
@@ -34,6 +35,7 @@ test-examples: $(EXAMPLES_GEN) $(SCT_DUMP)
 		check cmp -s spec/examples/$$n.sct $(BUILD)/examples/$$n.sct; \
 		$(SCT_DUMP) spec/examples/$$n.sct > $(BUILD)/examples/$$n.json; \
 		check cmp -s spec/examples/$$n.json $(BUILD)/examples/$$n.json; \
+		check python3 spec/sct_read.py --check spec/examples/$$n.json spec/examples/$$n.sct; \
 	done; \
 	extra=$$(ls spec/examples | grep -E '\.(sct|json)$$' | sed 's/\.[a-z]*$$//' | sort -u | \
 		grep -vxF "$$(printf '%s\n' $(EXAMPLES))"); \

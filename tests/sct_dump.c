@@ -182,6 +182,7 @@ static void record_print(struct dump *d, const struct sct_reader *r, const struc
 {
 	const struct sct_type_schema *schema = sct_reader_schema(r, rec->type);
 	const struct sct_session *s = sct_reader_session(r);
+	uint64_t nr = 0, abi = 0;
 	struct sct_value v;
 
 	event_start(d, "record");
@@ -196,6 +197,10 @@ static void record_print(struct dump *d, const struct sct_reader *r, const struc
 			continue;
 		fputs(", ", d->out);
 		put_cstr(d->out, schema->fields[i].name);
+		if (!strcmp(schema->fields[i].name, "nr"))
+			nr = v.u;
+		else if (!strcmp(schema->fields[i].name, "abi"))
+			abi = v.u;
 		if (v.kind == SCT_KIND_BYTES)
 			fputs(": ", d->out), put_bytes(d->out, v.b);
 		else if (v.kind == SCT_KIND_SINT)
@@ -203,8 +208,11 @@ static void record_print(struct dump *d, const struct sct_reader *r, const struc
 		else
 			fprintf(d->out, ": %llu", (unsigned long long)v.u);
 	}
+	/* by the fields' values, not rec->syscall: a SYSCALL whose schema the HEADER contradicts
+	 * is delivered generically, with the union zeroed */
 	if (rec->type == SCT_REC_SYSCALL) {
-		const char *name = s ? sct_session_syscall_name(s, rec->syscall.nr, rec->syscall.abi) : NULL;
+		const char *name = s && nr <= UINT32_MAX && abi <= UINT32_MAX ?
+			sct_session_syscall_name(s, (uint32_t)nr, (uint32_t)abi) : NULL;
 
 		fputs(", \"name\": ", d->out);
 		if (name)

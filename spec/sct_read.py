@@ -1,0 +1,609 @@
+#!/usr/bin/env python3
+# SPDX-License-Identifier: BSD-2-Clause
+"""A second sct reader, written from spec/FORMAT.md alone (Python standard library only).
+
+It is not part of sct: it exists to show that the spec is enough to write a reader, and
+`make test-examples` runs it over spec/examples to check that it decodes every example exactly
+as libsct does (records, diagnostics, sessions and trailers of NAME.json).
+
+    sct_read.py FILE.sct                 print the decoding as JSON (the events of NAME.json)
+    sct_read.py --check NAME.json FILE   compare with libsct's decoding; exit 1 on a difference
+"""
+import json
+import sys
+import zlib
+
+LABEL = bytes.fromhex("d9d9f8da5343544643424f52")
+MAX_FRAME_BODY = 16 << 20
+MAX_HEADER_BODY = 1 << 20
+MAX_BLOCK_RAW = 8 << 20
+MAX_BLOCK_RECORDS = 1 << 20
+MAX_STRING = 65536
+MAX_FIELDS = 64
+MAX_SECTIONS = 64
+MAX_NESTING = 8
+START_SCAN = 1 << 20
+KINDS = ("uint", "sint", "time", "bytes")
+
+# Section 9: the built-in schema of version 1.0.
+BUILTIN = {
+    1: ("syscall", "time_ns:time duration_ns:uint pid:uint tid:uint cgroup_id:uint nr:uint "
+                   "abi:uint ret:sint unfinished:uint"),
+    2: ("task", "time_ns:time pid:uint tid:uint ppid:uint cgroup_id:uint start_ns:uint "
+                "comm:bytes"),
+    3: ("fork", "time_ns:time parent_pid:uint parent_tid:uint child_pid:uint child_tid:uint "
+                "is_thread:uint child_start_ns:uint"),
+    4: ("exec", "time_ns:time pid:uint tid:uint old_tid:uint filename:bytes comm:bytes"),
+    5: ("exit", "time_ns:time pid:uint tid:uint exit_code:sint signal:uint group_dead:uint "
+                "start_ns:uint"),
+    6: ("cgroup", "time_ns:time cgroup_id:uint path:bytes"),
+    7: ("lost", "time_ns:time end_ns:time cause:uint count:uint"),
+    8: ("warning", "time_ns:time kind:uint count:uint text:bytes"),
+}
+BUILTIN = {t: (name, [tuple(f.split(":")) for f in fields.split()])
+           for t, (name, fields) in BUILTIN.items()}
+
+DIAG = {"skipped": 1, "truncated": 2, "no_trailer": 3, "unknown_frame": 4,
+        "unknown_record": 5, "bad_block": 6, "no_header": 7}
+
+
+class Bad(Exception):
+    """The item does not decode (FORMAT.md section 10)."""
+
+
+class Refused(Exception):
+    """The input cannot be read at all."""
+
+
+# ---------------------------------------------------------------- CBOR (section 1)
+
+def cbor_head(b, pos, end):
+    """(major, argument, position after the head); Bad if short, reserved or indefinite."""
+    if pos >= end:
+        raise Bad("short")
+    major, ai = b[pos] >> 5, b[pos] & 31
+    if ai < 24:
+        return major, ai, pos + 1
+    if ai > 27:
+        raise Bad("reserved or indefinite")
+    n = 1 << (ai - 24)
+    if end - pos - 1 < n:
+        raise Bad("short")
+    return major, int.from_bytes(b[pos + 1:pos + 1 + n], "big"), pos + 1 + n
+
+
+def cbor_item(b, pos, end, depth):
+    """Decode one item into Python values; maps keep their pairs in order."""
+    major, arg, pos = cbor_head(b, pos, end)
+    if major in (0, 1):
+        return (arg if major == 0 else -1 - arg), pos
+    if major in (2, 3):
+        if arg > end - pos:
+            raise Bad("string past the body")
+        raw = bytes(b[pos:pos + arg])
+        return (raw if major == 2 else ("tstr", raw)), pos + arg
+    if depth + 1 > MAX_NESTING:
+        raise Bad("nesting")
+    if major == 4:
+        items = []
+        for _ in range(arg):
+            item, pos = cbor_item(b, pos, end, depth + 1)
+            items.append(item)
+        return items, pos
+    if major == 5:
+        pairs = []
+        for _ in range(arg):
+            k, pos = cbor_item(b, pos, end, depth + 1)
+            v, pos = cbor_item(b, pos, end, depth + 1)
+            pairs.append((k, v))
+        return ("map", pairs), pos
+    if major == 6:
+        item, pos = cbor_item(b, pos, end, depth + 1)
+        return ("tag", item), pos
+    return ("simple", arg), pos
+
+
+def cbor_load(body):
+    item, pos = cbor_item(body, 0, len(body), 0)
+    if pos != len(body):
+        raise Bad("bytes after the item")
+    return item
+
+
+def is_map(v):
+    return isinstance(v, tuple) and v[0] == "map"
+
+
+def get(m, key):
+    """Value of text key in map m (first match), None if m is no map or lacks it."""
+    if not is_map(m):
+        return None
+    for k, v in m[1]:
+        if k == ("tstr", key.encode()):
+            return v
+    return None
+
+
+def text(v):
+    """A string value as libsct keeps it: text or bytes, anything else is ""."""
+    if isinstance(v, tuple) and v[0] == "tstr":
+        return v[1].decode("utf-8", "replace")
+    if isinstance(v, bytes):
+        return v.decode("utf-8", "replace")
+    return ""
+
+
+def uint(v):
+    return v if isinstance(v, int) and not isinstance(v, bool) and v >= 0 else None
+
+
+# ---------------------------------------------------------------- HEADER and TRAILER (5, 8)
+
+def parse_schema_entry(m):
+    t, fields = uint(get(m, "type")), get(m, "fields")
+    if t is None or t > 0xFFFFFFFF or not isinstance(fields, list) or len(fields) > MAX_FIELDS:
+        return None
+    out = []
+    for f in fields:
+        if not isinstance(f, list) or len(f) < 3:
+            return None
+        kind = f[1][1].decode("utf-8", "replace") if isinstance(f[1], tuple) and f[1][0] == "tstr" else None
+        if kind not in KINDS:
+            return None
+        out.append((text(f[0]), kind))
+    builtin = BUILTIN.get(t)
+    typed = builtin is not None and all(
+        out[k][1] == builtin[1][k][1] for k in range(min(len(out), len(builtin[1]))))
+    return t, (text(get(m, "name")), out, typed)
+
+
+def parse_header(body, index):
+    h = cbor_load(body)
+    if not is_map(h):
+        raise Bad("HEADER is not a map")
+    fmt = get(h, "format")
+    if not isinstance(fmt, list) or len(fmt) < 2 or uint(fmt[0]) is None or uint(fmt[1]) is None \
+            or fmt[0] > 0xFFFFFFFF or fmt[1] > 0xFFFFFFFF:
+        raise Bad("no valid format")
+    if fmt[0] != 1:
+        raise Refused("format %d.%d is not supported" % (fmt[0], fmt[1]))
+    s = {"index": index, "format": [fmt[0], fmt[1]]}
+    producer, host = get(h, "producer"), get(h, "host")
+    clock, cgroup, syscalls = get(h, "clock"), get(h, "cgroup"), get(h, "syscalls")
+    compat = get(syscalls, "compat")
+    args = get(producer, "args")
+    s.update({
+        "producer": text(get(producer, "name")), "producer_version": text(get(producer, "version")),
+        "args": " ".join(text(a) for a in args) if isinstance(args, list) else "",
+        "hostname": text(get(host, "hostname")), "kernel": text(get(host, "kernel")),
+        "arch": text(get(host, "arch")), "boot_id": text(get(host, "boot_id")),
+        "clock": text(get(clock, "name")), "cgroup_hierarchy": text(get(cgroup, "hierarchy")),
+        "cgroup_mount": text(get(cgroup, "mount")),
+        "compat_arch": text(get(compat, "arch")) if compat is not None else "",
+        "anchor_clock_ns": uint(get(clock, "anchor_ns")) or 0,
+        "anchor_realtime_ns": uint(get(clock, "anchor_realtime_ns")) or 0,
+    })
+    tables = []
+    for abi in ("native", "compat"):
+        names = get(get(syscalls, abi), "names")
+        table = {}
+        for k, v in (names[1] if is_map(names) else []):
+            if uint(k) is not None and isinstance(v, tuple) and v[0] == "tstr" and k not in table:
+                table[k] = text(v)
+        tables.append(table)
+    schema = {}
+    entries = get(h, "schema")
+    for m in (entries[:1024] if isinstance(entries, list) else []):
+        e = parse_schema_entry(m)
+        if e and e[0] not in schema:
+            schema[e[0]] = e[1]
+    return s, tables, schema
+
+
+def parse_trailer(body):
+    t = cbor_load(body)
+    if not is_map(t):
+        raise Bad("TRAILER is not a map")
+    records = {}
+    recs = get(t, "records")
+    for k, v in (recs[1] if is_map(recs) else []):
+        if uint(k) is not None and uint(v) is not None and 1 <= k <= 8:
+            records[BUILTIN[k][0]] = v
+    out = {"blocks": uint(get(t, "blocks")) or 0,
+           "records": {BUILTIN[k][0]: records[BUILTIN[k][0]] for k in sorted(BUILTIN)
+                       if records.get(BUILTIN[k][0])}}
+    for key in ("lost", "warnings", "first_ns", "last_ns"):
+        out[key] = uint(get(t, key)) or 0
+    return out
+
+
+# ---------------------------------------------------------------- BLOCK (sections 6, 7)
+
+def lz4_block(src, raw_size):
+    out, i = bytearray(), 0
+    while i < len(src):
+        tok = src[i]
+        i += 1
+        lit = tok >> 4
+        if lit == 15:
+            while True:
+                if i >= len(src):
+                    raise Bad("lz4")
+                lit += src[i]
+                i += 1
+                if src[i - 1] != 255:
+                    break
+        if lit > len(src) - i or len(out) + lit > raw_size:
+            raise Bad("lz4")
+        out += src[i:i + lit]
+        i += lit
+        if i == len(src):
+            break
+        if len(src) - i < 2:
+            raise Bad("lz4")
+        off = src[i] | src[i + 1] << 8
+        i += 2
+        ml = tok & 15
+        if ml == 15:
+            while True:
+                if i >= len(src):
+                    raise Bad("lz4")
+                ml += src[i]
+                i += 1
+                if src[i - 1] != 255:
+                    break
+        ml += 4
+        if off == 0 or off > len(out) or len(out) + ml > raw_size:
+            raise Bad("lz4")
+        for _ in range(ml):
+            out.append(out[-off])
+    if len(out) != raw_size:
+        raise Bad("lz4 size")
+    return bytes(out)
+
+
+class Payload:
+    def __init__(self, raw, pos=0, end=None):
+        self.raw, self.pos, self.end = raw, pos, len(raw) if end is None else end
+
+    def varint(self):
+        v = 0
+        for shift in range(0, 64, 7):
+            if self.pos >= self.end:
+                raise Bad("varint")
+            b = self.raw[self.pos]
+            self.pos += 1
+            if shift == 63 and b > 1:
+                raise Bad("varint")
+            v |= (b & 0x7F) << shift
+            if not b & 0x80:
+                return v
+        raise Bad("varint")
+
+    def take(self, n):
+        if n > self.end - self.pos:
+            raise Bad("past the end")
+        self.pos += n
+        return self.raw[self.pos - n:self.pos]
+
+
+def unzigzag(s):
+    return (s >> 1) ^ -(s & 1)
+
+
+def column(p, kind, count, first_ns):
+    width = p.take(1)[0]
+    if width > 8:
+        raise Bad("width")
+    planes = p.take(width * count)
+    stored = [sum(planes[k * count + i] << (8 * k) for k in range(width)) for i in range(count)]
+    if kind == "sint":
+        return [unzigzag(s) for s in stored]
+    if kind == "time":
+        out, v = [], first_ns
+        for s in stored:
+            v = (v + unzigzag(s)) % (1 << 64)
+            out.append(v)
+        return out
+    if kind == "bytes":
+        if any(n > MAX_STRING for n in stored):
+            raise Bad("string length")
+        data = p.take(sum(stored))
+        out, at = [], 0
+        for n in stored:
+            out.append(data[at:at + n])
+            at += n
+        return out
+    return stored
+
+
+def parse_block(body, schema):
+    """Records (type, schema entry, row values) in file order, and the sections' (type, count)."""
+    p = Payload(body)
+    major, n, p.pos = cbor_head(body, 0, len(body))
+    if major != 4 or n != 6:
+        raise Bad("not array(6)")
+    meta = []
+    for _ in range(5):
+        major, v, p.pos = cbor_head(body, p.pos, len(body))
+        if major != 0:
+            raise Bad("metadata")
+        meta.append(v)
+    major, plen, p.pos = cbor_head(body, p.pos, len(body))
+    count, raw_size, first_ns, _last_ns, codec = meta
+    if major != 2 or plen != len(body) - p.pos:
+        raise Bad("payload length")
+    if not 1 <= count <= MAX_BLOCK_RECORDS or not 1 <= raw_size <= MAX_BLOCK_RAW or codec > 1:
+        raise Bad("limits or codec")
+    payload = body[p.pos:]
+    if codec == 0:
+        if plen != raw_size:
+            raise Bad("stored size")
+        raw = payload
+    else:
+        raw = lz4_block(payload, raw_size)
+    p = Payload(raw)
+    nruns = p.varint()
+    if nruns > count:
+        raise Bad("nruns")
+    runs, total = [], 0
+    for _ in range(nruns):
+        t, c = p.varint(), p.varint()
+        if t > 0xFFFFFFFF or c < 1 or c > count - total:
+            raise Bad("run")
+        runs.append((t, c))
+        total += c
+    if total != count:
+        raise Bad("run total")
+    nsec = p.varint()
+    if nsec > MAX_SECTIONS:
+        raise Bad("nsections")
+    sections = {}
+    order = []
+    for _ in range(nsec):
+        t, c, nfields, length = p.varint(), p.varint(), p.varint(), p.varint()
+        if t > 0xFFFFFFFF or c > MAX_BLOCK_RECORDS or nfields > MAX_FIELDS or t in sections:
+            raise Bad("section head")
+        start = p.pos
+        p.take(length)
+        sp = Payload(raw, start, p.pos)  # the section's columns, skipped whole by length
+        entry = schema.get(t) or (BUILTIN[t] + (True,) if t in BUILTIN else None)
+        cols = []
+        if entry:
+            for k, (_name, kind) in enumerate(entry[1]):
+                cols.append(column(sp, kind, c, first_ns) if k < nfields else
+                            [b"" if kind == "bytes" else 0] * c)
+        sections[t] = [entry, cols, c, 0]
+        order.append((t, c))
+    if p.pos != p.end:
+        raise Bad("bytes after the last section")
+    per_type = {}
+    for t, c in runs:
+        if t not in sections:
+            raise Bad("run without section")
+        per_type[t] = per_type.get(t, 0) + c
+    if any(per_type.get(t, 0) != sec[2] for t, sec in sections.items()):
+        raise Bad("counts")
+    records = []
+    for t, c in runs:
+        sec = sections[t]
+        for _ in range(c):
+            row = sec[3]
+            sec[3] += 1
+            if sec[0]:
+                records.append((t, sec[0], [col[row] for col in sec[1]]))
+    return records, order
+
+
+# ---------------------------------------------------------------- frames and resync (3, 10)
+
+def envelope(b, pos):
+    """('ok', type, body_at, body_len, total) / ('short',) / ('bad',) / ('toolong',)."""
+    n = len(b)
+    if b[pos] != 0x83:
+        return ("bad",)
+    try:
+        major, t, q = cbor_head(b, pos + 1, n)
+    except Bad as e:
+        return ("short",) if str(e) == "short" else ("bad",)
+    if major != 0 or t > 0xFFFFFFFF:
+        return ("bad",)
+    try:
+        major, length, q = cbor_head(b, q, n)
+    except Bad as e:
+        return ("short",) if str(e) == "short" else ("bad",)
+    if major != 2:
+        return ("bad",)
+    if length > MAX_FRAME_BODY:
+        return ("toolong",)
+    return ("ok", t, q, length, q - pos + length + 5)
+
+
+def verifies(b, pos, env):
+    _, _t, body_at, length, total = env
+    check = b[body_at + length:pos + total]
+    return check[0] == 0x1A and int.from_bytes(check[1:], "big") == zlib.crc32(b[pos:body_at + length])
+
+
+def candidate(b, y):
+    if b[y] == LABEL[0]:
+        return b[y:y + 12] == LABEL
+    env = envelope(b, y)
+    return env[0] == "ok" and env[4] <= len(b) - y and verifies(b, y, env)
+
+
+def scan(b, start, limit):
+    for y in range(start, min(len(b), limit)):
+        if b[y] in (0x83, LABEL[0]) and candidate(b, y):
+            return y
+    return None
+
+
+def text_bytes(v):
+    try:
+        s = v.decode("utf-8")
+        if "\0" not in s and not any(0xD800 <= ord(c) <= 0xDFFF for c in s):
+            return s
+    except UnicodeDecodeError:
+        pass
+    return {"hex": v.hex()}
+
+
+class Reader:
+    def __init__(self, b):
+        self.b, self.events = b, []
+        self.session = None
+        self.open = False
+        self.headerless_noted = False
+        self.nsessions = 0
+
+    def diag(self, kind, type_=0, offset=0, length=0, count=0):
+        self.events.append({"event": "diagnostic", "kind": kind, "type": type_, "offset": offset,
+                            "length": length, "count": count})
+
+    def end_session(self, pos, at_end=False):
+        if self.open:
+            self.diag("no_trailer", 0, pos)
+        self.open = False
+        if not at_end:
+            self.session, self.headerless_noted = None, False
+
+    def resync(self, pos, truncated):
+        y = scan(self.b, pos + 1, len(self.b))
+        if truncated and y is None:
+            self.diag("truncated", 0, pos, len(self.b) - pos)
+            return len(self.b)
+        y = len(self.b) if y is None else y
+        self.diag("skipped", 0, pos, y - pos)
+        return y
+
+    def frame(self, pos, env):
+        _, t, body_at, length, total = env
+        body = self.b[body_at:body_at + length]
+        if t == 1:
+            self.end_session(pos)
+            try:
+                if length > MAX_HEADER_BODY:
+                    raise Bad("HEADER too long")
+                s, tables, schema = parse_header(body, self.nsessions)
+            except Bad:
+                self.diag("bad_block", 1, pos, total)
+                return
+            self.nsessions += 1
+            self.session = (s, tables, schema)
+            self.open = True
+            self.events.append(dict({"event": "session"}, **s))
+        elif t == 2:
+            if self.session is None and not self.headerless_noted:
+                self.headerless_noted = True
+                self.diag("no_header", 2, pos)
+            self.open = True
+            schema = self.session[2] if self.session else {}
+            try:
+                records, sections = parse_block(body, schema)
+            except Bad:
+                self.diag("bad_block", 2, pos, total)
+                return
+            for st, c in sections:
+                entry = schema.get(st) or (BUILTIN[st] + (True,) if st in BUILTIN else None)
+                if entry is None or not entry[2]:
+                    if entry is None:
+                        self.diag("unknown_record", st, pos, 0, c)
+            for rt, entry, values in records:
+                self.record(rt, entry, values)
+        elif t == 3:
+            try:
+                tr = parse_trailer(body)
+            except Bad:
+                self.diag("bad_block", 3, pos, total)
+                return
+            if self.session:
+                self.events.append(dict({"event": "trailer", "session": self.session[0]["index"]},
+                                        **tr))
+            self.open = False
+        else:
+            self.diag("unknown_frame", t, pos, total)
+
+    def record(self, rt, entry, values):
+        ev = {"event": "record", "type": entry[0]}
+        for (name, kind), v in zip(entry[1], values):
+            ev[name] = text_bytes(v) if kind == "bytes" else v
+        if rt == 1:
+            nr, abi = ev.get("nr", 0), ev.get("abi", 0)
+            tables = self.session[1] if self.session else [{}, {}]
+            ev["name"] = tables[abi].get(nr) if isinstance(abi, int) and abi < 2 else None
+        self.events.append(ev)
+
+    def read(self):
+        b, pos = self.b, 0
+        if not b:
+            raise Refused("empty input")
+        if b[:12] != LABEL and not (len(b) < 12 and b == LABEL[:len(b)]):
+            y = scan(b, 0, START_SCAN)
+            if y is None:
+                raise Refused("not an sct trace")
+            self.diag("skipped", 0, 0, y)
+            pos = y
+        while pos < len(b):
+            if b[pos:pos + 12] == LABEL:
+                self.end_session(pos)
+                pos += 12
+                continue
+            if len(b) - pos < 12 and b[pos:] == LABEL[:len(b) - pos]:
+                pos = self.resync(pos, True)
+                continue
+            env = envelope(b, pos)
+            if env[0] != "ok":
+                pos = self.resync(pos, env[0] == "short")
+                continue
+            if env[4] > len(b) - pos:
+                pos = self.resync(pos, True)
+                continue
+            if not verifies(b, pos, env):
+                pos = self.resync(pos, False)
+                continue
+            self.frame(pos, env)
+            pos += env[4]
+        self.end_session(len(b), at_end=True)
+        return self.events
+
+
+def split(events):
+    """Events by kind, in order; diagnostics without their text (each reader words its own)."""
+    out = {}
+    for e in events:
+        e = {k: v for k, v in e.items() if k != "text"}
+        out.setdefault(e["event"], []).append(e)
+    return out
+
+
+def main(argv):
+    if len(argv) == 4 and argv[1] == "--check":
+        want = split(json.load(open(argv[2]))["events"])
+        try:
+            got = split(Reader(open(argv[3], "rb").read()).read())
+        except Refused as e:
+            print("%s: refused: %s" % (argv[3], e))
+            return 1
+        if got != want:
+            for kind in sorted(set(got) | set(want)):
+                if got.get(kind) != want.get(kind):
+                    print("%s: %s differ:\n  spec reader: %s\n  libsct:      %s" %
+                          (argv[3], kind, got.get(kind), want.get(kind)))
+            return 1
+        return 0
+    if len(argv) != 2:
+        print(__doc__.strip(), file=sys.stderr)
+        return 2
+    try:
+        events = Reader(open(argv[1], "rb").read()).read()
+    except Refused as e:
+        print("sct_read: %s: %s" % (argv[1], e), file=sys.stderr)
+        return 1
+    json.dump({"events": events}, sys.stdout, indent=1)
+    print()
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main(sys.argv))
