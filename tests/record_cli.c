@@ -93,7 +93,7 @@ Test(record_cli, existing_output_needs_force)
 	/* with --force the same run records over it */
 	cr_assert_eq(rh_recorder_start(&rec, forced), 0, "recorder --force: %s", rec.err);
 	cr_assert_eq(rh_go(&p), 0);
-	cr_assert_eq(rh_recorder_finish(&rec, 0, RH_TIMEOUT_MS), 0);
+	cr_assert_eq(rh_recorder_finish(&rec, 0, RH_TIMEOUT_MS), 0, "the recorder did not stop by itself:\n%s", rec.err);
 	cr_assert(WIFEXITED(rec.status) && WEXITSTATUS(rec.status) == 0, "%s", rec.err);
 	cr_assert_eq(rh_trace_read(rh_trace_path, &t), 0);
 	cr_assert_eq(rh_count_returns(&t, (uint32_t)p.pid, t.nr_write, 7), 10);

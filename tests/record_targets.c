@@ -123,7 +123,7 @@ Test(record_targets, cgroup_id_and_path)
 	args[3] = pid;
 	cr_assert_eq(rh_recorder_start(&rec, args), 0, "recorder: %s", rec.err);
 	workload_finish(&p, &out);
-	cr_assert_eq(rh_recorder_finish(&rec, 0, RH_TIMEOUT_MS), 0);
+	cr_assert_eq(rh_recorder_finish(&rec, 0, RH_TIMEOUT_MS), 0, "the recorder did not stop by itself:\n%s", rec.err);
 	assert_exit0(&rec);
 	trace_load(&t, rh_trace_path);
 	for (size_t i = 0; i < t.nsc; i++) {
@@ -217,7 +217,7 @@ Test(record_targets, tid_filter_leaves_siblings_out)
 	cr_assert_eq(rh_wait(p.pid, RH_TIMEOUT_MS, &status, NULL), 0);
 	p.pid = -1;
 	cr_assert(WIFEXITED(status) && WEXITSTATUS(status) == 7);
-	cr_assert_eq(rh_recorder_finish(&rec, 0, RH_TIMEOUT_MS), 0);
+	cr_assert_eq(rh_recorder_finish(&rec, 0, RH_TIMEOUT_MS), 0, "the recorder did not stop by itself:\n%s", rec.err);
 	assert_exit0(&rec);
 	trace_load(&t, rh_trace_path);
 	cr_assert_eq(rh_count_returns(&t, (uint32_t)tids[3], t.nr_write, 103), 1, "the traced thread's marker");
@@ -265,7 +265,7 @@ Test(record_targets, startup_race_with_forking_target)
 	cr_assert_eq(rh_wait(p.pid, RH_TIMEOUT_MS, &status, NULL), 0);
 	p.pid = -1;
 	cr_assert(WIFEXITED(status) && WEXITSTATUS(status) == 0);
-	cr_assert_eq(rh_recorder_finish(&rec, 0, RH_TIMEOUT_MS), 0);
+	cr_assert_eq(rh_recorder_finish(&rec, 0, RH_TIMEOUT_MS), 0, "the recorder did not stop by itself:\n%s", rec.err);
 	assert_exit0(&rec);
 	trace_load(&t, rh_trace_path);
 	for (size_t i = 0; i < n; i++) {
@@ -305,7 +305,7 @@ Test(record_targets, max_tasks_warning_counts_the_rest)
 	cr_assert_eq(rh_wait(p.pid, RH_TIMEOUT_MS, &status, NULL), 0);
 	p.pid = -1;
 	cr_assert(WIFEXITED(status) && WEXITSTATUS(status) == 7);
-	cr_assert_eq(rh_recorder_finish(&rec, 0, RH_TIMEOUT_MS), 0);
+	cr_assert_eq(rh_recorder_finish(&rec, 0, RH_TIMEOUT_MS), 0, "the recorder did not stop by itself:\n%s", rec.err);
 	assert_exit0(&rec);
 	trace_load(&t, rh_trace_path);
 	/* 65 tasks (the main thread and 64 threads) were alive at start; 8 fit */
@@ -379,7 +379,7 @@ Test(record_targets, pid_list)
 	workload_finish(&p1, &out1);
 	workload_finish(&p2, &out2);
 	/* both gone: the recorder stops by itself */
-	cr_assert_eq(rh_recorder_finish(&rec, 0, RH_TIMEOUT_MS), 0);
+	cr_assert_eq(rh_recorder_finish(&rec, 0, RH_TIMEOUT_MS), 0, "the recorder did not stop by itself:\n%s", rec.err);
 	assert_exit0(&rec);
 	trace_load(&t, rh_trace_path);
 	cr_assert_eq(rh_count_returns(&t, pid1, t.nr_write, 7), 300);

@@ -273,7 +273,7 @@ Test(record_trace, command_after_dashdash_is_traced_from_its_exec)
 	/* the command shares the recorder's stdin and stdout */
 	cr_assert_eq(rh_go(&rec.proc), 0);
 	cr_assert_eq(rh_read_all(rec.proc.out_fd, &out, RH_TIMEOUT_MS), 0);
-	cr_assert_eq(rh_recorder_finish(&rec, 0, RH_TIMEOUT_MS), 0);
+	cr_assert_eq(rh_recorder_finish(&rec, 0, RH_TIMEOUT_MS), 0, "the recorder did not stop by itself:\n%s", rec.err);
 	cr_assert(WIFEXITED(rec.status) && WEXITSTATUS(rec.status) == 0, "status %#x:\n%s", rec.status, rec.err);
 	cr_assert_eq(lines_with(out, "writer pid ", report, 1), 1, "command output: %s", out);
 	pid = (uint32_t)rh_field(report[0], "pid");
@@ -323,7 +323,7 @@ Test(record_trace, exec_by_traced_thread_under_tid_filter)
 	cr_assert_eq(rh_wait(p.pid, RH_TIMEOUT_MS, &status, NULL), 0);
 	p.pid = -1;
 	cr_assert(WIFEXITED(status) && WEXITSTATUS(status) == 0);
-	cr_assert_eq(rh_recorder_finish(&rec, 0, RH_TIMEOUT_MS), 0);
+	cr_assert_eq(rh_recorder_finish(&rec, 0, RH_TIMEOUT_MS), 0, "the recorder did not stop by itself:\n%s", rec.err);
 	cr_assert(WIFEXITED(rec.status) && WEXITSTATUS(rec.status) == 0, "status %#x:\n%s", rec.status, rec.err);
 	trace_load(&t, rh_trace_path);
 	cr_assert_eq(t.err, 0);
