@@ -37,6 +37,9 @@ int events_note_cgroup(struct recorder *r, uint64_t id, uint64_t now_ns)
 	char text[128];
 	int seen;
 
+	/* No cgroup2 mount: every id is the root's and the HEADER says so; no paths to give. */
+	if (!r->cgroups)
+		return 0;
 	seen = cgroups_first_seen(r->cgroups, id);
 	if (seen <= 0)
 		return seen;

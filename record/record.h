@@ -135,6 +135,7 @@ struct recorder {
 	uint64_t stats_check_ns;
 	uint64_t lost, warnings;
 	uint64_t status_ns, status_records;
+	bool status_tty;            /* stderr is a terminal and not -q: show the status line */
 	bool status_shown;
 	bool targets_full_said;     /* the stderr line for a runtime overflow was printed */
 	uint64_t sweep_ns;          /* last session_sweep() */

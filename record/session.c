@@ -199,8 +199,10 @@ static int session_open_report(struct recorder *r)
 
 	if (r->host.cgroup_mount[0]) {
 		r->cgroups = cgroups_new(r->host.cgroup_mount);
-		if (!r->cgroups)
+		if (!r->cgroups) {
+			fprintf(stderr, "sct-record: out of memory\n");
 			return -ENOMEM;
+		}
 	}
 	r->writer = sct_writer_open(env->output, env->force, &r->host.info, &opts, &err);
 	if (!r->writer) {
@@ -370,6 +372,7 @@ int session_run(struct recorder *r)
 		goto out_abort;
 	r->start_ns = clock_now_ns();
 	r->status_ns = r->start_ns;
+	r->status_tty = !r->env->quiet && isatty(STDERR_FILENO);
 	r->sweep_ns = r->start_ns;
 	err = session_start_report(r, &res);
 	if (err)

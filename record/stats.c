@@ -93,7 +93,7 @@ void stats_status(struct recorder *r, uint64_t now_ns)
 {
 	uint64_t records, dt;
 
-	if (r->env->quiet || !isatty(STDERR_FILENO))
+	if (!r->status_tty)
 		return;
 	/* status_ns starts at the session start: the first line comes after one period. */
 	if (now_ns - r->status_ns < STATUS_PERIOD_NS)
