@@ -23,7 +23,7 @@ FUZZ_BINS := $(FUZZ_HARNESSES:%=$(FUZZ_BUILD)/%_fuzz)
 FUZZ_REPLAYS := $(FUZZ_HARNESSES:%=$(BUILD)/fuzz/replay_%)
 FUZZ_SEEDS = $(wildcard spec/examples/*.sct) $(wildcard fuzz/regressions/*/*)
 
-.PHONY: fuzz fuzz-run fuzz-corpus test-fuzz-regressions
+.PHONY: fuzz fuzz-run fuzz-corpus fuzz-runtime test-fuzz-regressions
 # Objects made by pattern rules only: keep them, or make deletes them and rebuilds every time.
 .SECONDARY: $(FUZZ_LIB_OBJS) $(FUZZ_HARNESSES:%=$(FUZZ_BUILD)/obj/fuzz/%_fuzz.o) \
 	$(FUZZ_COMMON:%.c=$(FUZZ_BUILD)/obj/%.o) $(FUZZ_HARNESSES:%=$(BUILD)/fuzz/%_fuzz.o) \
@@ -36,9 +36,15 @@ $(FUZZ_BUILD)/obj/%.o: %.c
 	$(Q)$(FUZZ_CC) $(FUZZ_CFLAGS) -fsanitize=fuzzer-no-link -c $< -o $@
 
 $(FUZZ_BUILD)/%_fuzz: $(FUZZ_BUILD)/obj/fuzz/%_fuzz.o $(FUZZ_COMMON:%.c=$(FUZZ_BUILD)/obj/%.o) \
-		$(FUZZ_LIB_OBJS)
+		$(FUZZ_LIB_OBJS) | fuzz-runtime
 	$(call msg,FUZZLD,$@)
 	$(Q)$(FUZZ_CC) $(FUZZ_SAN) -fsanitize=fuzzer $^ -o $@ $(LIBSCT_LIBS)
+
+# Debian ships libFuzzer's runtime in libclang-rt-N-dev, only a Recommends of clang.
+fuzz-runtime:
+	$(Q)rt=$$($(FUZZ_CC) -print-file-name=libclang_rt.fuzzer-$$(uname -m).a); \
+	test -f "$$rt" || { echo "fuzz: libFuzzer runtime not found for $(FUZZ_CC);" \
+		"install it: apt-get install libclang-rt-14-dev"; exit 1; }
 
 # Seeds are copied at build time from spec/examples and the regression inputs (not kept twice
 # in git). libFuzzer adds what it finds to the same folder, under build/ only.
