@@ -298,6 +298,7 @@ int rh_recorder_start(struct rh_recorder *r, const char *const args[])
 			/* EOF before the ready line: the recorder failed; collect its status. */
 			rh_wait(r->proc.pid, RH_TIMEOUT_MS, &r->status, &r->ru);
 			r->proc.pid = -1;
+			rh_proc_release(&r->proc);
 			return -ECHILD;
 		}
 		if (ret < 0)
@@ -326,8 +327,10 @@ int rh_recorder_finish(struct rh_recorder *r, int sig, int timeout_ms)
 	if (ret)
 		return ret;
 	ret = rh_wait(r->proc.pid, timeout_ms, &r->status, &r->ru);
-	if (!ret)
+	if (!ret) {
 		r->proc.pid = -1;
+		rh_proc_release(&r->proc);
+	}
 	return ret;
 }
 

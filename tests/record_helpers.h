@@ -62,7 +62,7 @@ struct rh_recorder {
  * Returns 0 when ready; otherwise -errno, and the recorder's exit status and stderr are in r.
  */
 int rh_recorder_start(struct rh_recorder *r, const char *const args[]);
-/* Send sig (0: none), read stderr to EOF and reap. The exit status is in r->status. */
+/* Send sig (0: none), read stderr to EOF, reap, close the pipes. The exit status is in r->status. */
 int rh_recorder_finish(struct rh_recorder *r, int sig, int timeout_ms);
 
 /* A temporary folder for one test's files, removed with everything in it by rh_tmp_remove. */
