@@ -9,7 +9,8 @@
  * Peers: perf record of raw_syscalls enter+exit, perf trace, strace -f (where installed).
  * Environment: SCT_RECORD (the recorder), SCT_WORKLOADS (folder of bench_writer), BENCH_TRIALS,
  * BENCH_PEERS=0 (sct and untraced only, for a quick look).
- * On this 2-core machine 5 trials take about 8 minutes, most of it strace and perf trace.
+ * On this 2-core machine 5 trials take about 8.5 minutes when it is otherwise idle (11 with
+ * other jobs running), most of it strace (~55 s a trial) and perf trace (~35 s).
  */
 #include <errno.h>
 #include <fcntl.h>
