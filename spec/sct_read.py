@@ -8,7 +8,11 @@ as libsct does (records, diagnostics, sessions and trailers of NAME.json).
 
     sct_read.py FILE.sct                 print the decoding as JSON (the events of NAME.json)
     sct_read.py --check NAME.json FILE   compare with libsct's decoding; exit 1 on a difference
+    sct_read.py --check-appendix FORMAT.md small.sct
+                                         check that every byte FORMAT.md appendix A shows is
+                                         in the file at the offset it gives
 """
+import re
 import json
 import sys
 import zlib
@@ -577,7 +581,48 @@ def split(events):
     return out
 
 
+def appendix_lines(text, base):
+    """(offset, bytes) of the listing lines "OFF  hex-or-"text" ...  comment" of appendix A."""
+    for line in text.splitlines():
+        m = re.match(r"^ *([0-9a-f]{2,3})  +(.*)$", line)
+        if not m:
+            continue
+        shown = bytearray()
+        for tok in re.findall(r'"[^"]*"|\S+', re.split(r"   +", m.group(2))[0]):
+            if re.fullmatch(r"[0-9a-f]{2}", tok):
+                shown.append(int(tok, 16))
+            elif tok.startswith('"'):
+                shown += tok[1:-1].encode()
+            else:
+                break
+        if shown:
+            yield int(m.group(1), 16) + base, bytes(shown)
+
+
+def check_appendix(spec_path, sct_path):
+    """Appendix A's file offsets (A.1, A.2, A.4, the BLOCK of A.3) and payload offsets."""
+    spec, b = open(spec_path).read(), open(sct_path, "rb").read()
+    app = spec[spec.index("## Appendix A."):]
+    a3 = app.split("### A.3")[1]
+    listings = [app.split("### A.2")[0], app.split("### A.2")[1].split("### A.3")[0],
+                a3.split("```")[1], app.split("### A.4")[1]]
+    checks = [(off, shown, b) for text in listings for off, shown in appendix_lines(text, 0)]
+    # the BLOCK at 598 in A.3: its payload (after 5b3 58 6c) decompressed
+    body = b[0x59C:0x621]
+    raw = lz4_block(body[0x5B5 - 0x59C:], 111)
+    checks += [(off, shown, raw) for off, shown in appendix_lines(a3.split("```")[3], 0)]
+    bad = [(off, shown, data) for off, shown, data in checks
+           if data[off:off + len(shown)] != shown]
+    for off, shown, data in bad:
+        print("%s: appendix A shows %s at 0x%x, the %s has %s" %
+              (sct_path, shown.hex(), off, "file" if data is b else "payload",
+               data[off:off + len(shown)].hex()))
+    return 1 if bad or len(checks) < 50 else 0
+
+
 def main(argv):
+    if len(argv) == 4 and argv[1] == "--check-appendix":
+        return check_appendix(argv[2], argv[3])
     if len(argv) == 4 and argv[1] == "--check":
         want = split(json.load(open(argv[2]))["events"])
         try:

@@ -3,7 +3,8 @@
 #   make examples        regenerate spec/examples/*.sct and *.json (commit the result)
 #   make test-examples   regenerate into $(BUILD)/examples and check that the committed files
 #                        are identical, that each NAME.sct still decodes to NAME.json, and that
-#                        spec/sct_read.py (a reader written from the spec alone) decodes it alike
+#                        spec/sct_read.py (a reader written from the spec alone) decodes it alike;
+#                        and that FORMAT.md's appendix A still shows small.sct's bytes
 EXAMPLES := syscall task fork exec exit cgroup lost warning all_types small multi_block \
 	truncated corrupt_block bad_block unknown_types no_trailer concatenated
 EXAMPLES_GEN := $(BUILD)/tests/make_examples
@@ -40,6 +41,7 @@ test-examples: $(EXAMPLES_GEN) $(SCT_DUMP)
 	extra=$$(ls spec/examples | grep -E '\.(sct|json)$$' | sed 's/\.[a-z]*$$//' | sort -u | \
 		grep -vxF "$$(printf '%s\n' $(EXAMPLES))"); \
 	check test -z "$$extra"; \
+	check python3 spec/sct_read.py --check-appendix spec/FORMAT.md spec/examples/small.sct; \
 	echo "examples: $$pass passed, $$fail failed"; \
 	if [ $$fail -ne 0 ]; then echo "run 'make examples' and review the diff (git diff spec/examples)"; fi; \
 	test $$fail -eq 0
