@@ -113,7 +113,7 @@ static int session_load_report(struct recorder *r)
 	skel->rodata->target_cgroup = r->target_cgroup;
 	skel->rodata->target_level = r->target_level;
 	/*
-	 * Past 1/8 of the buffer, wake the consumer: it then has 7/8 of the buffer (~260 ms at
+	 * Past 1/8 of the buffer, wake the consumer: it then has 7/8 of the buffer (~65 ms at
 	 * 1,000,000 syscalls/s with the default size) to get a CPU before anything is lost.
 	 */
 	skel->rodata->wakeup_bytes = env->ringbuf_size / 8;
