@@ -6,8 +6,7 @@
 
 static const uint8_t replacement[3] = { 0xef, 0xbf, 0xbd };
 
-/* Length of the valid sequence starting at s, or 0 if s[0] does not start one. */
-static size_t utf8_seq(const uint8_t *s, size_t len)
+size_t utf8_seq_len(const uint8_t *s, size_t len)
 {
 	uint8_t c = s[0];
 	size_t n;
@@ -47,7 +46,7 @@ size_t utf8_sanitized_len(const uint8_t *s, size_t len)
 	size_t out = 0;
 
 	for (size_t i = 0; i < len;) {
-		size_t n = utf8_seq(s + i, len - i);
+		size_t n = utf8_seq_len(s + i, len - i);
 
 		out += n ? n : sizeof(replacement);
 		i += n ? n : 1;
@@ -58,7 +57,7 @@ size_t utf8_sanitized_len(const uint8_t *s, size_t len)
 void utf8_sanitize(uint8_t *out, const uint8_t *s, size_t len)
 {
 	for (size_t i = 0; i < len;) {
-		size_t n = utf8_seq(s + i, len - i);
+		size_t n = utf8_seq_len(s + i, len - i);
 
 		if (n) {
 			memcpy(out, s + i, n);

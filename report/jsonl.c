@@ -7,37 +7,7 @@
  * valid JSON and UTF-8; a reader that needs the exact bytes back should use the CSV output.
  */
 #include "report.h"
-
-/* Length of the valid UTF-8 sequence at p (RFC 3629 table), 0 if none. */
-static size_t json_utf8_len(const uint8_t *p, size_t n)
-{
-	uint8_t c = p[0];
-	size_t len;
-	uint8_t lo = 0x80, hi = 0xbf;
-
-	if (c >= 0xc2 && c <= 0xdf)
-		len = 2;
-	else if (c >= 0xe0 && c <= 0xef)
-		len = 3;
-	else if (c >= 0xf0 && c <= 0xf4)
-		len = 4;
-	else
-		return 0;
-	if (c == 0xe0)
-		lo = 0xa0;
-	else if (c == 0xed)
-		hi = 0x9f;
-	else if (c == 0xf0)
-		lo = 0x90;
-	else if (c == 0xf4)
-		hi = 0x8f;
-	if (n < len || p[1] < lo || p[1] > hi)
-		return 0;
-	for (size_t i = 2; i < len; i++)
-		if (p[i] < 0x80 || p[i] > 0xbf)
-			return 0;
-	return len;
-}
+#include "utf8.h"
 
 static void json_escape_byte(struct out *o, uint8_t c)
 {
@@ -67,7 +37,7 @@ void json_string(struct out *o, const void *ptr, size_t len)
 			i++;
 			continue;
 		}
-		n = p[i] >= 0x80 ? json_utf8_len(p + i, len - i) : 0;
+		n = p[i] >= 0x80 ? utf8_seq_len(p + i, len - i) : 0;
 		if (n) {
 			i += n;
 			continue;
