@@ -607,10 +607,15 @@ def check_appendix(spec_path, sct_path):
     listings = [app.split("### A.2")[0], app.split("### A.2")[1].split("### A.3")[0],
                 a3.split("```")[1], app.split("### A.4")[1]]
     checks = [(off, shown, b) for text in listings for off, shown in appendix_lines(text, 0)]
-    # the BLOCK at 598 in A.3: its payload (after 5b3 58 6c) decompressed
-    body = b[0x59C:0x621]
-    raw = lz4_block(body[0x5B5 - 0x59C:], 111)
+    # the BLOCK at 598 in A.3: its payload decompressed
+    env = envelope(b, 0x598)
+    records = parse_block(b[env[2]:env[2] + env[3]], {})  # checks it decodes at all
+    raw_size = int(re.search(r"raw_size = (\d+) bytes", a3).group(1))
+    plen = int(re.search(r"^5b3  58 ([0-9a-f]{2})", a3, re.M).group(1), 16)
+    raw = lz4_block(b[0x5B5:0x5B5 + plen], raw_size) if records else b""
     checks += [(off, shown, raw) for off, shown in appendix_lines(a3.split("```")[3], 0)]
+    lz = re.search(r"^5b5  ((?:[0-9a-f]{2} ?)+)\n((?: {5}(?:[0-9a-f]{2} ?)+\n)*)", a3, re.M)
+    checks.append((0x5B5, bytes.fromhex(lz.group(1) + lz.group(2)), b))
     bad = [(off, shown, data) for off, shown, data in checks
            if data[off:off + len(shown)] != shown]
     for off, shown, data in bad:

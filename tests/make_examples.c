@@ -352,22 +352,26 @@ static int make_all_types(struct out *o)
 	return session_write(o, HOST, 0, recs, NRECS(recs), true);
 }
 
-/* The smallest file worth a hex walk (spec/FORMAT.md appendix A): two types, three runs. */
-static int make_small(struct out *o)
-{
-	const struct sct_record recs[] = {
-		task_recs[0], syscall_recs[0], syscall_recs[2], task_recs[1], syscall_recs[1],
-	};
-
-	return session_write(o, HOST, 0, recs, NRECS(recs), true);
-}
-
 /* Ten write(2)s of one thread, four records per block: blocks of 4, 4 and 2. */
 static void busy_thread(struct sct_record *recs, size_t n)
 {
 	for (size_t i = 0; i < n; i++)
 		recs[i] = sys(300 * i, 120 + 7 * (i % 3), 1200, 1201, 1, 64);
 	recs[n - 1].syscall.ret = -32; /* EPIPE */
+}
+
+/*
+ * The file of the hex walk in spec/FORMAT.md appendix A: two types in two runs, repetitive
+ * enough that LZ4 shrinks the payload (a smaller block would be stored as is).
+ */
+static int make_small(struct out *o)
+{
+	struct sct_record recs[12];
+
+	recs[0] = task_recs[0];
+	recs[1] = task_recs[1];
+	busy_thread(recs + 2, 10);
+	return session_write(o, HOST, 0, recs, NRECS(recs), true);
 }
 
 static int make_multi_block(struct out *o)
