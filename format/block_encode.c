@@ -183,12 +183,13 @@ static uint8_t *section_put(struct block_enc *e, uint32_t type, uint8_t *out)
 	const struct sct_type_schema *s = sct_schema_builtin(type);
 	struct enc_type *t = &e->types[type];
 	unsigned width[SCHEMA_MAX_BUILTIN_FIELDS];
+	bool same[SCHEMA_MAX_BUILTIN_FIELDS];
 	uint64_t length = 0;
 
 	for (uint32_t k = 0; k < s->nfields; k++) {
 		uint64_t *v = t->cols + (size_t)k * e->cap;
 
-		width[k] = column_store(v, t->count, s->fields[k].kind, e->first_ns);
+		width[k] = column_store(v, t->count, s->fields[k].kind, e->first_ns, &same[k]);
 		length += 1 + (uint64_t)width[k] * t->count;
 		if (s->fields[k].kind == SCT_KIND_BYTES)
 			length += t->data[k].len;
@@ -199,7 +200,7 @@ static uint8_t *section_put(struct block_enc *e, uint32_t type, uint8_t *out)
 	out += varint_put(out, length);
 	for (uint32_t k = 0; k < s->nfields; k++) {
 		*out++ = (uint8_t)width[k];
-		column_put_planes(out, t->cols + (size_t)k * e->cap, t->count, width[k]);
+		column_put_planes(out, t->cols + (size_t)k * e->cap, t->count, width[k], same[k]);
 		out += (size_t)width[k] * t->count;
 		if (s->fields[k].kind == SCT_KIND_BYTES && t->data[k].len) {
 			memcpy(out, t->data[k].p, t->data[k].len);

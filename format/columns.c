@@ -12,18 +12,26 @@ static unsigned width_of(uint64_t any_bits)
 	return any_bits ? (unsigned)(64 - __builtin_clzll(any_bits) + 7) / 8 : 0;
 }
 
-unsigned column_store(uint64_t *v, uint32_t n, uint32_t kind, uint64_t base)
+unsigned column_store(uint64_t *v, uint32_t n, uint32_t kind, uint64_t base, bool *same)
 {
-	uint64_t bits = 0;
+	uint64_t bits = 0, diff = 0, first;
 
+	if (!n) {
+		*same = true;
+		return 0;
+	}
+	/* one pass per column: the block's columns no longer fit in L1 */
 	switch (kind) {
 	case SCT_KIND_SINT:
+		first = zigzag_enc((int64_t)v[0]);
 		for (uint32_t i = 0; i < n; i++) {
 			v[i] = zigzag_enc((int64_t)v[i]);
 			bits |= v[i];
+			diff |= v[i] ^ first;
 		}
 		break;
 	case SCT_KIND_TIME:
+		first = zigzag_enc((int64_t)(v[0] - base));
 		for (uint32_t i = 0; i < n; i++) {
 			uint64_t t = v[i];
 
@@ -31,22 +39,31 @@ unsigned column_store(uint64_t *v, uint32_t n, uint32_t kind, uint64_t base)
 			v[i] = zigzag_enc((int64_t)(t - base));
 			base = t;
 			bits |= v[i];
+			diff |= v[i] ^ first;
 		}
 		break;
 	default:
-		for (uint32_t i = 0; i < n; i++)
+		first = v[0];
+		for (uint32_t i = 0; i < n; i++) {
 			bits |= v[i];
+			diff |= v[i] ^ first;
+		}
 		break;
 	}
+	*same = diff == 0;
 	return width_of(bits);
 }
 
-void column_put_planes(uint8_t *out, const uint64_t *v, uint32_t n, unsigned width)
+void column_put_planes(uint8_t *out, const uint64_t *v, uint32_t n, unsigned width, bool same)
 {
 	for (unsigned k = 0; k < width; k++) {
 		uint8_t *o = out + (size_t)k * n;
 		unsigned shift = 8 * k;
 
+		if (same) {
+			memset(o, (uint8_t)(v[0] >> shift), n);
+			continue;
+		}
 		for (uint32_t i = 0; i < n; i++)
 			o[i] = (uint8_t)(v[i] >> shift);
 	}
