@@ -93,10 +93,13 @@ static inline bool block_dec_next(struct block_dec *d, struct dec_section **out,
 			d->run_idx++;
 		}
 		sec = &d->secs[d->cur];
+		if (!sec->deliver) {
+			sec->row += d->run_left;
+			d->run_left = 0;
+			continue;
+		}
 		d->run_left--;
 		row = sec->row++;
-		if (!sec->deliver)
-			continue;
 		if (row - sec->chunk0 >= sec->chunk_n)
 			block_dec_chunk(sec, row);
 		*out = sec;
