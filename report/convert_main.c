@@ -423,24 +423,6 @@ static int convert_run(struct convert *cv)
 	return err;
 }
 
-static int convert_status(struct convert *cv, int err)
-{
-	struct footer *f = cv->c.footer;
-
-	if (err) {
-		fprintf(stderr, "sct-convert: %s\n", sct_strerror(err));
-		return EXIT_INPUT;
-	}
-	if (footer_input_errors(f))
-		return EXIT_INPUT;
-	if (footer_damaged(f) && (cv->strict || !footer_records(f))) {
-		fprintf(stderr, "sct-convert: %s\n", cv->strict ? "input damaged or incomplete (--strict)"
-								: "input damaged: nothing could be read");
-		return EXIT_DAMAGED;
-	}
-	return 0;
-}
-
 int main(int argc, char **argv)
 {
 	static struct convert cv;
@@ -460,7 +442,7 @@ int main(int argc, char **argv)
 		return EXIT_INPUT;
 	}
 	err = convert_run(&cv);
-	status = convert_status(&cv, err);
+	status = footer_exit_status(cv.c.footer, "sct-convert", cv.strict, err);
 	err = out_close(&cv.o);
 	if (err) {
 		fprintf(stderr, "sct-convert: writing %s: %s\n", cv.output ? cv.output : "stdout", sct_strerror(err));

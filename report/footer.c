@@ -127,24 +127,36 @@ void footer_input_error(struct footer *f, const char *path, const char *msg)
 	footer_keep(f->errors, &f->nerrors, "%s: %s", path, msg);
 }
 
-bool footer_damaged(const struct footer *f)
+/* Any damage: skipped ranges, truncation, bad blocks or missing trailers. */
+static bool footer_damaged(const struct footer *f)
 {
 	return f->st.skipped_ranges || f->st.truncated_bytes || f->st.bad_blocks ||
 	       f->st.sessions_without_trailer;
 }
 
-uint32_t footer_input_errors(const struct footer *f)
-{
-	return f->input_errors;
-}
-
-uint64_t footer_records(const struct footer *f)
+static uint64_t footer_records(const struct footer *f)
 {
 	uint64_t n = 0;
 
 	for (int i = 1; i <= SCT_REC_MAX; i++)
 		n += f->st.records[i];
 	return n;
+}
+
+int footer_exit_status(const struct footer *f, const char *tool, bool strict, int err)
+{
+	if (err) {
+		fprintf(stderr, "%s: %s\n", tool, sct_strerror(err));
+		return EXIT_INPUT;
+	}
+	if (f->input_errors)
+		return EXIT_INPUT;
+	if (footer_damaged(f) && (strict || !footer_records(f))) {
+		fprintf(stderr, "%s: %s\n", tool, strict ? "input damaged or incomplete (--strict)"
+							: "input damaged: nothing could be read");
+		return EXIT_DAMAGED;
+	}
+	return 0;
 }
 
 static void footer_list(struct out *o, char *const *list, uint32_t n, uint64_t total)

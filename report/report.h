@@ -303,10 +303,12 @@ void footer_record(struct footer *f, const struct sct_record *rec);
 void footer_add_stats(struct footer *f, const struct sct_reader_stats *st);
 void footer_input_error(struct footer *f, const char *path, const char *msg);
 void footer_print(struct footer *f, struct out *o);
-/* Any damage: skipped ranges, truncation, bad blocks or missing trailers. */
-bool footer_damaged(const struct footer *f);
-uint32_t footer_input_errors(const struct footer *f);
-uint64_t footer_records(const struct footer *f);
+/*
+ * The tool's exit status after reading every input (err: a fatal error, 0 if none): prints
+ * the reason for a non-zero status on stderr as "TOOL: ...". Damage alone is not an error,
+ * unless strict or nothing could be read.
+ */
+int footer_exit_status(const struct footer *f, const char *tool, bool strict, int err);
 void footer_free(struct footer *f);
 
 /* ---------------------------------------------------------------- csv.c, jsonl.c */

@@ -334,22 +334,6 @@ static int run(struct ctx *c, struct out *o)
 	return err;
 }
 
-static int exit_status(const struct env *env, struct footer *f, int err)
-{
-	if (err) {
-		fprintf(stderr, "sct-report: %s\n", sct_strerror(err));
-		return EXIT_INPUT;
-	}
-	if (footer_input_errors(f))
-		return EXIT_INPUT;
-	if (footer_damaged(f) && (env->strict || !footer_records(f))) {
-		fprintf(stderr, "sct-report: %s\n", env->strict ? "input damaged or incomplete (--strict)"
-								 : "input damaged: nothing could be read");
-		return EXIT_DAMAGED;
-	}
-	return 0;
-}
-
 int main(int argc, char **argv)
 {
 	struct env env = { 0 };
@@ -370,7 +354,7 @@ int main(int argc, char **argv)
 	}
 	err = run(&c, &o);
 	footer_print(c.footer, &o);
-	status = exit_status(&env, c.footer, err);
+	status = footer_exit_status(c.footer, "sct-report", env.strict, err);
 	err = out_close(&o);
 	if (err) {
 		fprintf(stderr, "sct-report: writing output: %s\n", sct_strerror(err));
