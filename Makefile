@@ -1,7 +1,7 @@
 # sct top-level Makefile. Each folder adds its own rules in its *.mk file; this file holds
 # the shared flags and the targets a person types. Products go under $(BUILD).
 #   make            build everything
-#   make test       run every test (SAN=1: under ASan+UBSan, in build-san/)
+#   make test       run every test (SAN=1: under ASan+UBSan, in build-san/; BUILD=DIR elsewhere)
 #   make fuzz       build the fuzzers;  make fuzz-run FUZZ_SECONDS=60 runs them
 #   make bench      recorder, report and format benchmarks;  make bench-format
 #   make deps       install the Debian packages the build needs
@@ -45,11 +45,11 @@ BENCHES :=
 INSTALL_BINS :=
 
 include format/build.mk
--include bpf/build.mk
--include record/build.mk
--include report/build.mk
+include bpf/build.mk
+include record/build.mk
+include report/build.mk
 include $(sort $(wildcard tests/*.mk))
--include fuzz/build.mk
+include fuzz/build.mk
 
 $(BUILD)/%.o: %.c
 	$(call msg,CC,$@)
@@ -80,6 +80,6 @@ install: all
 	install -m 0644 format/sct.h $(DESTDIR)$(PREFIX)/include/
 
 clean:
-	rm -rf build build-san
+	rm -rf build build-san $(BUILD)
 
 -include $(shell find $(BUILD) -name '*.d' 2>/dev/null)

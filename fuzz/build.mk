@@ -6,7 +6,7 @@
 #   make fuzz                          build the harnesses and their seed corpora
 #   make fuzz-run FUZZ_SECONDS=60      run each harness that long; fails on any finding
 #   make test-fuzz-regressions         replay fuzz/regressions/ through the plain-main replayers
-FUZZ_BUILD := build/fuzz
+FUZZ_BUILD := $(BUILD)/fuzz
 FUZZ_SECONDS ?= 60
 FUZZ_CC ?= clang
 FUZZ_HARNESSES := reader roundtrip
@@ -16,7 +16,7 @@ FUZZ_MALLOC_MB ?= 64
 FUZZ_RSS_MB ?= 1024
 FUZZ_SAN := -fsanitize=address,undefined -fno-sanitize-recover=all -fno-omit-frame-pointer
 FUZZ_CFLAGS := -std=gnu11 -g -O1 -Wall -Wextra $(WERROR) -D_GNU_SOURCE -MMD -MP \
-	-Iformat -Ibuild -Ifuzz $(FUZZ_SAN)
+	-Iformat -I$(BUILD) -Ifuzz $(FUZZ_SAN)
 FUZZ_LIB_OBJS := $(LIBSCT_SRCS:%.c=$(FUZZ_BUILD)/obj/%.o)
 FUZZ_COMMON := fuzz/frame_fixup.c
 FUZZ_BINS := $(FUZZ_HARNESSES:%=$(FUZZ_BUILD)/%_fuzz)
@@ -47,7 +47,7 @@ fuzz-runtime:
 		"install it: apt-get install libclang-rt-14-dev"; exit 1; }
 
 # Seeds are copied at build time from spec/examples and the regression inputs (not kept twice
-# in git). libFuzzer adds what it finds to the same folder, under build/ only.
+# in git). libFuzzer adds what it finds to the same folder, under $(BUILD) only.
 fuzz-corpus:
 	$(Q)for h in $(FUZZ_HARNESSES); do mkdir -p $(FUZZ_BUILD)/corpus/$$h; \
 		for f in $(FUZZ_SEEDS); do cp -f $$f $(FUZZ_BUILD)/corpus/$$h/seed-$$(basename $$f); done; \

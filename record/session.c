@@ -1,8 +1,8 @@
 // SPDX-License-Identifier: BSD-2-Clause
 /*
  * One recording session: check, load, fill targets, attach, read /proc again, prune, open
- * the trace, snapshot the tasks, go live, poll, stop, drain, close. The order is the one of
- * shared/DESIGN.md, so that no task created after the ready line escapes the trace.
+ * the trace, snapshot the tasks, go live, poll, stop, drain, close. The order (README "Startup
+ * order") is what keeps any task created after the ready line from escaping the trace.
  */
 #include <errno.h>
 #include <stdio.h>

@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: BSD-2-Clause */
 /*
- * `make bench` recorder benchmark (shared/DESIGN.md "Performance budgets", issue 3 item 7).
+ * `make bench` recorder benchmark: recorder CPU per record and workload slowdown, beside peers.
  * Method: the generator (tests/workloads/bench_writer) sleeps 1 s, then makes 1,000,000
  * write(2)s of one byte to /dev/null and prints its loop time. The tracer is started on its
  * pid 0.2 s after launch; 0.3 s after the generator ends the tracer gets SIGINT, and its CPU

@@ -4,7 +4,7 @@
 # trace of N syscall records made by the format library, and beside them perf script /
 # perf report events per second over a perf.data of raw_syscalls enter+exit events of a
 # write loop (dd bs=1: one read and one write per byte). Median of RUNS wall-clock runs.
-# Targets (issue 4): summary >= 20 M records/s, CSV >= 5 M records/s.
+# Targets: summary >= 20 M records/s, CSV >= 5 M records/s.
 #   env: BUILD (build), BENCH_REPORT_N (10000000), BENCH_PERF_EVENTS (4000000), RUNS (3)
 set -euo pipefail
 

@@ -1,4 +1,4 @@
-# sct-report / sct-convert tests and benchmark (issue 4). Traces of known content are made
+# sct-report / sct-convert tests and benchmark. Traces of known content are made
 # with libsct's writer; no recorder or root is needed.
 #   make test-report     Criterion tests (tests/report_*.c) and the CSV/JSON parser checks
 #   make bench-report    summary and CSV speed on 10,000,000 records, perf script/report beside
