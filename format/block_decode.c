@@ -28,13 +28,13 @@ int block_meta_parse(const uint8_t *body, size_t len, struct block_meta *m, cons
 	uint64_t n, plen;
 
 	*why = "BLOCK metadata does not decode";
-	if (cbor_head_expect(&p, end, 4, &n) || n != 6 ||
-	    cbor_head_expect(&p, end, 0, &m->count) ||
-	    cbor_head_expect(&p, end, 0, &m->raw_size) ||
-	    cbor_head_expect(&p, end, 0, &m->first_ns) ||
-	    cbor_head_expect(&p, end, 0, &m->last_ns) ||
-	    cbor_head_expect(&p, end, 0, &m->codec) ||
-	    cbor_head_expect(&p, end, 2, &plen))
+	if (chead_expect(&p, end, 4, &n) || n != 6 ||
+	    chead_expect(&p, end, 0, &m->count) ||
+	    chead_expect(&p, end, 0, &m->raw_size) ||
+	    chead_expect(&p, end, 0, &m->first_ns) ||
+	    chead_expect(&p, end, 0, &m->last_ns) ||
+	    chead_expect(&p, end, 0, &m->codec) ||
+	    chead_expect(&p, end, 2, &plen))
 		return -1;
 	if (plen != (uint64_t)(end - p)) {
 		*why = "BLOCK payload length does not match the frame";

@@ -4,7 +4,7 @@
 
 #include "sct.h"
 
-int cbor_head_get(const uint8_t *p, size_t avail, struct cbor_head *h)
+int chead_get(const uint8_t *p, size_t avail, struct chead *h)
 {
 	size_t n;
 
@@ -27,10 +27,10 @@ int cbor_head_get(const uint8_t *p, size_t avail, struct cbor_head *h)
 	return (int)(1 + n);
 }
 
-int cbor_head_expect(const uint8_t **pos, const uint8_t *end, uint8_t major, uint64_t *arg)
+int chead_expect(const uint8_t **pos, const uint8_t *end, uint8_t major, uint64_t *arg)
 {
-	struct cbor_head h;
-	int n = cbor_head_get(*pos, (size_t)(end - *pos), &h);
+	struct chead h;
+	int n = chead_get(*pos, (size_t)(end - *pos), &h);
 
 	if (n <= 0 || h.major != major)
 		return -1;
@@ -39,7 +39,7 @@ int cbor_head_expect(const uint8_t **pos, const uint8_t *end, uint8_t major, uin
 	return 0;
 }
 
-int cbor_check(const uint8_t *p, size_t len, unsigned max_depth)
+int chead_check(const uint8_t *p, size_t len, unsigned max_depth)
 {
 	uint64_t left[SCT_MAX_NESTING + 2];
 	unsigned depth = 0;
@@ -49,7 +49,7 @@ int cbor_check(const uint8_t *p, size_t len, unsigned max_depth)
 		max_depth = SCT_MAX_NESTING;
 	left[0] = 1;
 	for (;;) {
-		struct cbor_head h;
+		struct chead h;
 		uint64_t items = 0;
 		int n;
 
@@ -59,7 +59,7 @@ int cbor_check(const uint8_t *p, size_t len, unsigned max_depth)
 			depth--;
 		}
 		left[depth]--;
-		n = cbor_head_get(p + pos, len - pos, &h);
+		n = chead_get(p + pos, len - pos, &h);
 		if (n <= 0)
 			return -1;
 		pos += (size_t)n;

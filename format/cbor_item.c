@@ -52,7 +52,7 @@ cbor_item_t *item_load(const uint8_t *p, size_t len)
 	struct cbor_load_result res;
 	cbor_item_t *it;
 
-	if (cbor_check(p, len, SCT_MAX_NESTING))
+	if (chead_check(p, len, SCT_MAX_NESTING))
 		return NULL;
 	it = cbor_load(p, len, &res);
 	if (it && res.read != len) {

@@ -52,21 +52,21 @@ uint8_t *cbuf_room(struct cbuf *b, size_t n)
 	return b->p + b->len;
 }
 
-/* Encode one head with a libcbor encoder: heads never need more than CBOR_HEAD_MAX bytes. */
+/* Encode one head with a libcbor encoder: heads never need more than CHEAD_MAX bytes. */
 static void cbuf_head(struct cbuf *b, size_t (*enc)(size_t, unsigned char *, size_t), size_t v)
 {
-	uint8_t *p = cbuf_room(b, CBOR_HEAD_MAX);
+	uint8_t *p = cbuf_room(b, CHEAD_MAX);
 
 	if (p)
-		b->len += enc(v, p, CBOR_HEAD_MAX);
+		b->len += enc(v, p, CHEAD_MAX);
 }
 
 void cbuf_uint(struct cbuf *b, uint64_t v)
 {
-	uint8_t *p = cbuf_room(b, CBOR_HEAD_MAX);
+	uint8_t *p = cbuf_room(b, CHEAD_MAX);
 
 	if (p)
-		b->len += cbor_encode_uint(v, p, CBOR_HEAD_MAX);
+		b->len += cbor_encode_uint(v, p, CHEAD_MAX);
 }
 
 void cbuf_array(struct cbuf *b, size_t n)

@@ -17,7 +17,7 @@ const uint8_t sct_label[SCT_LABEL_LEN] = {
 
 int frame_head_get(const uint8_t *p, size_t avail, struct frame *f)
 {
-	struct cbor_head h;
+	struct chead h;
 	size_t pos = 1;
 	int n;
 
@@ -25,14 +25,14 @@ int frame_head_get(const uint8_t *p, size_t avail, struct frame *f)
 		return FRAME_SHORT;
 	if (p[0] != 0x83)
 		return FRAME_BAD;
-	n = cbor_head_get(p + pos, avail - pos, &h);
+	n = chead_get(p + pos, avail - pos, &h);
 	if (n <= 0)
 		return n == 0 ? FRAME_SHORT : FRAME_BAD;
 	if (h.major != 0 || h.arg > UINT32_MAX)
 		return FRAME_BAD;
 	f->type = (uint32_t)h.arg;
 	pos += (size_t)n;
-	n = cbor_head_get(p + pos, avail - pos, &h);
+	n = chead_get(p + pos, avail - pos, &h);
 	if (n <= 0)
 		return n == 0 ? FRAME_SHORT : FRAME_BAD;
 	if (h.major != 2)

@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: BSD-2-Clause
-/* HEADER encoding (cbor_encode_* into a cbuf) and parsing (cbor_load after cbor_check). */
+/* HEADER encoding (cbor_encode_* into a cbuf) and parsing (cbor_load after chead_check). */
 #include "header.h"
 
 #include <cbor.h>
@@ -117,7 +117,7 @@ void header_encode(struct cbuf *b, const struct sct_header_info *info)
 
 /* ---------------------------------------------------------------- parsing */
 
-static int set_key(struct sct_session *s, enum session_key k, const cbor_item_t *it)
+static int set_key(struct sct_session *s, enum sct_session_key k, const cbor_item_t *it)
 {
 	char *v = item_strdup(it);
 
@@ -149,8 +149,8 @@ static int parse_args(struct sct_session *s, const cbor_item_t *args)
 		pos += l;
 	}
 	out[pos] = '\0';
-	free(s->keys[KEY_ARGS]);
-	s->keys[KEY_ARGS] = out;
+	free(s->keys[SCT_SESSION_ARGS]);
+	s->keys[SCT_SESSION_ARGS] = out;
 	return 0;
 }
 
@@ -291,13 +291,15 @@ static int parse_strings(struct sct_session *s, const cbor_item_t *h)
 {
 	static const struct {
 		const char *map, *key;
-		enum session_key k;
+		enum sct_session_key k;
 	} strs[] = {
-		{ "producer", "name", KEY_PRODUCER }, { "producer", "version", KEY_PRODUCER_VERSION },
-		{ "host", "hostname", KEY_HOSTNAME }, { "host", "kernel", KEY_KERNEL },
-		{ "host", "arch", KEY_ARCH }, { "host", "boot_id", KEY_BOOT_ID },
-		{ "clock", "name", KEY_CLOCK }, { "cgroup", "hierarchy", KEY_CGROUP_HIERARCHY },
-		{ "cgroup", "mount", KEY_CGROUP_MOUNT },
+		{ "producer", "name", SCT_SESSION_PRODUCER },
+		{ "producer", "version", SCT_SESSION_PRODUCER_VERSION },
+		{ "host", "hostname", SCT_SESSION_HOSTNAME }, { "host", "kernel", SCT_SESSION_KERNEL },
+		{ "host", "arch", SCT_SESSION_ARCH }, { "host", "boot_id", SCT_SESSION_BOOT_ID },
+		{ "clock", "name", SCT_SESSION_CLOCK },
+		{ "cgroup", "hierarchy", SCT_SESSION_CGROUP_HIERARCHY },
+		{ "cgroup", "mount", SCT_SESSION_CGROUP_MOUNT },
 	};
 	const cbor_item_t *compat = item_map_get(item_map_get(h, "syscalls"), "compat");
 	int err = 0;
@@ -305,7 +307,7 @@ static int parse_strings(struct sct_session *s, const cbor_item_t *h)
 	for (size_t i = 0; !err && i < sizeof(strs) / sizeof(strs[0]); i++)
 		err = set_key(s, strs[i].k, item_map_get(item_map_get(h, strs[i].map), strs[i].key));
 	if (!err && compat)
-		err = set_key(s, KEY_COMPAT_ARCH, item_map_get(compat, "arch"));
+		err = set_key(s, SCT_SESSION_COMPAT_ARCH, item_map_get(compat, "arch"));
 	if (!err)
 		err = parse_args(s, item_map_get(item_map_get(h, "producer"), "args"));
 	return err;

@@ -166,7 +166,7 @@ static void reader_end_session(struct sct_reader *r, bool at_end)
 		r->stats.sessions_without_trailer++;
 		reader_diag(r, SCT_DIAG_NO_TRAILER, 0, input_offset(&r->in), 0, 0,
 			    "session %s ends at byte %llu without a TRAILER: the trace is incomplete",
-			    r->cur ? r->cur->keys[KEY_HOSTNAME] : "(no header)",
+			    r->cur ? r->cur->keys[SCT_SESSION_HOSTNAME] : "(no header)",
 			    (unsigned long long)input_offset(&r->in));
 	}
 	r->in_session = false;

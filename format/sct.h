@@ -7,6 +7,16 @@
  * failure: either -errno (I/O, memory) or one of the SCT_E* codes below. sct_strerror()
  * turns any of them into text. Constructors return NULL and store the code in *err.
  * Objects are opaque; destructors accept NULL.
+ *
+ * Threads: the library keeps no global mutable state. Distinct objects (each writer, each
+ * reader with its sessions) may be used from distinct threads at the same time; one object
+ * must not be used from two threads at once without the caller's own lock. What a reader
+ * returns (records, strings, sessions, schemas, stats) belongs to that reader: the same rule.
+ * sct_strerror(), sct_schema_builtin() and sct_session_key_name() return constant data and
+ * may be called from any thread.
+ *
+ * Linking: `pkg-config --cflags --libs libsct` (add --static for libsct.a). Only names
+ * starting with sct_ are exported.
  */
 #ifndef SCT_H
 #define SCT_H
@@ -14,6 +24,12 @@
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
+
+/*
+ * The library is compiled with -fvisibility=hidden: what this header declares is its whole
+ * exported interface, and nothing else leaves it.
+ */
+#pragma GCC visibility push(default)
 
 #define SCT_MUST_CHECK __attribute__((warn_unused_result))
 
@@ -357,9 +373,27 @@ struct sct_trailer_info {
 /* Session properties read from its HEADER. Strings are NUL-terminated, never NULL. */
 uint32_t sct_session_index(const struct sct_session *s); /* 0, 1, ... in input order */
 void sct_session_version(const struct sct_session *s, uint32_t *major, uint32_t *minor);
-const char *sct_session_get(const struct sct_session *s, const char *key);
-/*   keys: "producer", "producer_version", "args" (space-joined), "hostname", "kernel",
- *   "arch", "boot_id", "clock", "cgroup_hierarchy", "cgroup_mount", "compat_arch" */
+
+/* The HEADER's strings, by what sct_session_get() takes. */
+enum sct_session_key {
+	SCT_SESSION_PRODUCER,         /* "sct-record" */
+	SCT_SESSION_PRODUCER_VERSION,
+	SCT_SESSION_ARGS,             /* the producer's command line, space-joined */
+	SCT_SESSION_HOSTNAME,
+	SCT_SESSION_KERNEL,
+	SCT_SESSION_ARCH,
+	SCT_SESSION_BOOT_ID,
+	SCT_SESSION_CLOCK,
+	SCT_SESSION_CGROUP_HIERARCHY,
+	SCT_SESSION_CGROUP_MOUNT,
+	SCT_SESSION_COMPAT_ARCH,      /* "" if the session has no compat syscall table */
+	SCT_SESSION_NKEYS,            /* number of keys; grows with minor versions */
+};
+
+/* The string of key; "" if the HEADER lacks it or key is not a key this library knows. */
+const char *sct_session_get(const struct sct_session *s, enum sct_session_key key);
+/* The key's name ("hostname", ...), NULL if key is not one this library knows. */
+const char *sct_session_key_name(enum sct_session_key key);
 void sct_session_anchor(const struct sct_session *s, uint64_t *clock_ns, uint64_t *realtime_ns);
 /* Syscall name for nr in abi, NULL if the table has none. */
 const char *sct_session_syscall_name(const struct sct_session *s, uint32_t nr, uint32_t abi);
@@ -367,5 +401,7 @@ const char *sct_session_syscall_name(const struct sct_session *s, uint32_t nr, u
 int64_t sct_session_syscall_nr(const struct sct_session *s, const char *name, uint32_t abi);
 /* The session's TRAILER, or NULL if none was read (yet). */
 const struct sct_trailer_info *sct_session_trailer(const struct sct_session *s);
+
+#pragma GCC visibility pop
 
 #endif

@@ -5,12 +5,18 @@
 #include <stdlib.h>
 #include <string.h>
 
-static const char *const key_names[SESSION_NKEYS] = {
-	[KEY_PRODUCER] = "producer", [KEY_PRODUCER_VERSION] = "producer_version",
-	[KEY_ARGS] = "args", [KEY_HOSTNAME] = "hostname", [KEY_KERNEL] = "kernel",
-	[KEY_ARCH] = "arch", [KEY_BOOT_ID] = "boot_id", [KEY_CLOCK] = "clock",
-	[KEY_CGROUP_HIERARCHY] = "cgroup_hierarchy", [KEY_CGROUP_MOUNT] = "cgroup_mount",
-	[KEY_COMPAT_ARCH] = "compat_arch",
+static const char *const key_names[SCT_SESSION_NKEYS] = {
+	[SCT_SESSION_PRODUCER] = "producer",
+	[SCT_SESSION_PRODUCER_VERSION] = "producer_version",
+	[SCT_SESSION_ARGS] = "args",
+	[SCT_SESSION_HOSTNAME] = "hostname",
+	[SCT_SESSION_KERNEL] = "kernel",
+	[SCT_SESSION_ARCH] = "arch",
+	[SCT_SESSION_BOOT_ID] = "boot_id",
+	[SCT_SESSION_CLOCK] = "clock",
+	[SCT_SESSION_CGROUP_HIERARCHY] = "cgroup_hierarchy",
+	[SCT_SESSION_CGROUP_MOUNT] = "cgroup_mount",
+	[SCT_SESSION_COMPAT_ARCH] = "compat_arch",
 };
 
 struct sct_session *session_new(uint32_t index)
@@ -20,7 +26,7 @@ struct sct_session *session_new(uint32_t index)
 	if (!s)
 		return NULL;
 	s->index = index;
-	for (int k = 0; k < SESSION_NKEYS; k++) {
+	for (int k = 0; k < SCT_SESSION_NKEYS; k++) {
 		s->keys[k] = strdup("");
 		if (!s->keys[k]) {
 			session_free(s);
@@ -34,7 +40,7 @@ void session_free(struct sct_session *s)
 {
 	if (!s)
 		return;
-	for (int k = 0; k < SESSION_NKEYS; k++)
+	for (int k = 0; k < SCT_SESSION_NKEYS; k++)
 		free(s->keys[k]);
 	for (int abi = 0; abi < 2; abi++) {
 		for (uint32_t i = 0; i < s->syscalls[abi].n; i++)
@@ -68,14 +74,6 @@ const struct session_type *session_type(const struct sct_session *s, uint32_t ty
 	return NULL;
 }
 
-int session_key_parse(const char *key)
-{
-	for (int k = 0; k < SESSION_NKEYS; k++)
-		if (!strcmp(key_names[k], key))
-			return k;
-	return -1;
-}
-
 uint32_t sct_session_index(const struct sct_session *s)
 {
 	return s->index;
@@ -87,11 +85,14 @@ void sct_session_version(const struct sct_session *s, uint32_t *major, uint32_t 
 	*minor = s->minor;
 }
 
-const char *sct_session_get(const struct sct_session *s, const char *key)
+const char *sct_session_get(const struct sct_session *s, enum sct_session_key key)
 {
-	int k = session_key_parse(key);
+	return (unsigned)key < SCT_SESSION_NKEYS ? s->keys[key] : "";
+}
 
-	return k < 0 ? "" : s->keys[k];
+const char *sct_session_key_name(enum sct_session_key key)
+{
+	return (unsigned)key < SCT_SESSION_NKEYS ? key_names[key] : NULL;
 }
 
 void sct_session_anchor(const struct sct_session *s, uint64_t *clock_ns, uint64_t *realtime_ns)

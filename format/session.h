@@ -8,12 +8,6 @@
 
 #include "sct.h"
 
-enum session_key {
-	KEY_PRODUCER, KEY_PRODUCER_VERSION, KEY_ARGS, KEY_HOSTNAME, KEY_KERNEL, KEY_ARCH,
-	KEY_BOOT_ID, KEY_CLOCK, KEY_CGROUP_HIERARCHY, KEY_CGROUP_MOUNT, KEY_COMPAT_ARCH,
-	SESSION_NKEYS,
-};
-
 struct syscall_entry {
 	uint64_t nr;
 	char *name;
@@ -37,7 +31,7 @@ struct sct_session {
 	struct sct_session *next;    /* the reader's list, in input order */
 	uint32_t index;
 	uint32_t major, minor;
-	char *keys[SESSION_NKEYS];   /* never NULL once parsed */
+	char *keys[SCT_SESSION_NKEYS];   /* never NULL once parsed */
 	uint64_t anchor_clock_ns, anchor_realtime_ns;
 	struct syscall_table syscalls[2]; /* by enum sct_abi */
 	struct session_type *types;
@@ -53,7 +47,5 @@ void session_free(struct sct_session *s);
 void session_type_clear(struct session_type *st);
 /* The HEADER's entry for type, NULL if it has none. */
 const struct session_type *session_type(const struct sct_session *s, uint32_t type);
-/* Key name -> enum session_key, -1 if unknown. */
-int session_key_parse(const char *key);
 
 #endif

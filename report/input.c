@@ -61,11 +61,11 @@ static struct sess *session_new(const char *path, const struct sct_session *live
 	s->file = strtab_intern(path, strlen(path));
 	s->live = live;
 	if (live) {
-		const char *h = sct_session_get(live, "hostname");
+		const char *h = sct_session_get(live, SCT_SESSION_HOSTNAME);
 
 		s->host = strtab_intern(h, strlen(h));
 		sct_session_anchor(live, &s->anchor_clock, &s->anchor_real);
-		s->cgroup_v1 = !strcmp(sct_session_get(live, "cgroup_hierarchy"), "v1");
+		s->cgroup_v1 = !strcmp(sct_session_get(live, SCT_SESSION_CGROUP_HIERARCHY), "v1");
 	}
 	sessions[nsessions++] = s;
 	return s;

@@ -122,8 +122,8 @@ Test(format_io, concatenated_files_are_two_sessions)
 	cr_assert_eq(per[1], 123);
 	cr_assert_eq(sct_session_index(s[0]), 0);
 	cr_assert_eq(sct_session_index(s[1]), 1);
-	cr_assert_str_eq(sct_session_get(s[0], "hostname"), "host-a");
-	cr_assert_str_eq(sct_session_get(s[1], "hostname"), "host-b");
+	cr_assert_str_eq(sct_session_get(s[0], SCT_SESSION_HOSTNAME), "host-a");
+	cr_assert_str_eq(sct_session_get(s[1], SCT_SESSION_HOSTNAME), "host-b");
 	cr_assert_eq(sct_session_trailer(s[0])->records[SCT_REC_SYSCALL], 10000);
 	cr_assert_eq(sct_session_trailer(s[1])->records[SCT_REC_SYSCALL], 123);
 	cr_assert_eq(sct_reader_stats(r)->sessions_without_trailer, 0);

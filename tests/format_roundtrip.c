@@ -214,18 +214,22 @@ Test(format_roundtrip, session_header_and_trailer)
 	sct_session_version(s, &major, &minor);
 	cr_assert_eq(major, 1);
 	cr_assert_eq(minor, 0);
-	cr_assert_str_eq(sct_session_get(s, "hostname"), "testhost");
-	cr_assert_str_eq(sct_session_get(s, "producer"), "sct-test");
-	cr_assert_str_eq(sct_session_get(s, "producer_version"), "0.1");
-	cr_assert_str_eq(sct_session_get(s, "args"), "sct-record -p 42");
-	cr_assert_str_eq(sct_session_get(s, "kernel"), "6.18.0");
-	cr_assert_str_eq(sct_session_get(s, "arch"), "x86_64");
-	cr_assert_str_eq(sct_session_get(s, "boot_id"), "b00t");
-	cr_assert_str_eq(sct_session_get(s, "clock"), "CLOCK_MONOTONIC");
-	cr_assert_str_eq(sct_session_get(s, "cgroup_hierarchy"), "v2");
-	cr_assert_str_eq(sct_session_get(s, "cgroup_mount"), "/sys/fs/cgroup");
-	cr_assert_str_eq(sct_session_get(s, "compat_arch"), "i386");
-	cr_assert_str_eq(sct_session_get(s, "no such key"), "");
+	cr_assert_str_eq(sct_session_get(s, SCT_SESSION_HOSTNAME), "testhost");
+	cr_assert_str_eq(sct_session_get(s, SCT_SESSION_PRODUCER), "sct-test");
+	cr_assert_str_eq(sct_session_get(s, SCT_SESSION_PRODUCER_VERSION), "0.1");
+	cr_assert_str_eq(sct_session_get(s, SCT_SESSION_ARGS), "sct-record -p 42");
+	cr_assert_str_eq(sct_session_get(s, SCT_SESSION_KERNEL), "6.18.0");
+	cr_assert_str_eq(sct_session_get(s, SCT_SESSION_ARCH), "x86_64");
+	cr_assert_str_eq(sct_session_get(s, SCT_SESSION_BOOT_ID), "b00t");
+	cr_assert_str_eq(sct_session_get(s, SCT_SESSION_CLOCK), "CLOCK_MONOTONIC");
+	cr_assert_str_eq(sct_session_get(s, SCT_SESSION_CGROUP_HIERARCHY), "v2");
+	cr_assert_str_eq(sct_session_get(s, SCT_SESSION_CGROUP_MOUNT), "/sys/fs/cgroup");
+	cr_assert_str_eq(sct_session_get(s, SCT_SESSION_COMPAT_ARCH), "i386");
+	cr_assert_str_eq(sct_session_get(s, SCT_SESSION_NKEYS), "");
+	cr_assert_str_eq(sct_session_get(s, (enum sct_session_key)-1), "");
+	cr_assert_str_eq(sct_session_key_name(SCT_SESSION_PRODUCER), "producer");
+	cr_assert_str_eq(sct_session_key_name(SCT_SESSION_COMPAT_ARCH), "compat_arch");
+	cr_assert_null(sct_session_key_name(SCT_SESSION_NKEYS));
 	sct_session_anchor(s, &clk, &real);
 	cr_assert_eq(clk, 1000);
 	cr_assert_eq(real, 1700000000000000000ull);
@@ -379,7 +383,7 @@ Test(format_roundtrip, invalid_utf8_in_header_is_repaired)
 	fh_collect_fd(dfd, &t);
 	r = sct_reader_open_mem(t.p, t.len, &err);
 	cr_assert_eq(sct_reader_next(r, &rec), 1);
-	cr_assert_str_eq(sct_session_get(sct_reader_session(r), "hostname"),
+	cr_assert_str_eq(sct_session_get(sct_reader_session(r), SCT_SESSION_HOSTNAME),
 			 "h\xef\xbf\xbdost\xc3\xa9");
 	cr_assert_eq(sct_reader_next(r, &rec), 0);
 	sct_reader_close(r);

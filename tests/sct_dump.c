@@ -154,11 +154,6 @@ static void trailer_print(struct dump *d)
 	d->trailer_pending = NULL;
 }
 
-static const char *const session_keys[] = {
-	"producer", "producer_version", "args", "hostname", "kernel", "arch", "boot_id",
-	"clock", "cgroup_hierarchy", "cgroup_mount", "compat_arch",
-};
-
 static void session_print(struct dump *d, const struct sct_session *s)
 {
 	uint64_t clock_ns, realtime_ns;
@@ -168,9 +163,9 @@ static void session_print(struct dump *d, const struct sct_session *s)
 	sct_session_anchor(s, &clock_ns, &realtime_ns);
 	event_start(d, "session");
 	fprintf(d->out, ", \"index\": %u, \"format\": [%u, %u]", sct_session_index(s), major, minor);
-	for (size_t i = 0; i < sizeof(session_keys) / sizeof(session_keys[0]); i++) {
-		fprintf(d->out, ", \"%s\": ", session_keys[i]);
-		put_cstr(d->out, sct_session_get(s, session_keys[i]));
+	for (enum sct_session_key k = 0; k < SCT_SESSION_NKEYS; k++) {
+		fprintf(d->out, ", \"%s\": ", sct_session_key_name(k));
+		put_cstr(d->out, sct_session_get(s, k));
 	}
 	fprintf(d->out, ", \"anchor_clock_ns\": %llu, \"anchor_realtime_ns\": %llu}",
 		(unsigned long long)clock_ns, (unsigned long long)realtime_ns);
