@@ -5,7 +5,7 @@
 #   make fuzz       build the fuzzers;  make fuzz-run FUZZ_SECONDS=60 runs them
 #   make bench      recorder, report and format benchmarks;  make bench-format
 #   make deps       install the Debian packages the build needs
-#   make install PREFIX=/usr/local
+#   make install PREFIX=/usr/local   (DESTDIR=, LIBDIR=, INCLUDEDIR= as usual)
 .DELETE_ON_ERROR:
 .SUFFIXES:
 .DEFAULT_GOAL := all
@@ -73,11 +73,9 @@ deps:
 		apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq $$missing; \
 	else echo "all build dependencies are installed"; fi
 
-install: all
-	install -d $(DESTDIR)$(PREFIX)/bin $(DESTDIR)$(PREFIX)/lib $(DESTDIR)$(PREFIX)/include
+install: all install-libsct
+	install -d $(DESTDIR)$(PREFIX)/bin
 	install -m 0755 $(INSTALL_BINS) $(DESTDIR)$(PREFIX)/bin/
-	install -m 0644 $(LIBSCT) $(DESTDIR)$(PREFIX)/lib/
-	install -m 0644 format/sct.h $(DESTDIR)$(PREFIX)/include/
 
 clean:
 	rm -rf build build-san $(BUILD)

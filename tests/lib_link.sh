@@ -1,0 +1,39 @@
+#!/bin/sh
+# SPDX-License-Identifier: BSD-2-Clause
+# A program links against an installed libsct through pkg-config alone, dynamically (it then
+# needs libsct.so.1, the SONAME) and statically, and reads a trace as sct_dump decodes it.
+#   usage: lib_link.sh LIBDIR TRACE.sct TRACE.json OUTDIR    env: CC, LDFLAGS (sanitizers)
+set -eu
+libdir=$1 trace=$2 json=$3 out=$4
+export PKG_CONFIG_PATH="$libdir/pkgconfig"
+cc=${CC:-cc}
+fail=0
+check() {
+	if "$@"; then :; else echo "FAIL: $*"; fail=1; fi
+}
+
+python3 - "$json" > "$out/expected" <<'PY'
+import json, sys
+events = json.load(open(sys.argv[1]))["events"]
+for e in events:
+    if e["event"] == "session":
+        print("session %d %s" % (e["index"], e["hostname"]))
+print("records %d" % sum(e["event"] == "record" for e in events))
+PY
+
+# shellcheck disable=SC2046,SC2086 # pkg-config output is a list of flags
+$cc ${LDFLAGS:-} -Wall -Wextra -Werror $(pkg-config --cflags libsct) tests/lib_consumer.c \
+	-o "$out/consumer" $(pkg-config --libs libsct)
+check sh -c "readelf -d '$out/consumer' | grep -q 'NEEDED.*\[libsct\.so\.1\]'"
+LD_LIBRARY_PATH="$libdir" "$out/consumer" "$trace" > "$out/dynamic"
+check cmp -s "$out/expected" "$out/dynamic"
+
+# shellcheck disable=SC2046,SC2086
+$cc ${LDFLAGS:-} -Wall -Wextra -Werror $(pkg-config --cflags libsct) tests/lib_consumer.c \
+	-o "$out/consumer-static" $(pkg-config --static --libs libsct | sed 's/-lsct\b/-l:libsct.a/')
+check sh -c "! readelf -d '$out/consumer-static' | grep -q 'libsct'"
+"$out/consumer-static" "$trace" > "$out/static"
+check cmp -s "$out/expected" "$out/static"
+
+echo "lib-link: pkg-config, dynamic and static link, $(basename "$trace") read: $([ $fail = 0 ] && echo ok || echo FAILED)"
+exit $fail

@@ -1,0 +1,29 @@
+#!/bin/sh
+# SPDX-License-Identifier: BSD-2-Clause
+# libsct exports exactly the functions sct.h declares, from the archive and the shared
+# library alike: no internal name (they would collide with a program's or another library's
+# symbols) and none missing (a declaration without a definition fails only at link time).
+#   usage: lib_symbols.sh libsct.a libsct.so.N sct.h
+set -eu
+archive=$1 shared=$2 header=$3
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+
+# Function declarations start at the beginning of a line (doc comments and members do not).
+sed -n 's/^[A-Za-z].*[ *]\(sct_[a-z0-9_]*\)(.*/\1/p' "$header" | sort -u > "$tmp/api"
+nm -g --defined-only "$archive" | awk 'NF == 3 { print $3 }' | sort -u > "$tmp/a"
+nm -D --defined-only "$shared" | awk 'NF == 3 { print $3 }' | sort -u > "$tmp/so"
+
+fail=0
+test -s "$tmp/api" || { echo "lib_symbols: no declaration found in $header"; fail=1; }
+for lib in a so; do
+	name=$archive
+	[ $lib = so ] && name=$shared
+	if ! cmp -s "$tmp/api" "$tmp/$lib"; then
+		echo "FAIL: $name exports other names than $header declares (< missing, > extra):"
+		diff "$tmp/api" "$tmp/$lib" | grep '^[<>]' || true
+		fail=1
+	fi
+done
+echo "lib-symbols: $(wc -l < "$tmp/api") functions, archive and shared library: $([ $fail = 0 ] && echo ok || echo FAILED)"
+exit $fail
