@@ -5,105 +5,39 @@
 #include <stddef.h>
 #include <string.h>
 
-#define U SCT_KIND_UINT
-#define S SCT_KIND_SINT
-#define T SCT_KIND_TIME
-#define B SCT_KIND_BYTES
-
 #define SLOT(member) { offsetof(struct sct_record, member), \
 	sizeof(((struct sct_record *)0)->member) == sizeof(struct sct_bytes) ? 0 : \
 	sizeof(((struct sct_record *)0)->member) }
 
-static const struct sct_field_schema syscall_fields[] = {
-	{ "time_ns", T, "ns" }, { "duration_ns", U, "ns" }, { "pid", U, "" }, { "tid", U, "" },
-	{ "cgroup_id", U, "" }, { "nr", U, "" }, { "abi", U, "" }, { "ret", S, "" },
-	{ "unfinished", U, "" },
-};
-static const struct field_slot syscall_slots[] = {
-	SLOT(syscall.time_ns), SLOT(syscall.duration_ns), SLOT(syscall.pid), SLOT(syscall.tid),
-	SLOT(syscall.cgroup_id), SLOT(syscall.nr), SLOT(syscall.abi), SLOT(syscall.ret),
-	SLOT(syscall.unfinished),
-};
+#define FIELD_SCHEMA(t, member, kind, unit) { #member, SCT_KIND_##kind, unit },
+#define FIELD_SLOT(t, member, kind, unit) SLOT(t.member),
+#define TYPE_TABLES(TYPE, name, FIELDS) \
+	static const struct sct_field_schema name##_fields[] = { FIELDS(FIELD_SCHEMA, name) }; \
+	static const struct field_slot name##_slots[] = { FIELDS(FIELD_SLOT, name) };
+RECORD_TYPES(TYPE_TABLES)
 
-static const struct sct_field_schema task_fields[] = {
-	{ "time_ns", T, "ns" }, { "pid", U, "" }, { "tid", U, "" }, { "ppid", U, "" },
-	{ "cgroup_id", U, "" }, { "start_ns", U, "ns" }, { "comm", B, "" },
-};
-static const struct field_slot task_slots[] = {
-	SLOT(task.time_ns), SLOT(task.pid), SLOT(task.tid), SLOT(task.ppid),
-	SLOT(task.cgroup_id), SLOT(task.start_ns), SLOT(task.comm),
-};
+/*
+ * The line and the struct member agree: a BYTES field is a struct sct_bytes, every other a
+ * 1, 4 or 8-byte integer, signed exactly when the field is SINT (the encoder sign-extends).
+ */
+#define MEMBER(t, member) (((struct sct_record *)0)->t.member)
+#define IS_BYTES(x) _Generic((x), struct sct_bytes: 1, default: 0)
+#define IS_SIGNED(x) _Generic((x), int8_t: 1, int32_t: 1, int64_t: 1, default: 0)
+#define IS_WORD(x) (sizeof(x) == 1 || sizeof(x) == 4 || sizeof(x) == 8)
+#define FIELD_CHECK(t, member, kind, unit) \
+	_Static_assert(IS_BYTES(MEMBER(t, member)) == (SCT_KIND_##kind == SCT_KIND_BYTES) && \
+		       (IS_BYTES(MEMBER(t, member)) || IS_WORD(MEMBER(t, member))) && \
+		       IS_SIGNED(MEMBER(t, member)) == (SCT_KIND_##kind == SCT_KIND_SINT), \
+		       #t "." #member ": records.def and struct sct_" #t " disagree");
+#define TYPE_CHECK(TYPE, name, FIELDS) FIELDS(FIELD_CHECK, name)
+RECORD_TYPES(TYPE_CHECK)
 
-static const struct sct_field_schema fork_fields[] = {
-	{ "time_ns", T, "ns" }, { "parent_pid", U, "" }, { "parent_tid", U, "" },
-	{ "child_pid", U, "" }, { "child_tid", U, "" }, { "is_thread", U, "" },
-	{ "child_start_ns", U, "ns" },
-};
-static const struct field_slot fork_slots[] = {
-	SLOT(fork.time_ns), SLOT(fork.parent_pid), SLOT(fork.parent_tid), SLOT(fork.child_pid),
-	SLOT(fork.child_tid), SLOT(fork.is_thread), SLOT(fork.child_start_ns),
-};
+#define TYPE_SCHEMA(TYPE, name, FIELDS) [SCT_REC_##TYPE] = { SCT_REC_##TYPE, #name, \
+	sizeof(name##_fields) / sizeof(name##_fields[0]), name##_fields },
+static const struct sct_type_schema builtin[SCT_REC_MAX + 1] = { RECORD_TYPES(TYPE_SCHEMA) };
 
-static const struct sct_field_schema exec_fields[] = {
-	{ "time_ns", T, "ns" }, { "pid", U, "" }, { "tid", U, "" }, { "old_tid", U, "" },
-	{ "filename", B, "" }, { "comm", B, "" },
-};
-static const struct field_slot exec_slots[] = {
-	SLOT(exec.time_ns), SLOT(exec.pid), SLOT(exec.tid), SLOT(exec.old_tid),
-	SLOT(exec.filename), SLOT(exec.comm),
-};
-
-static const struct sct_field_schema exit_fields[] = {
-	{ "time_ns", T, "ns" }, { "pid", U, "" }, { "tid", U, "" }, { "exit_code", S, "" },
-	{ "signal", U, "" }, { "group_dead", U, "" }, { "start_ns", U, "ns" },
-};
-static const struct field_slot exit_slots[] = {
-	SLOT(exit.time_ns), SLOT(exit.pid), SLOT(exit.tid), SLOT(exit.exit_code),
-	SLOT(exit.signal), SLOT(exit.group_dead), SLOT(exit.start_ns),
-};
-
-static const struct sct_field_schema cgroup_fields[] = {
-	{ "time_ns", T, "ns" }, { "cgroup_id", U, "" }, { "path", B, "" },
-};
-static const struct field_slot cgroup_slots[] = {
-	SLOT(cgroup.time_ns), SLOT(cgroup.cgroup_id), SLOT(cgroup.path),
-};
-
-static const struct sct_field_schema lost_fields[] = {
-	{ "time_ns", T, "ns" }, { "end_ns", T, "ns" }, { "cause", U, "" }, { "count", U, "" },
-};
-static const struct field_slot lost_slots[] = {
-	SLOT(lost.time_ns), SLOT(lost.end_ns), SLOT(lost.cause), SLOT(lost.count),
-};
-
-static const struct sct_field_schema warning_fields[] = {
-	{ "time_ns", T, "ns" }, { "kind", U, "" }, { "count", U, "" }, { "text", B, "" },
-};
-static const struct field_slot warning_slots[] = {
-	SLOT(warning.time_ns), SLOT(warning.kind), SLOT(warning.count), SLOT(warning.text),
-};
-
-#define TYPE(t, n, f) { t, n, sizeof(f) / sizeof(f[0]), f }
-static const struct sct_type_schema builtin[SCT_REC_MAX + 1] = {
-	[SCT_REC_SYSCALL] = TYPE(SCT_REC_SYSCALL, "syscall", syscall_fields),
-	[SCT_REC_TASK] = TYPE(SCT_REC_TASK, "task", task_fields),
-	[SCT_REC_FORK] = TYPE(SCT_REC_FORK, "fork", fork_fields),
-	[SCT_REC_EXEC] = TYPE(SCT_REC_EXEC, "exec", exec_fields),
-	[SCT_REC_EXIT] = TYPE(SCT_REC_EXIT, "exit", exit_fields),
-	[SCT_REC_CGROUP] = TYPE(SCT_REC_CGROUP, "cgroup", cgroup_fields),
-	[SCT_REC_LOST] = TYPE(SCT_REC_LOST, "lost", lost_fields),
-	[SCT_REC_WARNING] = TYPE(SCT_REC_WARNING, "warning", warning_fields),
-};
-
-static const struct field_slot *const slots[SCT_REC_MAX + 1] = {
-	[SCT_REC_SYSCALL] = syscall_slots, [SCT_REC_TASK] = task_slots,
-	[SCT_REC_FORK] = fork_slots, [SCT_REC_EXEC] = exec_slots, [SCT_REC_EXIT] = exit_slots,
-	[SCT_REC_CGROUP] = cgroup_slots, [SCT_REC_LOST] = lost_slots,
-	[SCT_REC_WARNING] = warning_slots,
-};
-
-_Static_assert(sizeof(syscall_slots) / sizeof(syscall_slots[0]) == SCHEMA_MAX_BUILTIN_FIELDS,
-	       "syscall has the most fields");
+#define TYPE_SLOTS(TYPE, name, FIELDS) [SCT_REC_##TYPE] = name##_slots,
+static const struct field_slot *const slots[SCT_REC_MAX + 1] = { RECORD_TYPES(TYPE_SLOTS) };
 
 const struct sct_type_schema *sct_schema_builtin(uint32_t type)
 {

@@ -1,13 +1,19 @@
 /* SPDX-License-Identifier: BSD-2-Clause */
-/* The built-in schema (spec/FORMAT.md section 9) and where each field lives in struct sct_record. */
+/* The built-in schema (spec/FORMAT.md section 9, from records.def) and where each field lives
+ * in struct sct_record. */
 #ifndef SCT_SCHEMA_H
 #define SCT_SCHEMA_H
 
 #include <stdint.h>
 
+#include "records.def"
 #include "sct.h"
 
-#define SCHEMA_MAX_BUILTIN_FIELDS 9
+/* Fields of the built-in type that has the most. */
+#define TYPE_NFIELDS(TYPE, name, FIELDS) char name[RECORD_NFIELDS(FIELDS)];
+union schema_nfields { RECORD_TYPES(TYPE_NFIELDS) };
+#undef TYPE_NFIELDS
+#define SCHEMA_MAX_BUILTIN_FIELDS (sizeof(union schema_nfields))
 
 /* Storage of one built-in field inside struct sct_record. */
 struct field_slot {

@@ -12,6 +12,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "records.def"
 #include "sct.h"
 
 #define MAX_RECS 512
@@ -58,6 +59,14 @@ static struct sct_bytes take_bytes(struct recipe *rc)
 /* How a record is appended: bit 0 through the SYSCALL hot path, bit 1 then flush. */
 enum { VIA_HOT_PATH = 1, THEN_FLUSH = 2 };
 
+/* Every field of the record's type (records.def), drawn at every width and cut to its member. */
+#define TAKE_UINT(x) (__typeof__(x))take_u64(rc)
+#define TAKE_TIME(x) (__typeof__(x))take_u64(rc)
+#define TAKE_SINT(x) (__typeof__(x))(int64_t)take_u64(rc)
+#define TAKE_BYTES(x) take_bytes(rc)
+#define TAKE_FIELD(t, member, kind, unit) r->t.member = TAKE_##kind(r->t.member);
+#define TAKE_TYPE(TYPE, name, FIELDS) case SCT_REC_##TYPE: FIELDS(TAKE_FIELD, name) break;
+
 static void take_record(struct recipe *rc, struct sct_record *r, uint8_t *how)
 {
 	uint8_t t = take_u8(rc);
@@ -66,61 +75,7 @@ static void take_record(struct recipe *rc, struct sct_record *r, uint8_t *how)
 	r->type = t % SCT_REC_MAX + 1;
 	*how = (uint8_t)(t >> 6);
 	switch (r->type) {
-	case SCT_REC_SYSCALL:
-		r->syscall = (struct sct_syscall){
-			.time_ns = take_u64(rc), .duration_ns = take_u64(rc),
-			.cgroup_id = take_u64(rc), .ret = (int64_t)take_u64(rc),
-			.pid = (uint32_t)take_u64(rc), .tid = (uint32_t)take_u64(rc),
-			.nr = (uint32_t)take_u64(rc), .abi = take_u8(rc), .unfinished = take_u8(rc),
-		};
-		break;
-	case SCT_REC_TASK:
-		r->task = (struct sct_task){
-			.time_ns = take_u64(rc), .cgroup_id = take_u64(rc), .start_ns = take_u64(rc),
-			.pid = (uint32_t)take_u64(rc), .tid = (uint32_t)take_u64(rc),
-			.ppid = (uint32_t)take_u64(rc), .comm = take_bytes(rc),
-		};
-		break;
-	case SCT_REC_FORK:
-		r->fork = (struct sct_fork){
-			.time_ns = take_u64(rc), .child_start_ns = take_u64(rc),
-			.parent_pid = (uint32_t)take_u64(rc), .parent_tid = (uint32_t)take_u64(rc),
-			.child_pid = (uint32_t)take_u64(rc), .child_tid = (uint32_t)take_u64(rc),
-			.is_thread = take_u8(rc),
-		};
-		break;
-	case SCT_REC_EXEC:
-		r->exec = (struct sct_exec){
-			.time_ns = take_u64(rc), .pid = (uint32_t)take_u64(rc),
-			.tid = (uint32_t)take_u64(rc), .old_tid = (uint32_t)take_u64(rc),
-			.filename = take_bytes(rc), .comm = take_bytes(rc),
-		};
-		break;
-	case SCT_REC_EXIT:
-		r->exit = (struct sct_exit){
-			.time_ns = take_u64(rc), .start_ns = take_u64(rc),
-			.pid = (uint32_t)take_u64(rc), .tid = (uint32_t)take_u64(rc),
-			.exit_code = (int32_t)take_u64(rc), .signal = (uint32_t)take_u64(rc),
-			.group_dead = take_u8(rc),
-		};
-		break;
-	case SCT_REC_CGROUP:
-		r->cgroup = (struct sct_cgroup){
-			.time_ns = take_u64(rc), .cgroup_id = take_u64(rc), .path = take_bytes(rc),
-		};
-		break;
-	case SCT_REC_LOST:
-		r->lost = (struct sct_lost){
-			.time_ns = take_u64(rc), .end_ns = take_u64(rc), .count = take_u64(rc),
-			.cause = (uint32_t)take_u64(rc),
-		};
-		break;
-	default:
-		r->warning = (struct sct_warning){
-			.time_ns = take_u64(rc), .count = take_u64(rc),
-			.kind = (uint32_t)take_u64(rc), .text = take_bytes(rc),
-		};
-		break;
+	RECORD_TYPES(TAKE_TYPE)
 	}
 }
 
@@ -132,69 +87,21 @@ static void expect_bytes(struct sct_bytes a, struct sct_bytes b)
 
 #define EXPECT(c) do { if (!(c)) abort(); } while (0)
 
-/* Field by field: the structs have padding, so memcmp of whole records would be wrong. */
+/* Field by field (records.def): the structs have padding, memcmp of whole records is wrong. */
+#define EXPECT_UINT(x, y) EXPECT((x) == (y))
+#define EXPECT_TIME(x, y) EXPECT((x) == (y))
+#define EXPECT_SINT(x, y) EXPECT((x) == (y))
+#define EXPECT_BYTES(x, y) expect_bytes(x, y)
+#define EXPECT_FIELD(t, member, kind, unit) EXPECT_##kind(a->t.member, b->t.member);
+#define EXPECT_TYPE(TYPE, name, FIELDS) case SCT_REC_##TYPE: FIELDS(EXPECT_FIELD, name) break;
+
 static void expect_record(const struct sct_record *a, const struct sct_record *b)
 {
 	EXPECT(a->type == b->type);
 	switch (a->type) {
-	case SCT_REC_SYSCALL: {
-		const struct sct_syscall *x = &a->syscall, *y = &b->syscall;
-
-		EXPECT(x->time_ns == y->time_ns && x->duration_ns == y->duration_ns);
-		EXPECT(x->cgroup_id == y->cgroup_id && x->ret == y->ret && x->pid == y->pid);
-		EXPECT(x->tid == y->tid && x->nr == y->nr && x->abi == y->abi);
-		EXPECT(x->unfinished == y->unfinished);
-		break;
-	}
-	case SCT_REC_TASK: {
-		const struct sct_task *x = &a->task, *y = &b->task;
-
-		EXPECT(x->time_ns == y->time_ns && x->cgroup_id == y->cgroup_id);
-		EXPECT(x->start_ns == y->start_ns && x->pid == y->pid && x->tid == y->tid);
-		EXPECT(x->ppid == y->ppid);
-		expect_bytes(x->comm, y->comm);
-		break;
-	}
-	case SCT_REC_FORK: {
-		const struct sct_fork *x = &a->fork, *y = &b->fork;
-
-		EXPECT(x->time_ns == y->time_ns && x->child_start_ns == y->child_start_ns);
-		EXPECT(x->parent_pid == y->parent_pid && x->parent_tid == y->parent_tid);
-		EXPECT(x->child_pid == y->child_pid && x->child_tid == y->child_tid);
-		EXPECT(x->is_thread == y->is_thread);
-		break;
-	}
-	case SCT_REC_EXEC: {
-		const struct sct_exec *x = &a->exec, *y = &b->exec;
-
-		EXPECT(x->time_ns == y->time_ns && x->pid == y->pid && x->tid == y->tid);
-		EXPECT(x->old_tid == y->old_tid);
-		expect_bytes(x->filename, y->filename);
-		expect_bytes(x->comm, y->comm);
-		break;
-	}
-	case SCT_REC_EXIT: {
-		const struct sct_exit *x = &a->exit, *y = &b->exit;
-
-		EXPECT(x->time_ns == y->time_ns && x->start_ns == y->start_ns);
-		EXPECT(x->pid == y->pid && x->tid == y->tid && x->exit_code == y->exit_code);
-		EXPECT(x->signal == y->signal && x->group_dead == y->group_dead);
-		break;
-	}
-	case SCT_REC_CGROUP:
-		EXPECT(a->cgroup.time_ns == b->cgroup.time_ns);
-		EXPECT(a->cgroup.cgroup_id == b->cgroup.cgroup_id);
-		expect_bytes(a->cgroup.path, b->cgroup.path);
-		break;
-	case SCT_REC_LOST:
-		EXPECT(a->lost.time_ns == b->lost.time_ns && a->lost.end_ns == b->lost.end_ns);
-		EXPECT(a->lost.count == b->lost.count && a->lost.cause == b->lost.cause);
-		break;
+	RECORD_TYPES(EXPECT_TYPE)
 	default:
-		EXPECT(a->warning.time_ns == b->warning.time_ns);
-		EXPECT(a->warning.count == b->warning.count && a->warning.kind == b->warning.kind);
-		expect_bytes(a->warning.text, b->warning.text);
-		break;
+		abort();
 	}
 }
 

@@ -7,10 +7,12 @@
  */
 #include <errno.h>
 #include <getopt.h>
+#include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
+#include "records.def"
 #include "report.h"
 
 static const char usage_text[] =
@@ -40,9 +42,16 @@ static const char usage_text[] =
 
 enum col_src { COL_SESSION, COL_HOST, COL_FIELD, COL_NAME, COL_COMM, COL_CGROUP, COL_PARENT_COMM };
 
-/* SYSCALL fields read straight from the decoded record (the hot path); by schema name. */
-enum sc_member { SC_NONE, SC_TIME, SC_DURATION, SC_PID, SC_TID, SC_CGROUP, SC_NR, SC_ABI, SC_RET,
-		 SC_UNFINISHED };
+/* SYSCALL fields read straight from the decoded record (the hot path), where records.def says. */
+struct sc_slot {
+	const char *name;
+	uint32_t kind;
+	uint16_t offset; /* in struct sct_syscall */
+	uint8_t size;
+};
+#define SC_SLOT(t, member, kind, unit) { #member, SCT_KIND_##kind, \
+	offsetof(struct sct_syscall, member), sizeof(((struct sct_syscall *)0)->member) },
+static const struct sc_slot sc_slots[] = { RECORD_SYSCALL_FIELDS(SC_SLOT, syscall) };
 
 struct column {
 	char *name;
@@ -50,7 +59,7 @@ struct column {
 	size_t jkeylen;
 	enum col_src src;
 	int idx; /* COL_FIELD: index in the current session's schema, -1 if it lacks the field */
-	enum sc_member member; /* SYSCALL: the record member holding this field, SC_NONE if none */
+	const struct sc_slot *slot; /* SYSCALL: where the record holds this field, NULL if not there */
 };
 
 struct convert {
@@ -145,7 +154,7 @@ static int convert_add_col(struct convert *cv, const char *name, enum col_src sr
 	}
 	col->src = src;
 	col->idx = -1;
-	col->member = SC_NONE;
+	col->slot = NULL;
 	cv->ncols++;
 	return 0;
 }
@@ -183,20 +192,12 @@ static void convert_header(struct convert *cv)
 }
 
 /* A field of this version's SYSCALL record, when the session's schema agrees on its kind. */
-static enum sc_member convert_member(const struct sct_field_schema *fs)
+static const struct sc_slot *convert_slot(const struct sct_field_schema *fs)
 {
-	static const struct { const char *name; uint32_t kind; enum sc_member m; } known[] = {
-		{ "time_ns", SCT_KIND_TIME, SC_TIME }, { "duration_ns", SCT_KIND_UINT, SC_DURATION },
-		{ "pid", SCT_KIND_UINT, SC_PID },       { "tid", SCT_KIND_UINT, SC_TID },
-		{ "cgroup_id", SCT_KIND_UINT, SC_CGROUP }, { "nr", SCT_KIND_UINT, SC_NR },
-		{ "abi", SCT_KIND_UINT, SC_ABI },       { "ret", SCT_KIND_SINT, SC_RET },
-		{ "unfinished", SCT_KIND_UINT, SC_UNFINISHED },
-	};
-
-	for (size_t i = 0; i < sizeof(known) / sizeof(known[0]); i++)
-		if (!strcmp(fs->name, known[i].name))
-			return fs->kind == known[i].kind ? known[i].m : SC_NONE;
-	return SC_NONE;
+	for (size_t i = 0; i < sizeof(sc_slots) / sizeof(sc_slots[0]); i++)
+		if (!strcmp(fs->name, sc_slots[i].name))
+			return fs->kind == sc_slots[i].kind ? &sc_slots[i] : NULL;
+	return NULL;
 }
 
 /* Columns 0 and 1 (session, host) are the same for a whole session: rendered once. */
@@ -239,31 +240,41 @@ static int convert_map(struct convert *cv, struct input *in)
 		if (col->src != COL_FIELD)
 			continue;
 		col->idx = -1;
-		col->member = SC_NONE;
+		col->slot = NULL;
 		for (uint32_t f = 0; ts && f < ts->nfields; f++)
 			if (!strcmp(ts->fields[f].name, col->name)) {
 				col->idx = (int)f;
 				if (cv->type == SCT_REC_SYSCALL)
-					col->member = convert_member(&ts->fields[f]);
+					col->slot = convert_slot(&ts->fields[f]);
 			}
 	}
 	cv->mapped = in->sess;
 	return convert_prefix(cv, in->sess);
 }
 
-static void convert_member_out(struct out *o, const struct sct_syscall *sc, enum sc_member m)
+static void convert_slot_out(struct out *o, const struct sct_syscall *sc, const struct sc_slot *slot)
 {
-	switch (m) {
-	case SC_TIME: out_u64(o, sc->time_ns); break;
-	case SC_DURATION: out_u64(o, sc->duration_ns); break;
-	case SC_PID: out_u64(o, sc->pid); break;
-	case SC_TID: out_u64(o, sc->tid); break;
-	case SC_CGROUP: out_u64(o, sc->cgroup_id); break;
-	case SC_NR: out_u64(o, sc->nr); break;
-	case SC_ABI: out_u64(o, sc->abi); break;
-	case SC_RET: out_i64(o, sc->ret); break;
-	default: out_u64(o, sc->unfinished);
+	const uint8_t *p = (const uint8_t *)sc + slot->offset;
+	uint64_t u;
+	int64_t i;
+
+	switch (slot->size) {
+	case 1:
+		u = *p;
+		i = (int8_t)*p;
+		break;
+	case 4:
+		u = *(const uint32_t *)p;
+		i = *(const int32_t *)p;
+		break;
+	default:
+		u = *(const uint64_t *)p;
+		i = (int64_t)u;
 	}
+	if (slot->kind == SCT_KIND_SINT)
+		out_i64(o, i);
+	else
+		out_u64(o, u);
 }
 
 static void convert_null(struct convert *cv)
@@ -350,8 +361,8 @@ static int convert_row(struct convert *cv, struct input *in, const struct sct_re
 		out_char(o, ',');
 		if (cv->jsonl)
 			out_mem(o, col->jkey, col->jkeylen);
-		if (col->member != SC_NONE)
-			convert_member_out(o, &rec->syscall, col->member);
+		if (col->slot)
+			convert_slot_out(o, &rec->syscall, col->slot);
 		else if (col->src == COL_FIELD)
 			convert_field(cv, in, col->idx);
 		else

@@ -8,6 +8,7 @@
 #include <string.h>
 
 #include "format_helpers.h"
+#include "records.def"
 #include "sct.h"
 
 static uint8_t every_byte[256];
@@ -73,74 +74,19 @@ static void assert_bytes_eq(struct sct_bytes a, struct sct_bytes b)
 	cr_assert(a.len == 0 || memcmp(a.ptr, b.ptr, a.len) == 0);
 }
 
-/* Field-by-field equality (never memcmp: the structs have padding). */
+/* Field-by-field equality from records.def (never memcmp: the structs have padding). */
+#define ASSERT_UINT(x, y) cr_assert_eq(x, y)
+#define ASSERT_TIME(x, y) cr_assert_eq(x, y)
+#define ASSERT_SINT(x, y) cr_assert_eq(x, y)
+#define ASSERT_BYTES(x, y) assert_bytes_eq(x, y)
+#define ASSERT_FIELD(t, member, kind, unit) ASSERT_##kind(a->t.member, b->t.member);
+#define ASSERT_TYPE(TYPE, name, FIELDS) case SCT_REC_##TYPE: FIELDS(ASSERT_FIELD, name) break;
+
 static void assert_record_eq(const struct sct_record *a, const struct sct_record *b)
 {
 	cr_assert_eq(a->type, b->type);
 	switch (a->type) {
-	case SCT_REC_SYSCALL:
-		cr_assert_eq(a->syscall.time_ns, b->syscall.time_ns);
-		cr_assert_eq(a->syscall.duration_ns, b->syscall.duration_ns);
-		cr_assert_eq(a->syscall.cgroup_id, b->syscall.cgroup_id);
-		cr_assert_eq(a->syscall.ret, b->syscall.ret);
-		cr_assert_eq(a->syscall.pid, b->syscall.pid);
-		cr_assert_eq(a->syscall.tid, b->syscall.tid);
-		cr_assert_eq(a->syscall.nr, b->syscall.nr);
-		cr_assert_eq(a->syscall.abi, b->syscall.abi);
-		cr_assert_eq(a->syscall.unfinished, b->syscall.unfinished);
-		break;
-	case SCT_REC_TASK:
-		cr_assert_eq(a->task.time_ns, b->task.time_ns);
-		cr_assert_eq(a->task.cgroup_id, b->task.cgroup_id);
-		cr_assert_eq(a->task.start_ns, b->task.start_ns);
-		cr_assert_eq(a->task.pid, b->task.pid);
-		cr_assert_eq(a->task.tid, b->task.tid);
-		cr_assert_eq(a->task.ppid, b->task.ppid);
-		assert_bytes_eq(a->task.comm, b->task.comm);
-		break;
-	case SCT_REC_FORK:
-		cr_assert_eq(a->fork.time_ns, b->fork.time_ns);
-		cr_assert_eq(a->fork.child_start_ns, b->fork.child_start_ns);
-		cr_assert_eq(a->fork.parent_pid, b->fork.parent_pid);
-		cr_assert_eq(a->fork.parent_tid, b->fork.parent_tid);
-		cr_assert_eq(a->fork.child_pid, b->fork.child_pid);
-		cr_assert_eq(a->fork.child_tid, b->fork.child_tid);
-		cr_assert_eq(a->fork.is_thread, b->fork.is_thread);
-		break;
-	case SCT_REC_EXEC:
-		cr_assert_eq(a->exec.time_ns, b->exec.time_ns);
-		cr_assert_eq(a->exec.pid, b->exec.pid);
-		cr_assert_eq(a->exec.tid, b->exec.tid);
-		cr_assert_eq(a->exec.old_tid, b->exec.old_tid);
-		assert_bytes_eq(a->exec.filename, b->exec.filename);
-		assert_bytes_eq(a->exec.comm, b->exec.comm);
-		break;
-	case SCT_REC_EXIT:
-		cr_assert_eq(a->exit.time_ns, b->exit.time_ns);
-		cr_assert_eq(a->exit.start_ns, b->exit.start_ns);
-		cr_assert_eq(a->exit.pid, b->exit.pid);
-		cr_assert_eq(a->exit.tid, b->exit.tid);
-		cr_assert_eq(a->exit.exit_code, b->exit.exit_code);
-		cr_assert_eq(a->exit.signal, b->exit.signal);
-		cr_assert_eq(a->exit.group_dead, b->exit.group_dead);
-		break;
-	case SCT_REC_CGROUP:
-		cr_assert_eq(a->cgroup.time_ns, b->cgroup.time_ns);
-		cr_assert_eq(a->cgroup.cgroup_id, b->cgroup.cgroup_id);
-		assert_bytes_eq(a->cgroup.path, b->cgroup.path);
-		break;
-	case SCT_REC_LOST:
-		cr_assert_eq(a->lost.time_ns, b->lost.time_ns);
-		cr_assert_eq(a->lost.end_ns, b->lost.end_ns);
-		cr_assert_eq(a->lost.count, b->lost.count);
-		cr_assert_eq(a->lost.cause, b->lost.cause);
-		break;
-	case SCT_REC_WARNING:
-		cr_assert_eq(a->warning.time_ns, b->warning.time_ns);
-		cr_assert_eq(a->warning.count, b->warning.count);
-		cr_assert_eq(a->warning.kind, b->warning.kind);
-		assert_bytes_eq(a->warning.text, b->warning.text);
-		break;
+	RECORD_TYPES(ASSERT_TYPE)
 	default:
 		cr_assert_fail("unexpected type %u", a->type);
 	}
