@@ -30,6 +30,9 @@
  * exported interface, and nothing else leaves it.
  */
 #pragma GCC visibility push(default)
+#ifdef __cplusplus
+extern "C" {
+#endif
 
 #define SCT_MUST_CHECK __attribute__((warn_unused_result))
 
@@ -402,6 +405,9 @@ int64_t sct_session_syscall_nr(const struct sct_session *s, const char *name, ui
 /* The session's TRAILER, or NULL if none was read (yet). */
 const struct sct_trailer_info *sct_session_trailer(const struct sct_session *s);
 
+#ifdef __cplusplus
+}
+#endif
 #pragma GCC visibility pop
 
 #endif

@@ -1,8 +1,8 @@
 #!/bin/sh
 # SPDX-License-Identifier: BSD-2-Clause
 # A program links against an installed libsct through pkg-config alone, dynamically (it then
-# needs libsct.so.1, the SONAME) and statically, and reads a trace as sct_dump decodes it.
-#   usage: lib_link.sh LIBDIR TRACE.sct TRACE.json OUTDIR    env: CC, LDFLAGS (sanitizers)
+# needs libsct.so.1, the SONAME), statically and as C++, and reads a trace as sct_dump decodes it.
+#   usage: lib_link.sh LIBDIR TRACE.sct TRACE.json OUTDIR    env: CC, CXX, LDFLAGS (sanitizers)
 set -eu
 libdir=$1 trace=$2 json=$3 out=$4
 export PKG_CONFIG_PATH="$libdir/pkgconfig"
@@ -35,5 +35,12 @@ check sh -c "! readelf -d '$out/consumer-static' | grep -q 'libsct'"
 "$out/consumer-static" "$trace" > "$out/static"
 check cmp -s "$out/expected" "$out/static"
 
-echo "lib-link: pkg-config, dynamic and static link, $(basename "$trace") read: $([ $fail = 0 ] && echo ok || echo FAILED)"
+# The header is usable from C++ (extern "C"): the same program compiled as C++.
+# shellcheck disable=SC2046,SC2086
+${CXX:-c++} ${LDFLAGS:-} -Wall -Wextra -Werror $(pkg-config --cflags libsct) -x c++ tests/lib_consumer.c \
+	-x none -o "$out/consumer-cxx" $(pkg-config --libs libsct)
+LD_LIBRARY_PATH="$libdir" "$out/consumer-cxx" "$trace" > "$out/cxx"
+check cmp -s "$out/expected" "$out/cxx"
+
+echo "lib-link: pkg-config; C dynamic, C static and C++ links; $(basename "$trace") read: $([ $fail = 0 ] && echo ok || echo FAILED)"
 exit $fail
