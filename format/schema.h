@@ -1,6 +1,8 @@
 /* SPDX-License-Identifier: BSD-2-Clause */
-/* The built-in schema (spec/FORMAT.md section 9, from records.def) and where each field lives
- * in struct sct_record. */
+/*
+ * The built-in schema (spec/FORMAT.md section 9, from records.def) and where each field lives
+ * in struct sct_record.
+ */
 #ifndef SCT_SCHEMA_H
 #define SCT_SCHEMA_H
 
