@@ -19,7 +19,7 @@
 #include <linux/types.h>
 
 #include "sct.h"
-#include "../bpf/sct.h"
+#include "../bpf/sct_events.h"
 
 #define RECORD_NAME "sct-record"
 #define RECORD_VERSION "1.0.0"
