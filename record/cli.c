@@ -81,20 +81,25 @@ static void usage_full(void)
 	       usage_line, host_default_max_tasks());
 }
 
-/* A number with range check; the whole string must be the number. */
-static int parse_u64(const char *s, uint64_t min, uint64_t max, uint64_t *out)
+/* A number of len characters with range check; all of them must be the number. */
+static int parse_u64_len(const char *s, size_t len, uint64_t min, uint64_t max, uint64_t *out)
 {
 	unsigned long long v;
 	char *end;
 
-	if (*s < '0' || *s > '9')
+	if (!len || *s < '0' || *s > '9')
 		return -EINVAL;
 	errno = 0;
 	v = strtoull(s, &end, 10);
-	if (errno || *end || v < min || v > max)
+	if (errno || end != s + len || v < min || v > max)
 		return -EINVAL;
 	*out = v;
 	return 0;
+}
+
+static int parse_u64(const char *s, uint64_t min, uint64_t max, uint64_t *out)
+{
+	return parse_u64_len(s, strlen(s), min, max, out);
 }
 
 static int parse_seconds(const char *s, double max, uint64_t *ns)
@@ -140,42 +145,35 @@ static int parse_size(const char *s, uint64_t *out)
 	return 0;
 }
 
-static int bad_id(const char *what, const char *item)
+static int bad_id(const char *what, const char *item, size_t len)
 {
-	fprintf(stderr, "sct-record: invalid %s: '%s'\n", what, item);
+	fprintf(stderr, "sct-record: invalid %s: '%.*s'\n", what, (int)len, item);
 	usage_short();
 	return -EINVAL;
 }
 
-/* "1,2,3" -> appended to *list. */
+/* "1,2,3" -> appended to *list. Every item is checked whole: no empty items, no cuts. */
 static int parse_id_list(const char *s, const char *what, uint32_t **list, size_t *n)
 {
 	const char *p = s;
-	char item[32];
 
-	while (*p) {
+	for (;;) {
 		size_t len = strcspn(p, ",");
-		uint64_t v;
 		uint32_t *tmp;
+		uint64_t id;
 
-		if (len >= sizeof(item))
-			len = sizeof(item) - 1;
-		memcpy(item, p, len);
-		item[len] = '\0';
-		if (parse_u64(item, 1, INT_MAX, &v))
-			return bad_id(what, item);
+		/* 1..INT_MAX: a pid_t */
+		if (parse_u64_len(p, len, 1, INT_MAX, &id))
+			return len ? bad_id(what, p, len) : bad_id(what, s, strlen(s));
 		tmp = realloc(*list, (*n + 1) * sizeof(**list));
 		if (!tmp)
 			return -ENOMEM;
 		*list = tmp;
-		(*list)[(*n)++] = v;
-		p += strcspn(p, ",");
-		if (*p == ',' && *++p == '\0')
-			return bad_id(what, s);
+		(*list)[(*n)++] = id;
+		if (!p[len])
+			return 0;
+		p += len + 1;
 	}
-	if (p == s)
-		return bad_id(what, s);
-	return 0;
 }
 
 static int read_proc_u64(const char *path, uint64_t *out)
