@@ -104,6 +104,18 @@ int64_t ringbuf_consume(struct ringbuf *rb, ringbuf_fn fn, void *ctx);
 /* Wait up to timeout_ms for a wakeup (a signal ends the wait early), then consume. */
 int64_t ringbuf_poll(struct ringbuf *rb, int timeout_ms, ringbuf_fn fn, void *ctx);
 
+/* output.c: the trace file (or stdout, a FIFO, a device). */
+/* Refuse, with a message, an output that output_open() would refuse: before any work is done. */
+int output_check_report(const struct env *env);
+/*
+ * Open env->output for sct_writer_open_fd(): a new 0600 file (renamed over the old one with
+ * --force), an existing FIFO or device, or stdout. Never follows a final symbolic link.
+ * Returns the fd or -errno; *created says whether a file was made that a failed start unlinks.
+ */
+int output_open(const struct env *env, bool *created);
+/* sct_writer_close(), and the bytes the writer wrote over its whole life into *bytes. */
+int output_close(struct sct_writer *w, uint64_t *bytes);
+
 /* The running recorder. */
 struct sct_bpf;
 

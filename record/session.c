@@ -53,7 +53,6 @@ static int privilege_error(void)
 static int session_check_report(struct recorder *r)
 {
 	const struct env *env = r->env;
-	struct stat st;
 	int err;
 
 	if (access(BTF_PATH, R_OK)) {
@@ -81,17 +80,7 @@ static int session_check_report(struct recorder *r)
 			return err;
 		}
 	}
-	if (!strcmp(env->output, "-") && isatty(STDOUT_FILENO)) {
-		fprintf(stderr, "sct-record: stdout is a terminal: redirect it or pipe it (sct-report -), "
-			"or give -o FILE\n");
-		return -EINVAL;
-	}
-	if (strcmp(env->output, "-") && !env->force && lstat(env->output, &st) == 0) {
-		fprintf(stderr, "sct-record: %s exists: use --force to overwrite it, or -o another file\n",
-			env->output);
-		return -EEXIST;
-	}
-	return 0;
+	return output_check_report(env);
 }
 
 static int session_load_report(struct recorder *r)
@@ -195,7 +184,7 @@ static int session_open_report(struct recorder *r)
 {
 	const struct env *env = r->env;
 	struct sct_writer_opts opts = { .flush_interval_ns = env->flush_interval_ns };
-	int err = 0;
+	int fd, err = 0;
 
 	if (r->host.cgroup_mount[0]) {
 		r->cgroups = cgroups_new(r->host.cgroup_mount);
@@ -204,12 +193,17 @@ static int session_open_report(struct recorder *r)
 			return -ENOMEM;
 		}
 	}
-	r->writer = sct_writer_open(env->output, env->force, &r->host.info, &opts, &err);
+	fd = output_open(env, &r->output_created);
+	if (fd >= 0)
+		r->writer = sct_writer_open_fd(fd, &r->host.info, &opts, &err);
+	else
+		err = fd;
 	if (!r->writer) {
 		fprintf(stderr, "sct-record: cannot create %s: %s\n", env->output, sct_strerror(err));
+		if (r->output_created)
+			unlink(env->output);
 		return err ? err : -EIO;
 	}
-	r->output_created = strcmp(env->output, "-") != 0;
 	return 0;
 }
 
@@ -346,7 +340,6 @@ int session_run(struct recorder *r)
 {
 	struct targets_result res = { 0 };
 	uint64_t records, bytes;
-	struct stat st;
 	int err, cerr;
 
 	r->cmd_go_fd = -1;
@@ -382,12 +375,8 @@ int session_run(struct recorder *r)
 	if (!err)
 		err = session_drain(r);
 	records = sct_writer_records(r->writer);
-	bytes = sct_writer_bytes(r->writer);
-	cerr = sct_writer_close(r->writer);
+	cerr = output_close(r->writer, &bytes);
 	r->writer = NULL;
-	/* The size with the trailer, which the writer no longer reports once closed. */
-	if (r->output_created && stat(r->env->output, &st) == 0)
-		bytes = st.st_size;
 	if (!err)
 		err = cerr;
 	if (err) {
