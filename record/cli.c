@@ -8,6 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
+#include <linux/bpf.h>
 
 #include "record.h"
 
@@ -59,7 +60,8 @@ static void usage_full(void)
 	       "      --max-tasks N        size of the targets map (default: from pid_max and\n"
 	       "                           threads-max, here %u)\n"
 	       "      --ringbuf-size BYTES BPF ring buffer size, a power of two, K/M/G suffixes\n"
-	       "                           allowed (default: 4M)\n"
+	       "                           allowed (default: 4M; at least 8K with 4K pages, so\n"
+	       "                           that an exec event fits)\n"
 	       "      --flush-interval SECONDS  write a block at least this often (default: 1)\n"
 	       "  -q, --quiet              print only errors\n"
 	       "  -h, --help               this text\n"
@@ -247,9 +249,23 @@ static int bad_value(const char *what, const char *arg, const char *why)
 	return -EINVAL;
 }
 
+/* The largest event the BPF programs reserve, with the ring buffer's own header. */
+#define RINGBUF_MAX_EVENT (sizeof(struct sct_ev_exec) + BPF_RINGBUF_HDR_SZ)
+
+/* The kernel wants a power-of-two number of pages; each event must fit in the buffer whole. */
+static uint64_t ringbuf_min_size(long page)
+{
+	uint64_t min = page > 0 ? (uint64_t)page : 4096;
+
+	while (min < RINGBUF_MAX_EVENT)
+		min <<= 1;
+	return min;
+}
+
 static int cli_option(struct env *env, int opt, const char *arg)
 {
 	long page = sysconf(_SC_PAGESIZE);
+	char why[160];
 	uint64_t v;
 
 	switch (opt) {
@@ -283,9 +299,14 @@ static int cli_option(struct env *env, int opt, const char *arg)
 		env->max_tasks = v;
 		return 0;
 	case OPT_RINGBUF:
-		if (parse_size(arg, &v) || v < (uint64_t)page || (v & (v - 1)))
-			return bad_value("ring buffer size", arg,
-					 "a power of two from the page size to 1G expected");
+		if (parse_size(arg, &v) || (v & (v - 1)))
+			return bad_value("ring buffer size", arg, "a power of two up to 1G expected");
+		if (v < ringbuf_min_size(page)) {
+			snprintf(why, sizeof(why), "%lluK at least, to hold the largest event (an exec "
+				 "with its filename, %zu bytes)", (unsigned long long)ringbuf_min_size(page) >> 10,
+				 RINGBUF_MAX_EVENT);
+			return bad_value("ring buffer size", arg, why);
+		}
 		env->ringbuf_size = v;
 		return 0;
 	case OPT_FLUSH:

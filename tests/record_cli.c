@@ -195,6 +195,17 @@ Test(record_cli, unwritable_output_dir)
 	assert_refused(args, out, out);
 }
 
+/* A ring buffer too small for an exec event would lose every EXEC: refused, with the minimum. */
+Test(record_cli, ring_buffer_too_small_for_an_exec)
+{
+	char pid[16];
+	const char *args[] = {"-o", rh_trace_path, "--ringbuf-size", "4K", "-p", pid, NULL};
+
+	cr_assert_eq(sysconf(_SC_PAGESIZE), 4096, "the message below is the one of 4K pages");
+	snprintf(pid, sizeof(pid), "%d", getpid());
+	assert_usage_error(args, "sct-record: invalid ring buffer size: '4K': 8K at least");
+}
+
 Test(record_cli, bad_flag_value)
 {
 	char pid[16];

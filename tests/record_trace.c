@@ -218,6 +218,23 @@ Test(record_trace, exec_chain)
 	rh_run_release(&run);
 }
 
+/* The smallest ring buffer accepted holds an EXEC event with its whole filename. */
+Test(record_trace, exec_fits_the_smallest_ring_buffer)
+{
+	const char *wl[] = {rh_workload("execchain"), "chain", "3", NULL};
+	const char *extra[] = {"--ringbuf-size", "8K", NULL};
+	struct rh_run run;
+	struct rh_trace t;
+
+	cr_assert_eq(rh_run_traced(&run, wl, rh_trace_path, extra), 0, "run failed (see stderr)");
+	cr_assert(WIFEXITED(run.wl_status) && WEXITSTATUS(run.wl_status) == 0);
+	trace_load(&t, rh_trace_path);
+	cr_assert_eq(t.nexec, 3, "%zu EXEC records for 3 execs, %lu events lost", t.nexec,
+		     (unsigned long)t.lost_count);
+	rh_trace_free(&t);
+	rh_run_release(&run);
+}
+
 Test(record_trace, exec_by_non_leader_thread)
 {
 	const char *wl[] = {rh_workload("execchain"), "thread", NULL};
