@@ -23,6 +23,7 @@
 #define MAX_RINGBUF (1ull << 30)
 #define MAX_TASKS_CAP (1u << 22)
 #define DEFAULT_MAX_TASKS_CAP (1u << 20)
+#define MIN_FLUSH_SECONDS 0.01
 #define MAX_FLUSH_SECONDS 3600.0
 #define MAX_DURATION_SECONDS (100.0 * 365 * 24 * 3600)
 
@@ -62,7 +63,8 @@ static void usage_full(void)
 	       "      --ringbuf-size BYTES BPF ring buffer size, a power of two, K/M/G suffixes\n"
 	       "                           allowed (default: 4M; at least 8K with 4K pages, so\n"
 	       "                           that an exec event fits)\n"
-	       "      --flush-interval SECONDS  write a block at least this often (default: 1)\n"
+	       "      --flush-interval SECONDS  every event is in the file this long after it\n"
+	       "                           happened, 0.01 to 3600 (default: 1)\n"
 	       "  -q, --quiet              print only errors\n"
 	       "  -h, --help               this text\n"
 	       "  -V, --version            the version\n"
@@ -310,8 +312,9 @@ static int cli_option(struct env *env, int opt, const char *arg)
 		env->ringbuf_size = v;
 		return 0;
 	case OPT_FLUSH:
-		if (parse_seconds(arg, MAX_FLUSH_SECONDS, &env->flush_interval_ns))
-			return bad_value("flush interval", arg, "seconds in (0, 3600] expected");
+		if (parse_seconds(arg, MAX_FLUSH_SECONDS, &env->flush_interval_ns) ||
+		    env->flush_interval_ns < (uint64_t)(MIN_FLUSH_SECONDS * 1e9))
+			return bad_value("flush interval", arg, "seconds in [0.01, 3600] expected");
 		return 0;
 	case 'q':
 		env->quiet = true;

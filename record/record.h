@@ -138,6 +138,7 @@ struct recorder {
 	uint64_t last_cgroup;       /* cgroup id of the previous SYSCALL record: known */
 	uint64_t tasks;             /* tasks traced at start */
 	uint64_t start_ns;
+	int poll_ms;                /* ring buffer wait, from --flush-interval */
 	/* command after -- */
 	pid_t cmd_pid;
 	int cmd_go_fd;

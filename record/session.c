@@ -20,7 +20,7 @@
 #include "sct.skel.h"
 
 #define BTF_PATH "/sys/kernel/btf/vmlinux"
-#define POLL_TIMEOUT_MS 100
+#define POLL_TIMEOUT_NS (100 * 1000 * 1000ull)
 #define SWEEP_PERIOD_NS NSEC_PER_SEC
 #define CAP_SYS_ADMIN_BIT 21
 #define CAP_PERFMON_BIT 38
@@ -180,11 +180,30 @@ static int session_attach_report(struct recorder *r, struct targets_result *res)
 	return err;
 }
 
+/*
+ * An event waits up to one poll timeout in the ring buffer, up to the writer's interval in
+ * the pending block, and up to one more timeout until the loop sees the block is due. A
+ * timeout of at most a quarter of --flush-interval, and a writer interval of what the two
+ * timeouts leave, put every event in the file within --flush-interval of its submission.
+ */
+static void session_timing(struct recorder *r, uint64_t *writer_interval_ns)
+{
+	uint64_t interval = r->env->flush_interval_ns, poll_ns = interval / 4;
+
+	if (poll_ns > POLL_TIMEOUT_NS)
+		poll_ns = POLL_TIMEOUT_NS;
+	/* whole milliseconds, rounded down: the bound holds; --flush-interval >= 10 ms gives >= 2 */
+	r->poll_ms = poll_ns / 1000000;
+	*writer_interval_ns = interval - 2 * (uint64_t)r->poll_ms * 1000000;
+}
+
 static int session_open_report(struct recorder *r)
 {
 	const struct env *env = r->env;
-	struct sct_writer_opts opts = { .flush_interval_ns = env->flush_interval_ns };
+	struct sct_writer_opts opts = { 0 };
 	int fd, err = 0;
+
+	session_timing(r, &opts.flush_interval_ns);
 
 	if (r->host.cgroup_mount[0]) {
 		r->cgroups = cgroups_new(r->host.cgroup_mount);
@@ -274,7 +293,7 @@ static int session_loop(struct recorder *r)
 	int err;
 
 	for (;;) {
-		n = ringbuf_poll(&r->rb, POLL_TIMEOUT_MS, events_handle, r);
+		n = ringbuf_poll(&r->rb, r->poll_ms, events_handle, r);
 		if (n < 0)
 			return r->err ? r->err : (int)n;
 		now_ns = clock_now_ns();
