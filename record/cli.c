@@ -4,6 +4,7 @@
 #include <getopt.h>
 #include <limits.h>
 #include <math.h>
+#include <pwd.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -50,7 +51,14 @@ static void usage_full(void)
 	       "  -a, --all                every task on the host except the recorder itself\n"
 	       "  -- CMD [ARGS...]         run CMD, started only once tracing is live; with -p/-t\n"
 	       "                           or alone, CMD is a target; with -G/-a, recording stops\n"
-	       "                           when CMD exits\n"
+	       "                           when CMD exits. If the recording ends first (--duration,\n"
+	       "                           SIGINT, SIGTERM, an error), CMD gets SIGTERM and, 5 s\n"
+	       "                           later, SIGKILL; if the recorder dies, the kernel kills\n"
+	       "                           CMD. Exit status 127 (126) if CMD cannot be executed\n"
+	       "  -u, --user USER          run CMD as USER (a name, a uid, or UID:GID): its uid,\n"
+	       "                           gid and groups, no capabilities; environment unchanged\n"
+	       "      --keep-command       leave CMD running, untraced, when the recording ends\n"
+	       "                           first\n"
 	       "\n"
 	       "Options:\n"
 	       "  -o, --output FILE        trace file, '-' for stdout (default: " DEFAULT_OUTPUT ");\n"
@@ -78,7 +86,7 @@ static void usage_full(void)
 	       "(/sys/kernel/btf/vmlinux).\n"
 	       "\n"
 	       "Examples:\n"
-	       "  sct-record -o ls.sct -- ls -l /          trace a command and its children\n"
+	       "  sct-record -o ls.sct -- ls -l /          trace a command and its children\n"	       "  sct-record -u alice -o ls.sct -- ls ~alice  the same, run as alice\n"
 	       "  sct-record -p 1234 -d 10 -o app.sct      a running process for 10 s\n"
 	       "  sct-record -t 1240,1241 -o t.sct         two threads, not their siblings\n"
 	       "  sct-record -G /system.slice/nginx.service -o nginx.sct\n"
@@ -222,10 +230,42 @@ void env_free(struct env *env)
 {
 	free(env->pids);
 	free(env->tids);
+	free(env->user_name);
 	env->pids = env->tids = NULL;
+	env->user_name = NULL;
 }
 
-enum { OPT_MAX_TASKS = 256, OPT_RINGBUF, OPT_FLUSH };
+/* -u: a user name, a uid (both looked up for the gid and groups), or UID:GID (no groups). */
+static int parse_user(struct env *env, const char *arg)
+{
+	const char *colon = strchr(arg, ':');
+	struct passwd *pw;
+	uint64_t uid, gid;
+
+	if (colon) {
+		/* (uid_t)-1 means "unchanged" to setresuid(): never an id */
+		if (parse_u64_len(arg, colon - arg, 0, UINT32_MAX - 1, &uid) ||
+		    parse_u64(colon + 1, 0, UINT32_MAX - 1, &gid))
+			return -EINVAL;
+		pw = NULL;
+	} else {
+		errno = 0;
+		pw = parse_u64(arg, 0, UINT32_MAX - 1, &uid) ? getpwnam(arg) : getpwuid(uid);
+		if (!pw)
+			return errno ? -errno : -ENOENT;
+		uid = pw->pw_uid;
+		gid = pw->pw_gid;
+		env->user_name = strdup(pw->pw_name);
+		if (!env->user_name)
+			return -ENOMEM;
+	}
+	env->user_set = true;
+	env->uid = uid;
+	env->gid = gid;
+	return 0;
+}
+
+enum { OPT_MAX_TASKS = 256, OPT_RINGBUF, OPT_FLUSH, OPT_KEEP_COMMAND };
 
 static const struct option long_opts[] = {
 	{ "pid", required_argument, NULL, 'p' },
@@ -234,6 +274,8 @@ static const struct option long_opts[] = {
 	{ "all", no_argument, NULL, 'a' },
 	{ "output", required_argument, NULL, 'o' },
 	{ "force", no_argument, NULL, 'f' },
+	{ "user", required_argument, NULL, 'u' },
+	{ "keep-command", no_argument, NULL, OPT_KEEP_COMMAND },
 	{ "duration", required_argument, NULL, 'd' },
 	{ "max-tasks", required_argument, NULL, OPT_MAX_TASKS },
 	{ "ringbuf-size", required_argument, NULL, OPT_RINGBUF },
@@ -291,6 +333,15 @@ static int cli_option(struct env *env, int opt, const char *arg)
 	case 'f':
 		env->force = true;
 		return 0;
+	case 'u':
+		free(env->user_name);
+		env->user_name = NULL;
+		if (parse_user(env, arg))
+			return bad_value("user", arg, "no such user (a name, a uid or UID:GID expected)");
+		return 0;
+	case OPT_KEEP_COMMAND:
+		env->keep_command = true;
+		return 0;
 	case 'd':
 		if (parse_seconds(arg, MAX_DURATION_SECONDS, &env->duration_ns))
 			return bad_value("duration", arg, "seconds > 0 expected");
@@ -338,6 +389,12 @@ static int cli_check(struct env *env)
 		usage_short();
 		return -EINVAL;
 	}
+	if ((env->user_set || env->keep_command) && !env->cmd) {
+		fprintf(stderr, "sct-record: %s applies to a command after --\n",
+			env->user_set ? "-u" : "--keep-command");
+		usage_short();
+		return -EINVAL;
+	}
 	if (!env->max_tasks)
 		env->max_tasks = host_default_max_tasks();
 	return 0;
@@ -350,7 +407,7 @@ int cli_parse(struct env *env, int argc, char **argv)
 	env->argc = argc;
 	env->argv = argv;
 	/* '+': stop at the first non-option, so CMD's own options are left alone. */
-	while ((opt = getopt_long(argc, argv, "+p:t:G:ao:fd:qhV", long_opts, NULL)) != -1) {
+	while ((opt = getopt_long(argc, argv, "+p:t:G:ao:fu:d:qhV", long_opts, NULL)) != -1) {
 		if (opt == 'h') {
 			usage_full();
 			return CLI_EXIT;

@@ -36,6 +36,11 @@ struct env {
 	const char *cgroup;      /* -G, as given */
 	bool all;                /* -a */
 	char **cmd;              /* after --, NULL-terminated; NULL if none */
+	bool user_set;           /* -u: run cmd as uid/gid with user_name's groups */
+	uid_t uid;
+	gid_t gid;
+	char *user_name;         /* for initgroups(); NULL for -u UID:GID (no supplementary groups) */
+	bool keep_command;       /* --keep-command: leave cmd running when the recording ends */
 	const char *output;      /* -o; "-" = stdout */
 	bool force;              /* --force: overwrite output */
 	uint64_t duration_ns;    /* --duration; 0 = until the targets are gone or a signal */
@@ -116,6 +121,15 @@ int output_open(const struct env *env, bool *created);
 /* sct_writer_close(), and the bytes the writer wrote over its whole life into *bytes. */
 int output_close(struct sct_writer *w, uint64_t *bytes);
 
+/* The command after --. */
+struct command {
+	pid_t pid;                  /* 0: none */
+	int go_fd;                  /* write end of the hold pipe until released, or -1 */
+	int err_fd;                 /* read end of the exec result pipe, or -1 */
+	bool done;                  /* reaped */
+	int exec_err;               /* errno of a failed exec (or of the switch to -u's user) */
+};
+
 /* The running recorder. */
 struct sct_bpf;
 
@@ -139,10 +153,8 @@ struct recorder {
 	uint64_t tasks;             /* tasks traced at start */
 	uint64_t start_ns;
 	int poll_ms;                /* ring buffer wait, from --flush-interval */
-	/* command after -- */
-	pid_t cmd_pid;
-	int cmd_go_fd;
-	bool cmd_done;
+	struct command cmd;         /* after -- */
+	int cmd_status;             /* exit status for a command that could not run, or 0 */
 	/* stats.c state */
 	struct sct_stats seen;      /* totals already written as LOST/WARNING records */
 	uint64_t stats_check_ns;
@@ -156,11 +168,23 @@ struct recorder {
 };
 
 /* command.c: the workload after --, held on a pipe until tracing is live. */
-int command_start(struct recorder *r, char **cmd);
-int command_release(struct recorder *r);
+void command_init(struct command *c);
+/* Fork the command (as -u's user, if given), held before its exec. */
+int command_start(struct command *c, const struct env *env);
+/* Let it exec. */
+int command_release(struct command *c);
 /* Reap the command if it exited; true once it has. */
-bool command_reaped(struct recorder *r);
-void command_abort(struct recorder *r);
+bool command_reaped(struct command *c);
+/* Never release it: it exits before its exec; reaped. */
+void command_abort(struct command *c);
+/* The recording ended: SIGTERM to a command still running, unless --keep-command. */
+void command_stop(struct command *c, const struct env *env);
+/*
+ * At exit: abort a command never released; reap a stopped one (SIGKILL past a grace period).
+ * Returns 0, or the shell's status for a command that could not be executed (127 not found,
+ * 126 otherwise) after printing "cannot run 'CMD': why".
+ */
+int command_finish_report(struct command *c, const struct env *env);
 
 /* targets.c: fill the targets map from /proc and prune it. */
 struct targets_result {

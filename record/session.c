@@ -251,7 +251,12 @@ static int session_start_report(struct recorder *r, const struct targets_result 
 	}
 	if (!r->env->quiet)
 		fprintf(stderr, "sct-record: tracing %llu tasks\n", (unsigned long long)r->tasks);
-	err = command_release(r);
+	/* Stopped while starting: the loop ends at once, so the command must never start. */
+	if (record_exiting) {
+		command_abort(&r->cmd);
+		return 0;
+	}
+	err = command_release(&r->cmd);
 	if (err)
 		fprintf(stderr, "sct-record: cannot start the command: %s\n", strerror(-err));
 	return err;
@@ -267,7 +272,7 @@ static bool session_done(struct recorder *r, uint64_t now_ns)
 	if (env->duration_ns && now_ns - r->start_ns >= env->duration_ns)
 		return true;
 	/* Reaping also keeps the finished command from lingering as a zombie. */
-	if (command_reaped(r) && r->mode != SCT_MODE_TARGETS)
+	if (command_reaped(&r->cmd) && r->mode != SCT_MODE_TARGETS)
 		return true;
 	return r->mode == SCT_MODE_TARGETS && !targets_any(r);
 }
@@ -361,7 +366,7 @@ int session_run(struct recorder *r)
 	uint64_t records, bytes;
 	int err, cerr;
 
-	r->cmd_go_fd = -1;
+	command_init(&r->cmd);
 	ringbuf_init(&r->rb);
 	r->mode = r->env->all ? SCT_MODE_ALL : r->env->cgroup ? SCT_MODE_CGROUP : SCT_MODE_TARGETS;
 	host_info_fill(&r->host, r->env);
@@ -369,7 +374,7 @@ int session_run(struct recorder *r)
 	if (err)
 		return err;
 	if (r->env->cmd) {
-		err = command_start(r, r->env->cmd);
+		err = command_start(&r->cmd, r->env);
 		if (err) {
 			fprintf(stderr, "sct-record: cannot fork the command: %s\n", strerror(-err));
 			return err;
@@ -391,6 +396,7 @@ int session_run(struct recorder *r)
 		goto out_discard;
 
 	err = session_loop(r);
+	command_stop(&r->cmd, r->env);
 	if (!err)
 		err = session_drain(r);
 	records = sct_writer_records(r->writer);
@@ -406,13 +412,13 @@ int session_run(struct recorder *r)
 		session_summary(r, records, bytes);
 	}
 	session_destroy(r);
-	command_reaped(r);
+	r->cmd_status = command_finish_report(&r->cmd, r->env);
 	return err;
 
 out_discard:
 	session_discard(r);
 out_abort:
-	command_abort(r);
+	command_abort(&r->cmd);
 	session_destroy(r);
 	return err;
 }

@@ -218,8 +218,8 @@ int targets_fill(struct recorder *r)
 	}
 	for (size_t i = 0; !err && i < env->ntids; i++)
 		err = walk_thread(&w, env->tids[i]);
-	if (!err && r->cmd_pid > 0) {
-		err = stack_push(&w, r->cmd_pid);
+	if (!err && r->cmd.pid > 0) {
+		err = stack_push(&w, r->cmd.pid);
 		if (!err)
 			err = walk_drain(&w);
 	}

@@ -108,32 +108,6 @@ Test(record_output, force_replaces_the_name_not_a_hard_linked_file)
 	rh_proc_release(&p);
 }
 
-/* Read fd to EOF into the file at path; returns the bytes read. */
-static size_t drain_to_file(int fd, const char *path)
-{
-	int out = open(path, O_CREAT | O_WRONLY | O_EXCL, 0600);
-	char buf[65536];
-	size_t total = 0;
-
-	cr_assert_geq(out, 0);
-	for (;;) {
-		struct pollfd pfd = {.fd = fd, .events = POLLIN};
-		ssize_t n;
-
-		cr_assert_eq(poll(&pfd, 1, RH_TIMEOUT_MS), 1, "no data and no EOF from the FIFO");
-		n = read(fd, buf, sizeof(buf));
-		if (n < 0 && (errno == EINTR || errno == EAGAIN))
-			continue;
-		cr_assert_geq(n, 0, "read: %s", strerror(errno));
-		if (n == 0)
-			break;
-		cr_assert_eq(write(out, buf, n), n);
-		total += n;
-	}
-	close(out);
-	return total;
-}
-
 /* A FIFO is written into without --force, and the summary counts what went through it. */
 Test(record_output, fifo_bytes_are_counted)
 {
@@ -155,7 +129,7 @@ Test(record_output, fifo_bytes_are_counted)
 	snprintf(pid, sizeof(pid), "%d", p.pid);
 	cr_assert_eq(rh_recorder_start(&rec, args), 0, "recorder: %s", rec.err);
 	cr_assert_eq(rh_go(&p), 0);
-	got = drain_to_file(fd, rh_trace_path);
+	got = rh_drain_to_file(fd, rh_trace_path);
 	close(fd);
 	cr_assert_eq(rh_recorder_finish(&rec, 0, RH_TIMEOUT_MS), 0);
 	cr_assert(WIFEXITED(rec.status) && WEXITSTATUS(rec.status) == 0, "%s", rec.err);
