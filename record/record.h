@@ -130,6 +130,20 @@ struct command {
 	int exec_err;               /* errno of a failed exec (or of the switch to -u's user) */
 };
 
+/* A set of ids (open addressing, 0 is never an id). */
+struct idset {
+	uint32_t *slots;
+	size_t nslots, used;
+};
+
+/* The targets map as userspace sees it (targets.c). */
+struct targets {
+	int map_fd;
+	__u64 *count;               /* entries in the map, in the mapped .bss: BPF keeps it too */
+	struct idset inserted;      /* put in the map by the /proc passes: the prune checks them */
+	struct idset not_fit;       /* found no room: retried after the prune */
+};
+
 /* The running recorder. */
 struct sct_bpf;
 
@@ -140,10 +154,10 @@ struct recorder {
 	uint32_t target_level;
 	struct host_info host;
 	struct sct_bpf *skel;
-	int targets_fd, stats_fd;   /* maps of the loaded skeleton */
+	int stats_fd;               /* map of the loaded skeleton */
+	struct targets targets;
 	int iter_prog_fd;
 	__u32 *iter_mode;           /* the iterator's switch, in the mapped .bss */
-	__u64 *ntargets;            /* entries in the targets map, in the mapped .bss */
 	struct ringbuf rb;
 	struct sct_writer *writer;
 	struct cgroups *cgroups;
@@ -201,6 +215,7 @@ void targets_prune(struct recorder *r, struct targets_result *res);
 void targets_sweep(struct recorder *r);
 /* Whether the targets map holds any task. */
 bool targets_any(struct recorder *r);
+void targets_free(struct targets *t);
 
 /* session.c: load, attach, loop, drain. */
 int session_run(struct recorder *r);

@@ -115,11 +115,11 @@ static int session_load_report(struct recorder *r)
 		fprintf(stderr, "sct-record: cannot load the BPF programs: %s\n", strerror(-err));
 		return err;
 	}
-	r->targets_fd = skel->maps.targets.map_fd;
+	r->targets.map_fd = skel->maps.targets.map_fd;
 	r->stats_fd = skel->maps.stats.map_fd;
 	r->iter_prog_fd = skel->progs.iter_tasks.prog_fd;
 	r->iter_mode = &skel->bss->iter_mode;
-	r->ntargets = &skel->bss->ntargets;
+	r->targets.count = &skel->bss->ntargets;
 	err = ringbuf_open(&r->rb, skel->maps.events.map_fd, env->ringbuf_size);
 	if (err)
 		fprintf(stderr, "sct-record: cannot map the ring buffer: %s\n", strerror(-err));
@@ -347,6 +347,7 @@ static void session_destroy(struct recorder *r)
 		session_detach(r->skel);
 	sct_bpf__destroy(r->skel);
 	cgroups_free(r->cgroups);
+	targets_free(&r->targets);
 	r->skel = NULL;
 	r->cgroups = NULL;
 }
