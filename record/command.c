@@ -154,7 +154,8 @@ int command_release(struct command *c)
 
 	if (c->go_fd < 0)
 		return 0;
-	if (write(c->go_fd, "g", 1) != 1)
+	/* EPIPE: it failed before it could wait for us; command_finish_report() says why. */
+	if (write(c->go_fd, "g", 1) != 1 && errno != EPIPE)
 		err = -errno;
 	close(c->go_fd);
 	c->go_fd = -1;
