@@ -179,23 +179,33 @@ static void command_collect(struct command *c)
 	c->err_fd = -1;
 }
 
-/* Reap the command (blocking with flags 0) and, as their subreaper, orphans that exited. */
-static void command_wait(struct command *c, int flags)
+/*
+ * Reap every child that exited: the command and the orphans of its tree, whose subreaper we
+ * are. True once none is left, the whole tree gone.
+ */
+static bool command_reap_all(struct command *c)
 {
 	pid_t pid;
 
-	if (c->pid <= 0)
-		return;
-	if (!c->done && waitpid(c->pid, NULL, flags) == c->pid)
-		c->done = true;
 	while ((pid = waitpid(-1, NULL, WNOHANG)) > 0)
-		;
+		if (pid == c->pid)
+			c->done = true;
+	return pid < 0 && errno == ECHILD;
 }
 
 bool command_reaped(struct command *c)
 {
-	command_wait(c, WNOHANG);
+	if (c->pid > 0)
+		command_reap_all(c);
 	return c->done;
+}
+
+/* Block until the command itself has exited. */
+static void command_wait(struct command *c)
+{
+	if (c->pid > 0 && !c->done && waitpid(c->pid, NULL, 0) == c->pid)
+		c->done = true;
+	command_reaped(c);
 }
 
 void command_abort(struct command *c)
@@ -205,24 +215,13 @@ void command_abort(struct command *c)
 		return;
 	close(c->go_fd);
 	c->go_fd = -1;
-	command_wait(c, 0);
+	command_wait(c);
 }
 
 void command_stop(struct command *c, const struct env *env)
 {
 	if (c->pid > 0 && !env->keep_command)
 		command_tree_signal(getpid(), SIGTERM, 0);
-}
-
-/* Reap every child that exited; true once none is left (the whole tree is gone). */
-static bool command_tree_reaped(struct command *c)
-{
-	pid_t pid;
-
-	while ((pid = waitpid(-1, NULL, WNOHANG)) > 0)
-		if (pid == c->pid)
-			c->done = true;
-	return pid < 0 && errno == ECHILD;
 }
 
 /*
@@ -238,7 +237,7 @@ static void command_wait_stopped(struct command *c)
 	sigemptyset(&chld);
 	sigaddset(&chld, SIGCHLD);
 	sigprocmask(SIG_BLOCK, &chld, NULL);
-	while (!command_tree_reaped(c)) {
+	while (!command_reap_all(c)) {
 		uint64_t now = clock_now_ns();
 		struct timespec left;
 
@@ -250,7 +249,7 @@ static void command_wait_stopped(struct command *c)
 		left.tv_nsec = (deadline - now) % NSEC_PER_SEC;
 		sigtimedwait(&chld, NULL, &left);
 	}
-	command_wait(c, 0);
+	command_wait(c);
 }
 
 int command_finish_report(struct command *c, const struct env *env)
