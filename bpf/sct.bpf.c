@@ -9,7 +9,7 @@
 #include <bpf/bpf_helpers.h>
 #include <bpf/bpf_tracing.h>
 #include <bpf/bpf_core_read.h>
-#include "sct.h"
+#include "sct_events.h"
 #include "sct.bpf.h"
 
 char LICENSE[] SEC("license") = "GPL";
@@ -24,8 +24,9 @@ const volatile __u64 wakeup_bytes = 1 << 20;
 /* Set by the recorder between iterator runs. */
 __u32 iter_mode;
 /*
- * Entries in the targets map, kept by every insert and delete here and in the recorder, so
- * the recorder sees "every target exited" without walking the map's buckets.
+ * Entries in the targets map, so the recorder sees "every target exited" without walking the
+ * map's buckets. Changed only beside a successful insert or delete: by targets_add() and
+ * targets_del() here, and by their namesakes in record/targets.c.
  */
 __u64 ntargets;
 

@@ -3,9 +3,9 @@
  * cgroup v2 ids -> paths. The id of a cgroup v2 directory is its inode number, so a walk of
  * the cgroup2 mount maps every live cgroup; a cache keeps the result and a miss rescans.
  */
+#include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
-#include <ftw.h>
 #include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -191,36 +191,53 @@ int cgroups_first_seen(struct cgroups *c, uint64_t id)
 	return 1;
 }
 
-/* nftw has no context argument: the walk in progress. One walk at a time per process. */
-static struct cgroups *walking;
-
-static int walk_one(const char *path, const struct stat *st, int type, struct FTW *ftw)
+/*
+ * Give every cgroup directory at or below path (a PATH_MAX buffer holding len bytes) its
+ * path below the mount. Symbolic links and other mounts are not followed; a directory
+ * removed meanwhile is skipped.
+ */
+static int cgroups_walk_dir(struct cgroups *c, char *path, size_t len, dev_t dev)
 {
-	const char *rel = path + walking->mount_len;
 	struct cgroup_slot *s;
+	struct dirent *d;
+	struct stat st;
+	DIR *dir;
+	int err = 0;
 
-	(void)ftw;
-	if (type != FTW_D)
+	if (lstat(path, &st) || !S_ISDIR(st.st_mode) || st.st_dev != dev)
 		return 0;
-	s = slot_get(walking, st->st_ino);
+	s = slot_get(c, st.st_ino);
 	if (!s)
-		return -1;
-	if (!s->path) {
-		s->path = strdup(*rel ? rel : "/");
-		if (!s->path)
-			return -1;
+		return -ENOMEM;
+	if (!s->path && !(s->path = strdup(len > c->mount_len ? path + c->mount_len : "/")))
+		return -ENOMEM;
+	dir = opendir(path);
+	if (!dir)
+		return 0;
+	while (!err && (d = readdir(dir))) {
+		size_t n = strlen(d->d_name);
+
+		if ((d->d_type != DT_DIR && d->d_type != DT_UNKNOWN) || !strcmp(d->d_name, ".") ||
+		    !strcmp(d->d_name, "..") || len + 1 + n >= PATH_MAX)
+			continue;
+		path[len] = '/';
+		memcpy(path + len + 1, d->d_name, n + 1);
+		err = cgroups_walk_dir(c, path, len + 1 + n, dev);
+		path[len] = '\0';
 	}
-	return 0;
+	closedir(dir);
+	return err;
 }
 
 static int cgroups_walk(struct cgroups *c)
 {
-	int ret;
+	char path[PATH_MAX];
+	struct stat st;
 
-	walking = c;
-	ret = nftw(c->mount, walk_one, 32, FTW_PHYS | FTW_MOUNT);
-	walking = NULL;
-	return ret ? -ENOMEM : 0;
+	if (stat(c->mount, &st))
+		return -errno;
+	memcpy(path, c->mount, c->mount_len + 1);
+	return cgroups_walk_dir(c, path, c->mount_len, st.st_dev);
 }
 
 const char *cgroups_path(struct cgroups *c, uint64_t id)

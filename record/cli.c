@@ -4,10 +4,12 @@
 #include <getopt.h>
 #include <limits.h>
 #include <math.h>
+#include <pwd.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
+#include <linux/bpf.h>
 
 #include "record.h"
 
@@ -22,6 +24,7 @@
 #define MAX_RINGBUF (1ull << 30)
 #define MAX_TASKS_CAP (1u << 22)
 #define DEFAULT_MAX_TASKS_CAP (1u << 20)
+#define MIN_FLUSH_SECONDS 0.01
 #define MAX_FLUSH_SECONDS 3600.0
 #define MAX_DURATION_SECONDS (100.0 * 365 * 24 * 3600)
 
@@ -48,32 +51,43 @@ static void usage_full(void)
 	       "  -a, --all                every task on the host except the recorder itself\n"
 	       "  -- CMD [ARGS...]         run CMD, started only once tracing is live; with -p/-t\n"
 	       "                           or alone, CMD is a target; with -G/-a, recording stops\n"
-	       "                           when CMD exits\n"
+	       "                           when CMD exits. If the recording ends first (--duration,\n"
+	       "                           SIGINT, SIGTERM, an error), CMD gets SIGTERM and, 5 s\n"
+	       "                           later, SIGKILL; if the recorder dies, the kernel kills\n"
+	       "                           CMD. Exit status 127 (126) if CMD cannot be executed\n"
+	       "  -u, --user USER          run CMD as USER (a name, a uid, or UID:GID): its uid,\n"
+	       "                           gid and groups, no capabilities; environment unchanged\n"
+	       "      --keep-command       leave CMD running, untraced, when the recording ends\n"
+	       "                           first\n"
 	       "\n"
 	       "Options:\n"
 	       "  -o, --output FILE        trace file, '-' for stdout (default: " DEFAULT_OUTPUT ");\n"
-	       "                           created with mode 0600\n"
-	       "  -f, --force              overwrite FILE if it exists\n"
+	       "                           created with mode 0600, never through a symbolic link;\n"
+	       "                           an existing FIFO or device is written into\n"
+	       "  -f, --force              replace FILE if it exists (a new file takes the name)\n"
 	       "  -d, --duration SECONDS   stop after this long (fractions allowed)\n"
 	       "      --max-tasks N        size of the targets map (default: from pid_max and\n"
 	       "                           threads-max, here %u)\n"
 	       "      --ringbuf-size BYTES BPF ring buffer size, a power of two, K/M/G suffixes\n"
-	       "                           allowed (default: 4M)\n"
-	       "      --flush-interval SECONDS  write a block at least this often (default: 1)\n"
+	       "                           allowed (default: 4M; at least 8K with 4K pages, so\n"
+	       "                           that an exec event fits)\n"
+	       "      --flush-interval SECONDS  every event is in the file this long after it\n"
+	       "                           happened, 0.01 to 3600 (default: 1)\n"
 	       "  -q, --quiet              print only errors\n"
 	       "  -h, --help               this text\n"
 	       "  -V, --version            the version\n"
 	       "\n"
 	       "Recording stops on SIGINT or SIGTERM, after --duration, or when every traced task\n"
 	       "has exited; the recorder then drains the ring buffer, writes the trailer, prints\n"
-	       "one summary line and exits 0. Once tracing is live it prints on stderr:\n"
+	       "one summary line and exits 0 (127 or 126 when CMD could not be executed).\n"
+	       "Once tracing is live it prints on stderr:\n"
 	       "  sct-record: tracing N tasks\n"
 	       "\n"
 	       "Needs root, or CAP_BPF and CAP_PERFMON, and a kernel with BTF\n"
 	       "(/sys/kernel/btf/vmlinux).\n"
 	       "\n"
 	       "Examples:\n"
-	       "  sct-record -o ls.sct -- ls -l /          trace a command and its children\n"
+	       "  sct-record -o ls.sct -- ls -l /          trace a command and its children\n"	       "  sct-record -u alice -o m.sct -- make     a command run as alice\n"
 	       "  sct-record -p 1234 -d 10 -o app.sct      a running process for 10 s\n"
 	       "  sct-record -t 1240,1241 -o t.sct         two threads, not their siblings\n"
 	       "  sct-record -G /system.slice/nginx.service -o nginx.sct\n"
@@ -81,20 +95,25 @@ static void usage_full(void)
 	       usage_line, host_default_max_tasks());
 }
 
-/* A number with range check; the whole string must be the number. */
-static int parse_u64(const char *s, uint64_t min, uint64_t max, uint64_t *out)
+/* A number of len characters with range check; all of them must be the number. */
+static int parse_u64_len(const char *s, size_t len, uint64_t min, uint64_t max, uint64_t *out)
 {
 	unsigned long long v;
 	char *end;
 
-	if (*s < '0' || *s > '9')
+	if (!len || *s < '0' || *s > '9')
 		return -EINVAL;
 	errno = 0;
 	v = strtoull(s, &end, 10);
-	if (errno || *end || v < min || v > max)
+	if (errno || end != s + len || v < min || v > max)
 		return -EINVAL;
 	*out = v;
 	return 0;
+}
+
+static int parse_u64(const char *s, uint64_t min, uint64_t max, uint64_t *out)
+{
+	return parse_u64_len(s, strlen(s), min, max, out);
 }
 
 static int parse_seconds(const char *s, double max, uint64_t *ns)
@@ -140,42 +159,35 @@ static int parse_size(const char *s, uint64_t *out)
 	return 0;
 }
 
-static int bad_id(const char *what, const char *item)
+static int bad_id(const char *what, const char *item, size_t len)
 {
-	fprintf(stderr, "sct-record: invalid %s: '%s'\n", what, item);
+	fprintf(stderr, "sct-record: invalid %s: '%.*s'\n", what, (int)len, item);
 	usage_short();
 	return -EINVAL;
 }
 
-/* "1,2,3" -> appended to *list. */
+/* "1,2,3" -> appended to *list. Every item is checked whole: no empty items, no cuts. */
 static int parse_id_list(const char *s, const char *what, uint32_t **list, size_t *n)
 {
 	const char *p = s;
-	char item[32];
 
-	while (*p) {
+	for (;;) {
 		size_t len = strcspn(p, ",");
-		uint64_t v;
 		uint32_t *tmp;
+		uint64_t id;
 
-		if (len >= sizeof(item))
-			len = sizeof(item) - 1;
-		memcpy(item, p, len);
-		item[len] = '\0';
-		if (parse_u64(item, 1, INT_MAX, &v))
-			return bad_id(what, item);
+		/* 1..INT_MAX: a pid_t */
+		if (parse_u64_len(p, len, 1, INT_MAX, &id))
+			return len ? bad_id(what, p, len) : bad_id(what, s, strlen(s));
 		tmp = realloc(*list, (*n + 1) * sizeof(**list));
 		if (!tmp)
 			return -ENOMEM;
 		*list = tmp;
-		(*list)[(*n)++] = v;
-		p += strcspn(p, ",");
-		if (*p == ',' && *++p == '\0')
-			return bad_id(what, s);
+		(*list)[(*n)++] = id;
+		if (!p[len])
+			return 0;
+		p += len + 1;
 	}
-	if (p == s)
-		return bad_id(what, s);
-	return 0;
 }
 
 static int read_proc_u64(const char *path, uint64_t *out)
@@ -219,10 +231,42 @@ void env_free(struct env *env)
 {
 	free(env->pids);
 	free(env->tids);
+	free(env->user_name);
 	env->pids = env->tids = NULL;
+	env->user_name = NULL;
 }
 
-enum { OPT_MAX_TASKS = 256, OPT_RINGBUF, OPT_FLUSH };
+/* -u: a user name, a uid (both looked up for the gid and groups), or UID:GID (no groups). */
+static int parse_user(struct env *env, const char *arg)
+{
+	const char *colon = strchr(arg, ':');
+	struct passwd *pw;
+	uint64_t uid, gid;
+
+	if (colon) {
+		/* (uid_t)-1 means "unchanged" to setresuid(): never an id */
+		if (parse_u64_len(arg, colon - arg, 0, UINT32_MAX - 1, &uid) ||
+		    parse_u64(colon + 1, 0, UINT32_MAX - 1, &gid))
+			return -EINVAL;
+		pw = NULL;
+	} else {
+		errno = 0;
+		pw = parse_u64(arg, 0, UINT32_MAX - 1, &uid) ? getpwnam(arg) : getpwuid(uid);
+		if (!pw)
+			return errno ? -errno : -ENOENT;
+		uid = pw->pw_uid;
+		gid = pw->pw_gid;
+		env->user_name = strdup(pw->pw_name);
+		if (!env->user_name)
+			return -ENOMEM;
+	}
+	env->user_set = true;
+	env->uid = uid;
+	env->gid = gid;
+	return 0;
+}
+
+enum { OPT_MAX_TASKS = 256, OPT_RINGBUF, OPT_FLUSH, OPT_KEEP_COMMAND };
 
 static const struct option long_opts[] = {
 	{ "pid", required_argument, NULL, 'p' },
@@ -231,6 +275,8 @@ static const struct option long_opts[] = {
 	{ "all", no_argument, NULL, 'a' },
 	{ "output", required_argument, NULL, 'o' },
 	{ "force", no_argument, NULL, 'f' },
+	{ "user", required_argument, NULL, 'u' },
+	{ "keep-command", no_argument, NULL, OPT_KEEP_COMMAND },
 	{ "duration", required_argument, NULL, 'd' },
 	{ "max-tasks", required_argument, NULL, OPT_MAX_TASKS },
 	{ "ringbuf-size", required_argument, NULL, OPT_RINGBUF },
@@ -248,9 +294,23 @@ static int bad_value(const char *what, const char *arg, const char *why)
 	return -EINVAL;
 }
 
+/* The largest event the BPF programs reserve, with the ring buffer's own header. */
+#define RINGBUF_MAX_EVENT (sizeof(struct sct_ev_exec) + BPF_RINGBUF_HDR_SZ)
+
+/* The kernel wants a power-of-two number of pages; each event must fit in the buffer whole. */
+static uint64_t ringbuf_min_size(long page)
+{
+	uint64_t min = page > 0 ? (uint64_t)page : 4096;
+
+	while (min < RINGBUF_MAX_EVENT)
+		min <<= 1;
+	return min;
+}
+
 static int cli_option(struct env *env, int opt, const char *arg)
 {
 	long page = sysconf(_SC_PAGESIZE);
+	char why[160];
 	uint64_t v;
 
 	switch (opt) {
@@ -274,6 +334,15 @@ static int cli_option(struct env *env, int opt, const char *arg)
 	case 'f':
 		env->force = true;
 		return 0;
+	case 'u':
+		free(env->user_name);
+		env->user_name = NULL;
+		if (parse_user(env, arg))
+			return bad_value("user", arg, "no such user (a name, a uid or UID:GID expected)");
+		return 0;
+	case OPT_KEEP_COMMAND:
+		env->keep_command = true;
+		return 0;
 	case 'd':
 		if (parse_seconds(arg, MAX_DURATION_SECONDS, &env->duration_ns))
 			return bad_value("duration", arg, "seconds > 0 expected");
@@ -284,14 +353,20 @@ static int cli_option(struct env *env, int opt, const char *arg)
 		env->max_tasks = v;
 		return 0;
 	case OPT_RINGBUF:
-		if (parse_size(arg, &v) || v < (uint64_t)page || (v & (v - 1)))
-			return bad_value("ring buffer size", arg,
-					 "a power of two from the page size to 1G expected");
+		if (parse_size(arg, &v) || (v & (v - 1)))
+			return bad_value("ring buffer size", arg, "a power of two up to 1G expected");
+		if (v < ringbuf_min_size(page)) {
+			snprintf(why, sizeof(why), "%lluK at least, to hold the largest event (an exec "
+				 "with its filename, %zu bytes)", (unsigned long long)ringbuf_min_size(page) >> 10,
+				 RINGBUF_MAX_EVENT);
+			return bad_value("ring buffer size", arg, why);
+		}
 		env->ringbuf_size = v;
 		return 0;
 	case OPT_FLUSH:
-		if (parse_seconds(arg, MAX_FLUSH_SECONDS, &env->flush_interval_ns))
-			return bad_value("flush interval", arg, "seconds in (0, 3600] expected");
+		if (parse_seconds(arg, MAX_FLUSH_SECONDS, &env->flush_interval_ns) ||
+		    env->flush_interval_ns < (uint64_t)(MIN_FLUSH_SECONDS * 1e9))
+			return bad_value("flush interval", arg, "seconds in [0.01, 3600] expected");
 		return 0;
 	case 'q':
 		env->quiet = true;
@@ -315,6 +390,12 @@ static int cli_check(struct env *env)
 		usage_short();
 		return -EINVAL;
 	}
+	if ((env->user_set || env->keep_command) && !env->cmd) {
+		fprintf(stderr, "sct-record: %s applies to a command after --\n",
+			env->user_set ? "-u" : "--keep-command");
+		usage_short();
+		return -EINVAL;
+	}
 	if (!env->max_tasks)
 		env->max_tasks = host_default_max_tasks();
 	return 0;
@@ -327,7 +408,7 @@ int cli_parse(struct env *env, int argc, char **argv)
 	env->argc = argc;
 	env->argv = argv;
 	/* '+': stop at the first non-option, so CMD's own options are left alone. */
-	while ((opt = getopt_long(argc, argv, "+p:t:G:ao:fd:qhV", long_opts, NULL)) != -1) {
+	while ((opt = getopt_long(argc, argv, "+p:t:G:ao:fu:d:qhV", long_opts, NULL)) != -1) {
 		if (opt == 'h') {
 			usage_full();
 			return CLI_EXIT;

@@ -3,93 +3,268 @@
  * The workload after "--": forked at startup, held on a pipe until tracing is live, then
  * released to exec. Its pid is known before it runs a single instruction of the workload,
  * so its exec and everything after is traced.
+ *
+ * It never runs with more than it was given: with -u it takes that user's ids and groups
+ * (and so loses every capability) before it can exec. It never runs untraced unless asked:
+ * the kernel kills it if the recorder dies (parent-death signal), and a recording that ends
+ * first stops it and everything it started (SIGTERM, then SIGKILL after a grace period),
+ * unless --keep-command. The recorder is the subreaper of that tree, so a process orphaned
+ * by its parent's exit is still found among the recorder's descendants.
  */
+#include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
+#include <grp.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/prctl.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
 #include "record.h"
 
-static void command_child(int go_fd, char **cmd, bool stdout_is_trace)
+/* How long a command has to exit after SIGTERM before it gets SIGKILL. */
+#define COMMAND_STOP_GRACE_MS 5000
+/* A deeper process tree is left to the command's own handling of SIGTERM. */
+#define COMMAND_TREE_MAX_DEPTH 64
+
+void command_init(struct command *c)
 {
+	memset(c, 0, sizeof(*c));
+	c->go_fd = c->err_fd = -1;
+}
+
+/* Take the -u user's uid, gid and groups; a uid other than 0 leaves no capability. */
+static int command_become(const struct env *env)
+{
+	if (env->user_name ? initgroups(env->user_name, env->gid) : setgroups(0, NULL))
+		return errno;
+	if (setresgid(env->gid, env->gid, env->gid) || setresuid(env->uid, env->uid, env->uid))
+		return errno;
+	if (prctl(PR_CAP_AMBIENT, PR_CAP_AMBIENT_CLEAR_ALL, 0, 0, 0) && errno != EINVAL)
+		return errno;
+	return 0;
+}
+
+/* Everything up to the exec; returns the errno that stopped it, or 0 if the recorder gave up. */
+static int command_prepare(const struct env *env, pid_t recorder, int go_fd)
+{
+	int err;
 	char go;
 
 	signal(SIGINT, SIG_DFL);
 	signal(SIGTERM, SIG_DFL);
 	signal(SIGPIPE, SIG_DFL);
 	/* A trace on stdout must not get the workload's output mixed into it. */
-	if (stdout_is_trace && dup2(STDERR_FILENO, STDOUT_FILENO) < 0)
-		_exit(127);
-	/* EOF without the go byte: the recorder failed to start. */
-	if (read(go_fd, &go, 1) != 1)
-		_exit(127);
-	close(go_fd);
-	execvp(cmd[0], cmd);
-	fprintf(stderr, "sct-record: cannot run '%s': %s\n", cmd[0], strerror(errno));
-	_exit(127);
-}
-
-int command_start(struct recorder *r, char **cmd)
-{
-	int fds[2];
-	pid_t pid;
-
-	if (pipe2(fds, O_CLOEXEC))
-		return -errno;
-	pid = fork();
-	if (pid < 0) {
-		int err = -errno;
-
-		close(fds[0]);
-		close(fds[1]);
+	if (!strcmp(env->output, "-") && dup2(STDERR_FILENO, STDOUT_FILENO) < 0)
+		return errno;
+	if (env->user_set && (err = command_become(env)))
 		return err;
-	}
-	if (pid == 0) {
-		close(fds[1]);
-		command_child(fds[0], cmd, !strcmp(r->env->output, "-"));
-	}
-	close(fds[0]);
-	r->cmd_pid = pid;
-	r->cmd_go_fd = fds[1];
-	return 0;
+	/* After the ids changed: a change of credentials clears the parent-death signal. */
+	if (!env->keep_command && prctl(PR_SET_PDEATHSIG, SIGKILL))
+		return errno;
+	/* The recorder died before the prctl: nobody would ever stop us. */
+	if (!env->keep_command && getppid() != recorder)
+		return 0;
+	/* EOF without the go byte: the recorder failed to start, or was stopped while starting. */
+	if (read(go_fd, &go, 1) != 1)
+		return 0;
+	execvp(env->cmd[0], env->cmd);
+	return errno;
 }
 
-int command_release(struct recorder *r)
+/* Send sig to every descendant of pid, deepest first, so none is orphaned before it is seen. */
+static void command_tree_signal(pid_t pid, int sig, int depth)
 {
-	int err = 0;
+	char path[64];
+	struct dirent *d;
+	DIR *dir;
 
-	if (r->cmd_go_fd < 0)
-		return 0;
-	if (write(r->cmd_go_fd, "g", 1) != 1)
+	snprintf(path, sizeof(path), "/proc/%d/task", (int)pid);
+	dir = depth < COMMAND_TREE_MAX_DEPTH ? opendir(path) : NULL;
+	if (!dir)
+		return;
+	while ((d = readdir(dir))) {
+		FILE *f;
+		int child;
+
+		if (d->d_name[0] == '.')
+			continue;
+		snprintf(path, sizeof(path), "/proc/%d/task/%.16s/children", (int)pid, d->d_name);
+		f = fopen(path, "re");
+		if (!f)
+			continue;
+		while (fscanf(f, "%d", &child) == 1 && child > 0) {
+			command_tree_signal(child, sig, depth + 1);
+			kill(child, sig);
+		}
+		fclose(f);
+	}
+	closedir(dir);
+}
+
+int command_start(struct command *c, const struct env *env)
+{
+	int go[2], res[2] = { -1, -1 }, err = 0;
+	pid_t recorder = getpid();
+
+	if (pipe2(go, O_CLOEXEC))
+		return -errno;
+	/* Non-blocking: with --keep-command the result may be read while the exec is under way. */
+	if (pipe2(res, O_CLOEXEC | O_NONBLOCK)) {
 		err = -errno;
-	close(r->cmd_go_fd);
-	r->cmd_go_fd = -1;
+		goto out_close;
+	}
+	c->pid = fork();
+	if (c->pid < 0) {
+		err = -errno;
+		goto out_close;
+	}
+	if (c->pid == 0) {
+		close(go[1]);
+		close(res[0]);
+		err = command_prepare(env, recorder, go[0]);
+		/* The result pipe closes on a successful exec: data in it means the exec failed. */
+		if (err && write(res[1], &err, sizeof(err)) < 0)
+			_exit(127);
+		_exit(err && err != ENOENT ? 126 : 127);
+	}
+	close(go[0]);
+	close(res[1]);
+	/* Orphans of the command's tree become our children: command_stop() still finds them. */
+	prctl(PR_SET_CHILD_SUBREAPER, 1);
+	c->go_fd = go[1];
+	c->err_fd = res[0];
+	return 0;
+
+out_close:
+	for (int i = 0; i < 2; i++) {
+		close(go[i]);
+		if (res[i] >= 0)
+			close(res[i]);
+	}
 	return err;
 }
 
-bool command_reaped(struct recorder *r)
+int command_release(struct command *c)
 {
-	if (r->cmd_pid <= 0 || r->cmd_done)
-		return r->cmd_done;
-	if (waitpid(r->cmd_pid, NULL, WNOHANG) == r->cmd_pid)
-		r->cmd_done = true;
-	return r->cmd_done;
+	int err = 0;
+
+	if (c->go_fd < 0)
+		return 0;
+	/* EPIPE: it failed before it could wait for us; command_finish_report() says why. */
+	if (write(c->go_fd, "g", 1) != 1 && errno != EPIPE)
+		err = -errno;
+	close(c->go_fd);
+	c->go_fd = -1;
+	return err;
 }
 
-void command_abort(struct recorder *r)
+/* The exec's errno from the result pipe, once it is known (EOF: the exec succeeded). */
+static void command_collect(struct command *c)
 {
-	/* Closing the pipe without the go byte makes the child exit 127 before its exec. */
-	if (r->cmd_go_fd < 0)
+	ssize_t n;
+	int err;
+
+	if (c->err_fd < 0)
 		return;
-	close(r->cmd_go_fd);
-	r->cmd_go_fd = -1;
-	if (r->cmd_pid > 0 && !r->cmd_done) {
-		waitpid(r->cmd_pid, NULL, 0);
-		r->cmd_done = true;
+	n = read(c->err_fd, &err, sizeof(err));
+	if (n < 0 && errno == EAGAIN)
+		return;
+	if (n == (ssize_t)sizeof(err))
+		c->exec_err = err;
+	close(c->err_fd);
+	c->err_fd = -1;
+}
+
+/*
+ * Reap every child that exited: the command and the orphans of its tree, whose subreaper we
+ * are. True once none is left, the whole tree gone.
+ */
+static bool command_reap_all(struct command *c)
+{
+	pid_t pid;
+
+	while ((pid = waitpid(-1, NULL, WNOHANG)) > 0)
+		if (pid == c->pid)
+			c->done = true;
+	return pid < 0 && errno == ECHILD;
+}
+
+bool command_reaped(struct command *c)
+{
+	if (c->pid > 0)
+		command_reap_all(c);
+	return c->done;
+}
+
+/* Block until the command itself has exited. */
+static void command_wait(struct command *c)
+{
+	if (c->pid > 0 && !c->done && waitpid(c->pid, NULL, 0) == c->pid)
+		c->done = true;
+	command_reaped(c);
+}
+
+void command_abort(struct command *c)
+{
+	/* Closing the pipe without the go byte makes the child exit before its exec. */
+	if (c->go_fd < 0)
+		return;
+	close(c->go_fd);
+	c->go_fd = -1;
+	command_wait(c);
+}
+
+void command_stop(struct command *c, const struct env *env)
+{
+	if (c->pid > 0 && !env->keep_command)
+		command_tree_signal(getpid(), SIGTERM, 0);
+}
+
+/*
+ * Give the tree sent SIGTERM the grace period to exit, then SIGKILL what is left. As the
+ * subreaper, the recorder has children as long as any process of the tree is alive, and
+ * gets SIGCHLD whenever one of its children exits.
+ */
+static void command_wait_stopped(struct command *c)
+{
+	uint64_t deadline = clock_now_ns() + COMMAND_STOP_GRACE_MS * 1000000ull;
+	sigset_t chld;
+
+	sigemptyset(&chld);
+	sigaddset(&chld, SIGCHLD);
+	sigprocmask(SIG_BLOCK, &chld, NULL);
+	while (!command_reap_all(c)) {
+		uint64_t now = clock_now_ns();
+		struct timespec left;
+
+		if (now >= deadline) {
+			command_tree_signal(getpid(), SIGKILL, 0);
+			break;
+		}
+		left.tv_sec = (deadline - now) / NSEC_PER_SEC;
+		left.tv_nsec = (deadline - now) % NSEC_PER_SEC;
+		sigtimedwait(&chld, NULL, &left);
 	}
+	command_wait(c);
+}
+
+int command_finish_report(struct command *c, const struct env *env)
+{
+	if (c->pid <= 0)
+		return 0;
+	if (c->go_fd >= 0)
+		command_abort(c);
+	else if (env->keep_command)
+		command_reaped(c);
+	else
+		command_wait_stopped(c);
+	command_collect(c);
+	if (!c->exec_err)
+		return 0;
+	fprintf(stderr, "sct-record: cannot run '%s': %s\n", env->cmd[0], strerror(c->exec_err));
+	return c->exec_err == ENOENT ? 127 : 126;
 }

@@ -53,5 +53,5 @@ int main(int argc, char **argv)
 	r.env = &env;
 	err = session_run(&r);
 	env_free(&env);
-	return err ? 1 : 0;
+	return err ? 1 : r.cmd_status;
 }

@@ -19,7 +19,7 @@
 #include <linux/types.h>
 
 #include "sct.h"
-#include "../bpf/sct.h"
+#include "../bpf/sct_events.h"
 
 #define RECORD_NAME "sct-record"
 #define RECORD_VERSION "1.0.0"
@@ -36,6 +36,11 @@ struct env {
 	const char *cgroup;      /* -G, as given */
 	bool all;                /* -a */
 	char **cmd;              /* after --, NULL-terminated; NULL if none */
+	bool user_set;           /* -u: run cmd as uid/gid with user_name's groups */
+	uid_t uid;
+	gid_t gid;
+	char *user_name;         /* for initgroups(); NULL for -u UID:GID (no supplementary groups) */
+	bool keep_command;       /* --keep-command: leave cmd running when the recording ends */
 	const char *output;      /* -o; "-" = stdout */
 	bool force;              /* --force: overwrite output */
 	uint64_t duration_ns;    /* --duration; 0 = until the targets are gone or a signal */
@@ -104,6 +109,41 @@ int64_t ringbuf_consume(struct ringbuf *rb, ringbuf_fn fn, void *ctx);
 /* Wait up to timeout_ms for a wakeup (a signal ends the wait early), then consume. */
 int64_t ringbuf_poll(struct ringbuf *rb, int timeout_ms, ringbuf_fn fn, void *ctx);
 
+/* output.c: the trace file (or stdout, a FIFO, a device). */
+/* Refuse, with a message, an output that output_open() would refuse: before any work is done. */
+int output_check_report(const struct env *env);
+/*
+ * Open env->output for sct_writer_open_fd(): a new 0600 file (renamed over the old one with
+ * --force), an existing FIFO or device, or stdout. Never follows a final symbolic link.
+ * Returns the fd or -errno; *created says whether a file was made that a failed start unlinks.
+ */
+int output_open(const struct env *env, bool *created);
+/* sct_writer_close(), and the bytes the writer wrote over its whole life into *bytes. */
+int output_close(struct sct_writer *w, uint64_t *bytes);
+
+/* The command after --. */
+struct command {
+	pid_t pid;                  /* 0: none */
+	int go_fd;                  /* write end of the hold pipe until released, or -1 */
+	int err_fd;                 /* read end of the exec result pipe, or -1 */
+	bool done;                  /* reaped */
+	int exec_err;               /* errno of a failed exec (or of the switch to -u's user) */
+};
+
+/* A set of ids (open addressing, 0 is never an id). */
+struct idset {
+	uint32_t *slots;
+	size_t nslots, used;
+};
+
+/* The targets map as userspace sees it (targets.c). */
+struct targets {
+	int map_fd;
+	__u64 *count;               /* entries in the map, in the mapped .bss: BPF keeps it too */
+	struct idset inserted;      /* put in the map by the /proc passes: the prune checks them */
+	struct idset not_fit;       /* found no room: retried after the prune */
+};
+
 /* The running recorder. */
 struct sct_bpf;
 
@@ -114,10 +154,10 @@ struct recorder {
 	uint32_t target_level;
 	struct host_info host;
 	struct sct_bpf *skel;
-	int targets_fd, stats_fd;   /* maps of the loaded skeleton */
+	int stats_fd;               /* map of the loaded skeleton */
+	struct targets targets;
 	int iter_prog_fd;
 	__u32 *iter_mode;           /* the iterator's switch, in the mapped .bss */
-	__u64 *ntargets;            /* entries in the targets map, in the mapped .bss */
 	struct ringbuf rb;
 	struct sct_writer *writer;
 	struct cgroups *cgroups;
@@ -126,10 +166,9 @@ struct recorder {
 	uint64_t last_cgroup;       /* cgroup id of the previous SYSCALL record: known */
 	uint64_t tasks;             /* tasks traced at start */
 	uint64_t start_ns;
-	/* command after -- */
-	pid_t cmd_pid;
-	int cmd_go_fd;
-	bool cmd_done;
+	int poll_ms;                /* ring buffer wait, from --flush-interval */
+	struct command cmd;         /* after -- */
+	int cmd_status;             /* exit status for a command that could not run, or 0 */
 	/* stats.c state */
 	struct sct_stats seen;      /* totals already written as LOST/WARNING records */
 	uint64_t stats_check_ns;
@@ -143,11 +182,23 @@ struct recorder {
 };
 
 /* command.c: the workload after --, held on a pipe until tracing is live. */
-int command_start(struct recorder *r, char **cmd);
-int command_release(struct recorder *r);
+void command_init(struct command *c);
+/* Fork the command (as -u's user, if given), held before its exec. */
+int command_start(struct command *c, const struct env *env);
+/* Let it exec. */
+int command_release(struct command *c);
 /* Reap the command if it exited; true once it has. */
-bool command_reaped(struct recorder *r);
-void command_abort(struct recorder *r);
+bool command_reaped(struct command *c);
+/* Never release it: it exits before its exec; reaped. */
+void command_abort(struct command *c);
+/* The recording ended: SIGTERM to a command still running, unless --keep-command. */
+void command_stop(struct command *c, const struct env *env);
+/*
+ * At exit: abort a command never released; reap a stopped one (SIGKILL past a grace period).
+ * Returns 0, or the shell's status for a command that could not be executed (127 not found,
+ * 126 otherwise) after printing "cannot run 'CMD': why".
+ */
+int command_finish_report(struct command *c, const struct env *env);
 
 /* targets.c: fill the targets map from /proc and prune it. */
 struct targets_result {
@@ -164,6 +215,7 @@ void targets_prune(struct recorder *r, struct targets_result *res);
 void targets_sweep(struct recorder *r);
 /* Whether the targets map holds any task. */
 bool targets_any(struct recorder *r);
+void targets_free(struct targets *t);
 
 /* session.c: load, attach, loop, drain. */
 int session_run(struct recorder *r);

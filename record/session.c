@@ -20,7 +20,7 @@
 #include "sct.skel.h"
 
 #define BTF_PATH "/sys/kernel/btf/vmlinux"
-#define POLL_TIMEOUT_MS 100
+#define POLL_TIMEOUT_NS (100 * 1000 * 1000ull)
 #define SWEEP_PERIOD_NS NSEC_PER_SEC
 #define CAP_SYS_ADMIN_BIT 21
 #define CAP_PERFMON_BIT 38
@@ -53,7 +53,6 @@ static int privilege_error(void)
 static int session_check_report(struct recorder *r)
 {
 	const struct env *env = r->env;
-	struct stat st;
 	int err;
 
 	if (access(BTF_PATH, R_OK)) {
@@ -81,17 +80,7 @@ static int session_check_report(struct recorder *r)
 			return err;
 		}
 	}
-	if (!strcmp(env->output, "-") && isatty(STDOUT_FILENO)) {
-		fprintf(stderr, "sct-record: stdout is a terminal: redirect it or pipe it (sct-report -), "
-			"or give -o FILE\n");
-		return -EINVAL;
-	}
-	if (strcmp(env->output, "-") && !env->force && lstat(env->output, &st) == 0) {
-		fprintf(stderr, "sct-record: %s exists: use --force to overwrite it, or -o another file\n",
-			env->output);
-		return -EEXIST;
-	}
-	return 0;
+	return output_check_report(env);
 }
 
 static int session_load_report(struct recorder *r)
@@ -126,11 +115,11 @@ static int session_load_report(struct recorder *r)
 		fprintf(stderr, "sct-record: cannot load the BPF programs: %s\n", strerror(-err));
 		return err;
 	}
-	r->targets_fd = skel->maps.targets.map_fd;
+	r->targets.map_fd = skel->maps.targets.map_fd;
 	r->stats_fd = skel->maps.stats.map_fd;
 	r->iter_prog_fd = skel->progs.iter_tasks.prog_fd;
 	r->iter_mode = &skel->bss->iter_mode;
-	r->ntargets = &skel->bss->ntargets;
+	r->targets.count = &skel->bss->ntargets;
 	err = ringbuf_open(&r->rb, skel->maps.events.map_fd, env->ringbuf_size);
 	if (err)
 		fprintf(stderr, "sct-record: cannot map the ring buffer: %s\n", strerror(-err));
@@ -191,11 +180,30 @@ static int session_attach_report(struct recorder *r, struct targets_result *res)
 	return err;
 }
 
+/*
+ * An event waits up to one poll timeout in the ring buffer, up to the writer's interval in
+ * the pending block, and up to one more timeout until the loop sees the block is due. A
+ * timeout of at most a quarter of --flush-interval, and a writer interval of what the two
+ * timeouts leave, put every event in the file within --flush-interval of its submission.
+ */
+static void session_timing(struct recorder *r, uint64_t *writer_interval_ns)
+{
+	uint64_t interval = r->env->flush_interval_ns, poll_ns = interval / 4;
+
+	if (poll_ns > POLL_TIMEOUT_NS)
+		poll_ns = POLL_TIMEOUT_NS;
+	/* whole milliseconds, rounded down: the bound holds; --flush-interval >= 10 ms gives >= 2 */
+	r->poll_ms = poll_ns / 1000000;
+	*writer_interval_ns = interval - 2 * (uint64_t)r->poll_ms * 1000000;
+}
+
 static int session_open_report(struct recorder *r)
 {
 	const struct env *env = r->env;
-	struct sct_writer_opts opts = { .flush_interval_ns = env->flush_interval_ns };
-	int err = 0;
+	struct sct_writer_opts opts = { 0 };
+	int fd, err = 0;
+
+	session_timing(r, &opts.flush_interval_ns);
 
 	if (r->host.cgroup_mount[0]) {
 		r->cgroups = cgroups_new(r->host.cgroup_mount);
@@ -204,12 +212,17 @@ static int session_open_report(struct recorder *r)
 			return -ENOMEM;
 		}
 	}
-	r->writer = sct_writer_open(env->output, env->force, &r->host.info, &opts, &err);
+	fd = output_open(env, &r->output_created);
+	if (fd >= 0)
+		r->writer = sct_writer_open_fd(fd, &r->host.info, &opts, &err);
+	else
+		err = fd;
 	if (!r->writer) {
 		fprintf(stderr, "sct-record: cannot create %s: %s\n", env->output, sct_strerror(err));
+		if (r->output_created)
+			unlink(env->output);
 		return err ? err : -EIO;
 	}
-	r->output_created = strcmp(env->output, "-") != 0;
 	return 0;
 }
 
@@ -238,7 +251,12 @@ static int session_start_report(struct recorder *r, const struct targets_result 
 	}
 	if (!r->env->quiet)
 		fprintf(stderr, "sct-record: tracing %llu tasks\n", (unsigned long long)r->tasks);
-	err = command_release(r);
+	/* Stopped while starting: the loop ends at once, so the command must never start. */
+	if (record_exiting) {
+		command_abort(&r->cmd);
+		return 0;
+	}
+	err = command_release(&r->cmd);
 	if (err)
 		fprintf(stderr, "sct-record: cannot start the command: %s\n", strerror(-err));
 	return err;
@@ -254,7 +272,7 @@ static bool session_done(struct recorder *r, uint64_t now_ns)
 	if (env->duration_ns && now_ns - r->start_ns >= env->duration_ns)
 		return true;
 	/* Reaping also keeps the finished command from lingering as a zombie. */
-	if (command_reaped(r) && r->mode != SCT_MODE_TARGETS)
+	if (command_reaped(&r->cmd) && r->mode != SCT_MODE_TARGETS)
 		return true;
 	return r->mode == SCT_MODE_TARGETS && !targets_any(r);
 }
@@ -280,7 +298,7 @@ static int session_loop(struct recorder *r)
 	int err;
 
 	for (;;) {
-		n = ringbuf_poll(&r->rb, POLL_TIMEOUT_MS, events_handle, r);
+		n = ringbuf_poll(&r->rb, r->poll_ms, events_handle, r);
 		if (n < 0)
 			return r->err ? r->err : (int)n;
 		now_ns = clock_now_ns();
@@ -329,6 +347,7 @@ static void session_destroy(struct recorder *r)
 		session_detach(r->skel);
 	sct_bpf__destroy(r->skel);
 	cgroups_free(r->cgroups);
+	targets_free(&r->targets);
 	r->skel = NULL;
 	r->cgroups = NULL;
 }
@@ -346,10 +365,9 @@ int session_run(struct recorder *r)
 {
 	struct targets_result res = { 0 };
 	uint64_t records, bytes;
-	struct stat st;
 	int err, cerr;
 
-	r->cmd_go_fd = -1;
+	command_init(&r->cmd);
 	ringbuf_init(&r->rb);
 	r->mode = r->env->all ? SCT_MODE_ALL : r->env->cgroup ? SCT_MODE_CGROUP : SCT_MODE_TARGETS;
 	host_info_fill(&r->host, r->env);
@@ -357,7 +375,7 @@ int session_run(struct recorder *r)
 	if (err)
 		return err;
 	if (r->env->cmd) {
-		err = command_start(r, r->env->cmd);
+		err = command_start(&r->cmd, r->env);
 		if (err) {
 			fprintf(stderr, "sct-record: cannot fork the command: %s\n", strerror(-err));
 			return err;
@@ -379,15 +397,12 @@ int session_run(struct recorder *r)
 		goto out_discard;
 
 	err = session_loop(r);
+	command_stop(&r->cmd, r->env);
 	if (!err)
 		err = session_drain(r);
 	records = sct_writer_records(r->writer);
-	bytes = sct_writer_bytes(r->writer);
-	cerr = sct_writer_close(r->writer);
+	cerr = output_close(r->writer, &bytes);
 	r->writer = NULL;
-	/* The size with the trailer, which the writer no longer reports once closed. */
-	if (r->output_created && stat(r->env->output, &st) == 0)
-		bytes = st.st_size;
 	if (!err)
 		err = cerr;
 	if (err) {
@@ -398,13 +413,13 @@ int session_run(struct recorder *r)
 		session_summary(r, records, bytes);
 	}
 	session_destroy(r);
-	command_reaped(r);
+	r->cmd_status = command_finish_report(&r->cmd, r->env);
 	return err;
 
 out_discard:
 	session_discard(r);
 out_abort:
-	command_abort(r);
+	command_abort(&r->cmd);
 	session_destroy(r);
 	return err;
 }

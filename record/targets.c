@@ -15,12 +15,6 @@
 
 #include "record.h"
 
-/* A set of ids (open addressing, 0 is never an id). */
-struct idset {
-	uint32_t *slots;
-	size_t nslots, used;
-};
-
 static void idset_free(struct idset *s)
 {
 	free(s->slots);
@@ -63,33 +57,44 @@ static int idset_add(struct idset *s, uint32_t id)
 
 /* A pass over /proc. */
 struct walk {
-	struct recorder *r;
-	int map_fd;
+	struct targets *t;
 	struct idset groups;      /* thread groups already read this pass */
 	uint32_t *stack;          /* thread groups still to read */
 	size_t nstack, capstack;
 };
 
 /*
- * Across passes: the tasks we put in the map (the prune checks them: tasks the programs
- * added were alive when forked and will delete themselves) and those that found no room
- * (retried after the prune).
+ * The one place where userspace changes the map, so the count BPF keeps with it stays
+ * right. 0 when added, -EEXIST, -E2BIG when full, or another -errno.
  */
-static struct idset inserted, not_fit;
-
-static int target_insert(struct walk *w, uint32_t tid)
+static int targets_add(struct targets *t, uint32_t tid)
 {
 	__u8 one = 1;
 
-	if (!bpf_map_update_elem(w->map_fd, &tid, &one, BPF_NOEXIST)) {
-		__atomic_fetch_add(w->r->ntargets, 1, __ATOMIC_RELAXED);
-		return idset_add(&inserted, tid) < 0 ? -ENOMEM : 0;
-	}
-	if (errno == EEXIST)
+	if (bpf_map_update_elem(t->map_fd, &tid, &one, BPF_NOEXIST))
+		return -errno;
+	__atomic_fetch_add(t->count, 1, __ATOMIC_RELAXED);
+	return 0;
+}
+
+/* A tid no longer in the map (already gone: nothing to count). */
+static void targets_del(struct targets *t, uint32_t tid)
+{
+	if (!bpf_map_delete_elem(t->map_fd, &tid))
+		__atomic_fetch_sub(t->count, 1, __ATOMIC_RELAXED);
+}
+
+static int target_insert(struct walk *w, uint32_t tid)
+{
+	int err = targets_add(w->t, tid);
+
+	if (!err)
+		return idset_add(&w->t->inserted, tid) < 0 ? -ENOMEM : 0;
+	if (err == -EEXIST)
 		return 0;
-	if (errno == E2BIG)
-		return idset_add(&not_fit, tid) < 0 ? -ENOMEM : 0;
-	return -errno;
+	if (err == -E2BIG)
+		return idset_add(&w->t->not_fit, tid) < 0 ? -ENOMEM : 0;
+	return err;
 }
 
 static int stack_push(struct walk *w, uint32_t pid)
@@ -208,7 +213,7 @@ static int walk_thread(struct walk *w, uint32_t tid)
 int targets_fill(struct recorder *r)
 {
 	const struct env *env = r->env;
-	struct walk w = { .r = r, .map_fd = r->targets_fd };
+	struct walk w = { .t = &r->targets };
 	int err = 0;
 
 	for (size_t i = 0; !err && i < env->npids; i++) {
@@ -218,8 +223,8 @@ int targets_fill(struct recorder *r)
 	}
 	for (size_t i = 0; !err && i < env->ntids; i++)
 		err = walk_thread(&w, env->tids[i]);
-	if (!err && r->cmd_pid > 0) {
-		err = stack_push(&w, r->cmd_pid);
+	if (!err && r->cmd.pid > 0) {
+		err = stack_push(&w, r->cmd.pid);
 		if (!err)
 			err = walk_drain(&w);
 	}
@@ -299,33 +304,33 @@ static int keys_read(int fd, uint32_t **keys, size_t *n)
 
 void targets_prune(struct recorder *r, struct targets_result *res)
 {
-	int fd = r->targets_fd;
+	struct targets *t = &r->targets;
 
-	for (size_t i = 0; i < inserted.nslots; i++) {
-		uint32_t tid = inserted.slots[i];
+	for (size_t i = 0; i < t->inserted.nslots; i++) {
+		uint32_t tid = t->inserted.slots[i];
 
-		if (tid && !task_alive(tid) && !bpf_map_delete_elem(fd, &tid))
-			__atomic_fetch_sub(r->ntargets, 1, __ATOMIC_RELAXED);
+		if (tid && !task_alive(tid))
+			targets_del(t, tid);
 	}
-	idset_free(&inserted);
+	idset_free(&t->inserted);
 	/* The prune may have made room for tasks that did not fit. */
-	for (size_t i = 0; i < not_fit.nslots; i++) {
-		uint32_t tid = not_fit.slots[i];
-		__u8 one = 1;
+	for (size_t i = 0; i < t->not_fit.nslots; i++) {
+		uint32_t tid = t->not_fit.slots[i];
+		int err;
 
 		if (!tid || !task_alive(tid))
 			continue;
-		if (bpf_map_update_elem(fd, &tid, &one, BPF_NOEXIST)) {
-			if (errno != EEXIST)
+		err = targets_add(t, tid);
+		if (err) {
+			if (err != -EEXIST)
 				res->not_fit++;
 			continue;
 		}
-		__atomic_fetch_add(r->ntargets, 1, __ATOMIC_RELAXED);
 		/* Check after the insert: an exit in between would otherwise leave the key. */
-		if (!task_alive(tid) && !bpf_map_delete_elem(fd, &tid))
-			__atomic_fetch_sub(r->ntargets, 1, __ATOMIC_RELAXED);
+		if (!task_alive(tid))
+			targets_del(t, tid);
 	}
-	idset_free(&not_fit);
+	idset_free(&t->not_fit);
 }
 
 int targets_check_report(const struct env *env)
@@ -352,7 +357,8 @@ int targets_check_report(const struct env *env)
 
 void targets_sweep(struct recorder *r)
 {
-	uint64_t left = __atomic_load_n(r->ntargets, __ATOMIC_RELAXED);
+	struct targets *t = &r->targets;
+	uint64_t left = __atomic_load_n(t->count, __ATOMIC_RELAXED);
 	uint32_t *keys;
 	size_t n;
 	int err;
@@ -361,14 +367,20 @@ void targets_sweep(struct recorder *r)
 	if (!left || left > TARGETS_SWEEP_MAX)
 		return;
 	/* A failed read only skips this sweep; the next one comes a second later. */
-	err = keys_read(r->targets_fd, &keys, &n);
+	err = keys_read(t->map_fd, &keys, &n);
 	for (size_t i = 0; !err && i < n; i++)
-		if (task_gone(keys[i]) && !bpf_map_delete_elem(r->targets_fd, &keys[i]))
-			__atomic_fetch_sub(r->ntargets, 1, __ATOMIC_RELAXED);
+		if (task_gone(keys[i]))
+			targets_del(t, keys[i]);
 	free(keys);
 }
 
 bool targets_any(struct recorder *r)
 {
-	return __atomic_load_n(r->ntargets, __ATOMIC_RELAXED) > 0;
+	return __atomic_load_n(r->targets.count, __ATOMIC_RELAXED) > 0;
+}
+
+void targets_free(struct targets *t)
+{
+	idset_free(&t->inserted);
+	idset_free(&t->not_fit);
 }

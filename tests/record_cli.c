@@ -4,6 +4,7 @@
  * and no output file. Needs root (the recorder checks its privileges first).
  */
 #include <criterion/criterion.h>
+#include <criterion/parameterized.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <signal.h>
@@ -30,40 +31,119 @@ static void cli_fini(void)
 
 TestSuite(record_cli, .init = rh_setup, .fini = cli_fini, .timeout = 60);
 
-/* Run the recorder with args to its end; it must fail, say `needle` and leave no `out`. */
-static void assert_refused(const char *const args[], const char *needle, const char *out)
+/* Run the recorder with args to its end: it must fail without tracing and leave no `out`. */
+static void run_refused(const char *const args[], const char *out, struct rh_recorder *rec)
 {
-	struct rh_recorder rec;
 	struct stat st;
-	int ret = rh_recorder_start(&rec, args);
+	int ret = rh_recorder_start(rec, args);
 
 	if (ret == 0) {
-		rh_recorder_finish(&rec, SIGKILL, RH_TIMEOUT_MS);
-		cr_assert_fail("the recorder started tracing:\n%s", rec.err);
+		rh_recorder_finish(rec, SIGKILL, RH_TIMEOUT_MS);
+		cr_assert_fail("the recorder started tracing:\n%s", rec->err);
 	}
 	cr_assert_eq(ret, -ECHILD, "the recorder neither failed nor got ready: %s", strerror(-ret));
-	cr_assert(WIFEXITED(rec.status) && WEXITSTATUS(rec.status) != 0, "status %#x:\n%s", rec.status, rec.err);
-	cr_assert_not_null(strstr(rec.err, needle), "no '%s' in the message:\n%s", needle, rec.err);
+	cr_assert(WIFEXITED(rec->status) && WEXITSTATUS(rec->status) != 0, "status %#x:\n%s", rec->status,
+		  rec->err);
 	if (out)
 		cr_assert_neq(stat(out, &st), 0, "%s was created", out);
 }
 
-Test(record_cli, bad_pid)
+/* Refused with `needle` in the message. */
+static void assert_refused(const char *const args[], const char *needle, const char *out)
 {
-	const char *args[] = {"-o", rh_trace_path, "-p", "abc", NULL};
+	struct rh_recorder rec;
 
-	assert_refused(args, "abc", rh_trace_path);
+	run_refused(args, out, &rec);
+	cr_assert_not_null(strstr(rec.err, needle), "no '%s' in the message:\n%s", needle, rec.err);
+}
+
+/* Refused as a usage error: the message, then the usage line, exit status 2. */
+static void assert_usage_error(const char *const args[], const char *needle)
+{
+	struct rh_recorder rec;
+	const char *at;
+
+	run_refused(args, rh_trace_path, &rec);
+	at = strstr(rec.err, needle);
+	cr_assert_not_null(at, "no '%s' in the message:\n%s", needle, rec.err);
+	cr_assert_not_null(strstr(at, "usage: sct-record"), "no usage line after the message:\n%s", rec.err);
+	cr_assert_eq(WEXITSTATUS(rec.status), 2, "exit status %d:\n%s", WEXITSTATUS(rec.status), rec.err);
+}
+
+/* A pid no process has now. */
+static pid_t unused_pid(void)
+{
+	pid_t p;
+
+	for (p = 32000; p > 300 && (kill(p, 0) == 0 || errno != ESRCH); p--)
+		;
+	return p;
+}
+
+/*
+ * A -p/-t argument that must be refused with `invalid WHAT: 'shown'` and exit status 2.
+ * Arrays, not pointers: Criterion runs each case in a new process image.
+ */
+struct bad_ids {
+	char flag[4], arg[64], shown[80];
+};
+
+ParameterizedTestParameters(record_cli, bad_id_lists)
+{
+	static struct bad_ids cases[] = {
+		{"-p", "abc", "pid: 'abc'"},
+		{"-p", "", "pid: ''"},
+		{"-p", "0", "pid: '0'"},
+		{"-p", "-1", "pid: '-1'"},
+		{"-p", "+1", "pid: '+1'"},
+		{"-p", " 1", "pid: ' 1'"},
+		{"-p", "1 ", "pid: '1 '"},
+		{"-p", "1x", "pid: '1x'"},
+		{"-p", "2147483648", "pid: '2147483648'"},
+		{"-p", "4294967297", "pid: '4294967297'"},
+		{"-p", "99999999999999999999999", "pid: '99999999999999999999999'"},
+		{"-p", "00000000000000000000000000000002627junkjunk",
+		 "pid: '00000000000000000000000000000002627junkjunk'"},
+		{"-p", "1,", "pid: '1,'"},
+		{"-p", ",1", "pid: ',1'"},
+		{"-p", "1,,1", "pid: '1,,1'"},
+		{"-p", "1,abc,1", "pid: 'abc'"},
+		{"-t", "0", "tid: '0'"},
+		{"-t", "1,-2", "tid: '-2'"},
+		{"-t", "000000000000000000000000000000001x", "tid: '000000000000000000000000000000001x'"},
+	};
+
+	return cr_make_param_array(struct bad_ids, cases, sizeof(cases) / sizeof(cases[0]));
+}
+
+ParameterizedTest(struct bad_ids *c, record_cli, bad_id_lists)
+{
+	const char *args[] = {"-o", rh_trace_path, c->flag, c->arg, NULL};
+	char needle[128];
+
+	snprintf(needle, sizeof(needle), "sct-record: invalid %s\n", c->shown);
+	assert_usage_error(args, needle);
+}
+
+/* An item longer than any buffer is read whole: here a pid that does not exist, never pid 1. */
+Test(record_cli, long_pid_is_not_cut)
+{
+	const char *args[] = {"-o", rh_trace_path, "-p", NULL, NULL};
+	char arg[64], needle[64];
+	pid_t p = unused_pid();
+
+	snprintf(arg, sizeof(arg), "%040d", p);
+	snprintf(needle, sizeof(needle), "cannot trace pid %d: no such process", p);
+	args[3] = arg;
+	assert_refused(args, needle, rh_trace_path);
 }
 
 Test(record_cli, pid_that_does_not_exist)
 {
 	const char *args[] = {"-o", rh_trace_path, "-p", NULL, NULL};
 	char pid[16];
-	pid_t p;
 
-	for (p = 32000; p > 300 && (kill(p, 0) == 0 || errno != ESRCH); p--)
-		;
-	snprintf(pid, sizeof(pid), "%d", p);
+	snprintf(pid, sizeof(pid), "%d", unused_pid());
 	args[3] = pid;
 	assert_refused(args, pid, rh_trace_path);
 }
@@ -113,6 +193,17 @@ Test(record_cli, unwritable_output_dir)
 	snprintf(out, sizeof(out), "%s/trace.sct", ro_dir);
 	snprintf(pid, sizeof(pid), "%d", getpid());
 	assert_refused(args, out, out);
+}
+
+/* A ring buffer too small for an exec event would lose every EXEC: refused, with the minimum. */
+Test(record_cli, ring_buffer_too_small_for_an_exec)
+{
+	char pid[16];
+	const char *args[] = {"-o", rh_trace_path, "--ringbuf-size", "4K", "-p", pid, NULL};
+
+	cr_assert_eq(sysconf(_SC_PAGESIZE), 4096, "the message below is the one of 4K pages");
+	snprintf(pid, sizeof(pid), "%d", getpid());
+	assert_usage_error(args, "sct-record: invalid ring buffer size: '4K': 8K at least");
 }
 
 Test(record_cli, bad_flag_value)

@@ -334,6 +334,31 @@ int rh_recorder_finish(struct rh_recorder *r, int sig, int timeout_ms)
 	return ret;
 }
 
+size_t rh_drain_to_file(int fd, const char *path)
+{
+	int out = open(path, O_CREAT | O_WRONLY | O_EXCL, 0600);
+	char buf[65536];
+	size_t total = 0;
+
+	cr_assert_geq(out, 0);
+	for (;;) {
+		struct pollfd pfd = {.fd = fd, .events = POLLIN};
+		ssize_t n;
+
+		cr_assert_eq(poll(&pfd, 1, RH_TIMEOUT_MS), 1, "no data and no EOF from the FIFO");
+		n = read(fd, buf, sizeof(buf));
+		if (n < 0 && (errno == EINTR || errno == EAGAIN))
+			continue;
+		cr_assert_geq(n, 0, "read: %s", strerror(errno));
+		if (n == 0)
+			break;
+		cr_assert_eq(write(out, buf, n), n);
+		total += n;
+	}
+	close(out);
+	return total;
+}
+
 int rh_tmp_make(char *dir, size_t cap)
 {
 	if (snprintf(dir, cap, "/tmp/sct-test-XXXXXX") >= (int)cap)

@@ -65,6 +65,9 @@ int rh_recorder_start(struct rh_recorder *r, const char *const args[]);
 /* Send sig (0: none), read stderr to EOF, reap, close the pipes. The exit status is in r->status. */
 int rh_recorder_finish(struct rh_recorder *r, int sig, int timeout_ms);
 
+/* Read fd (a FIFO or pipe) to EOF into a new file at path; returns the bytes read. Asserts. */
+size_t rh_drain_to_file(int fd, const char *path);
+
 /* A temporary folder for one test's files, removed with everything in it by rh_tmp_remove. */
 int rh_tmp_make(char *dir, size_t cap);
 void rh_tmp_remove(const char *dir);

@@ -250,8 +250,8 @@ Test(record_robust, ring_buffer_overflow_is_counted_not_silent)
 {
 	const long n = 200000;
 	const char *wl[] = {rh_workload("writer"), "200000", "7", NULL};
-	/* one page of ring buffer cannot hold a burst of 200,000 syscalls: drops are likely */
-	const char *extra[] = {"--ringbuf-size", "4K", NULL};
+	/* the smallest ring buffer cannot hold a burst of 200,000 syscalls: drops are likely */
+	const char *extra[] = {"--ringbuf-size", "8K", NULL};
 	struct rh_run run;
 	struct rh_trace t;
 	size_t writes;

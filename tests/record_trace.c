@@ -218,6 +218,31 @@ Test(record_trace, exec_chain)
 	rh_run_release(&run);
 }
 
+/*
+ * The smallest ring buffer accepted holds an EXEC event with its whole filename. The first
+ * exec comes when the buffer holds at most three syscall events (the workload was blocked on
+ * its go byte), so it is always there; later ones can be lost to so small a buffer on a busy
+ * machine, but never silently.
+ */
+Test(record_trace, exec_fits_the_smallest_ring_buffer)
+{
+	const char *wl[] = {rh_workload("execchain"), "chain", "3", NULL};
+	const char *extra[] = {"--ringbuf-size", "8K", NULL};
+	char lines[4][256];
+	struct rh_run run;
+	struct rh_trace t;
+
+	cr_assert_eq(rh_run_traced(&run, wl, rh_trace_path, extra), 0, "run failed (see stderr)");
+	cr_assert(WIFEXITED(run.wl_status) && WEXITSTATUS(run.wl_status) == 0);
+	cr_assert_eq(lines_with(run.out, "exec level ", lines, 4), 4, "output: %s", run.out);
+	trace_load(&t, rh_trace_path);
+	cr_assert_geq(t.nexec, 1, "no EXEC record, %lu events lost", (unsigned long)t.lost_count);
+	cr_assert_str_eq(t.exec[0].filename, strstr(lines[0], " file ") + 6);
+	cr_assert(t.nexec == 3 || t.nlost > 0, "%zu EXEC records for 3 execs and no LOST record", t.nexec);
+	rh_trace_free(&t);
+	rh_run_release(&run);
+}
+
 Test(record_trace, exec_by_non_leader_thread)
 {
 	const char *wl[] = {rh_workload("execchain"), "thread", NULL};

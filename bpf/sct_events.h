@@ -4,8 +4,8 @@
  * output. Fixed-width kernel types only and no includes: the BPF side gets the types from
  * vmlinux.h, userspace from <linux/types.h> included before this file.
  */
-#ifndef SCT_BPF_ABI_H
-#define SCT_BPF_ABI_H
+#ifndef SCT_EVENTS_H
+#define SCT_EVENTS_H
 
 #define SCT_COMM_LEN 16
 /* Exec filenames longer than this are cut; PATH_MAX is the kernel's own bound. */

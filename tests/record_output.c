@@ -1,0 +1,213 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
+/*
+ * sct-record's output: never through a symbolic link, never into another name's inode, the
+ * real byte count for a FIFO, blocks on disk as often as --flush-interval says. Needs root.
+ */
+#include <criterion/criterion.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <inttypes.h>
+#include <poll.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/inotify.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "record_helpers.h"
+
+TestSuite(record_output, .init = rh_setup, .fini = rh_teardown, .timeout = 60);
+
+static char victim[RH_DIR_MAX + 16];
+
+/* A 0644 file holding "keep", the file an attacker would like root to overwrite. */
+static void victim_make(void)
+{
+	int fd;
+
+	snprintf(victim, sizeof(victim), "%s/victim", rh_dir);
+	fd = open(victim, O_CREAT | O_WRONLY | O_EXCL, 0644);
+	cr_assert_geq(fd, 0);
+	cr_assert_eq(fchmod(fd, 0644), 0);
+	cr_assert_eq(write(fd, "keep", 4), 4);
+	close(fd);
+}
+
+static void victim_assert_untouched(void)
+{
+	char buf[16] = {0};
+	struct stat st;
+	int fd = open(victim, O_RDONLY);
+
+	cr_assert_geq(fd, 0);
+	cr_assert_eq(read(fd, buf, sizeof(buf)), 4, "the victim's size changed");
+	close(fd);
+	cr_assert_str_eq(buf, "keep");
+	cr_assert_eq(stat(victim, &st), 0);
+	cr_assert_eq(st.st_mode & 07777, 0644, "the victim's mode is now %o", st.st_mode & 07777);
+}
+
+Test(record_output, symlink_is_refused_with_and_without_force)
+{
+	char pid[16];
+	const char *plain[] = {"-o", rh_trace_path, "-p", pid, NULL};
+	const char *forced[] = {"-o", rh_trace_path, "--force", "-p", pid, NULL};
+	const char *const *runs[] = {plain, forced};
+	struct stat st;
+
+	victim_make();
+	cr_assert_eq(symlink(victim, rh_trace_path), 0);
+	snprintf(pid, sizeof(pid), "%d", getpid());
+	for (size_t i = 0; i < 2; i++) {
+		struct rh_recorder rec;
+		int ret = rh_recorder_start(&rec, runs[i]);
+
+		if (ret == 0)
+			rh_recorder_finish(&rec, SIGKILL, RH_TIMEOUT_MS);
+		cr_assert_eq(ret, -ECHILD, "run %zu was not refused:\n%s", i, rec.err);
+		cr_assert(WIFEXITED(rec.status) && WEXITSTATUS(rec.status) == 1, "status %#x:\n%s", rec.status,
+			  rec.err);
+		cr_assert_not_null(strstr(rec.err, "is a symbolic link"), "run %zu:\n%s", i, rec.err);
+		victim_assert_untouched();
+		cr_assert_eq(lstat(rh_trace_path, &st), 0);
+		cr_assert(S_ISLNK(st.st_mode), "the link was replaced");
+	}
+}
+
+/* --force replaces the name: the old inode, shared with another name, keeps its bytes and mode. */
+Test(record_output, force_replaces_the_name_not_a_hard_linked_file)
+{
+	const char *wl[] = {rh_workload("writer"), "10", "7", NULL};
+	char pid[16];
+	const char *args[] = {"-o", rh_trace_path, "--force", "-p", pid, NULL};
+	struct rh_proc p;
+	struct rh_recorder rec;
+	struct rh_trace t;
+	struct stat st;
+
+	victim_make();
+	cr_assert_eq(link(victim, rh_trace_path), 0);
+	cr_assert_eq(rh_spawn(&p, wl, false), 0);
+	snprintf(pid, sizeof(pid), "%d", p.pid);
+	cr_assert_eq(rh_recorder_start(&rec, args), 0, "recorder: %s", rec.err);
+	cr_assert_eq(rh_go(&p), 0);
+	cr_assert_eq(rh_recorder_finish(&rec, 0, RH_TIMEOUT_MS), 0);
+	cr_assert(WIFEXITED(rec.status) && WEXITSTATUS(rec.status) == 0, "%s", rec.err);
+	victim_assert_untouched();
+	cr_assert_eq(stat(rh_trace_path, &st), 0);
+	cr_assert_eq(st.st_mode & 07777, 0600, "trace mode %o", st.st_mode & 07777);
+	cr_assert_eq(st.st_nlink, 1);
+	cr_assert_eq(rh_trace_read(rh_trace_path, &t), 0);
+	cr_assert(t.has_trailer);
+	cr_assert_eq(rh_count_returns(&t, (uint32_t)p.pid, t.nr_write, 7), 10);
+	rh_trace_free(&t);
+	rh_proc_release(&p);
+}
+
+/* A FIFO is written into without --force, and the summary counts what went through it. */
+Test(record_output, fifo_bytes_are_counted)
+{
+	const char *wl[] = {rh_workload("writer"), "10", "7", NULL};
+	char fifo[RH_DIR_MAX + 16], pid[16], want[128];
+	const char *args[] = {"-o", fifo, "-p", pid, NULL};
+	struct rh_proc p;
+	struct rh_recorder rec;
+	struct rh_trace t;
+	size_t got;
+	int fd;
+
+	snprintf(fifo, sizeof(fifo), "%s/fifo", rh_dir);
+	cr_assert_eq(mkfifo(fifo, 0600), 0);
+	/* The read end first, so the recorder's open for writing does not wait. */
+	fd = open(fifo, O_RDONLY | O_NONBLOCK);
+	cr_assert_geq(fd, 0);
+	cr_assert_eq(rh_spawn(&p, wl, false), 0);
+	snprintf(pid, sizeof(pid), "%d", p.pid);
+	cr_assert_eq(rh_recorder_start(&rec, args), 0, "recorder: %s", rec.err);
+	cr_assert_eq(rh_go(&p), 0);
+	got = rh_drain_to_file(fd, rh_trace_path);
+	close(fd);
+	cr_assert_eq(rh_recorder_finish(&rec, 0, RH_TIMEOUT_MS), 0);
+	cr_assert(WIFEXITED(rec.status) && WEXITSTATUS(rec.status) == 0, "%s", rec.err);
+	snprintf(want, sizeof(want), "; %zu bytes written to %s\n", got, fifo);
+	cr_assert_not_null(strstr(rec.err, want), "no '%s' in:\n%s", want, rec.err);
+	cr_assert_eq(rh_trace_read(rh_trace_path, &t), 0);
+	cr_assert(t.has_trailer);
+	cr_assert_eq(rh_count_returns(&t, (uint32_t)p.pid, t.nr_write, 7), 10);
+	rh_trace_free(&t);
+	rh_proc_release(&p);
+}
+
+static int64_t now_us(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (int64_t)ts.tv_sec * 1000000 + ts.tv_nsec / 1000;
+}
+
+/* Microseconds from now until the trace holds pid's write of len bytes; woken by file growth. */
+static int64_t wait_for_write(int in_fd, const char *path, uint32_t pid, int64_t len)
+{
+	int64_t start = now_us();
+	struct rh_trace t;
+	char ev[4096];
+
+	for (;;) {
+		struct pollfd pfd = {.fd = in_fd, .events = POLLIN};
+		size_t found;
+
+		cr_assert_eq(rh_trace_read(path, &t), 0);
+		found = rh_count_returns(&t, pid, t.nr_write, len);
+		rh_trace_free(&t);
+		if (found)
+			return now_us() - start;
+		cr_assert_eq(poll(&pfd, 1, RH_TIMEOUT_MS), 1, "the trace did not grow in %d ms", RH_TIMEOUT_MS);
+		cr_assert_gt(read(in_fd, ev, sizeof(ev)), 0);
+	}
+}
+
+static int cmp_i64(const void *a, const void *b)
+{
+	int64_t x = *(const int64_t *)a, y = *(const int64_t *)b;
+
+	return (x > y) - (x < y);
+}
+
+/*
+ * A syscall is in the file within --flush-interval: with 20 ms, the median of five delays must
+ * stay under 60 ms (slack for a loaded machine), where a fixed 100 ms poll timeout made it
+ * 200 ms (measured here: 15 ms now).
+ */
+Test(record_output, flush_interval_below_the_poll_timeout_is_honoured)
+{
+	const char *wl[] = {rh_workload("ticker"), NULL};
+	char pid[16];
+	const char *args[] = {"-o", rh_trace_path, "--flush-interval", "0.02", "-p", pid, NULL};
+	int64_t delay[5];
+	struct rh_proc p;
+	struct rh_recorder rec;
+	int in_fd;
+
+	cr_assert_eq(rh_spawn(&p, wl, false), 0);
+	snprintf(pid, sizeof(pid), "%d", p.pid);
+	cr_assert_eq(rh_recorder_start(&rec, args), 0, "recorder: %s", rec.err);
+	in_fd = inotify_init1(IN_CLOEXEC | IN_NONBLOCK);
+	cr_assert_geq(in_fd, 0);
+	cr_assert_geq(inotify_add_watch(in_fd, rh_trace_path, IN_MODIFY), 0);
+	for (int i = 0; i < 5; i++) {
+		cr_assert_eq(rh_go(&p), 0);
+		delay[i] = wait_for_write(in_fd, rh_trace_path, (uint32_t)p.pid, 101 + i);
+	}
+	close(in_fd);
+	qsort(delay, 5, sizeof(delay[0]), cmp_i64);
+	cr_assert_lt(delay[2], 60000, "median delay %" PRId64 " us (all: %" PRId64 " .. %" PRId64 ")",
+		     delay[2], delay[0], delay[4]);
+	rh_proc_release(&p);
+	cr_assert_eq(rh_recorder_finish(&rec, 0, RH_TIMEOUT_MS), 0);
+	cr_assert(WIFEXITED(rec.status) && WEXITSTATUS(rec.status) == 0, "%s", rec.err);
+}
