@@ -7,14 +7,16 @@
  */
 #include <errno.h>
 #include <getopt.h>
+#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 
 #include "report.h"
 
 static const char usage_text[] =
-"Usage: sct-convert --to csv|jsonl [--records TYPE] [-o OUT] FILE...\n"
+"Usage: sct-convert --to csv|jsonl [--records TYPE] [-o OUT [--force]] FILE...\n"
 "Writes one record type of sct traces (FILE '-' = stdin) as CSV (RFC 4180, header row,\n"
 "CRLF) or JSON Lines (one object per line). TYPE: syscall (default), task, fork, exec,\n"
 "exit, cgroup, lost, warning. Columns: session, host, the schema's fields in order, then\n"
@@ -26,11 +28,15 @@ static const char usage_text[] =
 "\n"
 "  -T, --to FORMAT     csv or jsonl (required)\n"
 "  -r, --records TYPE  record type (default syscall)\n"
-"  -o, --output OUT    output file (default stdout)\n"
+"  -o, --output OUT    output file (default stdout), created with the permissions of\n"
+"                      the most restrictive input (0600 for stdin), never through a\n"
+"                      symlink\n"
+"  -f, --force         overwrite OUT if it exists\n"
 "      --strict        exit 3 when any input is damaged or incomplete\n"
 "  -h, --help          this text\n"
-"Exit status: as sct-report: 0 ok, 1 unreadable input or output error, 2 usage, 3 damaged\n"
-"input with --strict or nothing readable. The input summary goes to stderr.\n"
+"Exit status: as sct-report: 0 ok, 1 unreadable input or output error (writing stops at\n"
+"the first error), 2 usage, 3 damaged input with --strict or nothing readable. The input\n"
+"summary goes to stderr.\n"
 "\n"
 "Examples:\n"
 "  sct-convert --to csv -o calls.csv trace.sct\n"
@@ -54,7 +60,7 @@ struct column {
 };
 
 struct convert {
-	bool jsonl, strict;
+	bool jsonl, strict, force;
 	uint32_t type;
 	const char *output;
 	char **files;
@@ -73,7 +79,7 @@ static const char *const type_names[] = { "session", "syscall", "task", "fork", 
 
 static int usage_error(const char *what, const char *arg)
 {
-	fprintf(stderr, "sct-convert: %s '%s'\nUsage: sct-convert --to csv|jsonl [--records TYPE] [-o OUT] FILE...\n",
+	fprintf(stderr, "sct-convert: %s '%s'\nUsage: sct-convert --to csv|jsonl [--records TYPE] [-o OUT [--force]] FILE...\n",
 		what, arg ? arg : "");
 	return -EINVAL;
 }
@@ -83,19 +89,21 @@ static int parse_args(struct convert *cv, int argc, char **argv)
 	static const struct option opts[] = {
 		{ "to", required_argument, NULL, 'T' },     { "records", required_argument, NULL, 'r' },
 		{ "output", required_argument, NULL, 'o' }, { "strict", no_argument, NULL, 'S' },
-		{ "help", no_argument, NULL, 'h' },         { NULL, 0, NULL, 0 },
+		{ "force", no_argument, NULL, 'f' },        { "help", no_argument, NULL, 'h' },
+		{ NULL, 0, NULL, 0 },
 	};
 	const char *to = NULL;
 	int c;
 
 	cv->type = SCT_REC_SYSCALL;
-	while ((c = getopt_long(argc, argv, "T:r:o:h", opts, NULL)) != -1) {
+	while ((c = getopt_long(argc, argv, "T:r:o:fh", opts, NULL)) != -1) {
 		uint32_t t;
 
 		switch (c) {
 		case 'T': to = optarg; break;
 		case 'o': cv->output = optarg; break;
 		case 'S': cv->strict = true; break;
+		case 'f': cv->force = true; break;
 		case 'h': fputs(usage_text, stdout); exit(0);
 		case 'r':
 			for (t = 1; t <= SCT_REC_MAX && strcmp(optarg, type_names[t]); t++)
@@ -364,16 +372,6 @@ static int convert_row(struct convert *cv, struct input *in, const struct sct_re
 	return 0;
 }
 
-static void convert_input_error(struct convert *cv, struct input *in, const char *path, int err)
-{
-	const char *detail = in && in->r ? sct_reader_error(in->r) : "";
-	char msg[512];
-
-	snprintf(msg, sizeof(msg), "%s%s%s", sct_strerror(err), *detail ? ": " : "", detail);
-	fprintf(stderr, "sct-convert: %s: %s\n", path, msg);
-	footer_input_error(cv->c.footer, path, msg);
-}
-
 static int convert_one(struct convert *cv, const char *path)
 {
 	struct sct_record rec;
@@ -381,7 +379,7 @@ static int convert_one(struct convert *cv, const char *path)
 	int n = input_open(&cv->c, &in, path);
 
 	if (n) {
-		convert_input_error(cv, NULL, path, n);
+		input_error(&cv->c, NULL, path, n);
 		return 0;
 	}
 	while ((n = input_next(&cv->c, &in, &rec)) > 0) {
@@ -396,7 +394,7 @@ static int convert_one(struct convert *cv, const char *path)
 		n = rec.type == cv->type ? convert_row(cv, &in, &rec) : 0;
 		if (!n)
 			n = input_track(&cv->c, &in, &rec);
-		if (n)
+		if (n || cv->o.err)
 			break;
 	}
 	if (n == -ENOMEM) {
@@ -404,7 +402,7 @@ static int convert_one(struct convert *cv, const char *path)
 		return n;
 	}
 	if (n < 0)
-		convert_input_error(cv, &in, path, n);
+		input_error(&cv->c, &in, path, n);
 	input_close(&cv->c, &in);
 	return 0;
 }
@@ -413,7 +411,7 @@ static int convert_run(struct convert *cv)
 {
 	int err = 0;
 
-	for (int i = 0; i < cv->nfiles && !err; i++)
+	for (int i = 0; i < cv->nfiles && !err && !cv->o.err; i++)
 		err = convert_one(cv, cv->files[i]);
 	if (!err && !cv->ncols) {
 		err = convert_columns(cv, sct_schema_builtin(cv->type));
@@ -421,6 +419,26 @@ static int convert_run(struct convert *cv)
 			convert_header(cv);
 	}
 	return err;
+}
+
+/* The permissions of the most restrictive input, read permission bits only (stdin: 0600). */
+static mode_t convert_mode(const struct convert *cv)
+{
+	mode_t mode = 0666;
+	bool any = false;
+
+	for (int i = 0; i < cv->nfiles; i++) {
+		struct stat st;
+
+		if (!strcmp(cv->files[i], "-")) {
+			mode &= 0600;
+			any = true;
+		} else if (!stat(cv->files[i], &st)) {
+			mode &= st.st_mode & 0666;
+			any = true;
+		}
+	}
+	return any ? mode : 0600;
 }
 
 int main(int argc, char **argv)
@@ -432,23 +450,24 @@ int main(int argc, char **argv)
 
 	if (parse_args(&cv, argc, argv))
 		return EXIT_USAGE;
+	cv.c.tool = "sct-convert";
 	cv.c.env = &env;
 	cv.c.track_tasks = true;
 	cv.c.footer = footer_new();
-	err = cv.c.footer ? out_open(&cv.o, cv.output) : -ENOMEM;
+	signal(SIGPIPE, SIG_IGN); /* a closed pipe is a write error: exit with the documented 1 */
+	err = cv.c.footer ? out_open(&cv.o, cv.output, cv.force, convert_mode(&cv)) : -ENOMEM;
 	if (err) {
-		fprintf(stderr, "sct-convert: %s: %s\n", cv.output ? cv.output : "stdout", sct_strerror(err));
+		fprintf(stderr, "sct-convert: %s: %s%s\n", cv.output ? cv.output : "stdout", sct_strerror(err),
+			err == -EEXIST ? " (--force overwrites it)" :
+			err == -ELOOP ? " (a symlink: not followed)" : "");
 		footer_free(cv.c.footer);
 		return EXIT_INPUT;
 	}
 	err = convert_run(&cv);
 	status = footer_exit_status(cv.c.footer, "sct-convert", cv.strict, err);
-	err = out_close(&cv.o);
-	if (err) {
-		fprintf(stderr, "sct-convert: writing %s: %s\n", cv.output ? cv.output : "stdout", sct_strerror(err));
+	if (out_finish(&cv.o, "sct-convert", cv.output ? cv.output : "stdout"))
 		status = EXIT_INPUT;
-	}
-	if (!out_open(&errout, NULL)) {
+	if (!out_open(&errout, NULL, false, 0)) {
 		errout.fd = 2;
 		footer_print(cv.c.footer, &errout);
 		if (out_close(&errout))

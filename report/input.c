@@ -4,6 +4,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "report.h"
 
@@ -155,6 +156,25 @@ int input_next(struct ctx *c, struct input *in, struct sct_record *rec)
 			return err;
 		return 1;
 	}
+}
+
+void input_error(struct ctx *c, struct input *in, const char *path, int err)
+{
+	const char *detail = in && in->r ? sct_reader_error(in->r) : "";
+	char msg[512];
+	struct out e;
+
+	snprintf(msg, sizeof(msg), "%s%s%s", sct_strerror(err), *detail ? ": " : "", detail);
+	footer_input_error(c->footer, path, msg);
+	if (out_open(&e, NULL, false, 0))
+		return;
+	e.fd = STDERR_FILENO;
+	out_printf(&e, "%s: ", c->tool);
+	names_out_escaped(&e, path, strlen(path));
+	out_str(&e, ": ");
+	names_out_escaped(&e, msg, strlen(msg));
+	out_char(&e, '\n');
+	out_close(&e);
 }
 
 void input_close(struct ctx *c, struct input *in)

@@ -11,6 +11,7 @@
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <sys/types.h>
 
 #include "sct.h"
 
@@ -48,8 +49,16 @@ struct out {
 	int err;
 	bool own_fd;
 };
-int out_open(struct out *o, const char *path); /* "-" or NULL = stdout */
+/*
+ * "-" or NULL = stdout. A file is created with mode (less the umask), never through a final
+ * symlink (-ELOOP), never over an existing file unless force (-EEXIST); a forced regular
+ * file is truncated and loses the permissions mode lacks.
+ */
+int out_open(struct out *o, const char *path, bool force, mode_t mode);
 int out_close(struct out *o);
+/* out_close(), then 0, or EXIT_INPUT with "TOOL: writing NAME: reason" on stderr (silent on
+ * EPIPE: whoever read the output chose to stop). */
+int out_finish(struct out *o, const char *tool, const char *name);
 void out_flush(struct out *o);
 void out_mem(struct out *o, const void *p, size_t n);
 void out_str(struct out *o, const char *s);
@@ -110,6 +119,8 @@ int input_next(struct ctx *c, struct input *in, struct sct_record *rec);
 /* Apply a lifecycle record to the task table: after the mode has seen it (an EXIT line
  * still names the task it ends). */
 int input_track(struct ctx *c, struct input *in, const struct sct_record *rec);
+/* An input that failed (err): "TOOL: PATH: reason" on stderr, escaped, and in the footer. */
+void input_error(struct ctx *c, struct input *in, const char *path, int err);
 /* Adds the reader's statistics to the footer and closes it. */
 void input_close(struct ctx *c, struct input *in);
 /* Name of syscall nr in the session's table: strtab id ("" never; "syscall_N" if unknown). */
@@ -289,6 +300,7 @@ struct env {
 struct footer;
 
 struct ctx {
+	const char *tool;    /* for messages: "sct-report" */
 	struct env *env;
 	struct footer *footer;
 	bool track_tasks;    /* keep the task table (comm, process tree) */

@@ -2,6 +2,7 @@
 /* sct-report: summaries, timeline, process tree and histograms of sct traces. */
 #include <errno.h>
 #include <getopt.h>
+#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -192,16 +193,6 @@ static bool needs_tasks(const struct env *env)
 	return false;
 }
 
-static void report_input_error(struct ctx *c, struct input *in, const char *path, int err)
-{
-	const char *detail = in && in->r ? sct_reader_error(in->r) : "";
-	char msg[512];
-
-	snprintf(msg, sizeof(msg), "%s%s%s", sct_strerror(err), *detail ? ": " : "", detail);
-	fprintf(stderr, "sct-report: %s: %s\n", path, msg);
-	footer_input_error(c->footer, path, msg);
-}
-
 static bool syscall_pass(const struct env *env, struct sess *s, const struct sct_syscall *sc)
 {
 	return !env->filter_active || filter_syscall(&env->filter, s, sc);
@@ -218,7 +209,7 @@ static int run_aggregate(struct ctx *c, struct summary *sm)
 		int n, err = input_open(c, &in, env->files[i]);
 
 		if (err) {
-			report_input_error(c, NULL, env->files[i], err);
+			input_error(c, NULL, env->files[i], err);
 			continue;
 		}
 		while ((n = input_next(c, &in, &rec)) > 0) {
@@ -246,7 +237,7 @@ static int run_aggregate(struct ctx *c, struct summary *sm)
 			return n;
 		}
 		if (n < 0)
-			report_input_error(c, &in, env->files[i], n);
+			input_error(c, &in, env->files[i], n);
 		input_close(c, &in);
 	}
 	return 0;
@@ -271,7 +262,7 @@ static int run_timeline(struct ctx *c, struct timeline *tl, struct out *o)
 
 		open[i] = !e;
 		if (e)
-			report_input_error(c, NULL, env->files[i], e);
+			input_error(c, NULL, env->files[i], e);
 	}
 	for (;;) {
 		int pick = -1, n;
@@ -279,7 +270,7 @@ static int run_timeline(struct ctx *c, struct timeline *tl, struct out *o)
 		for (int i = 0; i < env->nfiles; i++)
 			if (open[i] && (pick < 0 || last[i] < last[pick]))
 				pick = i;
-		if (pick < 0)
+		if (pick < 0 || o->err)
 			break;
 		n = input_next(c, &ins[pick], &rec);
 		if (n > 0) {
@@ -295,7 +286,7 @@ static int run_timeline(struct ctx *c, struct timeline *tl, struct out *o)
 				continue;
 		}
 		if (n < 0)
-			report_input_error(c, &ins[pick], env->files[pick], n);
+			input_error(c, &ins[pick], env->files[pick], n);
 		input_close(c, &ins[pick]);
 		open[pick] = false;
 	}
@@ -337,7 +328,7 @@ static int run(struct ctx *c, struct out *o)
 int main(int argc, char **argv)
 {
 	struct env env = { 0 };
-	struct ctx c = { .env = &env };
+	struct ctx c = { .tool = "sct-report", .env = &env };
 	struct out o;
 	int err, status;
 
@@ -346,7 +337,8 @@ int main(int argc, char **argv)
 	env.filter_active = filter_active(&env.filter);
 	c.track_tasks = needs_tasks(&env);
 	c.footer = footer_new();
-	err = c.footer ? out_open(&o, NULL) : -ENOMEM;
+	signal(SIGPIPE, SIG_IGN); /* a closed pipe is a write error: exit with the documented 1 */
+	err = c.footer ? out_open(&o, NULL, false, 0) : -ENOMEM;
 	if (err) {
 		fprintf(stderr, "sct-report: %s\n", sct_strerror(err));
 		footer_free(c.footer);
@@ -355,11 +347,8 @@ int main(int argc, char **argv)
 	err = run(&c, &o);
 	footer_print(c.footer, &o);
 	status = footer_exit_status(c.footer, "sct-report", env.strict, err);
-	err = out_close(&o);
-	if (err) {
-		fprintf(stderr, "sct-report: writing output: %s\n", sct_strerror(err));
+	if (out_finish(&o, "sct-report", "output"))
 		status = EXIT_INPUT;
-	}
 	footer_free(c.footer);
 	filter_free(&env.filter);
 	input_free_tables();

@@ -116,9 +116,10 @@ static void tl_cgroup(struct out *l, const struct sess *s, uint64_t id)
 
 static void tl_syscall(struct out *l, struct sess *s, const struct sct_syscall *sc)
 {
+	uint32_t name = input_syscall_name(s, sc->nr, sc->abi);
 	char tmp[16];
 
-	out_str(l, strtab_get(input_syscall_name(s, sc->nr, sc->abi)));
+	names_out_escaped(l, strtab_get(name), strtab_len(name));
 	tl_who(l, tasks_lookup(s->id, sc->pid, sc->tid), sc->pid, sc->tid);
 	if (sc->unfinished) {
 		out_str(l, " = ? <");
