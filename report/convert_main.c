@@ -67,7 +67,7 @@ struct convert {
 	int nfiles;
 	struct column cols[SCT_MAX_FIELDS + 8];
 	uint32_t ncols;
-	struct sess *mapped; /* session the field indexes were computed for */
+	uint32_t mapped;     /* session + 1 the field indexes were computed for, 0 = none */
 	char *prefix;        /* the session and host columns of mapped, rendered */
 	size_t prefix_len;
 	struct out o;
@@ -210,7 +210,7 @@ static enum sc_member convert_member(const struct sct_field_schema *fs)
 /* Columns 0 and 1 (session, host) are the same for a whole session: rendered once. */
 static int convert_prefix(struct convert *cv, const struct sess *s)
 {
-	uint32_t hlen = strtab_len(s->host);
+	uint32_t hlen = strtab_len(cv->c.strs, s->host);
 	struct out p = { .cap = 6 * (size_t)hlen + 2 * 64 + cv->cols[0].jkeylen + cv->cols[1].jkeylen, .fd = -1 };
 
 	p.buf = malloc(p.cap);
@@ -224,9 +224,9 @@ static int convert_prefix(struct convert *cv, const struct sess *s)
 	out_char(&p, ',');
 	if (cv->jsonl) {
 		out_mem(&p, cv->cols[1].jkey, cv->cols[1].jkeylen);
-		json_string(&p, strtab_get(s->host), hlen);
+		json_string(&p, strtab_get(cv->c.strs, s->host), hlen);
 	} else {
-		csv_bytes(&p, strtab_get(s->host), hlen);
+		csv_bytes(&p, strtab_get(cv->c.strs, s->host), hlen);
 	}
 	free(cv->prefix);
 	cv->prefix = p.buf;
@@ -255,8 +255,8 @@ static int convert_map(struct convert *cv, struct input *in)
 					col->member = convert_member(&ts->fields[f]);
 			}
 	}
-	cv->mapped = in->sess;
-	return convert_prefix(cv, in->sess);
+	cv->mapped = in->cur->s.id + 1;
+	return convert_prefix(cv, &in->cur->s);
 }
 
 static void convert_member_out(struct out *o, const struct sct_syscall *sc, enum sc_member m)
@@ -311,35 +311,36 @@ static void convert_field(struct convert *cv, struct input *in, int idx)
 static void convert_comm(struct convert *cv, const struct task *t)
 {
 	if (t && t->comm)
-		convert_str(cv, strtab_get(t->comm), strtab_len(t->comm));
+		convert_str(cv, strtab_get(cv->c.strs, t->comm), strtab_len(cv->c.strs, t->comm));
 	else
 		convert_null(cv);
 }
 
 static void convert_resolved(struct convert *cv, struct input *in, const struct sct_record *rec, enum col_src src)
 {
-	struct sess *s = in->sess;
+	struct ctx *c = &cv->c;
+	uint32_t sess = in->cur->s.id;
 	struct cgroup *cg;
 	uint32_t id;
 
 	switch (src) {
 	case COL_NAME:
-		id = input_syscall_name(s, rec->syscall.nr, rec->syscall.abi);
-		convert_str(cv, strtab_get(id), strtab_len(id));
+		id = input_syscall_name(c, in->cur, rec->syscall.nr, rec->syscall.abi);
+		convert_str(cv, strtab_get(c->strs, id), strtab_len(c->strs, id));
 		break;
 	case COL_COMM:
 		if (rec->type == SCT_REC_SYSCALL)
-			convert_comm(cv, tasks_lookup(s->id, rec->syscall.pid, rec->syscall.tid));
+			convert_comm(cv, tasks_lookup(c->tasks, sess, rec->syscall.pid, rec->syscall.tid));
 		else
-			convert_comm(cv, tasks_peek(s->id, rec->exit.tid));
+			convert_comm(cv, tasks_peek(c->tasks, sess, rec->exit.tid));
 		break;
 	case COL_PARENT_COMM:
-		convert_comm(cv, tasks_peek(s->id, rec->fork.parent_tid));
+		convert_comm(cv, tasks_peek(c->tasks, sess, rec->fork.parent_tid));
 		break;
 	default:
-		cg = cgroups_get(s->id, rec->type == SCT_REC_SYSCALL ? rec->syscall.cgroup_id : rec->task.cgroup_id);
+		cg = cgroups_get(c->cgroups, sess, rec->type == SCT_REC_SYSCALL ? rec->syscall.cgroup_id : rec->task.cgroup_id);
 		if (cg && cg->path)
-			convert_str(cv, strtab_get(cg->path - 1), strtab_len(cg->path - 1));
+			convert_str(cv, strtab_get(c->strs, cg->path - 1), strtab_len(c->strs, cg->path - 1));
 		else
 			convert_null(cv);
 	}
@@ -349,7 +350,7 @@ static int convert_row(struct convert *cv, struct input *in, const struct sct_re
 {
 	struct out *o = &cv->o;
 
-	if (cv->mapped != in->sess && convert_map(cv, in))
+	if (cv->mapped != in->cur->s.id + 1 && convert_map(cv, in))
 		return -ENOMEM;
 	out_mem(o, cv->prefix, cv->prefix_len);
 	for (uint32_t i = 2; i < cv->ncols; i++) {
@@ -441,44 +442,58 @@ static mode_t convert_mode(const struct convert *cv)
 	return any ? mode : 0600;
 }
 
+static void convert_free(struct convert *cv)
+{
+	input_tables_free(&cv->c);
+	footer_free(cv->c.footer);
+	free(cv->prefix);
+	for (uint32_t i = 0; i < cv->ncols; i++) {
+		free(cv->cols[i].name);
+		free(cv->cols[i].jkey);
+	}
+	free(cv);
+}
+
 int main(int argc, char **argv)
 {
-	static struct convert cv;
+	struct convert *cv = calloc(1, sizeof(*cv));
 	struct env env = { 0 };
 	struct out errout;
 	int err, status;
 
-	if (parse_args(&cv, argc, argv))
-		return EXIT_USAGE;
-	cv.c.tool = "sct-convert";
-	cv.c.env = &env;
-	cv.c.track_tasks = true;
-	cv.c.footer = footer_new();
-	signal(SIGPIPE, SIG_IGN); /* a closed pipe is a write error: exit with the documented 1 */
-	err = cv.c.footer ? out_open(&cv.o, cv.output, cv.force, convert_mode(&cv)) : -ENOMEM;
-	if (err) {
-		fprintf(stderr, "sct-convert: %s: %s%s\n", cv.output ? cv.output : "stdout", sct_strerror(err),
-			err == -EEXIST ? " (--force overwrites it)" :
-			err == -ELOOP ? " (a symlink: not followed)" : "");
-		footer_free(cv.c.footer);
+	if (!cv) {
+		fprintf(stderr, "sct-convert: %s\n", strerror(ENOMEM));
 		return EXIT_INPUT;
 	}
-	err = convert_run(&cv);
-	status = footer_exit_status(cv.c.footer, "sct-convert", cv.strict, err);
-	if (out_finish(&cv.o, "sct-convert", cv.output ? cv.output : "stdout"))
+	if (parse_args(cv, argc, argv)) {
+		free(cv);
+		return EXIT_USAGE;
+	}
+	cv->c.tool = "sct-convert";
+	cv->c.env = &env;
+	cv->c.track_tasks = true;
+	cv->c.footer = footer_new();
+	signal(SIGPIPE, SIG_IGN); /* a closed pipe is a write error: exit with the documented 1 */
+	err = cv->c.footer ? input_tables_new(&cv->c) : -ENOMEM;
+	if (!err)
+		err = out_open(&cv->o, cv->output, cv->force, convert_mode(cv));
+	if (err) {
+		fprintf(stderr, "sct-convert: %s: %s%s\n", cv->output ? cv->output : "stdout", sct_strerror(err),
+			err == -EEXIST ? " (--force overwrites it)" :
+			err == -ELOOP ? " (a symlink: not followed)" : "");
+		convert_free(cv);
+		return EXIT_INPUT;
+	}
+	err = convert_run(cv);
+	status = footer_exit_status(cv->c.footer, "sct-convert", cv->strict, err);
+	if (out_finish(&cv->o, "sct-convert", cv->output ? cv->output : "stdout"))
 		status = EXIT_INPUT;
 	if (!out_open(&errout, NULL, false, 0)) {
 		errout.fd = 2;
-		footer_print(cv.c.footer, &errout);
+		footer_print(cv->c.footer, cv->c.sessions, cv->c.strs, &errout);
 		if (out_close(&errout))
 			status = status ? status : EXIT_INPUT;
 	}
-	footer_free(cv.c.footer);
-	free(cv.prefix);
-	for (uint32_t i = 0; i < cv.ncols; i++) {
-		free(cv.cols[i].name);
-		free(cv.cols[i].jkey);
-	}
-	input_free_tables();
+	convert_free(cv);
 	return status;
 }

@@ -189,15 +189,15 @@ static void footer_list(struct out *o, const struct detail *list, uint32_t n, ui
 		out_printf(o, "   ... %llu more\n", (unsigned long long)(total - n));
 }
 
-static void footer_sessions(struct out *o)
+static void footer_sessions(const struct sessions *ss, const struct strtab *strs, struct out *o)
 {
-	for (uint32_t i = 0; i < sessions_count(); i++) {
-		const struct sess *s = sessions_get(i);
+	for (uint32_t i = 0; i < sessions_count(ss); i++) {
+		const struct sess *s = sessions_get(ss, i);
 
 		out_printf(o, "-- session %u: host ", i);
-		names_out_escaped(o, strtab_get(s->host), strtab_len(s->host));
+		names_out_escaped(o, strtab_get(strs, s->host), strtab_len(strs, s->host));
 		out_str(o, ", file ");
-		names_out_escaped(o, strtab_get(s->file), strtab_len(s->file));
+		names_out_escaped(o, strtab_get(strs, s->file), strtab_len(strs, s->file));
 		out_str(o, ", started ");
 		names_out_wall(o, s->anchor_real, true);
 		if (s->cgroup_v1)
@@ -206,13 +206,13 @@ static void footer_sessions(struct out *o)
 	}
 }
 
-void footer_print(struct footer *f, struct out *o)
+void footer_print(struct footer *f, const struct sessions *ss, const struct strtab *strs, struct out *o)
 {
 	static const char *const names[] = { "sessions", "syscall", "task", "fork", "exec",
 					     "exit", "cgroup", "lost", "warning" };
 	const struct sct_reader_stats *st = &f->st;
 
-	footer_sessions(o);
+	footer_sessions(ss, strs, o);
 	out_printf(o, "-- read %u file%s, %llu records (", f->nfiles, f->nfiles == 1 ? "" : "s",
 		   (unsigned long long)footer_records(f));
 	for (int i = 1; i <= SCT_REC_MAX; i++)

@@ -193,9 +193,9 @@ static bool needs_tasks(const struct env *env)
 	return false;
 }
 
-static bool syscall_pass(const struct env *env, struct sess *s, const struct sct_syscall *sc)
+static bool syscall_pass(struct ctx *c, struct live *lv, const struct sct_syscall *sc)
 {
-	return !env->filter_active || filter_syscall(&env->filter, s, sc);
+	return !c->env->filter_active || filter_syscall(c, lv, sc);
 }
 
 /* Summary, histogram and tree: inputs one after the other. */
@@ -215,16 +215,16 @@ static int run_aggregate(struct ctx *c, struct summary *sm)
 		while ((n = input_next(c, &in, &rec)) > 0) {
 			const struct sct_syscall *sc = &rec.syscall;
 
-			if (rec.type == SCT_REC_SYSCALL && !sc->unfinished && syscall_pass(env, in.sess, sc)) {
+			if (rec.type == SCT_REC_SYSCALL && !sc->unfinished && syscall_pass(c, in.cur, sc)) {
 				if (env->mode == MODE_TREE) {
-					struct task *t = tasks_lookup(in.sess->id, sc->pid, sc->tid);
+					struct task *t = tasks_lookup(c->tasks, in.cur->s.id, sc->pid, sc->tid);
 
 					if (!t)
 						n = -ENOMEM;
 					else
 						t->nsyscalls++;
 				} else {
-					n = summary_add(sm, in.sess, sc);
+					n = summary_add(sm, in.cur, sc);
 				}
 			} else if (rec.type != SCT_REC_SYSCALL) {
 				n = input_track(c, &in, &rec);
@@ -274,8 +274,8 @@ static int run_timeline(struct ctx *c, struct timeline *tl, struct out *o)
 			break;
 		n = input_next(c, &ins[pick], &rec);
 		if (n > 0) {
-			last[pick] = sess_wall(ins[pick].sess, rec.syscall.time_ns);
-			n = timeline_add(tl, ins[pick].sess, &rec, o);
+			last[pick] = sess_wall(&ins[pick].cur->s, rec.syscall.time_ns);
+			n = timeline_add(tl, ins[pick].cur, &rec, o);
 			if (!n)
 				n = input_track(c, &ins[pick], &rec);
 			if (n == -ENOMEM) {
@@ -308,19 +308,19 @@ static int run(struct ctx *c, struct out *o)
 	int err;
 
 	if (c->env->mode == MODE_TIMELINE) {
-		tl = timeline_new(c->env);
+		tl = timeline_new(c);
 		err = tl ? run_timeline(c, tl, o) : -ENOMEM;
 		timeline_free(tl);
 		return err;
 	}
-	sm = summary_new(c->env);
+	sm = summary_new(c);
 	err = sm ? run_aggregate(c, sm) : -ENOMEM;
 	if (!err && c->env->mode == MODE_SUMMARY)
 		err = summary_print(sm, o);
 	else if (!err && c->env->mode == MODE_HIST)
-		err = hist_print(sm, o);
+		err = hist_print(c, sm, o);
 	else if (!err)
-		err = tree_print(c->env, o);
+		err = tree_print(c, o);
 	summary_free(sm);
 	return err;
 }
@@ -338,19 +338,22 @@ int main(int argc, char **argv)
 	c.track_tasks = needs_tasks(&env);
 	c.footer = footer_new();
 	signal(SIGPIPE, SIG_IGN); /* a closed pipe is a write error: exit with the documented 1 */
-	err = c.footer ? out_open(&o, NULL, false, 0) : -ENOMEM;
+	err = c.footer ? input_tables_new(&c) : -ENOMEM;
+	if (!err)
+		err = out_open(&o, NULL, false, 0);
 	if (err) {
 		fprintf(stderr, "sct-report: %s\n", sct_strerror(err));
+		input_tables_free(&c);
 		footer_free(c.footer);
 		return EXIT_INPUT;
 	}
 	err = run(&c, &o);
-	footer_print(c.footer, &o);
+	footer_print(c.footer, c.sessions, c.strs, &o);
 	status = footer_exit_status(c.footer, "sct-report", env.strict, err);
 	if (out_finish(&o, "sct-report", "output"))
 		status = EXIT_INPUT;
 	footer_free(c.footer);
 	filter_free(&env.filter);
-	input_free_tables();
+	input_tables_free(&c);
 	return status;
 }
