@@ -4,7 +4,9 @@
  * work (interned syscall name, task entry, cgroup entry...); at the end they are merged by
  * what is printed (cgroup path, comm, hostname), so one path seen under two ids or two hosts
  * is one row. Keys never name a session: a file of many sessions costs no group per session.
- * The hot path is a compare with the last group, or the live session's table by number.
+ * A cgroup is keyed by its interned path; one without a path (yet) by its entry, until its
+ * session ends and the group settles on its label. The hot path is a compare with the last
+ * group, or the live session's table by number.
  */
 #include <errno.h>
 #include <stdio.h>
@@ -22,6 +24,7 @@ struct summary {
 	struct group *last;
 	struct group **direct;    /* --by syscall: [abi * NR_CACHE + nr] of direct_sess */
 	uint32_t direct_sess;
+	uint32_t sess, tail;      /* the live session, and its first group in groups[] */
 	uint64_t total_ns, calls, errors;
 };
 
@@ -86,6 +89,12 @@ static struct group **summary_direct(struct summary *sm, uint32_t sess)
 	return sm->direct;
 }
 
+/* Odd: a strtab id; even: a struct cgroup (aligned) whose path is not known yet. */
+static uint64_t summary_label_key(uint32_t label)
+{
+	return (uint64_t)label << 1 | 1;
+}
+
 static int summary_key(struct summary *sm, struct live *lv, const struct sct_syscall *sc, uint64_t *key)
 {
 	struct task *t = NULL;
@@ -113,7 +122,7 @@ static int summary_key(struct summary *sm, struct live *lv, const struct sct_sys
 
 			if (!cg)
 				return -ENOMEM;
-			key[k] = (uint64_t)(uintptr_t)cg;
+			key[k] = cg->path ? summary_label_key(cg->path - 1) : (uint64_t)(uintptr_t)cg;
 			break;
 		}
 		case BY_COMM:
@@ -171,9 +180,80 @@ static int summary_errno(struct group *g, uint32_t e, uint64_t count)
 	return 0;
 }
 
+static int summary_fold(struct group *dst, const struct group *g)
+{
+	if (lat_merge(&dst->lat, &g->lat))
+		return -ENOMEM;
+	dst->errors += g->errors;
+	for (uint32_t i = 0; i < g->nerrs; i++)
+		if (summary_errno(dst, g->errs[i].err, g->errs[i].count))
+			return -ENOMEM;
+	return 0;
+}
+
+static void summary_group_free(struct group *g)
+{
+	lat_free(&g->lat);
+	free(g->errs);
+	free(g);
+}
+
+/* Rekeys g by the labels of its pathless cgroups; 1 when it was folded into another group. */
+static int summary_settle_one(struct summary *sm, struct group *g)
+{
+	uint64_t key[BY_MAX];
+	struct group *dst;
+	bool moved = false;
+
+	memcpy(key, g->key, sizeof(key));
+	for (uint32_t k = 0; k < sm->env->nby; k++)
+		if (sm->env->by[k] == BY_CGROUP && !(key[k] & 1)) {
+			key[k] = summary_label_key(cgroups_label(sm->c->cgroups,
+								 (const struct cgroup *)(uintptr_t)key[k]));
+			moved = true;
+		}
+	if (!moved)
+		return 0;
+	hashmap_remove(&sm->raw, g->key);
+	dst = hashmap_get(&sm->raw, key);
+	if (dst)
+		return summary_fold(dst, g) ? -ENOMEM : 1;
+	memcpy(g->key, key, sizeof(key));
+	return hashmap_put(&sm->raw, key, g);
+}
+
+/* A session is over: its pathless cgroups are named for good, so their groups merge by name. */
+static int summary_settle(struct summary *sm)
+{
+	uint32_t keep = sm->tail;
+
+	for (uint32_t i = sm->tail; i < sm->ngroups; i++) {
+		struct group *g = sm->groups[i];
+		int n = summary_settle_one(sm, g);
+
+		if (n < 0)
+			return n;
+		if (n)
+			summary_group_free(g);
+		else
+			sm->groups[keep++] = g;
+	}
+	sm->ngroups = keep;
+	sm->last = NULL;
+	return 0;
+}
+
 int summary_add(struct summary *sm, struct live *lv, const struct sct_syscall *sc)
 {
-	struct group *g = summary_find(sm, lv, sc);
+	struct group *g;
+
+	if (lv->s.id != sm->sess) {
+		if (summary_settle(sm))
+			return -ENOMEM;
+		sm->sess = lv->s.id;
+		sm->tail = sm->ngroups;
+	}
+	g = summary_find(sm, lv, sc);
 
 	if (!g || lat_add(&g->lat, sc->duration_ns))
 		return -ENOMEM;
@@ -212,7 +292,8 @@ static uint64_t summary_label(struct summary *sm, struct group *g, uint32_t k)
 						 sm->env->by[k] == BY_THREAD);
 		return (g->key[k] << 1) | 1;
 	case BY_CGROUP:
-		g->label[k] = cgroups_label(sm->c->cgroups, (const struct cgroup *)(uintptr_t)g->key[k]);
+		g->label[k] = g->key[k] & 1 ? (uint32_t)(g->key[k] >> 1)
+					    : cgroups_label(sm->c->cgroups, (const struct cgroup *)(uintptr_t)g->key[k]);
 		break;
 	default: /* syscall, comm and host keys are strtab ids already */
 		g->label[k] = (uint32_t)g->key[k];
@@ -238,13 +319,7 @@ static struct group *summary_merge_one(struct summary *sm, struct hashmap *m, st
 		memcpy(dst->label, g->label, sizeof(dst->label));
 		sm->merged[sm->nmerged++] = dst;
 	}
-	if (lat_merge(&dst->lat, &g->lat))
-		return NULL;
-	dst->errors += g->errors;
-	for (uint32_t i = 0; i < g->nerrs; i++)
-		if (summary_errno(dst, g->errs[i].err, g->errs[i].count))
-			return NULL;
-	return dst;
+	return summary_fold(dst, g) ? NULL : dst;
 }
 
 static int summary_cmp_labels(const struct summary *sm, const struct group *a, const struct group *b)
@@ -426,16 +501,10 @@ void summary_free(struct summary *sm)
 {
 	if (!sm)
 		return;
-	for (uint32_t i = 0; i < sm->ngroups; i++) {
-		lat_free(&sm->groups[i]->lat);
-		free(sm->groups[i]->errs);
-		free(sm->groups[i]);
-	}
-	for (uint32_t i = 0; i < sm->nmerged; i++) {
-		lat_free(&sm->merged[i]->lat);
-		free(sm->merged[i]->errs);
-		free(sm->merged[i]);
-	}
+	for (uint32_t i = 0; i < sm->ngroups; i++)
+		summary_group_free(sm->groups[i]);
+	for (uint32_t i = 0; i < sm->nmerged; i++)
+		summary_group_free(sm->merged[i]);
 	free(sm->direct);
 	free(sm->groups);
 	free(sm->merged);
