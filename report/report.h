@@ -89,7 +89,11 @@ static inline bool names_is_error(int64_t ret)
 {
 	return ret < 0 && ret >= -4095;
 }
-/* Bytes for a terminal: printable ASCII as is, '\\' doubled, others as \xNN. */
+/*
+ * The one way a string from a file reaches a terminal: printable ASCII as is, '\\' doubled,
+ * every other byte as \xNN (C0, DEL, C1 raw or UTF-8-encoded, any UTF-8), so no file can
+ * send an escape sequence.
+ */
 void names_out_escaped(struct out *o, const void *p, size_t len);
 /* Seconds with 6 decimals from ns (truncated toward zero), with a sign if asked. */
 void names_out_secs(struct out *o, int64_t ns, bool sign);
