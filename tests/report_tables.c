@@ -71,3 +71,31 @@ Test(report_tables, sessions_keep_copies)
 	cr_assert_null(sessions_get(ss, 1000));
 	sessions_free(ss);
 }
+
+/* Every diagnostic says damage but unknown (newer) frames and records, kinds newer than
+ * this code included: --strict exits 3 on them, and without it a file with no record does. */
+Test(report_tables, footer_counts_every_damage_diagnostic)
+{
+	static const uint32_t kinds[] = { SCT_DIAG_SKIPPED, SCT_DIAG_TRUNCATED, SCT_DIAG_NO_TRAILER,
+					  SCT_DIAG_BAD_BLOCK, SCT_DIAG_NO_HEADER, 99 };
+	struct sct_diag d = { .offset = 12, .text = "ends after its label" };
+
+	for (size_t i = 0; i < sizeof(kinds) / sizeof(kinds[0]); i++) {
+		struct footer *f = footer_new();
+
+		cr_assert_not_null(f);
+		d.kind = kinds[i];
+		footer_diag(f, &d);
+		cr_assert_eq(footer_exit_status(f, "t", true, 0), EXIT_DAMAGED, "kind %u", kinds[i]);
+		cr_assert_eq(footer_exit_status(f, "t", false, 0), EXIT_DAMAGED, "kind %u", kinds[i]);
+		footer_free(f);
+	}
+	for (uint32_t k = SCT_DIAG_UNKNOWN_FRAME; k <= SCT_DIAG_UNKNOWN_RECORD; k++) {
+		struct footer *f = footer_new();
+
+		d.kind = k;
+		footer_diag(f, &d);
+		cr_assert_eq(footer_exit_status(f, "t", true, 0), 0, "kind %u", k);
+		footer_free(f);
+	}
+}
