@@ -416,6 +416,21 @@ static void summary_out_us(struct out *o, uint64_t ns)
 	out_printf(o, " %11llu.%03u", (unsigned long long)(ns / 1000), (unsigned)(ns % 1000));
 }
 
+/* Labels print escaped, "?" when empty. */
+static size_t summary_label_width(const struct summary *sm, uint32_t label)
+{
+	uint32_t len = strtab_len(sm->c->strs, label);
+
+	return len ? names_escaped_len(strtab_get(sm->c->strs, label), len) : 1;
+}
+
+static void summary_out_label(const struct summary *sm, struct out *o, uint32_t label)
+{
+	uint32_t len = strtab_len(sm->c->strs, label);
+
+	names_out_escaped(o, len ? strtab_get(sm->c->strs, label) : "?", len ? len : 1);
+}
+
 static void summary_out_row(struct summary *sm, struct out *o, const struct group *g, const size_t *widths)
 {
 	const struct lat *l = &g->lat;
@@ -431,12 +446,10 @@ static void summary_out_row(struct summary *sm, struct out *o, const struct grou
 	summary_out_us(o, lat_percentile(l, 90));
 	summary_out_us(o, lat_percentile(l, 99));
 	for (uint32_t k = 0; k < sm->env->nby; k++) {
-		uint32_t len = strtab_len(sm->c->strs, g->label[k]);
-
 		out_str(o, "  ");
-		names_out_escaped(o, len ? strtab_get(sm->c->strs, g->label[k]) : "?", len ? len : 1);
+		summary_out_label(sm, o, g->label[k]);
 		if (k + 1 < sm->env->nby)
-			for (size_t w = len ? len : 1; w < widths[k]; w++)
+			for (size_t w = summary_label_width(sm, g->label[k]); w < widths[k]; w++)
 				out_char(o, ' ');
 	}
 	out_char(o, '\n');
@@ -465,8 +478,8 @@ int summary_print(struct summary *sm, struct out *o)
 		return n;
 	for (int i = 0; i < n; i++)
 		for (uint32_t k = 0; k < sm->env->nby; k++)
-			if (strtab_len(sm->c->strs, gs[i]->label[k]) > widths[k])
-				widths[k] = strtab_len(sm->c->strs, gs[i]->label[k]);
+			if (summary_label_width(sm, gs[i]->label[k]) > widths[k])
+				widths[k] = summary_label_width(sm, gs[i]->label[k]);
 	out_printf(o, "%10s %8s %6s %17s %15s %15s %15s %15s %15s %15s", "calls", "errors", "%time",
 		   "total(s)", "avg(us)", "min(us)", "max(us)", "p50(us)", "p90(us)", "p99(us)");
 	for (uint32_t k = 0; k < sm->env->nby; k++) {
