@@ -330,15 +330,15 @@ static void convert_resolved(struct convert *cv, struct input *in, const struct 
 		break;
 	case COL_COMM:
 		if (rec->type == SCT_REC_SYSCALL)
-			convert_comm(cv, tasks_lookup(c->tasks, sess, rec->syscall.pid, rec->syscall.tid));
+			convert_comm(cv, tasks_lookup(in->cur->tasks, sess, rec->syscall.pid, rec->syscall.tid));
 		else
-			convert_comm(cv, tasks_peek(c->tasks, sess, rec->exit.tid));
+			convert_comm(cv, tasks_peek(in->cur->tasks, sess, rec->exit.tid));
 		break;
 	case COL_PARENT_COMM:
-		convert_comm(cv, tasks_peek(c->tasks, sess, rec->fork.parent_tid));
+		convert_comm(cv, tasks_peek(in->cur->tasks, sess, rec->fork.parent_tid));
 		break;
 	default:
-		cg = cgroups_get(c->cgroups, sess, rec->type == SCT_REC_SYSCALL ? rec->syscall.cgroup_id : rec->task.cgroup_id);
+		cg = cgroups_get(in->cur->cgroups, sess, rec->type == SCT_REC_SYSCALL ? rec->syscall.cgroup_id : rec->task.cgroup_id);
 		if (cg && cg->path)
 			convert_str(cv, strtab_get(c->strs, cg->path - 1), strtab_len(c->strs, cg->path - 1));
 		else

@@ -178,9 +178,9 @@ static bool filter_cgroup_match(const struct ctx *c, const struct cgroup *cg)
 	return false;
 }
 
-static bool filter_cgroup(struct ctx *c, uint32_t sess, uint64_t id)
+static bool filter_cgroup(struct ctx *c, struct cgroups *cgs, uint32_t sess, uint64_t id)
 {
-	struct cgroup *cg = cgroups_get(c->cgroups, sess, id);
+	struct cgroup *cg = cgroups_get(cgs, sess, id);
 
 	if (!cg)
 		return false;
@@ -237,7 +237,7 @@ static bool filter_comm(const struct ctx *c, const struct task *t)
 	return false;
 }
 
-bool filter_task(struct ctx *c, const struct sess *s, uint32_t pid, uint32_t tid,
+bool filter_task(struct ctx *c, struct cgroups *cgs, const struct sess *s, uint32_t pid, uint32_t tid,
 		 uint64_t cgroup_id, uint64_t time_ns, const struct task *t)
 {
 	const struct filter *f = &c->env->filter;
@@ -248,7 +248,7 @@ bool filter_task(struct ctx *c, const struct sess *s, uint32_t pid, uint32_t tid
 		return false;
 	if ((f->has_since || f->has_until) && !filter_window(f, s, time_ns))
 		return false;
-	if (f->ncgroups && !filter_cgroup(c, s->id, cgroup_id))
+	if (f->ncgroups && !filter_cgroup(c, cgs, s->id, cgroup_id))
 		return false;
 	if (f->ncomms && !filter_comm(c, t))
 		return false;
@@ -266,9 +266,9 @@ bool filter_syscall(struct ctx *c, struct live *lv, const struct sct_syscall *sc
 	if (f->nsyscalls && !filter_syscall_name(c, lv, sc->nr, sc->abi))
 		return false;
 	if (!f->need_task)
-		return filter_task(c, &lv->s, sc->pid, sc->tid, sc->cgroup_id, sc->time_ns, NULL);
-	return filter_task(c, &lv->s, sc->pid, sc->tid, sc->cgroup_id, sc->time_ns,
-			   tasks_lookup(c->tasks, lv->s.id, sc->pid, sc->tid));
+		return filter_task(c, lv->cgroups, &lv->s, sc->pid, sc->tid, sc->cgroup_id, sc->time_ns, NULL);
+	return filter_task(c, lv->cgroups, &lv->s, sc->pid, sc->tid, sc->cgroup_id, sc->time_ns,
+			   tasks_lookup(lv->tasks, lv->s.id, sc->pid, sc->tid));
 }
 
 bool filter_active(const struct filter *f)

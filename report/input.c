@@ -37,19 +37,35 @@ void input_tables_free(struct ctx *c)
 	c->strs = NULL;
 }
 
+/* Tables of its own, when the session's tasks and cgroups end with it. */
+static void input_live_free(struct ctx *c, struct live *lv)
+{
+	if (lv->tasks != c->tasks)
+		tasks_free(lv->tasks);
+	if (lv->cgroups != c->cgroups)
+		cgroups_free(lv->cgroups);
+	lv->tasks = NULL;
+	lv->cgroups = NULL;
+}
+
 static int input_session(struct ctx *c, struct input *in)
 {
 	const struct sct_session *live = sct_reader_session(in->r);
 	struct live *lv = in->cur;
 
 	if (!lv) {
-		lv = malloc(sizeof(*lv));
+		lv = calloc(1, sizeof(*lv));
 		if (!lv)
 			return -ENOMEM;
 		in->cur = lv;
 	}
+	input_live_free(c, lv);
 	memset(lv, 0, sizeof(*lv));
 	lv->session = live;
+	lv->tasks = c->keep_ended ? c->tasks : tasks_new(c->strs);
+	lv->cgroups = c->keep_ended ? c->cgroups : cgroups_new(c->strs);
+	if (!lv->tasks || !lv->cgroups)
+		return -ENOMEM;
 	lv->s.file = strtab_intern(c->strs, in->path, strlen(in->path));
 	if (live) {
 		const char *h = sct_session_get(live, "hostname");
@@ -102,7 +118,7 @@ static int input_apply(struct ctx *c, struct input *in, const struct sct_record 
 {
 	footer_record(c->footer, rec);
 	if (rec->type == SCT_REC_CGROUP)
-		return cgroups_set_path(c->cgroups, in->cur->s.id, rec->cgroup.cgroup_id, rec->cgroup.path.ptr,
+		return cgroups_set_path(in->cur->cgroups, in->cur->s.id, rec->cgroup.cgroup_id, rec->cgroup.path.ptr,
 					rec->cgroup.path.len);
 	return 0;
 }
@@ -110,7 +126,7 @@ static int input_apply(struct ctx *c, struct input *in, const struct sct_record 
 int input_track(struct ctx *c, struct input *in, const struct sct_record *rec)
 {
 	if (c->track_tasks && rec->type >= SCT_REC_TASK && rec->type <= SCT_REC_EXIT)
-		return tasks_apply(c->tasks, in->cur->s.id, rec);
+		return tasks_apply(in->cur->tasks, in->cur->s.id, rec);
 	return 0;
 }
 
@@ -165,6 +181,8 @@ void input_close(struct ctx *c, struct input *in)
 	footer_add_stats(c->footer, sct_reader_stats(in->r));
 	sct_reader_close(in->r);
 	in->r = NULL;
+	if (in->cur)
+		input_live_free(c, in->cur);
 	free(in->cur);
 	in->cur = NULL;
 }

@@ -180,10 +180,16 @@ void tasks_free(struct tasks *ts);
 /* ---------------------------------------------------------------- input.c */
 #define NR_CACHE 1024u /* syscall numbers below this have direct lookup tables */
 
-/* The current session of one input: its entry, and caches that end with it. */
+/*
+ * The current session of one input: its entry, and caches that end with it. Its tasks and
+ * cgroups go to the tables of struct ctx when the output needs them after the session
+ * (tree, summary), else to tables of its own that end with it too.
+ */
 struct live {
 	struct sess s;
 	const struct sct_session *session; /* the reader's: valid until its next SESSION record */
+	struct tasks *tasks;
+	struct cgroups *cgroups;
 	uint32_t nr_name[2][NR_CACHE];  /* [abi][nr] -> strtab id + 1 of the name; 0 = not looked up */
 	uint8_t nr_pass[2][NR_CACHE];   /* --syscall filter per [abi][nr]: 0 unknown, 1 pass, 2 drop */
 };
@@ -235,8 +241,8 @@ int filter_parse_duration(const char *arg, uint64_t *ns);
 int filter_parse_time(const char *arg, int64_t *v, bool *wall);
 /* Every filter of c->env on a syscall of the live session. */
 bool filter_syscall(struct ctx *c, struct live *lv, const struct sct_syscall *sc);
-/* Task-level filters (pid, tid, comm, cgroup, time) for lifecycle records. */
-bool filter_task(struct ctx *c, const struct sess *s, uint32_t pid, uint32_t tid,
+/* Task-level filters (pid, tid, comm, cgroup, time) for lifecycle records; cgroups of s in cgs. */
+bool filter_task(struct ctx *c, struct cgroups *cgs, const struct sess *s, uint32_t pid, uint32_t tid,
 		 uint64_t cgroup_id, uint64_t time_ns, const struct task *t);
 bool filter_window(const struct filter *f, const struct sess *s, uint64_t t);
 bool filter_any_syscall_only(const struct filter *f);
@@ -332,6 +338,7 @@ struct ctx {
 	struct env *env;
 	struct footer *footer;
 	bool track_tasks;    /* keep the task table (comm, process tree) */
+	bool keep_ended;     /* keep tasks and cgroups of sessions that are over (tree, summary) */
 	struct strtab *strs;
 	struct sessions *sessions;
 	struct cgroups *cgroups;

@@ -218,7 +218,7 @@ static int run_aggregate(struct ctx *c, struct summary *sm)
 
 			if (rec.type == SCT_REC_SYSCALL && !sc->unfinished && syscall_pass(c, in.cur, sc)) {
 				if (env->mode == MODE_TREE) {
-					struct task *t = tasks_lookup(c->tasks, in.cur->s.id, sc->pid, sc->tid);
+					struct task *t = tasks_lookup(in.cur->tasks, in.cur->s.id, sc->pid, sc->tid);
 
 					if (!t)
 						n = -ENOMEM;
@@ -337,6 +337,7 @@ int main(int argc, char **argv)
 		return EXIT_USAGE;
 	env.filter_active = filter_active(&env.filter);
 	c.track_tasks = needs_tasks(&env);
+	c.keep_ended = env.mode != MODE_TIMELINE; /* the timeline prints each line as it reads */
 	c.footer = footer_new();
 	signal(SIGPIPE, SIG_IGN); /* a closed pipe is a write error: exit with the documented 1 */
 	err = c.footer ? input_tables_new(&c) : -ENOMEM;

@@ -103,7 +103,7 @@ static int summary_key(struct summary *sm, struct live *lv, const struct sct_sys
 		uint32_t by = sm->env->by[k];
 
 		if ((by == BY_PROCESS || by == BY_THREAD || by == BY_COMM) && !t) {
-			t = tasks_lookup(sm->c->tasks, lv->s.id, sc->pid, sc->tid);
+			t = tasks_lookup(lv->tasks, lv->s.id, sc->pid, sc->tid);
 			if (!t)
 				return -ENOMEM;
 		}
@@ -118,7 +118,7 @@ static int summary_key(struct summary *sm, struct live *lv, const struct sct_sys
 			key[k] = t->index;
 			break;
 		case BY_CGROUP: {
-			struct cgroup *cg = cgroups_get(sm->c->cgroups, lv->s.id, sc->cgroup_id);
+			struct cgroup *cg = cgroups_get(lv->cgroups, lv->s.id, sc->cgroup_id);
 
 			if (!cg)
 				return -ENOMEM;

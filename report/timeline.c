@@ -102,14 +102,14 @@ static void tl_who(struct timeline *tl, struct out *l, const struct task *t, uin
 	out_printf(l, " %u/%u)", pid, tid);
 }
 
-static void tl_cgroup(struct timeline *tl, struct out *l, const struct sess *s, uint64_t id)
+static void tl_cgroup(struct timeline *tl, struct out *l, struct live *lv, uint64_t id)
 {
-	struct cgroup *cg = cgroups_get(tl->c->cgroups, s->id, id);
+	struct cgroup *cg = cgroups_get(lv->cgroups, lv->s.id, id);
 	uint32_t label;
 
 	if (!cg)
 		return;
-	label = cgroups_label(tl->c->cgroups, cg);
+	label = cgroups_label(lv->cgroups, cg);
 	out_str(l, " cg=");
 	names_out_escaped(l, strtab_get(tl->c->strs, label), strtab_len(tl->c->strs, label));
 }
@@ -120,7 +120,7 @@ static void tl_syscall(struct timeline *tl, struct out *l, struct live *lv, cons
 	char tmp[16];
 
 	names_out_escaped(l, strtab_get(tl->c->strs, name), strtab_len(tl->c->strs, name));
-	tl_who(tl, l, tasks_lookup(tl->c->tasks, lv->s.id, sc->pid, sc->tid), sc->pid, sc->tid);
+	tl_who(tl, l, tasks_lookup(lv->tasks, lv->s.id, sc->pid, sc->tid), sc->pid, sc->tid);
 	if (sc->unfinished) {
 		out_str(l, " = ? <");
 		names_out_secs(l, (int64_t)sc->duration_ns, false);
@@ -136,7 +136,7 @@ static void tl_syscall(struct timeline *tl, struct out *l, struct live *lv, cons
 		names_out_secs(l, (int64_t)sc->duration_ns, false);
 		out_char(l, '>');
 	}
-	tl_cgroup(tl, l, &lv->s, sc->cgroup_id);
+	tl_cgroup(tl, l, lv, sc->cgroup_id);
 }
 
 static void tl_string(struct out *l, struct sct_bytes b)
@@ -146,9 +146,10 @@ static void tl_string(struct out *l, struct sct_bytes b)
 	out_char(l, '"');
 }
 
-static void tl_lifecycle(struct timeline *tl, struct out *l, const struct sess *s, const struct sct_record *rec)
+static void tl_lifecycle(struct timeline *tl, struct out *l, struct live *lv, const struct sct_record *rec)
 {
-	struct tasks *ts = tl->c->tasks;
+	const struct sess *s = &lv->s;
+	struct tasks *ts = lv->tasks;
 	static const char *const causes[] = { "unknown cause", "ring buffer full", "no room in flight" };
 	static const char *const kinds[] = { "other", "targets map full", "enumeration failed", "other" };
 	char tmp[16];
@@ -158,7 +159,7 @@ static void tl_lifecycle(struct timeline *tl, struct out *l, const struct sess *
 		out_str(l, "task(");
 		names_out_escaped(l, rec->task.comm.ptr, rec->task.comm.len);
 		out_printf(l, " %u/%u) ppid %u", rec->task.pid, rec->task.tid, rec->task.ppid);
-		tl_cgroup(tl, l, s, rec->task.cgroup_id);
+		tl_cgroup(tl, l, lv, rec->task.cgroup_id);
 		break;
 	case SCT_REC_FORK:
 		out_str(l, "fork");
@@ -218,26 +219,27 @@ static bool tl_wanted(struct ctx *c, struct live *lv, const struct sct_record *r
 		return false;
 	switch (rec->type) {
 	case SCT_REC_TASK:
-		return filter_task(c, s, rec->task.pid, rec->task.tid, rec->task.cgroup_id, rec->task.time_ns,
-				   tasks_peek(c->tasks, s->id, rec->task.tid));
+		return filter_task(c, lv->cgroups, s, rec->task.pid, rec->task.tid, rec->task.cgroup_id,
+				   rec->task.time_ns, tasks_peek(lv->tasks, s->id, rec->task.tid));
 	case SCT_REC_FORK: {
 		const struct sct_fork *k = &rec->fork;
-		const struct task *p = tasks_peek(c->tasks, s->id, k->parent_tid);
+		const struct task *p = tasks_peek(lv->tasks, s->id, k->parent_tid);
 		uint64_t cg = p ? p->cgroup_id : 0;
 
-		return filter_task(c, s, k->parent_pid, k->parent_tid, cg, k->time_ns, p) ||
-		       filter_task(c, s, k->child_pid, k->child_tid, cg, k->time_ns, p);
+		return filter_task(c, lv->cgroups, s, k->parent_pid, k->parent_tid, cg, k->time_ns, p) ||
+		       filter_task(c, lv->cgroups, s, k->child_pid, k->child_tid, cg, k->time_ns, p);
 	}
 	case SCT_REC_EXEC: {
-		const struct task *t = tasks_peek(c->tasks, s->id, rec->exec.old_tid);
+		const struct task *t = tasks_peek(lv->tasks, s->id, rec->exec.old_tid);
+		uint64_t cg = t ? t->cgroup_id : 0;
 
-		return filter_task(c, s, rec->exec.pid, rec->exec.tid, t ? t->cgroup_id : 0, rec->exec.time_ns, t) ||
-		       filter_task(c, s, rec->exec.pid, rec->exec.old_tid, t ? t->cgroup_id : 0, rec->exec.time_ns, t);
+		return filter_task(c, lv->cgroups, s, rec->exec.pid, rec->exec.tid, cg, rec->exec.time_ns, t) ||
+		       filter_task(c, lv->cgroups, s, rec->exec.pid, rec->exec.old_tid, cg, rec->exec.time_ns, t);
 	}
 	case SCT_REC_EXIT: {
-		const struct task *t = tasks_peek(c->tasks, s->id, rec->exit.tid);
+		const struct task *t = tasks_peek(lv->tasks, s->id, rec->exit.tid);
 
-		return filter_task(c, s, rec->exit.pid, rec->exit.tid, t ? t->cgroup_id : 0, rec->exit.time_ns, t);
+		return filter_task(c, lv->cgroups, s, rec->exit.pid, rec->exit.tid, t ? t->cgroup_id : 0, rec->exit.time_ns, t);
 	}
 	default:
 		return false;
@@ -261,7 +263,7 @@ int timeline_add(struct timeline *tl, struct live *lv, const struct sct_record *
 	if (rec->type == SCT_REC_SYSCALL)
 		tl_syscall(tl, l, lv, &rec->syscall);
 	else
-		tl_lifecycle(tl, l, s, rec);
+		tl_lifecycle(tl, l, lv, rec);
 	if (tl->c->env->nfiles > 1) {
 		out_str(l, " @");
 		names_out_escaped(l, strtab_get(tl->c->strs, s->host), strtab_len(tl->c->strs, s->host));

@@ -16,9 +16,9 @@ static bool tree_task_match(struct ctx *c, const struct task *t)
 	const struct sess *s = sessions_get(c->sessions, t->sess);
 	uint64_t start = t->seen_start ? t->start_ns : t->first_ns;
 
-	if (filter_task(c, s, t->pid, t->tid, t->cgroup_id, start, t))
+	if (filter_task(c, c->cgroups, s, t->pid, t->tid, t->cgroup_id, start, t))
 		return true;
-	return t->exited && filter_task(c, s, t->pid, t->tid, t->cgroup_id, t->end_ns, t);
+	return t->exited && filter_task(c, c->cgroups, s, t->pid, t->tid, t->cgroup_id, t->end_ns, t);
 }
 
 static bool tree_filtered(const struct ctx *c)

@@ -8,7 +8,8 @@
  *   gen_report bench OUT.sct N               N syscall records (one process, 4 threads,
  *                                            mostly write, ~300 ns apart, 1 cgroup)
  *   gen_report sessions OUT.sct N            N small sessions one after the other (cat of
- *                                            N files), each one write by pid 1 in cgroup 0
+ *                                            N files), each a TASK (pid 1, "init") and one
+ *                                            write by it in cgroup 0 (no CGROUP record)
  *   gen_report read IN.sct                   reads IN through libsct and nothing else: the
  *                                            reader's own cost, beside the tools'
  */
@@ -236,13 +237,17 @@ static int gen_sessions(const char *path, unsigned long long n)
 	static uint8_t one[64 << 10];
 	struct sct_writer *w = gen_open(path, "h");
 	struct sct_syscall sc = { .time_ns = 2000, .duration_ns = 5, .pid = 1, .tid = 1, .nr = 1, .ret = 1 };
+	struct sct_record task = { .type = SCT_REC_TASK };
 	size_t len;
 	FILE *f;
 	int err;
 
 	if (!w)
 		return 1;
-	err = sct_writer_append_syscall(w, &sc);
+	task.task = (struct sct_task){ .time_ns = 1500, .pid = 1, .tid = 1, .comm = B("init") };
+	err = sct_writer_append(w, &task);
+	if (!err)
+		err = sct_writer_append_syscall(w, &sc);
 	if (err || sct_writer_close(w)) {
 		fprintf(stderr, "gen_report: %s\n", sct_strerror(err));
 		return 1;

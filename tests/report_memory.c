@@ -56,6 +56,7 @@ Test(report_memory, many_sessions_cost_what_the_output_needs, .timeout = 120)
 		{ report, "--tree", file, NULL },
 		{ report, "-H", "--by", "cgroup,syscall", file, NULL },
 		{ report, "--by", "comm,host", file, NULL },
+		{ report, "-T", "--comm", "init", file, NULL },
 		{ convert, "--to", "csv", file, NULL },
 	};
 	long base;
@@ -78,9 +79,9 @@ Test(report_memory, many_sessions_cost_what_the_output_needs, .timeout = 120)
 	cr_assert_not_null(strstr(out, "  cgroup:0  write\n"), "got\n%.2000s", out);
 	cr_assert_not_null(strstr(out, "total of 1 group\n"), "got\n%.2000s", out);
 	cr_assert_not_null(strstr(out, "\n-- session 5999: host h, file "), "no last session");
-	cr_assert_not_null(strstr(out, "-- read 1 file, 6000 records (syscall 6000,"), "bad counts");
+	cr_assert_not_null(strstr(out, "-- read 1 file, 12000 records (syscall 6000, task 6000,"), "bad counts");
 	free(out);
 	cr_assert_eq(rt_run(&out, "%s --to csv %s 2>/dev/null | cut -d, -f2- | sort | uniq -c | sort -rn", rt_convert(), path), 0);
-	cr_assert_str_eq(out, "   6000 h,2000,5,1,1,0,1,0,1,0,write,,\r\n      1 host,time_ns,duration_ns,pid,tid,cgroup_id,nr,abi,ret,unfinished,name,comm,cgroup_path\r\n");
+	cr_assert_str_eq(out, "   6000 h,2000,5,1,1,0,1,0,1,0,write,init,\r\n      1 host,time_ns,duration_ns,pid,tid,cgroup_id,nr,abi,ret,unfinished,name,comm,cgroup_path\r\n");
 	free(out);
 }
