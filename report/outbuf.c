@@ -16,20 +16,29 @@
 /*
  * A named output is created without following a final symlink and never replaces a file
  * unless forced; a forced file keeps no permission that mode lacks, so a report is never
- * more readable than the trace it came from. Devices and FIFOs are written as they are.
+ * more readable than the trace it came from. Devices and FIFOs (-o /dev/null) replace
+ * nothing: they are written as they are, forced or not.
  */
 static int out_create(const char *path, bool force, mode_t mode)
 {
 	int flags = O_WRONLY | O_CREAT | O_NOFOLLOW | O_CLOEXEC | (force ? 0 : O_EXCL);
-	int fd = open(path, flags, mode);
+	int fd = open(path, flags, mode), err;
 	struct stat st;
 
+	if (fd < 0 && errno == EEXIST && !force) {
+		fd = open(path, O_WRONLY | O_NOFOLLOW | O_CLOEXEC);
+		if (fd >= 0 && !fstat(fd, &st) && (S_ISCHR(st.st_mode) || S_ISFIFO(st.st_mode)))
+			return fd;
+		if (fd >= 0)
+			close(fd);
+		fd = -1;
+		errno = EEXIST;
+	}
 	if (fd < 0)
 		return -errno;
 	if (fstat(fd, &st) || (S_ISREG(st.st_mode) && (ftruncate(fd, 0) ||
 	    ((st.st_mode & ~mode & 07777) && fchmod(fd, st.st_mode & mode & 07777))))) {
-		int err = -errno;
-
+		err = -errno;
 		close(fd);
 		return err;
 	}
