@@ -1,5 +1,5 @@
 # sct-report and sct-convert: the offline tools.
-REPORT_COMMON := strtab hashmap outbuf names input cgroups tasks filter footer
+REPORT_COMMON := strtab hashmap outbuf names sessions input cgroups tasks filter footer
 REPORT_COMMON_OBJS := $(REPORT_COMMON:%=$(BUILD)/report/%.o)
 REPORT_OBJS := $(REPORT_COMMON_OBJS) $(addprefix $(BUILD)/report/,latency.o summary.o hist.o \
 	timeline.o tree.o report_main.o)

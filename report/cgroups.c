@@ -7,59 +7,73 @@
 
 #include "report.h"
 
-static struct hashmap cgroup_map;
-static struct cgroup *last;
+struct cgroups {
+	struct strtab *strs; /* paths and labels, owned by the caller */
+	struct hashmap map;  /* (sess, id) -> struct cgroup * */
+	struct cgroup *last;
+};
 
-struct cgroup *cgroups_get(uint32_t sess, uint64_t id)
+struct cgroups *cgroups_new(struct strtab *strs)
+{
+	struct cgroups *cgs = calloc(1, sizeof(*cgs));
+
+	if (!cgs)
+		return NULL;
+	cgs->strs = strs;
+	hashmap_init(&cgs->map, 2);
+	return cgs;
+}
+
+struct cgroup *cgroups_get(struct cgroups *cgs, uint32_t sess, uint64_t id)
 {
 	uint64_t key[2] = { sess, id };
-	struct cgroup *cg;
+	struct cgroup *cg = cgs->last;
 
-	if (last && last->id == id && last->sess == sess)
-		return last;
-	if (!cgroup_map.nkeys)
-		hashmap_init(&cgroup_map, 2);
-	cg = hashmap_get(&cgroup_map, key);
+	if (cg && cg->id == id && cg->sess == sess)
+		return cg;
+	cg = hashmap_get(&cgs->map, key);
 	if (!cg) {
 		cg = calloc(1, sizeof(*cg));
 		if (!cg)
 			return NULL;
 		cg->sess = sess;
 		cg->id = id;
-		if (hashmap_put(&cgroup_map, key, cg)) {
+		if (hashmap_put(&cgs->map, key, cg)) {
 			free(cg);
 			return NULL;
 		}
 	}
-	last = cg;
+	cgs->last = cg;
 	return cg;
 }
 
-int cgroups_set_path(uint32_t sess, uint64_t id, const void *path, size_t len)
+int cgroups_set_path(struct cgroups *cgs, uint32_t sess, uint64_t id, const void *path, size_t len)
 {
-	struct cgroup *cg = cgroups_get(sess, id);
+	struct cgroup *cg = cgroups_get(cgs, sess, id);
 
 	if (!cg)
 		return -ENOMEM;
-	cg->path = strtab_intern(path, len) + 1;
+	cg->path = strtab_intern(cgs->strs, path, len) + 1;
 	cg->pass = 0; /* the --cgroup decision may change with the path */
 	return 0;
 }
 
-uint32_t cgroups_label(const struct cgroup *cg)
+uint32_t cgroups_label(struct cgroups *cgs, const struct cgroup *cg)
 {
 	char tmp[40];
 
 	if (cg->path)
 		return cg->path - 1;
 	snprintf(tmp, sizeof(tmp), "cgroup:%llu", (unsigned long long)cg->id);
-	return strtab_intern(tmp, strlen(tmp));
+	return strtab_intern(cgs->strs, tmp, strlen(tmp));
 }
 
-void cgroups_free(void)
+void cgroups_free(struct cgroups *cgs)
 {
-	for (size_t i = 0; i < cgroup_map.cap; i++)
-		free(cgroup_map.vals[i]);
-	hashmap_free(&cgroup_map);
-	last = NULL;
+	if (!cgs)
+		return;
+	for (size_t i = 0; i < cgs->map.cap; i++)
+		free(cgs->map.vals[i]);
+	hashmap_free(&cgs->map);
+	free(cgs);
 }

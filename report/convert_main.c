@@ -8,15 +8,17 @@
 #include <errno.h>
 #include <getopt.h>
 #include <stddef.h>
+#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 
 #include "records.def"
 #include "report.h"
 
 static const char usage_text[] =
-"Usage: sct-convert --to csv|jsonl [--records TYPE] [-o OUT] FILE...\n"
+"Usage: sct-convert --to csv|jsonl [--records TYPE] [-o OUT [--force]] FILE...\n"
 "Writes one record type of sct traces (FILE '-' = stdin) as CSV (RFC 4180, header row,\n"
 "CRLF) or JSON Lines (one object per line). TYPE: syscall (default), task, fork, exec,\n"
 "exit, cgroup, lost, warning. Columns: session, host, the schema's fields in order, then\n"
@@ -28,11 +30,15 @@ static const char usage_text[] =
 "\n"
 "  -T, --to FORMAT     csv or jsonl (required)\n"
 "  -r, --records TYPE  record type (default syscall)\n"
-"  -o, --output OUT    output file (default stdout)\n"
+"  -o, --output OUT    output file (default stdout), created with the permissions of\n"
+"                      the most restrictive input (0600 for stdin), never through a\n"
+"                      symlink\n"
+"  -f, --force         overwrite OUT if it exists\n"
 "      --strict        exit 3 when any input is damaged or incomplete\n"
 "  -h, --help          this text\n"
-"Exit status: as sct-report: 0 ok, 1 unreadable input or output error, 2 usage, 3 damaged\n"
-"input with --strict or nothing readable. The input summary goes to stderr.\n"
+"Exit status: as sct-report: 0 ok, 1 unreadable input or output error (writing stops at\n"
+"the first error), 2 usage, 3 damaged input with --strict or nothing readable. The input\n"
+"summary goes to stderr.\n"
 "\n"
 "Examples:\n"
 "  sct-convert --to csv -o calls.csv trace.sct\n"
@@ -63,14 +69,14 @@ struct column {
 };
 
 struct convert {
-	bool jsonl, strict;
+	bool jsonl, strict, force;
 	uint32_t type;
 	const char *output;
 	char **files;
 	int nfiles;
 	struct column cols[SCT_MAX_FIELDS + 8];
 	uint32_t ncols;
-	struct sess *mapped; /* session the field indexes were computed for */
+	uint32_t mapped;     /* session + 1 the field indexes were computed for, 0 = none */
 	char *prefix;        /* the session and host columns of mapped, rendered */
 	size_t prefix_len;
 	struct out o;
@@ -82,7 +88,7 @@ static const char *const type_names[] = { "session", "syscall", "task", "fork", 
 
 static int usage_error(const char *what, const char *arg)
 {
-	fprintf(stderr, "sct-convert: %s '%s'\nUsage: sct-convert --to csv|jsonl [--records TYPE] [-o OUT] FILE...\n",
+	fprintf(stderr, "sct-convert: %s '%s'\nUsage: sct-convert --to csv|jsonl [--records TYPE] [-o OUT [--force]] FILE...\n",
 		what, arg ? arg : "");
 	return -EINVAL;
 }
@@ -92,19 +98,21 @@ static int parse_args(struct convert *cv, int argc, char **argv)
 	static const struct option opts[] = {
 		{ "to", required_argument, NULL, 'T' },     { "records", required_argument, NULL, 'r' },
 		{ "output", required_argument, NULL, 'o' }, { "strict", no_argument, NULL, 'S' },
-		{ "help", no_argument, NULL, 'h' },         { NULL, 0, NULL, 0 },
+		{ "force", no_argument, NULL, 'f' },        { "help", no_argument, NULL, 'h' },
+		{ NULL, 0, NULL, 0 },
 	};
 	const char *to = NULL;
 	int c;
 
 	cv->type = SCT_REC_SYSCALL;
-	while ((c = getopt_long(argc, argv, "T:r:o:h", opts, NULL)) != -1) {
+	while ((c = getopt_long(argc, argv, "T:r:o:fh", opts, NULL)) != -1) {
 		uint32_t t;
 
 		switch (c) {
 		case 'T': to = optarg; break;
 		case 'o': cv->output = optarg; break;
 		case 'S': cv->strict = true; break;
+		case 'f': cv->force = true; break;
 		case 'h': fputs(usage_text, stdout); exit(0);
 		case 'r':
 			for (t = 1; t <= SCT_REC_MAX && strcmp(optarg, type_names[t]); t++)
@@ -203,7 +211,7 @@ static const struct sc_slot *convert_slot(const struct sct_field_schema *fs)
 /* Columns 0 and 1 (session, host) are the same for a whole session: rendered once. */
 static int convert_prefix(struct convert *cv, const struct sess *s)
 {
-	uint32_t hlen = strtab_len(s->host);
+	uint32_t hlen = strtab_len(cv->c.strs, s->host);
 	struct out p = { .cap = 6 * (size_t)hlen + 2 * 64 + cv->cols[0].jkeylen + cv->cols[1].jkeylen, .fd = -1 };
 
 	p.buf = malloc(p.cap);
@@ -217,9 +225,9 @@ static int convert_prefix(struct convert *cv, const struct sess *s)
 	out_char(&p, ',');
 	if (cv->jsonl) {
 		out_mem(&p, cv->cols[1].jkey, cv->cols[1].jkeylen);
-		json_string(&p, strtab_get(s->host), hlen);
+		json_string(&p, strtab_get(cv->c.strs, s->host), hlen);
 	} else {
-		csv_bytes(&p, strtab_get(s->host), hlen);
+		csv_bytes(&p, strtab_get(cv->c.strs, s->host), hlen);
 	}
 	free(cv->prefix);
 	cv->prefix = p.buf;
@@ -248,8 +256,8 @@ static int convert_map(struct convert *cv, struct input *in)
 					col->slot = convert_slot(&ts->fields[f]);
 			}
 	}
-	cv->mapped = in->sess;
-	return convert_prefix(cv, in->sess);
+	cv->mapped = in->cur->s.id + 1;
+	return convert_prefix(cv, &in->cur->s);
 }
 
 static void convert_slot_out(struct out *o, const struct sct_syscall *sc, const struct sc_slot *slot)
@@ -314,35 +322,36 @@ static void convert_field(struct convert *cv, struct input *in, int idx)
 static void convert_comm(struct convert *cv, const struct task *t)
 {
 	if (t && t->comm)
-		convert_str(cv, strtab_get(t->comm), strtab_len(t->comm));
+		convert_str(cv, strtab_get(cv->c.strs, t->comm), strtab_len(cv->c.strs, t->comm));
 	else
 		convert_null(cv);
 }
 
 static void convert_resolved(struct convert *cv, struct input *in, const struct sct_record *rec, enum col_src src)
 {
-	struct sess *s = in->sess;
+	struct ctx *c = &cv->c;
+	uint32_t sess = in->cur->s.id;
 	struct cgroup *cg;
 	uint32_t id;
 
 	switch (src) {
 	case COL_NAME:
-		id = input_syscall_name(s, rec->syscall.nr, rec->syscall.abi);
-		convert_str(cv, strtab_get(id), strtab_len(id));
+		id = input_syscall_name(c, in->cur, rec->syscall.nr, rec->syscall.abi);
+		convert_str(cv, strtab_get(c->strs, id), strtab_len(c->strs, id));
 		break;
 	case COL_COMM:
 		if (rec->type == SCT_REC_SYSCALL)
-			convert_comm(cv, tasks_lookup(s->id, rec->syscall.pid, rec->syscall.tid));
+			convert_comm(cv, tasks_lookup(in->cur->tasks, sess, rec->syscall.pid, rec->syscall.tid));
 		else
-			convert_comm(cv, tasks_peek(s->id, rec->exit.tid));
+			convert_comm(cv, tasks_peek(in->cur->tasks, sess, rec->exit.tid));
 		break;
 	case COL_PARENT_COMM:
-		convert_comm(cv, tasks_peek(s->id, rec->fork.parent_tid));
+		convert_comm(cv, tasks_peek(in->cur->tasks, sess, rec->fork.parent_tid));
 		break;
 	default:
-		cg = cgroups_get(s->id, rec->type == SCT_REC_SYSCALL ? rec->syscall.cgroup_id : rec->task.cgroup_id);
+		cg = cgroups_get(in->cur->cgroups, sess, rec->type == SCT_REC_SYSCALL ? rec->syscall.cgroup_id : rec->task.cgroup_id);
 		if (cg && cg->path)
-			convert_str(cv, strtab_get(cg->path - 1), strtab_len(cg->path - 1));
+			convert_str(cv, strtab_get(c->strs, cg->path - 1), strtab_len(c->strs, cg->path - 1));
 		else
 			convert_null(cv);
 	}
@@ -352,7 +361,7 @@ static int convert_row(struct convert *cv, struct input *in, const struct sct_re
 {
 	struct out *o = &cv->o;
 
-	if (cv->mapped != in->sess && convert_map(cv, in))
+	if (cv->mapped != in->cur->s.id + 1 && convert_map(cv, in))
 		return -ENOMEM;
 	out_mem(o, cv->prefix, cv->prefix_len);
 	for (uint32_t i = 2; i < cv->ncols; i++) {
@@ -375,16 +384,6 @@ static int convert_row(struct convert *cv, struct input *in, const struct sct_re
 	return 0;
 }
 
-static void convert_input_error(struct convert *cv, struct input *in, const char *path, int err)
-{
-	const char *detail = in && in->r ? sct_reader_error(in->r) : "";
-	char msg[512];
-
-	snprintf(msg, sizeof(msg), "%s%s%s", sct_strerror(err), *detail ? ": " : "", detail);
-	fprintf(stderr, "sct-convert: %s: %s\n", path, msg);
-	footer_input_error(cv->c.footer, path, msg);
-}
-
 static int convert_one(struct convert *cv, const char *path)
 {
 	struct sct_record rec;
@@ -392,7 +391,7 @@ static int convert_one(struct convert *cv, const char *path)
 	int n = input_open(&cv->c, &in, path);
 
 	if (n) {
-		convert_input_error(cv, NULL, path, n);
+		input_error(&cv->c, NULL, path, n);
 		return 0;
 	}
 	while ((n = input_next(&cv->c, &in, &rec)) > 0) {
@@ -407,7 +406,7 @@ static int convert_one(struct convert *cv, const char *path)
 		n = rec.type == cv->type ? convert_row(cv, &in, &rec) : 0;
 		if (!n)
 			n = input_track(&cv->c, &in, &rec);
-		if (n)
+		if (n || cv->o.err)
 			break;
 	}
 	if (n == -ENOMEM) {
@@ -415,7 +414,7 @@ static int convert_one(struct convert *cv, const char *path)
 		return n;
 	}
 	if (n < 0)
-		convert_input_error(cv, &in, path, n);
+		input_error(&cv->c, &in, path, n);
 	input_close(&cv->c, &in);
 	return 0;
 }
@@ -424,7 +423,7 @@ static int convert_run(struct convert *cv)
 {
 	int err = 0;
 
-	for (int i = 0; i < cv->nfiles && !err; i++)
+	for (int i = 0; i < cv->nfiles && !err && !cv->o.err; i++)
 		err = convert_one(cv, cv->files[i]);
 	if (!err && !cv->ncols) {
 		err = convert_columns(cv, sct_schema_builtin(cv->type));
@@ -434,43 +433,78 @@ static int convert_run(struct convert *cv)
 	return err;
 }
 
+/* The permissions of the most restrictive input, read permission bits only (stdin: 0600). */
+static mode_t convert_mode(const struct convert *cv)
+{
+	mode_t mode = 0666;
+	bool any = false;
+
+	for (int i = 0; i < cv->nfiles; i++) {
+		struct stat st;
+
+		if (!strcmp(cv->files[i], "-")) {
+			mode &= 0600;
+			any = true;
+		} else if (!stat(cv->files[i], &st)) {
+			mode &= st.st_mode & 0666;
+			any = true;
+		}
+	}
+	return any ? mode : 0600;
+}
+
+static void convert_free(struct convert *cv)
+{
+	input_tables_free(&cv->c);
+	footer_free(cv->c.footer);
+	free(cv->prefix);
+	for (uint32_t i = 0; i < cv->ncols; i++) {
+		free(cv->cols[i].name);
+		free(cv->cols[i].jkey);
+	}
+	free(cv);
+}
+
 int main(int argc, char **argv)
 {
-	static struct convert cv;
+	struct convert *cv = calloc(1, sizeof(*cv));
 	struct env env = { 0 };
 	struct out errout;
 	int err, status;
 
-	if (parse_args(&cv, argc, argv))
-		return EXIT_USAGE;
-	cv.c.env = &env;
-	cv.c.track_tasks = true;
-	cv.c.footer = footer_new();
-	err = cv.c.footer ? out_open(&cv.o, cv.output) : -ENOMEM;
-	if (err) {
-		fprintf(stderr, "sct-convert: %s: %s\n", cv.output ? cv.output : "stdout", sct_strerror(err));
-		footer_free(cv.c.footer);
+	if (!cv) {
+		fprintf(stderr, "sct-convert: %s\n", strerror(ENOMEM));
 		return EXIT_INPUT;
 	}
-	err = convert_run(&cv);
-	status = footer_exit_status(cv.c.footer, "sct-convert", cv.strict, err);
-	err = out_close(&cv.o);
-	if (err) {
-		fprintf(stderr, "sct-convert: writing %s: %s\n", cv.output ? cv.output : "stdout", sct_strerror(err));
-		status = EXIT_INPUT;
+	if (parse_args(cv, argc, argv)) {
+		free(cv);
+		return EXIT_USAGE;
 	}
-	if (!out_open(&errout, NULL)) {
+	cv->c.tool = "sct-convert";
+	cv->c.env = &env;
+	cv->c.track_tasks = true;
+	cv->c.footer = footer_new();
+	signal(SIGPIPE, SIG_IGN); /* a closed pipe is a write error: exit with the documented 1 */
+	err = cv->c.footer ? input_tables_new(&cv->c) : -ENOMEM;
+	if (!err)
+		err = out_open(&cv->o, cv->output, cv->force, convert_mode(cv));
+	if (err) {
+		fprintf(stderr, "sct-convert: %s: %s%s\n", cv->output ? cv->output : "stdout", sct_strerror(err),
+			err == -EEXIST ? " (--force overwrites it)" :
+			err == -ELOOP ? " (a symlink: not followed)" : "");
+		convert_free(cv);
+		return EXIT_INPUT;
+	}
+	err = convert_run(cv);
+	status = footer_exit_status(cv->c.footer, "sct-convert", cv->strict, err);
+	if (out_finish(&cv->o, "sct-convert", cv->output ? cv->output : "stdout"))
+		status = EXIT_INPUT;
+	if (!out_open(&errout, NULL, false, 0)) {
 		errout.fd = 2;
-		footer_print(cv.c.footer, &errout);
+		footer_print(cv->c.footer, cv->c.sessions, cv->c.strs, &errout);
 		if (out_close(&errout))
 			status = status ? status : EXIT_INPUT;
 	}
-	footer_free(cv.c.footer);
-	free(cv.prefix);
-	for (uint32_t i = 0; i < cv.ncols; i++) {
-		free(cv.cols[i].name);
-		free(cv.cols[i].jkey);
-	}
-	input_free_tables();
+	convert_free(cv);
 	return status;
 }

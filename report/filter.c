@@ -155,9 +155,10 @@ static bool filter_has_id(const uint32_t *ids, uint32_t n, uint32_t v)
 }
 
 /* Path prefix on component boundaries ("/a" matches "/a" and "/a/b", not "/ab"), or an id. */
-static bool filter_cgroup_match(const struct filter *f, const struct cgroup *cg)
+static bool filter_cgroup_match(const struct ctx *c, const struct cgroup *cg)
 {
-	const char *path = cg->path ? strtab_get(cg->path - 1) : NULL;
+	const struct filter *f = &c->env->filter;
+	const char *path = cg->path ? strtab_get(c->strs, cg->path - 1) : NULL;
 
 	for (uint32_t i = 0; i < f->ncgroups; i++) {
 		const char *want = f->cgroups[i];
@@ -177,20 +178,21 @@ static bool filter_cgroup_match(const struct filter *f, const struct cgroup *cg)
 	return false;
 }
 
-static bool filter_cgroup(const struct filter *f, uint32_t sess, uint64_t id)
+static bool filter_cgroup(struct ctx *c, struct cgroups *cgs, uint32_t sess, uint64_t id)
 {
-	struct cgroup *cg = cgroups_get(sess, id);
+	struct cgroup *cg = cgroups_get(cgs, sess, id);
 
 	if (!cg)
 		return false;
 	if (!cg->pass)
-		cg->pass = filter_cgroup_match(f, cg) ? 1 : 2;
+		cg->pass = filter_cgroup_match(c, cg) ? 1 : 2;
 	return cg->pass == 1;
 }
 
-static bool filter_name(const struct filter *f, struct sess *s, uint32_t nr, uint32_t abi)
+static bool filter_name(struct ctx *c, struct live *lv, uint32_t nr, uint32_t abi)
 {
-	const char *name = strtab_get(input_syscall_name(s, nr, abi));
+	const struct filter *f = &c->env->filter;
+	const char *name = strtab_get(c->strs, input_syscall_name(c, lv, nr, abi));
 	const char *bare = !strncmp(name, "compat:", 7) ? name + 7 : name;
 
 	for (uint32_t i = 0; i < f->nsyscalls; i++)
@@ -199,16 +201,16 @@ static bool filter_name(const struct filter *f, struct sess *s, uint32_t nr, uin
 	return false;
 }
 
-static bool filter_syscall_name(const struct filter *f, struct sess *s, uint32_t nr, uint32_t abi)
+static bool filter_syscall_name(struct ctx *c, struct live *lv, uint32_t nr, uint32_t abi)
 {
 	uint8_t *pass;
 
 	abi = abi ? 1 : 0;
 	if (nr >= NR_CACHE)
-		return filter_name(f, s, nr, abi);
-	pass = &s->nr_pass[abi][nr];
+		return filter_name(c, lv, nr, abi);
+	pass = &lv->nr_pass[abi][nr];
 	if (!*pass)
-		*pass = filter_name(f, s, nr, abi) ? 1 : 2;
+		*pass = filter_name(c, lv, nr, abi) ? 1 : 2;
 	return *pass == 1;
 }
 
@@ -224,9 +226,10 @@ bool filter_window(const struct filter *f, const struct sess *s, uint64_t t)
 	return true;
 }
 
-static bool filter_comm(const struct filter *f, const struct task *t)
+static bool filter_comm(const struct ctx *c, const struct task *t)
 {
-	const char *comm = t ? strtab_get(t->comm) : "";
+	const struct filter *f = &c->env->filter;
+	const char *comm = t ? strtab_get(c->strs, t->comm) : "";
 
 	for (uint32_t i = 0; i < f->ncomms; i++)
 		if (!strcmp(f->comms[i], comm))
@@ -234,34 +237,38 @@ static bool filter_comm(const struct filter *f, const struct task *t)
 	return false;
 }
 
-bool filter_task(const struct filter *f, const struct sess *s, uint32_t pid, uint32_t tid,
+bool filter_task(struct ctx *c, struct cgroups *cgs, const struct sess *s, uint32_t pid, uint32_t tid,
 		 uint64_t cgroup_id, uint64_t time_ns, const struct task *t)
 {
+	const struct filter *f = &c->env->filter;
+
 	if (f->npids && !filter_has_id(f->pids, f->npids, pid))
 		return false;
 	if (f->ntids && !filter_has_id(f->tids, f->ntids, tid))
 		return false;
 	if ((f->has_since || f->has_until) && !filter_window(f, s, time_ns))
 		return false;
-	if (f->ncgroups && !filter_cgroup(f, s->id, cgroup_id))
+	if (f->ncgroups && !filter_cgroup(c, cgs, s->id, cgroup_id))
 		return false;
-	if (f->ncomms && !filter_comm(f, t))
+	if (f->ncomms && !filter_comm(c, t))
 		return false;
 	return true;
 }
 
-bool filter_syscall(const struct filter *f, struct sess *s, const struct sct_syscall *sc)
+bool filter_syscall(struct ctx *c, struct live *lv, const struct sct_syscall *sc)
 {
+	const struct filter *f = &c->env->filter;
+
 	if (f->failed && !names_is_error(sc->ret))
 		return false;
 	if (sc->duration_ns < f->min_duration)
 		return false;
-	if (f->nsyscalls && !filter_syscall_name(f, s, sc->nr, sc->abi))
+	if (f->nsyscalls && !filter_syscall_name(c, lv, sc->nr, sc->abi))
 		return false;
 	if (!f->need_task)
-		return filter_task(f, s, sc->pid, sc->tid, sc->cgroup_id, sc->time_ns, NULL);
-	return filter_task(f, s, sc->pid, sc->tid, sc->cgroup_id, sc->time_ns,
-			   tasks_lookup(s->id, sc->pid, sc->tid));
+		return filter_task(c, lv->cgroups, &lv->s, sc->pid, sc->tid, sc->cgroup_id, sc->time_ns, NULL);
+	return filter_task(c, lv->cgroups, &lv->s, sc->pid, sc->tid, sc->cgroup_id, sc->time_ns,
+			   tasks_lookup(lv->tasks, lv->s.id, sc->pid, sc->tid));
 }
 
 bool filter_active(const struct filter *f)

@@ -12,8 +12,10 @@
 
 #define FOOTER_DETAILS 20 /* detail lines kept per kind; counts are always complete */
 
+/* One detail line: a formatted prefix and bytes from a file (any bytes, NULs too). */
 struct detail {
 	char *line;
+	size_t len;
 };
 
 struct footer {
@@ -23,8 +25,10 @@ struct footer {
 	uint64_t warning_records, warnings_by_kind[4];
 	uint64_t unfinished;
 	uint32_t nfiles;
-	char *warnings[FOOTER_DETAILS], *ranges[FOOTER_DETAILS], *errors[FOOTER_DETAILS];
+	struct detail warnings[FOOTER_DETAILS], ranges[FOOTER_DETAILS], errors[FOOTER_DETAILS];
 	uint32_t nwarnings, nranges, nerrors, input_errors;
+	uint64_t range_diags;  /* every diagnostic listed under skipped/corrupt, kept or not */
+	uint64_t damage_diags; /* every diagnostic that says data was lost or is missing */
 };
 
 struct footer *footer_new(void)
@@ -37,42 +41,65 @@ void footer_set_file(struct footer *f, const char *path)
 	f->file = path;
 }
 
-static void footer_keep(char **list, uint32_t *n, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
+static void footer_keep(struct detail *list, uint32_t *n, const void *tail, size_t tail_len,
+			const char *fmt, ...) __attribute__((format(printf, 5, 6)));
 
-static void footer_keep(char **list, uint32_t *n, const char *fmt, ...)
+static void footer_keep(struct detail *list, uint32_t *n, const void *tail, size_t tail_len,
+			const char *fmt, ...)
 {
 	va_list ap;
-	char *line = NULL;
+	char *head = NULL, *line;
+	int len;
 
 	if (*n >= FOOTER_DETAILS)
 		return;
 	va_start(ap, fmt);
-	if (vasprintf(&line, fmt, ap) < 0)
-		line = NULL;
+	len = vasprintf(&head, fmt, ap);
 	va_end(ap);
-	if (line)
-		list[(*n)++] = line;
+	if (len < 0)
+		return;
+	line = realloc(head, (size_t)len + tail_len + 1);
+	if (!line) {
+		free(head);
+		return;
+	}
+	if (tail_len)
+		memcpy(line + len, tail, tail_len);
+	list[*n].line = line;
+	list[(*n)++].len = (size_t)len + tail_len;
 }
 
+/*
+ * Unknown frames and records are a newer minor version's, not damage; every other kind,
+ * including kinds newer than this tool, says something was lost or is missing.
+ */
 void footer_diag(void *ctx, const struct sct_diag *d)
 {
 	struct footer *f = ctx;
 	const char *file = f->file ? f->file : "-";
+	const char *text = d->text ? d->text : "";
 
+	if (d->kind != SCT_DIAG_UNKNOWN_FRAME && d->kind != SCT_DIAG_UNKNOWN_RECORD)
+		f->damage_diags++;
 	switch (d->kind) {
+	case SCT_DIAG_UNKNOWN_FRAME:
+	case SCT_DIAG_UNKNOWN_RECORD:
+	case SCT_DIAG_NO_TRAILER:
+		return; /* counted on their own footer lines */
 	case SCT_DIAG_SKIPPED:
 	case SCT_DIAG_BAD_BLOCK:
-		footer_keep(f->ranges, &f->nranges, "%s: bytes %llu-%llu skipped: %s", file,
-			    (unsigned long long)d->offset, (unsigned long long)(d->offset + d->length),
-			    d->text ? d->text : "");
+		footer_keep(f->ranges, &f->nranges, text, strlen(text), "%s: bytes %llu-%llu skipped: ", file,
+			    (unsigned long long)d->offset, (unsigned long long)(d->offset + d->length));
 		break;
 	case SCT_DIAG_TRUNCATED:
-		footer_keep(f->ranges, &f->nranges, "%s: truncated at byte %llu, %llu bytes lost", file,
+		footer_keep(f->ranges, &f->nranges, NULL, 0, "%s: truncated at byte %llu, %llu bytes lost", file,
 			    (unsigned long long)d->offset, (unsigned long long)d->length);
 		break;
 	default:
-		break;
+		footer_keep(f->ranges, &f->nranges, text, strlen(text), "%s: at byte %llu: ", file,
+			    (unsigned long long)d->offset);
 	}
+	f->range_diags++;
 }
 
 void footer_record(struct footer *f, const struct sct_record *rec)
@@ -89,16 +116,8 @@ void footer_record(struct footer *f, const struct sct_record *rec)
 	case SCT_REC_WARNING:
 		f->warning_records++;
 		f->warnings_by_kind[rec->warning.kind < 4 ? rec->warning.kind : 3] += rec->warning.count;
-		if (f->nwarnings < FOOTER_DETAILS) {
-			char *text = strndup((const char *)rec->warning.text.ptr, rec->warning.text.len);
-
-			for (char *p = text; p && *p; p++)
-				if ((unsigned char)*p < 0x20 || *p == 0x7f)
-					*p = '?';
-			footer_keep(f->warnings, &f->nwarnings, "%s: count %llu: %s", f->file ? f->file : "-",
-				    (unsigned long long)rec->warning.count, text ? text : "");
-			free(text);
-		}
+		footer_keep(f->warnings, &f->nwarnings, rec->warning.text.ptr, rec->warning.text.len,
+			    "%s: count %llu: ", f->file ? f->file : "-", (unsigned long long)rec->warning.count);
 		break;
 	default:
 		break;
@@ -124,13 +143,13 @@ void footer_add_stats(struct footer *f, const struct sct_reader_stats *st)
 void footer_input_error(struct footer *f, const char *path, const char *msg)
 {
 	f->input_errors++;
-	footer_keep(f->errors, &f->nerrors, "%s: %s", path, msg);
+	footer_keep(f->errors, &f->nerrors, msg, strlen(msg), "%s: ", path);
 }
 
 /* Any damage: skipped ranges, truncation, bad blocks or missing trailers. */
 static bool footer_damaged(const struct footer *f)
 {
-	return f->st.skipped_ranges || f->st.truncated_bytes || f->st.bad_blocks ||
+	return f->damage_diags || f->st.skipped_ranges || f->st.truncated_bytes || f->st.bad_blocks ||
 	       f->st.sessions_without_trailer;
 }
 
@@ -159,23 +178,26 @@ int footer_exit_status(const struct footer *f, const char *tool, bool strict, in
 	return 0;
 }
 
-static void footer_list(struct out *o, char *const *list, uint32_t n, uint64_t total)
+static void footer_list(struct out *o, const struct detail *list, uint32_t n, uint64_t total)
 {
-	for (uint32_t i = 0; i < n; i++)
-		out_printf(o, "   %s\n", list[i]);
+	for (uint32_t i = 0; i < n; i++) {
+		out_str(o, "   ");
+		names_out_escaped(o, list[i].line, list[i].len);
+		out_char(o, '\n');
+	}
 	if (total > n)
 		out_printf(o, "   ... %llu more\n", (unsigned long long)(total - n));
 }
 
-static void footer_sessions(struct out *o)
+static void footer_sessions(const struct sessions *ss, const struct strtab *strs, struct out *o)
 {
-	for (uint32_t i = 0; i < sessions_count(); i++) {
-		const struct sess *s = sessions_get(i);
+	for (uint32_t i = 0; i < sessions_count(ss); i++) {
+		const struct sess *s = sessions_get(ss, i);
 
 		out_printf(o, "-- session %u: host ", i);
-		names_out_escaped(o, strtab_get(s->host), strtab_len(s->host));
+		names_out_escaped(o, strtab_get(strs, s->host), strtab_len(strs, s->host));
 		out_str(o, ", file ");
-		names_out_escaped(o, strtab_get(s->file), strtab_len(s->file));
+		names_out_escaped(o, strtab_get(strs, s->file), strtab_len(strs, s->file));
 		out_str(o, ", started ");
 		names_out_wall(o, s->anchor_real, true);
 		if (s->cgroup_v1)
@@ -184,13 +206,13 @@ static void footer_sessions(struct out *o)
 	}
 }
 
-void footer_print(struct footer *f, struct out *o)
+void footer_print(struct footer *f, const struct sessions *ss, const struct strtab *strs, struct out *o)
 {
 	static const char *const names[] = { "sessions", "syscall", "task", "fork", "exec",
 					     "exit", "cgroup", "lost", "warning" };
 	const struct sct_reader_stats *st = &f->st;
 
-	footer_sessions(o);
+	footer_sessions(ss, strs, o);
 	out_printf(o, "-- read %u file%s, %llu records (", f->nfiles, f->nfiles == 1 ? "" : "s",
 		   (unsigned long long)footer_records(f));
 	for (int i = 1; i <= SCT_REC_MAX; i++)
@@ -206,7 +228,7 @@ void footer_print(struct footer *f, struct out *o)
 	out_printf(o, "-- skipped/corrupt: %llu ranges, %llu bytes; bad blocks: %llu; truncated tail: %llu bytes\n",
 		   (unsigned long long)st->skipped_ranges, (unsigned long long)st->skipped_bytes,
 		   (unsigned long long)st->bad_blocks, (unsigned long long)st->truncated_bytes);
-	footer_list(o, f->ranges, f->nranges, f->nranges);
+	footer_list(o, f->ranges, f->nranges, f->range_diags);
 	out_printf(o, "-- unknown (newer format, skipped): %llu frames, %llu records\n",
 		   (unsigned long long)st->unknown_frames, (unsigned long long)st->unknown_records);
 	out_printf(o, "-- incomplete: no trailer: %llu session%s\n", (unsigned long long)st->sessions_without_trailer,
@@ -222,10 +244,10 @@ void footer_free(struct footer *f)
 	if (!f)
 		return;
 	for (uint32_t i = 0; i < f->nwarnings; i++)
-		free(f->warnings[i]);
+		free(f->warnings[i].line);
 	for (uint32_t i = 0; i < f->nranges; i++)
-		free(f->ranges[i]);
+		free(f->ranges[i].line);
 	for (uint32_t i = 0; i < f->nerrors; i++)
-		free(f->errors[i]);
+		free(f->errors[i].line);
 	free(f);
 }

@@ -19,7 +19,7 @@ static void hist_out_range(struct out *o, int k, int width)
 	out_printf(o, "%*llu -> %-*llu", width, (unsigned long long)lo, width, (unsigned long long)hist_hi(k));
 }
 
-static void hist_out_one(struct out *o, const struct group *g, uint32_t nby)
+static void hist_out_one(const struct strtab *strs, struct out *o, const struct group *g, uint32_t nby)
 {
 	uint64_t b[65], peak = 0;
 	int first = -1, last = -1, width;
@@ -35,10 +35,10 @@ static void hist_out_one(struct out *o, const struct group *g, uint32_t nby)
 			peak = b[k];
 	}
 	for (uint32_t k = 0; k < nby; k++) {
-		uint32_t len = strtab_len(g->label[k]);
+		uint32_t len = strtab_len(strs, g->label[k]);
 
 		out_str(o, k ? "  " : "");
-		names_out_escaped(o, len ? strtab_get(g->label[k]) : "?", len ? len : 1);
+		names_out_escaped(o, len ? strtab_get(strs, g->label[k]) : "?", len ? len : 1);
 	}
 	width = snprintf(NULL, 0, "%llu", (unsigned long long)hist_hi(last < 0 ? 0 : last));
 	if (width < 6)
@@ -58,7 +58,7 @@ static void hist_out_one(struct out *o, const struct group *g, uint32_t nby)
 	out_char(o, '\n');
 }
 
-int hist_print(struct summary *sm, struct out *o)
+int hist_print(const struct ctx *c, struct summary *sm, struct out *o)
 {
 	struct group **gs;
 	int n = summary_groups(sm, &gs);
@@ -66,6 +66,6 @@ int hist_print(struct summary *sm, struct out *o)
 	if (n < 0)
 		return n;
 	for (int i = 0; i < n; i++)
-		hist_out_one(o, gs[i], summary_nby(sm));
+		hist_out_one(c->strs, o, gs[i], summary_nby(sm));
 	return 0;
 }

@@ -1,96 +1,102 @@
 // SPDX-License-Identifier: BSD-2-Clause
-/* Reading inputs: one reader per FILE, sessions numbered over all inputs, bookkeeping records. */
+/*
+ * Reading inputs: one reader per FILE, sessions numbered over all inputs, bookkeeping
+ * records. The reader's session is valid only until that reader's next SESSION record, so
+ * each input keeps one live session (its caches reset at every HEADER) and copies into the
+ * session table only what outlives it.
+ */
 #include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "report.h"
 
-static struct sess **sessions;
-static uint32_t nsessions;
-
-struct sess *sessions_get(uint32_t id)
+int input_tables_new(struct ctx *c)
 {
-	return id < nsessions ? sessions[id] : NULL;
+	c->strs = strtab_new();
+	c->sessions = sessions_new();
+	c->cgroups = c->strs ? cgroups_new(c->strs) : NULL;
+	c->tasks = c->strs ? tasks_new(c->strs) : NULL;
+	if (c->strs && c->sessions && c->cgroups && c->tasks)
+		return 0;
+	input_tables_free(c);
+	return -ENOMEM;
 }
 
-uint32_t sessions_count(void)
+void input_tables_free(struct ctx *c)
 {
-	return nsessions;
+	tasks_free(c->tasks);
+	cgroups_free(c->cgroups);
+	sessions_free(c->sessions);
+	strtab_free(c->strs);
+	c->tasks = NULL;
+	c->cgroups = NULL;
+	c->sessions = NULL;
+	c->strs = NULL;
 }
 
-void sessions_free(void)
+/* Tables of its own, when the session's tasks and cgroups end with it. */
+static void input_live_free(struct ctx *c, struct live *lv)
 {
-	for (uint32_t i = 0; i < nsessions; i++) {
-		for (int abi = 0; abi < 2; abi++) {
-			free(sessions[i]->nr_name[abi]);
-			free(sessions[i]->nr_pass[abi]);
-		}
-		free(sessions[i]);
+	if (lv->tasks != c->tasks)
+		tasks_free(lv->tasks);
+	if (lv->cgroups != c->cgroups)
+		cgroups_free(lv->cgroups);
+	lv->tasks = NULL;
+	lv->cgroups = NULL;
+}
+
+static int input_session(struct ctx *c, struct input *in)
+{
+	const struct sct_session *live = sct_reader_session(in->r);
+	struct live *lv = in->cur;
+
+	if (!lv) {
+		lv = calloc(1, sizeof(*lv));
+		if (!lv)
+			return -ENOMEM;
+		in->cur = lv;
 	}
-	free(sessions);
-	sessions = NULL;
-	nsessions = 0;
-}
-
-static struct sess *session_new(const char *path, const struct sct_session *live)
-{
-	struct sess **tmp = realloc(sessions, (nsessions + 1) * sizeof(*tmp));
-	struct sess *s;
-
-	if (!tmp)
-		return NULL;
-	sessions = tmp;
-	s = calloc(1, sizeof(*s));
-	if (!s)
-		return NULL;
-	for (int abi = 0; abi < 2; abi++) {
-		s->nr_name[abi] = calloc(NR_CACHE, sizeof(uint32_t));
-		s->nr_pass[abi] = calloc(NR_CACHE, 1);
-		if (!s->nr_name[abi] || !s->nr_pass[abi]) {
-			free(s->nr_name[0]);
-			free(s->nr_name[1]);
-			free(s->nr_pass[0]);
-			free(s->nr_pass[1]);
-			free(s);
-			return NULL;
-		}
-	}
-	s->id = nsessions;
-	s->file = strtab_intern(path, strlen(path));
-	s->live = live;
+	input_live_free(c, lv);
+	memset(lv, 0, sizeof(*lv));
+	lv->session = live;
+	lv->tasks = c->keep_ended ? c->tasks : tasks_new(c->strs);
+	lv->cgroups = c->keep_ended ? c->cgroups : cgroups_new(c->strs);
+	if (!lv->tasks || !lv->cgroups)
+		return -ENOMEM;
+	lv->s.file = strtab_intern(c->strs, in->path, strlen(in->path));
 	if (live) {
 		const char *h = sct_session_get(live, SCT_SESSION_HOSTNAME);
 
-		s->host = strtab_intern(h, strlen(h));
-		sct_session_anchor(live, &s->anchor_clock, &s->anchor_real);
-		s->cgroup_v1 = !strcmp(sct_session_get(live, SCT_SESSION_CGROUP_HIERARCHY), "v1");
+		lv->s.host = strtab_intern(c->strs, h, strlen(h));
+		sct_session_anchor(live, &lv->s.anchor_clock, &lv->s.anchor_real);
+		lv->s.cgroup_v1 = !strcmp(sct_session_get(live, SCT_SESSION_CGROUP_HIERARCHY), "v1");
 	}
-	sessions[nsessions++] = s;
-	return s;
+	return sessions_add(c->sessions, &lv->s);
 }
 
-uint32_t input_syscall_name(struct sess *s, uint32_t nr, uint32_t abi)
+uint32_t input_syscall_name(struct ctx *c, struct live *lv, uint32_t nr, uint32_t abi)
 {
 	const char *name = NULL;
 	char tmp[64];
 	uint32_t id;
 
 	abi = abi ? 1 : 0;
-	if (nr < NR_CACHE && s->nr_name[abi][nr])
-		return s->nr_name[abi][nr] - 1;
-	if (s->live)
-		name = sct_session_syscall_name(s->live, nr, abi);
+	if (nr < NR_CACHE && lv->nr_name[abi][nr])
+		return lv->nr_name[abi][nr] - 1;
+	if (lv->session)
+		name = sct_session_syscall_name(lv->session, nr, abi);
 	if (name && abi)
 		snprintf(tmp, sizeof(tmp), "compat:%.48s", name);
 	else if (name)
 		snprintf(tmp, sizeof(tmp), "%.56s", name);
 	else
 		snprintf(tmp, sizeof(tmp), abi ? "compat:syscall_%u" : "syscall_%u", nr);
-	id = strtab_intern(tmp, strlen(tmp));
+	id = strtab_intern(c->strs, tmp, strlen(tmp));
 	if (nr < NR_CACHE)
-		s->nr_name[abi][nr] = id + 1;
+		lv->nr_name[abi][nr] = id + 1;
 	return id;
 }
 
@@ -108,19 +114,11 @@ int input_open(struct ctx *c, struct input *in, const char *path)
 	return 0;
 }
 
-static int input_session(struct input *in)
-{
-	if (in->sess)
-		in->sess->live = NULL;
-	in->sess = session_new(in->path, sct_reader_session(in->r));
-	return in->sess ? 0 : -ENOMEM;
-}
-
 static int input_apply(struct ctx *c, struct input *in, const struct sct_record *rec)
 {
 	footer_record(c->footer, rec);
 	if (rec->type == SCT_REC_CGROUP)
-		return cgroups_set_path(in->sess->id, rec->cgroup.cgroup_id, rec->cgroup.path.ptr,
+		return cgroups_set_path(in->cur->cgroups, in->cur->s.id, rec->cgroup.cgroup_id, rec->cgroup.path.ptr,
 					rec->cgroup.path.len);
 	return 0;
 }
@@ -128,7 +126,7 @@ static int input_apply(struct ctx *c, struct input *in, const struct sct_record 
 int input_track(struct ctx *c, struct input *in, const struct sct_record *rec)
 {
 	if (c->track_tasks && rec->type >= SCT_REC_TASK && rec->type <= SCT_REC_EXIT)
-		return tasks_apply(in->sess, rec);
+		return tasks_apply(in->cur->tasks, in->cur->s.id, rec);
 	return 0;
 }
 
@@ -141,8 +139,8 @@ int input_next(struct ctx *c, struct input *in, struct sct_record *rec)
 		n = sct_reader_next(in->r, rec);
 		if (n <= 0)
 			return n;
-		if (rec->type == SCT_REC_SESSION || !in->sess) {
-			err = input_session(in);
+		if (rec->type == SCT_REC_SESSION || !in->cur) {
+			err = input_session(c, in);
 			if (err)
 				return err;
 			if (rec->type == SCT_REC_SESSION)
@@ -157,21 +155,34 @@ int input_next(struct ctx *c, struct input *in, struct sct_record *rec)
 	}
 }
 
+void input_error(struct ctx *c, struct input *in, const char *path, int err)
+{
+	const char *detail = in && in->r ? sct_reader_error(in->r) : "";
+	char msg[512];
+	struct out e;
+
+	snprintf(msg, sizeof(msg), "%s%s%s", sct_strerror(err), *detail ? ": " : "", detail);
+	footer_input_error(c->footer, path, msg);
+	if (out_open(&e, NULL, false, 0))
+		return;
+	e.fd = STDERR_FILENO;
+	out_printf(&e, "%s: ", c->tool);
+	names_out_escaped(&e, path, strlen(path));
+	out_str(&e, ": ");
+	names_out_escaped(&e, msg, strlen(msg));
+	out_char(&e, '\n');
+	out_close(&e);
+}
+
 void input_close(struct ctx *c, struct input *in)
 {
 	if (!in->r)
 		return;
-	if (in->sess)
-		in->sess->live = NULL;
 	footer_add_stats(c->footer, sct_reader_stats(in->r));
 	sct_reader_close(in->r);
 	in->r = NULL;
-}
-
-void input_free_tables(void)
-{
-	tasks_free();
-	cgroups_free();
-	sessions_free();
-	strtab_free();
+	if (in->cur)
+		input_live_free(c, in->cur);
+	free(in->cur);
+	in->cur = NULL;
 }

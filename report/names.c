@@ -39,13 +39,29 @@ const char *names_signal(int s, char tmp[16])
 	return tmp;
 }
 
+/* Printable ASCII but the backslash goes out as it is; every other byte takes 4 (\\ 2). */
+static bool names_plain(uint8_t b)
+{
+	return b >= 0x20 && b < 0x7f && b != '\\';
+}
+
+size_t names_escaped_len(const void *p, size_t len)
+{
+	const uint8_t *b = p;
+	size_t n = 0;
+
+	for (size_t i = 0; i < len; i++)
+		n += names_plain(b[i]) ? 1 : b[i] == '\\' ? 2 : 4;
+	return n;
+}
+
 void names_out_escaped(struct out *o, const void *p, size_t len)
 {
 	static const char hex[] = "0123456789abcdef";
 	const uint8_t *b = p;
 
 	for (size_t i = 0; i < len; i++) {
-		if (b[i] >= 0x20 && b[i] < 0x7f && b[i] != '\\') {
+		if (names_plain(b[i])) {
 			out_char(o, (char)b[i]);
 		} else if (b[i] == '\\') {
 			out_mem(o, "\\\\", 2);

@@ -6,20 +6,53 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include "report.h"
 
 #define OUT_CAP (64u << 10) /* stays in cache; a write(2) per 64 KiB costs little */
 
-int out_open(struct out *o, const char *path)
+/*
+ * A named output is created without following a final symlink and never replaces a file
+ * unless forced; a forced file keeps no permission that mode lacks, so a report is never
+ * more readable than the trace it came from. Devices and FIFOs (-o /dev/null) replace
+ * nothing: they are written as they are, forced or not.
+ */
+static int out_create(const char *path, bool force, mode_t mode)
+{
+	int flags = O_WRONLY | O_CREAT | O_NOFOLLOW | O_CLOEXEC | (force ? 0 : O_EXCL);
+	int fd = open(path, flags, mode), err;
+	struct stat st;
+
+	if (fd < 0 && errno == EEXIST && !force) {
+		fd = open(path, O_WRONLY | O_NOFOLLOW | O_CLOEXEC);
+		if (fd >= 0 && !fstat(fd, &st) && (S_ISCHR(st.st_mode) || S_ISFIFO(st.st_mode)))
+			return fd;
+		if (fd >= 0)
+			close(fd);
+		fd = -1;
+		errno = EEXIST;
+	}
+	if (fd < 0)
+		return -errno;
+	if (fstat(fd, &st) || (S_ISREG(st.st_mode) && (ftruncate(fd, 0) ||
+	    ((st.st_mode & ~mode & 07777) && fchmod(fd, st.st_mode & mode & 07777))))) {
+		err = -errno;
+		close(fd);
+		return err;
+	}
+	return fd;
+}
+
+int out_open(struct out *o, const char *path, bool force, mode_t mode)
 {
 	memset(o, 0, sizeof(*o));
 	o->fd = STDOUT_FILENO;
 	if (path && strcmp(path, "-")) {
-		o->fd = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
+		o->fd = out_create(path, force, mode);
 		if (o->fd < 0)
-			return -errno;
+			return o->fd;
 		o->own_fd = true;
 	}
 	o->buf = malloc(OUT_CAP);
@@ -47,6 +80,18 @@ void out_flush(struct out *o)
 			off += (size_t)n;
 	}
 	o->len = 0;
+}
+
+int out_finish(struct out *o, const char *tool, const char *name)
+{
+	int err = out_close(o);
+
+	if (!err)
+		return 0;
+	/* a reader that stopped early (| head) is no news to the user: the status says it */
+	if (err != -EPIPE)
+		fprintf(stderr, "%s: writing %s: %s\n", tool, name, strerror(-err));
+	return EXIT_INPUT;
 }
 
 int out_close(struct out *o)

@@ -3,7 +3,9 @@
  * Shared declarations of sct-report and sct-convert (report/).
  * Error convention: functions return 0 or a count on success and a negative errno (or
  * -SCT_E* from libsct) on failure; only report_main.c / convert_main.c print the message.
- * Memory grows with sessions, tasks, cgroups and groups, never with the number of records.
+ * Memory grows with tasks, cgroups and groups, a few dozen bytes per session (the footer lists
+ * them all), and never with the number of records. State lives in objects created and freed
+ * by main (struct ctx holds them), so every module can be tested alone.
  */
 #ifndef SCT_REPORT_H
 #define SCT_REPORT_H
@@ -11,6 +13,7 @@
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <sys/types.h>
 
 #include "sct.h"
 
@@ -20,10 +23,13 @@
 
 /* ---------------------------------------------------------------- strtab.c */
 /* Interned byte strings: equal bytes get one id; id 0 is the empty string. */
-uint32_t strtab_intern(const void *p, size_t len);
-const char *strtab_get(uint32_t id); /* NUL-terminated; may hold NULs before the end */
-uint32_t strtab_len(uint32_t id);
-void strtab_free(void);
+struct strtab;
+struct strtab *strtab_new(void); /* NULL on ENOMEM */
+/* Aborts without memory: ids handed out must stay valid. */
+uint32_t strtab_intern(struct strtab *st, const void *p, size_t len);
+const char *strtab_get(const struct strtab *st, uint32_t id); /* NUL-terminated; may hold NULs */
+uint32_t strtab_len(const struct strtab *st, uint32_t id);
+void strtab_free(struct strtab *st); /* NULL is fine */
 
 /* ---------------------------------------------------------------- hashmap.c */
 /* Open addressing map from a tuple of nkeys uint64 to a non-NULL pointer. */
@@ -48,8 +54,16 @@ struct out {
 	int err;
 	bool own_fd;
 };
-int out_open(struct out *o, const char *path); /* "-" or NULL = stdout */
+/*
+ * "-" or NULL = stdout. A file is created with mode (less the umask), never through a final
+ * symlink (-ELOOP), never over an existing file unless force (-EEXIST); a forced regular
+ * file is truncated and loses the permissions mode lacks.
+ */
+int out_open(struct out *o, const char *path, bool force, mode_t mode);
 int out_close(struct out *o);
+/* out_close(), then 0, or EXIT_INPUT with "TOOL: writing NAME: reason" on stderr (silent on
+ * EPIPE: whoever read the output chose to stop). */
+int out_finish(struct out *o, const char *tool, const char *name);
 void out_flush(struct out *o);
 void out_mem(struct out *o, const void *p, size_t n);
 void out_str(struct out *o, const char *s);
@@ -75,45 +89,36 @@ static inline bool names_is_error(int64_t ret)
 {
 	return ret < 0 && ret >= -4095;
 }
-/* Bytes for a terminal: printable ASCII as is, '\\' doubled, others as \xNN. */
+/*
+ * The one way a string from a file reaches a terminal: printable ASCII as is, '\\' doubled,
+ * every other byte as \xNN (C0, DEL, C1 raw or UTF-8-encoded, any UTF-8), so no file can
+ * send an escape sequence.
+ */
 void names_out_escaped(struct out *o, const void *p, size_t len);
+/* Columns names_out_escaped() takes for these bytes. */
+size_t names_escaped_len(const void *p, size_t len);
 /* Seconds with 6 decimals from ns (truncated toward zero), with a sign if asked. */
 void names_out_secs(struct out *o, int64_t ns, bool sign);
 /* Wall clock as YYYY-MM-DD HH:MM:SS.ffffff (local time zone) or HH:MM:SS.ffffff. */
 void names_out_wall(struct out *o, uint64_t realtime_ns, bool with_date);
 
-/* ---------------------------------------------------------------- input.c */
-#define NR_CACHE 1024u /* syscall numbers below this have direct lookup tables */
-
-/* One session (HEADER) of one input; sessions are numbered over all inputs. */
+/* ---------------------------------------------------------------- sessions.c */
+/* What outlives a session: kept for every session of every input. */
 struct sess {
-	uint32_t id;
+	uint32_t id;        /* over all inputs, from 0 */
 	uint32_t host;      /* strtab id of the hostname */
 	uint32_t file;      /* strtab id of the input path */
 	uint64_t anchor_clock, anchor_real;
 	bool cgroup_v1;
-	uint32_t *nr_name[2];  /* [abi][nr] -> strtab id + 1 of the name; 0 = not looked up */
-	uint8_t *nr_pass[2];   /* --syscall filter per [abi][nr]: 0 unknown, 1 pass, 2 drop */
-	const struct sct_session *live; /* the reader's session while it is current */
 };
-
-struct input {
-	struct sct_reader *r;
-	const char *path;
-	struct sess *sess;  /* current session, NULL before the first HEADER */
-};
-
-struct ctx;
-int input_open(struct ctx *c, struct input *in, const char *path);
-/* Next record, with sessions and cgroups kept up to date. 1, 0 at end, or -err. */
-int input_next(struct ctx *c, struct input *in, struct sct_record *rec);
-/* Apply a lifecycle record to the task table: after the mode has seen it (an EXIT line
- * still names the task it ends). */
-int input_track(struct ctx *c, struct input *in, const struct sct_record *rec);
-/* Adds the reader's statistics to the footer and closes it. */
-void input_close(struct ctx *c, struct input *in);
-/* Name of syscall nr in the session's table: strtab id ("" never; "syscall_N" if unknown). */
-uint32_t input_syscall_name(struct sess *s, uint32_t nr, uint32_t abi);
+struct sessions;
+struct sessions *sessions_new(void);
+/* Copies s, numbered next (s->id is set); -ENOMEM. */
+int sessions_add(struct sessions *ss, struct sess *s);
+/* Valid until the next sessions_add(). */
+const struct sess *sessions_get(const struct sessions *ss, uint32_t id);
+uint32_t sessions_count(const struct sessions *ss);
+void sessions_free(struct sessions *ss);
 /* Wall clock of a session time, and time relative to the session's anchor. */
 static inline uint64_t sess_wall(const struct sess *s, uint64_t t)
 {
@@ -123,11 +128,6 @@ static inline int64_t sess_rel(const struct sess *s, uint64_t t)
 {
 	return (int64_t)(t - s->anchor_clock);
 }
-void sessions_free(void);
-/* Frees sessions, tasks, cgroups and interned strings. */
-void input_free_tables(void);
-struct sess *sessions_get(uint32_t id);
-uint32_t sessions_count(void);
 
 /* ---------------------------------------------------------------- cgroups.c */
 struct cgroup {
@@ -136,11 +136,13 @@ struct cgroup {
 	uint32_t path;  /* strtab id + 1, 0 = no CGROUP record (yet) */
 	uint8_t pass;   /* --cgroup filter: 0 not decided, 1 pass, 2 drop */
 };
-struct cgroup *cgroups_get(uint32_t sess, uint64_t id); /* creates; NULL only on ENOMEM */
-int cgroups_set_path(uint32_t sess, uint64_t id, const void *path, size_t len);
+struct cgroups;
+struct cgroups *cgroups_new(struct strtab *strs); /* paths are interned in strs */
+struct cgroup *cgroups_get(struct cgroups *cgs, uint32_t sess, uint64_t id); /* creates; NULL on ENOMEM */
+int cgroups_set_path(struct cgroups *cgs, uint32_t sess, uint64_t id, const void *path, size_t len);
 /* Label: the path, or "cgroup:ID" when no CGROUP record named it. */
-uint32_t cgroups_label(const struct cgroup *cg);
-void cgroups_free(void);
+uint32_t cgroups_label(struct cgroups *cgs, const struct cgroup *cg);
+void cgroups_free(struct cgroups *cgs);
 
 /* ---------------------------------------------------------------- tasks.c */
 struct task {
@@ -162,16 +164,58 @@ struct task {
 	struct task *child, *sibling;  /* processes */
 	struct task *thread, *next_thread; /* non-leader threads */
 };
+struct tasks;
+struct tasks *tasks_new(struct strtab *strs); /* comm and filenames are interned in strs */
 /* The current task of (sess, tid), creating a placeholder if none. NULL on ENOMEM. */
-struct task *tasks_lookup(uint32_t sess, uint32_t pid, uint32_t tid);
+struct task *tasks_lookup(struct tasks *ts, uint32_t sess, uint32_t pid, uint32_t tid);
 /* The current task of (sess, tid) or NULL; never creates one. */
-struct task *tasks_peek(uint32_t sess, uint32_t tid);
-int tasks_apply(const struct sess *s, const struct sct_record *rec);
+struct task *tasks_peek(struct tasks *ts, uint32_t sess, uint32_t tid);
+int tasks_apply(struct tasks *ts, uint32_t sess, const struct sct_record *rec);
 /* Links parents by pid where FORK records did not; call once after reading. */
-void tasks_link(void);
-uint32_t tasks_count(void);
-struct task *tasks_at(uint32_t index);
-void tasks_free(void);
+void tasks_link(struct tasks *ts);
+uint32_t tasks_count(const struct tasks *ts);
+struct task *tasks_at(const struct tasks *ts, uint32_t index);
+void tasks_free(struct tasks *ts);
+
+/* ---------------------------------------------------------------- input.c */
+#define NR_CACHE 1024u /* syscall numbers below this have direct lookup tables */
+
+/*
+ * The current session of one input: its entry, and caches that end with it. Its tasks and
+ * cgroups go to the tables of struct ctx when the output needs them after the session
+ * (tree, summary), else to tables of its own that end with it too.
+ */
+struct live {
+	struct sess s;
+	const struct sct_session *session; /* the reader's: valid until its next SESSION record */
+	struct tasks *tasks;
+	struct cgroups *cgroups;
+	uint32_t nr_name[2][NR_CACHE];  /* [abi][nr] -> strtab id + 1 of the name; 0 = not looked up */
+	uint8_t nr_pass[2][NR_CACHE];   /* --syscall filter per [abi][nr]: 0 unknown, 1 pass, 2 drop */
+};
+
+struct input {
+	struct sct_reader *r;
+	const char *path;
+	struct live *cur;  /* current session, NULL before the first record */
+};
+
+struct ctx;
+/* The tables every mode shares (strings, sessions, cgroups, tasks), into c; -ENOMEM. */
+int input_tables_new(struct ctx *c);
+void input_tables_free(struct ctx *c);
+int input_open(struct ctx *c, struct input *in, const char *path);
+/* Next record, with sessions and cgroups kept up to date. 1, 0 at end, or -err. */
+int input_next(struct ctx *c, struct input *in, struct sct_record *rec);
+/* Apply a lifecycle record to the task table: after the mode has seen it (an EXIT line
+ * still names the task it ends). */
+int input_track(struct ctx *c, struct input *in, const struct sct_record *rec);
+/* An input that failed (err): "TOOL: PATH: reason" on stderr, escaped, and in the footer. */
+void input_error(struct ctx *c, struct input *in, const char *path, int err);
+/* Adds the reader's statistics to the footer and closes it. */
+void input_close(struct ctx *c, struct input *in);
+/* Name of syscall nr in the live session's table: strtab id ("syscall_N" if unknown). */
+uint32_t input_syscall_name(struct ctx *c, struct live *lv, uint32_t nr, uint32_t abi);
 
 /* ---------------------------------------------------------------- filter.c */
 #define FILTER_MAX_IDS 256
@@ -195,9 +239,10 @@ int filter_parse_ids(uint32_t *ids, uint32_t *n, const char *arg);
 int filter_parse_list(char ***list, uint32_t *n, const char *arg);
 int filter_parse_duration(const char *arg, uint64_t *ns);
 int filter_parse_time(const char *arg, int64_t *v, bool *wall);
-bool filter_syscall(const struct filter *f, struct sess *s, const struct sct_syscall *sc);
-/* Task-level filters (pid, tid, comm, cgroup, time) for lifecycle records. */
-bool filter_task(const struct filter *f, const struct sess *s, uint32_t pid, uint32_t tid,
+/* Every filter of c->env on a syscall of the live session. */
+bool filter_syscall(struct ctx *c, struct live *lv, const struct sct_syscall *sc);
+/* Task-level filters (pid, tid, comm, cgroup, time) for lifecycle records; cgroups of s in cgs. */
+bool filter_task(struct ctx *c, struct cgroups *cgs, const struct sess *s, uint32_t pid, uint32_t tid,
 		 uint64_t cgroup_id, uint64_t time_ns, const struct task *t);
 bool filter_window(const struct filter *f, const struct sess *s, uint64_t t);
 bool filter_any_syscall_only(const struct filter *f);
@@ -289,9 +334,15 @@ struct env {
 struct footer;
 
 struct ctx {
+	const char *tool;    /* for messages: "sct-report" */
 	struct env *env;
 	struct footer *footer;
 	bool track_tasks;    /* keep the task table (comm, process tree) */
+	bool keep_ended;     /* keep tasks and cgroups of sessions that are over (tree, summary) */
+	struct strtab *strs;
+	struct sessions *sessions;
+	struct cgroups *cgroups;
+	struct tasks *tasks;
 };
 
 /* ---------------------------------------------------------------- footer.c */
@@ -302,7 +353,8 @@ void footer_set_file(struct footer *f, const char *path);
 void footer_record(struct footer *f, const struct sct_record *rec);
 void footer_add_stats(struct footer *f, const struct sct_reader_stats *st);
 void footer_input_error(struct footer *f, const char *path, const char *msg);
-void footer_print(struct footer *f, struct out *o);
+/* The footer, with a line per session of ss (names in strs). */
+void footer_print(struct footer *f, const struct sessions *ss, const struct strtab *strs, struct out *o);
 /*
  * The tool's exit status after reading every input (err: a fatal error, 0 if none): prints
  * the reason for a non-zero status on stderr as "TOOL: ...". Damage alone is not an error,
@@ -319,22 +371,22 @@ void json_string(struct out *o, const void *p, size_t len);
 
 /* ---------------------------------------------------------------- modes */
 struct summary;
-struct summary *summary_new(const struct env *env);
-int summary_add(struct summary *sm, struct sess *s, const struct sct_syscall *sc);
+struct summary *summary_new(struct ctx *c);
+int summary_add(struct summary *sm, struct live *lv, const struct sct_syscall *sc);
 /* Groups merged by label, sorted; returns the count and the array (owned by sm). */
 int summary_groups(struct summary *sm, struct group ***out);
 int summary_print(struct summary *sm, struct out *o);
 uint32_t summary_nby(const struct summary *sm);
 void summary_free(struct summary *sm);
 
-int hist_print(struct summary *sm, struct out *o);
+int hist_print(const struct ctx *c, struct summary *sm, struct out *o);
 
 struct timeline;
-struct timeline *timeline_new(const struct env *env);
-int timeline_add(struct timeline *tl, struct sess *s, const struct sct_record *rec, struct out *o);
+struct timeline *timeline_new(struct ctx *c);
+int timeline_add(struct timeline *tl, struct live *lv, const struct sct_record *rec, struct out *o);
 int timeline_finish(struct timeline *tl, struct out *o);
 void timeline_free(struct timeline *tl);
 
-int tree_print(const struct env *env, struct out *o);
+int tree_print(struct ctx *c, struct out *o);
 
 #endif

@@ -2,6 +2,7 @@
 /* sct-report: summaries, timeline, process tree and histograms of sct traces. */
 #include <errno.h>
 #include <getopt.h>
+#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -40,7 +41,8 @@ static const char usage_text[] =
 "Percentiles are nearest-rank from a log-linear histogram: exact below 1024 ns, otherwise\n"
 "at most 0.2% below the exact value. Times are in microseconds unless marked (s).\n"
 "Exit status: 0 ok; 1 an input was unreadable, not an sct file, of a newer major version,\n"
-"or output failed; 2 usage error; 3 damaged input with --strict, or nothing readable in it.\n"
+"or output failed (reading stops; a closed pipe exits 1 quietly); 2 usage error; 3 damaged\n"
+"input with --strict, or nothing readable in it.\n"
 "\n"
 "Examples:\n"
 "  sct-report trace.sct\n"
@@ -192,19 +194,9 @@ static bool needs_tasks(const struct env *env)
 	return false;
 }
 
-static void report_input_error(struct ctx *c, struct input *in, const char *path, int err)
+static bool syscall_pass(struct ctx *c, struct live *lv, const struct sct_syscall *sc)
 {
-	const char *detail = in && in->r ? sct_reader_error(in->r) : "";
-	char msg[512];
-
-	snprintf(msg, sizeof(msg), "%s%s%s", sct_strerror(err), *detail ? ": " : "", detail);
-	fprintf(stderr, "sct-report: %s: %s\n", path, msg);
-	footer_input_error(c->footer, path, msg);
-}
-
-static bool syscall_pass(const struct env *env, struct sess *s, const struct sct_syscall *sc)
-{
-	return !env->filter_active || filter_syscall(&env->filter, s, sc);
+	return !c->env->filter_active || filter_syscall(c, lv, sc);
 }
 
 /* Summary, histogram and tree: inputs one after the other. */
@@ -218,22 +210,22 @@ static int run_aggregate(struct ctx *c, struct summary *sm)
 		int n, err = input_open(c, &in, env->files[i]);
 
 		if (err) {
-			report_input_error(c, NULL, env->files[i], err);
+			input_error(c, NULL, env->files[i], err);
 			continue;
 		}
 		while ((n = input_next(c, &in, &rec)) > 0) {
 			const struct sct_syscall *sc = &rec.syscall;
 
-			if (rec.type == SCT_REC_SYSCALL && !sc->unfinished && syscall_pass(env, in.sess, sc)) {
+			if (rec.type == SCT_REC_SYSCALL && !sc->unfinished && syscall_pass(c, in.cur, sc)) {
 				if (env->mode == MODE_TREE) {
-					struct task *t = tasks_lookup(in.sess->id, sc->pid, sc->tid);
+					struct task *t = tasks_lookup(in.cur->tasks, in.cur->s.id, sc->pid, sc->tid);
 
 					if (!t)
 						n = -ENOMEM;
 					else
 						t->nsyscalls++;
 				} else {
-					n = summary_add(sm, in.sess, sc);
+					n = summary_add(sm, in.cur, sc);
 				}
 			} else if (rec.type != SCT_REC_SYSCALL) {
 				n = input_track(c, &in, &rec);
@@ -246,7 +238,7 @@ static int run_aggregate(struct ctx *c, struct summary *sm)
 			return n;
 		}
 		if (n < 0)
-			report_input_error(c, &in, env->files[i], n);
+			input_error(c, &in, env->files[i], n);
 		input_close(c, &in);
 	}
 	return 0;
@@ -271,7 +263,7 @@ static int run_timeline(struct ctx *c, struct timeline *tl, struct out *o)
 
 		open[i] = !e;
 		if (e)
-			report_input_error(c, NULL, env->files[i], e);
+			input_error(c, NULL, env->files[i], e);
 	}
 	for (;;) {
 		int pick = -1, n;
@@ -279,12 +271,12 @@ static int run_timeline(struct ctx *c, struct timeline *tl, struct out *o)
 		for (int i = 0; i < env->nfiles; i++)
 			if (open[i] && (pick < 0 || last[i] < last[pick]))
 				pick = i;
-		if (pick < 0)
+		if (pick < 0 || o->err)
 			break;
 		n = input_next(c, &ins[pick], &rec);
 		if (n > 0) {
-			last[pick] = sess_wall(ins[pick].sess, rec.syscall.time_ns);
-			n = timeline_add(tl, ins[pick].sess, &rec, o);
+			last[pick] = sess_wall(&ins[pick].cur->s, rec.syscall.time_ns);
+			n = timeline_add(tl, ins[pick].cur, &rec, o);
 			if (!n)
 				n = input_track(c, &ins[pick], &rec);
 			if (n == -ENOMEM) {
@@ -295,7 +287,7 @@ static int run_timeline(struct ctx *c, struct timeline *tl, struct out *o)
 				continue;
 		}
 		if (n < 0)
-			report_input_error(c, &ins[pick], env->files[pick], n);
+			input_error(c, &ins[pick], env->files[pick], n);
 		input_close(c, &ins[pick]);
 		open[pick] = false;
 	}
@@ -317,19 +309,19 @@ static int run(struct ctx *c, struct out *o)
 	int err;
 
 	if (c->env->mode == MODE_TIMELINE) {
-		tl = timeline_new(c->env);
+		tl = timeline_new(c);
 		err = tl ? run_timeline(c, tl, o) : -ENOMEM;
 		timeline_free(tl);
 		return err;
 	}
-	sm = summary_new(c->env);
+	sm = summary_new(c);
 	err = sm ? run_aggregate(c, sm) : -ENOMEM;
 	if (!err && c->env->mode == MODE_SUMMARY)
 		err = summary_print(sm, o);
 	else if (!err && c->env->mode == MODE_HIST)
-		err = hist_print(sm, o);
+		err = hist_print(c, sm, o);
 	else if (!err)
-		err = tree_print(c->env, o);
+		err = tree_print(c, o);
 	summary_free(sm);
 	return err;
 }
@@ -337,7 +329,7 @@ static int run(struct ctx *c, struct out *o)
 int main(int argc, char **argv)
 {
 	struct env env = { 0 };
-	struct ctx c = { .env = &env };
+	struct ctx c = { .tool = "sct-report", .env = &env };
 	struct out o;
 	int err, status;
 
@@ -345,23 +337,25 @@ int main(int argc, char **argv)
 		return EXIT_USAGE;
 	env.filter_active = filter_active(&env.filter);
 	c.track_tasks = needs_tasks(&env);
+	c.keep_ended = env.mode != MODE_TIMELINE; /* the timeline prints each line as it reads */
 	c.footer = footer_new();
-	err = c.footer ? out_open(&o, NULL) : -ENOMEM;
+	signal(SIGPIPE, SIG_IGN); /* a closed pipe is a write error: exit with the documented 1 */
+	err = c.footer ? input_tables_new(&c) : -ENOMEM;
+	if (!err)
+		err = out_open(&o, NULL, false, 0);
 	if (err) {
 		fprintf(stderr, "sct-report: %s\n", sct_strerror(err));
+		input_tables_free(&c);
 		footer_free(c.footer);
 		return EXIT_INPUT;
 	}
 	err = run(&c, &o);
-	footer_print(c.footer, &o);
+	footer_print(c.footer, c.sessions, c.strs, &o);
 	status = footer_exit_status(c.footer, "sct-report", env.strict, err);
-	err = out_close(&o);
-	if (err) {
-		fprintf(stderr, "sct-report: writing output: %s\n", sct_strerror(err));
+	if (out_finish(&o, "sct-report", "output"))
 		status = EXIT_INPUT;
-	}
 	footer_free(c.footer);
 	filter_free(&env.filter);
-	input_free_tables();
+	input_tables_free(&c);
 	return status;
 }

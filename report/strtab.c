@@ -11,10 +11,17 @@ struct str {
 	char bytes[]; /* len bytes and a NUL */
 };
 
-static struct str **strs;
-static uint32_t nstrs, capstrs;
-static uint32_t *slots; /* hash slots: id + 1, 0 empty */
-static uint32_t nslots;
+struct strtab {
+	struct str **strs;
+	uint32_t nstrs, capstrs;
+	uint32_t *slots; /* hash slots: id + 1, 0 empty */
+	uint32_t nslots;
+};
+
+struct strtab *strtab_new(void)
+{
+	return calloc(1, sizeof(struct strtab));
+}
 
 static uint64_t strtab_hash(const void *p, size_t len)
 {
@@ -26,39 +33,39 @@ static uint64_t strtab_hash(const void *p, size_t len)
 	return h ^ (h >> 29);
 }
 
-static int strtab_grow(void)
+static int strtab_grow(struct strtab *st)
 {
-	uint32_t n = nslots ? nslots * 2 : 1024;
+	uint32_t n = st->nslots ? st->nslots * 2 : 1024;
 	uint32_t *tmp = calloc(n, sizeof(*tmp));
 
 	if (!tmp)
 		return -ENOMEM;
-	for (uint32_t id = 0; id < nstrs; id++) {
-		uint64_t h = strtab_hash(strs[id]->bytes, strs[id]->len);
+	for (uint32_t id = 0; id < st->nstrs; id++) {
+		uint64_t h = strtab_hash(st->strs[id]->bytes, st->strs[id]->len);
 		uint32_t i = (uint32_t)h & (n - 1);
 
 		while (tmp[i])
 			i = (i + 1) & (n - 1);
 		tmp[i] = id + 1;
 	}
-	free(slots);
-	slots = tmp;
-	nslots = n;
+	free(st->slots);
+	st->slots = tmp;
+	st->nslots = n;
 	return 0;
 }
 
-static int strtab_add(const void *p, size_t len)
+static int strtab_add(struct strtab *st, const void *p, size_t len)
 {
 	struct str *s;
 
-	if (nstrs == capstrs) {
-		uint32_t n = capstrs ? capstrs * 2 : 1024;
-		struct str **tmp = realloc(strs, n * sizeof(*tmp));
+	if (st->nstrs == st->capstrs) {
+		uint32_t n = st->capstrs ? st->capstrs * 2 : 1024;
+		struct str **tmp = realloc(st->strs, n * sizeof(*tmp));
 
 		if (!tmp)
 			return -ENOMEM;
-		strs = tmp;
-		capstrs = n;
+		st->strs = tmp;
+		st->capstrs = n;
 	}
 	s = malloc(sizeof(*s) + len + 1);
 	if (!s)
@@ -67,52 +74,52 @@ static int strtab_add(const void *p, size_t len)
 	if (len)
 		memcpy(s->bytes, p, len);
 	s->bytes[len] = 0;
-	strs[nstrs++] = s;
+	st->strs[st->nstrs++] = s;
 	return 0;
 }
 
 /* Aborts on memory exhaustion: every caller would have to, and ids must stay valid. */
-uint32_t strtab_intern(const void *p, size_t len)
+uint32_t strtab_intern(struct strtab *st, const void *p, size_t len)
 {
 	uint64_t h;
 	uint32_t i;
 
-	if (!nstrs && strtab_add("", 0))
+	if (!st->nstrs && strtab_add(st, "", 0))
 		abort();
-	if ((nstrs + 1) * 2 > nslots && strtab_grow())
+	if ((st->nstrs + 1) * 2 > st->nslots && strtab_grow(st))
 		abort();
 	if (!len)
 		return 0;
 	h = strtab_hash(p, len);
-	for (i = (uint32_t)h & (nslots - 1); slots[i]; i = (i + 1) & (nslots - 1)) {
-		struct str *s = strs[slots[i] - 1];
+	for (i = (uint32_t)h & (st->nslots - 1); st->slots[i]; i = (i + 1) & (st->nslots - 1)) {
+		struct str *s = st->strs[st->slots[i] - 1];
 
 		if (s->len == len && !memcmp(s->bytes, p, len))
-			return slots[i] - 1;
+			return st->slots[i] - 1;
 	}
-	if (strtab_add(p, len))
+	if (strtab_add(st, p, len))
 		abort();
-	slots[i] = nstrs;
-	return nstrs - 1;
+	st->slots[i] = st->nstrs;
+	return st->nstrs - 1;
 }
 
-const char *strtab_get(uint32_t id)
+const char *strtab_get(const struct strtab *st, uint32_t id)
 {
-	return id < nstrs ? strs[id]->bytes : "";
+	return id < st->nstrs ? st->strs[id]->bytes : "";
 }
 
-uint32_t strtab_len(uint32_t id)
+uint32_t strtab_len(const struct strtab *st, uint32_t id)
 {
-	return id < nstrs ? strs[id]->len : 0;
+	return id < st->nstrs ? st->strs[id]->len : 0;
 }
 
-void strtab_free(void)
+void strtab_free(struct strtab *st)
 {
-	for (uint32_t i = 0; i < nstrs; i++)
-		free(strs[i]);
-	free(strs);
-	free(slots);
-	strs = NULL;
-	slots = NULL;
-	nstrs = capstrs = nslots = 0;
+	if (!st)
+		return;
+	for (uint32_t i = 0; i < st->nstrs; i++)
+		free(st->strs[i]);
+	free(st->strs);
+	free(st->slots);
+	free(st);
 }

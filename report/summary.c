@@ -1,9 +1,12 @@
 // SPDX-License-Identifier: BSD-2-Clause
 /*
- * Grouped syscall statistics. While reading, groups are keyed by raw atoms (session,
- * syscall number, task entry, cgroup entry...) that cost no string work; at the end they are
- * merged by what is printed (syscall name, cgroup path, comm, hostname), so one path seen
- * under two ids or two hosts is one row. The hot path is a compare with the last group.
+ * Grouped syscall statistics. While reading, groups are keyed by atoms that cost no string
+ * work (interned syscall name, task entry, cgroup entry...); at the end they are merged by
+ * what is printed (cgroup path, comm, hostname), so one path seen under two ids or two hosts
+ * is one row. Keys never name a session: a file of many sessions costs no group per session.
+ * A cgroup is keyed by its interned path; one without a path (yet) by its entry, until its
+ * session ends and the group settles on its label. The hot path is a compare with the last
+ * group, or the live session's table by number.
  */
 #include <errno.h>
 #include <stdio.h>
@@ -13,26 +16,29 @@
 #include "report.h"
 
 struct summary {
+	struct ctx *c;
 	const struct env *env;
 	struct hashmap raw;
 	struct group **groups, **merged;
 	uint32_t ngroups, capgroups, nmerged;
 	struct group *last;
-	struct group ***direct;   /* --by syscall: [session][abi * NR_CACHE + nr] */
-	uint32_t ndirect;
+	struct group **direct;    /* --by syscall: [abi * NR_CACHE + nr] of direct_sess */
+	uint32_t direct_sess;
+	uint32_t sess, tail;      /* the live session, and its first group in groups[] */
 	uint64_t total_ns, calls, errors;
 };
 
 static const char *const by_names[BY_NKEYS] = { "syscall", "process", "thread", "cgroup", "comm", "host" };
 
-struct summary *summary_new(const struct env *env)
+struct summary *summary_new(struct ctx *c)
 {
 	struct summary *sm = calloc(1, sizeof(*sm));
 
 	if (!sm)
 		return NULL;
-	sm->env = env;
-	hashmap_init(&sm->raw, env->nby);
+	sm->c = c;
+	sm->env = c->env;
+	hashmap_init(&sm->raw, c->env->nby);
 	return sm;
 }
 
@@ -58,40 +64,38 @@ static struct group *summary_group_new(struct summary *sm, const uint64_t *key)
 	return g;
 }
 
-/* Labels that need the live session (syscall names) are taken when the group is made. */
-static struct group *summary_group_make(struct summary *sm, struct sess *s, const struct sct_syscall *sc,
-					const uint64_t *key)
+static struct group *summary_group_make(struct summary *sm, const uint64_t *key)
 {
 	struct group *g = summary_group_new(sm, key);
 
-	if (!g)
-		return NULL;
-	for (uint32_t k = 0; k < sm->env->nby; k++)
-		if (sm->env->by[k] == BY_SYSCALL)
-			g->label[k] = input_syscall_name(s, sc->nr, sc->abi);
-	if (hashmap_put(&sm->raw, key, g))
+	if (!g || hashmap_put(&sm->raw, key, g))
 		return NULL;
 	return g;
 }
 
+/* Numbers mean other names in another session: the table serves the live session only. */
 static struct group **summary_direct(struct summary *sm, uint32_t sess)
 {
-	if (sess >= sm->ndirect) {
-		uint32_t n = sess + 8;
-		struct group ***tmp = realloc(sm->direct, n * sizeof(*tmp));
-
-		if (!tmp)
+	if (!sm->direct) {
+		sm->direct = calloc(2 * NR_CACHE, sizeof(*sm->direct));
+		if (!sm->direct)
 			return NULL;
-		memset(tmp + sm->ndirect, 0, (n - sm->ndirect) * sizeof(*tmp));
-		sm->direct = tmp;
-		sm->ndirect = n;
+		sm->direct_sess = sess;
 	}
-	if (!sm->direct[sess])
-		sm->direct[sess] = calloc(2 * NR_CACHE, sizeof(struct group *));
-	return sm->direct[sess];
+	if (sm->direct_sess != sess) {
+		memset(sm->direct, 0, 2 * NR_CACHE * sizeof(*sm->direct));
+		sm->direct_sess = sess;
+	}
+	return sm->direct;
 }
 
-static int summary_key(struct summary *sm, struct sess *s, const struct sct_syscall *sc, uint64_t *key)
+/* Odd: a strtab id; even: a struct cgroup (aligned) whose path is not known yet. */
+static uint64_t summary_label_key(uint32_t label)
+{
+	return (uint64_t)label << 1 | 1;
+}
+
+static int summary_key(struct summary *sm, struct live *lv, const struct sct_syscall *sc, uint64_t *key)
 {
 	struct task *t = NULL;
 
@@ -99,13 +103,13 @@ static int summary_key(struct summary *sm, struct sess *s, const struct sct_sysc
 		uint32_t by = sm->env->by[k];
 
 		if ((by == BY_PROCESS || by == BY_THREAD || by == BY_COMM) && !t) {
-			t = tasks_lookup(s->id, sc->pid, sc->tid);
+			t = tasks_lookup(lv->tasks, lv->s.id, sc->pid, sc->tid);
 			if (!t)
 				return -ENOMEM;
 		}
 		switch (by) {
 		case BY_SYSCALL:
-			key[k] = (uint64_t)s->id << 33 | (uint64_t)(sc->abi ? 1 : 0) << 32 | sc->nr;
+			key[k] = input_syscall_name(sm->c, lv, sc->nr, sc->abi);
 			break;
 		case BY_PROCESS:
 			key[k] = t->process->index;
@@ -114,30 +118,30 @@ static int summary_key(struct summary *sm, struct sess *s, const struct sct_sysc
 			key[k] = t->index;
 			break;
 		case BY_CGROUP: {
-			struct cgroup *cg = cgroups_get(s->id, sc->cgroup_id);
+			struct cgroup *cg = cgroups_get(lv->cgroups, lv->s.id, sc->cgroup_id);
 
 			if (!cg)
 				return -ENOMEM;
-			key[k] = (uint64_t)(uintptr_t)cg;
+			key[k] = cg->path ? summary_label_key(cg->path - 1) : (uint64_t)(uintptr_t)cg;
 			break;
 		}
 		case BY_COMM:
 			key[k] = t->comm;
 			break;
 		default:
-			key[k] = s->host;
+			key[k] = lv->s.host;
 		}
 	}
 	return 0;
 }
 
-static struct group *summary_find(struct summary *sm, struct sess *s, const struct sct_syscall *sc)
+static struct group *summary_find(struct summary *sm, struct live *lv, const struct sct_syscall *sc)
 {
 	uint64_t key[BY_MAX];
 	struct group *g, **slot = NULL;
 
 	if (sm->env->nby == 1 && sm->env->by[0] == BY_SYSCALL && sc->nr < NR_CACHE) {
-		struct group **d = summary_direct(sm, s->id);
+		struct group **d = summary_direct(sm, lv->s.id);
 
 		if (!d)
 			return NULL;
@@ -145,13 +149,13 @@ static struct group *summary_find(struct summary *sm, struct sess *s, const stru
 		if (*slot)
 			return *slot;
 	}
-	if (summary_key(sm, s, sc, key))
+	if (summary_key(sm, lv, sc, key))
 		return NULL;
 	if (sm->last && !memcmp(sm->last->key, key, sm->env->nby * sizeof(key[0])))
 		return sm->last;
 	g = hashmap_get(&sm->raw, key);
 	if (!g)
-		g = summary_group_make(sm, s, sc, key);
+		g = summary_group_make(sm, key);
 	if (slot)
 		*slot = g;
 	sm->last = g;
@@ -176,9 +180,80 @@ static int summary_errno(struct group *g, uint32_t e, uint64_t count)
 	return 0;
 }
 
-int summary_add(struct summary *sm, struct sess *s, const struct sct_syscall *sc)
+static int summary_fold(struct group *dst, const struct group *g)
 {
-	struct group *g = summary_find(sm, s, sc);
+	if (lat_merge(&dst->lat, &g->lat))
+		return -ENOMEM;
+	dst->errors += g->errors;
+	for (uint32_t i = 0; i < g->nerrs; i++)
+		if (summary_errno(dst, g->errs[i].err, g->errs[i].count))
+			return -ENOMEM;
+	return 0;
+}
+
+static void summary_group_free(struct group *g)
+{
+	lat_free(&g->lat);
+	free(g->errs);
+	free(g);
+}
+
+/* Rekeys g by the labels of its pathless cgroups; 1 when it was folded into another group. */
+static int summary_settle_one(struct summary *sm, struct group *g)
+{
+	uint64_t key[BY_MAX];
+	struct group *dst;
+	bool moved = false;
+
+	memcpy(key, g->key, sizeof(key));
+	for (uint32_t k = 0; k < sm->env->nby; k++)
+		if (sm->env->by[k] == BY_CGROUP && !(key[k] & 1)) {
+			key[k] = summary_label_key(cgroups_label(sm->c->cgroups,
+								 (const struct cgroup *)(uintptr_t)key[k]));
+			moved = true;
+		}
+	if (!moved)
+		return 0;
+	hashmap_remove(&sm->raw, g->key);
+	dst = hashmap_get(&sm->raw, key);
+	if (dst)
+		return summary_fold(dst, g) ? -ENOMEM : 1;
+	memcpy(g->key, key, sizeof(key));
+	return hashmap_put(&sm->raw, key, g);
+}
+
+/* A session is over: its pathless cgroups are named for good, so their groups merge by name. */
+static int summary_settle(struct summary *sm)
+{
+	uint32_t keep = sm->tail;
+
+	for (uint32_t i = sm->tail; i < sm->ngroups; i++) {
+		struct group *g = sm->groups[i];
+		int n = summary_settle_one(sm, g);
+
+		if (n < 0)
+			return n;
+		if (n)
+			summary_group_free(g);
+		else
+			sm->groups[keep++] = g;
+	}
+	sm->ngroups = keep;
+	sm->last = NULL;
+	return 0;
+}
+
+int summary_add(struct summary *sm, struct live *lv, const struct sct_syscall *sc)
+{
+	struct group *g;
+
+	if (lv->s.id != sm->sess) {
+		if (summary_settle(sm))
+			return -ENOMEM;
+		sm->sess = lv->s.id;
+		sm->tail = sm->ngroups;
+	}
+	g = summary_find(sm, lv, sc);
 
 	if (!g || lat_add(&g->lat, sc->duration_ns))
 		return -ENOMEM;
@@ -190,36 +265,37 @@ int summary_add(struct summary *sm, struct sess *s, const struct sct_syscall *sc
 }
 
 /* "comm pid" or "comm pid/tid", with "@session" when several sessions were read. */
-static uint32_t summary_task_label(const struct task *t, bool thread)
+static uint32_t summary_task_label(struct summary *sm, const struct task *t, bool thread)
 {
-	uint32_t clen = strtab_len(t->comm);
+	struct strtab *strs = sm->c->strs;
+	uint32_t clen = strtab_len(strs, t->comm);
 	char buf[256];
 	int n;
 
 	if (clen > 200)
 		clen = 200;
-	memcpy(buf, clen ? strtab_get(t->comm) : "?", clen ? clen : 1);
+	memcpy(buf, clen ? strtab_get(strs, t->comm) : "?", clen ? clen : 1);
 	n = (int)(clen ? clen : 1);
 	n += snprintf(buf + n, sizeof(buf) - (size_t)n, thread ? " %u/%u" : " %u", t->pid, t->tid);
-	if (sessions_count() > 1)
+	if (sessions_count(sm->c->sessions) > 1)
 		n += snprintf(buf + n, sizeof(buf) - (size_t)n, "@%u", t->sess);
-	return strtab_intern(buf, (size_t)n);
+	return strtab_intern(strs, buf, (size_t)n);
 }
 
 /* What a raw atom prints as, and the id rows merge by (equal labels merge, tasks never). */
 static uint64_t summary_label(struct summary *sm, struct group *g, uint32_t k)
 {
 	switch (sm->env->by[k]) {
-	case BY_SYSCALL:
-		break;
 	case BY_PROCESS:
 	case BY_THREAD:
-		g->label[k] = summary_task_label(tasks_at((uint32_t)g->key[k]), sm->env->by[k] == BY_THREAD);
+		g->label[k] = summary_task_label(sm, tasks_at(sm->c->tasks, (uint32_t)g->key[k]),
+						 sm->env->by[k] == BY_THREAD);
 		return (g->key[k] << 1) | 1;
 	case BY_CGROUP:
-		g->label[k] = cgroups_label((const struct cgroup *)(uintptr_t)g->key[k]);
+		g->label[k] = g->key[k] & 1 ? (uint32_t)(g->key[k] >> 1)
+					    : cgroups_label(sm->c->cgroups, (const struct cgroup *)(uintptr_t)g->key[k]);
 		break;
-	default: /* comm and host keys are strtab ids already */
+	default: /* syscall, comm and host keys are strtab ids already */
 		g->label[k] = (uint32_t)g->key[k];
 	}
 	return (uint64_t)g->label[k] << 1;
@@ -243,35 +319,26 @@ static struct group *summary_merge_one(struct summary *sm, struct hashmap *m, st
 		memcpy(dst->label, g->label, sizeof(dst->label));
 		sm->merged[sm->nmerged++] = dst;
 	}
-	if (lat_merge(&dst->lat, &g->lat))
-		return NULL;
-	dst->errors += g->errors;
-	for (uint32_t i = 0; i < g->nerrs; i++)
-		if (summary_errno(dst, g->errs[i].err, g->errs[i].count))
-			return NULL;
-	return dst;
+	return summary_fold(dst, g) ? NULL : dst;
 }
 
-static enum sort_key sort_by;
-static uint32_t sort_nby;
-
-static int summary_cmp_labels(const struct group *a, const struct group *b)
+static int summary_cmp_labels(const struct summary *sm, const struct group *a, const struct group *b)
 {
-	for (uint32_t k = 0; k < sort_nby; k++) {
+	for (uint32_t k = 0; k < sm->env->nby; k++) {
 		int c;
 
 		if (a->label[k] == b->label[k])
 			continue;
-		c = strcmp(strtab_get(a->label[k]), strtab_get(b->label[k]));
+		c = strcmp(strtab_get(sm->c->strs, a->label[k]), strtab_get(sm->c->strs, b->label[k]));
 		if (c)
 			return c;
 	}
 	return 0;
 }
 
-static uint64_t summary_sort_value(const struct group *g)
+static uint64_t summary_sort_value(const struct summary *sm, const struct group *g)
 {
-	switch (sort_by) {
+	switch (sm->env->sort) {
 	case SORT_CALLS:
 		return g->lat.count;
 	case SORT_ERRORS:
@@ -288,18 +355,19 @@ static uint64_t summary_sort_value(const struct group *g)
 }
 
 /* Largest first, then by label so that equal rows always print in one order. */
-static int summary_cmp(const void *pa, const void *pb)
+static int summary_cmp(const void *pa, const void *pb, void *arg)
 {
+	const struct summary *sm = arg;
 	const struct group *a = *(const struct group *const *)pa;
 	const struct group *b = *(const struct group *const *)pb;
 
-	if (sort_by != SORT_NAME) {
-		uint64_t va = summary_sort_value(a), vb = summary_sort_value(b);
+	if (sm->env->sort != SORT_NAME) {
+		uint64_t va = summary_sort_value(sm, a), vb = summary_sort_value(sm, b);
 
 		if (va != vb)
 			return va > vb ? -1 : 1;
 	}
-	return summary_cmp_labels(a, b);
+	return summary_cmp_labels(sm, a, b);
 }
 
 static int summary_errcmp(const void *pa, const void *pb)
@@ -326,9 +394,7 @@ int summary_groups(struct summary *sm, struct group ***out)
 				return -ENOMEM;
 			}
 		hashmap_free(&m);
-		sort_by = sm->env->sort;
-		sort_nby = sm->env->nby;
-		qsort(sm->merged, sm->nmerged, sizeof(*sm->merged), summary_cmp);
+		qsort_r(sm->merged, sm->nmerged, sizeof(*sm->merged), summary_cmp, sm);
 		for (uint32_t i = 0; i < sm->nmerged; i++) {
 			struct group *g = sm->merged[i];
 
@@ -350,6 +416,21 @@ static void summary_out_us(struct out *o, uint64_t ns)
 	out_printf(o, " %11llu.%03u", (unsigned long long)(ns / 1000), (unsigned)(ns % 1000));
 }
 
+/* Labels print escaped, "?" when empty. */
+static size_t summary_label_width(const struct summary *sm, uint32_t label)
+{
+	uint32_t len = strtab_len(sm->c->strs, label);
+
+	return len ? names_escaped_len(strtab_get(sm->c->strs, label), len) : 1;
+}
+
+static void summary_out_label(const struct summary *sm, struct out *o, uint32_t label)
+{
+	uint32_t len = strtab_len(sm->c->strs, label);
+
+	names_out_escaped(o, len ? strtab_get(sm->c->strs, label) : "?", len ? len : 1);
+}
+
 static void summary_out_row(struct summary *sm, struct out *o, const struct group *g, const size_t *widths)
 {
 	const struct lat *l = &g->lat;
@@ -365,12 +446,10 @@ static void summary_out_row(struct summary *sm, struct out *o, const struct grou
 	summary_out_us(o, lat_percentile(l, 90));
 	summary_out_us(o, lat_percentile(l, 99));
 	for (uint32_t k = 0; k < sm->env->nby; k++) {
-		uint32_t len = strtab_len(g->label[k]);
-
 		out_str(o, "  ");
-		names_out_escaped(o, len ? strtab_get(g->label[k]) : "?", len ? len : 1);
+		summary_out_label(sm, o, g->label[k]);
 		if (k + 1 < sm->env->nby)
-			for (size_t w = len ? len : 1; w < widths[k]; w++)
+			for (size_t w = summary_label_width(sm, g->label[k]); w < widths[k]; w++)
 				out_char(o, ' ');
 	}
 	out_char(o, '\n');
@@ -399,8 +478,8 @@ int summary_print(struct summary *sm, struct out *o)
 		return n;
 	for (int i = 0; i < n; i++)
 		for (uint32_t k = 0; k < sm->env->nby; k++)
-			if (strtab_len(gs[i]->label[k]) > widths[k])
-				widths[k] = strtab_len(gs[i]->label[k]);
+			if (summary_label_width(sm, gs[i]->label[k]) > widths[k])
+				widths[k] = summary_label_width(sm, gs[i]->label[k]);
 	out_printf(o, "%10s %8s %6s %17s %15s %15s %15s %15s %15s %15s", "calls", "errors", "%time",
 		   "total(s)", "avg(us)", "min(us)", "max(us)", "p50(us)", "p90(us)", "p99(us)");
 	for (uint32_t k = 0; k < sm->env->nby; k++) {
@@ -435,18 +514,10 @@ void summary_free(struct summary *sm)
 {
 	if (!sm)
 		return;
-	for (uint32_t i = 0; i < sm->ngroups; i++) {
-		lat_free(&sm->groups[i]->lat);
-		free(sm->groups[i]->errs);
-		free(sm->groups[i]);
-	}
-	for (uint32_t i = 0; i < sm->nmerged; i++) {
-		lat_free(&sm->merged[i]->lat);
-		free(sm->merged[i]->errs);
-		free(sm->merged[i]);
-	}
-	for (uint32_t i = 0; i < sm->ndirect; i++)
-		free(sm->direct[i]);
+	for (uint32_t i = 0; i < sm->ngroups; i++)
+		summary_group_free(sm->groups[i]);
+	for (uint32_t i = 0; i < sm->nmerged; i++)
+		summary_group_free(sm->merged[i]);
 	free(sm->direct);
 	free(sm->groups);
 	free(sm->merged);

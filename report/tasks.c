@@ -10,126 +10,139 @@
 
 #include "report.h"
 
-static struct hashmap live;  /* (sess, tid) -> struct task * */
-static struct task **all;
-static uint32_t nall, capall;
 /* Live tasks by tid % RECENT: most records come from a few threads; skips the hash. */
 #define RECENT 64u
-static struct task *recent[RECENT];
 
-uint32_t tasks_count(void)
+struct tasks {
+	struct strtab *strs;  /* comm and filenames, owned by the caller */
+	struct hashmap live;  /* (sess, tid) -> struct task * */
+	struct task **all;
+	uint32_t nall, capall;
+	struct task *recent[RECENT];
+};
+
+struct tasks *tasks_new(struct strtab *strs)
 {
-	return nall;
+	struct tasks *ts = calloc(1, sizeof(*ts));
+
+	if (!ts)
+		return NULL;
+	ts->strs = strs;
+	hashmap_init(&ts->live, 2);
+	return ts;
 }
 
-struct task *tasks_at(uint32_t index)
+uint32_t tasks_count(const struct tasks *ts)
 {
-	return index < nall ? all[index] : NULL;
+	return ts->nall;
 }
 
-static struct task *tasks_new(uint32_t sess, uint32_t pid, uint32_t tid, uint64_t time_ns)
+struct task *tasks_at(const struct tasks *ts, uint32_t index)
+{
+	return index < ts->nall ? ts->all[index] : NULL;
+}
+
+static struct task *tasks_add(struct tasks *ts, uint32_t sess, uint32_t pid, uint32_t tid, uint64_t time_ns)
 {
 	uint64_t key[2] = { sess, tid };
 	struct task *t;
 
-	if (!live.nkeys)
-		hashmap_init(&live, 2);
-	if (nall == capall) {
-		uint32_t n = capall ? capall * 2 : 256;
-		struct task **tmp = realloc(all, n * sizeof(*tmp));
+	if (ts->nall == ts->capall) {
+		uint32_t n = ts->capall ? ts->capall * 2 : 256;
+		struct task **tmp = realloc(ts->all, n * sizeof(*tmp));
 
 		if (!tmp)
 			return NULL;
-		all = tmp;
-		capall = n;
+		ts->all = tmp;
+		ts->capall = n;
 	}
 	t = calloc(1, sizeof(*t));
 	if (!t)
 		return NULL;
-	t->index = nall;
+	t->index = ts->nall;
 	t->sess = sess;
 	t->pid = pid;
 	t->tid = tid;
 	t->first_ns = time_ns;
-	if (hashmap_put(&live, key, t)) {
+	if (hashmap_put(&ts->live, key, t)) {
 		free(t);
 		return NULL;
 	}
-	all[nall++] = t;
-	recent[tid % RECENT] = t;
+	ts->all[ts->nall++] = t;
+	ts->recent[tid % RECENT] = t;
 	if (tid == pid) {
 		t->process = t;
 		return t;
 	}
 	t->is_thread = 1;
-	t->process = tasks_lookup(sess, pid, pid);
+	t->process = tasks_lookup(ts, sess, pid, pid);
 	if (!t->process)
 		return NULL;
 	t->comm = t->process->comm;
 	return t;
 }
 
-static struct task *tasks_find(uint32_t sess, uint32_t tid)
+static struct task *tasks_find(struct tasks *ts, uint32_t sess, uint32_t tid)
 {
 	uint64_t key[2] = { sess, tid };
-	struct task *t = recent[tid % RECENT];
+	struct task *t = ts->recent[tid % RECENT];
 
 	if (t && t->tid == tid && t->sess == sess)
 		return t;
-	t = hashmap_get(&live, key);
+	t = hashmap_get(&ts->live, key);
 	if (t)
-		recent[tid % RECENT] = t;
+		ts->recent[tid % RECENT] = t;
 	return t;
 }
 
-struct task *tasks_peek(uint32_t sess, uint32_t tid)
+struct task *tasks_peek(struct tasks *ts, uint32_t sess, uint32_t tid)
 {
-	return tasks_find(sess, tid);
+	return tasks_find(ts, sess, tid);
 }
 
-struct task *tasks_lookup(uint32_t sess, uint32_t pid, uint32_t tid)
+struct task *tasks_lookup(struct tasks *ts, uint32_t sess, uint32_t pid, uint32_t tid)
 {
-	struct task *t = tasks_find(sess, tid);
+	struct task *t = tasks_find(ts, sess, tid);
 
 	if (t)
 		return t;
-	return tasks_new(sess, pid, tid, 0);
+	return tasks_add(ts, sess, pid, tid, 0);
 }
 
-static void tasks_unlive(struct task *t)
+static void tasks_unlive(struct tasks *ts, struct task *t)
 {
 	uint64_t key[2] = { t->sess, t->tid };
 
-	if (hashmap_get(&live, key) == t)
-		hashmap_remove(&live, key);
-	if (recent[t->tid % RECENT] == t)
-		recent[t->tid % RECENT] = NULL;
+	if (hashmap_get(&ts->live, key) == t)
+		hashmap_remove(&ts->live, key);
+	if (ts->recent[t->tid % RECENT] == t)
+		ts->recent[t->tid % RECENT] = NULL;
 }
 
-static int tasks_snapshot(const struct sess *s, const struct sct_task *r)
+static int tasks_snapshot(struct tasks *ts, uint32_t sess, const struct sct_task *r)
 {
-	struct task *t = tasks_find(s->id, r->tid);
+	struct task *t = tasks_find(ts, sess, r->tid);
 
 	if (!t || (t->seen_start && t->start_ns != r->start_ns))
-		t = tasks_new(s->id, r->pid, r->tid, r->time_ns);
+		t = tasks_add(ts, sess, r->pid, r->tid, r->time_ns);
 	if (!t)
 		return -ENOMEM;
 	t->start_ns = r->start_ns;
 	t->seen_start = 1;
 	t->ppid = r->ppid;
 	t->cgroup_id = r->cgroup_id;
-	t->comm = strtab_intern(r->comm.ptr, r->comm.len);
+	t->comm = strtab_intern(ts->strs, r->comm.ptr, r->comm.len);
 	return 0;
 }
 
-static int tasks_fork(const struct sess *s, const struct sct_fork *r)
+static int tasks_fork(struct tasks *ts, uint32_t sess, const struct sct_fork *r)
 {
-	struct task *parent = tasks_lookup(s->id, r->parent_pid, r->parent_tid);
+	struct task *parent = tasks_lookup(ts, sess, r->parent_pid, r->parent_tid);
 	struct task *child;
 
 	if (!parent)
 		return -ENOMEM;
-	child = tasks_new(s->id, r->child_pid, r->child_tid, r->time_ns);
+	child = tasks_add(ts, sess, r->child_pid, r->child_tid, r->time_ns);
 	if (!child)
 		return -ENOMEM;
 	child->start_ns = r->child_start_ns;
@@ -142,31 +155,31 @@ static int tasks_fork(const struct sess *s, const struct sct_fork *r)
 	return 0;
 }
 
-static int tasks_exec(const struct sess *s, const struct sct_exec *r)
+static int tasks_exec(struct tasks *ts, uint32_t sess, const struct sct_exec *r)
 {
-	struct task *leader = tasks_lookup(s->id, r->pid, r->pid);
+	struct task *leader = tasks_lookup(ts, sess, r->pid, r->pid);
 
 	if (!leader)
 		return -ENOMEM;
 	if (r->old_tid != r->pid) {
 		/* A non-leader exec'd: it takes over the leader's pid and the old tid is gone. */
-		struct task *old = tasks_find(s->id, r->old_tid);
+		struct task *old = tasks_find(ts, sess, r->old_tid);
 
 		if (old) {
 			old->exited = 1;
 			old->end_ns = r->time_ns;
-			tasks_unlive(old);
+			tasks_unlive(ts, old);
 		}
 	}
-	leader->comm = strtab_intern(r->comm.ptr, r->comm.len);
-	leader->filename = strtab_intern(r->filename.ptr, r->filename.len);
+	leader->comm = strtab_intern(ts->strs, r->comm.ptr, r->comm.len);
+	leader->filename = strtab_intern(ts->strs, r->filename.ptr, r->filename.len);
 	leader->nexec++;
 	return 0;
 }
 
-static int tasks_exit(const struct sess *s, const struct sct_exit *r)
+static int tasks_exit(struct tasks *ts, uint32_t sess, const struct sct_exit *r)
 {
-	struct task *t = tasks_lookup(s->id, r->pid, r->tid);
+	struct task *t = tasks_lookup(ts, sess, r->pid, r->tid);
 	struct task *p;
 
 	if (!t)
@@ -181,25 +194,25 @@ static int tasks_exit(const struct sess *s, const struct sct_exit *r)
 		p->end_ns = r->time_ns;
 		p->exit_code = r->exit_code;
 		p->signal = r->signal;
-		tasks_unlive(p);
+		tasks_unlive(ts, p);
 	}
 	/* A leader whose threads live on keeps the pid: its threads still belong to it. */
 	if (t != p || r->group_dead)
-		tasks_unlive(t);
+		tasks_unlive(ts, t);
 	return 0;
 }
 
-int tasks_apply(const struct sess *s, const struct sct_record *rec)
+int tasks_apply(struct tasks *ts, uint32_t sess, const struct sct_record *rec)
 {
 	switch (rec->type) {
 	case SCT_REC_TASK:
-		return tasks_snapshot(s, &rec->task);
+		return tasks_snapshot(ts, sess, &rec->task);
 	case SCT_REC_FORK:
-		return tasks_fork(s, &rec->fork);
+		return tasks_fork(ts, sess, &rec->fork);
 	case SCT_REC_EXEC:
-		return tasks_exec(s, &rec->exec);
+		return tasks_exec(ts, sess, &rec->exec);
 	case SCT_REC_EXIT:
-		return tasks_exit(s, &rec->exit);
+		return tasks_exit(ts, sess, &rec->exit);
 	default:
 		return 0;
 	}
@@ -209,19 +222,19 @@ int tasks_apply(const struct sess *s, const struct sct_record *rec)
  * TASK snapshots name their parent by pid only (and may come before it): link them to the
  * last process of that session with that pid, then build the child and thread lists.
  */
-void tasks_link(void)
+void tasks_link(struct tasks *ts)
 {
 	struct hashmap bypid;
 
 	hashmap_init(&bypid, 2);
-	for (uint32_t i = 0; i < nall; i++) {
-		uint64_t key[2] = { all[i]->sess, all[i]->pid };
+	for (uint32_t i = 0; i < ts->nall; i++) {
+		uint64_t key[2] = { ts->all[i]->sess, ts->all[i]->pid };
 
-		if (!all[i]->is_thread && hashmap_put(&bypid, key, all[i]))
+		if (!ts->all[i]->is_thread && hashmap_put(&bypid, key, ts->all[i]))
 			break; /* without memory, snapshot tasks stay roots */
 	}
-	for (uint32_t i = nall; i-- > 0;) {
-		struct task *t = all[i];
+	for (uint32_t i = ts->nall; i-- > 0;) {
+		struct task *t = ts->all[i];
 		uint64_t key[2] = { t->sess, t->ppid };
 
 		if (t->is_thread) {
@@ -241,13 +254,13 @@ void tasks_link(void)
 	hashmap_free(&bypid);
 }
 
-void tasks_free(void)
+void tasks_free(struct tasks *ts)
 {
-	for (uint32_t i = 0; i < nall; i++)
-		free(all[i]);
-	free(all);
-	all = NULL;
-	nall = capall = 0;
-	hashmap_free(&live);
-	memset(recent, 0, sizeof(recent));
+	if (!ts)
+		return;
+	for (uint32_t i = 0; i < ts->nall; i++)
+		free(ts->all[i]);
+	free(ts->all);
+	hashmap_free(&ts->live);
+	free(ts);
 }

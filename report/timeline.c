@@ -22,20 +22,20 @@ struct tl_entry {
 };
 
 struct timeline {
-	const struct env *env;
+	struct ctx *c;
 	struct tl_entry *heap;
 	uint32_t n;
 	uint64_t seq;
 	struct out line;
 };
 
-struct timeline *timeline_new(const struct env *env)
+struct timeline *timeline_new(struct ctx *c)
 {
 	struct timeline *tl = calloc(1, sizeof(*tl));
 
 	if (!tl)
 		return NULL;
-	tl->env = env;
+	tl->c = c;
 	tl->heap = calloc(TIMELINE_WINDOW + 1, sizeof(*tl->heap));
 	tl->line.buf = malloc(LINE_CAP);
 	tl->line.cap = LINE_CAP;
@@ -93,33 +93,34 @@ static void tl_pop(struct timeline *tl, struct out *o)
 	free(top.line);
 }
 
-static void tl_who(struct out *l, const struct task *t, uint32_t pid, uint32_t tid)
+static void tl_who(struct timeline *tl, struct out *l, const struct task *t, uint32_t pid, uint32_t tid)
 {
-	uint32_t len = t ? strtab_len(t->comm) : 0;
+	uint32_t len = t ? strtab_len(tl->c->strs, t->comm) : 0;
 
 	out_char(l, '(');
-	names_out_escaped(l, len ? strtab_get(t->comm) : "?", len ? len : 1);
+	names_out_escaped(l, len ? strtab_get(tl->c->strs, t->comm) : "?", len ? len : 1);
 	out_printf(l, " %u/%u)", pid, tid);
 }
 
-static void tl_cgroup(struct out *l, const struct sess *s, uint64_t id)
+static void tl_cgroup(struct timeline *tl, struct out *l, struct live *lv, uint64_t id)
 {
-	struct cgroup *cg = cgroups_get(s->id, id);
+	struct cgroup *cg = cgroups_get(lv->cgroups, lv->s.id, id);
 	uint32_t label;
 
 	if (!cg)
 		return;
-	label = cgroups_label(cg);
+	label = cgroups_label(lv->cgroups, cg);
 	out_str(l, " cg=");
-	names_out_escaped(l, strtab_get(label), strtab_len(label));
+	names_out_escaped(l, strtab_get(tl->c->strs, label), strtab_len(tl->c->strs, label));
 }
 
-static void tl_syscall(struct out *l, struct sess *s, const struct sct_syscall *sc)
+static void tl_syscall(struct timeline *tl, struct out *l, struct live *lv, const struct sct_syscall *sc)
 {
+	uint32_t name = input_syscall_name(tl->c, lv, sc->nr, sc->abi);
 	char tmp[16];
 
-	out_str(l, strtab_get(input_syscall_name(s, sc->nr, sc->abi)));
-	tl_who(l, tasks_lookup(s->id, sc->pid, sc->tid), sc->pid, sc->tid);
+	names_out_escaped(l, strtab_get(tl->c->strs, name), strtab_len(tl->c->strs, name));
+	tl_who(tl, l, tasks_lookup(lv->tasks, lv->s.id, sc->pid, sc->tid), sc->pid, sc->tid);
 	if (sc->unfinished) {
 		out_str(l, " = ? <");
 		names_out_secs(l, (int64_t)sc->duration_ns, false);
@@ -135,7 +136,7 @@ static void tl_syscall(struct out *l, struct sess *s, const struct sct_syscall *
 		names_out_secs(l, (int64_t)sc->duration_ns, false);
 		out_char(l, '>');
 	}
-	tl_cgroup(l, s, sc->cgroup_id);
+	tl_cgroup(tl, l, lv, sc->cgroup_id);
 }
 
 static void tl_string(struct out *l, struct sct_bytes b)
@@ -145,8 +146,10 @@ static void tl_string(struct out *l, struct sct_bytes b)
 	out_char(l, '"');
 }
 
-static void tl_lifecycle(struct out *l, struct sess *s, const struct sct_record *rec)
+static void tl_lifecycle(struct timeline *tl, struct out *l, struct live *lv, const struct sct_record *rec)
 {
+	const struct sess *s = &lv->s;
+	struct tasks *ts = lv->tasks;
 	static const char *const causes[] = { "unknown cause", "ring buffer full", "no room in flight" };
 	static const char *const kinds[] = { "other", "targets map full", "enumeration failed", "other" };
 	char tmp[16];
@@ -156,11 +159,11 @@ static void tl_lifecycle(struct out *l, struct sess *s, const struct sct_record 
 		out_str(l, "task(");
 		names_out_escaped(l, rec->task.comm.ptr, rec->task.comm.len);
 		out_printf(l, " %u/%u) ppid %u", rec->task.pid, rec->task.tid, rec->task.ppid);
-		tl_cgroup(l, s, rec->task.cgroup_id);
+		tl_cgroup(tl, l, lv, rec->task.cgroup_id);
 		break;
 	case SCT_REC_FORK:
 		out_str(l, "fork");
-		tl_who(l, tasks_peek(s->id, rec->fork.parent_tid), rec->fork.parent_pid, rec->fork.parent_tid);
+		tl_who(tl, l, tasks_peek(ts, s->id, rec->fork.parent_tid), rec->fork.parent_pid, rec->fork.parent_tid);
 		out_printf(l, " = %u/%u %s", rec->fork.child_pid, rec->fork.child_tid,
 			   rec->fork.is_thread ? "thread" : "process");
 		break;
@@ -174,7 +177,7 @@ static void tl_lifecycle(struct out *l, struct sess *s, const struct sct_record 
 		break;
 	case SCT_REC_EXIT:
 		out_str(l, "exit");
-		tl_who(l, tasks_peek(s->id, rec->exit.tid), rec->exit.pid, rec->exit.tid);
+		tl_who(tl, l, tasks_peek(ts, s->id, rec->exit.tid), rec->exit.pid, rec->exit.tid);
 		if (rec->exit.signal)
 			out_printf(l, " = %s", names_signal((int)rec->exit.signal, tmp));
 		else
@@ -196,11 +199,14 @@ static void tl_lifecycle(struct out *l, struct sess *s, const struct sct_record 
 }
 
 /* Lines for syscalls and lifecycle records only: CGROUP records are shown as cg= paths. */
-static bool tl_wanted(const struct filter *f, struct sess *s, const struct sct_record *rec)
+static bool tl_wanted(struct ctx *c, struct live *lv, const struct sct_record *rec)
 {
+	const struct filter *f = &c->env->filter;
+	const struct sess *s = &lv->s;
+
 	switch (rec->type) {
 	case SCT_REC_SYSCALL:
-		return filter_syscall(f, s, &rec->syscall);
+		return filter_syscall(c, lv, &rec->syscall);
 	case SCT_REC_CGROUP:
 		return false;
 	case SCT_REC_LOST:
@@ -213,40 +219,41 @@ static bool tl_wanted(const struct filter *f, struct sess *s, const struct sct_r
 		return false;
 	switch (rec->type) {
 	case SCT_REC_TASK:
-		return filter_task(f, s, rec->task.pid, rec->task.tid, rec->task.cgroup_id, rec->task.time_ns,
-				   tasks_peek(s->id, rec->task.tid));
+		return filter_task(c, lv->cgroups, s, rec->task.pid, rec->task.tid, rec->task.cgroup_id,
+				   rec->task.time_ns, tasks_peek(lv->tasks, s->id, rec->task.tid));
 	case SCT_REC_FORK: {
 		const struct sct_fork *k = &rec->fork;
-		const struct task *p = tasks_peek(s->id, k->parent_tid);
+		const struct task *p = tasks_peek(lv->tasks, s->id, k->parent_tid);
 		uint64_t cg = p ? p->cgroup_id : 0;
 
-		return filter_task(f, s, k->parent_pid, k->parent_tid, cg, k->time_ns, p) ||
-		       filter_task(f, s, k->child_pid, k->child_tid, cg, k->time_ns, p);
+		return filter_task(c, lv->cgroups, s, k->parent_pid, k->parent_tid, cg, k->time_ns, p) ||
+		       filter_task(c, lv->cgroups, s, k->child_pid, k->child_tid, cg, k->time_ns, p);
 	}
 	case SCT_REC_EXEC: {
-		const struct task *t = tasks_peek(s->id, rec->exec.old_tid);
+		const struct task *t = tasks_peek(lv->tasks, s->id, rec->exec.old_tid);
+		uint64_t cg = t ? t->cgroup_id : 0;
 
-		return filter_task(f, s, rec->exec.pid, rec->exec.tid, t ? t->cgroup_id : 0, rec->exec.time_ns, t) ||
-		       filter_task(f, s, rec->exec.pid, rec->exec.old_tid, t ? t->cgroup_id : 0, rec->exec.time_ns, t);
+		return filter_task(c, lv->cgroups, s, rec->exec.pid, rec->exec.tid, cg, rec->exec.time_ns, t) ||
+		       filter_task(c, lv->cgroups, s, rec->exec.pid, rec->exec.old_tid, cg, rec->exec.time_ns, t);
 	}
 	case SCT_REC_EXIT: {
-		const struct task *t = tasks_peek(s->id, rec->exit.tid);
+		const struct task *t = tasks_peek(lv->tasks, s->id, rec->exit.tid);
 
-		return filter_task(f, s, rec->exit.pid, rec->exit.tid, t ? t->cgroup_id : 0, rec->exit.time_ns, t);
+		return filter_task(c, lv->cgroups, s, rec->exit.pid, rec->exit.tid, t ? t->cgroup_id : 0, rec->exit.time_ns, t);
 	}
 	default:
 		return false;
 	}
 }
 
-int timeline_add(struct timeline *tl, struct sess *s, const struct sct_record *rec, struct out *o)
+int timeline_add(struct timeline *tl, struct live *lv, const struct sct_record *rec, struct out *o)
 {
-	const struct filter *f = &tl->env->filter;
+	const struct sess *s = &lv->s;
 	uint64_t t = rec->syscall.time_ns; /* field 0 of every type: time_ns (sct.h layouts) */
 	struct tl_entry e;
 	struct out *l = &tl->line;
 
-	if (!tl_wanted(f, s, rec))
+	if (!tl_wanted(tl->c, lv, rec))
 		return 0;
 	l->len = 0;
 	names_out_secs(l, sess_rel(s, t), true);
@@ -254,12 +261,12 @@ int timeline_add(struct timeline *tl, struct sess *s, const struct sct_record *r
 	names_out_wall(l, sess_wall(s, t), false);
 	out_char(l, ' ');
 	if (rec->type == SCT_REC_SYSCALL)
-		tl_syscall(l, s, &rec->syscall);
+		tl_syscall(tl, l, lv, &rec->syscall);
 	else
-		tl_lifecycle(l, s, rec);
-	if (tl->env->nfiles > 1) {
+		tl_lifecycle(tl, l, lv, rec);
+	if (tl->c->env->nfiles > 1) {
 		out_str(l, " @");
-		names_out_escaped(l, strtab_get(s->host), strtab_len(s->host));
+		names_out_escaped(l, strtab_get(tl->c->strs, s->host), strtab_len(tl->c->strs, s->host));
 	}
 	out_char(l, '\n');
 	if (l->err)

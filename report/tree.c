@@ -11,38 +11,35 @@
 
 #define TREE_MAX_DEPTH 512 /* deeper chains are cut with a note: output stays bounded */
 
-static const struct env *tree_env;
-
-static bool tree_task_match(const struct task *t)
+static bool tree_task_match(struct ctx *c, const struct task *t)
 {
-	const struct filter *f = &tree_env->filter;
-	const struct sess *s = sessions_get(t->sess);
+	const struct sess *s = sessions_get(c->sessions, t->sess);
 	uint64_t start = t->seen_start ? t->start_ns : t->first_ns;
 
-	if (filter_task(f, s, t->pid, t->tid, t->cgroup_id, start, t))
+	if (filter_task(c, c->cgroups, s, t->pid, t->tid, t->cgroup_id, start, t))
 		return true;
-	return t->exited && filter_task(f, s, t->pid, t->tid, t->cgroup_id, t->end_ns, t);
+	return t->exited && filter_task(c, c->cgroups, s, t->pid, t->tid, t->cgroup_id, t->end_ns, t);
 }
 
-static bool tree_filtered(void)
+static bool tree_filtered(const struct ctx *c)
 {
-	const struct filter *f = &tree_env->filter;
+	const struct filter *f = &c->env->filter;
 
 	return f->npids || f->ntids || f->ncomms || f->ncgroups || f->has_since || f->has_until;
 }
 
 /* Marks what is shown; returns whether t is. Iterative over siblings, recursive in depth. */
-static bool tree_mark(struct task *t, unsigned depth)
+static bool tree_mark(struct ctx *c, struct task *t, unsigned depth)
 {
-	bool shown = !tree_filtered() || tree_task_match(t);
+	bool shown = !tree_filtered(c) || tree_task_match(c, t);
 
 	for (struct task *th = t->thread; th; th = th->next_thread) {
-		th->tree_mark = !tree_filtered() || shown || tree_task_match(th);
+		th->tree_mark = !tree_filtered(c) || shown || tree_task_match(c, th);
 		shown |= th->tree_mark;
 	}
 	if (depth < TREE_MAX_DEPTH)
-		for (struct task *c = t->child; c; c = c->sibling)
-			shown |= tree_mark(c, depth + 1);
+		for (struct task *ch = t->child; ch; ch = ch->sibling)
+			shown |= tree_mark(c, ch, depth + 1);
 	t->tree_mark = shown;
 	return shown;
 }
@@ -52,10 +49,10 @@ static void tree_out_time(struct out *o, const struct sess *s, uint64_t t)
 	names_out_secs(o, sess_rel(s, t), true);
 }
 
-static void tree_out_task(struct out *o, const struct task *t, bool thread)
+static void tree_out_task(const struct ctx *c, struct out *o, const struct task *t, bool thread)
 {
-	const struct sess *s = sessions_get(t->sess);
-	uint32_t clen = strtab_len(t->comm);
+	const struct sess *s = sessions_get(c->sessions, t->sess);
+	uint32_t clen = strtab_len(c->strs, t->comm);
 	uint64_t nsys = t->nsyscalls;
 	char tmp[16];
 
@@ -63,10 +60,10 @@ static void tree_out_task(struct out *o, const struct task *t, bool thread)
 		out_printf(o, "thread %u ", t->tid);
 	else
 		out_printf(o, "%u ", t->pid);
-	names_out_escaped(o, clen ? strtab_get(t->comm) : "?", clen ? clen : 1);
+	names_out_escaped(o, clen ? strtab_get(c->strs, t->comm) : "?", clen ? clen : 1);
 	if (t->filename) {
 		out_str(o, " exec \"");
-		names_out_escaped(o, strtab_get(t->filename), strtab_len(t->filename));
+		names_out_escaped(o, strtab_get(c->strs, t->filename), strtab_len(c->strs, t->filename));
 		out_char(o, '"');
 		if (t->nexec > 1)
 			out_printf(o, " (%u execs)", t->nexec);
@@ -105,17 +102,18 @@ static void tree_out_task(struct out *o, const struct task *t, bool thread)
 	out_char(o, '\n');
 }
 
-static void tree_out_node(struct out *o, const struct task *t, char *prefix, size_t plen, unsigned depth)
+static void tree_out_node(const struct ctx *c, struct out *o, const struct task *t, char *prefix, size_t plen,
+			  unsigned depth)
 {
 	const struct task *prev = NULL;
 
-	tree_out_task(o, t, false);
+	tree_out_task(c, o, t, false);
 	for (const struct task *th = t->thread; th; th = th->next_thread) {
 		if (!th->tree_mark)
 			continue;
 		out_mem(o, prefix, plen);
 		out_str(o, t->child || th->next_thread ? "|   " : "    ");
-		tree_out_task(o, th, true);
+		tree_out_task(c, o, th, true);
 	}
 	if (depth >= TREE_MAX_DEPTH) {
 		if (t->child) {
@@ -125,48 +123,49 @@ static void tree_out_node(struct out *o, const struct task *t, char *prefix, siz
 		return;
 	}
 	/* each child is printed once the next shown one is known: the last gets "`--" */
-	for (const struct task *c = t->child; c; c = c->sibling) {
-		if (!c->tree_mark)
+	for (const struct task *ch = t->child; ch; ch = ch->sibling) {
+		if (!ch->tree_mark)
 			continue;
 		if (prev) {
 			out_mem(o, prefix, plen);
 			out_str(o, "|-- ");
 			memcpy(prefix + plen, "|   ", 4);
-			tree_out_node(o, prev, prefix, plen + 4, depth + 1);
+			tree_out_node(c, o, prev, prefix, plen + 4, depth + 1);
 		}
-		prev = c;
+		prev = ch;
 	}
 	if (prev) {
 		out_mem(o, prefix, plen);
 		out_str(o, "`-- ");
 		memcpy(prefix + plen, "    ", 4);
-		tree_out_node(o, prev, prefix, plen + 4, depth + 1);
+		tree_out_node(c, o, prev, prefix, plen + 4, depth + 1);
 	}
 }
 
-int tree_print(const struct env *env, struct out *o)
+int tree_print(struct ctx *c, struct out *o)
 {
-	static char prefix[4 * (TREE_MAX_DEPTH + 2)];
+	char prefix[4 * (TREE_MAX_DEPTH + 2)];
+	uint32_t next = 0, ntasks = tasks_count(c->tasks);
 
-	tree_env = env;
-	tasks_link();
-	for (uint32_t i = 0; i < tasks_count(); i++) {
-		struct task *t = tasks_at(i);
+	tasks_link(c->tasks);
+	for (uint32_t i = 0; i < ntasks; i++) {
+		struct task *t = tasks_at(c->tasks, i);
 
 		if (!t->is_thread && !t->parent)
-			tree_mark(t, 0);
+			tree_mark(c, t, 0);
 	}
-	for (uint32_t s = 0; s < sessions_count(); s++) {
-		const struct sess *sess = sessions_get(s);
+	/* tasks are in creation order, so by session: one pass over them for all sessions */
+	for (uint32_t s = 0; s < sessions_count(c->sessions); s++) {
+		const struct sess *sess = sessions_get(c->sessions, s);
 
 		out_printf(o, "session %u, host ", s);
-		names_out_escaped(o, strtab_get(sess->host), strtab_len(sess->host));
+		names_out_escaped(o, strtab_get(c->strs, sess->host), strtab_len(c->strs, sess->host));
 		out_char(o, '\n');
-		for (uint32_t i = 0; i < tasks_count(); i++) {
-			struct task *t = tasks_at(i);
+		for (; next < ntasks && tasks_at(c->tasks, next)->sess <= s; next++) {
+			struct task *t = tasks_at(c->tasks, next);
 
 			if (t->sess == s && !t->is_thread && !t->parent && t->tree_mark)
-				tree_out_node(o, t, prefix, 0, 0);
+				tree_out_node(c, o, t, prefix, 0, 0);
 		}
 	}
 	return 0;

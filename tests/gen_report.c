@@ -7,6 +7,11 @@
  *   gen_report version IN.sct OUT.sct        IN with its HEADER claiming format 2.0
  *   gen_report bench OUT.sct N               N syscall records (one process, 4 threads,
  *                                            mostly write, ~300 ns apart, 1 cgroup)
+ *   gen_report sessions OUT.sct N            N small sessions one after the other (cat of
+ *                                            N files), each a TASK (pid 1, "init") and one
+ *                                            write by it in cgroup 0 (no CGROUP record)
+ *   gen_report read IN.sct                   reads IN through libsct and nothing else: the
+ *                                            reader's own cost, beside the tools'
  */
 #include <errno.h>
 #include <stdio.h>
@@ -227,6 +232,57 @@ static int gen_bench(const char *path, unsigned long long n)
 	return sct_writer_close(w) ? 1 : 0;
 }
 
+static int gen_sessions(const char *path, unsigned long long n)
+{
+	static uint8_t one[64 << 10];
+	struct sct_writer *w = gen_open(path, "h");
+	struct sct_syscall sc = { .time_ns = 2000, .duration_ns = 5, .pid = 1, .tid = 1, .nr = 1, .ret = 1 };
+	struct sct_record task = { .type = SCT_REC_TASK };
+	size_t len;
+	FILE *f;
+	int err;
+
+	if (!w)
+		return 1;
+	task.task = (struct sct_task){ .time_ns = 1500, .pid = 1, .tid = 1, .comm = B("init") };
+	err = sct_writer_append(w, &task);
+	if (!err)
+		err = sct_writer_append_syscall(w, &sc);
+	if (err || sct_writer_close(w)) {
+		fprintf(stderr, "gen_report: %s\n", sct_strerror(err));
+		return 1;
+	}
+	f = fopen(path, "rb");
+	if (!f)
+		return 1;
+	len = fread(one, 1, sizeof(one), f);
+	if (fclose(f) || !len || len == sizeof(one))
+		return 1;
+	f = fopen(path, "wb");
+	if (!f)
+		return 1;
+	for (unsigned long long i = 0; i < n; i++)
+		if (fwrite(one, 1, len, f) != len)
+			break;
+	return fclose(f) ? 1 : 0;
+}
+
+static int gen_read(const char *path)
+{
+	struct sct_record rec;
+	int err = 0, n;
+	struct sct_reader *r = sct_reader_open(path, &err);
+
+	if (!r) {
+		fprintf(stderr, "gen_report: %s: %s\n", path, sct_strerror(err));
+		return 1;
+	}
+	while ((n = sct_reader_next(r, &rec)) > 0)
+		;
+	sct_reader_close(r);
+	return n < 0;
+}
+
 int main(int argc, char **argv)
 {
 	if (argc == 4 && !strcmp(argv[1], "hostile"))
@@ -235,6 +291,10 @@ int main(int argc, char **argv)
 		return gen_version(argv[2], argv[3]);
 	if (argc == 4 && !strcmp(argv[1], "bench"))
 		return gen_bench(argv[2], strtoull(argv[3], NULL, 10));
-	fprintf(stderr, "usage: gen_report hostile OUT EXPECT | version IN OUT | bench OUT N\n");
+	if (argc == 4 && !strcmp(argv[1], "sessions"))
+		return gen_sessions(argv[2], strtoull(argv[3], NULL, 10));
+	if (argc == 3 && !strcmp(argv[1], "read"))
+		return gen_read(argv[2]);
+	fprintf(stderr, "usage: gen_report hostile OUT EXPECT | version IN OUT | bench OUT N | sessions OUT N | read IN\n");
 	return 2;
 }

@@ -9,8 +9,8 @@ GEN_REPORT := $(BUILD)/tests/gen_report
 REPORT_ENV := SCT_REPORT=$(abspath $(BUILD)/sct-report) SCT_CONVERT=$(abspath $(BUILD)/sct-convert) \
 	SCT_GEN_REPORT=$(abspath $(GEN_REPORT)) SCT_REPORT_CONVERT_PY=$(abspath tests/report_convert.py)
 
-# report_latency.c tests report/latency.c directly; the other tests run the tools.
-$(REPORT_TEST_BIN): $(REPORT_TEST_OBJS) $(BUILD)/report/latency.o $(LIBSCT)
+# report_latency.c and report_tables.c test report/ modules directly; the others run the tools.
+$(REPORT_TEST_BIN): $(REPORT_TEST_OBJS) $(BUILD)/report/latency.o $(REPORT_COMMON_OBJS) $(LIBSCT)
 	$(call msg,LD,$@)
 	$(Q)$(CC) $(LDFLAGS) $^ -o $@ -lcriterion $(LIBSCT_LIBS) -lm
 

@@ -47,13 +47,18 @@ void rt_cleanup(void)
 
 struct sct_writer *rt_open(const char *path, const char *host, uint32_t block_records)
 {
+	return rt_open_names(path, host, names, sizeof(names) / sizeof(names[0]), block_records);
+}
+
+struct sct_writer *rt_open_names(const char *path, const char *host, const struct sct_syscall_name *table,
+				 uint32_t ntable, uint32_t block_records)
+{
 	struct sct_header_info info = {
 		.producer = "report-test", .producer_version = "1", .hostname = host,
 		.kernel = "6.18.0", .arch = "x86_64", .boot_id = "00000000-0000-0000-0000-000000000000",
 		.clock = "CLOCK_MONOTONIC", .anchor_clock_ns = RT_ANCHOR_CLOCK,
 		.anchor_realtime_ns = RT_ANCHOR_REAL, .cgroup_hierarchy = "v2",
-		.cgroup_mount = "/sys/fs/cgroup", .syscalls = names,
-		.nsyscalls = sizeof(names) / sizeof(names[0]),
+		.cgroup_mount = "/sys/fs/cgroup", .syscalls = table, .nsyscalls = ntable,
 	};
 	struct sct_writer_opts opts = { .block_records = block_records, .no_fsync = true };
 	int err = 0;

@@ -28,6 +28,9 @@ void rt_cleanup(void);
 
 /* Open a trace at path for host; block_records 0 = default. */
 struct sct_writer *rt_open(const char *path, const char *host, uint32_t block_records);
+/* The same with another syscall table. */
+struct sct_writer *rt_open_names(const char *path, const char *host, const struct sct_syscall_name *table,
+				 uint32_t ntable, uint32_t block_records);
 void rt_close(struct sct_writer *w);
 void rt_sc(struct sct_writer *w, uint64_t rel_ns, uint64_t dur, uint32_t pid, uint32_t tid, uint64_t cg,
 	   uint32_t nr, int64_t ret);

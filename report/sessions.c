@@ -1,0 +1,55 @@
+// SPDX-License-Identifier: BSD-2-Clause
+/*
+ * Every session read, numbered over all inputs: only what outlives the session (host, file,
+ * clock anchor) is kept, a few dozen bytes each, so a file of many HEADERs costs little.
+ */
+#include <errno.h>
+#include <stdlib.h>
+
+#include "report.h"
+
+struct sessions {
+	struct sess *v;
+	uint32_t n, cap;
+};
+
+struct sessions *sessions_new(void)
+{
+	return calloc(1, sizeof(struct sessions));
+}
+
+int sessions_add(struct sessions *ss, struct sess *s)
+{
+	if (ss->n == UINT32_MAX)
+		return -E2BIG;
+	if (ss->n == ss->cap) {
+		uint32_t n = ss->cap ? (ss->cap > UINT32_MAX / 2 ? UINT32_MAX : ss->cap * 2) : 64;
+		struct sess *tmp = realloc(ss->v, (size_t)n * sizeof(*tmp));
+
+		if (!tmp)
+			return -ENOMEM;
+		ss->v = tmp;
+		ss->cap = n;
+	}
+	s->id = ss->n;
+	ss->v[ss->n++] = *s;
+	return 0;
+}
+
+const struct sess *sessions_get(const struct sessions *ss, uint32_t id)
+{
+	return id < ss->n ? &ss->v[id] : NULL;
+}
+
+uint32_t sessions_count(const struct sessions *ss)
+{
+	return ss->n;
+}
+
+void sessions_free(struct sessions *ss)
+{
+	if (!ss)
+		return;
+	free(ss->v);
+	free(ss);
+}

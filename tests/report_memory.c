@@ -1,0 +1,87 @@
+// SPDX-License-Identifier: BSD-2-Clause
+/*
+ * Memory per session: a file of many small sessions (cat of N traces) costs the tools what
+ * the output needs (a footer line per session), not per-session tables. Measured as the peak
+ * RSS of each tool beside the peak RSS of a bare libsct read of the same file, so the reader's
+ * own cost is not counted here.
+ */
+#include <criterion/criterion.h>
+#include <fcntl.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/resource.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include "report_helpers.h"
+
+#define NSESSIONS 6000
+#define EXTRA_KB (12 * 1024) /* 2 KiB a session at most, reorder window and buffers included */
+
+TestSuite(report_memory, .fini = rt_cleanup);
+
+/* Runs argv with stdout and stderr to /dev/null; its peak RSS in KiB; the status in *status. */
+static long peak_kb(char *const argv[], int *status)
+{
+	struct rusage ru;
+	int st = 0;
+	pid_t pid = fork();
+
+	cr_assert_neq(pid, -1);
+	if (!pid) {
+		int null = open("/dev/null", O_WRONLY);
+
+		dup2(null, STDOUT_FILENO);
+		dup2(null, STDERR_FILENO);
+		/* under SAN=1: freed memory ASan holds back is not the tool's */
+		setenv("ASAN_OPTIONS", "quarantine_size_mb=0", 1);
+		execv(argv[0], argv);
+		_exit(127);
+	}
+	cr_assert_eq(wait4(pid, &st, 0, &ru), pid);
+	cr_assert(WIFEXITED(st), "%s died", argv[0]);
+	*status = WEXITSTATUS(st);
+	return ru.ru_maxrss;
+}
+
+Test(report_memory, many_sessions_cost_what_the_output_needs, .timeout = 120)
+{
+	const char *path = rt_path("sessions.sct");
+	char *gen = (char *)rt_gen(), *report = (char *)rt_report(), *convert = (char *)rt_convert();
+	char *file = (char *)path, *read_argv[] = { gen, "read", file, NULL };
+	char *const runs[][6] = {
+		{ report, file, NULL },
+		{ report, "-T", file, NULL },
+		{ report, "--tree", file, NULL },
+		{ report, "-H", "--by", "cgroup,syscall", file, NULL },
+		{ report, "--by", "comm,host", file, NULL },
+		{ report, "-T", "--comm", "init", file, NULL },
+		{ convert, "--to", "csv", file, NULL },
+	};
+	long base;
+	char *out;
+	int status;
+
+	cr_assert_eq(rt_run(NULL, "%s sessions %s %d", rt_gen(), path, NSESSIONS), 0);
+	base = peak_kb(read_argv, &status);
+	cr_assert_eq(status, 0);
+	for (size_t i = 0; i < sizeof(runs) / sizeof(runs[0]); i++) {
+		long kb = peak_kb(runs[i], &status);
+
+		cr_assert_eq(status, 0, "%s %s: status %d", runs[i][0], runs[i][1], status);
+		cr_assert(kb - base < EXTRA_KB, "%s %s: %ld KiB beside the reader's %ld KiB", runs[i][0],
+			  runs[i][1], kb - base, base);
+	}
+	/* and what they print is what one session each gives */
+	cr_assert_eq(rt_run(&out, "%s --by cgroup,syscall %s", rt_report(), path), 0);
+	cr_assert_not_null(strstr(out, "      6000        0 100.00 "), "got\n%.2000s", out);
+	cr_assert_not_null(strstr(out, "  cgroup:0  write\n"), "got\n%.2000s", out);
+	cr_assert_not_null(strstr(out, "total of 1 group\n"), "got\n%.2000s", out);
+	cr_assert_not_null(strstr(out, "\n-- session 5999: host h, file "), "no last session");
+	cr_assert_not_null(strstr(out, "-- read 1 file, 12000 records (syscall 6000, task 6000,"), "bad counts");
+	free(out);
+	cr_assert_eq(rt_run(&out, "%s --to csv %s 2>/dev/null | cut -d, -f2- | sort | uniq -c | sort -rn", rt_convert(), path), 0);
+	cr_assert_str_eq(out, "   6000 h,2000,5,1,1,0,1,0,1,0,write,init,\r\n      1 host,time_ns,duration_ns,pid,tid,cgroup_id,nr,abi,ret,unfinished,name,comm,cgroup_path\r\n");
+	free(out);
+}
