@@ -17,6 +17,7 @@ enum session_key {
 struct syscall_entry {
 	uint64_t nr;
 	char *name;
+	uint32_t pos; /* in the HEADER's map: of repeated numbers, the first is kept */
 };
 
 struct syscall_table {
@@ -34,7 +35,6 @@ struct session_type {
 };
 
 struct sct_session {
-	struct sct_session *next;    /* the reader's list, in input order */
 	uint32_t index;
 	uint32_t major, minor;
 	char *keys[SESSION_NKEYS];   /* never NULL once parsed */

@@ -128,13 +128,31 @@ def get(m, key):
     return None
 
 
+def utf8_repair(raw):
+    """Section 5: every byte that starts no valid UTF-8 sequence becomes U+FFFD."""
+    out, i = [], 0
+    while i < len(raw):
+        for n in (1, 2, 3, 4):
+            try:
+                out.append(raw[i:i + n].decode("utf-8"))
+                i += n
+                break
+            except UnicodeDecodeError:
+                continue
+        else:
+            out.append("\ufffd")
+            i += 1
+    return "".join(out)
+
+
+def text_all(v):
+    """A text string's value, repaired; anything else reads as "" (section 1)."""
+    return utf8_repair(v[1]) if isinstance(v, tuple) and v[0] == "tstr" else ""
+
+
 def text(v):
-    """A string value as libsct keeps it: text or bytes, anything else is ""."""
-    if isinstance(v, tuple) and v[0] == "tstr":
-        return v[1].decode("utf-8", "replace")
-    if isinstance(v, bytes):
-        return v.decode("utf-8", "replace")
-    return ""
+    """A text string as libsct keeps it: up to its first NUL (section 5)."""
+    return text_all(v).split("\0")[0]
 
 
 def uint(v):
@@ -145,13 +163,13 @@ def uint(v):
 
 def parse_schema_entry(m):
     t, fields = uint(get(m, "type")), get(m, "fields")
-    if t is None or t > 0xFFFFFFFF or not isinstance(fields, list) or len(fields) > MAX_FIELDS:
+    if not t or t > 0xFFFFFFFF or not isinstance(fields, list) or len(fields) > MAX_FIELDS:
         return None
     out = []
     for f in fields:
         if not isinstance(f, list) or len(f) < 3:
             return None
-        kind = f[1][1].decode("utf-8", "replace") if isinstance(f[1], tuple) and f[1][0] == "tstr" else None
+        kind = text(f[1]) if isinstance(f[1], tuple) and f[1][0] == "tstr" else None
         if kind not in KINDS:
             return None
         out.append((text(f[0]), kind))
@@ -166,7 +184,7 @@ def parse_header(body, index):
     if not is_map(h):
         raise Bad("HEADER is not a map")
     fmt = get(h, "format")
-    if not isinstance(fmt, list) or len(fmt) < 2 or uint(fmt[0]) is None or uint(fmt[1]) is None \
+    if not isinstance(fmt, list) or len(fmt) != 2 or uint(fmt[0]) is None or uint(fmt[1]) is None \
             or fmt[0] > 0xFFFFFFFF or fmt[1] > 0xFFFFFFFF:
         raise Bad("no valid format")
     if fmt[0] != 1:
@@ -178,7 +196,7 @@ def parse_header(body, index):
     args = get(producer, "args")
     s.update({
         "producer": text(get(producer, "name")), "producer_version": text(get(producer, "version")),
-        "args": " ".join(text(a) for a in args) if isinstance(args, list) else "",
+        "args": " ".join(text_all(a) for a in args).split("\0")[0] if isinstance(args, list) else "",
         "hostname": text(get(host, "hostname")), "kernel": text(get(host, "kernel")),
         "arch": text(get(host, "arch")), "boot_id": text(get(host, "boot_id")),
         "clock": text(get(clock, "name")), "cgroup_hierarchy": text(get(cgroup, "hierarchy")),
@@ -458,6 +476,7 @@ class Reader:
         self.b, self.events = b, []
         self.session = None
         self.open = False
+        self.label_at = None      # a label, and no HEADER, BLOCK or TRAILER since
         self.headerless_noted = False
         self.nsessions = 0
 
@@ -466,9 +485,10 @@ class Reader:
                             "length": length, "count": count})
 
     def end_session(self, pos, at_end=False):
-        if self.open:
+        if self.open or self.label_at is not None:
             self.diag("no_trailer", 0, pos)
         self.open = False
+        self.label_at = None
         if not at_end:
             self.session, self.headerless_noted = None, False
 
@@ -484,8 +504,11 @@ class Reader:
     def frame(self, pos, env):
         _, t, body_at, length, total = env
         body = self.b[body_at:body_at + length]
+        if t in (1, 2, 3):
+            label_only, self.label_at = self.label_at is not None, None
         if t == 1:
-            self.end_session(pos)
+            if not label_only:
+                self.end_session(pos)
             try:
                 if length > MAX_HEADER_BODY:
                     raise Bad("HEADER too long")
@@ -501,6 +524,7 @@ class Reader:
             if self.session is None and not self.headerless_noted:
                 self.headerless_noted = True
                 self.diag("no_header", 2, pos)
+                self.events.append({"event": "session", "index": None})
             self.open = True
             schema = self.session[2] if self.session else {}
             try:
@@ -540,17 +564,15 @@ class Reader:
 
     def read(self):
         b, pos = self.b, 0
-        if not b:
-            raise Refused("empty input")
-        if b[:12] != LABEL and not (len(b) < 12 and b == LABEL[:len(b)]):
-            y = scan(b, 0, START_SCAN)
-            if y is None:
-                raise Refused("not an sct trace")
-            self.diag("skipped", 0, 0, y)
-            pos = y
+        pos = scan(b, 0, START_SCAN)     # section 2: a label or a valid frame in the first MiB
+        if pos is None:
+            raise Refused("not an sct trace")
+        if pos:
+            self.diag("skipped", 0, 0, pos)
         while pos < len(b):
             if b[pos:pos + 12] == LABEL:
                 self.end_session(pos)
+                self.label_at = pos
                 pos += 12
                 continue
             if len(b) - pos < 12 and b[pos:] == LABEL[:len(b) - pos]:
