@@ -9,7 +9,7 @@
 #include "frame.h"
 #include "sct.h"
 
-/* Checkpoints in the longest span (a whole frame at its largest) and the partial ones at its ends. */
+/* Checkpoints in the longest span (the largest frame) and the partial ones at its ends. */
 #define RING ((SCT_MAX_FRAME_BODY + FRAME_HEAD_MAX + FRAME_CHECK_LEN) / CRC_SPAN_STEP + 4)
 
 void crc_span_free(struct crc_span *c)

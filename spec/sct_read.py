@@ -196,7 +196,7 @@ def parse_header(body, index):
     args = get(producer, "args")
     s.update({
         "producer": text(get(producer, "name")), "producer_version": text(get(producer, "version")),
-        "args": " ".join(text_all(a) for a in args).split("\0")[0] if isinstance(args, list) else "",
+        "args": (" ".join(text_all(a) for a in args) if isinstance(args, list) else "").split("\0")[0],
         "hostname": text(get(host, "hostname")), "kernel": text(get(host, "kernel")),
         "arch": text(get(host, "arch")), "boot_id": text(get(host, "boot_id")),
         "clock": text(get(clock, "name")), "cgroup_hierarchy": text(get(cgroup, "hierarchy")),
@@ -441,22 +441,76 @@ def envelope(b, pos):
     return ("ok", t, q, length, q - pos + length + 5)
 
 
-def verifies(b, pos, env):
+def verifies(b, pos, env, crc=zlib.crc32):
     _, _t, body_at, length, total = env
     check = b[body_at + length:pos + total]
-    return check[0] == 0x1A and int.from_bytes(check[1:], "big") == zlib.crc32(b[pos:body_at + length])
+    return check[0] == 0x1A and int.from_bytes(check[1:], "big") == crc(b[pos:body_at + length])
 
 
-def candidate(b, y):
+# Section 10.2, cost: CRC-32 is linear over GF(2), so the CRC of b[y:e] follows from running
+# CRCs of the input at y and e. These are zlib's crc32_combine() helpers.
+POLY = 0xEDB88320
+
+
+def multmodp(a, b):
+    """a times b modulo the CRC polynomial (bit-reflected, as zlib)."""
+    m, p = 1 << 31, 0
+    while True:
+        if a & m:
+            p ^= b
+            if not a & (m - 1):
+                return p
+        m >>= 1
+        b = (b >> 1) ^ POLY if b & 1 else b >> 1
+
+
+def x8nmodp(n):
+    """x^(8n) modulo the CRC polynomial."""
+    p, sq = 1 << 31, multmodp(1 << 30, 1 << 30)  # x^0; x^2
+    sq = multmodp(sq, sq)                        # x^4
+    sq = multmodp(sq, sq)                        # x^8
+    while n:
+        if n & 1:
+            p = multmodp(sq, p)
+        n >>= 1
+        sq = multmodp(sq, sq)
+    return p
+
+
+class Spans:
+    """crc32(b[y:y+n]) for candidates at increasing y, each input byte CRC'd once (10.2)."""
+    STEP = 64
+
+    def __init__(self, b):
+        self.b, self.run = b, [0]    # run[i] = crc32(b[0:i*STEP])
+
+    def at(self, i):
+        while len(self.run) <= i:
+            k = len(self.run) - 1
+            self.run.append(zlib.crc32(self.b[k * self.STEP:(k + 1) * self.STEP], self.run[k]))
+        return self.run[i]
+
+    def crc(self, y, n):
+        if n <= 2 * self.STEP:
+            return zlib.crc32(self.b[y:y + n])
+        e, c1 = y + n, -(-y // self.STEP)
+        k = e // self.STEP
+        head = zlib.crc32(self.b[y:c1 * self.STEP])
+        at_e = zlib.crc32(self.b[k * self.STEP:e], self.at(k))
+        return multmodp(x8nmodp(e - c1 * self.STEP), head ^ self.at(c1)) ^ at_e
+
+
+def candidate(b, y, spans):
     if b[y] == LABEL[0]:
         return b[y:y + 12] == LABEL
     env = envelope(b, y)
-    return env[0] == "ok" and env[4] <= len(b) - y and verifies(b, y, env)
+    return env[0] == "ok" and env[4] <= len(b) - y and \
+        verifies(b, y, env, lambda covered: spans.crc(y, len(covered)))
 
 
-def scan(b, start, limit):
+def scan(b, start, limit, spans):
     for y in range(start, min(len(b), limit)):
-        if b[y] in (0x83, LABEL[0]) and candidate(b, y):
+        if b[y] in (0x83, LABEL[0]) and candidate(b, y, spans):
             return y
     return None
 
@@ -474,6 +528,7 @@ def text_bytes(v):
 class Reader:
     def __init__(self, b):
         self.b, self.events = b, []
+        self.spans = Spans(b)
         self.session = None
         self.open = False
         self.label_at = None      # a label, and no HEADER, BLOCK or TRAILER since
@@ -493,7 +548,7 @@ class Reader:
             self.session, self.headerless_noted = None, False
 
     def resync(self, pos, truncated):
-        y = scan(self.b, pos + 1, len(self.b))
+        y = scan(self.b, pos + 1, len(self.b), self.spans)
         if truncated and y is None:
             self.diag("truncated", 0, pos, len(self.b) - pos)
             return len(self.b)
@@ -564,7 +619,7 @@ class Reader:
 
     def read(self):
         b, pos = self.b, 0
-        pos = scan(b, 0, START_SCAN)     # section 2: a label or a valid frame in the first MiB
+        pos = scan(b, 0, START_SCAN, self.spans)  # section 2: label or valid frame in 1 MiB
         if pos is None:
             raise Refused("not an sct trace")
         if pos:
