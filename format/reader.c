@@ -605,6 +605,17 @@ const struct sct_type_schema *sct_reader_schema(const struct sct_reader *r, uint
 	return st ? &st->schema : sct_schema_builtin(type);
 }
 
+int64_t sct_reader_type(const struct sct_reader *r, const char *name)
+{
+	for (uint32_t i = 0; r->cur && i < r->cur->ntypes; i++)
+		if (!strcmp(r->cur->types[i].schema.name, name))
+			return r->cur->types[i].schema.type;
+	for (uint32_t type = 1; type <= SCT_REC_MAX; type++)
+		if (!session_type(r->cur, type) && !strcmp(sct_schema_builtin(type)->name, name))
+			return type;
+	return -1;
+}
+
 const struct sct_session *sct_reader_session(const struct sct_reader *r)
 {
 	return r->cur;

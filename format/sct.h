@@ -338,6 +338,11 @@ int sct_reader_field(const struct sct_reader *r, uint32_t idx, struct sct_value 
  */
 const struct sct_type_schema *sct_reader_schema(const struct sct_reader *r, uint32_t type);
 /*
+ * The record type the current session's schema names name (its HEADER's entry, else a
+ * built-in type the HEADER does not redefine), -1 if none does.
+ */
+int64_t sct_reader_type(const struct sct_reader *r, const char *name);
+/*
  * The current session: NULL before the first HEADER, from a label (a concatenated file's
  * next session) until its HEADER, and for blocks without a HEADER. The last session stays
  * current at the end of input. The session returned by sct_reader_session() stays valid
