@@ -18,7 +18,7 @@ static const char usage_text[] =
 "Writes one record type of sct traces (FILE '-' = stdin) as CSV (RFC 4180, header row,\n"
 "CRLF) or JSON Lines (one object per line). TYPE: syscall (default), task, fork, exec,\n"
 "exit, cgroup, lost, warning, a number (a newer type: 9, ...) or a name a HEADER's schema\n"
-"gives it. Columns: session, host, the schema's fields in order, then\n"
+"gives it (else exit 2). Columns: session, host, the schema's fields in order, then\n"
 "resolved names: syscall: name, comm, cgroup_path; task: cgroup_path; fork: parent_comm;\n"
 "exit: comm (empty/null when no record named them).\n"
 "Strings: CSV writes bytes as they are (quoted when they hold , \" CR or LF); JSON writes\n"
@@ -436,8 +436,6 @@ static int convert_run(struct convert *cv)
 
 	for (int i = 0; i < cv->nfiles && !err; i++)
 		err = convert_one(cv, cv->files[i]);
-	if (!err && !cv->type)
-		fprintf(stderr, "sct-convert: no HEADER names record type '%s'\n", cv->type_name);
 	if (!err && !cv->ncols) {
 		err = convert_columns(cv, sct_schema_builtin(cv->type));
 		if (!err)
@@ -466,6 +464,10 @@ int main(int argc, char **argv)
 	}
 	err = convert_run(&cv);
 	status = footer_exit_status(cv.c.footer, "sct-convert", cv.strict, err);
+	if (!cv.type) {
+		usage_error("invalid --records type (no input's HEADER schema names it):", cv.type_name);
+		status = EXIT_USAGE;
+	}
 	err = out_close(&cv.o);
 	if (err) {
 		fprintf(stderr, "sct-convert: writing %s: %s\n", cv.output ? cv.output : "stdout", sct_strerror(err));
