@@ -3,7 +3,8 @@
  * Hostile inputs cost bounded resources: memory does not grow with the number of sessions,
  * and the resync scan does work linear in the input whatever lengths its candidates claim.
  * Work is counted, not timed: every crc32() call of the library goes through __wrap_crc32
- * (the test binary links with --wrap=crc32).
+ * (the test binary links with --wrap=crc32). The span CRCs that make the scan linear are
+ * checked against crc32() itself.
  */
 #include <criterion/criterion.h>
 #include <malloc.h>
@@ -11,6 +12,7 @@
 #include <string.h>
 #include <zlib.h>
 
+#include "crc_span.h"
 #include "format_craft.h"
 #include "format_helpers.h"
 #include "sct.h"
@@ -116,4 +118,34 @@ Test(format_hostile, resync_work_is_linear_in_the_input)
 		     (unsigned long long)crc_bytes, c.len);
 	fh_read_free(&rd);
 	craft_free(&c);
+}
+
+/* The span CRCs equal crc32() of the same bytes, for spans of every length class and overlap. */
+Test(format_hostile, span_crc_equals_crc32)
+{
+	enum { SIZE = 1 << 20 };
+	struct crc_span span = { 0 };
+	uint8_t *buf = malloc(SIZE);
+	uint64_t off = 0, seed = 1;
+
+	cr_assert(buf);
+	for (size_t i = 0; i < SIZE; i++) {
+		seed = seed * 6364136223846793005ull + 1442695040888963407ull;
+		buf[i] = (uint8_t)(seed >> 56);
+	}
+	while (off < SIZE - 1) {
+		size_t len;
+		uint32_t got;
+
+		seed = seed * 6364136223846793005ull + 1442695040888963407ull;
+		len = (size_t)(seed >> 40) % (SIZE - off) + 1;
+		if (seed & 1)
+			len %= 200; /* short spans too, around the direct-CRC threshold */
+		cr_assert_eq(crc_span_get(&span, buf + off, off, len, &got), 0);
+		cr_assert_eq(got, (uint32_t)__real_crc32(0, buf + off, (uInt)len), "span %llu+%zu",
+			     (unsigned long long)off, len);
+		off += (seed >> 20) % 4096 + 1;
+	}
+	crc_span_free(&span);
+	free(buf);
 }
