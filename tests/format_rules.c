@@ -353,3 +353,30 @@ Test(format_rules, schema_entry_of_type_0_is_ignored)
 	sct_reader_close(r);
 	craft_free(&c);
 }
+
+/* A HEADER entry for SYSCALL listing only its first two fields: the others read as 0. */
+Test(format_rules, a_shorter_schema_entry_leaves_the_other_fields_zero)
+{
+	static const struct sct_field_schema two[] = {
+		{ "time_ns", SCT_KIND_TIME, "ns" }, { "duration_ns", SCT_KIND_UINT, "ns" },
+	};
+	static const struct craft_type sys2 = { SCT_REC_SYSCALL, "syscall", 2, two };
+	struct craft c, body;
+	struct fh_read rd;
+
+	craft_init(&c);
+	craft_init(&body);
+	craft_header_body(&body, 1, 0, &sys2, 1);
+	craft_label(&c);
+	craft_frame(&c, 1, body.p, body.len);
+	one_block(&c); /* nr is 1 in the block */
+	fh_read_mem(c.p, c.len, true, &rd);
+	cr_assert_eq(rd.nrecords, 1);
+	cr_assert_eq(rd.recs[0].type, SCT_REC_SYSCALL);
+	cr_assert_eq(rd.recs[0].syscall.time_ns, 1000);
+	cr_assert_eq(rd.recs[0].syscall.nr, 0);
+	cr_assert_eq(rd.stats.unknown_records, 0);
+	fh_read_free(&rd);
+	craft_free(&body);
+	craft_free(&c);
+}
