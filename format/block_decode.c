@@ -84,7 +84,9 @@ static int section_setup(struct block_dec *d, struct dec_section *sec, const str
 	typed = st ? st->typed : builtin != NULL;
 	sec->slots = typed ? schema_slots(sec->type) : NULL;
 	sec->nslots = typed ? builtin->nfields : 0;
-	sec->deliver = sec->schema && (typed || d->deliver_unknown);
+	/* a type the schema alone describes is readable; one that contradicts section 9 is not */
+	sec->unknown = !sec->schema || (builtin && !typed);
+	sec->deliver = sec->schema && (!sec->unknown || d->deliver_unknown);
 	if (!sec->schema) {
 		sec->ncols = 0;
 		return 0;

@@ -33,6 +33,7 @@ struct dec_section {
 	const struct sct_type_schema *schema; /* NULL: no schema, the records are skipped */
 	const struct field_slot *slots;       /* built-in storage; NULL if not typed */
 	uint32_t nslots;
+	bool unknown;            /* no usable schema: counted as unknown records */
 	bool deliver;            /* next() returns these records */
 	uint32_t row;            /* next row to hand out */
 	uint32_t chunk0, chunk_n; /* rows [chunk0, chunk0+chunk_n) are in vals */
@@ -60,7 +61,7 @@ struct block_dec {
 	uint32_t cols_cap[SCT_MAX_SECTIONS]; /* allocated columns per section slot */
 	uint32_t nsecs;
 	uint32_t run_idx, run_left, cur; /* position in record order */
-	bool deliver_unknown;
+	bool deliver_unknown;    /* also deliver types whose HEADER entry contradicts section 9 */
 };
 
 void block_dec_free(struct block_dec *d);

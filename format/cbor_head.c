@@ -84,11 +84,12 @@ int chead_check(const uint8_t *p, size_t len, unsigned max_depth)
 		default:
 			break;
 		}
-		if (items == 0)
+		if (h.major < 4 || h.major > 6)
 			continue;
-		/* every item takes at least one byte */
-		if (items > len - pos || depth + 1 > max_depth)
+		/* every container counts toward the depth, empty or not; every item takes a byte */
+		if (depth + 1 > max_depth || items > len - pos)
 			return -1;
-		left[++depth] = items;
+		if (items)
+			left[++depth] = items;
 	}
 }

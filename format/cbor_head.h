@@ -31,8 +31,9 @@ int chead_expect(const uint8_t **pos, const uint8_t *end, uint8_t major, uint64_
 
 /*
  * 0 if [p, p+len) is exactly one well-formed CBOR item with definite lengths only and at most
- * max_depth nested arrays, maps and tags; -1 otherwise. Bounds every count by the bytes left,
- * so a decoder run after it cannot be made to allocate more than len-proportional memory.
+ * max_depth nested arrays, maps and tags (empty ones count); -1 otherwise. Bounds every count
+ * by the bytes left, so a decoder run after it cannot be made to allocate more than
+ * len-proportional memory.
  */
 int chead_check(const uint8_t *p, size_t len, unsigned max_depth);
 

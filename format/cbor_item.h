@@ -10,7 +10,7 @@
 const cbor_item_t *item_map_get(const cbor_item_t *map, const char *key);
 /* 0 and *v if it is an unsigned integer, -1 otherwise (it may be NULL). */
 int item_uint(const cbor_item_t *it, uint64_t *v);
-/* NUL-terminated copy of a text or byte string; "" for NULL or another type; NULL on ENOMEM. */
+/* NUL-terminated copy of a text string; "" for NULL or another type; NULL on ENOMEM. */
 char *item_strdup(const cbor_item_t *it);
 /* cbor_load() of exactly len bytes after chead_check() has bounded them; NULL if malformed. */
 cbor_item_t *item_load(const uint8_t *p, size_t len);

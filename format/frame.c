@@ -48,16 +48,21 @@ int frame_head_get(const uint8_t *p, size_t avail, struct frame *f)
 	return FRAME_OK;
 }
 
-bool frame_verify(const uint8_t *p, const struct frame *f)
+bool frame_check_get(const uint8_t *p, const struct frame *f, uint32_t *stored)
 {
-	size_t covered = (size_t)(f->head_len + f->body_len);
-	const uint8_t *c = p + covered;
-	uint32_t stored;
+	const uint8_t *c = p + frame_covered(f);
 
 	if (c[0] != 0x1a)
 		return false;
-	stored = (uint32_t)c[1] << 24 | (uint32_t)c[2] << 16 | (uint32_t)c[3] << 8 | c[4];
-	return crc32(0, p, (uInt)covered) == stored;
+	*stored = (uint32_t)c[1] << 24 | (uint32_t)c[2] << 16 | (uint32_t)c[3] << 8 | c[4];
+	return true;
+}
+
+bool frame_verify(const uint8_t *p, const struct frame *f)
+{
+	uint32_t stored;
+
+	return frame_check_get(p, f, &stored) && crc32(0, p, (uInt)frame_covered(f)) == stored;
 }
 
 size_t frame_head_put(uint8_t *out, uint32_t type, size_t body_len)

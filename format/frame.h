@@ -37,6 +37,14 @@ enum frame_head_result {
 
 /* Decode the envelope head at p (avail bytes). f is filled for FRAME_OK and FRAME_TOO_LONG. */
 int frame_head_get(const uint8_t *p, size_t avail, struct frame *f);
+/* Bytes the checksum covers: from the 83 up to the checksum item. */
+static inline size_t frame_covered(const struct frame *f)
+{
+	return (size_t)(f->head_len + f->body_len);
+}
+
+/* With all f->total bytes of the frame at p: false if its checksum item is not 1a + 4 bytes. */
+bool frame_check_get(const uint8_t *p, const struct frame *f, uint32_t *stored);
 /* With all f->total bytes of the frame at p: true if its checksum item is well-formed and right. */
 bool frame_verify(const uint8_t *p, const struct frame *f);
 /* Envelope head for a body of body_len bytes into out (FRAME_HEAD_MAX bytes); returns its length. */

@@ -154,11 +154,14 @@ static int parse_args(struct sct_session *s, const cbor_item_t *args)
 	return 0;
 }
 
+/* By number, then by position in the map: the first of repeated numbers comes first. */
 static int entry_cmp(const void *a, const void *b)
 {
 	const struct syscall_entry *x = a, *y = b;
 
-	return x->nr < y->nr ? -1 : x->nr > y->nr;
+	if (x->nr != y->nr)
+		return x->nr < y->nr ? -1 : 1;
+	return x->pos < y->pos ? -1 : x->pos > y->pos;
 }
 
 static int parse_table(struct syscall_table *t, const cbor_item_t *tab)
@@ -166,6 +169,7 @@ static int parse_table(struct syscall_table *t, const cbor_item_t *tab)
 	const cbor_item_t *names = item_map_get(tab, "names");
 	size_t n = names && cbor_isa_map(names) ? cbor_map_size(names) : 0;
 	struct cbor_pair *p = n ? cbor_map_handle(names) : NULL;
+	uint32_t kept = 0;
 
 	t->v = calloc(n ? n : 1, sizeof(*t->v));
 	if (!t->v)
@@ -176,12 +180,20 @@ static int parse_table(struct syscall_table *t, const cbor_item_t *tab)
 		if (item_uint(p[i].key, &nr) || !cbor_isa_string(p[i].value))
 			continue;
 		t->v[t->n].nr = nr;
+		t->v[t->n].pos = (uint32_t)i;
 		t->v[t->n].name = item_strdup(p[i].value);
 		if (!t->v[t->n].name)
 			return -ENOMEM;
 		t->n++;
 	}
 	qsort(t->v, t->n, sizeof(*t->v), entry_cmp);
+	for (uint32_t i = 1; i < t->n; i++) {
+		if (t->v[i].nr != t->v[kept].nr)
+			t->v[++kept] = t->v[i];
+		else
+			free(t->v[i].name);
+	}
+	t->n = t->n ? kept + 1 : 0;
 	return 0;
 }
 
@@ -194,7 +206,7 @@ static int parse_type(struct session_type *st, const cbor_item_t *m)
 	uint64_t type;
 	size_t n;
 
-	if (item_uint(item_map_get(m, "type"), &type) || type > UINT32_MAX ||
+	if (item_uint(item_map_get(m, "type"), &type) || type == 0 || type > UINT32_MAX ||
 	    !fields || !cbor_isa_array(fields))
 		return 1;
 	n = cbor_array_size(fields);
@@ -265,7 +277,7 @@ static int parse_version(const cbor_item_t *fmt, struct sct_session *s, char *er
 {
 	uint64_t major, minor;
 
-	if (!fmt || !cbor_isa_array(fmt) || cbor_array_size(fmt) < 2 ||
+	if (!fmt || !cbor_isa_array(fmt) || cbor_array_size(fmt) != 2 ||
 	    item_uint(cbor_array_handle(fmt)[0], &major) ||
 	    item_uint(cbor_array_handle(fmt)[1], &minor) || major > UINT32_MAX ||
 	    minor > UINT32_MAX) {

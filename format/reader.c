@@ -17,6 +17,7 @@
 #include "header.h"
 #include "input.h"
 #include "sct.h"
+#include "crc_span.h"
 #include "session.h"
 #include "trailer.h"
 
@@ -34,11 +35,21 @@ struct sct_reader {
 	bool started;          /* the input's start was checked */
 	bool done;             /* the end of input was reached and reported */
 	bool session_pending;  /* a SESSION record is due */
-	bool in_session;       /* frames seen since a HEADER, and no TRAILER yet */
-	bool headerless_noted; /* SCT_DIAG_NO_HEADER given for this stretch */
-	struct sct_session *sessions, *cur;
-	struct sct_session **tail;
+	bool in_session;       /* a label or frames seen since a HEADER, and no TRAILER yet */
+	bool headerless_noted; /* this stretch without a HEADER has had its SESSION record */
+	bool label_pending;    /* a label, and no HEADER, BLOCK or TRAILER since */
+	uint64_t label_at;
+	/*
+	 * Only two sessions are kept, so memory does not grow with the number of HEADERs: cur
+	 * (NULL outside a session) and held, the one the caller got with the last SESSION
+	 * record, which stays valid until the next SESSION record is returned.
+	 */
+	struct sct_session *cur, *held;
 	uint32_t nsessions;
+	struct sct_trailer_info trailer; /* the last TRAILER that decoded, of session trailer_of */
+	uint32_t trailer_of;
+	bool has_trailer;
+	struct crc_span span;
 	struct block_dec blk;
 	const struct dec_section *last_sec; /* the record last returned, for sct_reader_field() */
 	uint32_t last_idx;
@@ -50,11 +61,8 @@ static struct sct_reader *reader_new(int *err)
 {
 	struct sct_reader *r = calloc(1, sizeof(*r));
 
-	if (!r) {
+	if (!r)
 		*err = -ENOMEM;
-		return NULL;
-	}
-	r->tail = &r->sessions;
 	return r;
 }
 
@@ -107,14 +115,12 @@ void sct_reader_set_unknown(struct sct_reader *r, bool deliver)
 
 void sct_reader_close(struct sct_reader *r)
 {
-	struct sct_session *s, *next;
-
 	if (!r)
 		return;
-	for (s = r->sessions; s; s = next) {
-		next = s->next;
-		session_free(s);
-	}
+	if (r->held != r->cur)
+		session_free(r->held);
+	session_free(r->cur);
+	crc_span_free(&r->span);
 	block_dec_free(&r->blk);
 	input_free(&r->in);
 	free(r);
@@ -157,33 +163,47 @@ static int reader_io_error(struct sct_reader *r, int err)
 }
 
 /*
- * A session ends (label, HEADER, end of input): say so if it had no TRAILER. At the end of
- * input the session stays current, so callers can still look at it (and its TRAILER).
+ * A session ends (label, HEADER, end of input): say so if it had no TRAILER, or if it was a
+ * label and nothing after it. At the end of input the session stays current, so callers can
+ * still look at it (and its TRAILER).
  */
 static void reader_end_session(struct sct_reader *r, bool at_end)
 {
+	uint64_t at = input_offset(&r->in);
+
 	if (r->in_session) {
 		r->stats.sessions_without_trailer++;
-		reader_diag(r, SCT_DIAG_NO_TRAILER, 0, input_offset(&r->in), 0, 0,
+		reader_diag(r, SCT_DIAG_NO_TRAILER, 0, at, 0, 0,
 			    "session %s ends at byte %llu without a TRAILER: the trace is incomplete",
-			    r->cur ? r->cur->keys[SCT_SESSION_HOSTNAME] : "(no header)",
-			    (unsigned long long)input_offset(&r->in));
+			    r->cur ? r->cur->keys[SCT_SESSION_HOSTNAME] : "(no header)", (unsigned long long)at);
+	} else if (r->label_pending) {
+		r->stats.sessions_without_trailer++;
+		reader_diag(r, SCT_DIAG_NO_TRAILER, 0, at, 0, 0,
+			    "the label at byte %llu is followed by no HEADER, BLOCK or TRAILER: "
+			    "the trace is incomplete", (unsigned long long)r->label_at);
 	}
 	r->in_session = false;
+	r->label_pending = false;
 	if (at_end)
 		return;
-	r->cur = NULL;
+	r->cur = NULL; /* still held for the caller until the next SESSION record */
 	r->headerless_noted = false;
 }
 
 /* ---------------------------------------------------------------- resync */
 
-/* Is there a label or a verified frame at the current position? May read ahead (one frame). */
+/*
+ * Is there a label or a verified frame at the current position? May read ahead (one frame).
+ * Candidates come at increasing offsets, so their checksums are taken through the span
+ * checkpoints: the whole scan costs time linear in the bytes it passes, whatever lengths the
+ * candidates claim.
+ */
 static int scan_candidate(struct sct_reader *r, bool *hit)
 {
 	struct input *in = &r->in;
 	const uint8_t *p = input_ptr(in);
 	size_t avail = input_avail(in);
+	uint32_t stored, crc;
 	struct frame f;
 	int rc;
 
@@ -195,10 +215,15 @@ static int scan_candidate(struct sct_reader *r, bool *hit)
 	if (frame_head_get(p, avail, &f) != FRAME_OK)
 		return 0;
 	rc = input_fill(in, f.total);
+	if (rc != 0)
+		return rc < 0 ? rc : 0;
+	p = input_ptr(in);
+	if (!frame_check_get(p, &f, &stored))
+		return 0;
+	rc = crc_span_get(&r->span, p, input_offset(in), frame_covered(&f), &crc);
 	if (rc < 0)
 		return rc;
-	if (rc == 0)
-		*hit = frame_verify(input_ptr(in), &f);
+	*hit = crc == stored;
 	return 0;
 }
 
@@ -275,6 +300,7 @@ static int reader_header(struct sct_reader *r, const uint8_t *body, const struct
 	char why[160];
 	int rc;
 
+	r->label_pending = false; /* the label's own HEADER: it ends nothing */
 	reader_end_session(r, false);
 	if (f->body_len > SCT_MAX_HEADER_BODY) {
 		r->stats.bad_blocks++;
@@ -302,8 +328,6 @@ static int reader_header(struct sct_reader *r, const uint8_t *body, const struct
 			    why);
 		return 0;
 	}
-	*r->tail = s;
-	r->tail = &s->next;
 	r->nsessions++;
 	r->cur = s;
 	r->in_session = true;
@@ -317,7 +341,7 @@ static void reader_unknown_sections(struct sct_reader *r, uint64_t offset)
 	for (uint32_t i = 0; i < r->blk.nsecs; i++) {
 		const struct dec_section *sec = &r->blk.secs[i];
 
-		if (sec->slots)
+		if (!sec->unknown)
 			continue;
 		r->stats.unknown_records += sec->count;
 		if (sec->deliver)
@@ -337,10 +361,12 @@ static int reader_block(struct sct_reader *r, const uint8_t *body, const struct 
 
 	if (!r->cur && !r->headerless_noted) {
 		r->headerless_noted = true;
+		r->session_pending = true; /* its records belong to no session, not the last one */
 		reader_diag(r, SCT_DIAG_NO_HEADER, FRAME_BLOCK, offset, 0, 0,
 			    "blocks from byte %llu have no HEADER: read with the built-in schema",
 			    (unsigned long long)offset);
 	}
+	r->label_pending = false;
 	r->in_session = true;
 	rc = block_meta_parse(body, (size_t)f->body_len, &m, &why) ? -SCT_E_CORRUPT : 0;
 	if (!rc)
@@ -372,7 +398,11 @@ static void reader_trailer(struct sct_reader *r, const uint8_t *body, const stru
 	if (r->cur) {
 		r->cur->trailer = t;
 		r->cur->has_trailer = true;
+		r->trailer = t;
+		r->trailer_of = r->cur->index;
+		r->has_trailer = true;
 	}
+	r->label_pending = false;
 	r->in_session = false;
 }
 
@@ -398,7 +428,10 @@ static int reader_frame(struct sct_reader *r, const uint8_t *p, const struct fra
 	}
 }
 
-/* The input must start with the label, or hold a frame within its first MiB. */
+/*
+ * The input is an sct file when a label or a verified frame starts within its first MiB
+ * (spec/FORMAT.md section 2); the bytes before it are skipped.
+ */
 static int reader_start(struct sct_reader *r)
 {
 	struct input *in = &r->in;
@@ -409,19 +442,15 @@ static int reader_start(struct sct_reader *r)
 	rc = input_fill(in, SCT_LABEL_LEN);
 	if (rc < 0)
 		return reader_io_error(r, rc);
-	if (input_avail(in) == 0)
-		return reader_fail(r, -SCT_E_NOT_SCT, "empty input: not an sct trace");
-	if (input_avail(in) >= SCT_LABEL_LEN && !memcmp(input_ptr(in), sct_label, SCT_LABEL_LEN))
-		return 0;
-	if (input_avail(in) < SCT_LABEL_LEN && !memcmp(input_ptr(in), sct_label, input_avail(in)))
-		return 0; /* a cut label: the step reports the truncation */
 	rc = reader_scan(r, START_SCAN_LIMIT, &found);
 	if (rc < 0)
 		return reader_io_error(r, rc);
 	if (!found)
 		return reader_fail(r, -SCT_E_NOT_SCT,
-				   "not an sct trace: no sct label at byte 0 and no valid frame in "
-				   "the first %u bytes", START_SCAN_LIMIT);
+				   "not an sct trace: no sct label and no valid frame in the first %u bytes",
+				   START_SCAN_LIMIT);
+	if (input_offset(in) == 0)
+		return 0;
 	r->stats.skipped_ranges++;
 	r->stats.skipped_bytes += input_offset(in);
 	reader_diag(r, SCT_DIAG_SKIPPED, 0, 0, input_offset(in), 0,
@@ -453,6 +482,8 @@ static int reader_step(struct sct_reader *r)
 		return 0;
 	if (avail >= SCT_LABEL_LEN && !memcmp(p, sct_label, SCT_LABEL_LEN)) {
 		reader_end_session(r, false);
+		r->label_pending = true;
+		r->label_at = input_offset(in);
 		input_consume(in, SCT_LABEL_LEN);
 		return 1;
 	}
@@ -506,6 +537,9 @@ int sct_reader_next(struct sct_reader *r, struct sct_record *rec)
 	for (;;) {
 		if (r->session_pending) {
 			r->session_pending = false;
+			if (r->held != r->cur)
+				session_free(r->held);
+			r->held = r->cur;
 			r->last_sec = NULL;
 			memset(rec, 0, sizeof(*rec));
 			rec->type = SCT_REC_SESSION;
@@ -517,7 +551,7 @@ int sct_reader_next(struct sct_reader *r, struct sct_record *rec)
 				reader_fill_syscall(sec, i, rec);
 			else
 				block_dec_fill(sec, i, rec);
-			if (sec->slots)
+			if (sec->type <= SCT_REC_MAX && !sec->unknown)
 				r->stats.records[sec->type]++;
 			r->last_sec = sec;
 			r->last_idx = i;
@@ -571,9 +605,28 @@ const struct sct_type_schema *sct_reader_schema(const struct sct_reader *r, uint
 	return st ? &st->schema : sct_schema_builtin(type);
 }
 
+int64_t sct_reader_type(const struct sct_reader *r, const char *name)
+{
+	for (uint32_t i = 0; r->cur && i < r->cur->ntypes; i++)
+		if (!strcmp(r->cur->types[i].schema.name, name))
+			return r->cur->types[i].schema.type;
+	for (uint32_t type = 1; type <= SCT_REC_MAX; type++)
+		if (!session_type(r->cur, type) && !strcmp(sct_schema_builtin(type)->name, name))
+			return type;
+	return -1;
+}
+
 const struct sct_session *sct_reader_session(const struct sct_reader *r)
 {
 	return r->cur;
+}
+
+const struct sct_trailer_info *sct_reader_trailer(const struct sct_reader *r, uint32_t *session)
+{
+	if (!r->has_trailer)
+		return NULL;
+	*session = r->trailer_of;
+	return &r->trailer;
 }
 
 const struct sct_reader_stats *sct_reader_stats(const struct sct_reader *r)

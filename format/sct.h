@@ -64,7 +64,7 @@ const char *sct_strerror(int err);
 /* ---------------------------------------------------------------- records */
 
 enum sct_record_type {
-	SCT_REC_SESSION = 0, /* pseudo record: the reader met a HEADER frame (new session) */
+	SCT_REC_SESSION = 0, /* pseudo record: a new session starts (sct_reader_session()) */
 	SCT_REC_SYSCALL = 1,
 	SCT_REC_TASK = 2,
 	SCT_REC_FORK = 3,
@@ -287,7 +287,7 @@ struct sct_session;
 enum sct_diag_kind {
 	SCT_DIAG_SKIPPED = 1,      /* [offset, offset+length) did not decode: bad checksum or garbage */
 	SCT_DIAG_TRUNCATED,        /* the input ends inside a frame at offset; length bytes lost */
-	SCT_DIAG_NO_TRAILER,       /* a session ended without its TRAILER: the trace is incomplete */
+	SCT_DIAG_NO_TRAILER,       /* a session (or a bare label) ended without a TRAILER: incomplete */
 	SCT_DIAG_UNKNOWN_FRAME,    /* frame of unknown type skipped (type, offset, length) */
 	SCT_DIAG_UNKNOWN_RECORD,   /* records of an unknown type skipped (type, count) */
 	SCT_DIAG_BAD_BLOCK,        /* checksum was fine but the block did not decode */
@@ -306,7 +306,7 @@ struct sct_diag {
 typedef void (*sct_diag_fn)(void *ctx, const struct sct_diag *d);
 
 struct sct_reader_stats {
-	uint64_t records[SCT_REC_MAX + 1];  /* per known type (index 0 = sessions) */
+	uint64_t records[SCT_REC_MAX + 1];  /* returned by next() per type (0: SESSION records) */
 	uint64_t blocks, bytes_read;
 	uint64_t skipped_ranges, skipped_bytes;
 	uint64_t truncated_bytes;          /* 0 if the input did not end mid-frame */
@@ -325,10 +325,12 @@ struct sct_reader *sct_reader_open_mem(const void *buf, size_t len, int *err);
 /* Diagnostics are delivered through fn as they are found (and always counted in stats). */
 void sct_reader_set_diag(struct sct_reader *r, sct_diag_fn fn, void *ctx);
 /*
- * Records of a type this library has no struct for, but which the session's HEADER schema
- * describes, are skipped with SCT_DIAG_UNKNOWN_RECORD by default. With deliver set, next()
- * returns them instead (rec->type is their type, the union is zeroed) for sct_reader_field()
- * and sct_reader_schema(); they still count in stats.unknown_records. Set before reading.
+ * Records of a type above SCT_REC_MAX that the session's HEADER schema describes are
+ * readable: next() returns them (rec->type is their type, the union zeroed) for
+ * sct_reader_field() and sct_reader_schema(). Records of a type 1..SCT_REC_MAX whose HEADER
+ * entry contradicts the built-in schema are unknown: skipped with SCT_DIAG_UNKNOWN_RECORD and
+ * counted in stats.unknown_records; with deliver set, next() returns them too, the same
+ * generic way (still counted). Set before reading.
  */
 void sct_reader_set_unknown(struct sct_reader *r, bool deliver);
 
@@ -337,7 +339,9 @@ void sct_reader_set_unknown(struct sct_reader *r, bool deliver);
  * input cannot be read at all (-SCT_E_NOT_SCT, -SCT_E_VERSION, -errno on read error).
  * Damage inside the input is never an error: it is reported as diagnostics and skipped.
  * Strings in *rec stay valid until the next call. SCT_REC_SESSION records carry no fields:
- * sct_reader_session() describes the new session.
+ * one comes before the first record of every session, and sct_reader_session() describes it;
+ * it is NULL for records that belong to no session (blocks before any HEADER or after a
+ * label or HEADER that was damaged: SCT_DIAG_NO_HEADER), which are never the previous one's.
  */
 SCT_MUST_CHECK int sct_reader_next(struct sct_reader *r, struct sct_record *rec);
 /*
@@ -353,11 +357,25 @@ int sct_reader_field(const struct sct_reader *r, uint32_t idx, struct sct_value 
  */
 const struct sct_type_schema *sct_reader_schema(const struct sct_reader *r, uint32_t type);
 /*
- * The current session: NULL before the first HEADER, and from a label (a concatenated file's
- * next session) until its HEADER. The last session stays current at the end of input. Every
- * session stays valid until sct_reader_close().
+ * The record type the current session's schema names name (its HEADER's entry, else a
+ * built-in type the HEADER does not redefine), -1 if none does.
+ */
+int64_t sct_reader_type(const struct sct_reader *r, const char *name);
+/*
+ * The current session: NULL before the first HEADER, from a label (a concatenated file's
+ * next session) until its HEADER, and for blocks without a HEADER. The last session stays
+ * current at the end of input. The session returned by sct_reader_session() stays valid
+ * until sct_reader_next() returns the next SCT_REC_SESSION record, or until
+ * sct_reader_close(): the reader keeps one session at a time, whatever the input holds.
  */
 const struct sct_session *sct_reader_session(const struct sct_reader *r);
+/*
+ * The last TRAILER that decoded (a copy the reader keeps until close), and in *session the
+ * index of the session it ends; NULL if none so far (a TRAILER outside a session is not
+ * kept). A session's TRAILER is often read within the next() call that returns the next
+ * session, when the ended session is no longer valid: this is how to see it.
+ */
+const struct sct_trailer_info *sct_reader_trailer(const struct sct_reader *r, uint32_t *session);
 const struct sct_reader_stats *sct_reader_stats(const struct sct_reader *r);
 /* Text of the fatal error next() returned, with the byte offset; "" if none. */
 const char *sct_reader_error(const struct sct_reader *r);

@@ -11,6 +11,7 @@
 struct syscall_entry {
 	uint64_t nr;
 	char *name;
+	uint32_t pos; /* in the HEADER's map: of repeated numbers, the first is kept */
 };
 
 struct syscall_table {
@@ -28,7 +29,6 @@ struct session_type {
 };
 
 struct sct_session {
-	struct sct_session *next;    /* the reader's list, in input order */
 	uint32_t index;
 	uint32_t major, minor;
 	char *keys[SCT_SESSION_NKEYS];   /* never NULL once parsed */

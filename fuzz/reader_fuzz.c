@@ -65,7 +65,7 @@ static void session_walk(const struct sct_session *s)
 	uint32_t major, minor;
 
 	if (!s)
-		abort();
+		return; /* blocks without a HEADER belong to no session */
 	sct_session_version(s, &major, &minor);
 	sct_session_anchor(s, &clock_ns, &realtime_ns);
 	sink += major + minor + clock_ns + realtime_ns + sct_session_index(s);
@@ -152,7 +152,7 @@ static void read_all(struct sct_reader *r, size_t size, bool deliver_unknown, st
 {
 	struct input in = { .len = size };
 	struct sct_record rec;
-	uint32_t n = 0, work = 0;
+	uint32_t n = 0, work = 0, session;
 	int rc = 0;
 
 	sink = 0;
@@ -171,6 +171,8 @@ static void read_all(struct sct_reader *r, size_t size, bool deliver_unknown, st
 		touch_str(sct_strerror(rc));
 		touch_str(sct_reader_error(r));
 	}
+	if (sct_reader_trailer(r, &session) && session >= sct_reader_stats(r)->records[SCT_REC_SESSION])
+		abort(); /* a TRAILER of a session that was never announced */
 	o->st = *sct_reader_stats(r);
 	if (o->st.skipped_bytes + o->st.truncated_bytes > size)
 		abort();

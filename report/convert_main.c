@@ -21,7 +21,8 @@ static const char usage_text[] =
 "Usage: sct-convert --to csv|jsonl [--records TYPE] [-o OUT [--force]] FILE...\n"
 "Writes one record type of sct traces (FILE '-' = stdin) as CSV (RFC 4180, header row,\n"
 "CRLF) or JSON Lines (one object per line). TYPE: syscall (default), task, fork, exec,\n"
-"exit, cgroup, lost, warning. Columns: session, host, the schema's fields in order, then\n"
+"exit, cgroup, lost, warning, a number (a newer type: 9, ...) or a name a HEADER's schema\n"
+"gives it (else exit 2). Columns: session, host, the schema's fields in order, then\n"
 "resolved names: syscall: name, comm, cgroup_path; task: cgroup_path; fork: parent_comm;\n"
 "exit: comm (empty/null when no record named them).\n"
 "Strings: CSV writes bytes as they are (quoted when they hold , \" CR or LF); JSON writes\n"
@@ -70,7 +71,8 @@ struct column {
 
 struct convert {
 	bool jsonl, strict, force;
-	uint32_t type;
+	uint32_t type;         /* 0 until type_name is found in a HEADER schema */
+	const char *type_name; /* --records NAME of a type only a HEADER schema names */
 	const char *output;
 	char **files;
 	int nfiles;
@@ -91,6 +93,19 @@ static int usage_error(const char *what, const char *arg)
 	fprintf(stderr, "sct-convert: %s '%s'\nUsage: sct-convert --to csv|jsonl [--records TYPE] [-o OUT [--force]] FILE...\n",
 		what, arg ? arg : "");
 	return -EINVAL;
+}
+
+/* A record type by number, 1 .. 2^32-1 (a newer minor version's); 0 if arg is no such number. */
+static uint32_t convert_type_number(const char *arg)
+{
+	unsigned long long v;
+	char *end;
+
+	if (*arg < '0' || *arg > '9')
+		return 0;
+	errno = 0;
+	v = strtoull(arg, &end, 10);
+	return !errno && !*end && v <= UINT32_MAX ? (uint32_t)v : 0;
 }
 
 static int parse_args(struct convert *cv, int argc, char **argv)
@@ -117,9 +132,10 @@ static int parse_args(struct convert *cv, int argc, char **argv)
 		case 'r':
 			for (t = 1; t <= SCT_REC_MAX && strcmp(optarg, type_names[t]); t++)
 				;
-			if (t > SCT_REC_MAX)
+			cv->type = t <= SCT_REC_MAX ? t : convert_type_number(optarg);
+			cv->type_name = cv->type ? NULL : optarg;
+			if (!*optarg || (!cv->type && strspn(optarg, "0123456789") == strlen(optarg)))
 				return usage_error("invalid --records type:", optarg);
-			cv->type = t;
 			break;
 		default:
 			return usage_error("bad option", NULL);
@@ -395,7 +411,12 @@ static int convert_one(struct convert *cv, const char *path)
 		return 0;
 	}
 	while ((n = input_next(&cv->c, &in, &rec)) > 0) {
-		if (!cv->ncols) {
+		if (!cv->type) {
+			int64_t t = sct_reader_type(in.r, cv->type_name);
+
+			cv->type = t > 0 ? (uint32_t)t : 0;
+		}
+		if (!cv->ncols && cv->type) {
 			const struct sct_type_schema *ts = sct_reader_schema(in.r, cv->type);
 
 			n = convert_columns(cv, ts ? ts : sct_schema_builtin(cv->type));
@@ -497,6 +518,10 @@ int main(int argc, char **argv)
 	}
 	err = convert_run(cv);
 	status = footer_exit_status(cv->c.footer, "sct-convert", cv->strict, err);
+	if (!cv->type) {
+		usage_error("invalid --records type (no input's HEADER schema names it):", cv->type_name);
+		status = EXIT_USAGE;
+	}
 	if (out_finish(&cv->o, "sct-convert", cv->output ? cv->output : "stdout"))
 		status = EXIT_INPUT;
 	if (!out_open(&errout, NULL, false, 0)) {

@@ -128,13 +128,31 @@ def get(m, key):
     return None
 
 
+def utf8_repair(raw):
+    """Section 5: every byte that starts no valid UTF-8 sequence becomes U+FFFD."""
+    out, i = [], 0
+    while i < len(raw):
+        for n in (1, 2, 3, 4):
+            try:
+                out.append(raw[i:i + n].decode("utf-8"))
+                i += n
+                break
+            except UnicodeDecodeError:
+                continue
+        else:
+            out.append("\ufffd")
+            i += 1
+    return "".join(out)
+
+
+def text_all(v):
+    """A text string's value, repaired; anything else reads as "" (section 1)."""
+    return utf8_repair(v[1]) if isinstance(v, tuple) and v[0] == "tstr" else ""
+
+
 def text(v):
-    """A string value as libsct keeps it: text or bytes, anything else is ""."""
-    if isinstance(v, tuple) and v[0] == "tstr":
-        return v[1].decode("utf-8", "replace")
-    if isinstance(v, bytes):
-        return v.decode("utf-8", "replace")
-    return ""
+    """A text string as libsct keeps it: up to its first NUL (section 5)."""
+    return text_all(v).split("\0")[0]
 
 
 def uint(v):
@@ -145,13 +163,13 @@ def uint(v):
 
 def parse_schema_entry(m):
     t, fields = uint(get(m, "type")), get(m, "fields")
-    if t is None or t > 0xFFFFFFFF or not isinstance(fields, list) or len(fields) > MAX_FIELDS:
+    if not t or t > 0xFFFFFFFF or not isinstance(fields, list) or len(fields) > MAX_FIELDS:
         return None
     out = []
     for f in fields:
         if not isinstance(f, list) or len(f) < 3:
             return None
-        kind = f[1][1].decode("utf-8", "replace") if isinstance(f[1], tuple) and f[1][0] == "tstr" else None
+        kind = text(f[1]) if isinstance(f[1], tuple) and f[1][0] == "tstr" else None
         if kind not in KINDS:
             return None
         out.append((text(f[0]), kind))
@@ -166,7 +184,7 @@ def parse_header(body, index):
     if not is_map(h):
         raise Bad("HEADER is not a map")
     fmt = get(h, "format")
-    if not isinstance(fmt, list) or len(fmt) < 2 or uint(fmt[0]) is None or uint(fmt[1]) is None \
+    if not isinstance(fmt, list) or len(fmt) != 2 or uint(fmt[0]) is None or uint(fmt[1]) is None \
             or fmt[0] > 0xFFFFFFFF or fmt[1] > 0xFFFFFFFF:
         raise Bad("no valid format")
     if fmt[0] != 1:
@@ -178,7 +196,7 @@ def parse_header(body, index):
     args = get(producer, "args")
     s.update({
         "producer": text(get(producer, "name")), "producer_version": text(get(producer, "version")),
-        "args": " ".join(text(a) for a in args) if isinstance(args, list) else "",
+        "args": (" ".join(text_all(a) for a in args) if isinstance(args, list) else "").split("\0")[0],
         "hostname": text(get(host, "hostname")), "kernel": text(get(host, "kernel")),
         "arch": text(get(host, "arch")), "boot_id": text(get(host, "boot_id")),
         "clock": text(get(clock, "name")), "cgroup_hierarchy": text(get(cgroup, "hierarchy")),
@@ -423,22 +441,76 @@ def envelope(b, pos):
     return ("ok", t, q, length, q - pos + length + 5)
 
 
-def verifies(b, pos, env):
+def verifies(b, pos, env, crc=zlib.crc32):
     _, _t, body_at, length, total = env
     check = b[body_at + length:pos + total]
-    return check[0] == 0x1A and int.from_bytes(check[1:], "big") == zlib.crc32(b[pos:body_at + length])
+    return check[0] == 0x1A and int.from_bytes(check[1:], "big") == crc(b[pos:body_at + length])
 
 
-def candidate(b, y):
+# Section 10.2, cost: CRC-32 is linear over GF(2), so the CRC of b[y:e] follows from running
+# CRCs of the input at y and e. These are zlib's crc32_combine() helpers.
+POLY = 0xEDB88320
+
+
+def multmodp(a, b):
+    """a times b modulo the CRC polynomial (bit-reflected, as zlib)."""
+    m, p = 1 << 31, 0
+    while True:
+        if a & m:
+            p ^= b
+            if not a & (m - 1):
+                return p
+        m >>= 1
+        b = (b >> 1) ^ POLY if b & 1 else b >> 1
+
+
+def x8nmodp(n):
+    """x^(8n) modulo the CRC polynomial."""
+    p, sq = 1 << 31, multmodp(1 << 30, 1 << 30)  # x^0; x^2
+    sq = multmodp(sq, sq)                        # x^4
+    sq = multmodp(sq, sq)                        # x^8
+    while n:
+        if n & 1:
+            p = multmodp(sq, p)
+        n >>= 1
+        sq = multmodp(sq, sq)
+    return p
+
+
+class Spans:
+    """crc32(b[y:y+n]) for candidates at increasing y, each input byte CRC'd once (10.2)."""
+    STEP = 64
+
+    def __init__(self, b):
+        self.b, self.run = b, [0]    # run[i] = crc32(b[0:i*STEP])
+
+    def at(self, i):
+        while len(self.run) <= i:
+            k = len(self.run) - 1
+            self.run.append(zlib.crc32(self.b[k * self.STEP:(k + 1) * self.STEP], self.run[k]))
+        return self.run[i]
+
+    def crc(self, y, n):
+        if n <= 2 * self.STEP:
+            return zlib.crc32(self.b[y:y + n])
+        e, c1 = y + n, -(-y // self.STEP)
+        k = e // self.STEP
+        head = zlib.crc32(self.b[y:c1 * self.STEP])
+        at_e = zlib.crc32(self.b[k * self.STEP:e], self.at(k))
+        return multmodp(x8nmodp(e - c1 * self.STEP), head ^ self.at(c1)) ^ at_e
+
+
+def candidate(b, y, spans):
     if b[y] == LABEL[0]:
         return b[y:y + 12] == LABEL
     env = envelope(b, y)
-    return env[0] == "ok" and env[4] <= len(b) - y and verifies(b, y, env)
+    return env[0] == "ok" and env[4] <= len(b) - y and \
+        verifies(b, y, env, lambda covered: spans.crc(y, len(covered)))
 
 
-def scan(b, start, limit):
+def scan(b, start, limit, spans):
     for y in range(start, min(len(b), limit)):
-        if b[y] in (0x83, LABEL[0]) and candidate(b, y):
+        if b[y] in (0x83, LABEL[0]) and candidate(b, y, spans):
             return y
     return None
 
@@ -456,8 +528,10 @@ def text_bytes(v):
 class Reader:
     def __init__(self, b):
         self.b, self.events = b, []
+        self.spans = Spans(b)
         self.session = None
         self.open = False
+        self.label_at = None      # a label, and no HEADER, BLOCK or TRAILER since
         self.headerless_noted = False
         self.nsessions = 0
 
@@ -466,14 +540,15 @@ class Reader:
                             "length": length, "count": count})
 
     def end_session(self, pos, at_end=False):
-        if self.open:
+        if self.open or self.label_at is not None:
             self.diag("no_trailer", 0, pos)
         self.open = False
+        self.label_at = None
         if not at_end:
             self.session, self.headerless_noted = None, False
 
     def resync(self, pos, truncated):
-        y = scan(self.b, pos + 1, len(self.b))
+        y = scan(self.b, pos + 1, len(self.b), self.spans)
         if truncated and y is None:
             self.diag("truncated", 0, pos, len(self.b) - pos)
             return len(self.b)
@@ -484,8 +559,11 @@ class Reader:
     def frame(self, pos, env):
         _, t, body_at, length, total = env
         body = self.b[body_at:body_at + length]
+        if t in (1, 2, 3):
+            label_only, self.label_at = self.label_at is not None, None
         if t == 1:
-            self.end_session(pos)
+            if not label_only:
+                self.end_session(pos)
             try:
                 if length > MAX_HEADER_BODY:
                     raise Bad("HEADER too long")
@@ -501,6 +579,7 @@ class Reader:
             if self.session is None and not self.headerless_noted:
                 self.headerless_noted = True
                 self.diag("no_header", 2, pos)
+                self.events.append({"event": "session", "index": None})
             self.open = True
             schema = self.session[2] if self.session else {}
             try:
@@ -540,17 +619,15 @@ class Reader:
 
     def read(self):
         b, pos = self.b, 0
-        if not b:
-            raise Refused("empty input")
-        if b[:12] != LABEL and not (len(b) < 12 and b == LABEL[:len(b)]):
-            y = scan(b, 0, START_SCAN)
-            if y is None:
-                raise Refused("not an sct trace")
-            self.diag("skipped", 0, 0, y)
-            pos = y
+        pos = scan(b, 0, START_SCAN, self.spans)  # section 2: label or valid frame in 1 MiB
+        if pos is None:
+            raise Refused("not an sct trace")
+        if pos:
+            self.diag("skipped", 0, 0, pos)
         while pos < len(b):
             if b[pos:pos + 12] == LABEL:
                 self.end_session(pos)
+                self.label_at = pos
                 pos += 12
                 continue
             if len(b) - pos < 12 and b[pos:] == LABEL[:len(b) - pos]:

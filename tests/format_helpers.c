@@ -94,7 +94,10 @@ void fh_read_mem(const void *p, size_t len, bool keep, struct fh_read *out)
 	sct_reader_set_diag(r, fh_diag_count, out);
 	while ((out->rc = sct_reader_next(r, &rec)) == 1) {
 		if (rec.type == SCT_REC_SESSION) {
-			out->nsessions++;
+			if (sct_reader_session(r))
+				out->nsessions++;
+			else
+				out->nheaderless++;
 			continue;
 		}
 		if (keep) {

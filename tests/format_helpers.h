@@ -31,7 +31,8 @@ struct sct_record fh_syscall(uint64_t i);
 struct fh_read {
 	int rc;                     /* last sct_reader_next() result: 0 or fatal code */
 	uint64_t nrecords;          /* records other than SESSION */
-	uint64_t nsessions;
+	uint64_t nsessions;         /* SESSION records with a session */
+	uint64_t nheaderless;       /* SESSION records for blocks without a HEADER */
 	struct sct_record *recs;    /* copies (strings not kept) when keep is set */
 	uint64_t ndiag[SCT_DIAG_NO_HEADER + 1];
 	struct sct_diag last_diag[SCT_DIAG_NO_HEADER + 1];

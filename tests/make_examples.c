@@ -471,6 +471,32 @@ static int make_concatenated(struct out *o)
 	return err ? err : session_write(o, "host-b", 0, b, NRECS(b), true);
 }
 
+/*
+ * The concatenated file with one bit flipped inside host-b's HEADER: its checksum fails, and
+ * host-b's blocks belong to no session (not to host-a's).
+ */
+static int make_bad_header(struct out *o)
+{
+	const struct sct_record b[] = { task_recs[0], syscall_recs[0], exit_recs[1] };
+	int err = session_write(o, "host-a", 0, syscall_recs, 2, true);
+	size_t b_at = o->len;
+
+	if (!err)
+		err = session_write(o, "host-b", 0, b, NRECS(b), true);
+	if (!err)
+		o->p[b_at + 12 + 100] ^= 0x01;
+	return err;
+}
+
+/* Only the label: what a writer killed after its first write leaves (an incomplete session). */
+static int make_label_only(struct out *o)
+{
+	static const uint8_t label[] = { 0xd9, 0xd9, 0xf8, 0xda, 0x53, 0x43, 0x54, 0x46,
+					 0x43, 0x42, 0x4f, 0x52 };
+
+	return out_add(o, label, sizeof(label));
+}
+
 static const struct example {
 	const char *name;
 	int (*make)(struct out *o);
@@ -492,6 +518,8 @@ static const struct example {
 	{ "unknown_types", make_unknown_types },
 	{ "no_trailer", make_no_trailer },
 	{ "concatenated", make_concatenated },
+	{ "bad_header", make_bad_header },
+	{ "label_only", make_label_only },
 };
 
 static int file_write(const char *dir, const char *name, const struct out *o)

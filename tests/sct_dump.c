@@ -18,8 +18,7 @@
 struct dump {
 	FILE *out;
 	bool first_event;
-	const struct sct_session *trailer_pending; /* session whose trailer is not printed yet */
-	uint32_t trailer_session;
+	int64_t trailer_printed; /* index of the session whose TRAILER was printed last, or -1 */
 };
 
 static const char *const diag_names[] = {
@@ -128,17 +127,18 @@ static void diag_print(void *ctx, const struct sct_diag *dg)
 	fputc('}', d->out);
 }
 
-static void trailer_print(struct dump *d)
+/* A TRAILER the reader read since the last call, if any: it ends the session before. */
+static void trailer_print(struct dump *d, const struct sct_reader *r)
 {
 	const struct sct_trailer_info *t;
+	uint32_t session;
 
-	if (!d->trailer_pending)
+	t = sct_reader_trailer(r, &session);
+	if (!t || session == d->trailer_printed)
 		return;
-	t = sct_session_trailer(d->trailer_pending);
-	if (!t)
-		return;
+	d->trailer_printed = session;
 	event_start(d, "trailer");
-	fprintf(d->out, ", \"session\": %u, \"blocks\": %llu, \"records\": {", d->trailer_session,
+	fprintf(d->out, ", \"session\": %u, \"blocks\": %llu, \"records\": {", session,
 		(unsigned long long)t->blocks);
 	for (uint32_t type = 1, n = 0; type <= SCT_REC_MAX; type++) {
 		const struct sct_type_schema *s = sct_schema_builtin(type);
@@ -151,7 +151,6 @@ static void trailer_print(struct dump *d)
 	fprintf(d->out, "}, \"lost\": %llu, \"warnings\": %llu, \"first_ns\": %llu, \"last_ns\": %llu}",
 		(unsigned long long)t->lost, (unsigned long long)t->warnings,
 		(unsigned long long)t->first_ns, (unsigned long long)t->last_ns);
-	d->trailer_pending = NULL;
 }
 
 static void session_print(struct dump *d, const struct sct_session *s)
@@ -159,9 +158,13 @@ static void session_print(struct dump *d, const struct sct_session *s)
 	uint64_t clock_ns, realtime_ns;
 	uint32_t major, minor;
 
+	event_start(d, "session");
+	if (!s) {
+		fputs(", \"index\": null}", d->out); /* records that belong to no session */
+		return;
+	}
 	sct_session_version(s, &major, &minor);
 	sct_session_anchor(s, &clock_ns, &realtime_ns);
-	event_start(d, "session");
 	fprintf(d->out, ", \"index\": %u, \"format\": [%u, %u]", sct_session_index(s), major, minor);
 	for (enum sct_session_key k = 0; k < SCT_SESSION_NKEYS; k++) {
 		fprintf(d->out, ", \"%s\": ", sct_session_key_name(k));
@@ -169,8 +172,6 @@ static void session_print(struct dump *d, const struct sct_session *s)
 	}
 	fprintf(d->out, ", \"anchor_clock_ns\": %llu, \"anchor_realtime_ns\": %llu}",
 		(unsigned long long)clock_ns, (unsigned long long)realtime_ns);
-	d->trailer_pending = s;
-	d->trailer_session = sct_session_index(s);
 }
 
 static void record_print(struct dump *d, const struct sct_reader *r, const struct sct_record *rec)
@@ -243,7 +244,7 @@ static const char *base_name(const char *path)
 
 int main(int argc, char **argv)
 {
-	struct dump d = { .out = stdout, .first_event = true };
+	struct dump d = { .out = stdout, .first_event = true, .trailer_printed = -1 };
 	struct sct_record rec;
 	struct sct_reader *r;
 	int err = 0, rc;
@@ -263,15 +264,13 @@ int main(int argc, char **argv)
 	put_cstr(d.out, base_name(argv[1]));
 	fputs(",\n  \"events\": [", d.out);
 	while ((rc = sct_reader_next(r, &rec)) > 0) {
-		if (rec.type == SCT_REC_SESSION) {
-			trailer_print(&d);
+		trailer_print(&d, r);
+		if (rec.type == SCT_REC_SESSION)
 			session_print(&d, sct_reader_session(r));
-		} else {
+		else
 			record_print(&d, r, &rec);
-		}
-		trailer_print(&d);
 	}
-	trailer_print(&d);
+	trailer_print(&d, r);
 	fputs("\n  ],\n", d.out);
 	stats_print(d.out, sct_reader_stats(r));
 	if (rc < 0) {
