@@ -61,6 +61,8 @@ static void usage_full(void)
 	       "                           allowed (default: 4M)\n"
 	       "      --flush-interval SECONDS  write a block at least this often (default: 1)\n"
 	       "  -q, --quiet              print only errors\n"
+	       "      --probe              check what the kernel offers sct-record, one line per\n"
+	       "                           feature (yes/no, first Linux version, why), and exit\n"
 	       "  -h, --help               this text\n"
 	       "  -V, --version            the version\n"
 	       "\n"
@@ -70,7 +72,8 @@ static void usage_full(void)
 	       "  sct-record: tracing N tasks\n"
 	       "\n"
 	       "Needs root, or CAP_BPF and CAP_PERFMON, and a kernel with BTF\n"
-	       "(/sys/kernel/btf/vmlinux).\n"
+	       "(/sys/kernel/btf/vmlinux); --probe lists the rest and the fallbacks. Test only:\n"
+	       "SCT_RECORD_FORCE=no-FEATURE[,...] makes features of --probe look missing.\n"
 	       "\n"
 	       "Examples:\n"
 	       "  sct-record -o ls.sct -- ls -l /          trace a command and its children\n"
@@ -222,7 +225,7 @@ void env_free(struct env *env)
 	env->pids = env->tids = NULL;
 }
 
-enum { OPT_MAX_TASKS = 256, OPT_RINGBUF, OPT_FLUSH };
+enum { OPT_MAX_TASKS = 256, OPT_RINGBUF, OPT_FLUSH, OPT_PROBE };
 
 static const struct option long_opts[] = {
 	{ "pid", required_argument, NULL, 'p' },
@@ -236,6 +239,7 @@ static const struct option long_opts[] = {
 	{ "ringbuf-size", required_argument, NULL, OPT_RINGBUF },
 	{ "flush-interval", required_argument, NULL, OPT_FLUSH },
 	{ "quiet", no_argument, NULL, 'q' },
+	{ "probe", no_argument, NULL, OPT_PROBE },
 	{ "help", no_argument, NULL, 'h' },
 	{ "version", no_argument, NULL, 'V' },
 	{ 0 },
@@ -296,6 +300,9 @@ static int cli_option(struct env *env, int opt, const char *arg)
 	case 'q':
 		env->quiet = true;
 		return 0;
+	case OPT_PROBE:
+		env->probe = true;
+		return 0;
 	}
 	usage_short();
 	return -EINVAL;
@@ -310,7 +317,7 @@ static int cli_check(struct env *env)
 		usage_short();
 		return -EINVAL;
 	}
-	if (!kinds && !env->cmd) {
+	if (!kinds && !env->cmd && !env->probe) {
 		fprintf(stderr, "sct-record: no target: give -p, -t, -G, -a or a command after --\n");
 		usage_short();
 		return -EINVAL;

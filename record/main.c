@@ -8,6 +8,7 @@
 #include <string.h>
 
 #include "record.h"
+#include "probe.h"
 
 volatile sig_atomic_t record_exiting;
 
@@ -48,6 +49,11 @@ int main(int argc, char **argv)
 		perror("sct-record: sigaction");
 		env_free(&env);
 		return 1;
+	}
+	if (env.probe) {
+		err = probe_print_report(stdout);
+		env_free(&env);
+		return err ? 1 : 0;
 	}
 	memset(&r, 0, sizeof(r));
 	r.env = &env;

@@ -43,6 +43,7 @@ struct env {
 	uint64_t ringbuf_size;   /* --ringbuf-size, bytes */
 	uint64_t flush_interval_ns; /* --flush-interval */
 	bool quiet;              /* -q */
+	bool probe;              /* --probe: print the kernel feature probes and exit */
 	int argc;                /* the command line, for the HEADER */
 	char **argv;
 };
@@ -105,7 +106,7 @@ int64_t ringbuf_consume(struct ringbuf *rb, ringbuf_fn fn, void *ctx);
 int64_t ringbuf_poll(struct ringbuf *rb, int timeout_ms, ringbuf_fn fn, void *ctx);
 
 /* The running recorder. */
-struct sct_bpf;
+struct loader;
 
 struct recorder {
 	const struct env *env;
@@ -113,8 +114,10 @@ struct recorder {
 	uint64_t target_cgroup;
 	uint32_t target_level;
 	struct host_info host;
-	struct sct_bpf *skel;
-	int targets_fd, stats_fd;   /* maps of the loaded skeleton */
+	const struct loader *loader; /* load.h: which skeleton */
+	void *skel;                 /* the loader's skeleton */
+	bool inflight_in_hash;      /* no task storage: in-flight syscalls in a hash map */
+	int targets_fd, stats_fd, events_fd; /* maps of the loaded skeleton */
 	int iter_prog_fd;
 	__u32 *iter_mode;           /* the iterator's switch, in the mapped .bss */
 	__u64 *ntargets;            /* entries in the targets map, in the mapped .bss */
