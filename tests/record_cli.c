@@ -147,3 +147,14 @@ Test(record_cli, help_and_version)
 	assert_info("--help", "--max-tasks");
 	assert_info("--version", "sct-record");
 }
+
+/* A kernel without a hard requirement: the recorder names it and the version that has it. */
+Test(record_cli, missing_kernel_feature_stops_with_its_version)
+{
+	const char *args[] = {"-o", rh_trace_path, "--", "true", NULL};
+
+	setenv("SCT_RECORD_FORCE", "no-ringbuf", 1);
+	assert_refused(args, "sct-record: this kernel has no BPF ring buffer (Linux 5.8+)\n",
+		       rh_trace_path);
+	unsetenv("SCT_RECORD_FORCE");
+}
