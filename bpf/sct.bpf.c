@@ -73,7 +73,11 @@ struct {
 
 static __always_inline void stat_add(__u64 *counter)
 {
-	/* Programs on one CPU can nest (a tracepoint hit inside another program's helper). */
+	/*
+	 * Programs on one CPU can nest (a tracepoint hit inside another program's helper), and
+	 * on PREEMPT and PREEMPT_RT kernels another task can preempt one and run the same
+	 * program on the same CPU: a plain increment of this per-CPU slot could lose counts.
+	 */
 	__sync_fetch_and_add(counter, 1);
 }
 

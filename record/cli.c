@@ -69,7 +69,7 @@ static void usage_full(void)
 	       "Recording stops on SIGINT or SIGTERM, after --duration, or when every traced task\n"
 	       "has exited; the recorder then drains the ring buffer, writes the trailer, prints\n"
 	       "one summary line and exits 0. Once tracing is live it prints on stderr:\n"
-	       "  sct-record: tracing N tasks\n"
+	       "  sct-record: tracing N tasks (LOADER, INFLIGHT)\n"
 	       "\n"
 	       "Needs root, or CAP_BPF and CAP_PERFMON, and a kernel with BTF\n"
 	       "(/sys/kernel/btf/vmlinux); --probe lists the rest and the fallbacks. Test only:\n"
