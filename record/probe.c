@@ -156,9 +156,12 @@ static bool probe_light_skeleton(char *why, size_t cap)
 	int fd, ret;
 
 	ret = libbpf_probe_bpf_prog_type(BPF_PROG_TYPE_SYSCALL, NULL);
-	if (ret != 1)
-		return ret < 0 ? why_errno(why, cap, "BPF_PROG_TYPE_SYSCALL", -ret) :
-		       (snprintf(why, cap, "no BPF_PROG_TYPE_SYSCALL loader programs"), false);
+	if (ret < 0)
+		return why_errno(why, cap, "BPF_PROG_TYPE_SYSCALL", -ret);
+	if (!ret) {
+		snprintf(why, cap, "no BPF_PROG_TYPE_SYSCALL loader programs");
+		return false;
+	}
 	memset(&attr, 0, sizeof(attr));
 	attr.prog_type = BPF_PROG_TYPE_SOCKET_FILTER;
 	attr.insns = (__u64)(unsigned long)ret0;
@@ -166,10 +169,12 @@ static bool probe_light_skeleton(char *why, size_t cap)
 	attr.license = (__u64)(unsigned long)"GPL";
 	attr.core_relo_rec_size = sizeof(struct bpf_core_relo);
 	fd = syscall(SYS_bpf, BPF_PROG_LOAD, &attr, sizeof(attr));
+	if (fd < 0 && (errno == EINVAL || errno == E2BIG)) {
+		snprintf(why, cap, "the kernel applies no CO-RE relocations itself");
+		return false;
+	}
 	if (fd < 0)
-		return errno == EINVAL || errno == E2BIG ?
-		       (snprintf(why, cap, "the kernel applies no CO-RE relocations itself"), false) :
-		       why_errno(why, cap, "loading a program with CO-RE relocations", errno);
+		return why_errno(why, cap, "loading a program with CO-RE relocations", errno);
 	close(fd);
 	snprintf(why, cap, "loader programs and in-kernel CO-RE");
 	return true;
