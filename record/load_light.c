@@ -39,15 +39,16 @@ static int light_attach(struct recorder *r)
 	bool hash = r->inflight_in_hash;
 	int fd;
 
-	fd = hash ? sct_lskel__sys_enter_hash__attach(skel) : sct_lskel__sys_enter__attach(skel);
-	if (fd >= 0)
-		fd = hash ? sct_lskel__sys_exit_hash__attach(skel) : sct_lskel__sys_exit__attach(skel);
-	if (fd >= 0)
-		fd = sct_lskel__sched_fork__attach(skel);
+	/* Lifecycle first: a tid hash slot made by sys_enter must never miss its task's exit. */
+	fd = sct_lskel__sched_fork__attach(skel);
 	if (fd >= 0)
 		fd = sct_lskel__sched_exec__attach(skel);
 	if (fd >= 0)
 		fd = sct_lskel__sched_exit__attach(skel);
+	if (fd >= 0)
+		fd = hash ? sct_lskel__sys_enter_hash__attach(skel) : sct_lskel__sys_enter__attach(skel);
+	if (fd >= 0)
+		fd = hash ? sct_lskel__sys_exit_hash__attach(skel) : sct_lskel__sys_exit__attach(skel);
 	return fd < 0 ? fd : 0;
 }
 

@@ -63,17 +63,18 @@ static int skel_attach(struct recorder *r)
 	bool hash = r->inflight_in_hash;
 	int err;
 
-	err = hash ? skel_attach_one(skel->progs.sys_enter_hash, &skel->links.sys_enter_hash) :
-		     skel_attach_one(skel->progs.sys_enter, &skel->links.sys_enter);
-	if (!err)
-		err = hash ? skel_attach_one(skel->progs.sys_exit_hash, &skel->links.sys_exit_hash) :
-			     skel_attach_one(skel->progs.sys_exit, &skel->links.sys_exit);
-	if (!err)
-		err = skel_attach_one(skel->progs.sched_fork, &skel->links.sched_fork);
+	/* Lifecycle first: a tid hash slot made by sys_enter must never miss its task's exit. */
+	err = skel_attach_one(skel->progs.sched_fork, &skel->links.sched_fork);
 	if (!err)
 		err = skel_attach_one(skel->progs.sched_exec, &skel->links.sched_exec);
 	if (!err)
 		err = skel_attach_one(skel->progs.sched_exit, &skel->links.sched_exit);
+	if (!err)
+		err = hash ? skel_attach_one(skel->progs.sys_enter_hash, &skel->links.sys_enter_hash) :
+			     skel_attach_one(skel->progs.sys_enter, &skel->links.sys_enter);
+	if (!err)
+		err = hash ? skel_attach_one(skel->progs.sys_exit_hash, &skel->links.sys_exit_hash) :
+			     skel_attach_one(skel->progs.sys_exit, &skel->links.sys_exit);
 	return err;
 }
 

@@ -18,7 +18,10 @@
 #include "record_helpers.h"
 
 #define FORCE_ENV "SCT_RECORD_FORCE"
-/* The suites that carry the integration assertions: counts, tree, threads, exec, cgroups. */
+/*
+ * The suites whose assertions depend on the load path: counts, tree, threads, exec, the
+ * in-flight calls at stop, cgroups, preemption (~4 s here; the rest would double that).
+ */
 #define FALLBACK_SUITES "@(record_trace|record_targets|record_preempt)/*"
 #define NESTED_TIMEOUT_MS (20 * 60 * 1000)
 
