@@ -51,7 +51,10 @@ int main(int argc, char **argv)
 		return 1;
 	}
 	if (env.probe) {
-		err = probe_print_report(stdout);
+		/* Unprivileged, every probe would only find the missing privilege. */
+		err = session_privilege_report();
+		if (!err)
+			err = probe_print_report(stdout);
 		env_free(&env);
 		return err ? 1 : 0;
 	}

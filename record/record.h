@@ -170,6 +170,8 @@ bool targets_any(struct recorder *r);
 
 /* session.c: load, attach, loop, drain. */
 int session_run(struct recorder *r);
+/* Root, or CAP_BPF and CAP_PERFMON; otherwise says so and returns -EPERM. */
+int session_privilege_report(void);
 
 /* events.c: ring buffer events -> records. */
 int events_handle(void *ctx, void *data, size_t size);

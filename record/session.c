@@ -48,6 +48,11 @@ static int privilege_error(void)
 	return -EPERM;
 }
 
+int session_privilege_report(void)
+{
+	return has_bpf_caps() ? 0 : privilege_error();
+}
+
 /* Everything that can be checked before touching the kernel or the output file. */
 static int session_check_report(struct recorder *r)
 {
@@ -56,9 +61,9 @@ static int session_check_report(struct recorder *r)
 	struct stat st;
 	int err;
 
-	if (!has_bpf_caps())
-		return privilege_error();
-	err = probe_all_report(&probes);
+	err = session_privilege_report();
+	if (!err)
+		err = probe_all_report(&probes);
 	if (!err)
 		err = probe_require_report(&probes, r->mode);
 	if (err)
