@@ -4,13 +4,14 @@
  * skeleton: the kernel applies CO-RE, Linux 5.17+) and load_skel.c (the ordinary skeleton:
  * libbpf applies CO-RE from the vmlinux BTF). session.c picks one from the probes.
  *
- * load() fills r->skel and the map and program fds of struct recorder; on error r->skel may
- * be set, and destroy() frees it. Functions return 0 or a negative errno.
+ * load() sets *skel and fills the handles the recorder uses; on error *skel may be set, and
+ * destroy() frees it. Functions return 0 or a negative errno.
  */
 #ifndef SCT_RECORD_LOAD_H
 #define SCT_RECORD_LOAD_H
 
-#include "record.h"
+#include <stdbool.h>
+#include <linux/types.h>
 
 /* What both skeletons set before load. */
 struct load_settings {
@@ -25,14 +26,23 @@ struct load_settings {
 	bool inflight_in_hash;    /* no task storage: the *_hash syscall programs */
 };
 
+/* What the recorder uses of the loaded skeleton. */
+struct load_handles {
+	int targets_fd, stats_fd, events_fd;
+	int iter_prog_fd;
+	__u32 *iter_mode;         /* the iterator's switch, in the mapped .bss */
+	__u64 *ntargets;          /* entries in the targets map, in the mapped .bss */
+};
+
 struct loader {
 	const char *name;         /* for the ready line */
-	int (*load)(struct recorder *r, const struct load_settings *s);
-	int (*attach)(struct recorder *r);
+	int (*load)(void **skel, const struct load_settings *s, struct load_handles *h);
+	/* The syscall programs of the in-flight store chosen at load, and the lifecycle ones. */
+	int (*attach)(void *skel, bool inflight_in_hash);
 	/* Close the links and forget them; the programs and maps stay. */
-	void (*detach)(struct recorder *r);
-	/* Accepts r->skel == NULL. */
-	void (*destroy)(struct recorder *r);
+	void (*detach)(void *skel);
+	/* Accepts NULL. */
+	void (*destroy)(void *skel);
 };
 
 extern const struct loader load_light, load_skel;

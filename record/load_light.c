@@ -7,7 +7,7 @@
 /* The light skeleton (bpftool gen skeleton -L) uses errno without including <errno.h>. */
 #include "sct.lskel.h"
 
-static int light_load(struct recorder *r, const struct load_settings *s)
+static int light_load(void **out, const struct load_settings *s, struct load_handles *h)
 {
 	struct sct_lskel *skel;
 	int err;
@@ -15,7 +15,7 @@ static int light_load(struct recorder *r, const struct load_settings *s)
 	skel = sct_lskel__open();
 	if (!skel)
 		return -ENOMEM;
-	r->skel = skel;
+	*out = skel;
 	LOAD_RODATA_SET(skel->rodata, s);
 	skel->maps.targets.max_entries = s->max_tasks;
 	/* Its loader creates every map: the one not used costs one entry. */
@@ -24,19 +24,18 @@ static int light_load(struct recorder *r, const struct load_settings *s)
 	err = sct_lskel__load(skel);
 	if (err)
 		return err;
-	r->targets_fd = skel->maps.targets.map_fd;
-	r->stats_fd = skel->maps.stats.map_fd;
-	r->events_fd = skel->maps.events.map_fd;
-	r->iter_prog_fd = skel->progs.iter_tasks.prog_fd;
-	r->iter_mode = &skel->bss->iter_mode;
-	r->ntargets = &skel->bss->ntargets;
+	h->targets_fd = skel->maps.targets.map_fd;
+	h->stats_fd = skel->maps.stats.map_fd;
+	h->events_fd = skel->maps.events.map_fd;
+	h->iter_prog_fd = skel->progs.iter_tasks.prog_fd;
+	h->iter_mode = &skel->bss->iter_mode;
+	h->ntargets = &skel->bss->ntargets;
 	return 0;
 }
 
-static int light_attach(struct recorder *r)
+static int light_attach(void *obj, bool hash)
 {
-	struct sct_lskel *skel = r->skel;
-	bool hash = r->inflight_in_hash;
+	struct sct_lskel *skel = obj;
 	int fd;
 
 	/* Lifecycle first: a tid hash slot made by sys_enter must never miss its task's exit. */
@@ -53,9 +52,9 @@ static int light_attach(struct recorder *r)
 }
 
 /* Forget the link numbers too: sct_lskel__destroy() would close them again. */
-static void light_detach(struct recorder *r)
+static void light_detach(void *obj)
 {
-	struct sct_lskel *skel = r->skel;
+	struct sct_lskel *skel = obj;
 	int *links[] = { &skel->links.sys_enter_fd, &skel->links.sys_exit_fd,
 			 &skel->links.sys_enter_hash_fd, &skel->links.sys_exit_hash_fd,
 			 &skel->links.sched_fork_fd, &skel->links.sched_exec_fd,
@@ -68,9 +67,9 @@ static void light_detach(struct recorder *r)
 	}
 }
 
-static void light_destroy(struct recorder *r)
+static void light_destroy(void *skel)
 {
-	sct_lskel__destroy(r->skel);
+	sct_lskel__destroy(skel);
 }
 
 const struct loader load_light = {

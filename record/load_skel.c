@@ -13,7 +13,7 @@
 #include "load.h"
 #include "sct.skel.h"
 
-static int skel_load(struct recorder *r, const struct load_settings *s)
+static int skel_load(void **out, const struct load_settings *s, struct load_handles *h)
 {
 	struct sct_skel *skel;
 	bool hash = s->inflight_in_hash;
@@ -22,7 +22,7 @@ static int skel_load(struct recorder *r, const struct load_settings *s)
 	skel = sct_skel__open();
 	if (!skel)
 		return -errno;
-	r->skel = skel;
+	*out = skel;
 	LOAD_RODATA_SET(skel->rodata, s);
 	err = bpf_map__set_max_entries(skel->maps.targets, s->max_tasks);
 	if (!err)
@@ -42,12 +42,12 @@ static int skel_load(struct recorder *r, const struct load_settings *s)
 		err = sct_skel__load(skel);
 	if (err)
 		return err;
-	r->targets_fd = bpf_map__fd(skel->maps.targets);
-	r->stats_fd = bpf_map__fd(skel->maps.stats);
-	r->events_fd = bpf_map__fd(skel->maps.events);
-	r->iter_prog_fd = bpf_program__fd(skel->progs.iter_tasks);
-	r->iter_mode = &skel->bss->iter_mode;
-	r->ntargets = &skel->bss->ntargets;
+	h->targets_fd = bpf_map__fd(skel->maps.targets);
+	h->stats_fd = bpf_map__fd(skel->maps.stats);
+	h->events_fd = bpf_map__fd(skel->maps.events);
+	h->iter_prog_fd = bpf_program__fd(skel->progs.iter_tasks);
+	h->iter_mode = &skel->bss->iter_mode;
+	h->ntargets = &skel->bss->ntargets;
 	return 0;
 }
 
@@ -57,10 +57,9 @@ static int skel_attach_one(struct bpf_program *prog, struct bpf_link **link)
 	return *link ? 0 : -errno;
 }
 
-static int skel_attach(struct recorder *r)
+static int skel_attach(void *obj, bool hash)
 {
-	struct sct_skel *skel = r->skel;
-	bool hash = r->inflight_in_hash;
+	struct sct_skel *skel = obj;
 	int err;
 
 	/* Lifecycle first: a tid hash slot made by sys_enter must never miss its task's exit. */
@@ -78,9 +77,9 @@ static int skel_attach(struct recorder *r)
 	return err;
 }
 
-static void skel_detach(struct recorder *r)
+static void skel_detach(void *obj)
 {
-	struct sct_skel *skel = r->skel;
+	struct sct_skel *skel = obj;
 	struct bpf_link **links[] = { &skel->links.sys_enter, &skel->links.sys_exit,
 				      &skel->links.sys_enter_hash, &skel->links.sys_exit_hash,
 				      &skel->links.sched_fork, &skel->links.sched_exec,
@@ -92,9 +91,9 @@ static void skel_detach(struct recorder *r)
 	}
 }
 
-static void skel_destroy(struct recorder *r)
+static void skel_destroy(void *skel)
 {
-	sct_skel__destroy(r->skel);
+	sct_skel__destroy(skel);
 }
 
 const struct loader load_skel = {

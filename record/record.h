@@ -117,7 +117,7 @@ struct recorder {
 	const struct loader *loader; /* load.h: which skeleton */
 	void *skel;                 /* the loader's skeleton */
 	bool inflight_in_hash;      /* no task storage: in-flight syscalls in a hash map */
-	int targets_fd, stats_fd, events_fd; /* maps of the loaded skeleton */
+	int targets_fd, stats_fd;   /* maps of the loaded skeleton */
 	int iter_prog_fd;
 	__u32 *iter_mode;           /* the iterator's switch, in the mapped .bss */
 	__u64 *ntargets;            /* entries in the targets map, in the mapped .bss */

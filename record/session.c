@@ -120,11 +120,12 @@ static int session_load_report(struct recorder *r)
 		.ringbuf_size = env->ringbuf_size,
 		.inflight_in_hash = r->inflight_in_hash,
 	};
+	struct load_handles h;
 	int err;
 
 	/* Every failure below gets one message of ours; libbpf's own lines would only repeat it. */
 	libbpf_set_print(NULL);
-	err = r->loader->load(r, &s);
+	err = r->loader->load(&r->skel, &s, &h);
 	if (err == -EPERM || err == -EACCES)
 		return privilege_error();
 	if (err) {
@@ -132,7 +133,12 @@ static int session_load_report(struct recorder *r)
 			strerror(-err));
 		return err;
 	}
-	err = ringbuf_open(&r->rb, r->events_fd, env->ringbuf_size);
+	r->targets_fd = h.targets_fd;
+	r->stats_fd = h.stats_fd;
+	r->iter_prog_fd = h.iter_prog_fd;
+	r->iter_mode = h.iter_mode;
+	r->ntargets = h.ntargets;
+	err = ringbuf_open(&r->rb, h.events_fd, env->ringbuf_size);
 	if (err)
 		fprintf(stderr, "sct-record: cannot map the ring buffer: %s\n", strerror(-err));
 	return err;
@@ -146,7 +152,7 @@ static int session_attach_report(struct recorder *r, struct targets_result *res)
 	if (r->mode == SCT_MODE_TARGETS)
 		err = targets_fill(r);
 	if (!err) {
-		err = r->loader->attach(r);
+		err = r->loader->attach(r->skel, r->inflight_in_hash);
 		if (err) {
 			fprintf(stderr, "sct-record: cannot attach the BPF programs: %s\n", strerror(-err));
 			return err;
@@ -274,7 +280,7 @@ static int session_drain(struct recorder *r)
 	int64_t n;
 	int err;
 
-	r->loader->detach(r);
+	r->loader->detach(r->skel);
 	n = ringbuf_consume(&r->rb, events_handle, r);
 	err = n < 0 ? (int)n : stats_check(r, clock_now_ns());
 	if (!err)
@@ -297,8 +303,8 @@ static void session_destroy(struct recorder *r)
 {
 	ringbuf_close(&r->rb);
 	if (r->skel) {
-		r->loader->detach(r);
-		r->loader->destroy(r);
+		r->loader->detach(r->skel);
+		r->loader->destroy(r->skel);
 	}
 	cgroups_free(r->cgroups);
 	r->skel = NULL;
