@@ -182,7 +182,8 @@ static const struct feature features[PROBE_COUNT] = {
 	[PROBE_RINGBUF] = { "ringbuf", "BPF ring buffer", "5.8", NULL, probe_ringbuf },
 	[PROBE_TASK_ITER] = { "task-iter", "BPF task iterator", "5.8", NULL, probe_task_iter },
 	[PROBE_ANCESTOR_CGROUP] = { "ancestor-cgroup", "bpf_get_current_ancestor_cgroup_id()",
-				    "5.7", "only -G needs it", probe_ancestor_cgroup },
+				    "5.7", "-G stops, the other modes do not use it",
+				    probe_ancestor_cgroup },
 	[PROBE_TASK_STORAGE] = { "task-storage", "task storage for tracing programs", "5.12",
 				 "in-flight syscalls in a hash map keyed by tid",
 				 probe_task_storage },
@@ -231,10 +232,13 @@ int probe_print_report(FILE *f)
 
 	if (err)
 		return err;
-	for (int i = 0; i < PROBE_COUNT; i++)
+	for (int i = 0; i < PROBE_COUNT; i++) {
+		const char *fallback = p->have[i] ? NULL : features[i].fallback;
+
 		fprintf(f, "%-16s %-3s Linux %-5s %s%s%s\n", features[i].name, p->have[i] ? "yes" : "no",
-			features[i].since, p->why[i], p->have[i] || !features[i].fallback ? "" :
-			"; without it: ", p->have[i] || !features[i].fallback ? "" : features[i].fallback);
+			features[i].since, p->why[i], fallback ? "; without it: " : "",
+			fallback ? fallback : "");
+	}
 	return 0;
 }
 
