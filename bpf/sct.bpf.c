@@ -175,18 +175,20 @@ static __always_inline struct sct_inflight *inflight_get(struct task_struct *tas
 	return in;
 }
 
-/* inflight_get() where the slots live in inflight_hash; sched_exit deletes them. */
+/*
+ * inflight_get() where the slots live in inflight_hash. sched_exit deletes them, but a
+ * delete can fail (the map's per-CPU bucket lock busy): a slot can outlive its task and meet
+ * a new task with the same tid, so every call checks that the task is traced.
+ */
 static __always_inline struct sct_inflight *inflight_hash_get(__u64 pid_tgid)
 {
 	static const struct sct_inflight empty;
 	__u32 tid = (__u32)pid_tgid;
 	struct sct_inflight *in;
 
-	in = bpf_map_lookup_elem(&inflight_hash, &tid);
-	if (in && mode != SCT_MODE_CGROUP)
-		return in;
 	if (!current_traced(pid_tgid))
 		return NULL;
+	in = bpf_map_lookup_elem(&inflight_hash, &tid);
 	if (in)
 		return in;
 	/* Only this task inserts its own tid: a failure means the map is full. */
@@ -249,8 +251,18 @@ int BPF_PROG(sys_exit, struct pt_regs *regs, long ret)
 
 	/* Storage exists only for tasks sys_enter traced: no targets lookup here. */
 	in = bpf_task_storage_get(&inflight, task, NULL, 0);
-	if (in && in->active)
-		syscall_submit(in, task->tgid, task->pid, ret);
+	if (in) {
+		if (in->active)
+			syscall_submit(in, task->tgid, task->pid, ret);
+		return 0;
+	}
+	/*
+	 * Before 6.2 the helper fails while the kernel's per-CPU task storage lock is held, for
+	 * instance by an exiting task preempted (PREEMPT_RT) in the middle of freeing its
+	 * storage: a traced task then finds no slot, and its call is counted, not dropped.
+	 */
+	if (task->bpf_storage && current_traced(bpf_get_current_pid_tgid()))
+		stat_inflight_full();
 	return 0;
 }
 
@@ -282,6 +294,17 @@ int BPF_PROG(sys_exit_hash, struct pt_regs *regs, long ret)
 	return 0;
 }
 
+/* Deactivate first: a failed delete then leaves a slot no sys_exit_hash will report. */
+static __always_inline void inflight_hash_drop(__u32 tid)
+{
+	struct sct_inflight *in = bpf_map_lookup_elem(&inflight_hash, &tid);
+
+	if (!in)
+		return;
+	in->active = 0;
+	bpf_map_delete_elem(&inflight_hash, &tid);
+}
+
 /*
  * A non-leader exec gave its thread the leader's tid, after the leader's exit dropped the
  * slot of that tid: the execve in flight moves to the new key, or its SYSCALL is lost.
@@ -294,6 +317,7 @@ static __always_inline void inflight_hash_move(__u32 old_tid, __u32 tid)
 	if (!in)
 		return;
 	copy = *in;
+	in->active = 0;
 	bpf_map_delete_elem(&inflight_hash, &old_tid);
 	if (bpf_map_update_elem(&inflight_hash, &tid, &copy, BPF_ANY))
 		stat_inflight_full();
@@ -375,7 +399,7 @@ int BPF_PROG(sched_exit, struct task_struct *p)
 
 	/* Task storage dies with its task; a hash slot must be dropped by hand, traced or not. */
 	if (inflight_in_hash)
-		bpf_map_delete_elem(&inflight_hash, &tid);
+		inflight_hash_drop(tid);
 	if (!current_traced(pid_tgid))
 		return 0;
 	if (mode == SCT_MODE_TARGETS)
