@@ -20,6 +20,12 @@ const volatile __u32 mode = SCT_MODE_TARGETS;
 const volatile __u64 target_cgroup;
 const volatile __u32 target_level;
 const volatile __u64 wakeup_bytes = 1 << 20;
+/*
+ * No task storage for tracing programs (before Linux 5.12): the in-flight syscalls live in
+ * inflight_hash, keyed by tid, and the recorder attaches the *_hash variants of sys_enter and
+ * sys_exit. The task storage programs stay free of this switch: they are the hot path.
+ */
+const volatile bool inflight_in_hash;
 
 /* Set by the recorder between iterator runs. */
 __u32 iter_mode;
@@ -45,6 +51,15 @@ struct {
 	__type(value, struct sct_inflight);
 } inflight SEC(".maps");
 
+/* The fallback of inflight: not created where task storage is used. */
+struct {
+	__uint(type, BPF_MAP_TYPE_HASH);
+	__uint(map_flags, BPF_F_NO_PREALLOC);
+	__type(key, __u32);   /* tid */
+	__type(value, struct sct_inflight);
+	__uint(max_entries, 1); /* resized before load from --max-tasks */
+} inflight_hash SEC(".maps");
+
 struct {
 	__uint(type, BPF_MAP_TYPE_RINGBUF);
 	__uint(max_entries, 1 << 20); /* resized before load from --ringbuf-size */
@@ -59,7 +74,11 @@ struct {
 
 static __always_inline void stat_add(__u64 *counter)
 {
-	/* Programs on one CPU can nest (a tracepoint hit inside another program's helper). */
+	/*
+	 * Programs on one CPU can nest (a tracepoint hit inside another program's helper), and
+	 * on PREEMPT and PREEMPT_RT kernels another task can preempt one and run the same
+	 * program on the same CPU: a plain increment of this per-CPU slot could lose counts.
+	 */
 	__sync_fetch_and_add(counter, 1);
 }
 
@@ -126,11 +145,18 @@ static __always_inline void event_submit(void *e)
 	bpf_ringbuf_submit(e, flags);
 }
 
+static __always_inline void stat_inflight_full(void)
+{
+	struct sct_stats *s = stats_get();
+
+	if (s)
+		stat_add(&s->inflight_full);
+}
+
 /* The in-flight slot of the current task if it is traced, else NULL. */
 static __always_inline struct sct_inflight *inflight_get(struct task_struct *task)
 {
 	struct sct_inflight *in;
-	struct sct_stats *s;
 
 	/*
 	 * Only traced tasks get storage, and a task stops being a target only by dying (exec
@@ -145,12 +171,66 @@ static __always_inline struct sct_inflight *inflight_get(struct task_struct *tas
 	if (in)
 		return in;
 	in = bpf_task_storage_get(&inflight, task, NULL, BPF_LOCAL_STORAGE_GET_F_CREATE);
+	if (!in)
+		stat_inflight_full();
+	return in;
+}
+
+/*
+ * inflight_get() where the slots live in inflight_hash. sched_exit deletes them, but a
+ * delete can fail (the map's per-CPU bucket lock busy): a slot can outlive its task and meet
+ * a new task with the same tid, so every call checks that the task is traced.
+ */
+static __always_inline struct sct_inflight *inflight_hash_get(__u64 pid_tgid)
+{
+	static const struct sct_inflight empty;
+	__u32 tid = (__u32)pid_tgid;
+	struct sct_inflight *in;
+
+	if (!current_traced(pid_tgid))
+		return NULL;
+	in = bpf_map_lookup_elem(&inflight_hash, &tid);
 	if (in)
 		return in;
-	s = stats_get();
-	if (s)
-		stat_add(&s->inflight_full);
-	return NULL;
+	/* Only this task inserts its own tid: a failure means the map is full. */
+	if (!bpf_map_update_elem(&inflight_hash, &tid, &empty, BPF_NOEXIST))
+		in = bpf_map_lookup_elem(&inflight_hash, &tid);
+	if (!in)
+		stat_inflight_full();
+	return in;
+}
+
+static __always_inline void inflight_start(struct sct_inflight *in, long id, __u8 abi)
+{
+	in->nr = id;
+	in->abi = abi;
+	in->active = 1;
+	in->enter_ns = bpf_ktime_get_ns();
+}
+
+/* The SYSCALL event of the call in in, which has just returned ret. */
+static __always_inline void syscall_submit(struct sct_inflight *in, __u32 pid, __u32 tid, long ret)
+{
+	struct sct_ev_syscall *e;
+	__u64 now = bpf_ktime_get_ns();
+
+	in->active = 0;
+	e = bpf_ringbuf_reserve(&events, sizeof(*e), 0);
+	if (!e) {
+		stat_ringbuf_full();
+		return;
+	}
+	e->type = SCT_EV_SYSCALL;
+	e->abi = in->abi;
+	e->pad = 0;
+	e->nr = in->nr;
+	e->pid = pid;
+	e->tid = tid;
+	e->enter_ns = in->enter_ns;
+	e->duration_ns = now - in->enter_ns;
+	e->cgroup_id = bpf_get_current_cgroup_id();
+	e->ret = ret;
+	event_submit(e);
 }
 
 SEC("tp_btf/sys_enter")
@@ -159,12 +239,8 @@ int BPF_PROG(sys_enter, struct pt_regs *regs, long id)
 	struct task_struct *task = bpf_get_current_task_btf();
 	struct sct_inflight *in = inflight_get(task);
 
-	if (!in)
-		return 0;
-	in->nr = id;
-	in->abi = task_is_compat(task);
-	in->active = 1;
-	in->enter_ns = bpf_ktime_get_ns();
+	if (in)
+		inflight_start(in, id, task_is_compat(task));
 	return 0;
 }
 
@@ -172,33 +248,80 @@ SEC("tp_btf/sys_exit")
 int BPF_PROG(sys_exit, struct pt_regs *regs, long ret)
 {
 	struct task_struct *task = bpf_get_current_task_btf();
-	struct sct_ev_syscall *e;
 	struct sct_inflight *in;
-	__u64 now;
 
 	/* Storage exists only for tasks sys_enter traced: no targets lookup here. */
 	in = bpf_task_storage_get(&inflight, task, NULL, 0);
-	if (!in || !in->active)
-		return 0;
-	now = bpf_ktime_get_ns();
-	in->active = 0;
-	e = bpf_ringbuf_reserve(&events, sizeof(*e), 0);
-	if (!e) {
-		stat_ringbuf_full();
+	if (in) {
+		if (in->active)
+			syscall_submit(in, task->tgid, task->pid, ret);
 		return 0;
 	}
-	e->type = SCT_EV_SYSCALL;
-	e->abi = in->abi;
-	e->pad = 0;
-	e->nr = in->nr;
-	e->pid = task->tgid;
-	e->tid = task->pid;
-	e->enter_ns = in->enter_ns;
-	e->duration_ns = now - in->enter_ns;
-	e->cgroup_id = bpf_get_current_cgroup_id();
-	e->ret = ret;
-	event_submit(e);
+	/*
+	 * Before 6.2 the helper fails while the kernel's per-CPU task storage lock is held, for
+	 * instance by an exiting task preempted (PREEMPT_RT) in the middle of freeing its
+	 * storage: a traced task then finds no slot, and its call is counted, not dropped.
+	 */
+	if (task->bpf_storage && current_traced(bpf_get_current_pid_tgid()))
+		stat_inflight_full();
 	return 0;
+}
+
+/*
+ * The pair above without task storage, and without bpf_get_current_task_btf(), which came
+ * with it (5.11): the task is read through CO-RE, as kernels before BTF pointers need.
+ */
+SEC("tp_btf/sys_enter")
+int BPF_PROG(sys_enter_hash, struct pt_regs *regs, long id)
+{
+	struct task_struct *task = (struct task_struct *)bpf_get_current_task();
+	struct sct_inflight *in = inflight_hash_get(bpf_get_current_pid_tgid());
+
+	if (in)
+		inflight_start(in, id, task_is_compat_read(task));
+	return 0;
+}
+
+SEC("tp_btf/sys_exit")
+int BPF_PROG(sys_exit_hash, struct pt_regs *regs, long ret)
+{
+	__u64 pid_tgid = bpf_get_current_pid_tgid();
+	__u32 tid = (__u32)pid_tgid;
+	struct sct_inflight *in;
+
+	in = bpf_map_lookup_elem(&inflight_hash, &tid);
+	if (in && in->active)
+		syscall_submit(in, pid_tgid >> 32, tid, ret);
+	return 0;
+}
+
+/* Deactivate first: a failed delete then leaves a slot no sys_exit_hash will report. */
+static __always_inline void inflight_hash_drop(__u32 tid)
+{
+	struct sct_inflight *in = bpf_map_lookup_elem(&inflight_hash, &tid);
+
+	if (!in)
+		return;
+	in->active = 0;
+	bpf_map_delete_elem(&inflight_hash, &tid);
+}
+
+/*
+ * A non-leader exec gave its thread the leader's tid, after the leader's exit dropped the
+ * slot of that tid: the execve in flight moves to the new key, or its SYSCALL is lost.
+ */
+static __always_inline void inflight_hash_move(__u32 old_tid, __u32 tid)
+{
+	struct sct_inflight *in = bpf_map_lookup_elem(&inflight_hash, &old_tid);
+	struct sct_inflight copy;
+
+	if (!in)
+		return;
+	copy = *in;
+	in->active = 0;
+	bpf_map_delete_elem(&inflight_hash, &old_tid);
+	if (bpf_map_update_elem(&inflight_hash, &tid, &copy, BPF_ANY))
+		stat_inflight_full();
 }
 
 SEC("tp_btf/sched_process_fork")
@@ -237,6 +360,8 @@ int BPF_PROG(sched_exec, struct task_struct *p, pid_t old_pid, struct linux_binp
 	struct sct_ev_exec *e;
 	long n;
 
+	if (inflight_in_hash && old_tid != tid)
+		inflight_hash_move(old_tid, tid);
 	if (mode == SCT_MODE_TARGETS) {
 		if (!bpf_map_lookup_elem(&targets, &old_tid))
 			return 0;
@@ -273,6 +398,9 @@ int BPF_PROG(sched_exit, struct task_struct *p)
 	struct sct_ev_exit *e;
 	int code;
 
+	/* Task storage dies with its task; a hash slot must be dropped by hand, traced or not. */
+	if (inflight_in_hash)
+		inflight_hash_drop(tid);
 	if (!current_traced(pid_tgid))
 		return 0;
 	if (mode == SCT_MODE_TARGETS)
@@ -312,6 +440,16 @@ static __always_inline bool task_traced(struct task_struct *task)
 	return true;
 }
 
+/* The in-flight slot of any task, not necessarily current; for the iterator. */
+static __always_inline struct sct_inflight *inflight_find(struct task_struct *task)
+{
+	__u32 tid = task->pid;
+
+	if (inflight_in_hash)
+		return bpf_map_lookup_elem(&inflight_hash, &tid);
+	return bpf_task_storage_get(&inflight, task, NULL, 0);
+}
+
 /* One sct_iter_task per traced live user task: the TASK snapshot, or the in-flight calls. */
 SEC("iter/task")
 int iter_tasks(struct bpf_iter__task *ctx)
@@ -325,7 +463,7 @@ int iter_tasks(struct bpf_iter__task *ctx)
 	if (!task_traced(task))
 		return 0;
 	if (iter_mode == SCT_ITER_INFLIGHT) {
-		in = bpf_task_storage_get(&inflight, task, NULL, 0);
+		in = inflight_find(task);
 		if (!in || !in->active)
 			return 0;
 		out.enter_ns = in->enter_ns;

@@ -18,6 +18,21 @@ static __always_inline __u8 task_is_compat(struct task_struct *task)
 #endif
 }
 
+/* task_is_compat() for a task pointer without BTF (bpf_get_current_task()). */
+static __always_inline __u8 task_is_compat_read(struct task_struct *task)
+{
+#ifdef __TARGET_ARCH_x86
+	return (BPF_CORE_READ(task, thread_info.status) & TS_COMPAT) != 0;
+#else
+	return 0;
+#endif
+}
+
+/* Before Linux 6.0, struct cgroup kept the ancestors' ids, not pointers to them. */
+struct cgroup___ids {
+	__u64 ancestor_ids[0];
+} __attribute__((preserve_access_index));
+
 /*
  * Id of task's cgroup v2 ancestor at level (root = 0), or of its own cgroup for level < 0;
  * 0 if the cgroup is shallower than level.
@@ -35,6 +50,15 @@ static __always_inline __u64 task_cgroup_ancestor(struct task_struct *task, int 
 	depth = BPF_CORE_READ(cgrp, level);
 	if (level > depth || level >= SCT_CGROUP_MAX_DEPTH)
 		return 0;
+	if (!bpf_core_field_exists(struct cgroup, ancestors)) {
+		__u64 id;
+
+		if (bpf_probe_read_kernel(&id, sizeof(id), (void *)cgrp +
+					  bpf_core_field_offset(struct cgroup___ids, ancestor_ids) +
+					  level * sizeof(id)))
+			return 0;
+		return id;
+	}
 	if (bpf_probe_read_kernel(&anc, sizeof(anc), (void *)cgrp +
 				  bpf_core_field_offset(struct cgroup, ancestors) +
 				  level * sizeof(anc)))

@@ -103,4 +103,33 @@ struct sct_iter_task {
 	char comm[SCT_COMM_LEN];
 };
 
+/*
+ * The layouts both compilations must agree on (clang -target bpf and the host compiler):
+ * a field moved on one side only would be read as another field, with no error anywhere.
+ */
+#define SCT_ABI_ASSERT_AT(type, field, off) \
+	_Static_assert(__builtin_offsetof(struct type, field) == (off), #type "." #field)
+_Static_assert(sizeof(struct sct_ev_syscall) == 48, "sct_ev_syscall");
+SCT_ABI_ASSERT_AT(sct_ev_syscall, nr, 4);
+SCT_ABI_ASSERT_AT(sct_ev_syscall, enter_ns, 16);
+SCT_ABI_ASSERT_AT(sct_ev_syscall, ret, 40);
+_Static_assert(sizeof(struct sct_ev_fork) == 40, "sct_ev_fork");
+SCT_ABI_ASSERT_AT(sct_ev_fork, time_ns, 24);
+SCT_ABI_ASSERT_AT(sct_ev_fork, child_start_ns, 32);
+_Static_assert(sizeof(struct sct_ev_exit) == 40, "sct_ev_exit");
+SCT_ABI_ASSERT_AT(sct_ev_exit, exit_code, 12);
+SCT_ABI_ASSERT_AT(sct_ev_exit, time_ns, 24);
+SCT_ABI_ASSERT_AT(sct_ev_exit, start_ns, 32);
+_Static_assert(sizeof(struct sct_ev_exec) == 40 + SCT_FILENAME_LEN, "sct_ev_exec");
+SCT_ABI_ASSERT_AT(sct_ev_exec, time_ns, 16);
+SCT_ABI_ASSERT_AT(sct_ev_exec, comm, 24);
+SCT_ABI_ASSERT_AT(sct_ev_exec, filename, 40);
+_Static_assert(sizeof(struct sct_inflight) == 16, "sct_inflight");
+_Static_assert(sizeof(struct sct_stats) == 24, "sct_stats");
+_Static_assert(sizeof(struct sct_iter_task) == 64, "sct_iter_task");
+SCT_ABI_ASSERT_AT(sct_iter_task, start_ns, 16);
+SCT_ABI_ASSERT_AT(sct_iter_task, enter_ns, 32);
+SCT_ABI_ASSERT_AT(sct_iter_task, comm, 48);
+#undef SCT_ABI_ASSERT_AT
+
 #endif

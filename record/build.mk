@@ -24,8 +24,8 @@ $(BUILD)/record/syscall_table.o: $(BUILD)/record/syscall_table.c
 	$(call msg,CC,$@)
 	$(Q)$(CC) $(CFLAGS) -Irecord -c $< -o $@
 
-# Every record object may include the skeleton: it must exist before any of them compiles.
-$(RECORD_SRCS:%.c=$(BUILD)/%.o): | $(BPF_SKEL)
+# Every record object may include a skeleton: they must exist before any of them compiles.
+$(RECORD_SRCS:%.c=$(BUILD)/%.o): | $(BPF_SKEL) $(BPF_LSKEL)
 
 $(RECORD_BIN): $(RECORD_OBJS) $(LIBSCT)
 	$(call msg,LD,$@)

@@ -74,6 +74,8 @@ static void usage_full(void)
 	       "      --flush-interval SECONDS  every event is in the file this long after it\n"
 	       "                           happened, 0.01 to 3600 (default: 1)\n"
 	       "  -q, --quiet              print only errors\n"
+	       "      --probe              check what the kernel offers sct-record, one line per\n"
+	       "                           feature (yes/no, first Linux version, why), and exit\n"
 	       "  -h, --help               this text\n"
 	       "  -V, --version            the version\n"
 	       "\n"
@@ -81,10 +83,11 @@ static void usage_full(void)
 	       "has exited; the recorder then drains the ring buffer, writes the trailer, prints\n"
 	       "one summary line and exits 0 (127 or 126 when CMD could not be executed).\n"
 	       "Once tracing is live it prints on stderr:\n"
-	       "  sct-record: tracing N tasks\n"
+	       "  sct-record: tracing N tasks (LOADER, INFLIGHT)\n"
 	       "\n"
 	       "Needs root, or CAP_BPF and CAP_PERFMON, and a kernel with BTF\n"
-	       "(/sys/kernel/btf/vmlinux).\n"
+	       "(/sys/kernel/btf/vmlinux); --probe lists the rest and the fallbacks. Test only:\n"
+	       "SCT_RECORD_FORCE=no-FEATURE[,...] makes features of --probe look missing.\n"
 	       "\n"
 	       "Examples:\n"
 	       "  sct-record -o ls.sct -- ls -l /          trace a command and its children\n"	       "  sct-record -u alice -o m.sct -- make     a command run as alice\n"
@@ -266,7 +269,7 @@ static int parse_user(struct env *env, const char *arg)
 	return 0;
 }
 
-enum { OPT_MAX_TASKS = 256, OPT_RINGBUF, OPT_FLUSH, OPT_KEEP_COMMAND };
+enum { OPT_MAX_TASKS = 256, OPT_RINGBUF, OPT_FLUSH, OPT_KEEP_COMMAND, OPT_PROBE };
 
 static const struct option long_opts[] = {
 	{ "pid", required_argument, NULL, 'p' },
@@ -282,6 +285,7 @@ static const struct option long_opts[] = {
 	{ "ringbuf-size", required_argument, NULL, OPT_RINGBUF },
 	{ "flush-interval", required_argument, NULL, OPT_FLUSH },
 	{ "quiet", no_argument, NULL, 'q' },
+	{ "probe", no_argument, NULL, OPT_PROBE },
 	{ "help", no_argument, NULL, 'h' },
 	{ "version", no_argument, NULL, 'V' },
 	{ 0 },
@@ -371,6 +375,9 @@ static int cli_option(struct env *env, int opt, const char *arg)
 	case 'q':
 		env->quiet = true;
 		return 0;
+	case OPT_PROBE:
+		env->probe = true;
+		return 0;
 	}
 	usage_short();
 	return -EINVAL;
@@ -385,7 +392,7 @@ static int cli_check(struct env *env)
 		usage_short();
 		return -EINVAL;
 	}
-	if (!kinds && !env->cmd) {
+	if (!kinds && !env->cmd && !env->probe) {
 		fprintf(stderr, "sct-record: no target: give -p, -t, -G, -a or a command after --\n");
 		usage_short();
 		return -EINVAL;

@@ -8,6 +8,7 @@
 #include <string.h>
 
 #include "record.h"
+#include "probe.h"
 
 volatile sig_atomic_t record_exiting;
 
@@ -48,6 +49,14 @@ int main(int argc, char **argv)
 		perror("sct-record: sigaction");
 		env_free(&env);
 		return 1;
+	}
+	if (env.probe) {
+		/* Unprivileged, every probe would only find the missing privilege. */
+		err = session_privilege_report();
+		if (!err)
+			err = probe_print_report(stdout);
+		env_free(&env);
+		return err ? 1 : 0;
 	}
 	memset(&r, 0, sizeof(r));
 	r.env = &env;

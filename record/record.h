@@ -48,6 +48,7 @@ struct env {
 	uint64_t ringbuf_size;   /* --ringbuf-size, bytes */
 	uint64_t flush_interval_ns; /* --flush-interval */
 	bool quiet;              /* -q */
+	bool probe;              /* --probe: print the kernel feature probes and exit */
 	int argc;                /* the command line, for the HEADER */
 	char **argv;
 };
@@ -145,7 +146,7 @@ struct targets {
 };
 
 /* The running recorder. */
-struct sct_bpf;
+struct loader;
 
 struct recorder {
 	const struct env *env;
@@ -153,7 +154,9 @@ struct recorder {
 	uint64_t target_cgroup;
 	uint32_t target_level;
 	struct host_info host;
-	struct sct_bpf *skel;
+	const struct loader *loader; /* load.h: which skeleton */
+	void *skel;                 /* the loader's skeleton */
+	bool inflight_in_hash;      /* no task storage: in-flight syscalls in a hash map */
 	int stats_fd;               /* map of the loaded skeleton */
 	struct targets targets;
 	int iter_prog_fd;
@@ -219,6 +222,8 @@ void targets_free(struct targets *t);
 
 /* session.c: load, attach, loop, drain. */
 int session_run(struct recorder *r);
+/* Root, or CAP_BPF and CAP_PERFMON; otherwise says so and returns -EPERM. */
+int session_privilege_report(void);
 
 /* events.c: ring buffer events -> records. */
 int events_handle(void *ctx, void *data, size_t size);

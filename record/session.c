@@ -16,10 +16,9 @@
 #include <bpf/libbpf.h>
 
 #include "record.h"
-/* The light skeleton (bpftool gen skeleton -L) uses errno without including <errno.h>. */
-#include "sct.skel.h"
+#include "load.h"
+#include "probe.h"
 
-#define BTF_PATH "/sys/kernel/btf/vmlinux"
 #define POLL_TIMEOUT_NS (100 * 1000 * 1000ull)
 #define SWEEP_PERIOD_NS NSEC_PER_SEC
 #define CAP_SYS_ADMIN_BIT 21
@@ -49,19 +48,27 @@ static int privilege_error(void)
 	return -EPERM;
 }
 
+int session_privilege_report(void)
+{
+	return has_bpf_caps() ? 0 : privilege_error();
+}
+
 /* Everything that can be checked before touching the kernel or the output file. */
 static int session_check_report(struct recorder *r)
 {
 	const struct env *env = r->env;
+	struct probes probes;
 	int err;
 
-	if (access(BTF_PATH, R_OK)) {
-		fprintf(stderr, "sct-record: no kernel BTF (%s: %s): sct-record needs a kernel built "
-			"with CONFIG_DEBUG_INFO_BTF=y\n", BTF_PATH, strerror(errno));
-		return -ENOENT;
-	}
-	if (!has_bpf_caps())
-		return privilege_error();
+	err = session_privilege_report();
+	if (!err)
+		err = probe_all_report(&probes);
+	if (!err)
+		err = probe_require_report(&probes, r->mode);
+	if (err)
+		return err;
+	r->loader = probes.have[PROBE_LIGHT_SKELETON] ? &load_light : &load_skel;
+	r->inflight_in_hash = !probes.have[PROBE_TASK_STORAGE];
 	err = targets_check_report(env);
 	if (err)
 		return err;
@@ -86,75 +93,44 @@ static int session_check_report(struct recorder *r)
 static int session_load_report(struct recorder *r)
 {
 	const struct env *env = r->env;
-	struct sct_bpf *skel;
+	struct load_settings s = {
+		.self_tgid = getpid(),
+		.mode = r->mode,
+		.target_cgroup = r->target_cgroup,
+		.target_level = r->target_level,
+		/*
+		 * Past 1/8 of the buffer, wake the consumer: it then has 7/8 of the buffer (~65 ms
+		 * at 1,000,000 syscalls/s with the default size) to get a CPU before anything is lost.
+		 */
+		.wakeup_bytes = env->ringbuf_size / 8,
+		.max_tasks = r->mode == SCT_MODE_TARGETS ? env->max_tasks : 1,
+		/* At most one syscall in flight per task: the tasks bound the map. */
+		.max_inflight = env->max_tasks,
+		.ringbuf_size = env->ringbuf_size,
+		.inflight_in_hash = r->inflight_in_hash,
+	};
+	struct load_handles h;
 	int err;
 
 	/* Every failure below gets one message of ours; libbpf's own lines would only repeat it. */
 	libbpf_set_print(NULL);
-	skel = sct_bpf__open();
-	if (!skel) {
-		fprintf(stderr, "sct-record: out of memory\n");
-		return -ENOMEM;
-	}
-	r->skel = skel;
-	skel->rodata->self_tgid = getpid();
-	skel->rodata->mode = r->mode;
-	skel->rodata->target_cgroup = r->target_cgroup;
-	skel->rodata->target_level = r->target_level;
-	/*
-	 * Past 1/8 of the buffer, wake the consumer: it then has 7/8 of the buffer (~65 ms at
-	 * 1,000,000 syscalls/s with the default size) to get a CPU before anything is lost.
-	 */
-	skel->rodata->wakeup_bytes = env->ringbuf_size / 8;
-	skel->maps.targets.max_entries = r->mode == SCT_MODE_TARGETS ? env->max_tasks : 1;
-	skel->maps.events.max_entries = env->ringbuf_size;
-	err = sct_bpf__load(skel);
+	err = r->loader->load(&r->skel, &s, &h);
 	if (err == -EPERM || err == -EACCES)
 		return privilege_error();
 	if (err) {
-		fprintf(stderr, "sct-record: cannot load the BPF programs: %s\n", strerror(-err));
+		fprintf(stderr, "sct-record: cannot load the BPF programs (%s): %s\n", r->loader->name,
+			strerror(-err));
 		return err;
 	}
-	r->targets.map_fd = skel->maps.targets.map_fd;
-	r->stats_fd = skel->maps.stats.map_fd;
-	r->iter_prog_fd = skel->progs.iter_tasks.prog_fd;
-	r->iter_mode = &skel->bss->iter_mode;
-	r->targets.count = &skel->bss->ntargets;
-	err = ringbuf_open(&r->rb, skel->maps.events.map_fd, env->ringbuf_size);
+	r->targets.map_fd = h.targets_fd;
+	r->stats_fd = h.stats_fd;
+	r->iter_prog_fd = h.iter_prog_fd;
+	r->iter_mode = h.iter_mode;
+	r->targets.count = h.ntargets;
+	err = ringbuf_open(&r->rb, h.events_fd, env->ringbuf_size);
 	if (err)
 		fprintf(stderr, "sct-record: cannot map the ring buffer: %s\n", strerror(-err));
 	return err;
-}
-
-/* The tracing programs; the iterator runs on demand (snapshot.c). */
-static int session_attach(struct sct_bpf *skel)
-{
-	int fd;
-
-	fd = sct_bpf__sys_enter__attach(skel);
-	if (fd >= 0)
-		fd = sct_bpf__sys_exit__attach(skel);
-	if (fd >= 0)
-		fd = sct_bpf__sched_fork__attach(skel);
-	if (fd >= 0)
-		fd = sct_bpf__sched_exec__attach(skel);
-	if (fd >= 0)
-		fd = sct_bpf__sched_exit__attach(skel);
-	return fd < 0 ? fd : 0;
-}
-
-/* Close the links and forget them: sct_bpf__destroy() would close the numbers again. */
-static void session_detach(struct sct_bpf *skel)
-{
-	int *links[] = { &skel->links.sys_enter_fd, &skel->links.sys_exit_fd,
-			 &skel->links.sched_fork_fd, &skel->links.sched_exec_fd,
-			 &skel->links.sched_exit_fd };
-
-	for (size_t i = 0; i < sizeof(links) / sizeof(links[0]); i++) {
-		if (*links[i] > 0)
-			close(*links[i]);
-		*links[i] = 0;
-	}
 }
 
 /* Targets from /proc, attach, /proc again, prune: no target task escapes the window. */
@@ -165,7 +141,7 @@ static int session_attach_report(struct recorder *r, struct targets_result *res)
 	if (r->mode == SCT_MODE_TARGETS)
 		err = targets_fill(r);
 	if (!err) {
-		err = session_attach(r->skel);
+		err = r->loader->attach(r->skel, r->inflight_in_hash);
 		if (err) {
 			fprintf(stderr, "sct-record: cannot attach the BPF programs: %s\n", strerror(-err));
 			return err;
@@ -250,7 +226,8 @@ static int session_start_report(struct recorder *r, const struct targets_result 
 		return err;
 	}
 	if (!r->env->quiet)
-		fprintf(stderr, "sct-record: tracing %llu tasks\n", (unsigned long long)r->tasks);
+		fprintf(stderr, "sct-record: tracing %llu tasks (%s, %s)\n", (unsigned long long)r->tasks,
+			r->loader->name, r->inflight_in_hash ? "tid hash map" : "task storage");
 	/* Stopped while starting: the loop ends at once, so the command must never start. */
 	if (record_exiting) {
 		command_abort(&r->cmd);
@@ -321,7 +298,7 @@ static int session_drain(struct recorder *r)
 	int64_t n;
 	int err;
 
-	session_detach(r->skel);
+	r->loader->detach(r->skel);
 	n = ringbuf_consume(&r->rb, events_handle, r);
 	err = n < 0 ? (int)n : stats_check(r, clock_now_ns());
 	if (!err)
@@ -343,9 +320,10 @@ static void session_summary(struct recorder *r, uint64_t records, uint64_t bytes
 static void session_destroy(struct recorder *r)
 {
 	ringbuf_close(&r->rb);
-	if (r->skel)
-		session_detach(r->skel);
-	sct_bpf__destroy(r->skel);
+	if (r->skel) {
+		r->loader->detach(r->skel);
+		r->loader->destroy(r->skel);
+	}
 	cgroups_free(r->cgroups);
 	targets_free(&r->targets);
 	r->skel = NULL;

@@ -238,3 +238,51 @@ Test(record_cli, help_and_version)
 	assert_info("--help", "--max-tasks");
 	assert_info("--version", "sct-record");
 }
+
+struct missing {
+	char force[32];   /* SCT_RECORD_FORCE */
+	char mode[8];     /* -G needs one more feature than the other modes */
+	char message[96]; /* the whole stderr line */
+};
+
+ParameterizedTestParameters(record_cli, missing_kernel_feature_stops_with_its_version)
+{
+	static struct missing missing[] = {
+		{"no-btf", "-p", "sct-record: this kernel has no BTF (CONFIG_DEBUG_INFO_BTF=y) (Linux 5.4+)\n"},
+		{"no-tp-btf", "-p", "sct-record: this kernel has no BTF tracepoint programs (tp_btf) (Linux 5.5+)\n"},
+		{"no-ringbuf", "-p", "sct-record: this kernel has no BPF ring buffer (Linux 5.8+)\n"},
+		{"no-task-iter", "-p", "sct-record: this kernel has no BPF task iterator (Linux 5.8+)\n"},
+		{"no-ancestor-cgroup", "-G", "sct-record: this kernel has no "
+		 "bpf_get_current_ancestor_cgroup_id() (Linux 5.7+)\n"},
+	};
+
+	return cr_make_param_array(struct missing, missing, sizeof(missing) / sizeof(missing[0]));
+}
+
+/* A kernel without a hard requirement: the recorder names it and the version that has it. */
+ParameterizedTest(struct missing *m, record_cli, missing_kernel_feature_stops_with_its_version)
+{
+	char self[16];
+	const char *args[] = {"-o", rh_trace_path, m->mode, self, NULL};
+
+	snprintf(self, sizeof(self), "%d", getpid());
+	if (!strcmp(m->mode, "-G"))
+		snprintf(self, sizeof(self), "/");
+	setenv("SCT_RECORD_FORCE", m->force, 1);
+	assert_refused(args, m->message, rh_trace_path);
+	unsetenv("SCT_RECORD_FORCE");
+}
+
+/* -G alone needs the ancestor helper: the other modes run without it. */
+Test(record_cli, ancestor_helper_is_needed_by_cgroup_mode_only)
+{
+	const char *args[] = {"-o", rh_trace_path, "--", "true", NULL};
+	struct rh_recorder rec;
+
+	setenv("SCT_RECORD_FORCE", "no-ancestor-cgroup", 1);
+	cr_assert_eq(rh_recorder_start(&rec, args), 0, "%s", rec.err);
+	unsetenv("SCT_RECORD_FORCE");
+	cr_assert_eq(rh_recorder_finish(&rec, 0, RH_TIMEOUT_MS), 0);
+	cr_assert(WIFEXITED(rec.status) && WEXITSTATUS(rec.status) == 0, "status %#x:\n%s", rec.status,
+		  rec.err);
+}

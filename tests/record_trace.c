@@ -9,6 +9,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <sys/syscall.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -412,5 +413,61 @@ Test(record_trace, all_tasks_but_the_recorder)
 		cr_assert_neq(t.fork[i].parent_pid, self, "the recorder's own fork was traced");
 	rh_trace_free(&t);
 	free(out);
+	rh_proc_release(&p);
+}
+
+/* Whether tid is blocked in syscall nr (/proc/TID/syscall starts with the number). */
+static bool blocked_in(pid_t tid, long nr)
+{
+	char path[64], buf[256];
+	FILE *f;
+	bool in;
+
+	snprintf(path, sizeof(path), "/proc/%d/syscall", (int)tid);
+	f = fopen(path, "re");
+	cr_assert_not_null(f, "%s: %s", path, strerror(errno));
+	in = fgets(buf, sizeof(buf), f) && strtol(buf, NULL, 10) == nr && buf[0] != 'r';
+	fclose(f);
+	return in;
+}
+
+/*
+ * A call still blocked when the recorder stops is written once, as unfinished: the task
+ * iterator reads it from the in-flight slot of its task (task storage or the tid hash map).
+ */
+Test(record_trace, call_in_flight_at_stop_is_unfinished)
+{
+	const char *wl[] = {rh_workload("blocker"), NULL};
+	const char *args[] = {"-o", rh_trace_path, "-p", NULL, NULL};
+	struct rh_recorder rec;
+	struct rh_proc p;
+	struct rh_trace t;
+	char line[128], pid[16];
+	size_t unfinished = 0;
+
+	cr_assert_eq(rh_spawn(&p, wl, false), 0);
+	snprintf(pid, sizeof(pid), "%d", p.pid);
+	args[3] = pid;
+	cr_assert_eq(rh_recorder_start(&rec, args), 0, "recorder: %s", rec.err);
+	cr_assert_eq(rh_go(&p), 0);
+	cr_assert_gt(rh_read_line(p.out_fd, line, sizeof(line), RH_TIMEOUT_MS), 0);
+	/* After its line the workload makes one more call: the read that blocks. */
+	for (int i = 0; !blocked_in(p.pid, SYS_read); i++) {
+		cr_assert_lt(i, RH_TIMEOUT_MS, "pid %d never blocked in read", p.pid);
+		usleep(1000);
+	}
+	cr_assert_eq(rh_recorder_finish(&rec, SIGINT, RH_TIMEOUT_MS), 0);
+	cr_assert(WIFEXITED(rec.status) && WEXITSTATUS(rec.status) == 0, "status %#x:\n%s", rec.status, rec.err);
+	trace_load(&t, rh_trace_path);
+	for (size_t i = 0; i < t.nsc; i++) {
+		if (!t.sc[i].unfinished)
+			continue;
+		unfinished++;
+		cr_assert_eq(t.sc[i].tid, (uint32_t)p.pid);
+		cr_assert_eq(t.sc[i].nr, SYS_read);
+		cr_assert_gt(t.sc[i].time_ns, 0);
+	}
+	cr_assert_eq(unfinished, 1, "%zu unfinished SYSCALL records", unfinished);
+	rh_trace_free(&t);
 	rh_proc_release(&p);
 }

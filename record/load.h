@@ -1,0 +1,61 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
+/*
+ * The two skeletons of bpf/sct.bpf.c behind one interface: load_light.c (bpftool's light
+ * skeleton: the kernel applies CO-RE, Linux 5.17+) and load_skel.c (the ordinary skeleton:
+ * libbpf applies CO-RE from the vmlinux BTF). session.c picks one from the probes.
+ *
+ * load() sets *skel and fills the handles the recorder uses; on error *skel may be set, and
+ * destroy() frees it. Functions return 0 or a negative errno.
+ */
+#ifndef SCT_RECORD_LOAD_H
+#define SCT_RECORD_LOAD_H
+
+#include <stdbool.h>
+#include <linux/types.h>
+
+/* What both skeletons set before load. */
+struct load_settings {
+	__u32 self_tgid;
+	__u32 mode;               /* enum sct_mode */
+	__u64 target_cgroup;
+	__u32 target_level;
+	__u64 wakeup_bytes;
+	__u32 max_tasks;          /* entries of the targets map */
+	__u32 max_inflight;       /* entries of inflight_hash, when it is used */
+	__u64 ringbuf_size;
+	bool inflight_in_hash;    /* no task storage: the *_hash syscall programs */
+};
+
+/* What the recorder uses of the loaded skeleton. */
+struct load_handles {
+	int targets_fd, stats_fd, events_fd;
+	int iter_prog_fd;
+	__u32 *iter_mode;         /* the iterator's switch, in the mapped .bss */
+	__u64 *ntargets;          /* entries in the targets map, in the mapped .bss */
+};
+
+struct loader {
+	const char *name;         /* for the ready line */
+	int (*load)(void **skel, const struct load_settings *s, struct load_handles *h);
+	/* The syscall programs of the in-flight store chosen at load, and the lifecycle ones. */
+	int (*attach)(void *skel, bool inflight_in_hash);
+	/* Close the links and forget them; the programs and maps stay. */
+	void (*detach)(void *skel);
+	/* Accepts NULL. */
+	void (*destroy)(void *skel);
+};
+
+extern const struct loader load_light, load_skel;
+
+/* The rodata of either skeleton: both come from one object, so the fields are the same. */
+#define LOAD_RODATA_SET(ro, s)                                  \
+	do {                                                    \
+		(ro)->self_tgid = (s)->self_tgid;               \
+		(ro)->mode = (s)->mode;                         \
+		(ro)->target_cgroup = (s)->target_cgroup;       \
+		(ro)->target_level = (s)->target_level;         \
+		(ro)->wakeup_bytes = (s)->wakeup_bytes;         \
+		(ro)->inflight_in_hash = (s)->inflight_in_hash; \
+	} while (0)
+
+#endif

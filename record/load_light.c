@@ -1,0 +1,81 @@
+// SPDX-License-Identifier: BSD-2-Clause
+/* The light skeleton: the default where the kernel applies CO-RE relocations itself. */
+#include <errno.h>
+#include <unistd.h>
+
+#include "load.h"
+/* The light skeleton (bpftool gen skeleton -L) uses errno without including <errno.h>. */
+#include "sct.lskel.h"
+
+static int light_load(void **out, const struct load_settings *s, struct load_handles *h)
+{
+	struct sct_lskel *skel;
+	int err;
+
+	skel = sct_lskel__open();
+	if (!skel)
+		return -ENOMEM;
+	*out = skel;
+	LOAD_RODATA_SET(skel->rodata, s);
+	skel->maps.targets.max_entries = s->max_tasks;
+	/* Its loader creates every map: the one not used costs one entry. */
+	skel->maps.inflight_hash.max_entries = s->inflight_in_hash ? s->max_inflight : 1;
+	skel->maps.events.max_entries = s->ringbuf_size;
+	err = sct_lskel__load(skel);
+	if (err)
+		return err;
+	h->targets_fd = skel->maps.targets.map_fd;
+	h->stats_fd = skel->maps.stats.map_fd;
+	h->events_fd = skel->maps.events.map_fd;
+	h->iter_prog_fd = skel->progs.iter_tasks.prog_fd;
+	h->iter_mode = &skel->bss->iter_mode;
+	h->ntargets = &skel->bss->ntargets;
+	return 0;
+}
+
+static int light_attach(void *obj, bool hash)
+{
+	struct sct_lskel *skel = obj;
+	int fd;
+
+	/* Lifecycle first: a tid hash slot made by sys_enter must never miss its task's exit. */
+	fd = sct_lskel__sched_fork__attach(skel);
+	if (fd >= 0)
+		fd = sct_lskel__sched_exec__attach(skel);
+	if (fd >= 0)
+		fd = sct_lskel__sched_exit__attach(skel);
+	if (fd >= 0)
+		fd = hash ? sct_lskel__sys_enter_hash__attach(skel) : sct_lskel__sys_enter__attach(skel);
+	if (fd >= 0)
+		fd = hash ? sct_lskel__sys_exit_hash__attach(skel) : sct_lskel__sys_exit__attach(skel);
+	return fd < 0 ? fd : 0;
+}
+
+/* Forget the link numbers too: sct_lskel__destroy() would close them again. */
+static void light_detach(void *obj)
+{
+	struct sct_lskel *skel = obj;
+	int *links[] = { &skel->links.sys_enter_fd, &skel->links.sys_exit_fd,
+			 &skel->links.sys_enter_hash_fd, &skel->links.sys_exit_hash_fd,
+			 &skel->links.sched_fork_fd, &skel->links.sched_exec_fd,
+			 &skel->links.sched_exit_fd };
+
+	for (size_t i = 0; i < sizeof(links) / sizeof(links[0]); i++) {
+		if (*links[i] > 0)
+			close(*links[i]);
+		*links[i] = 0;
+	}
+}
+
+static void light_destroy(void *skel)
+{
+	sct_lskel__destroy(skel);
+}
+
+const struct loader load_light = {
+	.name = "light skeleton",
+	.load = light_load,
+	.attach = light_attach,
+	.detach = light_detach,
+	.destroy = light_destroy,
+};

@@ -1,0 +1,105 @@
+// SPDX-License-Identifier: BSD-2-Clause
+/*
+ * The ordinary skeleton: libbpf applies the CO-RE relocations from the vmlinux BTF, for
+ * kernels that cannot (before 5.17). The syscall programs and the in-flight map not used are
+ * neither loaded nor created, so a kernel without task storage never sees them; the code of
+ * the other programs that names the missing map sits behind inflight_in_hash, which the
+ * verifier removes as dead.
+ */
+#include <errno.h>
+
+#include <bpf/libbpf.h>
+
+#include "load.h"
+#include "sct.skel.h"
+
+static int skel_load(void **out, const struct load_settings *s, struct load_handles *h)
+{
+	struct sct_skel *skel;
+	bool hash = s->inflight_in_hash;
+	int err;
+
+	skel = sct_skel__open();
+	if (!skel)
+		return -errno;
+	*out = skel;
+	LOAD_RODATA_SET(skel->rodata, s);
+	err = bpf_map__set_max_entries(skel->maps.targets, s->max_tasks);
+	if (!err)
+		err = bpf_map__set_max_entries(skel->maps.inflight_hash, s->max_inflight);
+	if (!err)
+		err = bpf_map__set_max_entries(skel->maps.events, s->ringbuf_size);
+	if (!err)
+		err = bpf_map__set_autocreate(hash ? skel->maps.inflight : skel->maps.inflight_hash,
+					      false);
+	if (!err)
+		err = bpf_program__set_autoload(hash ? skel->progs.sys_enter : skel->progs.sys_enter_hash,
+						false);
+	if (!err)
+		err = bpf_program__set_autoload(hash ? skel->progs.sys_exit : skel->progs.sys_exit_hash,
+						false);
+	if (!err)
+		err = sct_skel__load(skel);
+	if (err)
+		return err;
+	h->targets_fd = bpf_map__fd(skel->maps.targets);
+	h->stats_fd = bpf_map__fd(skel->maps.stats);
+	h->events_fd = bpf_map__fd(skel->maps.events);
+	h->iter_prog_fd = bpf_program__fd(skel->progs.iter_tasks);
+	h->iter_mode = &skel->bss->iter_mode;
+	h->ntargets = &skel->bss->ntargets;
+	return 0;
+}
+
+static int skel_attach_one(struct bpf_program *prog, struct bpf_link **link)
+{
+	*link = bpf_program__attach(prog);
+	return *link ? 0 : -errno;
+}
+
+static int skel_attach(void *obj, bool hash)
+{
+	struct sct_skel *skel = obj;
+	int err;
+
+	/* Lifecycle first: a tid hash slot made by sys_enter must never miss its task's exit. */
+	err = skel_attach_one(skel->progs.sched_fork, &skel->links.sched_fork);
+	if (!err)
+		err = skel_attach_one(skel->progs.sched_exec, &skel->links.sched_exec);
+	if (!err)
+		err = skel_attach_one(skel->progs.sched_exit, &skel->links.sched_exit);
+	if (!err)
+		err = hash ? skel_attach_one(skel->progs.sys_enter_hash, &skel->links.sys_enter_hash) :
+			     skel_attach_one(skel->progs.sys_enter, &skel->links.sys_enter);
+	if (!err)
+		err = hash ? skel_attach_one(skel->progs.sys_exit_hash, &skel->links.sys_exit_hash) :
+			     skel_attach_one(skel->progs.sys_exit, &skel->links.sys_exit);
+	return err;
+}
+
+static void skel_detach(void *obj)
+{
+	struct sct_skel *skel = obj;
+	struct bpf_link **links[] = { &skel->links.sys_enter, &skel->links.sys_exit,
+				      &skel->links.sys_enter_hash, &skel->links.sys_exit_hash,
+				      &skel->links.sched_fork, &skel->links.sched_exec,
+				      &skel->links.sched_exit };
+
+	for (size_t i = 0; i < sizeof(links) / sizeof(links[0]); i++) {
+		bpf_link__destroy(*links[i]);
+		*links[i] = NULL;
+	}
+}
+
+static void skel_destroy(void *skel)
+{
+	sct_skel__destroy(skel);
+}
+
+const struct loader load_skel = {
+	.name = "ordinary skeleton",
+	.load = skel_load,
+	.attach = skel_attach,
+	.detach = skel_detach,
+	.destroy = skel_destroy,
+};

@@ -1,0 +1,260 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
+/*
+ * sct-record against what the kernel offers: --probe's findings, every fallback forced on
+ * with SCT_RECORD_FORCE (test only) running the trace, target and preemption suites again,
+ * and many threads on one CPU preempting each other inside the programs (PREEMPT_RT).
+ */
+#include <criterion/criterion.h>
+#include <criterion/parameterized.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <spawn.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include "record_helpers.h"
+
+#define FORCE_ENV "SCT_RECORD_FORCE"
+/*
+ * The suites whose assertions depend on the load path: counts, tree, threads, exec, the
+ * in-flight calls at stop, cgroups, preemption (~4 s here; the rest would double that).
+ */
+#define FALLBACK_SUITES "@(record_trace|record_targets|record_preempt)/*"
+#define NESTED_TIMEOUT_MS (20 * 60 * 1000)
+
+TestSuite(record_kernel, .init = rh_setup, .fini = rh_teardown, .timeout = 1500);
+TestSuite(record_preempt, .init = rh_setup, .fini = rh_teardown, .timeout = 300);
+
+/* Run the recorder with args to its end; *out gets its stdout, the exit status is returned. */
+static int recorder_output(const char *const args[], char **out)
+{
+	const char *argv[8] = {rh_recorder_path()};
+	struct rh_proc p;
+	int status = -1;
+	size_t n = 1;
+
+	for (size_t i = 0; args[i] && n < 7; i++)
+		argv[n++] = args[i];
+	argv[n] = NULL;
+	cr_assert_eq(rh_spawn(&p, argv, false), 0);
+	cr_assert_eq(rh_read_all(p.out_fd, out, RH_TIMEOUT_MS), 0);
+	cr_assert_eq(rh_wait(p.pid, RH_TIMEOUT_MS, &status, NULL), 0);
+	p.pid = -1;
+	rh_proc_release(&p);
+	return status;
+}
+
+/* The --probe line of feature (a copy in line), or NULL. */
+static const char *probe_line(const char *out, const char *feature, char *line, size_t cap)
+{
+	size_t flen = strlen(feature);
+
+	for (const char *p = out; p && *p;) {
+		const char *nl = strchr(p, '\n');
+		size_t len = nl ? (size_t)(nl - p) : strlen(p);
+
+		if (len < cap && !strncmp(p, feature, flen) && p[flen] == ' ') {
+			memcpy(line, p, len);
+			line[len] = '\0';
+			return line;
+		}
+		p = nl ? nl + 1 : NULL;
+	}
+	return NULL;
+}
+
+/* Every kernel the tests run on (6.1 and later) has every feature. */
+Test(record_kernel, probe_finds_every_feature)
+{
+	static const char *const features[] = {"btf", "tp-btf", "ringbuf", "task-iter",
+					       "ancestor-cgroup", "task-storage", "light-skeleton"};
+	const char *args[] = {"--probe", NULL};
+	char *out = NULL, line[512], want[64];
+	size_t lines = 0;
+	int status;
+
+	unsetenv(FORCE_ENV);
+	status = recorder_output(args, &out);
+	cr_assert(WIFEXITED(status) && WEXITSTATUS(status) == 0, "status %#x", status);
+	for (const char *p = out; (p = strchr(p, '\n')); p++)
+		lines++;
+	cr_assert_eq(lines, sizeof(features) / sizeof(features[0]), "--probe printed:\n%s", out);
+	for (size_t i = 0; i < sizeof(features) / sizeof(features[0]); i++) {
+		cr_assert_not_null(probe_line(out, features[i], line, sizeof(line)), "no %s line:\n%s",
+				   features[i], out);
+		snprintf(want, sizeof(want), "%-16s yes Linux ", features[i]);
+		cr_assert_eq(strncmp(line, want, strlen(want)), 0, "'%s'", line);
+	}
+	free(out);
+}
+
+Test(record_kernel, probe_shows_a_forced_feature_and_its_fallback)
+{
+	const char *args[] = {"--probe", NULL};
+	char *out = NULL, line[512];
+	int status;
+
+	setenv(FORCE_ENV, "no-task-storage,no-ringbuf", 1);
+	status = recorder_output(args, &out);
+	unsetenv(FORCE_ENV);
+	cr_assert(WIFEXITED(status) && WEXITSTATUS(status) == 0, "status %#x", status);
+	cr_assert_not_null(probe_line(out, "task-storage", line, sizeof(line)), "%s", out);
+	cr_assert_str_eq(line, "task-storage     no  Linux 5.12  forced off by SCT_RECORD_FORCE "
+			 "(test only); without it: in-flight syscalls in a hash map keyed by tid");
+	cr_assert_not_null(probe_line(out, "ringbuf", line, sizeof(line)), "%s", out);
+	cr_assert_str_eq(line, "ringbuf          no  Linux 5.8   forced off by SCT_RECORD_FORCE "
+			 "(test only)");
+	cr_assert_not_null(probe_line(out, "btf", line, sizeof(line)), "%s", out);
+	cr_assert_eq(strncmp(line, "btf              yes", 20), 0, "'%s'", line);
+	free(out);
+}
+
+Test(record_kernel, unknown_forced_feature_is_refused)
+{
+	const char *args[] = {"--probe", NULL};
+	char *out = NULL;
+	int status;
+
+	setenv(FORCE_ENV, "no-light-skeleton,no-such-thing", 1);
+	status = recorder_output(args, &out);
+	unsetenv(FORCE_ENV);
+	cr_assert(WIFEXITED(status) && WEXITSTATUS(status) == 1, "status %#x", status);
+	cr_assert_str_eq(out, "");
+	free(out);
+}
+
+struct fallback {
+	char force[64];   /* SCT_RECORD_FORCE */
+	char path[64];    /* what the ready line says of the load path */
+};
+
+ParameterizedTestParameters(record_kernel, fallback_passes_the_suites)
+{
+	static struct fallback fallbacks[] = {
+		{"no-light-skeleton", "(ordinary skeleton, task storage)"},
+		{"no-task-storage", "(light skeleton, tid hash map)"},
+		{"no-light-skeleton,no-task-storage", "(ordinary skeleton, tid hash map)"},
+	};
+
+	return cr_make_param_array(struct fallback, fallbacks, sizeof(fallbacks) / sizeof(fallbacks[0]));
+}
+
+/*
+ * This binary again on the suites, its stdout and stderr together in *out (so that its report
+ * shows only when it failed); returns its wait status.
+ */
+static int suites_rerun(char **out)
+{
+	char *argv[] = {"/proc/self/exe", "--jobs", "1", "--filter", FALLBACK_SUITES, NULL};
+	posix_spawn_file_actions_t fa;
+	int fds[2], status = -1, err;
+	pid_t pid;
+
+	cr_assert_eq(pipe2(fds, O_CLOEXEC), 0);
+	cr_assert_eq(posix_spawn_file_actions_init(&fa), 0);
+	posix_spawn_file_actions_adddup2(&fa, fds[1], STDOUT_FILENO);
+	posix_spawn_file_actions_adddup2(&fa, fds[1], STDERR_FILENO);
+	err = posix_spawn(&pid, argv[0], &fa, NULL, argv, environ);
+	posix_spawn_file_actions_destroy(&fa);
+	close(fds[1]);
+	cr_assert_eq(err, 0, "posix_spawn: %s", strerror(err));
+	cr_assert_eq(rh_read_all(fds[0], out, NESTED_TIMEOUT_MS), 0);
+	close(fds[0]);
+	cr_assert_eq(rh_wait(pid, NESTED_TIMEOUT_MS, &status, NULL), 0);
+	return status;
+}
+
+/*
+ * The load path the ready line names, then the suites again in a second run of this binary
+ * with the fallback forced: every recorder they start inherits SCT_RECORD_FORCE.
+ */
+ParameterizedTest(struct fallback *f, record_kernel, fallback_passes_the_suites)
+{
+	const char *args[] = {"-o", rh_trace_path, "--", "true", NULL};
+	struct rh_recorder rec;
+	char *out = NULL;
+	int status;
+
+	setenv(FORCE_ENV, f->force, 1);
+	cr_assert_eq(rh_recorder_start(&rec, args), 0, "not ready under %s:\n%s", f->force, rec.err);
+	cr_assert_eq(rh_recorder_finish(&rec, 0, RH_TIMEOUT_MS), 0);
+	cr_assert_not_null(strstr(rec.err, f->path), "no '%s' in:\n%s", f->path, rec.err);
+	cr_assert(WIFEXITED(rec.status) && WEXITSTATUS(rec.status) == 0, "status %#x", rec.status);
+	/* Criterion's own worker protocol must not reach the second run. */
+	unsetenv("BXFI_MAP");
+	unsetenv("CRITERION_TEST_PATTERN");
+	status = suites_rerun(&out);
+	unsetenv(FORCE_ENV);
+	if (!WIFEXITED(status) || WEXITSTATUS(status) != 0)
+		fprintf(stderr, "%s", out);
+	cr_assert(WIFEXITED(status) && WEXITSTATUS(status) == 0,
+		  "the suites failed with %s=%s (status %#x); their report is above", FORCE_ENV,
+		  f->force, status);
+	free(out);
+}
+
+/* Lines "thread I tid T" of the pinned workload. */
+static size_t pinned_tids(const char *out, uint32_t *tids, size_t max)
+{
+	size_t n = 0;
+
+	for (const char *p = out; p && *p && n < max;) {
+		if (!strncmp(p, "thread ", 7))
+			tids[n++] = (uint32_t)rh_field(p, "tid");
+		p = strchr(p, '\n');
+		p = p ? p + 1 : NULL;
+	}
+	return n;
+}
+
+/*
+ * 8 threads on one CPU, 5000 getppid() and 20 forks each: a per-CPU slot shared across a
+ * preemption would lose or double records, so every count must come out exact.
+ */
+Test(record_preempt, threads_on_one_cpu_keep_exact_counts)
+{
+	enum { THREADS = 8, CALLS = 5000, FORKS = 20 };
+	const char *wl[] = {rh_workload("pinned"), "8", "5000", "20", NULL};
+	const char *extra[] = {"--ringbuf-size", "32M", NULL};
+	uint32_t tids[THREADS], pid;
+	struct rh_run run;
+	struct rh_trace t;
+	size_t n, children = 0;
+
+	cr_assert_eq(rh_run_traced(&run, wl, rh_trace_path, extra), 0, "run failed (see stderr)");
+	pid = (uint32_t)run.wl_pid;
+	cr_assert(WIFEXITED(run.wl_status) && WEXITSTATUS(run.wl_status) == 0, "%s", run.out);
+	cr_assert(WIFEXITED(run.rec.status) && WEXITSTATUS(run.rec.status) == 0, "%s", run.rec.err);
+	n = pinned_tids(run.out, tids, THREADS);
+	cr_assert_eq(n, THREADS, "output: %s", run.out);
+	cr_assert_eq(rh_trace_read(rh_trace_path, &t), 0);
+	cr_assert_eq(t.err, 0, "reader: %s", sct_strerror(t.err));
+	cr_assert_eq(t.nlost, 0, "%zu LOST records (%lu events)", t.nlost, (unsigned long)t.lost_count);
+	for (size_t i = 0; i < n; i++) {
+		size_t forks = 0;
+
+		cr_assert_eq(rh_count_syscalls(&t, pid, tids[i], t.nr_getppid), CALLS, "thread %u", tids[i]);
+		for (size_t j = 0; j < t.nfork; j++) {
+			const struct sct_exit *e;
+
+			if (t.fork[j].parent_tid != tids[i])
+				continue;
+			forks++;
+			e = rh_find_exit(&t, t.fork[j].child_tid);
+			cr_assert_not_null(e, "no EXIT for child %u", t.fork[j].child_tid);
+			cr_assert_eq(e->exit_code, 4);
+			cr_assert_eq(rh_count_syscalls(&t, t.fork[j].child_pid, t.fork[j].child_tid,
+						       t.nr_getppid), 1, "child %u", t.fork[j].child_tid);
+		}
+		cr_assert_eq(forks, FORKS, "thread %u: %zu FORK records", tids[i], forks);
+		children += forks;
+	}
+	/* The threads' own FORK records, then their children's: nothing else forked. */
+	cr_assert_eq(t.nfork, THREADS + children, "%zu FORK records", t.nfork);
+	cr_assert_eq(t.nexit, THREADS + children + 1, "%zu EXIT records", t.nexit);
+	rh_trace_free(&t);
+	rh_run_release(&run);
+}
