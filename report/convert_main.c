@@ -417,12 +417,14 @@ static int convert_one(struct convert *cv, const char *path)
 			cv->type = t > 0 ? (uint32_t)t : 0;
 		}
 		if (!cv->ncols && cv->type) {
+			/* a newer type's columns: from the first session whose HEADER describes it */
 			const struct sct_type_schema *ts = sct_reader_schema(in.r, cv->type);
 
-			n = convert_columns(cv, ts ? ts : sct_schema_builtin(cv->type));
+			n = ts ? convert_columns(cv, ts) : 0;
 			if (n)
 				break;
-			convert_header(cv);
+			if (ts)
+				convert_header(cv);
 		}
 		n = rec.type == cv->type ? convert_row(cv, &in, &rec) : 0;
 		if (!n)

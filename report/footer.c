@@ -24,6 +24,7 @@ struct footer {
 	uint64_t lost_by_cause[3], lost_total, lost_records;
 	uint64_t warning_records, warnings_by_kind[4];
 	uint64_t unfinished;
+	uint64_t newer_records; /* types above SCT_REC_MAX that their HEADER describes: readable */
 	uint32_t nfiles;
 	struct detail warnings[FOOTER_DETAILS], ranges[FOOTER_DETAILS], errors[FOOTER_DETAILS];
 	uint32_t nwarnings, nranges, nerrors, input_errors;
@@ -120,6 +121,7 @@ void footer_record(struct footer *f, const struct sct_record *rec)
 			    "%s: count %llu: ", f->file ? f->file : "-", (unsigned long long)rec->warning.count);
 		break;
 	default:
+		f->newer_records += rec->type > SCT_REC_MAX;
 		break;
 	}
 }
@@ -155,7 +157,7 @@ static bool footer_damaged(const struct footer *f)
 
 static uint64_t footer_records(const struct footer *f)
 {
-	uint64_t n = 0;
+	uint64_t n = f->newer_records;
 
 	for (int i = 1; i <= SCT_REC_MAX; i++)
 		n += f->st.records[i];
@@ -217,6 +219,8 @@ void footer_print(struct footer *f, const struct sessions *ss, const struct strt
 		   (unsigned long long)footer_records(f));
 	for (int i = 1; i <= SCT_REC_MAX; i++)
 		out_printf(o, "%s%s %llu", i > 1 ? ", " : "", names[i], (unsigned long long)st->records[i]);
+	if (f->newer_records)
+		out_printf(o, ", newer types %llu", (unsigned long long)f->newer_records);
 	out_printf(o, ")\n-- lost events: %llu (ring buffer full %llu, no room in flight %llu) in %llu records\n",
 		   (unsigned long long)f->lost_total, (unsigned long long)f->lost_by_cause[1],
 		   (unsigned long long)f->lost_by_cause[2], (unsigned long long)f->lost_records);

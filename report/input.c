@@ -146,8 +146,6 @@ int input_next(struct ctx *c, struct input *in, struct sct_record *rec)
 			if (rec->type == SCT_REC_SESSION)
 				continue;
 		}
-		if (rec->type > SCT_REC_MAX)
-			continue;
 		err = input_apply(c, in, rec);
 		if (err)
 			return err;

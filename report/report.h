@@ -205,7 +205,11 @@ struct ctx;
 int input_tables_new(struct ctx *c);
 void input_tables_free(struct ctx *c);
 int input_open(struct ctx *c, struct input *in, const char *path);
-/* Next record, with sessions and cgroups kept up to date. 1, 0 at end, or -err. */
+/*
+ * Next record, with sessions and cgroups kept up to date. 1, 0 at end, or -err. Records of a
+ * type above SCT_REC_MAX that the session's HEADER describes come too (read their fields with
+ * sct_reader_field()): modes that do not show them pass them by.
+ */
 int input_next(struct ctx *c, struct input *in, struct sct_record *rec);
 /* Apply a lifecycle record to the task table: after the mode has seen it (an EXIT line
  * still names the task it ends). */

@@ -275,7 +275,8 @@ static int run_timeline(struct ctx *c, struct timeline *tl, struct out *o)
 			break;
 		n = input_next(c, &ins[pick], &rec);
 		if (n > 0) {
-			last[pick] = sess_wall(&ins[pick].cur->s, rec.syscall.time_ns);
+			if (rec.type <= SCT_REC_MAX) /* a newer type's fields are not in the union */
+				last[pick] = sess_wall(&ins[pick].cur->s, rec.syscall.time_ns);
 			n = timeline_add(tl, ins[pick].cur, &rec, o);
 			if (!n)
 				n = input_track(c, &ins[pick], &rec);
