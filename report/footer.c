@@ -196,10 +196,14 @@ static void footer_sessions(const struct sessions *ss, const struct strtab *strs
 	for (uint32_t i = 0; i < sessions_count(ss); i++) {
 		const struct sess *s = sessions_get(ss, i);
 
-		out_printf(o, "-- session %u: host ", i);
-		names_out_escaped(o, strtab_get(strs, s->host), strtab_len(strs, s->host));
+		out_str(o, "-- ");
+		sessions_out_label(o, s, strs);
 		out_str(o, ", file ");
 		names_out_escaped(o, strtab_get(strs, s->file), strtab_len(strs, s->file));
+		if (s->headless) {
+			out_str(o, ", read with the built-in schema, no syscall names, no wall clock\n");
+			continue;
+		}
 		out_str(o, ", started ");
 		names_out_wall(o, s->anchor_real, true);
 		if (s->cgroup_v1)

@@ -73,6 +73,8 @@ static int input_session(struct ctx *c, struct input *in)
 		lv->s.host = strtab_intern(c->strs, h, strlen(h));
 		sct_session_anchor(live, &lv->s.anchor_clock, &lv->s.anchor_real);
 		lv->s.cgroup_v1 = !strcmp(sct_session_get(live, SCT_SESSION_CGROUP_HIERARCHY), "v1");
+	} else {
+		lv->s.headless = true;
 	}
 	return sessions_add(c->sessions, &lv->s);
 }

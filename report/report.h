@@ -105,7 +105,9 @@ void names_out_wall(struct out *o, uint64_t realtime_ns, bool with_date);
 /* ---------------------------------------------------------------- sessions.c */
 /* What outlives a session: kept for every session of every input. */
 struct sess {
-	uint32_t id;        /* over all inputs, from 0 */
+	uint32_t id;        /* over all inputs, from 0: the key of the tables */
+	uint32_t number;    /* shown: sessions with a HEADER over all inputs, from 0 */
+	bool headless;      /* blocks with no HEADER (damaged or missing): no number, host, clock */
 	uint32_t host;      /* strtab id of the hostname */
 	uint32_t file;      /* strtab id of the input path */
 	uint64_t anchor_clock, anchor_real;
@@ -113,11 +115,13 @@ struct sess {
 };
 struct sessions;
 struct sessions *sessions_new(void);
-/* Copies s, numbered next (s->id is set); -ENOMEM. */
+/* Copies s, numbered next (s->id and s->number are set); -ENOMEM. */
 int sessions_add(struct sessions *ss, struct sess *s);
 /* Valid until the next sessions_add(). */
 const struct sess *sessions_get(const struct sessions *ss, uint32_t id);
 uint32_t sessions_count(const struct sessions *ss);
+/* "session N: host H", or what a stretch of blocks without a HEADER is, escaped. */
+void sessions_out_label(struct out *o, const struct sess *s, const struct strtab *strs);
 void sessions_free(struct sessions *ss);
 /* Wall clock of a session time, and time relative to the session's anchor. */
 static inline uint64_t sess_wall(const struct sess *s, uint64_t t)

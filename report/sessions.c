@@ -32,6 +32,7 @@ int sessions_add(struct sessions *ss, struct sess *s)
 		ss->cap = n;
 	}
 	s->id = ss->n;
+	s->number = ss->n ? ss->v[ss->n - 1].number + !ss->v[ss->n - 1].headless : 0;
 	ss->v[ss->n++] = *s;
 	return 0;
 }
@@ -44,6 +45,17 @@ const struct sess *sessions_get(const struct sessions *ss, uint32_t id)
 uint32_t sessions_count(const struct sessions *ss)
 {
 	return ss->n;
+}
+
+/* Blocks without a HEADER take no session number (spec/FORMAT.md, 10.5). */
+void sessions_out_label(struct out *o, const struct sess *s, const struct strtab *strs)
+{
+	if (s->headless) {
+		out_str(o, "no HEADER (damaged or missing): host unknown");
+		return;
+	}
+	out_printf(o, "session %u: host ", s->number);
+	names_out_escaped(o, strtab_get(strs, s->host), strtab_len(strs, s->host));
 }
 
 void sessions_free(struct sessions *ss)
