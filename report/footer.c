@@ -193,7 +193,9 @@ static void footer_list(struct out *o, const struct detail *list, uint32_t n, ui
 
 static void footer_sessions(const struct sessions *ss, const struct strtab *strs, struct out *o)
 {
-	for (uint32_t i = 0; i < sessions_count(ss); i++) {
+	uint32_t n = sessions_count(ss);
+
+	for (uint32_t i = 0; i < n && i < SESSIONS_LISTED; i++) {
 		const struct sess *s = sessions_get(ss, i);
 
 		out_str(o, "-- ");
@@ -210,6 +212,8 @@ static void footer_sessions(const struct sessions *ss, const struct strtab *strs
 			out_str(o, " (cgroup v1: every cgroup id is the root's)");
 		out_char(o, '\n');
 	}
+	if (n > SESSIONS_LISTED)
+		out_printf(o, "-- ... %u more sessions\n", n - SESSIONS_LISTED);
 }
 
 void footer_print(struct footer *f, const struct sessions *ss, const struct strtab *strs, struct out *o)

@@ -16,7 +16,7 @@
 int input_tables_new(struct ctx *c)
 {
 	c->strs = strtab_new();
-	c->sessions = sessions_new();
+	c->sessions = sessions_new(c->keep_sessions ? UINT32_MAX : SESSIONS_LISTED);
 	c->cgroups = c->strs ? cgroups_new(c->strs) : NULL;
 	c->tasks = c->strs ? tasks_new(c->strs) : NULL;
 	if (c->strs && c->sessions && c->cgroups && c->tasks)
@@ -62,7 +62,7 @@ static int input_session(struct ctx *c, struct input *in)
 	input_live_free(c, lv);
 	memset(lv, 0, sizeof(*lv));
 	lv->session = live;
-	lv->tasks = c->keep_ended ? c->tasks : tasks_new(c->strs);
+	lv->tasks = c->keep_sessions ? c->tasks : tasks_new(c->strs);
 	lv->cgroups = c->keep_ended ? c->cgroups : cgroups_new(c->strs);
 	if (!lv->tasks || !lv->cgroups)
 		return -ENOMEM;

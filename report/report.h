@@ -3,8 +3,8 @@
  * Shared declarations of sct-report and sct-convert (report/).
  * Error convention: functions return 0 or a count on success and a negative errno (or
  * -SCT_E* from libsct) on failure; only report_main.c / convert_main.c print the message.
- * Memory grows with tasks, cgroups and groups, a few dozen bytes per session (the footer lists
- * them all), and never with the number of records. State lives in objects created and freed
+ * Memory grows with tasks, cgroups and groups, a few dozen bytes per session where the output
+ * names every session (the tree, task labels), and never with the number of records. State lives in objects created and freed
  * by main (struct ctx holds them), so every module can be tested alone.
  */
 #ifndef SCT_REPORT_H
@@ -113,12 +113,15 @@ struct sess {
 	uint64_t anchor_clock, anchor_real;
 	bool cgroup_v1;
 };
+#define SESSIONS_LISTED 20 /* sessions the footer lists; then "... N more sessions" */
 struct sessions;
-struct sessions *sessions_new(void);
-/* Copies s, numbered next (s->id and s->number are set); -ENOMEM. */
+/* A table that keeps the first keep sessions (UINT32_MAX: all) and counts the others. */
+struct sessions *sessions_new(uint32_t keep);
+/* Numbers s (s->id and s->number are set) and keeps a copy if it is among the kept; -ENOMEM. */
 int sessions_add(struct sessions *ss, struct sess *s);
-/* Valid until the next sessions_add(). */
+/* A kept session, NULL for others; valid until the next sessions_add(). */
 const struct sess *sessions_get(const struct sessions *ss, uint32_t id);
+/* Sessions added, kept or not. */
 uint32_t sessions_count(const struct sessions *ss);
 /* "session N: host H", or what a stretch of blocks without a HEADER is, escaped. */
 void sessions_out_label(struct out *o, const struct sess *s, const struct strtab *strs);
@@ -187,7 +190,7 @@ void tasks_free(struct tasks *ts);
 /*
  * The current session of one input: its entry, and caches that end with it. Its tasks and
  * cgroups go to the tables of struct ctx when the output needs them after the session
- * (tree, summary), else to tables of its own that end with it too.
+ * (keep_sessions, keep_ended), else to tables of its own that end with it too.
  */
 struct live {
 	struct sess s;
@@ -261,13 +264,18 @@ void filter_free(struct filter *f);
  * Log-linear latency histogram. Values below 1024 ns are counted exactly; above, each
  * power of two is cut in 512 buckets, so a bucket's lower bound is at most 1/512 (0.2%)
  * below any value in it. Percentiles report that lower bound, clamped to [min, max].
+ * The first LAT_SMALL values are kept as they are, with no buckets: a group of a few calls
+ * (one per process of many short sessions) costs bytes, not the 4-8 KiB of an octave.
  */
 #define LAT_SUB_BITS 9
 #define LAT_LINEAR (1u << (LAT_SUB_BITS + 1))
 #define LAT_SUB (1u << LAT_SUB_BITS)
+#define LAT_SMALL 4
 struct lat {
 	uint64_t count, sum, min, max;
 	uint64_t *oct[64]; /* [0]: 0..1023 exact; [e], e >= 10: [2^e, 2^(e+1)) in 512 */
+	uint64_t small[LAT_SMALL]; /* while no octave exists: every value (nsmall == count) */
+	uint32_t nsmall;
 };
 int lat_add_slow(struct lat *l, uint64_t v);
 static inline int lat_add(struct lat *l, uint64_t v)
@@ -346,7 +354,8 @@ struct ctx {
 	struct env *env;
 	struct footer *footer;
 	bool track_tasks;    /* keep the task table (comm, process tree) */
-	bool keep_ended;     /* keep tasks and cgroups of sessions that are over (tree, summary) */
+	bool keep_ended;     /* keep cgroups of sessions that are over (tree, summary) */
+	bool keep_sessions;  /* the output names sessions and tasks after they end (tree, task labels) */
 	struct strtab *strs;
 	struct sessions *sessions;
 	struct cgroups *cgroups;

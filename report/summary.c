@@ -278,7 +278,7 @@ static uint32_t summary_task_label(struct summary *sm, const struct task *t, boo
 	n = (int)(clen ? clen : 1);
 	n += snprintf(buf + n, sizeof(buf) - (size_t)n, thread ? " %u/%u" : " %u", t->pid, t->tid);
 	if (sessions_count(sm->c->sessions) > 1)
-		n += snprintf(buf + n, sizeof(buf) - (size_t)n, "@%u", t->sess);
+		n += snprintf(buf + n, sizeof(buf) - (size_t)n, "@%u", sessions_get(sm->c->sessions, t->sess)->number);
 	return strtab_intern(strs, buf, (size_t)n);
 }
 

@@ -276,6 +276,14 @@ void craft_block_body(struct craft *c, uint64_t first_ns, uint64_t last_ns,
 	craft_free(&payload);
 }
 
+void craft_minimal_session(struct craft *c)
+{
+	static const uint8_t body[] = { 0xa1, 0x66, 'f', 'o', 'r', 'm', 'a', 't', 0x82, 0x01, 0x00 };
+
+	craft_label(c);
+	craft_frame(c, 1, body, sizeof(body));
+}
+
 void craft_session(struct craft *c, uint32_t major, uint32_t minor, const struct craft_type *extra, size_t nextra)
 {
 	struct craft body;

@@ -10,6 +10,8 @@
  *   gen_report sessions OUT.sct N            N small sessions one after the other (cat of
  *                                            N files), each a TASK (pid 1, "init") and one
  *                                            write by it in cgroup 0 (no CGROUP record)
+ *   gen_report headers OUT.sct N             N sessions of a label and the smallest HEADER
+ *                                            ({"format": [1, 0]}), nothing else
  *   gen_report future OUT.sct                a hand-made session whose HEADER schema describes
  *                                            type 9 "future" (time_ns, value, blob): a
  *                                            syscall and two type-9 records
@@ -306,6 +308,22 @@ static int gen_future(const char *path)
 	return fclose(f) || err;
 }
 
+static int gen_headers(const char *path, unsigned long long n)
+{
+	struct craft c;
+	FILE *f = fopen(path, "wb");
+	int err = 0;
+
+	if (!f)
+		return 1;
+	craft_init(&c);
+	craft_minimal_session(&c);
+	for (unsigned long long i = 0; i < n && !err; i++)
+		err = fwrite(c.p, 1, c.len, f) != c.len;
+	craft_free(&c);
+	return fclose(f) || err;
+}
+
 static int gen_read(const char *path)
 {
 	struct sct_record rec;
@@ -332,10 +350,12 @@ int main(int argc, char **argv)
 		return gen_bench(argv[2], strtoull(argv[3], NULL, 10));
 	if (argc == 4 && !strcmp(argv[1], "sessions"))
 		return gen_sessions(argv[2], strtoull(argv[3], NULL, 10));
+	if (argc == 4 && !strcmp(argv[1], "headers"))
+		return gen_headers(argv[2], strtoull(argv[3], NULL, 10));
 	if (argc == 3 && !strcmp(argv[1], "future"))
 		return gen_future(argv[2]);
 	if (argc == 3 && !strcmp(argv[1], "read"))
 		return gen_read(argv[2]);
-	fprintf(stderr, "usage: gen_report hostile OUT EXPECT | version IN OUT | bench OUT N | sessions OUT N | future OUT | read IN\n");
+	fprintf(stderr, "usage: gen_report hostile OUT EXPECT | version IN OUT | bench OUT N | sessions OUT N | headers OUT N | future OUT | read IN\n");
 	return 2;
 }
