@@ -49,12 +49,7 @@ int lat_add_slow(struct lat *l, uint64_t v)
 {
 	if (l->nsmall == l->count && l->count < LAT_SMALL) {
 		l->small[l->nsmall++] = v;
-		l->count++;
-		l->sum += v;
-		if (v < l->min)
-			l->min = v;
-		if (v > l->max)
-			l->max = v;
+		lat_note(l, v);
 		return 0;
 	}
 	if (lat_spill(l) || !lat_octave(l, lat_exp(v)))

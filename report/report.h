@@ -278,6 +278,16 @@ struct lat {
 	uint32_t nsmall;
 };
 int lat_add_slow(struct lat *l, uint64_t v);
+/* count, sum, min and max of a value that was put in a bucket or kept. */
+static inline void lat_note(struct lat *l, uint64_t v)
+{
+	l->count++;
+	l->sum += v;
+	if (v < l->min)
+		l->min = v;
+	if (v > l->max)
+		l->max = v;
+}
 static inline int lat_add(struct lat *l, uint64_t v)
 {
 	uint64_t *b;
@@ -294,12 +304,7 @@ static inline int lat_add(struct lat *l, uint64_t v)
 	if (!b)
 		return lat_add_slow(l, v);
 	b[i]++;
-	l->count++;
-	l->sum += v;
-	if (v < l->min)
-		l->min = v;
-	if (v > l->max)
-		l->max = v;
+	lat_note(l, v);
 	return 0;
 }
 void lat_init(struct lat *l);
