@@ -270,7 +270,10 @@ int timeline_add(struct timeline *tl, struct live *lv, const struct sct_record *
 		tl_lifecycle(tl, l, lv, rec);
 	if (tl->c->env->nfiles > 1) {
 		out_str(l, " @");
-		names_out_escaped(l, strtab_get(tl->c->strs, s->host), strtab_len(tl->c->strs, s->host));
+		if (s->headless)
+			out_char(l, '?'); /* no HEADER: host unknown */
+		else
+			names_out_escaped(l, strtab_get(tl->c->strs, s->host), strtab_len(tl->c->strs, s->host));
 	}
 	out_char(l, '\n');
 	if (l->err)

@@ -152,6 +152,9 @@ Test(report_damage, blocks_without_a_header_are_shown_as_such)
 	cr_assert_str_eq(rt_line(out, 2), "+1000.000000 ??:??:??.?????? task(server 1200/1200) ppid 1 cg=cgroup:4242");
 	cr_assert_str_eq(rt_line(out, 4), "+1000.000060 ??:??:??.?????? exit(? 1300/1300) = SIGKILL [process gone]");
 	free(out);
+	cr_assert_eq(rt_run(&out, "TZ=UTC %s -T %s %s", rt_report(), path, path), 0);
+	cr_assert_str_eq(rt_line(out, 9), "+1000.000060 ??:??:??.?????? exit(? 1300/1300) = SIGKILL [process gone] @?");
+	free(out);
 	cr_assert_eq(rt_run(&out, "%s --tree %s", rt_report(), path), 0);
 	cr_assert_str_eq(rt_line(out, 3), "no HEADER (damaged or missing): host unknown");
 	free(out);
