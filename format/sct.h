@@ -269,12 +269,21 @@ SCT_MUST_CHECK int sct_writer_append_syscall(struct sct_writer *w, const struct 
 SCT_MUST_CHECK int sct_writer_flush(struct sct_writer *w);
 /* Flush if the oldest pending record was appended flush_interval_ns ago or more (clock: monotonic). */
 SCT_MUST_CHECK int sct_writer_flush_if_due(struct sct_writer *w, uint64_t now_ns);
-/* Bytes written so far, records appended so far. */
+/* Bytes written so far (after sct_writer_finish(): the whole output), records appended so far. */
 uint64_t sct_writer_bytes(const struct sct_writer *w);
 uint64_t sct_writer_records(const struct sct_writer *w);
 /*
- * Flush, write the TRAILER, fsync (regular files), close, free. Returns the first error met
- * over the writer's life, or 0. w is freed in every case.
+ * End the trace without freeing the writer: flush, write the TRAILER, fsync (regular files).
+ * Afterwards sct_writer_bytes() counts every byte the output received (a FIFO or a pipe has
+ * no size to ask), and append and flush calls return -SCT_E_STATE; only sct_writer_close()
+ * (or sct_writer_abandon()) remains to do. Returns the first error met over the writer's
+ * life, or 0; a second call does nothing and returns the same. After an error the output
+ * holds every block written before it, as after a failed append.
+ */
+SCT_MUST_CHECK int sct_writer_finish(struct sct_writer *w);
+/*
+ * sct_writer_finish() unless done, then close the fd (if owned) and free. Returns the first
+ * error met over the writer's life, or 0. w is freed in every case.
  */
 SCT_MUST_CHECK int sct_writer_close(struct sct_writer *w);
 /* Free without a trailer (the file reads back as incomplete). For crash-like tests. */

@@ -24,7 +24,8 @@ static const char usage_text[] =
 "exit, cgroup, lost, warning, a number (a newer type: 9, ...) or a name a HEADER's schema\n"
 "gives it (else exit 2). Columns: session, host, the schema's fields in order, then\n"
 "resolved names: syscall: name, comm, cgroup_path; task: cgroup_path; fork: parent_comm;\n"
-"exit: comm (empty/null when no record named them).\n"
+"exit: comm (empty/null when no record named them). Blocks after a damaged or missing\n"
+"HEADER have no session number and no host (empty/null).\n"
 "Strings: CSV writes bytes as they are (quoted when they hold , \" CR or LF); JSON writes\n"
 "valid UTF-8 as is and each other byte as \\u00XX of its value. 64-bit values are exact\n"
 "integers in both.\n"
@@ -224,6 +225,14 @@ static const struct sc_slot *convert_slot(const struct sct_field_schema *fs)
 	return NULL;
 }
 
+static void convert_str_to(struct out *o, bool jsonl, const void *p, size_t len)
+{
+	if (jsonl)
+		json_string(o, p, len);
+	else
+		csv_bytes(o, p, len);
+}
+
 /* Columns 0 and 1 (session, host) are the same for a whole session: rendered once. */
 static int convert_prefix(struct convert *cv, const struct sess *s)
 {
@@ -237,14 +246,18 @@ static int convert_prefix(struct convert *cv, const struct sess *s)
 		out_char(&p, '{');
 		out_mem(&p, cv->cols[0].jkey, cv->cols[0].jkeylen);
 	}
-	out_u64(&p, s->id);
+	/* blocks without a HEADER: no session number, no host (null in JSON, empty in CSV) */
+	if (!s->headless)
+		out_u64(&p, s->number);
+	else if (cv->jsonl)
+		out_str(&p, "null");
 	out_char(&p, ',');
-	if (cv->jsonl) {
+	if (cv->jsonl)
 		out_mem(&p, cv->cols[1].jkey, cv->cols[1].jkeylen);
-		json_string(&p, strtab_get(cv->c.strs, s->host), hlen);
-	} else {
-		csv_bytes(&p, strtab_get(cv->c.strs, s->host), hlen);
-	}
+	if (!s->headless)
+		convert_str_to(&p, cv->jsonl, strtab_get(cv->c.strs, s->host), hlen);
+	else if (cv->jsonl)
+		out_str(&p, "null");
 	free(cv->prefix);
 	cv->prefix = p.buf;
 	cv->prefix_len = p.len;
@@ -309,10 +322,7 @@ static void convert_null(struct convert *cv)
 
 static void convert_str(struct convert *cv, const void *p, size_t len)
 {
-	if (cv->jsonl)
-		json_string(&cv->o, p, len);
-	else
-		csv_bytes(&cv->o, p, len);
+	convert_str_to(&cv->o, cv->jsonl, p, len);
 }
 
 static void convert_field(struct convert *cv, struct input *in, int idx)
@@ -417,12 +427,14 @@ static int convert_one(struct convert *cv, const char *path)
 			cv->type = t > 0 ? (uint32_t)t : 0;
 		}
 		if (!cv->ncols && cv->type) {
+			/* a newer type's columns: from the first session whose HEADER describes it */
 			const struct sct_type_schema *ts = sct_reader_schema(in.r, cv->type);
 
-			n = convert_columns(cv, ts ? ts : sct_schema_builtin(cv->type));
+			n = ts ? convert_columns(cv, ts) : 0;
 			if (n)
 				break;
-			convert_header(cv);
+			if (ts)
+				convert_header(cv);
 		}
 		n = rec.type == cv->type ? convert_row(cv, &in, &rec) : 0;
 		if (!n)

@@ -16,7 +16,7 @@
 int input_tables_new(struct ctx *c)
 {
 	c->strs = strtab_new();
-	c->sessions = sessions_new();
+	c->sessions = sessions_new(c->keep_sessions ? UINT32_MAX : SESSIONS_LISTED);
 	c->cgroups = c->strs ? cgroups_new(c->strs) : NULL;
 	c->tasks = c->strs ? tasks_new(c->strs) : NULL;
 	if (c->strs && c->sessions && c->cgroups && c->tasks)
@@ -62,7 +62,7 @@ static int input_session(struct ctx *c, struct input *in)
 	input_live_free(c, lv);
 	memset(lv, 0, sizeof(*lv));
 	lv->session = live;
-	lv->tasks = c->keep_ended ? c->tasks : tasks_new(c->strs);
+	lv->tasks = c->keep_sessions ? c->tasks : tasks_new(c->strs);
 	lv->cgroups = c->keep_ended ? c->cgroups : cgroups_new(c->strs);
 	if (!lv->tasks || !lv->cgroups)
 		return -ENOMEM;
@@ -73,6 +73,8 @@ static int input_session(struct ctx *c, struct input *in)
 		lv->s.host = strtab_intern(c->strs, h, strlen(h));
 		sct_session_anchor(live, &lv->s.anchor_clock, &lv->s.anchor_real);
 		lv->s.cgroup_v1 = !strcmp(sct_session_get(live, SCT_SESSION_CGROUP_HIERARCHY), "v1");
+	} else {
+		lv->s.headless = true;
 	}
 	return sessions_add(c->sessions, &lv->s);
 }
@@ -146,8 +148,6 @@ int input_next(struct ctx *c, struct input *in, struct sct_record *rec)
 			if (rec->type == SCT_REC_SESSION)
 				continue;
 		}
-		if (rec->type > SCT_REC_MAX)
-			continue;
 		err = input_apply(c, in, rec);
 		if (err)
 			return err;

@@ -184,6 +184,17 @@ static int parse_args(struct env *env, int argc, char **argv)
 	return 0;
 }
 
+/* Whether the output names sessions after they are over: the tree, "comm pid@session" labels. */
+static bool needs_sessions(const struct env *env)
+{
+	if (env->mode == MODE_TREE)
+		return true;
+	for (uint32_t k = 0; k < env->nby; k++)
+		if (env->by[k] == BY_PROCESS || env->by[k] == BY_THREAD)
+			return true;
+	return false;
+}
+
 static bool needs_tasks(const struct env *env)
 {
 	if (env->mode == MODE_TREE || env->mode == MODE_TIMELINE || env->filter.need_task)
@@ -275,7 +286,8 @@ static int run_timeline(struct ctx *c, struct timeline *tl, struct out *o)
 			break;
 		n = input_next(c, &ins[pick], &rec);
 		if (n > 0) {
-			last[pick] = sess_wall(&ins[pick].cur->s, rec.syscall.time_ns);
+			if (rec.type <= SCT_REC_MAX) /* a newer type's fields are not in the union */
+				last[pick] = sess_wall(&ins[pick].cur->s, rec.syscall.time_ns);
 			n = timeline_add(tl, ins[pick].cur, &rec, o);
 			if (!n)
 				n = input_track(c, &ins[pick], &rec);
@@ -337,6 +349,7 @@ int main(int argc, char **argv)
 		return EXIT_USAGE;
 	env.filter_active = filter_active(&env.filter);
 	c.track_tasks = needs_tasks(&env);
+	c.keep_sessions = needs_sessions(&env);
 	c.keep_ended = env.mode != MODE_TIMELINE; /* the timeline prints each line as it reads */
 	c.footer = footer_new();
 	signal(SIGPIPE, SIG_IGN); /* a closed pipe is a write error: exit with the documented 1 */

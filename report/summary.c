@@ -193,6 +193,8 @@ static int summary_fold(struct group *dst, const struct group *g)
 
 static void summary_group_free(struct group *g)
 {
+	if (!g)
+		return;
 	lat_free(&g->lat);
 	free(g->errs);
 	free(g);
@@ -278,7 +280,7 @@ static uint32_t summary_task_label(struct summary *sm, const struct task *t, boo
 	n = (int)(clen ? clen : 1);
 	n += snprintf(buf + n, sizeof(buf) - (size_t)n, thread ? " %u/%u" : " %u", t->pid, t->tid);
 	if (sessions_count(sm->c->sessions) > 1)
-		n += snprintf(buf + n, sizeof(buf) - (size_t)n, "@%u", t->sess);
+		n += snprintf(buf + n, sizeof(buf) - (size_t)n, "@%u", sessions_get(sm->c->sessions, t->sess)->number);
 	return strtab_intern(strs, buf, (size_t)n);
 }
 
@@ -379,6 +381,18 @@ static int summary_errcmp(const void *pa, const void *pb)
 	return a->err < b->err ? -1 : a->err > b->err;
 }
 
+/* The raw groups are all folded into merged ones: what pointed at them goes too. */
+static void summary_drop_raw(struct summary *sm)
+{
+	sm->ngroups = 0;
+	sm->tail = 0;
+	sm->last = NULL;
+	free(sm->direct);
+	sm->direct = NULL;
+	hashmap_free(&sm->raw);
+	hashmap_init(&sm->raw, sm->env->nby);
+}
+
 int summary_groups(struct summary *sm, struct group ***out)
 {
 	struct hashmap m;
@@ -388,12 +402,17 @@ int summary_groups(struct summary *sm, struct group ***out)
 		sm->merged = calloc(sm->ngroups + 1, sizeof(*sm->merged));
 		if (!sm->merged)
 			return -ENOMEM;
-		for (uint32_t i = 0; i < sm->ngroups; i++)
+		/* each raw group goes as it is folded: the peak is one copy of the groups, not two */
+		for (uint32_t i = 0; i < sm->ngroups; i++) {
 			if (!summary_merge_one(sm, &m, sm->groups[i])) {
 				hashmap_free(&m);
 				return -ENOMEM;
 			}
+			summary_group_free(sm->groups[i]);
+			sm->groups[i] = NULL;
+		}
 		hashmap_free(&m);
+		summary_drop_raw(sm);
 		qsort_r(sm->merged, sm->nmerged, sizeof(*sm->merged), summary_cmp, sm);
 		for (uint32_t i = 0; i < sm->nmerged; i++) {
 			struct group *g = sm->merged[i];

@@ -26,6 +26,7 @@ struct timeline {
 	struct tl_entry *heap;
 	uint32_t n;
 	uint64_t seq;
+	uint64_t last_key; /* wall clock of the newest line of a session with a clock */
 	struct out line;
 };
 
@@ -258,7 +259,10 @@ int timeline_add(struct timeline *tl, struct live *lv, const struct sct_record *
 	l->len = 0;
 	names_out_secs(l, sess_rel(s, t), true);
 	out_char(l, ' ');
-	names_out_wall(l, sess_wall(s, t), false);
+	if (s->headless)
+		out_str(l, "??:??:??.??????");
+	else
+		names_out_wall(l, sess_wall(s, t), false);
 	out_char(l, ' ');
 	if (rec->type == SCT_REC_SYSCALL)
 		tl_syscall(tl, l, lv, &rec->syscall);
@@ -266,12 +270,18 @@ int timeline_add(struct timeline *tl, struct live *lv, const struct sct_record *
 		tl_lifecycle(tl, l, lv, rec);
 	if (tl->c->env->nfiles > 1) {
 		out_str(l, " @");
-		names_out_escaped(l, strtab_get(tl->c->strs, s->host), strtab_len(tl->c->strs, s->host));
+		if (s->headless)
+			out_char(l, '?'); /* no HEADER: host unknown */
+		else
+			names_out_escaped(l, strtab_get(tl->c->strs, s->host), strtab_len(tl->c->strs, s->host));
 	}
 	out_char(l, '\n');
 	if (l->err)
 		return l->err;
-	e.key = sess_wall(s, t);
+	/* without a HEADER no clock is known: the line stays where the input has it */
+	if (!s->headless)
+		tl->last_key = sess_wall(s, t);
+	e.key = tl->last_key;
 	e.seq = tl->seq++;
 	e.len = (uint32_t)l->len;
 	e.line = malloc(l->len);

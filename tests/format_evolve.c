@@ -22,29 +22,6 @@ static const struct craft_col sys_cols[] = {
 	{ SCT_KIND_UINT, abi3, NULL }, { SCT_KIND_SINT, ret3, NULL }, { SCT_KIND_UINT, unf3, NULL },
 };
 
-static void craft_session(struct craft *c, uint32_t major, uint32_t minor,
-			  const struct craft_type *extra, size_t nextra)
-{
-	struct craft body;
-
-	craft_init(&body);
-	craft_header_body(&body, major, minor, extra, nextra);
-	craft_label(c);
-	craft_frame(c, 1, body.p, body.len);
-	craft_free(&body);
-}
-
-static void craft_block(struct craft *c, const struct craft_run *runs, size_t nruns,
-			const struct craft_section *secs, size_t nsecs)
-{
-	struct craft body;
-
-	craft_init(&body);
-	craft_block_body(&body, 1000, 1300, runs, nruns, secs, nsecs);
-	craft_frame(c, 2, body.p, body.len);
-	craft_free(&body);
-}
-
 static void craft_syscall_block(struct craft *c)
 {
 	static const struct craft_run run = { SCT_REC_SYSCALL, 3 };
