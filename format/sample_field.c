@@ -88,6 +88,8 @@ uint32_t sct_sample_field(const struct sct_event_field *f, struct sct_bytes payl
 
 	memset(out, 0, sizeof(*out));
 	out->is_signed = f->is_signed;
+	if (!payload.ptr)
+		payload.ptr = (const uint8_t *)""; /* an empty payload: no pointer arithmetic on NULL */
 	if (f->offset > payload.len || f->size > payload.len - f->offset) {
 		out->kind = SCT_SAMPLE_BAD;
 		return out->kind;
