@@ -148,7 +148,7 @@ static void tl_sample(struct timeline *tl, struct out *l, struct live *lv, const
 	uint32_t name = input_event_name(tl->c, lv, sm);
 
 	names_out_escaped(l, strtab_get(tl->c->strs, name), strtab_len(tl->c->strs, name));
-	tl_who(tl, l, tasks_peek(lv->tasks, lv->s.id, sm->tid), sm->pid, sm->tid);
+	tl_who(tl, l, tasks_lookup(lv->tasks, lv->s.id, sm->pid, sm->tid), sm->pid, sm->tid);
 	out_printf(l, " cpu %u", sm->cpu);
 	if (ev)
 		sample_text_fields(l, ev, sm->payload, SAMPLE_TEXT_MAX);
