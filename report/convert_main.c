@@ -608,6 +608,13 @@ static mode_t convert_mode(const struct convert *cv)
 	return any ? mode : 0600;
 }
 
+static void convert_free_events(struct convert *cv)
+{
+	for (uint32_t i = 0; i < cv->nevents; i++)
+		free(cv->events[i]);
+	free(cv->events);
+}
+
 static void convert_free(struct convert *cv)
 {
 	input_tables_free(&cv->c);
@@ -618,9 +625,7 @@ static void convert_free(struct convert *cv)
 		free(cv->cols[i].field);
 		free(cv->cols[i].jkey);
 	}
-	for (uint32_t i = 0; i < cv->nevents; i++)
-		free(cv->events[i]);
-	free(cv->events);
+	convert_free_events(cv);
 	free(cv->scratch.buf);
 	free(cv);
 }
@@ -637,6 +642,7 @@ int main(int argc, char **argv)
 		return EXIT_INPUT;
 	}
 	if (parse_args(cv, argc, argv)) {
+		convert_free_events(cv);
 		free(cv);
 		return EXIT_USAGE;
 	}
