@@ -34,23 +34,40 @@ static void sample_json_array(struct out *o, const struct sct_sample_value *v, u
 	out_char(o, ']');
 }
 
-void sample_json_value(struct out *o, const struct sct_event_field *f, struct sct_bytes payload)
+/* How a value reads: in JSON, in a CSV field, or on a timeline line. */
+enum sample_style { STYLE_JSON, STYLE_CSV, STYLE_TEXT };
+
+static void sample_value(struct out *o, struct out *scratch, const struct sct_event_field *f,
+			 struct sct_bytes payload, enum sample_style style)
 {
 	struct sct_sample_value v;
+	uint32_t kind = sct_sample_field(f, payload, &v);
 
-	switch (sct_sample_field(f, payload, &v)) {
-	case SCT_SAMPLE_INT:
+	if (kind == SCT_SAMPLE_INT) {
 		sample_number(o, v.u, v.is_signed);
-		break;
-	case SCT_SAMPLE_STRING:
+	} else if (kind == SCT_SAMPLE_STRING && style == STYLE_JSON) {
 		json_string(o, v.bytes.ptr, v.bytes.len);
-		break;
-	case SCT_SAMPLE_ARRAY:
-		sample_json_array(o, &v, UINT32_MAX);
-		break;
-	default:
-		out_str(o, SAMPLE_ERROR_JSON);
+	} else if (kind == SCT_SAMPLE_STRING && style == STYLE_CSV) {
+		csv_bytes(o, v.bytes.ptr, v.bytes.len);
+	} else if (kind == SCT_SAMPLE_STRING) {
+		out_char(o, '"');
+		names_out_escaped(o, v.bytes.ptr, v.bytes.len);
+		out_char(o, '"');
+	} else if (style == STYLE_CSV) {
+		/* arrays and errors: their JSON text as one CSV field */
+		scratch->len = 0;
+		sample_value(scratch, NULL, f, payload, STYLE_JSON);
+		csv_bytes(o, scratch->buf, scratch->len);
+	} else if (kind == SCT_SAMPLE_ARRAY) {
+		sample_json_array(o, &v, style == STYLE_TEXT ? TIMELINE_ELEMS : UINT32_MAX);
+	} else {
+		out_str(o, style == STYLE_TEXT ? "<out of range>" : SAMPLE_ERROR_JSON);
 	}
+}
+
+void sample_json_value(struct out *o, const struct sct_event_field *f, struct sct_bytes payload)
+{
+	sample_value(o, NULL, f, payload, STYLE_JSON);
 }
 
 static void sample_json_member(struct out *o, const struct sct_event_field *f, struct sct_bytes payload)
@@ -89,41 +106,7 @@ void sample_csv_fields(struct out *o, struct out *scratch, const struct sct_even
 void sample_csv_value(struct out *o, struct out *scratch, const struct sct_event_field *f,
 		      struct sct_bytes payload)
 {
-	struct sct_sample_value v;
-
-	switch (sct_sample_field(f, payload, &v)) {
-	case SCT_SAMPLE_INT:
-		sample_number(o, v.u, v.is_signed);
-		break;
-	case SCT_SAMPLE_STRING:
-		csv_bytes(o, v.bytes.ptr, v.bytes.len);
-		break;
-	default:
-		scratch->len = 0;
-		sample_json_value(scratch, f, payload);
-		csv_bytes(o, scratch->buf, scratch->len);
-	}
-}
-
-static void sample_text_value(struct out *o, const struct sct_event_field *f, struct sct_bytes payload)
-{
-	struct sct_sample_value v;
-
-	switch (sct_sample_field(f, payload, &v)) {
-	case SCT_SAMPLE_INT:
-		sample_number(o, v.u, v.is_signed);
-		break;
-	case SCT_SAMPLE_STRING:
-		out_char(o, '"');
-		names_out_escaped(o, v.bytes.ptr, v.bytes.len);
-		out_char(o, '"');
-		break;
-	case SCT_SAMPLE_ARRAY:
-		sample_json_array(o, &v, TIMELINE_ELEMS);
-		break;
-	default:
-		out_str(o, "<out of range>");
-	}
+	sample_value(o, scratch, f, payload, STYLE_CSV);
 }
 
 void sample_text_fields(struct out *o, const struct sct_event_desc *ev, struct sct_bytes payload,
@@ -144,6 +127,6 @@ void sample_text_fields(struct out *o, const struct sct_event_desc *ev, struct s
 		out_char(o, ' ');
 		names_out_escaped(o, f->name, strlen(f->name));
 		out_char(o, '=');
-		sample_text_value(o, f, payload);
+		sample_value(o, NULL, f, payload, STYLE_TEXT);
 	}
 }
