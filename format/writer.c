@@ -32,6 +32,7 @@ struct sct_writer {
 	off_t base;        /* file offset of the label */
 	int err;           /* first error: the writer is failed */
 	uint64_t bytes, records;
+	uint32_t nevents;  /* the HEADER's event table: SAMPLE records index it */
 	uint64_t flush_interval_ns;
 	uint64_t pending_since_ns; /* monotonic time of the first pending record */
 	struct block_enc enc;
@@ -107,6 +108,7 @@ static int writer_header(struct sct_writer *w, const struct sct_header_info *inf
 	err = writer_put(w, sct_label, SCT_LABEL_LEN);
 	if (err)
 		return err;
+	w->nevents = info->nevents;
 	cbuf_init(&b, FRAME_HEAD_MAX, FRAME_HEAD_MAX + SCT_MAX_HEADER_BODY + FRAME_CHECK_LEN);
 	header_encode(&b, info);
 	err = writer_put_cbuf(w, &b, FRAME_HEADER, SCT_MAX_HEADER_BODY);
@@ -301,6 +303,9 @@ int sct_writer_append(struct sct_writer *w, const struct sct_record *rec)
 	if (rec->type == SCT_REC_SYSCALL)
 		return sct_writer_append_syscall(w, &rec->syscall);
 	if (rec->type == SCT_REC_SESSION || rec->type > SCT_REC_MAX)
+		return -EINVAL;
+	/* a sample its HEADER does not describe could never be decoded */
+	if (rec->type == SCT_REC_SAMPLE && rec->sample.event >= w->nevents)
 		return -EINVAL;
 	bound = block_enc_bound(rec);
 	if (bound < 0)

@@ -191,6 +191,27 @@ static void footer_list(struct out *o, const struct detail *list, uint32_t n, ui
 		out_printf(o, "   ... %llu more\n", (unsigned long long)(total - n));
 }
 
+/* What a session's samples' cgroup ids mean (its HEADER's sample_cgroup). */
+static void footer_sample_cgroup(const struct sess *s, const struct strtab *strs, struct out *o)
+{
+	const char *mode = strtab_get(strs, s->sample_cgroup);
+
+	out_printf(o, "-- samples of session %u: backend ", s->id);
+	names_out_escaped(o, strtab_get(strs, s->backend), strtab_len(strs, s->backend));
+	if (!strcmp(mode, "kernel")) {
+		out_str(o, ", cgroup ids from the kernel\n");
+	} else if (!strcmp(mode, "recorder")) {
+		out_str(o, "; samples carry no kernel cgroup id: filled by the recorder from the task's "
+			"cgroup as it knew it when it read the sample\n");
+	} else if (!strcmp(mode, "none")) {
+		out_str(o, "; samples carry no cgroup id (0)\n");
+	} else {
+		out_str(o, ", cgroup ids: ");
+		names_out_escaped(o, mode, strtab_len(strs, s->sample_cgroup));
+		out_char(o, '\n');
+	}
+}
+
 static void footer_sessions(const struct sessions *ss, const struct strtab *strs, struct out *o)
 {
 	uint32_t n = sessions_count(ss);
@@ -218,18 +239,25 @@ static void footer_sessions(const struct sessions *ss, const struct strtab *strs
 
 void footer_print(struct footer *f, const struct sessions *ss, const struct strtab *strs, struct out *o)
 {
-	static const char *const names[] = { "sessions", "syscall", "task", "fork", "exec",
-					     "exit", "cgroup", "lost", "warning" };
+	static const char *const names[SCT_REC_MAX + 1] = { "sessions", "syscall", "task", "fork", "exec",
+							     "exit", "cgroup", "lost", "warning", "sample" };
 	const struct sct_reader_stats *st = &f->st;
 
 	footer_sessions(ss, strs, o);
 	out_printf(o, "-- read %u file%s, %llu records (", f->nfiles, f->nfiles == 1 ? "" : "s",
 		   (unsigned long long)footer_records(f));
+	/* samples only when there are some: a trace of syscalls reads as it always did */
 	for (int i = 1; i <= SCT_REC_MAX; i++)
-		out_printf(o, "%s%s %llu", i > 1 ? ", " : "", names[i], (unsigned long long)st->records[i]);
+		if (i < SCT_REC_SAMPLE || st->records[i])
+			out_printf(o, "%s%s %llu", i > 1 ? ", " : "", names[i],
+				   (unsigned long long)st->records[i]);
 	if (f->newer_records)
 		out_printf(o, ", newer types %llu", (unsigned long long)f->newer_records);
-	out_printf(o, ")\n-- lost events: %llu (ring buffer full %llu, no room in flight %llu) in %llu records\n",
+	out_str(o, ")\n");
+	for (uint32_t i = 0; st->records[SCT_REC_SAMPLE] && i < sessions_count(ss) && i < SESSIONS_LISTED; i++)
+		if (strtab_len(strs, sessions_get(ss, i)->sample_cgroup))
+			footer_sample_cgroup(sessions_get(ss, i), strs, o);
+	out_printf(o, "-- lost events: %llu (ring buffer full %llu, no room in flight %llu) in %llu records\n",
 		   (unsigned long long)f->lost_total, (unsigned long long)f->lost_by_cause[1],
 		   (unsigned long long)f->lost_by_cause[2], (unsigned long long)f->lost_records);
 	out_printf(o, "-- warnings: %llu (targets map full: %llu tasks not traced, enumeration failures: %llu, other: %llu)\n",

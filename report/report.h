@@ -112,6 +112,8 @@ struct sess {
 	uint32_t file;      /* strtab id of the input path */
 	uint64_t anchor_clock, anchor_real;
 	bool cgroup_v1;
+	uint32_t backend;       /* strtab ids of the HEADER's strings ("" before format 1.1) */
+	uint32_t sample_cgroup;
 };
 #define SESSIONS_LISTED 20 /* sessions the footer lists; then "... N more sessions" */
 struct sessions;
@@ -227,6 +229,10 @@ void input_error(struct ctx *c, struct input *in, const char *path, int err);
 void input_close(struct ctx *c, struct input *in);
 /* Name of syscall nr in the live session's table: strtab id ("syscall_N" if unknown). */
 uint32_t input_syscall_name(struct ctx *c, struct live *lv, uint32_t nr, uint32_t abi);
+/* The live session's description of a sample's event, NULL if its HEADER has none. */
+const struct sct_event_desc *input_event(const struct live *lv, const struct sct_sample *sm);
+/* Name of a sample's event: strtab id of "GROUP:NAME" ("event_N" if the HEADER has none). */
+uint32_t input_event_name(struct ctx *c, struct live *lv, const struct sct_sample *sm);
 
 /* ---------------------------------------------------------------- filter.c */
 #define FILTER_MAX_IDS 256
@@ -250,6 +256,8 @@ int filter_parse_ids(uint32_t *ids, uint32_t *n, const char *arg);
 int filter_parse_list(char ***list, uint32_t *n, const char *arg);
 int filter_parse_duration(const char *arg, uint64_t *ns);
 int filter_parse_time(const char *arg, int64_t *v, bool *wall);
+/* Task-level filters on a sample; false under a syscall-only filter (--syscall, ...). */
+bool filter_sample(struct ctx *c, struct live *lv, const struct sct_sample *sm);
 /* Every filter of c->env on a syscall of the live session. */
 bool filter_syscall(struct ctx *c, struct live *lv, const struct sct_syscall *sc);
 /* Task-level filters (pid, tid, comm, cgroup, time) for lifecycle records; cgroups of s in cgs. */
@@ -316,7 +324,7 @@ void lat_log2(const struct lat *l, uint64_t out[65]);
 void lat_free(struct lat *l);
 
 /* ---------------------------------------------------------------- groups (summary.c) */
-enum by_key { BY_SYSCALL, BY_PROCESS, BY_THREAD, BY_CGROUP, BY_COMM, BY_HOST, BY_NKEYS };
+enum by_key { BY_SYSCALL, BY_PROCESS, BY_THREAD, BY_CGROUP, BY_COMM, BY_HOST, BY_EVENT, BY_NKEYS };
 #define BY_MAX 6
 
 enum sort_key { SORT_TIME, SORT_CALLS, SORT_ERRORS, SORT_AVG, SORT_MAX, SORT_P99, SORT_NAME };
@@ -388,13 +396,39 @@ void footer_free(struct footer *f);
 /* ---------------------------------------------------------------- csv.c, jsonl.c */
 /* One CSV field (RFC 4180 quoting when needed; bytes as they are). */
 void csv_bytes(struct out *o, const void *p, size_t len);
+/* Bytes inside a quoted CSV field: quotes doubled, no surrounding quotes. */
+void csv_quoted_part(struct out *o, const void *p, size_t len);
 /* One JSON string: valid UTF-8 as is, other bytes as \u00XX of their value. */
 void json_string(struct out *o, const void *p, size_t len);
+
+/* ---------------------------------------------------------------- samples.c */
+/*
+ * A tracepoint sample's fields, decoded by the HEADER's event table (sct_sample_field()):
+ * integers as numbers, strings as strings, other arrays as arrays of numbers, and a field
+ * whose data lies outside the payload as an error marker, never its bytes.
+ */
+/* Bytes a field's JSON text takes at most (a 64 KiB payload as \u00XX escapes): scratch size. */
+#define SAMPLE_JSON_MAX (512u << 10)
+/* JSON value of one field. */
+void sample_json_value(struct out *o, const struct sct_event_field *f, struct sct_bytes payload);
+/* JSON object of every field: {"name":value,...}. */
+void sample_json_fields(struct out *o, const struct sct_event_desc *ev, struct sct_bytes payload);
+/* The same object as one CSV field; scratch: an fd -1 out of SAMPLE_JSON_MAX bytes. */
+void sample_csv_fields(struct out *o, struct out *scratch, const struct sct_event_desc *ev,
+		       struct sct_bytes payload);
+/* One field as a CSV field: numbers, strings as their bytes, arrays and errors as JSON. */
+void sample_csv_value(struct out *o, struct out *scratch, const struct sct_event_field *f,
+		      struct sct_bytes payload);
+/* " name=value ..." for the timeline, common_* fields left out, escaped, at most max bytes. */
+void sample_text_fields(struct out *o, const struct sct_event_desc *ev, struct sct_bytes payload,
+			size_t max);
 
 /* ---------------------------------------------------------------- modes */
 struct summary;
 struct summary *summary_new(struct ctx *c);
 int summary_add(struct summary *sm, struct live *lv, const struct sct_syscall *sc);
+/* --by event: count a sample. */
+int summary_add_sample(struct summary *sm, struct live *lv, const struct sct_sample *sample);
 /* Groups merged by label, sorted; returns the count and the array (owned by sm). */
 int summary_groups(struct summary *sm, struct group ***out);
 int summary_print(struct summary *sm, struct out *o);

@@ -140,6 +140,24 @@ static void tl_syscall(struct timeline *tl, struct out *l, struct live *lv, cons
 	tl_cgroup(tl, l, lv, sc->cgroup_id);
 }
 
+/* Room for the fields of one sample line (the rest of LINE_CAP holds the last field). */
+#define SAMPLE_TEXT_MAX (64u << 10)
+
+static void tl_sample(struct timeline *tl, struct out *l, struct live *lv, const struct sct_sample *sm)
+{
+	const struct sct_event_desc *ev = input_event(lv, sm);
+	uint32_t name = input_event_name(tl->c, lv, sm);
+
+	names_out_escaped(l, strtab_get(tl->c->strs, name), strtab_len(tl->c->strs, name));
+	tl_who(tl, l, tasks_lookup(lv->tasks, lv->s.id, sm->pid, sm->tid), sm->pid, sm->tid);
+	out_printf(l, " cpu %u", sm->cpu);
+	if (ev)
+		sample_text_fields(l, ev, sm->payload, SAMPLE_TEXT_MAX);
+	/* 0: the session's sample_cgroup is "none", or the recorder did not know the task */
+	if (sm->cgroup_id)
+		tl_cgroup(tl, l, lv, sm->cgroup_id);
+}
+
 static void tl_string(struct out *l, struct sct_bytes b)
 {
 	out_char(l, '"');
@@ -199,7 +217,7 @@ static void tl_lifecycle(struct timeline *tl, struct out *l, struct live *lv, co
 	}
 }
 
-/* Lines for syscalls and lifecycle records only: CGROUP records are shown as cg= paths. */
+/* Lines for syscalls, samples and lifecycle records: CGROUP records are shown as cg= paths. */
 static bool tl_wanted(struct ctx *c, struct live *lv, const struct sct_record *rec)
 {
 	const struct filter *f = &c->env->filter;
@@ -210,6 +228,8 @@ static bool tl_wanted(struct ctx *c, struct live *lv, const struct sct_record *r
 		return filter_syscall(c, lv, &rec->syscall);
 	case SCT_REC_CGROUP:
 		return false;
+	case SCT_REC_SAMPLE:
+		return filter_sample(c, lv, &rec->sample);
 	case SCT_REC_LOST:
 	case SCT_REC_WARNING:
 		return filter_window(f, s, rec->lost.time_ns);
@@ -266,6 +286,8 @@ int timeline_add(struct timeline *tl, struct live *lv, const struct sct_record *
 	out_char(l, ' ');
 	if (rec->type == SCT_REC_SYSCALL)
 		tl_syscall(tl, l, lv, &rec->syscall);
+	else if (rec->type == SCT_REC_SAMPLE)
+		tl_sample(tl, l, lv, &rec->sample);
 	else
 		tl_lifecycle(tl, l, lv, rec);
 	if (tl->c->env->nfiles > 1) {

@@ -13,7 +13,7 @@
  *   gen_report headers OUT.sct N             N sessions of a label and the smallest HEADER
  *                                            ({"format": [1, 0]}), nothing else
  *   gen_report future OUT.sct                a hand-made session whose HEADER schema describes
- *                                            type 9 "future" (time_ns, value, blob): a
+ *                                            type 20 "future" (time_ns, value, blob): a
  *                                            syscall and two type-9 records
  *   gen_report read IN.sct                   reads IN through libsct and nothing else: the
  *                                            reader's own cost, beside the tools'
@@ -278,7 +278,7 @@ static int gen_future(const char *path)
 	static const struct sct_field_schema f9[] = {
 		{ "time_ns", SCT_KIND_TIME, "ns" }, { "value", SCT_KIND_SINT, "" }, { "blob", SCT_KIND_BYTES, "" },
 	};
-	static const struct craft_type t9 = { 9, "future", 3, f9 };
+	static const struct craft_type t9 = { 20, "future", 3, f9 };
 	static const uint64_t t9v[] = { 1100, 1200 }, v9[] = { (uint64_t)-7, 3 }, t1[] = { 1000 }, one[] = { 1 },
 		zero[] = { 0 }, ret[] = { 5 };
 	static const struct sct_bytes b9[] = { { (const uint8_t *)"a,\"b\"", 5 }, { NULL, 0 } };
@@ -290,9 +290,9 @@ static int gen_future(const char *path)
 		{ SCT_KIND_UINT, one, NULL }, { SCT_KIND_UINT, zero, NULL }, { SCT_KIND_UINT, one, NULL },
 		{ SCT_KIND_UINT, zero, NULL }, { SCT_KIND_SINT, ret, NULL }, { SCT_KIND_UINT, zero, NULL },
 	};
-	static const struct craft_run runs[] = { { SCT_REC_SYSCALL, 1 }, { 9, 2 } };
+	static const struct craft_run runs[] = { { SCT_REC_SYSCALL, 1 }, { 20, 2 } };
 	static const struct craft_section secs[] = {
-		{ SCT_REC_SYSCALL, 1, 9, c1, NULL, 0, 0 }, { 9, 2, 3, c9, NULL, 0, 0 },
+		{ SCT_REC_SYSCALL, 1, 9, c1, NULL, 0, 0 }, { 20, 2, 3, c9, NULL, 0, 0 },
 	};
 	struct craft c;
 	FILE *f = fopen(path, "wb");
