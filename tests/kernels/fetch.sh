@@ -14,7 +14,7 @@ cache=$1 meta=$2
 
 # The release moves with every Debian kernel update, so it is read from the archive's index.
 resolve() {
-	apt-cache depends "$meta" 2>/dev/null |
+	{ apt-cache depends "$meta" 2> /dev/null || true; } |
 		awk '$1 == "Depends:" && $2 ~ /^linux-image-[0-9]/ { print $2; exit }'
 }
 pkg=$(resolve)
@@ -37,7 +37,9 @@ trap 'rm -rf "$work"' EXIT
 	die "apt-get download $pkg failed: the Debian archive is unreachable (apt-get update, then retry)"
 dpkg-deb -x "$work"/*.deb "$work/root"
 mods=$work/root/lib/modules/$release
-[ -f "$work/root/boot/vmlinuz-$release" ] && [ -d "$mods" ] || die "$pkg holds no boot/vmlinuz-$release or lib/modules/$release"
+if [ ! -f "$work/root/boot/vmlinuz-$release" ] || [ ! -d "$mods" ]; then
+	die "$pkg holds no boot/vmlinuz-$release or lib/modules/$release"
+fi
 [ -f "$mods/modules.dep" ] || depmod -b "$work/root" "$release"
 
 keep=$work/keep

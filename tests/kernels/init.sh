@@ -1,4 +1,5 @@
 #!/bin/busybox sh
+# shellcheck shell=dash
 # /init of the test VM, PID 1 in its initramfs (run-in-vm.sh builds it). It mounts the host's
 # root read-only over 9p, gives it the kernel filesystems the recorder and its tests use, runs
 # /cmd.sh there with its output on ttyS1, writes "EXIT=<status>" on ttyS2 and powers off.
@@ -26,7 +27,7 @@ done < /modules/order
 r=/newroot
 mount -t 9p -o trans=virtio,version=9p2000.L,msize=512000,cache=loose,ro hostroot $r ||
 	fail "cannot mount the host's root over 9p"
-. /dir.conf
+read -r dir < /dir
 # The fresh tmpfs on /tmp and /run would hide a working directory under them (a clone in /tmp):
 # keep it aside and put it back on top.
 mount --bind "$r$dir" /keep || fail "no $dir on the host"
@@ -49,7 +50,10 @@ mount -t cgroup2 cgroup2 $r/sys/fs/cgroup
 # Tools that read the kernel's config find it where Debian puts it, if the host has a /boot.
 [ -d $r/boot ] && mount --bind /boot $r/boot
 cp /cmd.sh $r/run/cmd.sh
+echo "init: running the command in $dir" > /dev/console
 
 stty -F /dev/ttyS1 raw -echo
 chroot $r /bin/bash /run/cmd.sh < /dev/null > /dev/ttyS1 2>&1
-report $?
+status=$?
+echo "init: the command exited with status $status" > /dev/console
+report $status

@@ -19,6 +19,8 @@ cache=${KERNEL_CACHE:-/var/cache/sct-kernels}
 logs=${KERNEL_LOGS:-/var/tmp/sct-kernels}
 
 [ $# -ge 1 ] || { echo "usage: matrix.sh COMMAND [ARG...]" >&2; exit 2; }
+# A Ctrl-C stops the matrix, not only the kernel it reached.
+trap 'exit 130' INT TERM HUP
 mkdir -p "$logs" || exit 1
 
 # Every kernel is fetched before any runs, so an unreachable archive stops the run at once.

@@ -17,10 +17,14 @@ set -euo pipefail
 
 die() { echo "run-in-vm.sh: $*" >&2; exit 125; }
 
-[ $# -ge 3 ] && [ "$2" = -- ] || die "usage: run-in-vm.sh KERNEL_DIR -- COMMAND [ARG...]"
+if [ $# -lt 3 ] || [ "$2" != -- ]; then
+	die "usage: run-in-vm.sh KERNEL_DIR -- COMMAND [ARG...]"
+fi
 kdir=$1
 shift 2
-[ -f "$kdir/vmlinuz" ] && [ -f "$kdir/modules/order" ] || die "$kdir holds no fetched kernel"
+if [ ! -f "$kdir/vmlinuz" ] || [ ! -f "$kdir/modules/order" ]; then
+	die "$kdir holds no fetched kernel"
+fi
 release=${kdir%/}
 release=${release##*/}
 here=$(cd "$(dirname "$0")" && pwd)
@@ -36,11 +40,19 @@ esac
 if [ "$accel" = kvm ]; then
 	accel_args=(-accel kvm -cpu host)
 else
-	accel_args=(-accel tcg,thread=multi -cpu max)
+	accel_args=(-accel "tcg,thread=multi" -cpu max)
 fi
 
+# QEMU runs under timeout, which puts it in a process group of its own: a Ctrl-C or a cancelled
+# CI job reaches this script only, so the script stops QEMU itself, and no VM outlives it.
+vm_pid=
+cleanup() {
+	[ -z "$vm_pid" ] || { kill "$vm_pid" 2> /dev/null; wait "$vm_pid"; }
+	rm -rf "$work"
+}
 work=$(mktemp -d /tmp/sct-vm.XXXXXX)
-trap 'rm -rf "$work"' EXIT
+trap cleanup EXIT
+trap 'exit 130' INT TERM HUP
 console=${VM_CONSOLE:-$work/console.log}
 
 # The initramfs: a static busybox, the 9p modules, /init, and the command with its directory.
@@ -50,7 +62,7 @@ cp "$busybox" "$ir/bin/busybox"
 cp "$here/init.sh" "$ir/init"
 cp -r "$kdir/modules" "$ir/modules"
 cp "$kdir/config" "$ir/boot/config-$release"
-printf 'dir=%q\n' "$PWD" > "$ir/dir.conf"
+printf '%s\n' "$PWD" > "$ir/dir"
 {
 	printf 'cd %q || exit 125\n' "$PWD"
 	printf 'exec env -i PATH=/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin HOME=/tmp LANG=C.UTF-8'
@@ -69,7 +81,10 @@ timeout -k 5 "${VM_TIMEOUT:-600}" qemu-system-x86_64 -nodefaults -no-user-config
 	-serial "file:$console" -chardev stdio,id=out,signal=off -serial chardev:out \
 	-serial "file:$work/status" \
 	-virtfs local,path=/,mount_tag=hostroot,security_model=none,readonly=on,multidevs=remap \
-	< /dev/null || status=$?
+	< /dev/null &
+vm_pid=$!
+wait "$vm_pid" || status=$?
+vm_pid=
 exit_line=$(grep -a -m1 '^EXIT=' "$work/status" 2> /dev/null || true)
 exit_code=${exit_line#EXIT=}
 exit_code=${exit_code%$'\r'}
@@ -82,6 +97,6 @@ else
 	echo "run-in-vm.sh: $release: the VM failed before the command ran (qemu status $status)" >&2
 	status=125
 fi
-echo "--- last 40 lines of the $release console ($console):" >&2
+echo "--- last 40 lines of the $release console${VM_CONSOLE:+ ($VM_CONSOLE)}:" >&2
 tail -n 40 "$console" >&2 || true
 exit "$status"
