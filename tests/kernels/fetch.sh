@@ -4,13 +4,15 @@
 # depends on into CACHE/RELEASE/ and prints that directory. The kernel package is fetched with
 # apt-get download and unpacked with dpkg-deb -x, never installed: its postinst would build an
 # initramfs and touch /boot. The cache keeps only what a test VM boots with: vmlinuz, config, and
-# the modules that mount the host's root over 9p (uncompressed, in load order, for busybox insmod).
+# the modules init.sh needs (uncompressed, in load order, for busybox insmod).
 set -euo pipefail
 
 die() { echo "fetch.sh: $*" >&2; exit 1; }
 
 [ $# -eq 2 ] || die "usage: fetch.sh CACHE PACKAGE"
 cache=$1 meta=$2
+# 9p over virtio-pci for the host's root, overlay for a writable layer on top of it.
+modules="9p 9pnet_virtio virtio_pci overlay"
 
 # The release moves with every Debian kernel update, so it is read from the archive's index.
 resolve() {
@@ -25,7 +27,7 @@ fi
 [ -n "$pkg" ] || die "cannot resolve $meta: the Debian archive is unreachable or has no such package (apt-get update, then retry)"
 release=${pkg#linux-image-}
 out=$cache/$release
-if [ -f "$out/vmlinuz" ]; then
+if [ -f "$out/vmlinuz" ] && [ "$(cat "$out/modules/wanted" 2> /dev/null)" = "$modules" ]; then
 	echo "$out"
 	exit 0
 fi
@@ -46,8 +48,9 @@ keep=$work/keep
 mkdir -p "$keep/modules"
 cp "$work/root/boot/vmlinuz-$release" "$keep/vmlinuz"
 cp "$work/root/boot/config-$release" "$keep/config"
-# 9p over virtio-pci; modprobe lists what is not built in, dependencies first.
-modprobe -a -d "$work/root" -S "$release" --show-depends 9p 9pnet_virtio virtio_pci |
+# modprobe lists the modules that are not built in, dependencies first.
+# shellcheck disable=SC2086 # one word per module
+modprobe -a -d "$work/root" -S "$release" --show-depends $modules |
 	awk '$1 == "insmod" && !seen[$2]++ { print $2 }' | while read -r ko; do
 	name=${ko##*/}
 	case $name in
@@ -58,5 +61,7 @@ modprobe -a -d "$work/root" -S "$release" --show-depends 9p 9pnet_virtio virtio_
 	echo "$name" >> "$keep/modules/order"
 done
 touch "$keep/modules/order"
+echo "$modules" > "$keep/modules/wanted"
+rm -rf "$out"
 mv "$keep" "$out"
 echo "$out"

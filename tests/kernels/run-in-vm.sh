@@ -1,8 +1,8 @@
 #!/usr/bin/env bash
 # Usage: run-in-vm.sh KERNEL_DIR -- COMMAND [ARG...]
 # Boots the kernel in KERNEL_DIR (as fetch.sh leaves it: vmlinuz, config, modules/) in QEMU with
-# this host's root filesystem shared read-only over 9p, runs COMMAND as root in the current
-# directory with fresh tmpfs on /tmp and /run, and exits with COMMAND's status. COMMAND's output
+# this host's root filesystem shared read-only over 9p (init.sh says how the guest sees it), runs
+# COMMAND as root in the current directory, and exits with COMMAND's status. COMMAND's output
 # goes to stdout. Exit 124: the VM timed out; 125: the VM failed before COMMAND ran; either way
 # the tail of the guest console is printed on stderr.
 # Environment:
