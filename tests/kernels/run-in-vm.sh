@@ -10,7 +10,7 @@
 #               CPU has vmx or svm: a /dev/kvm without them (a nested or PVM host) emulates a
 #               stock kernel far too slowly, and -cpu host aborts there.
 #   VM_MEM      guest memory (default 1G)       VM_CPUS     guest CPUs (default 2)
-#   VM_TIMEOUT  seconds before the VM is killed (default 300)
+#   VM_TIMEOUT  seconds before the VM is killed (default 600)
 #   VM_CONSOLE  file to keep the guest's kernel console in (default: a temporary file)
 #   CI          passed on to COMMAND; every other variable of the caller is not
 set -euo pipefail
@@ -74,7 +74,7 @@ printf '%s\n' "$PWD" > "$ir/dir"
 
 # ttyS0: kernel console; ttyS1: the command's output; ttyS2: its exit status.
 status=0
-timeout -k 5 "${VM_TIMEOUT:-300}" qemu-system-x86_64 -nodefaults -no-user-config -display none \
+timeout -k 5 "${VM_TIMEOUT:-600}" qemu-system-x86_64 -nodefaults -no-user-config -display none \
 	-no-reboot -machine pc "${accel_args[@]}" -smp "${VM_CPUS:-2}" -m "${VM_MEM:-1G}" \
 	-kernel "$kdir/vmlinuz" -initrd "$work/initrd" \
 	-append "console=ttyS0 rdinit=/init panic=-1 oops=panic loglevel=4" \
@@ -92,7 +92,7 @@ if [ -n "$exit_line" ] && [ "$exit_code" != 125 ]; then
 	exit "$exit_code"
 fi
 if [ "$status" = 124 ]; then
-	echo "run-in-vm.sh: $release: no result within VM_TIMEOUT=${VM_TIMEOUT:-300} s" >&2
+	echo "run-in-vm.sh: $release: no result within VM_TIMEOUT=${VM_TIMEOUT:-600} s" >&2
 else
 	echo "run-in-vm.sh: $release: the VM failed before the command ran (qemu status $status)" >&2
 	status=125
