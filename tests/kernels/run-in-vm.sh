@@ -3,8 +3,9 @@
 # Boots the kernel in KERNEL_DIR (as fetch.sh leaves it: vmlinuz, config, modules/) in QEMU with
 # this host's root filesystem shared read-only over 9p (init.sh says how the guest sees it), runs
 # COMMAND as root in the current directory, and exits with COMMAND's status. COMMAND's output
-# goes to stdout. Exit 124: the VM timed out; 125: the VM failed before COMMAND ran; either way
-# the tail of the guest console is printed on stderr.
+# goes to stdout. Exit 124: the VM timed out; 125: the VM stopped without COMMAND's status (it did
+# not boot, or the kernel panicked or locked up); either way the tail of the guest console is
+# printed on stderr.
 # Environment:
 #   VM_ACCEL    auto (default), kvm or tcg. auto takes KVM only where /dev/kvm is usable and the
 #               CPU has vmx or svm: a /dev/kvm without them (a nested or PVM host) emulates a
@@ -72,12 +73,14 @@ printf '%s\n' "$PWD" > "$ir/dir"
 } > "$ir/cmd.sh"
 (cd "$ir" && find . | busybox cpio -o -H newc 2> /dev/null) > "$work/initrd"
 
-# ttyS0: kernel console; ttyS1: the command's output; ttyS2: its exit status.
+# ttyS0: kernel console; ttyS1: the command's output; ttyS2: its exit status. A kernel that
+# oopses or locks up a CPU panics and the VM stops at once, with the stack on the console,
+# instead of hanging until VM_TIMEOUT.
 status=0
 timeout -k 5 "${VM_TIMEOUT:-600}" qemu-system-x86_64 -nodefaults -no-user-config -display none \
 	-no-reboot -machine pc "${accel_args[@]}" -smp "${VM_CPUS:-2}" -m "${VM_MEM:-1G}" \
 	-kernel "$kdir/vmlinuz" -initrd "$work/initrd" \
-	-append "console=ttyS0 rdinit=/init panic=-1 oops=panic loglevel=4" \
+	-append "console=ttyS0 rdinit=/init panic=-1 oops=panic softlockup_panic=1" \
 	-serial "file:$console" -chardev stdio,id=out,signal=off -serial chardev:out \
 	-serial "file:$work/status" \
 	-virtfs local,path=/,mount_tag=hostroot,security_model=none,readonly=on,multidevs=remap \
@@ -94,7 +97,7 @@ fi
 if [ "$status" = 124 ]; then
 	echo "run-in-vm.sh: $release: no result within VM_TIMEOUT=${VM_TIMEOUT:-600} s" >&2
 else
-	echo "run-in-vm.sh: $release: the VM failed before the command ran (qemu status $status)" >&2
+	echo "run-in-vm.sh: $release: the VM stopped without the command's status (qemu status $status)" >&2
 	status=125
 fi
 echo "--- last 40 lines of the $release console${VM_CONSOLE:+ ($VM_CONSOLE)}:" >&2
