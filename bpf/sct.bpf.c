@@ -31,8 +31,8 @@ const volatile bool inflight_in_hash;
 __u32 iter_mode;
 /*
  * Entries in the targets map, so the recorder sees "every target exited" without walking the
- * map's buckets. Changed only beside a successful insert or delete: by targets_add() and
- * targets_del() here, and by their namesakes in record/targets.c.
+ * map's buckets. Changed only beside a successful insert or delete: by targets_add(),
+ * targets_del() and targets_move() here, and by their namesakes in record/targets.c.
  */
 __u64 ntargets;
 
@@ -97,27 +97,45 @@ static __always_inline void stat_ringbuf_full(void)
 		stat_add(&s->ringbuf_full);
 }
 
-static __always_inline void targets_del(__u32 tid)
+/* Returns whether tid was the last target. */
+static __always_inline bool targets_del(__u32 tid)
 {
-	if (!bpf_map_delete_elem(&targets, &tid))
-		__sync_fetch_and_sub(&ntargets, 1);
+	if (bpf_map_delete_elem(&targets, &tid))
+		return false;
+	return __sync_fetch_and_sub(&ntargets, 1) == 1;
+}
+
+/* Insert tid; a failure other than -EEXIST (already traced, nothing lost) is counted. */
+static __always_inline long targets_insert(__u32 tid)
+{
+	__u8 one = 1;
+	struct sct_stats *s;
+	long err = bpf_map_update_elem(&targets, &tid, &one, BPF_NOEXIST);
+
+	if (!err || err == -EEXIST)
+		return err;
+	s = stats_get();
+	if (s)
+		stat_add(&s->targets_full);
+	return err;
 }
 
 static __always_inline void targets_add(__u32 tid)
 {
-	__u8 one = 1;
-	struct sct_stats *s;
-
-	long err = bpf_map_update_elem(&targets, &tid, &one, BPF_NOEXIST);
-
-	if (!err)
+	if (!targets_insert(tid))
 		__sync_fetch_and_add(&ntargets, 1);
-	/* -EEXIST: already traced, nothing lost. */
-	if (!err || err == -EEXIST)
-		return;
-	s = stats_get();
-	if (s)
-		stat_add(&s->targets_full);
+}
+
+/*
+ * Rekey a target. Delete first: a full map keeps the task. The count never passes through
+ * 0 on the way, or the recorder, which stops when it reads 0, could stop in between.
+ */
+static __always_inline void targets_move(__u32 old_tid, __u32 tid)
+{
+	if (bpf_map_delete_elem(&targets, &old_tid))
+		targets_add(tid);
+	else if (targets_insert(tid))
+		__sync_fetch_and_sub(&ntargets, 1);
 }
 
 /* Is the current task traced? pid_tgid as bpf_get_current_pid_tgid() returns it. */
@@ -135,14 +153,19 @@ static __always_inline bool current_traced(__u64 pid_tgid)
 	return true;
 }
 
-/* Submit without waking the consumer, unless the buffer is filling up. */
-static __always_inline void event_submit(void *e)
+/* Submit without waking the consumer, unless the buffer is filling up or wake is set. */
+static __always_inline void event_submit_wake(void *e, bool wake)
 {
 	__u64 flags = BPF_RB_NO_WAKEUP;
 
-	if (bpf_ringbuf_query(&events, BPF_RB_AVAIL_DATA) >= wakeup_bytes)
+	if (wake || bpf_ringbuf_query(&events, BPF_RB_AVAIL_DATA) >= wakeup_bytes)
 		flags = BPF_RB_FORCE_WAKEUP;
 	bpf_ringbuf_submit(e, flags);
+}
+
+static __always_inline void event_submit(void *e)
+{
+	event_submit_wake(e, false);
 }
 
 static __always_inline void stat_inflight_full(void)
@@ -365,11 +388,9 @@ int BPF_PROG(sched_exec, struct task_struct *p, pid_t old_pid, struct linux_binp
 	if (mode == SCT_MODE_TARGETS) {
 		if (!bpf_map_lookup_elem(&targets, &old_tid))
 			return 0;
-		/* A non-leader exec took the leader's tid. Delete first: a full map keeps the task. */
-		if (old_tid != tid) {
-			targets_del(old_tid);
-			targets_add(tid);
-		}
+		/* A non-leader exec took the leader's tid. */
+		if (old_tid != tid)
+			targets_move(old_tid, tid);
 	} else if (!current_traced(bpf_get_current_pid_tgid())) {
 		return 0;
 	}
@@ -396,6 +417,7 @@ int BPF_PROG(sched_exit, struct task_struct *p)
 	__u64 pid_tgid = bpf_get_current_pid_tgid();
 	__u32 tid = (__u32)pid_tgid;
 	struct sct_ev_exit *e;
+	bool last = false;
 	int code;
 
 	/* Task storage dies with its task; a hash slot must be dropped by hand, traced or not. */
@@ -404,7 +426,7 @@ int BPF_PROG(sched_exit, struct task_struct *p)
 	if (!current_traced(pid_tgid))
 		return 0;
 	if (mode == SCT_MODE_TARGETS)
-		targets_del(tid);
+		last = targets_del(tid);
 	e = bpf_ringbuf_reserve(&events, sizeof(*e), 0);
 	if (!e) {
 		stat_ringbuf_full();
@@ -422,7 +444,8 @@ int BPF_PROG(sched_exit, struct task_struct *p)
 	e->pad2 = 0;
 	e->time_ns = bpf_ktime_get_ns();
 	e->start_ns = p->start_time;
-	event_submit(e);
+	/* The recorder stops when the last target is gone: tell it now, not at its poll timeout. */
+	event_submit_wake(e, last);
 	return 0;
 }
 
