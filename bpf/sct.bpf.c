@@ -37,7 +37,7 @@ const volatile bool inflight_in_hash;
 /*
  * SYSCALL events are staged per CPU and reach the ring buffer SCT_STAGE_LEN at a time: its
  * lock, its producer and consumer lines and the wakeup check are paid once per batch. Off
- * where the recorder cannot run stage_flush on a chosen CPU (BPF_F_TEST_RUN_ON_CPU, 5.10):
+ * where the recorder cannot run stage_flush_cpu on a chosen CPU (BPF_F_TEST_RUN_ON_CPU, 5.10):
  * a CPU gone idle would keep its staged events.
  */
 const volatile bool staged = true;
@@ -182,14 +182,17 @@ static __always_inline bool current_traced(__u64 pid_tgid)
 	return true;
 }
 
-/* Submit without waking the consumer, unless the buffer is filling up or wake is set. */
+/* Output without waking the consumer, unless the buffer is filling up or wake is set. */
+static __always_inline __u64 wakeup_flags(bool wake)
+{
+	if (wake || bpf_ringbuf_query(&events, BPF_RB_AVAIL_DATA) >= wakeup_bytes)
+		return BPF_RB_FORCE_WAKEUP;
+	return BPF_RB_NO_WAKEUP;
+}
+
 static __always_inline void event_submit_wake(void *e, bool wake)
 {
-	__u64 flags = BPF_RB_NO_WAKEUP;
-
-	if (wake || bpf_ringbuf_query(&events, BPF_RB_AVAIL_DATA) >= wakeup_bytes)
-		flags = BPF_RB_FORCE_WAKEUP;
-	bpf_ringbuf_submit(e, flags);
+	bpf_ringbuf_submit(e, wakeup_flags(wake));
 }
 
 static __always_inline void event_submit(void *e)
@@ -309,15 +312,12 @@ static __always_inline void stage_give(struct stage *st)
 static __always_inline void stage_flush(struct stage *st)
 {
 	__u32 n = st->n;
-	__u64 flags = BPF_RB_NO_WAKEUP;
 	struct sct_stats *s;
 
 	if (!n || n > SCT_STAGE_LEN)
 		return;
 	st->n = 0;
-	if (bpf_ringbuf_query(&events, BPF_RB_AVAIL_DATA) >= wakeup_bytes)
-		flags = BPF_RB_FORCE_WAKEUP;
-	if (!bpf_ringbuf_output(&events, st->ev, n * sizeof(st->ev[0]), flags))
+	if (!bpf_ringbuf_output(&events, st->ev, n * sizeof(st->ev[0]), wakeup_flags(false)))
 		return;
 	s = stats_get();
 	if (s)
@@ -337,7 +337,7 @@ static __always_inline void syscall_output(struct sct_inflight *in, const struct
 	event_submit(e);
 }
 
-/* The SYSCALL event of the call in in, which has just returned ret. */
+/* The SYSCALL event of the call in in, which has just ended as c says: staged, or direct. */
 static __always_inline void syscall_submit(struct sct_inflight *in, const struct call_end *c)
 {
 	__u64 now = bpf_ktime_get_ns();

@@ -1,7 +1,8 @@
 # sct-record integration tests and benchmark. They run the real recorder on the real kernel:
 # root and BPF are needed (outside CI, a non-root run skips them loudly).
 #   make test-record      Criterion tests (tests/record_*.c) against $(BUILD)/sct-record
-#   make bench-record     the recorder benchmark (README "Building, testing, benchmarks"), sct beside its peers
+#   make bench-record     the recorder benchmark (README "Building, testing, benchmarks"): sct
+#                         against its floor (build/bench/sct-record), beside its peers
 RECORD_WL_SRCS := $(wildcard tests/workloads/*.c)
 RECORD_WLS := $(RECORD_WL_SRCS:tests/workloads/%.c=$(BUILD)/tests/workloads/%)
 # Workloads are the ground truth: built plain, never with sanitizers (their runtimes add syscalls).
