@@ -588,7 +588,8 @@ int BPF_PROG(sched_exit, struct task_struct *p)
 /*
  * Run by the recorder on each CPU (BPF_PROG_TEST_RUN with BPF_F_TEST_RUN_ON_CPU) once per
  * poll period and at stop, so a CPU that went idle still delivers what it staged. A stage
- * found taken belongs to a program this run interrupted: it stays for the next period.
+ * found taken belongs to a program this run interrupted: it stays for the next period, and
+ * the run returns 1 so that the final flush at stop tries again.
  * Never attached: the tracepoint in its section name only keeps bpftool 7.1's light
  * skeleton generator from crashing on a bare "raw_tp".
  */
@@ -598,7 +599,7 @@ int stage_flush_cpu(void *ctx)
 	struct stage *st = stage_take();
 
 	if (!st)
-		return 0;
+		return 1;
 	stage_flush(st);
 	stage_give(st);
 	return 0;

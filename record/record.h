@@ -112,9 +112,10 @@ int ringbuf_wait(struct ringbuf *rb, int timeout_ms);
 
 /*
  * stage.c: run bpf/'s stage_flush_cpu on every CPU, so the SYSCALL events each one staged
- * are in the ring buffer. Returns 0 or -errno.
+ * are in the ring buffer; final (at stop, programs detached): retry a CPU whose stage a
+ * program still holds. Returns 0 or -errno.
  */
-int stage_flush_all(int prog_fd);
+int stage_flush_all(int prog_fd, bool final);
 
 /* output.c: the trace file (or stdout, a FIFO, a device). */
 /* Refuse, with a message, an output that output_open() would refuse: before any work is done. */

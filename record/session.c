@@ -275,16 +275,19 @@ static void session_sweep(struct recorder *r, uint64_t now_ns)
 	r->sweep_records = records;
 }
 
-/* The stages to the ring buffer once per poll period, however often the consumer wakes. */
-static int session_stage_flush(struct recorder *r)
+/*
+ * The stages to the ring buffer once per poll period, however often the consumer wakes; and
+ * a final time at stop.
+ */
+static int session_stage_flush(struct recorder *r, bool final)
 {
 	uint64_t now_ns = clock_now_ns();
 	int err;
 
-	if (!r->staged || now_ns - r->stage_flush_ns < (uint64_t)r->poll_ms * 1000000)
+	if (!r->staged || (!final && now_ns - r->stage_flush_ns < (uint64_t)r->poll_ms * 1000000))
 		return 0;
 	r->stage_flush_ns = now_ns;
-	err = stage_flush_all(r->stage_prog_fd);
+	err = stage_flush_all(r->stage_prog_fd, final);
 	if (err)
 		fprintf(stderr, "sct-record: cannot flush the per-CPU stages: %s\n", strerror(-err));
 	return err;
@@ -299,7 +302,7 @@ static int session_loop(struct recorder *r)
 	for (;;) {
 		err = ringbuf_wait(&r->rb, r->poll_ms);
 		if (!err)
-			err = session_stage_flush(r);
+			err = session_stage_flush(r, false);
 		if (err)
 			return err;
 		n = ringbuf_consume(&r->rb, events_handle, r);
@@ -326,8 +329,7 @@ static int session_drain(struct recorder *r)
 	int err;
 
 	r->loader->detach(r->skel);
-	r->stage_flush_ns = 0;
-	err = session_stage_flush(r);
+	err = session_stage_flush(r, true);
 	if (err)
 		return err;
 	n = ringbuf_consume(&r->rb, events_handle, r);

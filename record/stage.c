@@ -12,7 +12,13 @@
 
 #include "record.h"
 
-int stage_flush_all(int prog_fd)
+/*
+ * A program still running on a CPU when the links were closed holds its stage for the
+ * length of one program run: at stop the flush retries that long, and far longer.
+ */
+#define STAGE_FINAL_TRIES 1000
+
+int stage_flush_all(int prog_fd, bool final)
 {
 	int ncpus = libbpf_num_possible_cpus();
 
@@ -20,8 +26,12 @@ int stage_flush_all(int prog_fd)
 		return ncpus ? ncpus : -EINVAL;
 	for (int cpu = 0; cpu < ncpus; cpu++) {
 		LIBBPF_OPTS(bpf_test_run_opts, opts, .flags = BPF_F_TEST_RUN_ON_CPU, .cpu = cpu);
-		int err = bpf_prog_test_run_opts(prog_fd, &opts);
+		int tries = final ? STAGE_FINAL_TRIES : 1, err;
 
+		/* The program returns 1 when it found the stage taken. */
+		do
+			err = bpf_prog_test_run_opts(prog_fd, &opts);
+		while (!err && opts.retval && --tries);
 		/* A possible CPU that is offline stages nothing: ENXIO. */
 		if (err && err != -ENXIO)
 			return err;
