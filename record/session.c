@@ -69,6 +69,7 @@ static int session_check_report(struct recorder *r)
 		return err;
 	r->loader = probes.have[PROBE_LIGHT_SKELETON] ? &load_light : &load_skel;
 	r->inflight_in_hash = !probes.have[PROBE_TASK_STORAGE];
+	r->staged = probes.have[PROBE_RUN_ON_CPU];
 	err = targets_check_report(env);
 	if (err)
 		return err;
@@ -108,6 +109,7 @@ static int session_load_report(struct recorder *r)
 		.max_inflight = env->max_tasks,
 		.ringbuf_size = env->ringbuf_size,
 		.inflight_in_hash = r->inflight_in_hash,
+		.staged = r->staged,
 	};
 	struct load_handles h;
 	int err;
@@ -125,6 +127,7 @@ static int session_load_report(struct recorder *r)
 	r->targets.map_fd = h.targets_fd;
 	r->stats_fd = h.stats_fd;
 	r->iter_prog_fd = h.iter_prog_fd;
+	r->stage_prog_fd = h.stage_prog_fd;
 	r->iter_mode = h.iter_mode;
 	r->targets.count = h.ntargets;
 	err = ringbuf_open(&r->rb, h.events_fd, env->ringbuf_size);
@@ -159,8 +162,11 @@ static int session_attach_report(struct recorder *r, struct targets_result *res)
 /*
  * An event waits up to one poll timeout in the ring buffer, up to the writer's interval in
  * the pending block, and up to one more timeout until the loop sees the block is due. A
- * timeout of at most a quarter of --flush-interval, and a writer interval of what the two
- * timeouts leave, put every event in the file within --flush-interval of its submission.
+ * staged SYSCALL event first waits for its stage's flush, due once per timeout and run when
+ * the loop next wakes, right before it reads the ring buffer: up to two timeouts in all
+ * before it is read. A timeout of at most a quarter of --flush-interval, and a writer
+ * interval of what the timeouts leave, put every event in the file within --flush-interval
+ * of its submission.
  */
 static void session_timing(struct recorder *r, uint64_t *writer_interval_ns)
 {
@@ -170,7 +176,7 @@ static void session_timing(struct recorder *r, uint64_t *writer_interval_ns)
 		poll_ns = POLL_TIMEOUT_NS;
 	/* whole milliseconds, rounded down: the bound holds; --flush-interval >= 10 ms gives >= 2 */
 	r->poll_ms = poll_ns / 1000000;
-	*writer_interval_ns = interval - 2 * (uint64_t)r->poll_ms * 1000000;
+	*writer_interval_ns = interval - (r->staged ? 3 : 2) * (uint64_t)r->poll_ms * 1000000;
 }
 
 static int session_open_report(struct recorder *r)
@@ -226,8 +232,9 @@ static int session_start_report(struct recorder *r, const struct targets_result 
 		return err;
 	}
 	if (!r->env->quiet)
-		fprintf(stderr, "sct-record: tracing %llu tasks (%s, %s)\n", (unsigned long long)r->tasks,
-			r->loader->name, r->inflight_in_hash ? "tid hash map" : "task storage");
+		fprintf(stderr, "sct-record: tracing %llu tasks (%s, %s, %s)\n", (unsigned long long)r->tasks,
+			r->loader->name, r->inflight_in_hash ? "tid hash map" : "task storage",
+			r->staged ? "staged" : "unstaged");
 	/* Stopped while starting: the loop ends at once, so the command must never start. */
 	if (record_exiting) {
 		command_abort(&r->cmd);
@@ -268,6 +275,24 @@ static void session_sweep(struct recorder *r, uint64_t now_ns)
 	r->sweep_records = records;
 }
 
+/*
+ * The stages to the ring buffer once per poll period, however often the consumer wakes; and
+ * a final time at stop.
+ */
+static int session_stage_flush(struct recorder *r, bool final)
+{
+	uint64_t now_ns = clock_now_ns();
+	int err;
+
+	if (!r->staged || (!final && now_ns - r->stage_flush_ns < (uint64_t)r->poll_ms * 1000000))
+		return 0;
+	r->stage_flush_ns = now_ns;
+	err = stage_flush_all(r->stage_prog_fd, final);
+	if (err)
+		fprintf(stderr, "sct-record: cannot flush the per-CPU stages: %s\n", strerror(-err));
+	return err;
+}
+
 static int session_loop(struct recorder *r)
 {
 	uint64_t now_ns;
@@ -275,7 +300,12 @@ static int session_loop(struct recorder *r)
 	int err;
 
 	for (;;) {
-		n = ringbuf_poll(&r->rb, r->poll_ms, events_handle, r);
+		err = ringbuf_wait(&r->rb, r->poll_ms);
+		if (!err)
+			err = session_stage_flush(r, false);
+		if (err)
+			return err;
+		n = ringbuf_consume(&r->rb, events_handle, r);
 		if (n < 0)
 			return r->err ? r->err : (int)n;
 		now_ns = clock_now_ns();
@@ -299,6 +329,9 @@ static int session_drain(struct recorder *r)
 	int err;
 
 	r->loader->detach(r->skel);
+	err = session_stage_flush(r, true);
+	if (err)
+		return err;
 	n = ringbuf_consume(&r->rb, events_handle, r);
 	err = n < 0 ? (int)n : stats_check(r, clock_now_ns());
 	if (!err)
@@ -315,6 +348,10 @@ static void session_summary(struct recorder *r, uint64_t records, uint64_t bytes
 		(unsigned long long)records, (unsigned long long)r->lost,
 		(unsigned long long)r->warnings, (unsigned long long)bytes,
 		strcmp(r->env->output, "-") ? r->env->output : "stdout");
+	/* Not a loss: each went to the ring buffer by itself, as without staging. */
+	if (r->seen.stage_busy)
+		fprintf(stderr, "sct-record: %llu SYSCALL events bypassed their CPU's stage (a program "
+			"preempted or nested there)\n", (unsigned long long)r->seen.stage_busy);
 }
 
 static void session_destroy(struct recorder *r)

@@ -19,6 +19,7 @@
 #include <sys/syscall.h>
 #include <sys/stat.h>
 #include <sys/wait.h>
+#include <time.h>
 #include <unistd.h>
 
 #include "record_helpers.h"
@@ -227,6 +228,37 @@ static void assert_cannot_run(const char *cmd, int want_status, int want_errno)
 	cr_assert_eq(t.err, 0);
 	cr_assert(t.has_trailer, "the trace was not closed properly");
 	rh_trace_free(&t);
+}
+
+static double mono_ms(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return ts.tv_sec * 1e3 + ts.tv_nsec / 1e6;
+}
+
+/*
+ * The exit of the last target wakes the recorder: it stops well inside one poll timeout
+ * (100 ms) of the ready line. Best of three, so a busy machine does not decide the outcome.
+ */
+Test(record_command, the_end_of_the_last_target_is_noticed_at_once)
+{
+	const char *args[] = {"-o", rh_trace_path, "--force", "--", "true", NULL};
+	double best = 1e9;
+
+	for (int i = 0; i < 3; i++) {
+		struct rh_recorder rec;
+		double t0;
+
+		cr_assert_eq(rh_recorder_start(&rec, args), 0, "%s", rec.err);
+		t0 = mono_ms();
+		cr_assert_eq(rh_recorder_finish(&rec, 0, RH_TIMEOUT_MS), 0);
+		cr_assert(WIFEXITED(rec.status) && WEXITSTATUS(rec.status) == 0, "%s", rec.err);
+		if (mono_ms() - t0 < best)
+			best = mono_ms() - t0;
+	}
+	cr_assert_lt(best, 60, "the recorder stopped %.1f ms after the ready line", best);
 }
 
 Test(record_command, command_not_found_exits_127)

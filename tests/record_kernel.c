@@ -70,7 +70,8 @@ static const char *probe_line(const char *out, const char *feature, char *line, 
 Test(record_kernel, probe_finds_every_feature)
 {
 	static const char *const features[] = {"btf", "tp-btf", "ringbuf", "task-iter",
-					       "ancestor-cgroup", "task-storage", "light-skeleton"};
+					       "ancestor-cgroup", "task-storage", "light-skeleton",
+					       "run-on-cpu"};
 	const char *args[] = {"--probe", NULL};
 	char *out = NULL, line[512], want[64];
 	size_t lines = 0;
@@ -134,9 +135,10 @@ struct fallback {
 ParameterizedTestParameters(record_kernel, fallback_passes_the_suites)
 {
 	static struct fallback fallbacks[] = {
-		{"no-light-skeleton", "(ordinary skeleton, task storage)"},
-		{"no-task-storage", "(light skeleton, tid hash map)"},
-		{"no-light-skeleton,no-task-storage", "(ordinary skeleton, tid hash map)"},
+		{"no-light-skeleton", "(ordinary skeleton, task storage, staged)"},
+		{"no-task-storage", "(light skeleton, tid hash map, staged)"},
+		{"no-light-skeleton,no-task-storage", "(ordinary skeleton, tid hash map, staged)"},
+		{"no-run-on-cpu", "(light skeleton, task storage, unstaged)"},
 	};
 
 	return cr_make_param_array(struct fallback, fallbacks, sizeof(fallbacks) / sizeof(fallbacks[0]));
