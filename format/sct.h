@@ -331,6 +331,41 @@ SCT_MUST_CHECK int sct_writer_close(struct sct_writer *w);
 /* Free without a trailer (the file reads back as incomplete). For crash-like tests. */
 void sct_writer_abandon(struct sct_writer *w);
 
+/*
+ * Blocks as frames, for a flight recorder that keeps the newest blocks in memory and writes
+ * them into a file later. A block frame is whole (envelope, body, checksum) and decodes alone
+ * under any HEADER with the same event table (spec/FORMAT.md section 6).
+ */
+struct sct_block_frame {
+	const uint8_t *bytes;              /* the frame: envelope, body, checksum */
+	size_t len;
+	uint64_t first_ns, last_ns;        /* time range of its records */
+	uint32_t records[SCT_REC_MAX + 1]; /* its records per type */
+	uint64_t lost;                     /* sum of its LOST records' counts */
+};
+/*
+ * Called with each block a writer of sct_writer_open_blocks() finishes; b and its bytes are
+ * valid during the call only. Returns 0, or a negative code that fails the writer.
+ */
+typedef int (*sct_block_fn)(void *ctx, const struct sct_block_frame *b);
+/*
+ * A writer with no output: each block it would write is handed to fn instead (when full,
+ * on flush, on finish). It writes no label, HEADER or TRAILER; info (may be NULL: no event
+ * table) only gives the event table SAMPLE records are checked against. Appends, flushes
+ * and sct_writer_bytes() (the bytes of the blocks fn took) work as on a file.
+ * Returns NULL and *err (-EINVAL without fn, -ENOMEM).
+ */
+struct sct_writer *sct_writer_open_blocks(const struct sct_header_info *info,
+					  const struct sct_writer_opts *opts, sct_block_fn fn, void *ctx,
+					  int *err);
+/*
+ * Append a block frame as it is, after the pending block (flushed first): counted in the
+ * TRAILER like the writer's own blocks (index, per-type totals, losses, warnings) and in
+ * sct_writer_records(). -EINVAL if b->bytes is not one whole BLOCK frame with a right
+ * checksum (nothing written); otherwise the contract of sct_writer_append().
+ */
+SCT_MUST_CHECK int sct_writer_append_block(struct sct_writer *w, const struct sct_block_frame *b);
+
 /* ---------------------------------------------------------------- reader */
 
 struct sct_session;

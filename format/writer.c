@@ -32,6 +32,9 @@ struct sct_writer {
 	off_t base;        /* file offset of the label */
 	int err;           /* first error: the writer is failed */
 	uint64_t bytes, records;
+	uint64_t block_lost; /* LOST counts of the pending block */
+	sct_block_fn sink; /* sct_writer_open_blocks(): blocks go here, no fd, no label or TRAILER */
+	void *sink_ctx;
 	uint32_t nevents;  /* the HEADER's event table: SAMPLE records index it */
 	uint64_t flush_interval_ns;
 	uint64_t pending_since_ns; /* monotonic time of the first pending record */
@@ -105,6 +108,10 @@ static int writer_header(struct sct_writer *w, const struct sct_header_info *inf
 	struct cbuf b;
 	int err;
 
+	if (w->sink) {
+		w->nevents = info ? info->nevents : 0;
+		return 0;
+	}
 	err = writer_put(w, sct_label, SCT_LABEL_LEN);
 	if (err)
 		return err;
@@ -217,36 +224,80 @@ struct sct_writer *sct_writer_open(const char *path, bool overwrite, const struc
 	return w;
 }
 
+struct sct_writer *sct_writer_open_blocks(const struct sct_header_info *info,
+					  const struct sct_writer_opts *opts, sct_block_fn fn, void *ctx,
+					  int *err)
+{
+	struct sct_writer *w;
+
+	if (!fn) {
+		*err = -EINVAL;
+		return NULL;
+	}
+	w = writer_new(-1, opts, err);
+	if (!w)
+		return NULL;
+	w->own_fd = false;
+	w->sink = fn;
+	w->sink_ctx = ctx;
+	*err = writer_header(w, info);
+	return w;
+}
+
+/* The trailer's totals for a block written whole: its index entry, counts and losses. */
+static int writer_account(struct sct_writer *w, const struct index_entry *ie, const uint32_t *counts,
+			  uint64_t lost)
+{
+	int err = trailer_add_block(&w->tr, ie, counts);
+
+	w->tr.info.lost += lost;
+	w->tr.info.warnings += counts[SCT_REC_WARNING];
+	w->block_lost = 0;
+	if (err)
+		w->err = err;
+	return err;
+}
+
+/* A block to the sink or to the file; bytes counts it once the sink took it. */
+static int writer_block_out(struct sct_writer *w, const struct sct_block_frame *b)
+{
+	int err;
+
+	if (!w->sink)
+		return writer_put(w, b->bytes, b->len);
+	err = w->sink(w->sink_ctx, b);
+	if (!err)
+		w->bytes += b->len;
+	return err;
+}
+
 /* Encode and write the pending block. */
 static int writer_flush_block(struct sct_writer *w)
 {
 	struct block_enc *e = &w->enc;
-	uint32_t counts[SCT_REC_MAX + 1];
+	struct sct_block_frame b;
 	struct index_entry ie;
-	const uint8_t *frame;
-	size_t len;
 	int err;
 
 	if (!e->count)
 		return 0;
 	for (uint32_t type = 0; type <= SCT_REC_MAX; type++)
-		counts[type] = e->types[type].count;
+		b.records[type] = e->types[type].count;
 	ie.offset = w->bytes;
 	ie.count = e->count;
-	err = block_enc_finish(e, &frame, &len);
-	if (!err)
-		err = writer_put(w, frame, len);
+	err = block_enc_finish(e, &b.bytes, &b.len);
+	if (!err) {
+		b.first_ns = ie.first_ns = e->first_ns;
+		b.last_ns = ie.last_ns = e->last_ns;
+		b.lost = w->block_lost;
+		err = writer_block_out(w, &b);
+	}
 	block_enc_reset(e);
 	if (err) {
 		w->err = err;
 		return err;
 	}
-	ie.first_ns = e->first_ns;
-	ie.last_ns = e->last_ns;
-	err = trailer_add_block(&w->tr, &ie, counts);
-	if (err)
-		w->err = err;
-	return err;
+	return writer_account(w, &ie, b.records, b.lost);
 }
 
 /* Make room for a record of the given worst-case size: flush first if it would not fit. */
@@ -322,9 +373,7 @@ int sct_writer_append(struct sct_writer *w, const struct sct_record *rec)
 	if (err)
 		return err;
 	if (rec->type == SCT_REC_LOST)
-		w->tr.info.lost += rec->lost.count;
-	else if (rec->type == SCT_REC_WARNING)
-		w->tr.info.warnings++;
+		w->block_lost += rec->lost.count;
 	writer_added(w);
 	return 0;
 }
@@ -358,10 +407,40 @@ uint64_t sct_writer_records(const struct sct_writer *w)
 	return w->records;
 }
 
+int sct_writer_append_block(struct sct_writer *w, const struct sct_block_frame *b)
+{
+	struct index_entry ie = { .first_ns = b->first_ns, .last_ns = b->last_ns };
+	struct frame f;
+	int err = writer_state(w);
+
+	if (err)
+		return err;
+	if (frame_head_get(b->bytes, b->len, &f) != FRAME_OK || f.type != FRAME_BLOCK ||
+	    f.total != b->len || !frame_verify(b->bytes, &f))
+		return -EINVAL;
+	/* what was appended before it comes before it */
+	err = writer_flush_block(w);
+	if (err)
+		return err;
+	for (uint32_t type = 0; type <= SCT_REC_MAX; type++)
+		ie.count += b->records[type];
+	ie.offset = w->bytes;
+	err = writer_block_out(w, b);
+	if (err) {
+		w->err = err;
+		return err;
+	}
+	w->records += ie.count;
+	return writer_account(w, &ie, b->records, b->lost);
+}
+
 static int writer_trailer(struct sct_writer *w)
 {
 	struct cbuf b;
 	int err;
+
+	if (w->sink)
+		return 0;
 
 	cbuf_init(&b, FRAME_HEAD_MAX, FRAME_HEAD_MAX + SCT_MAX_FRAME_BODY + FRAME_CHECK_LEN);
 	trailer_encode(&b, &w->tr);
