@@ -191,6 +191,12 @@ int cgroups_first_seen(struct cgroups *c, uint64_t id)
 	return 1;
 }
 
+void cgroups_forget_seen(struct cgroups *c)
+{
+	for (size_t i = 0; i < c->nslots; i++)
+		c->slots[i].seen = false;
+}
+
 /*
  * Give every cgroup directory at or below path (a PATH_MAX buffer holding len bytes) its
  * path below the mount. Symbolic links and other mounts are not followed; a directory

@@ -27,6 +27,14 @@
 #define MIN_FLUSH_SECONDS 0.01
 #define MAX_FLUSH_SECONDS 3600.0
 #define MAX_DURATION_SECONDS (100.0 * 365 * 24 * 3600)
+/* A file must hold its HEADER and TASK records with room to spare. */
+#define MIN_ROTATE_SIZE (64ull << 10)
+#define MAX_ROTATE_SIZE (1ull << 40)
+#define MIN_SNAPSHOT_SIZE (64ull << 10)
+#define MAX_SNAPSHOT_SIZE (16ull << 30)
+#define MIN_ROTATE_SECONDS 0.1
+#define MAX_ROTATE_SECONDS (366.0 * 24 * 3600)
+#define MAX_ROTATE_COUNT 1000000u
 
 static const char usage_line[] =
 	"usage: sct-record [options] (-p PID[,PID...] | -t TID[,TID...] | -G CGROUP | -a) [-- CMD [ARGS...]]\n"
@@ -73,6 +81,20 @@ static void usage_full(void)
 	       "                           that an exec event fits)\n"
 	       "      --flush-interval SECONDS  every event is in the file this long after it\n"
 	       "                           happened, 0.01 to 3600 (default: 1)\n"
+	       "\n"
+	       "Long-running capture (-o FILE names the files: rec.sct gives rec.000001.sct, ...):\n"
+	       "      --rotate-size SIZE   go on in the next numbered file once this one holds SIZE\n"
+	       "                           bytes (K/M/G, at least 64K); each file is complete alone\n"
+	       "      --rotate-interval SECONDS  the same once a file covers SECONDS (at least 0.1)\n"
+	       "      --rotate-count N     keep the newest N files of this recording, delete older\n"
+	       "                           ones (never another file); with --rotate-size/-interval\n"
+	       "      --snapshot SIZE      flight recorder: keep the newest SIZE bytes of encoded\n"
+	       "                           blocks in memory (K/M/G, at least 64K), write nothing;\n"
+	       "                           SIGUSR2 writes them as rec.snapshot-000001.sct, ...\n"
+	       "      --snapshot-on-exit   with --snapshot: write a last snapshot at stop\n"
+	       "  SIGHUP starts the next file at once (with rotation) or reopens -o (appending a\n"
+	       "  session if the file is still there), for logrotate without copytruncate.\n"
+	       "\n"
 	       "  -q, --quiet              print only errors\n"
 	       "      --probe              check what the kernel offers sct-record, one line per\n"
 	       "                           feature (yes/no, first Linux version, why), and exit\n"
@@ -132,7 +154,7 @@ static int parse_seconds(const char *s, double max, uint64_t *ns)
 	return *ns ? 0 : -EINVAL;
 }
 
-static int parse_size(const char *s, uint64_t *out)
+static int parse_size(const char *s, uint64_t max, uint64_t *out)
 {
 	unsigned long long v;
 	unsigned shift = 0;
@@ -156,7 +178,7 @@ static int parse_size(const char *s, uint64_t *out)
 		end++;
 	if (*end == 'B' && shift)
 		end++;
-	if (*end || v > (MAX_RINGBUF >> shift))
+	if (*end || v > (max >> shift))
 		return -EINVAL;
 	*out = (uint64_t)v << shift;
 	return 0;
@@ -269,7 +291,10 @@ static int parse_user(struct env *env, const char *arg)
 	return 0;
 }
 
-enum { OPT_MAX_TASKS = 256, OPT_RINGBUF, OPT_FLUSH, OPT_KEEP_COMMAND, OPT_PROBE };
+enum {
+	OPT_MAX_TASKS = 256, OPT_RINGBUF, OPT_FLUSH, OPT_KEEP_COMMAND, OPT_PROBE, OPT_ROTATE_SIZE,
+	OPT_ROTATE_INTERVAL, OPT_ROTATE_COUNT, OPT_SNAPSHOT, OPT_SNAPSHOT_ON_EXIT,
+};
 
 static const struct option long_opts[] = {
 	{ "pid", required_argument, NULL, 'p' },
@@ -284,6 +309,11 @@ static const struct option long_opts[] = {
 	{ "max-tasks", required_argument, NULL, OPT_MAX_TASKS },
 	{ "ringbuf-size", required_argument, NULL, OPT_RINGBUF },
 	{ "flush-interval", required_argument, NULL, OPT_FLUSH },
+	{ "rotate-size", required_argument, NULL, OPT_ROTATE_SIZE },
+	{ "rotate-interval", required_argument, NULL, OPT_ROTATE_INTERVAL },
+	{ "rotate-count", required_argument, NULL, OPT_ROTATE_COUNT },
+	{ "snapshot", required_argument, NULL, OPT_SNAPSHOT },
+	{ "snapshot-on-exit", no_argument, NULL, OPT_SNAPSHOT_ON_EXIT },
 	{ "quiet", no_argument, NULL, 'q' },
 	{ "probe", no_argument, NULL, OPT_PROBE },
 	{ "help", no_argument, NULL, 'h' },
@@ -309,6 +339,19 @@ static uint64_t ringbuf_min_size(long page)
 	while (min < RINGBUF_MAX_EVENT)
 		min <<= 1;
 	return min;
+}
+
+/* --rotate-size and --snapshot: a size with suffixes, in range. */
+static int cli_long_run_size(struct env *env, int opt, const char *arg)
+{
+	bool rotate = opt == OPT_ROTATE_SIZE;
+	uint64_t v, min = rotate ? MIN_ROTATE_SIZE : MIN_SNAPSHOT_SIZE;
+
+	if (parse_size(arg, rotate ? MAX_ROTATE_SIZE : MAX_SNAPSHOT_SIZE, &v) || v < min)
+		return bad_value(rotate ? "rotate size" : "snapshot size", arg,
+				 rotate ? "64K..1024G expected" : "64K..16G expected");
+	*(rotate ? &env->rotate_size : &env->snapshot_size) = v;
+	return 0;
 }
 
 static int cli_option(struct env *env, int opt, const char *arg)
@@ -357,7 +400,7 @@ static int cli_option(struct env *env, int opt, const char *arg)
 		env->max_tasks = v;
 		return 0;
 	case OPT_RINGBUF:
-		if (parse_size(arg, &v) || (v & (v - 1)))
+		if (parse_size(arg, MAX_RINGBUF, &v) || (v & (v - 1)))
 			return bad_value("ring buffer size", arg, "a power of two up to 1G expected");
 		if (v < ringbuf_min_size(page)) {
 			snprintf(why, sizeof(why), "%lluK at least, to hold the largest event (an exec "
@@ -372,6 +415,22 @@ static int cli_option(struct env *env, int opt, const char *arg)
 		    env->flush_interval_ns < (uint64_t)(MIN_FLUSH_SECONDS * 1e9))
 			return bad_value("flush interval", arg, "seconds in [0.01, 3600] expected");
 		return 0;
+	case OPT_ROTATE_SIZE:
+	case OPT_SNAPSHOT:
+		return cli_long_run_size(env, opt, arg);
+	case OPT_ROTATE_INTERVAL:
+		if (parse_seconds(arg, MAX_ROTATE_SECONDS, &env->rotate_interval_ns) ||
+		    env->rotate_interval_ns < (uint64_t)(MIN_ROTATE_SECONDS * 1e9))
+			return bad_value("rotate interval", arg, "seconds in [0.1, 31622400] expected");
+		return 0;
+	case OPT_ROTATE_COUNT:
+		if (parse_u64(arg, 1, MAX_ROTATE_COUNT, &v))
+			return bad_value("rotate count", arg, "1..1000000 expected");
+		env->rotate_count = v;
+		return 0;
+	case OPT_SNAPSHOT_ON_EXIT:
+		env->snapshot_on_exit = true;
+		return 0;
 	case 'q':
 		env->quiet = true;
 		return 0;
@@ -381,6 +440,24 @@ static int cli_option(struct env *env, int opt, const char *arg)
 	}
 	usage_short();
 	return -EINVAL;
+}
+
+static int cli_conflict(const char *what)
+{
+	fprintf(stderr, "sct-record: %s\n", what);
+	usage_short();
+	return -EINVAL;
+}
+
+static int cli_check_long_run(const struct env *env)
+{
+	if (env->rotate_count && !env_rotates(env))
+		return cli_conflict("--rotate-count needs --rotate-size or --rotate-interval");
+	if (env->snapshot_size && env_rotates(env))
+		return cli_conflict("--snapshot writes only snapshots: it does not combine with rotation");
+	if (env->snapshot_on_exit && !env->snapshot_size)
+		return cli_conflict("--snapshot-on-exit needs --snapshot SIZE");
+	return 0;
 }
 
 static int cli_check(struct env *env)
@@ -405,7 +482,7 @@ static int cli_check(struct env *env)
 	}
 	if (!env->max_tasks)
 		env->max_tasks = host_default_max_tasks();
-	return 0;
+	return cli_check_long_run(env);
 }
 
 int cli_parse(struct env *env, int argc, char **argv)

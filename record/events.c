@@ -41,6 +41,9 @@ int events_note_cgroup(struct recorder *r, uint64_t id, uint64_t now_ns)
 	/* No cgroup2 mount: every id is the root's and the HEADER says so; no paths to give. */
 	if (!r->cgroups)
 		return 0;
+	r->last_noted = id;
+	if (r->flight)
+		flight_note_cgroup(r->flight, id);
 	seen = cgroups_first_seen(r->cgroups, id);
 	if (seen <= 0)
 		return seen;

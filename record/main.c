@@ -11,11 +11,22 @@
 #include "probe.h"
 
 volatile sig_atomic_t record_exiting;
+volatile sig_atomic_t record_hup;
+volatile sig_atomic_t record_snapshot;
 
 static void on_stop_signal(int sig)
 {
 	(void)sig;
 	record_exiting = 1;
+}
+
+/* Acted on between two records, by the loop the signal wakes. */
+static void on_output_signal(int sig)
+{
+	if (sig == SIGHUP)
+		record_hup = 1;
+	else
+		record_snapshot = 1;
 }
 
 static int signals_setup(void)
@@ -27,6 +38,9 @@ static int signals_setup(void)
 	sa.sa_handler = on_stop_signal;
 	sigemptyset(&sa.sa_mask);
 	if (sigaction(SIGINT, &sa, NULL) || sigaction(SIGTERM, &sa, NULL))
+		return -1;
+	sa.sa_handler = on_output_signal;
+	if (sigaction(SIGHUP, &sa, NULL) || sigaction(SIGUSR2, &sa, NULL))
 		return -1;
 	/* A closed stdout reader shows up as EPIPE from the writer, with a message. */
 	sa.sa_handler = SIG_IGN;

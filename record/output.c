@@ -6,9 +6,11 @@
  * same folder and renamed over the old name before its first record, so an overwritten path
  * is never a hard link's shared inode, and a SIGKILL leaves every block at the final name.
  */
+#include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <libgen.h>
+#include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -23,10 +25,100 @@ static bool output_is_stream(mode_t mode)
 	return S_ISFIFO(mode) || S_ISCHR(mode);
 }
 
+bool output_is_stream_path(const char *path)
+{
+	struct stat st;
+
+	return !strcmp(path, "-") || (!lstat(path, &st) && output_is_stream(st.st_mode));
+}
+
+/* Where -o's extension starts in path: its last dot, unless in a folder name or leading. */
+static size_t output_ext_at(const char *path)
+{
+	const char *base = strrchr(path, '/'), *dot;
+
+	base = base ? base + 1 : path;
+	dot = strrchr(base, '.');
+	return dot && dot > base ? (size_t)(dot - path) : strlen(path);
+}
+
+int output_name(const struct env *env, bool snapshot, uint64_t seq, char *buf, size_t cap)
+{
+	const char *path = env->output;
+	size_t ext = output_ext_at(path);
+	int n = snprintf(buf, cap, "%.*s.%s%06llu%s", (int)ext, path, snapshot ? "snapshot-" : "",
+			 (unsigned long long)seq, path + ext);
+
+	return n < 0 || (size_t)n >= cap ? -ENAMETOOLONG : 0;
+}
+
+/* Whether name is one of the recording's names: stem, dot, [snapshot-]6+ digits, extension. */
+static bool output_is_numbered(const char *name, const char *stem, size_t stem_len, const char *ext)
+{
+	size_t digits, ext_len = strlen(ext), len = strlen(name);
+
+	if (len <= stem_len + 1 + ext_len || strncmp(name, stem, stem_len) || name[stem_len] != '.' ||
+	    strcmp(name + len - ext_len, ext))
+		return false;
+	name += stem_len + 1;
+	len -= stem_len + 1 + ext_len;
+	if (!strncmp(name, "snapshot-", 9)) {
+		name += 9;
+		len = len >= 9 ? len - 9 : 0;
+	}
+	digits = strspn(name, "0123456789");
+	return digits >= 6 && digits == len;
+}
+
+/* A file of an earlier recording with a name this one would take: refused without --force. */
+static int output_check_numbered(const struct env *env)
+{
+	char *copy = strdup(env->output), *dir, *stem;
+	const char *ext;
+	struct dirent *e;
+	size_t ext_at;
+	DIR *d;
+	int err = 0;
+
+	if (!copy)
+		return -ENOMEM;
+	ext_at = output_ext_at(copy);
+	ext = env->output + ext_at;
+	copy[ext_at] = '\0';
+	stem = strrchr(copy, '/');
+	dir = stem ? copy : ".";
+	if (stem)
+		*stem++ = '\0';
+	else
+		stem = copy;
+	d = opendir(*dir ? dir : "/");
+	while (d && !err && (e = readdir(d)))
+		if (output_is_numbered(e->d_name, stem, strlen(stem), ext)) {
+			fprintf(stderr, "sct-record: %s%s%s exists: use --force to replace the files of an "
+				"earlier recording, or -o another name\n", stem == copy ? "" : dir,
+				stem == copy ? "" : "/", e->d_name);
+			err = -EEXIST;
+		}
+	if (d)
+		closedir(d);
+	free(copy);
+	return err;
+}
+
 int output_check_report(const struct env *env)
 {
 	const char *path = env->output;
 	struct stat st;
+
+	if (env_rotates(env) || env->snapshot_size) {
+		if (output_is_stream_path(path)) {
+			fprintf(stderr, "sct-record: %s writes numbered files beside -o: give -o a file "
+				"name, not %s\n", env->snapshot_size ? "--snapshot" : "rotation",
+				strcmp(path, "-") ? "a FIFO or a device" : "stdout");
+			return -EINVAL;
+		}
+		return env->force ? 0 : output_check_numbered(env);
+	}
 
 	if (!strcmp(path, "-")) {
 		if (!isatty(STDOUT_FILENO))
@@ -69,31 +161,42 @@ static int output_open_stream(const char *path)
 	return fd;
 }
 
+/* The folder of path, for a temporary name beside it. */
+static int output_tmp_name(const char *path, char *tmp, size_t cap)
+{
+	char *copy = strdup(path);
+	int n;
+
+	if (!copy)
+		return -ENOMEM;
+	n = snprintf(tmp, cap, "%s/.sct-record.XXXXXX", dirname(copy));
+	free(copy);
+	return n < 0 || (size_t)n >= cap ? -ENAMETOOLONG : 0;
+}
+
+int output_create_tmp(const char *name, char *tmp, size_t cap)
+{
+	int fd, err = output_tmp_name(name, tmp, cap);
+
+	if (err)
+		return err;
+	fd = mkostemp(tmp, O_CLOEXEC);
+	return fd < 0 ? -errno : fd;
+}
+
 /* A new file in path's folder, renamed over path: what was there (file or link) is replaced. */
 static int output_replace(const char *path)
 {
-	char *copy = strdup(path), *tmp = NULL;
-	int fd = -ENOMEM;
+	char tmp[PATH_MAX];
+	int fd = output_create_tmp(path, tmp, sizeof(tmp));
 
-	if (!copy || asprintf(&tmp, "%s/.sct-record.XXXXXX", dirname(copy)) < 0) {
-		tmp = NULL;
-		goto out;
-	}
-	fd = mkostemp(tmp, O_CLOEXEC);
-	if (fd < 0) {
-		fd = -errno;
-		goto out;
-	}
-	if (rename(tmp, path)) {
+	if (fd >= 0 && rename(tmp, path)) {
 		int err = -errno;
 
 		unlink(tmp);
 		close(fd);
 		fd = err;
 	}
-out:
-	free(tmp);
-	free(copy);
 	return fd;
 }
 
@@ -114,6 +217,13 @@ int output_open(const struct env *env, bool *created)
 		fd = -errno;
 	*created = fd >= 0;
 	return fd;
+}
+
+int output_publish(const struct env *env, const char *tmp, const char *name)
+{
+	if (renameat2(AT_FDCWD, tmp, AT_FDCWD, name, env->force ? 0 : RENAME_NOREPLACE))
+		return -errno;
+	return 0;
 }
 
 int output_close(struct sct_writer *w, uint64_t *bytes)

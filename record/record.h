@@ -49,6 +49,11 @@ struct env {
 	uint64_t flush_interval_ns; /* --flush-interval */
 	bool quiet;              /* -q */
 	bool probe;              /* --probe: print the kernel feature probes and exit */
+	uint64_t rotate_size;    /* --rotate-size, bytes; 0 = no size limit */
+	uint64_t rotate_interval_ns; /* --rotate-interval; 0 = no time limit */
+	uint32_t rotate_count;   /* --rotate-count; 0 = keep every file */
+	uint64_t snapshot_size;  /* --snapshot, bytes; 0 = no flight recorder */
+	bool snapshot_on_exit;   /* --snapshot-on-exit */
 	int argc;                /* the command line, for the HEADER */
 	char **argv;
 };
@@ -73,6 +78,8 @@ struct cgroups *cgroups_new(const char *mount);
 void cgroups_free(struct cgroups *c);
 /* 1 the first time id is passed, 0 afterwards, -ENOMEM. */
 int cgroups_first_seen(struct cgroups *c, uint64_t id);
+/* Every id becomes unseen again: a new file names its cgroups anew. */
+void cgroups_forget_seen(struct cgroups *c);
 /* Path of id below the mount ("/" = root); rescans the mount on a miss. NULL if not found. */
 const char *cgroups_path(struct cgroups *c, uint64_t id);
 /*
@@ -117,7 +124,14 @@ int ringbuf_wait(struct ringbuf *rb, int timeout_ms);
  */
 int stage_flush_all(int prog_fd, bool final);
 
+struct recorder;
+
 /* output.c: the trace file (or stdout, a FIFO, a device). */
+/* Whether the recording goes into numbered files (--rotate-size, --rotate-interval). */
+static inline bool env_rotates(const struct env *env)
+{
+	return env->rotate_size || env->rotate_interval_ns;
+}
 /* Refuse, with a message, an output that output_open() would refuse: before any work is done. */
 int output_check_report(const struct env *env);
 /*
@@ -126,8 +140,66 @@ int output_check_report(const struct env *env);
  * Returns the fd or -errno; *created says whether a file was made that a failed start unlinks.
  */
 int output_open(const struct env *env, bool *created);
+/* Whether -o is a FIFO, a device or stdout: written into, never reopened or rotated. */
+bool output_is_stream_path(const char *path);
+/*
+ * The name of file seq of a rotated recording ("rec.000002.sct" for -o rec.sct), or of
+ * snapshot seq ("rec.snapshot-000002.sct"): -o's stem, a dot, the number, -o's extension.
+ * -ENAMETOOLONG if it does not fit in cap.
+ */
+int output_name(const struct env *env, bool snapshot, uint64_t seq, char *buf, size_t cap);
+/*
+ * A new 0600 file for a name of output_name(): created under a temporary name in the same
+ * folder; output_publish() gives it its name once its start is written, so a file with that
+ * name always reads. Returns the fd or -errno; tmp (cap bytes) gets the temporary name.
+ */
+int output_create_tmp(const char *name, char *tmp, size_t cap);
+/* Rename tmp to name; never over an existing file without --force (-EEXIST). */
+int output_publish(const struct env *env, const char *tmp, const char *name);
 /* sct_writer_close(), and the bytes the writer wrote over its whole life into *bytes. */
 int output_close(struct sct_writer *w, uint64_t *bytes);
+
+/*
+ * rotate.c: the recording's files. One file, or numbered files (rotation), or none but
+ * snapshots (flight.c). The open file's writer is r->writer.
+ */
+struct rotation;
+/*
+ * Open the first file (or the flight recorder) with its start (session_file_start());
+ * prints its message on failure. opts: of every writer of the recording.
+ */
+int rotate_open_report(struct recorder *r, const struct sct_writer_opts *opts);
+/*
+ * Once per poll: SIGHUP (next file, or reopen -o), a file past --rotate-size or
+ * --rotate-interval, SIGUSR2 (a snapshot). Prints its message on failure.
+ */
+int rotate_tick_report(struct recorder *r, uint64_t now_ns);
+/* End the recording: the last file's TRAILER (or the last snapshot); err: the loop's error. */
+int rotate_close_report(struct recorder *r, int err);
+/* Startup failed: the files made so far are removed. */
+void rotate_discard(struct recorder *r);
+/* Records of every file of the recording so far (the flight recorder: every record made). */
+uint64_t rotate_records(const struct recorder *r);
+/* "rec.sct", "rec.000001.sct .. rec.000004.sct (4 files)", "2 snapshots (...)", and its bytes. */
+uint64_t rotate_describe(const struct recorder *r, char *buf, size_t cap);
+void rotate_free(struct recorder *r);
+
+/*
+ * flight.c: --snapshot, the flight recorder: the newest blocks in memory, written as a
+ * complete file on SIGUSR2. Memory: --snapshot bytes of blocks plus the block being built.
+ */
+struct flight;
+/* r->writer becomes a writer (of opts) whose blocks go to the ring. */
+int flight_open(struct recorder *r, const struct sct_writer_opts *opts);
+/* A record of the block being built uses cgroup id: its snapshot names it. */
+void flight_note_cgroup(struct flight *f, uint64_t id);
+/*
+ * Write snapshot seq: label, HEADER, TASK records of the traced tasks alive now, CGROUP
+ * records of every cgroup its blocks use, the blocks, TRAILER. Its name goes into name (cap
+ * bytes), its size into *bytes. Returns 0 or the error (no file is left then).
+ */
+int flight_write(struct recorder *r, uint64_t seq, char *name, size_t cap, uint64_t *bytes);
+void flight_free(struct flight *f);
 
 /* The command after --. */
 struct command {
@@ -174,7 +246,9 @@ struct recorder {
 	struct ringbuf rb;
 	struct sct_writer *writer;
 	struct cgroups *cgroups;
-	bool output_created;        /* unlink it on a startup failure */
+	struct rotation *rot;       /* rotate.c: the files of the recording */
+	struct flight *flight;      /* flight.c: --snapshot, NULL otherwise */
+	uint64_t last_noted;        /* cgroup id of the last events_note_cgroup() */
 	int err;                    /* first error of the event loop */
 	uint64_t last_cgroup;       /* cgroup id of the previous SYSCALL record: known */
 	uint64_t tasks;             /* tasks traced at start */
@@ -232,6 +306,11 @@ void targets_free(struct targets *t);
 
 /* session.c: load, attach, loop, drain. */
 int session_run(struct recorder *r);
+/*
+ * What opens every file of the recording after its HEADER: TASK records of the traced tasks
+ * alive now, and the traced cgroup's CGROUP record under -G.
+ */
+RECORD_MUST_CHECK int session_file_start(struct recorder *r);
 /* Root, or CAP_BPF and CAP_PERFMON; otherwise says so and returns -EPERM. */
 int session_privilege_report(void);
 
@@ -251,5 +330,7 @@ void stats_status(struct recorder *r, uint64_t now_ns);
 void stats_status_clear(struct recorder *r);
 
 extern volatile sig_atomic_t record_exiting;
+extern volatile sig_atomic_t record_hup;       /* SIGHUP: next file, or reopen -o */
+extern volatile sig_atomic_t record_snapshot;  /* SIGUSR2: write a snapshot */
 
 #endif

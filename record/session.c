@@ -5,6 +5,7 @@
  * order") is what keeps any task created after the ready line from escaping the trace.
  */
 #include <errno.h>
+#include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -181,9 +182,7 @@ static void session_timing(struct recorder *r, uint64_t *writer_interval_ns)
 
 static int session_open_report(struct recorder *r)
 {
-	const struct env *env = r->env;
 	struct sct_writer_opts opts = { 0 };
-	int fd, err = 0;
 
 	session_timing(r, &opts.flush_interval_ns);
 
@@ -194,30 +193,25 @@ static int session_open_report(struct recorder *r)
 			return -ENOMEM;
 		}
 	}
-	fd = output_open(env, &r->output_created);
-	if (fd >= 0)
-		r->writer = sct_writer_open_fd(fd, &r->host.info, &opts, &err);
-	else
-		err = fd;
-	if (!r->writer) {
-		fprintf(stderr, "sct-record: cannot create %s: %s\n", env->output, sct_strerror(err));
-		if (r->output_created)
-			unlink(env->output);
-		return err ? err : -EIO;
-	}
-	return 0;
+	return rotate_open_report(r, &opts);
 }
 
-/* TASK and CGROUP records of the start, the targets-full warning, then the ready line. */
+int session_file_start(struct recorder *r)
+{
+	int err = snapshot_tasks(r);
+
+	if (!err && r->mode == SCT_MODE_CGROUP)
+		err = events_note_cgroup(r, r->target_cgroup, clock_now_ns());
+	return err;
+}
+
+/* The targets-full warning after the file's start, then the ready line. */
 static int session_start_report(struct recorder *r, const struct targets_result *res)
 {
 	char text[160];
-	int err;
+	int err = 0;
 
-	err = snapshot_tasks(r);
-	if (!err && r->mode == SCT_MODE_CGROUP)
-		err = events_note_cgroup(r, r->target_cgroup, clock_now_ns());
-	if (!err && res->not_fit) {
+	if (res->not_fit) {
 		snprintf(text, sizeof(text), "targets map full (--max-tasks %u): %llu tasks not traced",
 			 r->env->max_tasks, (unsigned long long)res->not_fit);
 		err = events_warning(r, SCT_WARN_TARGETS_FULL, res->not_fit, text);
@@ -267,7 +261,7 @@ static bool session_done(struct recorder *r, uint64_t now_ns)
  */
 static void session_sweep(struct recorder *r, uint64_t now_ns)
 {
-	uint64_t records = sct_writer_records(r->writer);
+	uint64_t records = rotate_records(r);
 
 	r->sweep_ns = now_ns;
 	if (records == r->sweep_records)
@@ -312,6 +306,8 @@ static int session_loop(struct recorder *r)
 		err = sct_writer_flush_if_due(r->writer, now_ns);
 		if (!err)
 			err = stats_check(r, now_ns);
+		if (!err)
+			err = rotate_tick_report(r, now_ns);
 		if (err)
 			return err;
 		stats_status(r, now_ns);
@@ -339,15 +335,18 @@ static int session_drain(struct recorder *r)
 	return r->err ? r->err : err;
 }
 
-static void session_summary(struct recorder *r, uint64_t records, uint64_t bytes)
+static void session_summary(struct recorder *r)
 {
+	uint64_t records = rotate_records(r), bytes;
+	char where[2 * PATH_MAX + 64];
+
 	stats_status_clear(r);
 	if (r->env->quiet)
 		return;
+	bytes = rotate_describe(r, where, sizeof(where));
 	fprintf(stderr, "sct-record: %llu records, %llu lost, %llu warnings; %llu bytes written to %s\n",
 		(unsigned long long)records, (unsigned long long)r->lost,
-		(unsigned long long)r->warnings, (unsigned long long)bytes,
-		strcmp(r->env->output, "-") ? r->env->output : "stdout");
+		(unsigned long long)r->warnings, (unsigned long long)bytes, where);
 	/* Not a loss: each went to the ring buffer by itself, as without staging. */
 	if (r->seen.stage_busy)
 		fprintf(stderr, "sct-record: %llu SYSCALL events bypassed their CPU's stage (a program "
@@ -361,26 +360,17 @@ static void session_destroy(struct recorder *r)
 		r->loader->detach(r->skel);
 		r->loader->destroy(r->skel);
 	}
+	rotate_free(r);
 	cgroups_free(r->cgroups);
 	targets_free(&r->targets);
 	r->skel = NULL;
 	r->cgroups = NULL;
 }
 
-/* Startup failed after the output was created: leave nothing half-written behind. */
-static void session_discard(struct recorder *r)
-{
-	sct_writer_abandon(r->writer);
-	r->writer = NULL;
-	if (r->output_created)
-		unlink(r->env->output);
-}
-
 int session_run(struct recorder *r)
 {
 	struct targets_result res = { 0 };
-	uint64_t records, bytes;
-	int err, cerr;
+	int err;
 
 	command_init(&r->cmd);
 	ringbuf_init(&r->rb);
@@ -399,10 +389,11 @@ int session_run(struct recorder *r)
 	err = session_load_report(r);
 	if (!err)
 		err = session_attach_report(r, &res);
-	if (!err)
-		err = session_open_report(r);
 	if (err)
 		goto out_abort;
+	err = session_open_report(r);
+	if (err)
+		goto out_discard;
 	r->start_ns = clock_now_ns();
 	r->status_ns = r->start_ns;
 	r->status_tty = !r->env->quiet && isatty(STDERR_FILENO);
@@ -415,24 +406,16 @@ int session_run(struct recorder *r)
 	command_stop(&r->cmd, r->env);
 	if (!err)
 		err = session_drain(r);
-	records = sct_writer_records(r->writer);
-	cerr = output_close(r->writer, &bytes);
-	r->writer = NULL;
+	stats_status_clear(r);
+	err = rotate_close_report(r, err);
 	if (!err)
-		err = cerr;
-	if (err) {
-		stats_status_clear(r);
-		fprintf(stderr, "sct-record: writing %s failed: %s; it holds every block written before\n",
-			r->env->output, sct_strerror(err));
-	} else {
-		session_summary(r, records, bytes);
-	}
+		session_summary(r);
 	session_destroy(r);
 	r->cmd_status = command_finish_report(&r->cmd, r->env);
 	return err;
 
 out_discard:
-	session_discard(r);
+	rotate_discard(r);
 out_abort:
 	command_abort(&r->cmd);
 	session_destroy(r);

@@ -99,7 +99,7 @@ void stats_status(struct recorder *r, uint64_t now_ns)
 	/* status_ns starts at the session start: the first line comes after one period. */
 	if (now_ns - r->status_ns < STATUS_PERIOD_NS)
 		return;
-	records = sct_writer_records(r->writer);
+	records = rotate_records(r);
 	dt = now_ns - r->status_ns;
 	fprintf(stderr, "\r\033[Ksct-record: %llu records, %.0f/s, %llu lost",
 		(unsigned long long)records,
