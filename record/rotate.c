@@ -273,6 +273,7 @@ int rotate_close_report(struct recorder *r, int err)
 	if (r->flight && r->env->snapshot_on_exit && !err)
 		rotate_snapshot(r);
 	if (r->flight) {
+		rot->records_done = sct_writer_records(r->writer);
 		sct_writer_abandon(r->writer);
 		r->writer = NULL;
 	} else if (r->writer) {
@@ -296,7 +297,7 @@ void rotate_discard(struct recorder *r)
 
 uint64_t rotate_records(const struct recorder *r)
 {
-	uint64_t done = r->rot && !r->flight ? r->rot->records_done : 0;
+	uint64_t done = r->rot ? r->rot->records_done : 0;
 
 	return done + (r->writer ? sct_writer_records(r->writer) : 0);
 }

@@ -276,7 +276,7 @@ static void rh_err_append(struct rh_recorder *r, const char *s, size_t n)
 	r->err[r->errlen] = '\0';
 }
 
-static int rh_recorder_spawn(struct rh_recorder *r, const char *const prefix[], const char *const args[])
+int rh_recorder_start_under(struct rh_recorder *r, const char *const prefix[], const char *const args[])
 {
 	const char *argv[64];
 	size_t n = 0;
@@ -317,7 +317,7 @@ int rh_recorder_start(struct rh_recorder *r, const char *const args[])
 {
 	const char *none[] = {NULL};
 
-	return rh_recorder_spawn(r, none, args);
+	return rh_recorder_start_under(r, none, args);
 }
 
 int rh_recorder_start_straced(struct rh_recorder *r, const char *log, const char *const args[])
@@ -326,7 +326,7 @@ int rh_recorder_start_straced(struct rh_recorder *r, const char *log, const char
 	const char *strace[] = {"/usr/bin/strace", "-f", "-q", "-e", "trace=epoll_wait", "-o", log,
 				"-E", "ASAN_OPTIONS=detect_leaks=0", NULL};
 
-	return rh_recorder_spawn(r, strace, args);
+	return rh_recorder_start_under(r, strace, args);
 }
 
 /*

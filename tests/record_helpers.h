@@ -67,6 +67,8 @@ int rh_recorder_start(struct rh_recorder *r, const char *const args[]);
  * long it is willing to wait, as facts rather than as times measured on a busy machine.
  */
 int rh_recorder_start_straced(struct rh_recorder *r, const char *log, const char *const args[]);
+/* The same under prefix (a NULL-terminated argv of a program that runs the recorder). */
+int rh_recorder_start_under(struct rh_recorder *r, const char *const prefix[], const char *const args[]);
 /* One epoll_wait of the recorder (the first process in log): its timeout and result. */
 struct rh_epoll_wait {
 	long timeout_ms, ret;
