@@ -170,6 +170,7 @@ static int flight_fill(struct recorder *r, uint64_t now_ns)
 int flight_write(struct recorder *r, uint64_t seq, char *name, size_t cap, uint64_t *bytes)
 {
 	struct sct_writer_opts opts = { 0 };
+	struct sct_header_info info;
 	struct flight *f = r->flight;
 	struct sct_writer *ring = r->writer;
 	uint64_t last_noted = r->last_noted;
@@ -187,7 +188,10 @@ int flight_write(struct recorder *r, uint64_t seq, char *name, size_t cap, uint6
 	fd = output_create_tmp(name, tmp, sizeof(tmp));
 	if (fd < 0)
 		return fd;
-	r->writer = sct_writer_open_fd(fd, &r->host.info, &opts, &err);
+	info = r->host.info;
+	info.sequence = seq;
+	info.snapshot = true;
+	r->writer = sct_writer_open_fd(fd, &info, &opts, &err);
 	if (!r->writer) {
 		r->writer = ring;
 		unlink(tmp);

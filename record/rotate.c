@@ -76,6 +76,7 @@ static int rotate_start(struct recorder *r, int fd)
 {
 	int err = 0;
 
+	r->host.info.sequence = r->rot->seq;
 	r->writer = sct_writer_open_fd(fd, &r->host.info, &r->rot->opts, &err);
 	if (!r->writer)
 		return err ? err : -EIO;
