@@ -14,6 +14,8 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <poll.h>
+#include <sys/inotify.h>
 #include <sys/mount.h>
 #include <sys/stat.h>
 #include <sys/wait.h>
@@ -88,14 +90,18 @@ static void assert_complete(const char *path, struct rh_trace *t)
 		     t->stats.sessions_without_trailer, 0, "%s is damaged", path);
 }
 
-/* Each file opens with the TASK record of tid and the CGROUP record of every id it uses. */
+/*
+ * A file opens with the TASK record of tid (unless tid had exited by then: its last records
+ * may still come after a rotation, its EXIT record with them) and has the CGROUP record of
+ * every id it uses.
+ */
 static void assert_starts_alone(const char *path, const struct rh_trace *t, uint32_t tid)
 {
 	bool task = false;
 
 	for (size_t i = 0; i < t->ntask; i++)
 		task |= t->task[i].rec.tid == tid;
-	cr_assert(task, "%s: no TASK record of %u", path, tid);
+	cr_assert(task || rh_find_exit(t, tid), "%s: no TASK record of %u", path, tid);
 	for (size_t i = 0; i < t->nsc; i++) {
 		bool named = false;
 
@@ -154,6 +160,7 @@ Test(record_rotate, rotated_files_hold_every_record_once)
 	const char *wl[] = {rh_workload("writer"), "300000", "8", NULL};
 	const char *extra[] = {"--rotate-size", "64K", NULL};
 	struct across a = {0};
+	char id[SCT_RECORDING_ID_LEN + 1] = "";
 	struct rh_run run;
 	glob_t g;
 	size_t n;
@@ -172,6 +179,12 @@ Test(record_rotate, rotated_files_hold_every_record_once)
 		cr_assert_str_eq(g.gl_pathv[i], want);
 		assert_complete(want, &t);
 		cr_assert_eq(t.lost_count, 0, "%s: events lost", want);
+		cr_assert_eq(t.sequence, i + 1, "%s: sequence %llu", want, (unsigned long long)t.sequence);
+		cr_assert_not(t.snapshot);
+		cr_assert_eq(strlen(t.recording_id), SCT_RECORDING_ID_LEN);
+		if (i)
+			cr_assert_str_eq(t.recording_id, id, "one recording, one id");
+		snprintf(id, sizeof(id), "%s", t.recording_id);
 		assert_starts_alone(want, &t, (uint32_t)run.wl_pid);
 		across_add(&a, &t, (uint32_t)run.wl_pid);
 		rh_trace_free(&t);
@@ -240,4 +253,385 @@ Test(record_rotate, rotate_count_deletes_only_this_recordings_files)
 	for (size_t i = 0; i < sizeof(others) / sizeof(others[0]); i++)
 		cr_assert(exists(others[i]), "%s was deleted", others[i]);
 	rh_run_release(&run);
+}
+
+/* A ticker traced into numbered files; the test drives ticks and rotations. */
+struct ticked {
+	struct rh_proc wl;
+	struct rh_recorder rec;
+	char pid[16];
+};
+
+static void ticked_start(struct ticked *tk, const char *const opts[])
+{
+	const char *wl[] = {rh_workload("ticker"), NULL};
+	const char *args[16] = {"-o", rh_trace_path, "-p", tk->pid};
+	size_t n = 4;
+
+	cr_assert_eq(rh_spawn(&tk->wl, wl, false), 0);
+	snprintf(tk->pid, sizeof(tk->pid), "%d", tk->wl.pid);
+	for (size_t i = 0; opts[i] && n < 15; i++)
+		args[n++] = opts[i];
+	args[n] = NULL;
+	cr_assert_eq(rh_recorder_start(&tk->rec, args), 0, "recorder: %s", tk->rec.err);
+}
+
+/* One tick: one write(2) of 100+I bytes. */
+static void tick(struct ticked *tk)
+{
+	cr_assert_eq(rh_go(&tk->wl), 0);
+}
+
+/* Close the ticker's stdin: it exits, and the recorder with it. */
+static void ticked_finish(struct ticked *tk)
+{
+	close(tk->wl.in_fd);
+	tk->wl.in_fd = -1;
+	cr_assert_eq(rh_wait(tk->wl.pid, RH_TIMEOUT_MS, NULL, NULL), 0);
+	tk->wl.pid = -1;
+	cr_assert_eq(rh_recorder_finish(&tk->rec, 0, RH_TIMEOUT_MS), 0, "%s", tk->rec.err);
+	cr_assert(WIFEXITED(tk->rec.status) && WEXITSTATUS(tk->rec.status) == 0, "%s", tk->rec.err);
+	rh_proc_release(&tk->wl);
+}
+
+/* The ticks (writes of 101.. bytes) of file path: a bit per tick in *seen, none twice. */
+static size_t ticks_in(const char *path, uint32_t tid, uint64_t *seen)
+{
+	struct rh_trace t;
+	size_t n = 0;
+
+	assert_complete(path, &t);
+	for (size_t i = 0; i < t.nsc; i++) {
+		int64_t k = t.sc[i].ret - 101;
+
+		if (t.sc[i].tid != tid || (int64_t)t.sc[i].nr != t.nr_write || k < 0 || k >= 64)
+			continue;
+		cr_assert_not(*seen & (1ull << k), "tick %lld twice", (long long)k + 1);
+		*seen |= 1ull << k;
+		n++;
+	}
+	rh_trace_free(&t);
+	return n;
+}
+
+/*
+ * Ticks in the order they were made, each in one file. Which file a tick goes to depends on
+ * when the recorder reads it, not on when it was made: only the order is the test's to know.
+ */
+static void assert_ticks_in_order(const uint64_t *per_file_first, size_t nfiles)
+{
+	for (size_t i = 1; i < nfiles; i++)
+		cr_assert_geq(per_file_first[i], per_file_first[i - 1], "file %zu holds an older tick", i + 1);
+}
+
+/* The lowest tick of a file, 64 if none. */
+static uint64_t lowest_tick(uint64_t bits)
+{
+	return bits ? (uint64_t)__builtin_ctzll(bits) : 64;
+}
+
+Test(record_rotate, sighup_and_the_interval_start_the_next_file)
+{
+	const char *opts[] = {"--rotate-interval", "0.5", NULL};
+	char name[RH_DIR_MAX + 32], path[RH_DIR_MAX + 32];
+	struct ticked tk;
+	uint64_t seen = 0, first[4], bits[4] = {0};
+
+	ticked_start(&tk, opts);
+	tick(&tk);
+	kill(tk.rec.proc.pid, SIGHUP);
+	wait_line(&tk.rec, "sct-record: file ", name, sizeof(name));
+	snprintf(path, sizeof(path), "%s/trace.000002.sct", rh_dir);
+	cr_assert_str_eq(name, path);
+	tick(&tk);
+	tick(&tk);
+	/* no SIGHUP: the interval ends the second file, records or not */
+	wait_line(&tk.rec, "sct-record: file ", name, sizeof(name));
+	snprintf(path, sizeof(path), "%s/trace.000003.sct", rh_dir);
+	cr_assert_str_eq(name, path);
+	tick(&tk);
+	wait_line(&tk.rec, "sct-record: file ", name, sizeof(name));
+	ticked_finish(&tk);
+	for (size_t i = 0; i < 4; i++) {
+		snprintf(path, sizeof(path), "%s/trace.%06zu.sct", rh_dir, i + 1);
+		ticks_in(path, (uint32_t)strtol(tk.pid, NULL, 10), &bits[i]);
+		cr_assert_not(seen & bits[i], "a tick in two files");
+		seen |= bits[i];
+		first[i] = lowest_tick(bits[i]);
+	}
+	cr_assert_eq(seen, 0xf, "ticks 1 to 4, each in one file");
+	assert_ticks_in_order(first, 4);
+	/* ticks made after a file was there are in it or a later one */
+	cr_assert_eq(bits[0] & 0xe, 0, "ticks 2-4 in the first file");
+	cr_assert_eq((bits[0] | bits[1]) & 0x8, 0, "tick 4 before the third file");
+}
+
+Test(record_rotate, sighup_reopens_the_output_for_logrotate)
+{
+	const char *opts[] = {NULL};
+	char moved[RH_DIR_MAX + 32], rest[256];
+	struct ticked tk;
+	struct rh_trace a, b;
+	uint64_t seen = 0;
+
+	ticked_start(&tk, opts);
+	tick(&tk);
+	/* what logrotate does without copytruncate: move the file, then SIGHUP */
+	snprintf(moved, sizeof(moved), "%s.1", rh_trace_path);
+	cr_assert_eq(rename(rh_trace_path, moved), 0);
+	kill(tk.rec.proc.pid, SIGHUP);
+	wait_line(&tk.rec, "sct-record: reopened ", rest, sizeof(rest));
+	cr_assert_str_eq(rest, rh_trace_path);
+	tick(&tk);
+	ticked_finish(&tk);
+	/* tick 1 in either file (whenever the recorder read it), tick 2 in the new one */
+	cr_assert_eq(ticks_in(moved, (uint32_t)strtol(tk.pid, NULL, 10), &seen) +
+		     ticks_in(rh_trace_path, (uint32_t)strtol(tk.pid, NULL, 10), &seen), 2);
+	cr_assert_eq(seen, 3);
+	assert_complete(moved, &a);
+	assert_complete(rh_trace_path, &b);
+	cr_assert_str_eq(a.recording_id, b.recording_id);
+	cr_assert_eq(a.sequence, 1);
+	cr_assert_eq(b.sequence, 2);
+	rh_trace_free(&a);
+	rh_trace_free(&b);
+}
+
+/* The lseeks of a trace: their returns (the seeker's I) in a bitmap of count bits. */
+static size_t seeks_in(const struct rh_trace *t, uint32_t tid, uint8_t *seen, long count, long *lo)
+{
+	int64_t nr = -1;
+	size_t n = 0;
+
+	for (size_t i = 0; i < t->nsc; i++)
+		if (t->sc[i].tid == tid && t->sc[i].ret >= 1 && t->sc[i].ret <= count &&
+		    t->sc[i].nr != (uint32_t)t->nr_write && t->sc[i].nr != (uint32_t)t->nr_getppid) {
+			if (nr < 0)
+				nr = t->sc[i].nr;
+			if (t->sc[i].nr != nr)
+				continue;
+			cr_assert_not(seen[t->sc[i].ret], "lseek %lld twice", (long long)t->sc[i].ret);
+			seen[t->sc[i].ret] = 1;
+			if (t->sc[i].ret < *lo)
+				*lo = t->sc[i].ret;
+			n++;
+		}
+	return n;
+}
+
+Test(record_rotate, a_snapshot_holds_the_newest_records_and_nothing_older)
+{
+	enum { COUNT = 400000 };
+	const char *wl[] = {rh_workload("seeker"), "400000", NULL};
+	char pid[16], name[512], want[RH_DIR_MAX + 64], *out = NULL;
+	const char *args[] = {"-o", rh_trace_path, "--snapshot", "256K", "--snapshot-on-exit", "-p", pid, NULL};
+	struct rh_recorder rec;
+	struct rh_trace t;
+	struct rh_proc p;
+	struct stat st;
+	uint8_t *seen = calloc(COUNT + 1, 1);
+	long lo = COUNT + 1;
+	size_t n;
+
+	cr_assert(seen);
+	cr_assert_eq(rh_spawn(&p, wl, false), 0);
+	snprintf(pid, sizeof(pid), "%d", p.pid);
+	/*
+	 * Without per-CPU stages, events reach the recorder in the order they happened, so the
+	 * blocks the ring keeps hold exactly the newest calls (a stage flushed late would put a
+	 * few older calls after newer ones, at the window's edge too).
+	 */
+	setenv("SCT_RECORD_FORCE", "no-run-on-cpu", 1);
+	cr_assert_eq(rh_recorder_start(&rec, args), 0, "recorder: %s", rec.err);
+	unsetenv("SCT_RECORD_FORCE");
+	cr_assert_not_null(strstr(rec.err, "unstaged"), "%s", rec.err);
+	cr_assert_eq(rh_go(&p), 0);
+	cr_assert_geq(rh_read_line(p.out_fd, name, sizeof(name), RH_TIMEOUT_MS), 0);
+	cr_assert_eq(rh_field(name, "seeks"), COUNT, "%s", name);
+	/* every lseek is done and the seeker still alive: the snapshot ends with them */
+	kill(rec.proc.pid, SIGUSR2);
+	wait_line(&rec, "sct-record: snapshot ", name, sizeof(name));
+	snprintf(want, sizeof(want), "%s/trace.snapshot-000001.sct", rh_dir);
+	cr_assert_str_eq(name, want);
+	cr_assert_eq(stat(rh_trace_path, &st), -1, "-o itself is never written");
+
+	assert_complete(name, &t);
+	cr_assert(t.snapshot);
+	cr_assert_eq(t.sequence, 1);
+	assert_starts_alone(name, &t, (uint32_t)p.pid);
+	cr_assert_eq(t.lost_count, 0);
+	n = seeks_in(&t, (uint32_t)p.pid, seen, COUNT, &lo);
+	/* the newest calls, from lo to the last, every one; nothing older than lo */
+	cr_assert_gt(lo, 1, "400000 lseeks do not fit in 256K: the oldest must be gone");
+	cr_assert_eq(n, (size_t)(COUNT - lo + 1), "lseeks %ld..%d: %zu of them", lo, COUNT, n);
+	cr_assert(seen[COUNT]);
+	/* the blocks fill the window: 256K, plus one block at most */
+	cr_assert_eq(stat(name, &st), 0);
+	cr_assert_gt(st.st_size, 128 << 10, "%lld bytes", (long long)st.st_size);
+	rh_trace_free(&t);
+
+	/* the seeker exits: the recorder stops and --snapshot-on-exit writes the last one */
+	cr_assert_eq(rh_go(&p), 0);
+	cr_assert_eq(rh_read_all(p.out_fd, &out, RH_TIMEOUT_MS), 0);
+	free(out);
+	cr_assert_eq(rh_recorder_finish(&rec, 0, RH_TIMEOUT_MS), 0, "%s", rec.err);
+	cr_assert(WIFEXITED(rec.status) && WEXITSTATUS(rec.status) == 0, "%s", rec.err);
+	snprintf(want, sizeof(want), "%s/trace.snapshot-000002.sct", rh_dir);
+	cr_assert_not_null(strstr(rec.err, want), "%s", rec.err);
+	assert_complete(want, &t);
+	cr_assert_eq(t.sequence, 2);
+	cr_assert_not_null(rh_find_exit(&t, (uint32_t)p.pid), "the exit is the newest record");
+	rh_trace_free(&t);
+	rh_proc_release(&p);
+	free(seen);
+}
+
+Test(record_rotate, a_full_disk_during_rotation_stops_with_every_closed_file_complete)
+{
+	const char *wl[] = {rh_workload("writer"), "0", "8", NULL};
+	char out[RH_DIR_MAX + 32];
+	const char *args[] = {"-o", out, "--rotate-size", "64K", "--", wl[0], wl[1], wl[2], NULL};
+	struct rh_recorder rec;
+	struct rh_trace t;
+	glob_t g;
+	char pat[RH_DIR_MAX + 32];
+	size_t n;
+
+	snprintf(mnt, sizeof(mnt), "%s/small", rh_dir);
+	cr_assert_eq(mkdir(mnt, 0700), 0);
+	cr_assert_eq(mount("sct-test", mnt, "tmpfs", 0, "size=400k"), 0, "mount tmpfs: %s", strerror(errno));
+	snprintf(out, sizeof(out), "%s/rec.sct", mnt);
+	cr_assert_eq(rh_recorder_start(&rec, args), 0, "recorder: %s", rec.err);
+	cr_assert_eq(rh_go(&rec.proc), 0);
+	/* the command writes forever: the recorder must stop on its own when the disk is full */
+	cr_assert_eq(rh_recorder_finish(&rec, 0, RH_TIMEOUT_MS), 0, "the recorder did not stop");
+	cr_assert(WIFEXITED(rec.status) && WEXITSTATUS(rec.status) == 1, "status %#x:\n%s", rec.status, rec.err);
+	cr_assert_not_null(strstr(rec.err, strerror(ENOSPC)), "no '%s' in stderr:\n%s", strerror(ENOSPC), rec.err);
+	snprintf(pat, sizeof(pat), "%s/rec.*.sct", mnt);
+	cr_assert_eq(glob(pat, 0, NULL, &g), 0);
+	n = g.gl_pathc;
+	cr_assert_geq(n, 2, "the disk filled before a rotation:\n%s", rec.err);
+	for (size_t i = 0; i + 1 < n; i++) {
+		assert_complete(g.gl_pathv[i], &t);
+		rh_trace_free(&t);
+	}
+	/* the newest: readable, whole frames only (the partial one was cut off), maybe no TRAILER */
+	cr_assert_eq(rh_trace_read(g.gl_pathv[n - 1], &t), 0);
+	cr_assert_eq(t.err, 0);
+	cr_assert_eq(t.sessions, 1);
+	cr_assert_eq(t.stats.skipped_ranges + t.stats.bad_blocks + t.stats.truncated_bytes, 0);
+	cr_assert_gt(t.ntask, 0, "the newest file has its start");
+	rh_trace_free(&t);
+	globfree(&g);
+	/* nothing but the numbered files: no temporary file left behind */
+	cr_assert_eq(dir_entries(mnt), n);
+}
+
+/* The pid of the process whose call in strace's log names what; -1 if none yet. */
+static long strace_caller(const char *log, const char *what)
+{
+	FILE *f = fopen(log, "re");
+	char line[512];
+	long pid = -1;
+
+	while (f && fgets(line, sizeof(line), f))
+		if (strstr(line, what))
+			pid = strtol(line, NULL, 10);
+	if (f)
+		fclose(f);
+	return pid;
+}
+
+/* The one hidden temporary file in rh_dir, into path. */
+static void find_tmp(char *path, size_t cap)
+{
+	DIR *d = opendir(rh_dir);
+	struct dirent *e;
+	int n = 0;
+
+	cr_assert(d);
+	while ((e = readdir(d)))
+		if (!strncmp(e->d_name, ".sct-record.", 12) && ++n)
+			snprintf(path, cap, "%s/%s", rh_dir, e->d_name);
+	closedir(d);
+	cr_assert_eq(n, 1, "temporary files: %d", n);
+}
+
+Test(record_rotate, sigkill_during_a_rotation_leaves_every_closed_file_complete)
+{
+	char log[RH_DIR_MAX + 16], path[RH_DIR_MAX + 300], ev[4096];
+	const char *wl[] = {rh_workload("writer"), "0", "8", NULL};
+	/* the second file's rename waits 60 s: the recorder is killed inside that rotation */
+	const char *strace[] = {"/usr/bin/strace", "-q", "-f", "-o", log, "-e", "trace=renameat2",
+				"-e", "inject=renameat2:delay_enter=60000000:when=2",
+				"-E", "ASAN_OPTIONS=detect_leaks=0", NULL};
+	const char *args[] = {"-o", rh_trace_path, "--rotate-size", "64K", "--", wl[0], wl[1], wl[2], NULL};
+	struct rh_recorder rec;
+	struct rh_trace t;
+	long recorder;
+	int in;
+
+	snprintf(log, sizeof(log), "%s/strace.log", rh_dir);
+	cr_assert_eq(rh_recorder_start_under(&rec, strace, args), 0, "recorder: %s", rec.err);
+	in = inotify_init1(IN_CLOEXEC);
+	cr_assert_geq(in, 0);
+	cr_assert_geq(inotify_add_watch(in, log, IN_MODIFY), 0);
+	cr_assert_eq(rh_go(&rec.proc), 0);
+	/* strace writes the call's start before the delay: wait for it, change by change */
+	while ((recorder = strace_caller(log, "trace.000002.sct")) < 0) {
+		struct pollfd pfd = {.fd = in, .events = POLLIN};
+
+		cr_assert_eq(poll(&pfd, 1, RH_TIMEOUT_MS), 1, "no rename of the second file");
+		cr_assert_gt(read(in, ev, sizeof(ev)), 0);
+	}
+	close(in);
+	cr_assert_eq(kill((pid_t)recorder, SIGKILL), 0);
+	cr_assert_eq(rh_recorder_finish(&rec, 0, RH_TIMEOUT_MS), 0, "%s", rec.err);
+
+	snprintf(path, sizeof(path), "%s/trace.000001.sct", rh_dir);
+	assert_complete(path, &t);
+	cr_assert_gt(t.nsc, 0);
+	rh_trace_free(&t);
+	snprintf(path, sizeof(path), "%s/trace.000002.sct", rh_dir);
+	cr_assert_neq(access(path, F_OK), 0, "the second file was never named");
+	/* the open file, under its temporary name: its start, readable, no TRAILER */
+	find_tmp(path, sizeof(path));
+	cr_assert_eq(rh_trace_read(path, &t), 0);
+	cr_assert_eq(t.err, 0);
+	cr_assert_eq(t.sessions, 1);
+	cr_assert_eq(t.sequence, 2);
+	cr_assert_not(t.has_trailer);
+	cr_assert_gt(t.ntask, 0);
+	cr_assert_eq(t.stats.skipped_ranges + t.stats.bad_blocks + t.stats.truncated_bytes, 0);
+	rh_trace_free(&t);
+}
+
+Test(record_rotate, bad_options_are_refused)
+{
+	static const char *const bad[][8] = {
+		{"--rotate-size", "1K", "-a", NULL},
+		{"--rotate-size", "2T", "-a", NULL},
+		{"--rotate-interval", "0.01", "-a", NULL},
+		{"--rotate-count", "0", "--rotate-size", "1M", "-a", NULL},
+		{"--rotate-count", "3", "-a", NULL},
+		{"--snapshot", "1M", "--rotate-size", "1M", "-a", NULL},
+		{"--snapshot-on-exit", "-a", NULL},
+		{"--snapshot", "abc", "-a", NULL},
+	};
+	static const char *const why[] = {
+		"invalid rotate size", "invalid rotate size", "invalid rotate interval", "invalid rotate count",
+		"--rotate-count needs", "does not combine with rotation", "--snapshot-on-exit needs",
+		"invalid snapshot size",
+	};
+	const char *stdout_args[] = {"--rotate-size", "1M", "-o", "-", "-a", NULL};
+	struct rh_recorder rec;
+
+	for (size_t i = 0; i < sizeof(bad) / sizeof(bad[0]); i++) {
+		cr_assert_eq(rh_recorder_start(&rec, bad[i]), -ECHILD, "case %zu started", i);
+		cr_assert(WIFEXITED(rec.status) && WEXITSTATUS(rec.status) == 2, "case %zu: %#x", i, rec.status);
+		cr_assert_not_null(strstr(rec.err, why[i]), "case %zu: %s", i, rec.err);
+	}
+	cr_assert_eq(rh_recorder_start(&rec, stdout_args), -ECHILD);
+	cr_assert(WIFEXITED(rec.status) && WEXITSTATUS(rec.status) == 1);
+	cr_assert_not_null(strstr(rec.err, "give -o a file name, not stdout"), "%s", rec.err);
 }
