@@ -223,6 +223,10 @@ static void footer_sessions(const struct sessions *ss, const struct strtab *strs
 		sessions_out_label(o, s, strs);
 		out_str(o, ", file ");
 		names_out_escaped(o, strtab_get(strs, s->file), strtab_len(strs, s->file));
+		if (s->last_file && s->last_file != s->file) {
+			out_str(o, " .. ");
+			names_out_escaped(o, strtab_get(strs, s->last_file), strtab_len(strs, s->last_file));
+		}
 		if (s->headless) {
 			out_str(o, ", read with the built-in schema, no syscall names, no wall clock\n");
 			continue;
@@ -244,6 +248,7 @@ void footer_print(struct footer *f, const struct sessions *ss, const struct strt
 	const struct sct_reader_stats *st = &f->st;
 
 	footer_sessions(ss, strs, o);
+	sessions_out_recordings(ss, o);
 	out_printf(o, "-- read %u file%s, %llu records (", f->nfiles, f->nfiles == 1 ? "" : "s",
 		   (unsigned long long)footer_records(f));
 	/* samples only when there are some: a trace of syscalls reads as it always did */

@@ -80,6 +80,10 @@ static int input_session(struct ctx *c, struct input *in)
 	} else {
 		lv->s.headless = true;
 	}
+	/* snapshots overlap one another: each is a session of its own */
+	if (live && !sct_session_snapshot(live))
+		return sessions_add_file(c->sessions, &lv->s, sct_session_get(live, SCT_SESSION_RECORDING_ID),
+					 sct_session_sequence(live));
 	return sessions_add(c->sessions, &lv->s);
 }
 

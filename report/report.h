@@ -110,6 +110,7 @@ struct sess {
 	bool headless;      /* blocks with no HEADER (damaged or missing): no number, host, clock */
 	uint32_t host;      /* strtab id of the hostname */
 	uint32_t file;      /* strtab id of the input path */
+	uint32_t last_file; /* the last file of its recording read, file if one */
 	uint64_t anchor_clock, anchor_real;
 	bool cgroup_v1;
 	uint32_t backend;       /* strtab ids of the HEADER's strings ("" before format 1.1) */
@@ -121,6 +122,14 @@ struct sessions;
 struct sessions *sessions_new(uint32_t keep);
 /* Numbers s (s->id and s->number are set) and keeps a copy if it is among the kept; -ENOMEM. */
 int sessions_add(struct sessions *ss, struct sess *s);
+/*
+ * A file of recording_id (its HEADER's; "" or sequence 0: none): the first file of a
+ * recording is added as sessions_add() does; a later one takes its session (*s becomes it)
+ * and its sequence number is noted for the footer. -ENOMEM.
+ */
+int sessions_add_file(struct sessions *ss, struct sess *s, const char *recording_id, uint64_t seq);
+/* A footer line per recording read from several files (or not from its first): gaps, repeats. */
+void sessions_out_recordings(const struct sessions *ss, struct out *o);
 /* A kept session, NULL for others; valid until the next sessions_add(). */
 const struct sess *sessions_get(const struct sessions *ss, uint32_t id);
 /* Sessions added, kept or not. */

@@ -88,6 +88,17 @@ struct sct_writer *rt_open_events(const char *path, const char *host, const stru
 	return rt_open_info(path, &info, 0);
 }
 
+struct sct_writer *rt_open_recording(const char *path, const char *host, const char *id, uint64_t seq,
+				     bool snapshot)
+{
+	struct sct_header_info info = RT_INFO(host, names, sizeof(names) / sizeof(names[0]));
+
+	info.recording_id = id;
+	info.sequence = seq;
+	info.snapshot = snapshot;
+	return rt_open_info(path, &info, 0);
+}
+
 void rt_sample(struct sct_writer *w, uint64_t rel_ns, uint32_t pid, uint32_t tid, uint32_t cpu,
 	       uint64_t cg, uint32_t event, const void *payload, uint32_t len)
 {

@@ -9,6 +9,7 @@
 #ifndef SCT_REPORT_HELPERS_H
 #define SCT_REPORT_HELPERS_H
 
+#include <stdbool.h>
 #include <stdint.h>
 
 #include "sct.h"
@@ -34,6 +35,9 @@ struct sct_writer *rt_open_names(const char *path, const char *host, const struc
 /* A format 1.1 trace (backend perf) with an event table, for rt_sample(). */
 struct sct_writer *rt_open_events(const char *path, const char *host, const struct sct_event_desc *ev,
 				  uint32_t nev, const char *sample_cgroup);
+/* A file of a recording (format 1.2): its id, its sequence number, snapshot or not. */
+struct sct_writer *rt_open_recording(const char *path, const char *host, const char *id, uint64_t seq,
+				     bool snapshot);
 void rt_close(struct sct_writer *w);
 void rt_sample(struct sct_writer *w, uint64_t rel_ns, uint32_t pid, uint32_t tid, uint32_t cpu,
 	       uint64_t cg, uint32_t event, const void *payload, uint32_t len);
