@@ -5,6 +5,8 @@
  * an existing file without --force. With --force the trace is written to a new file in the
  * same folder and renamed over the old name before its first record, so an overwritten path
  * is never a hard link's shared inode, and a SIGKILL leaves every block at the final name.
+ * The numbered files of a rotated recording and its snapshots are named from -o's stem and
+ * extension, made under a temporary name and renamed to theirs once their start is written.
  */
 #include <dirent.h>
 #include <errno.h>
@@ -161,7 +163,7 @@ static int output_open_stream(const char *path)
 	return fd;
 }
 
-/* The folder of path, for a temporary name beside it. */
+/* A temporary name in path's folder, for mkostemp(). */
 static int output_tmp_name(const char *path, char *tmp, size_t cap)
 {
 	char *copy = strdup(path);
