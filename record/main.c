@@ -39,16 +39,9 @@ static int signals_setup(void)
 	sigemptyset(&sa.sa_mask);
 	if (sigaction(SIGINT, &sa, NULL) || sigaction(SIGTERM, &sa, NULL))
 		return -1;
-	/*
-	 * These come at any time, also while a file's start is read from the task iterator:
-	 * restart what they interrupt. epoll_wait is never restarted (signal(7)), so the loop
-	 * still wakes at once to act on them.
-	 */
 	sa.sa_handler = on_output_signal;
-	sa.sa_flags = SA_RESTART;
 	if (sigaction(SIGHUP, &sa, NULL) || sigaction(SIGUSR2, &sa, NULL))
 		return -1;
-	sa.sa_flags = 0;
 	/* A closed stdout reader shows up as EPIPE from the writer, with a message. */
 	sa.sa_handler = SIG_IGN;
 	return sigaction(SIGPIPE, &sa, NULL);
