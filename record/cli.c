@@ -116,7 +116,10 @@ static void usage_full(void)
 	       "  sct-record -p 1234 -d 10 -o app.sct      a running process for 10 s\n"
 	       "  sct-record -t 1240,1241 -o t.sct         two threads, not their siblings\n"
 	       "  sct-record -G /system.slice/nginx.service -o nginx.sct\n"
-	       "  sct-record -a -d 5 -o - | sct-report -   everything, read while recording\n",
+	       "  sct-record -a -d 5 -o - | sct-report -   everything, read while recording\n"
+	       "  sct-record -a --rotate-size 256M --rotate-count 8 -o /var/log/sct/host.sct\n"
+	       "                                           host-wide for days, at most 8 files\n"
+	       "  sct-record -a --snapshot 64M -o incident.sct   then: kill -USR2 PID\n",
 	       usage_line, host_default_max_tasks());
 }
 

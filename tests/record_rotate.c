@@ -606,6 +606,38 @@ Test(record_rotate, sigkill_during_a_rotation_leaves_every_closed_file_complete)
 	rh_trace_free(&t);
 }
 
+/* Any moment: whatever file is open when the recorder is killed, the ones before it are whole. */
+Test(record_rotate, sigkill_while_rotating_under_load_leaves_whole_files)
+{
+	const char *wl[] = {rh_workload("writer"), "0", "8", NULL};
+	const char *args[] = {"-o", rh_trace_path, "--rotate-size", "64K", "--", wl[0], wl[1], wl[2], NULL};
+	char rest[RH_DIR_MAX + 64];
+	struct rh_recorder rec;
+	struct rh_trace t;
+	glob_t g;
+	size_t n;
+
+	cr_assert_eq(rh_recorder_start(&rec, args), 0, "recorder: %s", rec.err);
+	cr_assert_eq(rh_go(&rec.proc), 0);
+	wait_line(&rec, "sct-record: file ", rest, sizeof(rest));
+	cr_assert_eq(rh_recorder_finish(&rec, SIGKILL, RH_TIMEOUT_MS), 0);
+	cr_assert(WIFSIGNALED(rec.status) && WTERMSIG(rec.status) == SIGKILL);
+	n = numbered("trace.*.sct", &g);
+	cr_assert_geq(n, 2);
+	for (size_t i = 0; i < n; i++) {
+		cr_assert_eq(rh_trace_read(g.gl_pathv[i], &t), 0);
+		cr_assert_eq(t.err, 0, "%s", g.gl_pathv[i]);
+		cr_assert_eq(t.sequence, i + 1, "%s", g.gl_pathv[i]);
+		cr_assert_gt(t.ntask, 0, "%s has its start", g.gl_pathv[i]);
+		/* a frame cut by the kill is a truncated tail; nothing is ever skipped */
+		cr_assert_eq(t.stats.skipped_ranges + t.stats.bad_blocks, 0, "%s", g.gl_pathv[i]);
+		if (i + 1 < n)
+			cr_assert(t.has_trailer && !t.stats.truncated_bytes, "%s is not complete", g.gl_pathv[i]);
+		rh_trace_free(&t);
+	}
+	globfree(&g);
+}
+
 Test(record_rotate, bad_options_are_refused)
 {
 	static const char *const bad[][8] = {
