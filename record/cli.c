@@ -144,14 +144,15 @@ static int parse_u64(const char *s, uint64_t min, uint64_t max, uint64_t *out)
 	return parse_u64_len(s, strlen(s), min, max, out);
 }
 
-static int parse_seconds(const char *s, double max, uint64_t *ns)
+/* Seconds in [min, max] (and > 0) into nanoseconds. */
+static int parse_seconds(const char *s, double min, double max, uint64_t *ns)
 {
 	char *end;
 	double v;
 
 	errno = 0;
 	v = strtod(s, &end);
-	if (errno || end == s || *end || !isfinite(v) || v <= 0 || v > max)
+	if (errno || end == s || *end || !isfinite(v) || v <= 0 || v < min || v > max)
 		return -EINVAL;
 	*ns = (uint64_t)(v * 1e9);
 	return *ns ? 0 : -EINVAL;
@@ -394,7 +395,7 @@ static int cli_option(struct env *env, int opt, const char *arg)
 		env->keep_command = true;
 		return 0;
 	case 'd':
-		if (parse_seconds(arg, MAX_DURATION_SECONDS, &env->duration_ns))
+		if (parse_seconds(arg, 0, MAX_DURATION_SECONDS, &env->duration_ns))
 			return bad_value("duration", arg, "seconds > 0 expected");
 		return 0;
 	case OPT_MAX_TASKS:
@@ -414,16 +415,14 @@ static int cli_option(struct env *env, int opt, const char *arg)
 		env->ringbuf_size = v;
 		return 0;
 	case OPT_FLUSH:
-		if (parse_seconds(arg, MAX_FLUSH_SECONDS, &env->flush_interval_ns) ||
-		    env->flush_interval_ns < (uint64_t)(MIN_FLUSH_SECONDS * 1e9))
+		if (parse_seconds(arg, MIN_FLUSH_SECONDS, MAX_FLUSH_SECONDS, &env->flush_interval_ns))
 			return bad_value("flush interval", arg, "seconds in [0.01, 3600] expected");
 		return 0;
 	case OPT_ROTATE_SIZE:
 	case OPT_SNAPSHOT:
 		return cli_long_run_size(env, opt, arg);
 	case OPT_ROTATE_INTERVAL:
-		if (parse_seconds(arg, MAX_ROTATE_SECONDS, &env->rotate_interval_ns) ||
-		    env->rotate_interval_ns < (uint64_t)(MIN_ROTATE_SECONDS * 1e9))
+		if (parse_seconds(arg, MIN_ROTATE_SECONDS, MAX_ROTATE_SECONDS, &env->rotate_interval_ns))
 			return bad_value("rotate interval", arg, "seconds in [0.1, 31622400] expected");
 		return 0;
 	case OPT_ROTATE_COUNT:
