@@ -73,6 +73,11 @@ static void usage_full(void)
 	       "                           that an exec event fits)\n"
 	       "      --flush-interval SECONDS  every event is in the file this long after it\n"
 	       "                           happened, 0.01 to 3600 (default: 1)\n"
+	       "      --backend auto|bpf|perf  what records the syscalls: bpf (BPF programs,\n"
+	       "                           pairing in the kernel), perf (perf_event_open() on\n"
+	       "                           tracepoints, pairing in the recorder; needs CAP_PERFMON\n"
+	       "                           or perf_event_paranoid -1), auto (default: bpf when the\n"
+	       "                           kernel and privileges allow it, else perf; says which)\n"
 	       "  -q, --quiet              print only errors\n"
 	       "      --probe              check what the kernel offers sct-record, one line per\n"
 	       "                           feature (yes/no, first Linux version, why), and exit\n"
@@ -83,9 +88,10 @@ static void usage_full(void)
 	       "has exited; the recorder then drains the ring buffer, writes the trailer, prints\n"
 	       "one summary line and exits 0 (127 or 126 when CMD could not be executed).\n"
 	       "Once tracing is live it prints on stderr:\n"
-	       "  sct-record: tracing N tasks (LOADER, INFLIGHT)\n"
+	       "  sct-record: tracing N tasks (LOADER, INFLIGHT)     with bpf\n"
+	       "  sct-record: tracing N tasks (perf, WHOSE cgroup ids) with perf\n"
 	       "\n"
-	       "Needs root, or CAP_BPF and CAP_PERFMON, and a kernel with BTF\n"
+	       "bpf needs root, or CAP_BPF and CAP_PERFMON, and a kernel with BTF\n"
 	       "(/sys/kernel/btf/vmlinux); --probe lists the rest and the fallbacks. Test only:\n"
 	       "SCT_RECORD_FORCE=no-FEATURE[,...] makes features of --probe look missing.\n"
 	       "\n"
@@ -269,7 +275,10 @@ static int parse_user(struct env *env, const char *arg)
 	return 0;
 }
 
-enum { OPT_MAX_TASKS = 256, OPT_RINGBUF, OPT_FLUSH, OPT_KEEP_COMMAND, OPT_PROBE };
+enum { OPT_MAX_TASKS = 256, OPT_RINGBUF, OPT_FLUSH, OPT_KEEP_COMMAND, OPT_PROBE, OPT_BACKEND };
+
+/* --backend's names, in enum record_backend order. */
+static const char *const backend_names[] = { "auto", "bpf", "perf" };
 
 static const struct option long_opts[] = {
 	{ "pid", required_argument, NULL, 'p' },
@@ -286,6 +295,7 @@ static const struct option long_opts[] = {
 	{ "flush-interval", required_argument, NULL, OPT_FLUSH },
 	{ "quiet", no_argument, NULL, 'q' },
 	{ "probe", no_argument, NULL, OPT_PROBE },
+	{ "backend", required_argument, NULL, OPT_BACKEND },
 	{ "help", no_argument, NULL, 'h' },
 	{ "version", no_argument, NULL, 'V' },
 	{ 0 },
@@ -378,6 +388,13 @@ static int cli_option(struct env *env, int opt, const char *arg)
 	case OPT_PROBE:
 		env->probe = true;
 		return 0;
+	case OPT_BACKEND:
+		for (size_t i = 0; i < sizeof(backend_names) / sizeof(backend_names[0]); i++)
+			if (!strcmp(arg, backend_names[i])) {
+				env->backend = i;
+				return 0;
+			}
+		return bad_value("backend", arg, "auto, bpf or perf expected");
 	}
 	usage_short();
 	return -EINVAL;

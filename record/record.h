@@ -27,6 +27,13 @@
 
 #define NSEC_PER_SEC 1000000000ull
 
+/* --backend: what records the syscalls. */
+enum record_backend {
+	BACKEND_AUTO = 0,        /* bpf when its programs can load and attach, else perf */
+	BACKEND_BPF,             /* tp_btf programs, pairing in the kernel */
+	BACKEND_PERF,            /* perf_event_open() on tracepoints, pairing in userspace */
+};
+
 /* Every command-line setting, with its default from env_init(). */
 struct env {
 	uint32_t *pids;          /* -p */
@@ -49,6 +56,7 @@ struct env {
 	uint64_t flush_interval_ns; /* --flush-interval */
 	bool quiet;              /* -q */
 	bool probe;              /* --probe: print the kernel feature probes and exit */
+	unsigned backend;        /* --backend: enum record_backend */
 	int argc;                /* the command line, for the HEADER */
 	char **argv;
 };
@@ -143,6 +151,9 @@ struct targets {
 	__u64 *count;               /* entries in the map, in the mapped .bss: BPF keeps it too */
 	struct idset inserted;      /* put in the map by the /proc passes: the prune checks them */
 	struct idset not_fit;       /* found no room: retried after the prune */
+	/* Set by the perf backend: called once per tid the /proc passes find, instead of the map. */
+	int (*insert)(void *ctx, uint32_t tid);
+	void *insert_ctx;
 };
 
 /* The running recorder. */
@@ -154,6 +165,9 @@ struct recorder {
 	uint64_t target_cgroup;
 	uint32_t target_level;
 	struct host_info host;
+	unsigned backend;           /* enum record_backend, never AUTO once picked */
+	const char *backend_name;   /* "bpf" or "perf": the HEADER says it */
+	bool sample_cgroup;         /* perf: samples carry the kernel's cgroup id */
 	const struct loader *loader; /* load.h: which skeleton */
 	void *skel;                 /* the loader's skeleton */
 	bool inflight_in_hash;      /* no task storage: in-flight syscalls in a hash map */
@@ -222,6 +236,11 @@ void targets_free(struct targets *t);
 
 /* session.c: load, attach, loop, drain. */
 int session_run(struct recorder *r);
+/* The steps both backends share: create the trace, and close it with the summary line. */
+int session_open_report(struct recorder *r);
+int session_close_report(struct recorder *r, int err);
+/* Startup failed after the output was created: leave nothing half-written behind. */
+void session_discard(struct recorder *r);
 /* Root, or CAP_BPF and CAP_PERFMON; otherwise says so and returns -EPERM. */
 int session_privilege_report(void);
 
@@ -237,6 +256,8 @@ RECORD_MUST_CHECK int snapshot_inflight(struct recorder *r);
 
 /* stats.c: BPF counters -> LOST/WARNING records; the live status line. */
 RECORD_MUST_CHECK int stats_check(struct recorder *r, uint64_t now_ns);
+/* The WARNING record (and stderr line) for count tasks that found no room, at start or later. */
+RECORD_MUST_CHECK int stats_targets_full(struct recorder *r, uint64_t count, bool at_start);
 void stats_status(struct recorder *r, uint64_t now_ns);
 void stats_status_clear(struct recorder *r);
 

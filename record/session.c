@@ -17,6 +17,7 @@
 
 #include "record.h"
 #include "load.h"
+#include "perf.h"
 #include "probe.h"
 
 #define POLL_TIMEOUT_NS (100 * 1000 * 1000ull)
@@ -53,6 +54,28 @@ int session_privilege_report(void)
 	return has_bpf_caps() ? 0 : privilege_error();
 }
 
+/* --backend: the one asked for, or what auto finds usable, said in one stderr line. */
+static int session_backend_report(struct recorder *r, const struct probes *p)
+{
+	char why[256];
+	int b = r->env->backend;
+
+	if (b == BACKEND_AUTO) {
+		b = probe_pick_backend(p, r->mode, has_bpf_caps(), why, sizeof(why));
+		if (b < 0)
+			b = BACKEND_BPF;
+		else if (!r->env->quiet)
+			fprintf(stderr, "sct-record: backend auto: %s (%s)\n",
+				b == BACKEND_BPF ? "bpf" : "perf", why);
+	}
+	r->backend = b;
+	r->backend_name = b == BACKEND_PERF ? "perf" : "bpf";
+	r->sample_cgroup = p->have[PROBE_SAMPLE_CGROUP];
+	if (b == BACKEND_PERF)
+		return probe_require_perf_report(p);
+	return session_privilege_report() ?: probe_require_report(p, r->mode);
+}
+
 /* Everything that can be checked before touching the kernel or the output file. */
 static int session_check_report(struct recorder *r)
 {
@@ -60,11 +83,9 @@ static int session_check_report(struct recorder *r)
 	struct probes probes;
 	int err;
 
-	err = session_privilege_report();
+	err = probe_all_report(&probes);
 	if (!err)
-		err = probe_all_report(&probes);
-	if (!err)
-		err = probe_require_report(&probes, r->mode);
+		err = session_backend_report(r, &probes);
 	if (err)
 		return err;
 	r->loader = probes.have[PROBE_LIGHT_SKELETON] ? &load_light : &load_skel;
@@ -173,7 +194,7 @@ static void session_timing(struct recorder *r, uint64_t *writer_interval_ns)
 	*writer_interval_ns = interval - 2 * (uint64_t)r->poll_ms * 1000000;
 }
 
-static int session_open_report(struct recorder *r)
+int session_open_report(struct recorder *r)
 {
 	const struct env *env = r->env;
 	struct sct_writer_opts opts = { 0 };
@@ -205,19 +226,13 @@ static int session_open_report(struct recorder *r)
 /* TASK and CGROUP records of the start, the targets-full warning, then the ready line. */
 static int session_start_report(struct recorder *r, const struct targets_result *res)
 {
-	char text[160];
 	int err;
 
 	err = snapshot_tasks(r);
 	if (!err && r->mode == SCT_MODE_CGROUP)
 		err = events_note_cgroup(r, r->target_cgroup, clock_now_ns());
-	if (!err && res->not_fit) {
-		snprintf(text, sizeof(text), "targets map full (--max-tasks %u): %llu tasks not traced",
-			 r->env->max_tasks, (unsigned long long)res->not_fit);
-		err = events_warning(r, SCT_WARN_TARGETS_FULL, res->not_fit, text);
-		if (!err && !r->env->quiet)
-			fprintf(stderr, "sct-record: warning: %s\n", text);
-	}
+	if (!err && res->not_fit)
+		err = stats_targets_full(r, res->not_fit, true);
 	if (!err)
 		err = sct_writer_flush(r->writer);
 	if (err) {
@@ -330,8 +345,7 @@ static void session_destroy(struct recorder *r)
 	r->cgroups = NULL;
 }
 
-/* Startup failed after the output was created: leave nothing half-written behind. */
-static void session_discard(struct recorder *r)
+void session_discard(struct recorder *r)
 {
 	sct_writer_abandon(r->writer);
 	r->writer = NULL;
@@ -339,11 +353,30 @@ static void session_discard(struct recorder *r)
 		unlink(r->env->output);
 }
 
+int session_close_report(struct recorder *r, int err)
+{
+	uint64_t records, bytes;
+	int cerr;
+
+	records = sct_writer_records(r->writer);
+	cerr = output_close(r->writer, &bytes);
+	r->writer = NULL;
+	if (!err)
+		err = cerr;
+	if (err) {
+		stats_status_clear(r);
+		fprintf(stderr, "sct-record: writing %s failed: %s; it holds every block written before\n",
+			r->env->output, sct_strerror(err));
+	} else {
+		session_summary(r, records, bytes);
+	}
+	return err;
+}
+
 int session_run(struct recorder *r)
 {
 	struct targets_result res = { 0 };
-	uint64_t records, bytes;
-	int err, cerr;
+	int err;
 
 	command_init(&r->cmd);
 	ringbuf_init(&r->rb);
@@ -352,6 +385,8 @@ int session_run(struct recorder *r)
 	err = session_check_report(r);
 	if (err)
 		return err;
+	if (r->backend == BACKEND_PERF)
+		return perf_session_run(r);
 	if (r->env->cmd) {
 		err = command_start(&r->cmd, r->env);
 		if (err) {
@@ -378,18 +413,7 @@ int session_run(struct recorder *r)
 	command_stop(&r->cmd, r->env);
 	if (!err)
 		err = session_drain(r);
-	records = sct_writer_records(r->writer);
-	cerr = output_close(r->writer, &bytes);
-	r->writer = NULL;
-	if (!err)
-		err = cerr;
-	if (err) {
-		stats_status_clear(r);
-		fprintf(stderr, "sct-record: writing %s failed: %s; it holds every block written before\n",
-			r->env->output, sct_strerror(err));
-	} else {
-		session_summary(r, records, bytes);
-	}
+	err = session_close_report(r, err);
 	session_destroy(r);
 	r->cmd_status = command_finish_report(&r->cmd, r->env);
 	return err;

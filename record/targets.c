@@ -86,7 +86,14 @@ static void targets_del(struct targets *t, uint32_t tid)
 
 static int target_insert(struct walk *w, uint32_t tid)
 {
-	int err = targets_add(w->t, tid);
+	int err;
+
+	/* Another backend follows the targets itself: each tid is handed over once. */
+	if (w->t->insert) {
+		err = idset_add(&w->t->inserted, tid);
+		return err <= 0 ? err : w->t->insert(w->t->insert_ctx, tid);
+	}
+	err = targets_add(w->t, tid);
 
 	if (!err)
 		return idset_add(&w->t->inserted, tid) < 0 ? -ENOMEM : 0;

@@ -276,6 +276,13 @@ static void rh_err_append(struct rh_recorder *r, const char *s, size_t n)
 	r->err[r->errlen] = '\0';
 }
 
+const char *rh_backend(void)
+{
+	const char *b = getenv(RH_BACKEND_ENV);
+
+	return b && *b ? b : NULL;
+}
+
 int rh_recorder_start(struct rh_recorder *r, const char *const args[])
 {
 	const char *argv[64];
@@ -286,6 +293,10 @@ int rh_recorder_start(struct rh_recorder *r, const char *const args[])
 	memset(r, 0, sizeof(*r));
 	r->status = -1;
 	argv[n++] = rh_recorder_path();
+	if (rh_backend()) {
+		argv[n++] = "--backend";
+		argv[n++] = rh_backend();
+	}
 	for (size_t i = 0; args[i] && n < 63; i++)
 		argv[n++] = args[i];
 	argv[n] = NULL;

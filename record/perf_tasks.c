@@ -1,0 +1,168 @@
+// SPDX-License-Identifier: BSD-2-Clause
+/*
+ * The perf backend's view of tasks that existed at start, from /proc: the BPF backend reads
+ * them with its task iterator, which perf events cannot. Start times come in clock ticks of
+ * the boot-time clock and are moved to CLOCK_MONOTONIC, so they are exact to the tick only.
+ */
+#include <dirent.h>
+#include <errno.h>
+#include <limits.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "perf.h"
+
+static uint64_t clock_ns(clockid_t id)
+{
+	struct timespec ts;
+
+	clock_gettime(id, &ts);
+	return (uint64_t)ts.tv_sec * NSEC_PER_SEC + ts.tv_nsec;
+}
+
+/* ppid and start time (ticks since boot) from /proc/TID/stat; comm may hold ')'. */
+static int proc_stat(uint32_t tid, uint32_t *ppid, unsigned long long *start)
+{
+	char path[64], buf[1024], *paren;
+	size_t n;
+	FILE *f;
+
+	snprintf(path, sizeof(path), "/proc/%u/stat", tid);
+	f = fopen(path, "re");
+	if (!f)
+		return -ESRCH;
+	n = fread(buf, 1, sizeof(buf) - 1, f);
+	fclose(f);
+	buf[n] = '\0';
+	paren = strrchr(buf, ')');
+	/* state ppid pgrp session tty tpgid flags minflt cminflt majflt cmajflt utime stime
+	   cutime cstime priority nice threads itrealvalue starttime */
+	if (!paren || sscanf(paren + 1, " %*c %u %*d %*d %*d %*d %*u %*u %*u %*u %*u %*u %*u %*d %*d "
+			     "%*d %*d %*d %*d %llu", ppid, start) != 2)
+		return -ESRCH;
+	return 0;
+}
+
+static int proc_tgid(uint32_t tid, uint32_t *tgid)
+{
+	char path[64], line[256];
+	unsigned long v;
+	FILE *f;
+	int err = -ESRCH;
+
+	snprintf(path, sizeof(path), "/proc/%u/status", tid);
+	f = fopen(path, "re");
+	if (!f)
+		return -ESRCH;
+	while (fgets(line, sizeof(line), f))
+		if (sscanf(line, "Tgid: %lu", &v) == 1) {
+			*tgid = v;
+			err = 0;
+			break;
+		}
+	fclose(f);
+	return err;
+}
+
+/* The directory of the "0::PATH" line: a cgroup v2 id is its directory's inode number. */
+uint64_t perf_proc_cgroup(const char *mount, uint32_t tid)
+{
+	char path[64], line[PATH_MAX], full[PATH_MAX * 2];
+	struct stat st;
+	uint64_t id = 0;
+	FILE *f;
+
+	if (!mount || !mount[0])
+		return 0;
+	snprintf(path, sizeof(path), "/proc/%u/cgroup", tid);
+	f = fopen(path, "re");
+	if (!f)
+		return 0;
+	while (fgets(line, sizeof(line), f)) {
+		if (strncmp(line, "0::", 3))
+			continue;
+		line[strcspn(line, "\n")] = '\0';
+		snprintf(full, sizeof(full), "%s%s", mount, line + 3);
+		if (!stat(full, &st))
+			id = st.st_ino;
+		break;
+	}
+	fclose(f);
+	return id;
+}
+
+int perf_proc_task(const char *cgroup_mount, uint32_t tid, struct perf_proc_task *t)
+{
+	unsigned long long start;
+	char path[64];
+	long hz = sysconf(_SC_CLK_TCK);
+	uint64_t boot_ns, offset;
+	FILE *f;
+	int err;
+
+	memset(t, 0, sizeof(*t));
+	t->tid = tid;
+	err = proc_tgid(tid, &t->pid);
+	if (!err)
+		err = proc_stat(tid, &t->ppid, &start);
+	if (err)
+		return err;
+	snprintf(path, sizeof(path), "/proc/%u/comm", tid);
+	f = fopen(path, "re");
+	if (f) {
+		if (!fgets(t->comm, sizeof(t->comm), f))
+			t->comm[0] = '\0';
+		t->comm[strcspn(t->comm, "\n")] = '\0';
+		fclose(f);
+	}
+	boot_ns = start * (NSEC_PER_SEC / (hz > 0 ? hz : 100));
+	offset = clock_ns(CLOCK_BOOTTIME) - clock_ns(CLOCK_MONOTONIC);
+	t->start_ns = boot_ns > offset ? boot_ns - offset : 1;
+	t->cgroup_id = perf_proc_cgroup(cgroup_mount, tid);
+	return 0;
+}
+
+static int proc_walk_group(uint32_t pid, perf_tid_fn fn, void *ctx)
+{
+	char path[64];
+	struct dirent *d;
+	DIR *dir;
+	int err = 0;
+
+	snprintf(path, sizeof(path), "/proc/%u/task", pid);
+	dir = opendir(path);
+	if (!dir)
+		return 0;
+	while (!err && (d = readdir(dir))) {
+		char *end;
+		unsigned long tid = strtoul(d->d_name, &end, 10);
+
+		if (!*end && tid && tid <= UINT32_MAX)
+			err = fn(ctx, pid, tid);
+	}
+	closedir(dir);
+	return err;
+}
+
+int perf_proc_walk(perf_tid_fn fn, void *ctx)
+{
+	struct dirent *d;
+	DIR *dir = opendir("/proc");
+	int err = 0;
+
+	if (!dir)
+		return -errno;
+	while (!err && (d = readdir(dir))) {
+		char *end;
+		unsigned long pid = strtoul(d->d_name, &end, 10);
+
+		if (!*end && pid && pid <= UINT32_MAX && (pid_t)pid != getpid())
+			err = proc_walk_group(pid, fn, ctx);
+	}
+	closedir(dir);
+	return err;
+}
