@@ -89,6 +89,14 @@ struct perf_open {
 int perf_open_thread(struct perf_fds *f, const struct perf_open *o, uint32_t tid);
 /* Events of every tracepoint on every CPU: for every task (cgroup_fd < 0) or a cgroup's. */
 int perf_open_cpus(struct perf_fds *f, const struct perf_open *o, int cgroup_fd);
+/*
+ * The kernel writes the count of records a full ring dropped (PERF_RECORD_LOST) only before
+ * the next record it can write there: once the traced tasks are gone, none may come. An
+ * event of the recorder's own sys_enter per CPU, disabled, writes into each ring, and
+ * perf_rings_flush_lost() makes one sample on each CPU at stop (the reader drops it).
+ */
+int perf_open_flush(struct perf_fds *f, const struct perf_open *o);
+void perf_rings_flush_lost(struct perf_ring *rings, int n);
 /* Stop every event (they start enabled): what is in the rings is then final. */
 void perf_fds_disable(struct perf_fds *f);
 /* The tid an event was opened for (0 for per-CPU events and unknown ids). */
@@ -99,6 +107,7 @@ void perf_fds_close(struct perf_fds *f);
 
 struct perf_ring {
 	int fd;                           /* -1 until an event maps it */
+	int flush_fd;                     /* perf_open_flush()'s event on this CPU, or -1 */
 	struct perf_event_mmap_page *meta;
 	uint8_t *data;
 	size_t size, mask, map_len;

@@ -539,7 +539,7 @@ static int perf_prepare_report(struct perf_backend *b)
 	if (!b->rings)
 		return -ENOMEM;
 	for (int i = 0; i < b->ncpus; i++)
-		b->rings[i].fd = -1;
+		b->rings[i].fd = b->rings[i].flush_fd = -1;
 	err = perf_pair_init(&b->pair, r->env->max_tasks);
 	if (err)
 		return err;
@@ -577,6 +577,8 @@ static int perf_attach_report(struct perf_backend *b)
 	} else {
 		err = perf_open_cpus(&b->fds, &b->open, -1);
 	}
+	if (!err)
+		err = perf_open_flush(&b->fds, &b->open);
 	if (err == -EACCES || err == -EPERM)
 		fprintf(stderr, "sct-record: permission denied opening the tracepoints: the perf backend "
 			"needs root, CAP_PERFMON or perf_event_paranoid -1\n");
@@ -809,6 +811,10 @@ static int perf_drain(struct perf_backend *b)
 
 	perf_fds_disable(&b->fds);
 	n = perf_read(b, UINT64_MAX);
+	if (n >= 0) {
+		perf_rings_flush_lost(b->rings, b->ncpus);
+		n = perf_read(b, UINT64_MAX);
+	}
 	err = n < 0 ? (int)n : perf_check(b, clock_now_ns());
 	if (!err)
 		err = perf_inflight(b);

@@ -7,6 +7,7 @@
  * events of one CPU write into one ring (PERF_EVENT_IOC_SET_OUTPUT).
  */
 #include <errno.h>
+#include <sched.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -303,6 +304,53 @@ int perf_open_cpus(struct perf_fds *f, const struct perf_open *o, int cgroup_fd)
 		for (int tp = 0; !err && tp < PERF_TP_COUNT; tp++)
 			err = open_one(f, o, tp, cgroup_fd, cpu, flags, 0);
 	return err;
+}
+
+int perf_open_flush(struct perf_fds *f, const struct perf_open *o)
+{
+	struct perf_event_attr attr;
+	int err = 0;
+
+	attr_fill(&attr, o, PERF_TP_SYS_ENTER, false);
+	attr.disabled = 1;
+	attr.task = attr.comm = attr.comm_exec = 0;
+	for (int cpu = 0; !err && cpu < o->ncpus; cpu++) {
+		int fd;
+
+		if (o->rings[cpu].fd < 0)
+			continue;
+		fd = perf_event_open(&attr, 0, cpu, -1, 0);
+		if (fd < 0)
+			return fd;
+		err = fds_push(f, fd);
+		if (err) {
+			close(fd);
+			return err;
+		}
+		o->rings[cpu].flush_fd = fd;
+		err = ioctl(fd, PERF_EVENT_IOC_SET_OUTPUT, o->rings[cpu].fd) ? -errno : 0;
+	}
+	return err;
+}
+
+void perf_rings_flush_lost(struct perf_ring *rings, int n)
+{
+	cpu_set_t old, one;
+
+	if (sched_getaffinity(0, sizeof(old), &old))
+		return;
+	for (int cpu = 0; cpu < n; cpu++) {
+		if (rings[cpu].flush_fd < 0)
+			continue;
+		CPU_ZERO(&one);
+		CPU_SET(cpu, &one);
+		if (sched_setaffinity(0, sizeof(one), &one))
+			continue;
+		ioctl(rings[cpu].flush_fd, PERF_EVENT_IOC_ENABLE, 0);
+		syscall(SYS_getppid);
+		ioctl(rings[cpu].flush_fd, PERF_EVENT_IOC_DISABLE, 0);
+	}
+	sched_setaffinity(0, sizeof(old), &old);
 }
 
 void perf_fds_disable(struct perf_fds *f)

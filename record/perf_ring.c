@@ -50,7 +50,7 @@ void perf_ring_unmap(struct perf_ring *rb)
 		munmap(rb->meta, rb->map_len);
 	free(rb->copy);
 	memset(rb, 0, sizeof(*rb));
-	rb->fd = -1;
+	rb->fd = rb->flush_fd = -1;
 }
 
 uint64_t perf_record_time(const struct perf_event_header *h)

@@ -242,18 +242,24 @@ Test(record_cli, help_and_version)
 struct missing {
 	char force[32];   /* SCT_RECORD_FORCE */
 	char mode[8];     /* -G needs one more feature than the other modes */
+	char backend[8];  /* --backend: auto would take the other one */
 	char message[96]; /* the whole stderr line */
 };
 
 ParameterizedTestParameters(record_cli, missing_kernel_feature_stops_with_its_version)
 {
 	static struct missing missing[] = {
-		{"no-btf", "-p", "sct-record: this kernel has no BTF (CONFIG_DEBUG_INFO_BTF=y) (Linux 5.4+)\n"},
-		{"no-tp-btf", "-p", "sct-record: this kernel has no BTF tracepoint programs (tp_btf) (Linux 5.5+)\n"},
-		{"no-ringbuf", "-p", "sct-record: this kernel has no BPF ring buffer (Linux 5.8+)\n"},
-		{"no-task-iter", "-p", "sct-record: this kernel has no BPF task iterator (Linux 5.8+)\n"},
-		{"no-ancestor-cgroup", "-G", "sct-record: this kernel has no "
+		{"no-btf", "-p", "bpf", "sct-record: this kernel has no BTF (CONFIG_DEBUG_INFO_BTF=y) (Linux 5.4+)\n"},
+		{"no-tp-btf", "-p", "bpf", "sct-record: this kernel has no BTF tracepoint programs (tp_btf) (Linux 5.5+)\n"},
+		{"no-ringbuf", "-p", "bpf", "sct-record: this kernel has no BPF ring buffer (Linux 5.8+)\n"},
+		{"no-task-iter", "-p", "bpf", "sct-record: this kernel has no BPF task iterator (Linux 5.8+)\n"},
+		{"no-ancestor-cgroup", "-G", "bpf", "sct-record: this kernel has no "
 		 "bpf_get_current_ancestor_cgroup_id() (Linux 5.7+)\n"},
+		{"no-raw-syscalls", "-p", "perf", "sct-record: this kernel has no raw_syscalls tracepoints "
+		 "in tracefs (Linux 2.6+)\n"},
+		/* with neither backend, auto names what bpf lacks */
+		{"no-btf,no-raw-syscalls", "-p", "auto", "sct-record: this kernel has no BTF "
+		 "(CONFIG_DEBUG_INFO_BTF=y) (Linux 5.4+)\n"},
 	};
 
 	return cr_make_param_array(struct missing, missing, sizeof(missing) / sizeof(missing[0]));
@@ -263,7 +269,7 @@ ParameterizedTestParameters(record_cli, missing_kernel_feature_stops_with_its_ve
 ParameterizedTest(struct missing *m, record_cli, missing_kernel_feature_stops_with_its_version)
 {
 	char self[16];
-	const char *args[] = {"-o", rh_trace_path, m->mode, self, NULL};
+	const char *args[] = {"--backend", m->backend, "-o", rh_trace_path, m->mode, self, NULL};
 
 	snprintf(self, sizeof(self), "%d", getpid());
 	if (!strcmp(m->mode, "-G"))
