@@ -843,7 +843,8 @@ int perf_session_run(struct recorder *r)
 	struct perf_backend b = { .r = r, .epoll_fd = -1, .cgroup_fd = -1 };
 	int err;
 
-	if (r->env->cmd) {
+	/* Started already when auto fell back from bpf. */
+	if (r->env->cmd && !r->cmd.pid) {
 		err = command_start(&r->cmd, r->env);
 		if (err) {
 			fprintf(stderr, "sct-record: cannot fork the command: %s\n", strerror(-err));

@@ -168,6 +168,7 @@ struct recorder {
 	unsigned backend;           /* enum record_backend, never AUTO once picked */
 	const char *backend_name;   /* "bpf" or "perf": the HEADER says it */
 	bool sample_cgroup;         /* perf: samples carry the kernel's cgroup id */
+	bool perf_fallback;         /* auto took bpf, and perf can run if bpf fails to start */
 	const struct loader *loader; /* load.h: which skeleton */
 	void *skel;                 /* the loader's skeleton */
 	bool inflight_in_hash;      /* no task storage: in-flight syscalls in a hash map */

@@ -71,6 +71,8 @@ static int session_backend_report(struct recorder *r, const struct probes *p)
 	r->backend = b;
 	r->backend_name = b == BACKEND_PERF ? "perf" : "bpf";
 	r->sample_cgroup = p->have[PROBE_SAMPLE_CGROUP];
+	r->perf_fallback = r->env->backend == BACKEND_AUTO && b == BACKEND_BPF &&
+			   probe_pick_backend(p, r->mode, false, why, sizeof(why)) == BACKEND_PERF;
 	if (b == BACKEND_PERF)
 		return probe_require_perf_report(p);
 	return session_privilege_report() ?: probe_require_report(p, r->mode);
@@ -397,6 +399,16 @@ int session_run(struct recorder *r)
 	err = session_load_report(r);
 	if (!err)
 		err = session_attach_report(r, &res);
+	/* auto: programs the probes accepted can still fail to load or attach; perf can run. */
+	if (err && r->perf_fallback && !record_exiting) {
+		session_destroy(r);
+		if (!r->env->quiet)
+			fprintf(stderr, "sct-record: backend auto: perf (the BPF programs did not load or "
+				"attach)\n");
+		r->backend = BACKEND_PERF;
+		r->backend_name = "perf";
+		return perf_session_run(r);
+	}
 	if (!err)
 		err = session_open_report(r);
 	if (err)

@@ -6,6 +6,7 @@
  * pid 0.2 s after launch; 0.3 s after the generator ends the tracer gets SIGINT, and its CPU
  * time (utime+stime) is read with wait4. Each tool runs BENCH_TRIALS times (default 5),
  * interleaved with the others and with untraced runs; the table shows medians.
+ * sct-record runs with its default backend (bpf here) and with --backend perf ("sct perf").
  * Peers: perf record of raw_syscalls enter+exit, perf trace, strace -f (where installed).
  * Environment: SCT_RECORD (the recorder), SCT_WORKLOADS (folder of bench_writer), BENCH_TRIALS,
  * BENCH_PEERS=0 (sct and untraced only, for a quick look).
@@ -31,10 +32,10 @@
 #define BENCH_WRITES 1000000.0
 #define BENCH_MAX_TRIALS 15
 
-enum tool { T_NONE, T_SCT, T_PERF_RECORD, T_PERF_TRACE, T_STRACE, T_COUNT };
+enum tool { T_NONE, T_SCT, T_SCT_PERF, T_PERF_RECORD, T_PERF_TRACE, T_STRACE, T_COUNT };
 
-static const char *const tool_names[T_COUNT] = {"untraced", "sct-record", "perf record", "perf trace",
-						"strace -f"};
+static const char *const tool_names[T_COUNT] = {"untraced", "sct-record", "sct perf", "perf record",
+						"perf trace", "strace -f"};
 
 /* One trial's figures; NaN-free: ok says whether the trial produced them. */
 struct trial {
@@ -100,7 +101,7 @@ static bool tool_available(enum tool tool)
 	int status;
 	pid_t pid;
 
-	if (tool == T_NONE || tool == T_SCT)
+	if (tool == T_NONE || tool == T_SCT || tool == T_SCT_PERF)
 		return true;
 	pid = spawn(probe, -1, NULL);
 	return pid > 0 && waitpid(pid, &status, 0) == pid && WIFEXITED(status) && WEXITSTATUS(status) == 0;
@@ -109,11 +110,14 @@ static bool tool_available(enum tool tool)
 static void tool_argv(enum tool tool, const char *pid, const char *out, const char **argv)
 {
 	const char *sct[] = {env_or("SCT_RECORD", "build/sct-record"), "-o", out, "-p", pid, NULL};
+	const char *sct_perf[] = {env_or("SCT_RECORD", "build/sct-record"), "-o", out, "-p", pid,
+				  "--backend", "perf", NULL};
 	const char *perf_record[] = {"perf", "record", "-e", "raw_syscalls:sys_enter,raw_syscalls:sys_exit",
 				     "--all-cgroups", "-p", pid, "-o", out, NULL};
 	const char *perf_trace[] = {"perf", "trace", "-p", pid, "-o", out, NULL};
 	const char *strace[] = {"strace", "-f", "-p", pid, "-o", out, NULL};
-	const char *const *src = tool == T_SCT ? sct : tool == T_PERF_RECORD ? perf_record :
+	const char *const *src = tool == T_SCT ? sct : tool == T_SCT_PERF ? sct_perf :
+				 tool == T_PERF_RECORD ? perf_record :
 				 tool == T_PERF_TRACE ? perf_trace : strace;
 
 	for (size_t i = 0; (argv[i] = src[i]); i++)
@@ -230,13 +234,13 @@ static int trial_run(enum tool tool, int idx, struct trial *t)
 			return -errno;
 		t->cpu_ns = (ru.ru_utime.tv_sec + ru.ru_stime.tv_sec) * 1e9 +
 			    (ru.ru_utime.tv_usec + ru.ru_stime.tv_usec) * 1e3;
-		if (tool == T_SCT && !(WIFEXITED(status) && WEXITSTATUS(status) == 0)) {
+		if ((tool == T_SCT || tool == T_SCT_PERF) && !(WIFEXITED(status) && WEXITSTATUS(status) == 0)) {
 			fprintf(stderr, "bench: sct-record exited with status %#x (stderr in %s)\n", status, err_path);
 			ret = -EIO;
 		}
 		t->bytes = stat(out, &st) == 0 ? (double)st.st_size : 0;
 		if (!ret)
-			ret = tool == T_SCT ? count_sct(out, t) :
+			ret = tool == T_SCT || tool == T_SCT_PERF ? count_sct(out, t) :
 			      tool == T_PERF_RECORD ? count_perf_record(err_path, t) : count_lines(out, tool, t);
 		unlink(out);
 		if (!ret)
@@ -364,6 +368,13 @@ static void table_print(const struct summary *s, const bool *avail, int trials, 
 			printf("%-12s %13.1fx %9.1fx %11.1fx\n", tool_names[k],
 			       s[k].cpu_per_event / s[T_SCT].cpu_per_event, s[k].slowdown / s[T_SCT].slowdown,
 			       s[k].bytes_per_event / s[T_SCT].bytes_per_event);
+	if (s[T_SCT_PERF].ran && avail[T_PERF_RECORD] && s[T_PERF_RECORD].ran)
+		printf("\nsct perf against perf record (per record; perf record's events are samples, 2 per"
+		       " syscall): CPU %.1f vs %.1f ns %s; bytes %.1f vs %.1f %s\n",
+		       s[T_SCT_PERF].cpu_per_event, s[T_PERF_RECORD].cpu_per_event,
+		       s[T_SCT_PERF].cpu_per_event < s[T_PERF_RECORD].cpu_per_event ? "MET" : "MISSED",
+		       s[T_SCT_PERF].bytes_per_event, s[T_PERF_RECORD].bytes_per_event,
+		       s[T_SCT_PERF].bytes_per_event < s[T_PERF_RECORD].bytes_per_event ? "MET" : "MISSED");
 	printf("\ntargets: sct CPU <= 60 ns/record: %.1f %s; slowdown <= 2.0x: %.2fx %s; 0 lost: %.0f %s\n",
 	       s[T_SCT].cpu_per_event, s[T_SCT].cpu_per_event <= 60 ? "MET" : "MISSED", s[T_SCT].slowdown,
 	       s[T_SCT].slowdown <= 2.0 ? "MET" : "MISSED", s[T_SCT].lost, s[T_SCT].lost == 0 ? "MET" : "MISSED");
@@ -391,7 +402,7 @@ int main(void)
 		return 1;
 	}
 	for (int k = 0; k < T_COUNT; k++)
-		avail[k] = (k <= T_SCT || strcmp(env_or("BENCH_PEERS", "1"), "0")) && tool_available((enum tool)k);
+		avail[k] = (k <= T_SCT_PERF || strcmp(env_or("BENCH_PEERS", "1"), "0")) && tool_available((enum tool)k);
 	for (int i = 0; i < trials; i++)
 		for (int k = 0; k < T_COUNT; k++) {
 			if (!avail[k])
