@@ -70,7 +70,7 @@ static void usage_full(void)
 	       "                           threads-max, here %u)\n"
 	       "      --ringbuf-size BYTES BPF ring buffer size, a power of two, K/M/G suffixes\n"
 	       "                           allowed (default: 4M; at least 8K with 4K pages, so\n"
-	       "                           that an exec event fits)\n"
+	       "                           that an exec event fits); perf: each CPU's ring\n"
 	       "      --flush-interval SECONDS  every event is in the file this long after it\n"
 	       "                           happened, 0.01 to 3600 (default: 1)\n"
 	       "      --backend auto|bpf|perf  what records the syscalls: bpf (BPF programs,\n"
@@ -199,7 +199,7 @@ static int parse_id_list(const char *s, const char *what, uint32_t **list, size_
 	}
 }
 
-static int read_proc_u64(const char *path, uint64_t *out)
+int read_file_u64(const char *path, uint64_t *out)
 {
 	FILE *f = fopen(path, "re");
 	unsigned long long v;
@@ -220,8 +220,8 @@ uint32_t host_default_max_tasks(void)
 	uint64_t pid_max = 0, threads_max = 0, n;
 
 	/* No more tasks can exist than pids or threads; both bound the map. */
-	read_proc_u64("/proc/sys/kernel/pid_max", &pid_max);
-	read_proc_u64("/proc/sys/kernel/threads-max", &threads_max);
+	read_file_u64("/proc/sys/kernel/pid_max", &pid_max);
+	read_file_u64("/proc/sys/kernel/threads-max", &threads_max);
 	n = pid_max ? pid_max : 32768;
 	if (threads_max && threads_max < n)
 		n = threads_max;

@@ -115,6 +115,19 @@ static int event_lifecycle(struct recorder *r, const void *data, size_t size)
 	return -EPROTO;
 }
 
+int events_syscall(struct recorder *r, const struct sct_syscall *sc)
+{
+	int err;
+
+	if (sc->cgroup_id != r->last_cgroup) {
+		err = events_note_cgroup(r, sc->cgroup_id, sc->time_ns);
+		if (err)
+			return err;
+		r->last_cgroup = sc->cgroup_id;
+	}
+	return sct_writer_append_syscall(r->writer, sc);
+}
+
 int events_handle(void *ctx, void *data, size_t size)
 {
 	const struct sct_ev_syscall *e = data;
@@ -126,12 +139,6 @@ int events_handle(void *ctx, void *data, size_t size)
 		err = event_lifecycle(r, data, size);
 		goto out;
 	}
-	if (e->cgroup_id != r->last_cgroup) {
-		err = events_note_cgroup(r, e->cgroup_id, e->enter_ns);
-		if (err)
-			goto out;
-		r->last_cgroup = e->cgroup_id;
-	}
 	sc.time_ns = e->enter_ns;
 	sc.duration_ns = e->duration_ns;
 	sc.cgroup_id = e->cgroup_id;
@@ -141,7 +148,7 @@ int events_handle(void *ctx, void *data, size_t size)
 	sc.nr = e->nr;
 	sc.abi = e->abi;
 	sc.unfinished = 0;
-	err = sct_writer_append_syscall(r->writer, &sc);
+	err = events_syscall(r, &sc);
 out:
 	/* A non-zero return stops ring_buffer__poll(): the loop then reports r->err. */
 	if (err && !r->err)

@@ -17,8 +17,9 @@
 
 #include "perf.h"
 
+/* No PERF_SAMPLE_CPU: each CPU has its own ring, 16 bytes a syscall saved. */
 #define PERF_SAMPLE_BASE (PERF_SAMPLE_IDENTIFIER | PERF_SAMPLE_TID | PERF_SAMPLE_TIME | \
-			  PERF_SAMPLE_CPU | PERF_SAMPLE_RAW)
+			  PERF_SAMPLE_RAW)
 /*
  * A record's time is taken a few microseconds before it is in its ring: records newer than
  * this before a pass started may still be missing from another ring, and wait for the next.
@@ -42,7 +43,6 @@ struct perf_backend {
 	bool dedupe;             /* thread targets: one tid may have events of two origins */
 	uint32_t *opened;        /* tids the /proc passes opened events for */
 	size_t nopened, capopened;
-	int open_err;            /* first error of the passes other than a vanished tid */
 	uint64_t gone;           /* slots of exited leaders kept for their group's exit code */
 	uint64_t lost;           /* events the kernel dropped, not yet written as LOST records */
 	uint64_t lost_from;
@@ -59,7 +59,6 @@ struct perf_sample_head {
 	uint64_t id;
 	uint32_t pid, tid;
 	uint64_t time;
-	uint32_t cpu, res;
 	uint32_t raw_size;
 } __attribute__((packed));
 
@@ -67,7 +66,6 @@ struct perf_sample_head {
 struct perf_sample_id {
 	uint32_t pid, tid;
 	uint64_t time;
-	uint32_t cpu, res;
 	uint64_t id;
 };
 
@@ -157,21 +155,13 @@ static int syscall_enter(struct perf_backend *b, struct perf_task *t, const stru
 
 static int syscall_exit(struct perf_backend *b, struct perf_task *t, const struct perf_sample *s)
 {
-	struct recorder *r = b->r;
 	struct sct_syscall sc;
-	int err;
 
 	/* A task's first sample an exit: the call was in flight when tracing started. */
 	if (!t->enter_ns) {
 		b->pair.orphan_exits += t->sampled;
 		t->sampled = true;
 		return 0;
-	}
-	if (t->cgroup_id != r->last_cgroup) {
-		err = events_note_cgroup(r, t->cgroup_id, t->enter_ns);
-		if (err)
-			return err;
-		r->last_cgroup = t->cgroup_id;
 	}
 	sc.time_ns = t->enter_ns;
 	sc.duration_ns = s->time > t->enter_ns ? s->time - t->enter_ns : 0;
@@ -184,7 +174,7 @@ static int syscall_exit(struct perf_backend *b, struct perf_task *t, const struc
 	sc.abi = SCT_ABI_NATIVE;
 	sc.unfinished = 0;
 	t->enter_ns = 0;
-	return sct_writer_append_syscall(r->writer, &sc);
+	return events_syscall(b->r, &sc);
 }
 
 /*
@@ -500,10 +490,13 @@ static int open_tid(void *ctx, uint32_t tid)
 	return err;
 }
 
-/* The size of each CPU's ring: --ringbuf-size shared by the CPUs, whole pages, a power of two. */
-static size_t ring_pages(const struct recorder *r, int ncpus)
+/*
+ * Each CPU's ring is --ringbuf-size, as perf record's -m: a busy thread fills the ring of its
+ * CPU alone, and a syscall costs two samples of ~90 bytes, not one event of 56.
+ */
+static size_t ring_pages(const struct recorder *r)
 {
-	size_t page = sysconf(_SC_PAGESIZE), pages = r->env->ringbuf_size / page / ncpus, p = 1;
+	size_t page = sysconf(_SC_PAGESIZE), pages = r->env->ringbuf_size / page, p = 1;
 
 	while (p * 2 <= pages)
 		p *= 2;
@@ -547,7 +540,7 @@ static int perf_prepare_report(struct perf_backend *b)
 	b->open.sample_type = PERF_SAMPLE_BASE | (r->sample_cgroup ? PERF_SAMPLE_CGROUP : 0);
 	b->open.rings = b->rings;
 	b->open.ncpus = b->ncpus;
-	b->open.data_pages = ring_pages(r, b->ncpus);
+	b->open.data_pages = ring_pages(r);
 	/* Wake the reader past 1/8 of a ring, as the BPF backend does: not once per sample. */
 	b->open.watermark = b->open.data_pages * sysconf(_SC_PAGESIZE) / 8;
 	b->self = getpid();
@@ -673,52 +666,22 @@ static int perf_start_report(struct perf_backend *b)
 		err = stats_targets_full(r, b->not_fit, true);
 	if (!err && r->mode == SCT_MODE_CGROUP)
 		err = events_note_cgroup(r, r->target_cgroup, clock_now_ns());
-	if (!err)
-		err = sct_writer_flush(r->writer);
-	if (err) {
-		fprintf(stderr, "sct-record: cannot write the start of %s: %s\n", r->env->output,
-			sct_strerror(err));
-		return err;
-	}
-	if (!r->env->quiet)
-		fprintf(stderr, "sct-record: tracing %llu tasks (perf, %s cgroup ids)\n",
-			(unsigned long long)r->tasks, r->sample_cgroup ? "kernel" : "recorder");
-	if (record_exiting) {
-		command_abort(&r->cmd);
-		return 0;
-	}
-	err = command_release(&r->cmd);
-	if (err)
-		fprintf(stderr, "sct-record: cannot start the command: %s\n", strerror(-err));
-	return err;
+	return session_ready_report(r, err, r->sample_cgroup ? "perf, kernel cgroup ids" :
+				    "perf, recorder cgroup ids");
 }
 
 /* Tasks whose exit sample was lost would keep the recorder waiting: drop the gone ones. */
 static void perf_sweep(struct perf_backend *b)
 {
 	struct perf_pair *p = &b->pair;
-	char path[64], state;
 	uint32_t gone[PERF_SWEEP_MAX];
 	size_t n = 0;
 
 	if (p->used > PERF_SWEEP_MAX)
 		return;
-	for (size_t i = 0; i < p->nslots && n < PERF_SWEEP_MAX; i++) {
-		FILE *f;
-
-		if (!p->slots[i].tid || p->slots[i].enter_ns == UINT64_MAX)
-			continue;
-		snprintf(path, sizeof(path), "/proc/%u/stat", p->slots[i].tid);
-		f = fopen(path, "re");
-		state = 'X';
-		if (f) {
-			if (fscanf(f, "%*d %*[^)]) %c", &state) != 1)
-				state = 'X';
-			fclose(f);
-		}
-		if (state == 'Z' || state == 'X')
+	for (size_t i = 0; i < p->nslots && n < PERF_SWEEP_MAX; i++)
+		if (p->slots[i].tid && p->slots[i].enter_ns != UINT64_MAX && proc_task_gone(p->slots[i].tid))
 			gone[n++] = p->slots[i].tid;
-	}
 	for (size_t i = 0; i < n; i++)
 		perf_pair_drop(p, gone[i]);
 }

@@ -18,6 +18,7 @@
 #include <linux/capability.h>
 
 #include "perf.h"
+#include "probe.h"
 
 #define ID_HASH_MIN 1024
 
@@ -130,25 +131,12 @@ static int read_paranoid(void)
 	return v;
 }
 
-/* CAP_PERFMON, or CAP_SYS_ADMIN that covered it before it existed (Linux 5.8). */
-static bool has_perfmon(void)
-{
-	struct __user_cap_header_struct hdr = { .version = _LINUX_CAPABILITY_VERSION_3 };
-	struct __user_cap_data_struct data[2] = { { 0 } };
-
-	if (geteuid() == 0)
-		return true;
-	if (syscall(SYS_capget, &hdr, data))
-		return false;
-	return (data[0].effective & (1u << CAP_SYS_ADMIN)) ||
-	       (data[1].effective & (1u << (CAP_PERFMON - 32)));
-}
-
 bool perf_probe_access(char *why, size_t cap)
 {
 	int paranoid = read_paranoid();
 
-	if (has_perfmon()) {
+	/* CAP_SYS_ADMIN covered it before it existed (Linux 5.8). */
+	if (probe_has_cap(CAP_PERFMON) || probe_has_cap(CAP_SYS_ADMIN)) {
 		snprintf(why, cap, "root or CAP_PERFMON (perf_event_paranoid %d does not apply)", paranoid);
 		return true;
 	}
@@ -264,14 +252,12 @@ static int ring_attach(const struct perf_open *o, int cpu, int fd)
 	return ioctl(fd, PERF_EVENT_IOC_SET_OUTPUT, rb->fd) ? -errno : 0;
 }
 
-static int open_one(struct perf_fds *f, const struct perf_open *o, enum perf_tp tp, int pid, int cpu,
-		    unsigned long flags, uint32_t origin)
+/* Open an event kept in f: the fd, or -errno. */
+static int fds_open(struct perf_fds *f, struct perf_event_attr *attr, int pid, int cpu,
+		    unsigned long flags)
 {
-	struct perf_event_attr attr;
-	int fd, err;
+	int fd = perf_event_open(attr, pid, cpu, -1, flags), err;
 
-	attr_fill(&attr, o, tp, origin != 0);
-	fd = perf_event_open(&attr, pid, cpu, -1, flags);
 	if (fd < 0)
 		return fd;
 	err = fds_push(f, fd);
@@ -279,6 +265,19 @@ static int open_one(struct perf_fds *f, const struct perf_open *o, enum perf_tp 
 		close(fd);
 		return err;
 	}
+	return fd;
+}
+
+static int open_one(struct perf_fds *f, const struct perf_open *o, enum perf_tp tp, int pid, int cpu,
+		    unsigned long flags, uint32_t origin)
+{
+	struct perf_event_attr attr;
+	int fd, err;
+
+	attr_fill(&attr, o, tp, origin != 0);
+	fd = fds_open(f, &attr, pid, cpu, flags);
+	if (fd < 0)
+		return fd;
 	err = ring_attach(o, cpu, fd);
 	if (!err && origin)
 		err = ids_add(f, fd, origin);
@@ -319,14 +318,9 @@ int perf_open_flush(struct perf_fds *f, const struct perf_open *o)
 
 		if (o->rings[cpu].fd < 0)
 			continue;
-		fd = perf_event_open(&attr, 0, cpu, -1, 0);
+		fd = fds_open(f, &attr, 0, cpu, 0);
 		if (fd < 0)
 			return fd;
-		err = fds_push(f, fd);
-		if (err) {
-			close(fd);
-			return err;
-		}
 		o->rings[cpu].flush_fd = fd;
 		err = ioctl(fd, PERF_EVENT_IOC_SET_OUTPUT, o->rings[cpu].fd) ? -errno : 0;
 	}

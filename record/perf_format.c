@@ -13,6 +13,7 @@
 
 #define TRACEFS "/sys/kernel/tracing"
 #define DEBUGFS_TRACING "/sys/kernel/debug/tracing"
+#define TP_PATH_MAX (4096 + 512)
 
 int perf_tracefs_events(char *buf, size_t cap)
 {
@@ -32,31 +33,17 @@ int perf_tracefs_events(char *buf, size_t cap)
 	return snprintf(buf, cap, "%s", path) < (int)cap ? 0 : -ENAMETOOLONG;
 }
 
-static FILE *tp_file(const char *events, const char *group, const char *name, const char *file)
+static int tp_path(char *path, size_t cap, const char *events, const char *group, const char *name,
+		   const char *file)
 {
-	char path[4096 + 256];
-
-	if (snprintf(path, sizeof(path), "%s/%s/%s/%s", events, group, name, file) >= (int)sizeof(path)) {
-		errno = ENAMETOOLONG;
-		return NULL;
-	}
-	return fopen(path, "re");
+	return snprintf(path, cap, "%s/%s/%s/%s", events, group, name, file) < (int)cap ? 0 : -ENAMETOOLONG;
 }
 
 int perf_tracepoint_id(const char *events, const char *group, const char *name, uint64_t *id)
 {
-	FILE *f = tp_file(events, group, name, "id");
-	unsigned long long v;
-	int ok;
+	char path[TP_PATH_MAX];
 
-	if (!f)
-		return -errno;
-	ok = fscanf(f, "%llu", &v) == 1;
-	fclose(f);
-	if (!ok)
-		return -EINVAL;
-	*id = v;
-	return 0;
+	return tp_path(path, sizeof(path), events, group, name, "id") ?: read_file_u64(path, id);
 }
 
 /* "\tfield:TYPE NAME;\toffset:N;\tsize:N;\tsigned:N;": whether it declares field. */
@@ -84,12 +71,16 @@ static bool format_line_field(const char *line, const char *field, uint32_t *off
 int perf_field(const char *events, const char *group, const char *name, const char *field,
 	       uint32_t *offset, uint32_t *size)
 {
-	FILE *f = tp_file(events, group, name, "format");
-	char line[512];
-	int err = -ENOENT;
+	char path[TP_PATH_MAX], line[512];
+	int err = tp_path(path, sizeof(path), events, group, name, "format");
+	FILE *f;
 
+	if (err)
+		return err;
+	f = fopen(path, "re");
 	if (!f)
 		return -errno;
+	err = -ENOENT;
 	while (fgets(line, sizeof(line), f))
 		if (format_line_field(line, field, offset, size)) {
 			err = 0;

@@ -15,8 +15,8 @@
 
 /* Sample layout (perf_backend.c's sample_type): header, identifier, pid/tid, time, ... */
 #define SAMPLE_TIME_AT 24
-/* Side-band layout with sample_id_all: ..., pid/tid, time, cpu/res, identifier. */
-#define SIDEBAND_TIME_FROM_END 24
+/* Side-band layout with sample_id_all: ..., pid/tid, time, identifier. */
+#define SIDEBAND_TIME_FROM_END 16
 
 int perf_ring_map(struct perf_ring *rb, int fd, size_t data_pages)
 {

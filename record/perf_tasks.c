@@ -47,27 +47,6 @@ static int proc_stat(uint32_t tid, uint32_t *ppid, unsigned long long *start)
 	return 0;
 }
 
-static int proc_tgid(uint32_t tid, uint32_t *tgid)
-{
-	char path[64], line[256];
-	unsigned long v;
-	FILE *f;
-	int err = -ESRCH;
-
-	snprintf(path, sizeof(path), "/proc/%u/status", tid);
-	f = fopen(path, "re");
-	if (!f)
-		return -ESRCH;
-	while (fgets(line, sizeof(line), f))
-		if (sscanf(line, "Tgid: %lu", &v) == 1) {
-			*tgid = v;
-			err = 0;
-			break;
-		}
-	fclose(f);
-	return err;
-}
-
 /* The directory of the "0::PATH" line: a cgroup v2 id is its directory's inode number. */
 uint64_t perf_proc_cgroup(const char *mount, uint32_t tid)
 {

@@ -13,6 +13,7 @@
 #include <sys/syscall.h>
 #include <unistd.h>
 #include <linux/bpf.h>
+#include <linux/capability.h>
 #include <bpf/bpf.h>
 #include <bpf/libbpf.h>
 
@@ -185,6 +186,18 @@ static bool probe_raw_syscalls(char *why, size_t cap)
 	snprintf(why, cap, "raw_syscalls:sys_enter/sys_exit, sched_process_exec/exit in %s%s",
 		 tps.events, tps.layout.have_group_dead ? "" : " (no group_dead: leader exit used)");
 	return true;
+}
+
+bool probe_has_cap(unsigned cap)
+{
+	struct __user_cap_header_struct hdr = { .version = _LINUX_CAPABILITY_VERSION_3 };
+	struct __user_cap_data_struct data[2] = { { 0 } };
+
+	if (geteuid() == 0)
+		return true;
+	if (syscall(SYS_capget, &hdr, data))
+		return false;
+	return data[cap / 32].effective & (1u << (cap % 32));
 }
 
 /* One source of truth: --probe's lines, SCT_RECORD_FORCE's names, the stop messages. */

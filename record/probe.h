@@ -37,6 +37,9 @@ struct probes {
 	char why[PROBE_COUNT][160];
 };
 
+/* Root, or capability cap (CAP_*) in the effective set. */
+bool probe_has_cap(unsigned cap);
+
 /*
  * Probe every feature into p, honouring SCT_RECORD_FORCE. Returns -EINVAL, with a message,
  * when that variable names no feature; a missing feature is a finding, not an error.

@@ -70,6 +70,8 @@ int cli_parse(struct env *env, int argc, char **argv);
 
 /* Host limits read from /proc for defaults. */
 uint32_t host_default_max_tasks(void);
+/* The number a file (/proc, tracefs) starts with. */
+int read_file_u64(const char *path, uint64_t *out);
 
 /* cgroups.c: cgroup v2 id -> path under the mount. */
 struct cgroups;
@@ -222,6 +224,10 @@ int command_finish_report(struct command *c, const struct env *env);
 struct targets_result {
 	uint64_t not_fit;        /* live target tasks the map had no room for */
 };
+/* Tgid of tid from /proc/TID/status; -ESRCH if it is gone. */
+int proc_tgid(uint32_t tid, uint32_t *tgid);
+/* Whether tid is surely past its exit tracepoint: gone or a zombie. */
+bool proc_task_gone(uint32_t tid);
 /* Every -p/-t id exists; prints "cannot trace pid N: no such process" otherwise. */
 int targets_check_report(const struct env *env);
 int targets_fill(struct recorder *r);
@@ -240,6 +246,11 @@ int session_run(struct recorder *r);
 /* The steps both backends share: create the trace, and close it with the summary line. */
 int session_open_report(struct recorder *r);
 int session_close_report(struct recorder *r, int err);
+/*
+ * The start is written (err: the first error writing it): flush it, print the ready line
+ * "tracing N tasks (PATH)" and release the command after --.
+ */
+int session_ready_report(struct recorder *r, int err, const char *path);
 /* Startup failed after the output was created: leave nothing half-written behind. */
 void session_discard(struct recorder *r);
 /* Root, or CAP_BPF and CAP_PERFMON; otherwise says so and returns -EPERM. */
@@ -247,6 +258,8 @@ int session_privilege_report(void);
 
 /* events.c: ring buffer events -> records. */
 int events_handle(void *ctx, void *data, size_t size);
+/* A SYSCALL record, after the CGROUP record of its id if that is new. */
+RECORD_MUST_CHECK int events_syscall(struct recorder *r, const struct sct_syscall *sc);
 /* Write a CGROUP record for id the first time it is seen. */
 RECORD_MUST_CHECK int events_note_cgroup(struct recorder *r, uint64_t id, uint64_t now_ns);
 RECORD_MUST_CHECK int events_warning(struct recorder *r, uint32_t kind, uint64_t count, const char *text);

@@ -22,24 +22,11 @@
 
 #define POLL_TIMEOUT_NS (100 * 1000 * 1000ull)
 #define SWEEP_PERIOD_NS NSEC_PER_SEC
-#define CAP_SYS_ADMIN_BIT 21
-#define CAP_PERFMON_BIT 38
-#define CAP_BPF_BIT 39
 
 static bool has_bpf_caps(void)
 {
-	struct __user_cap_header_struct hdr = { .version = _LINUX_CAPABILITY_VERSION_3 };
-	struct __user_cap_data_struct data[2] = { { 0 } };
-
-	if (geteuid() == 0)
-		return true;
-	if (syscall(SYS_capget, &hdr, data))
-		return false;
 	/* CAP_SYS_ADMIN covers both, as it did before CAP_BPF and CAP_PERFMON existed. */
-	if (data[0].effective & (1u << CAP_SYS_ADMIN_BIT))
-		return true;
-	return (data[1].effective & (1u << (CAP_BPF_BIT - 32))) &&
-	       (data[1].effective & (1u << (CAP_PERFMON_BIT - 32)));
+	return probe_has_cap(CAP_SYS_ADMIN) || (probe_has_cap(CAP_BPF) && probe_has_cap(CAP_PERFMON));
 }
 
 static int privilege_error(void)
@@ -226,15 +213,8 @@ int session_open_report(struct recorder *r)
 }
 
 /* TASK and CGROUP records of the start, the targets-full warning, then the ready line. */
-static int session_start_report(struct recorder *r, const struct targets_result *res)
+int session_ready_report(struct recorder *r, int err, const char *path)
 {
-	int err;
-
-	err = snapshot_tasks(r);
-	if (!err && r->mode == SCT_MODE_CGROUP)
-		err = events_note_cgroup(r, r->target_cgroup, clock_now_ns());
-	if (!err && res->not_fit)
-		err = stats_targets_full(r, res->not_fit, true);
 	if (!err)
 		err = sct_writer_flush(r->writer);
 	if (err) {
@@ -243,8 +223,7 @@ static int session_start_report(struct recorder *r, const struct targets_result 
 		return err;
 	}
 	if (!r->env->quiet)
-		fprintf(stderr, "sct-record: tracing %llu tasks (%s, %s)\n", (unsigned long long)r->tasks,
-			r->loader->name, r->inflight_in_hash ? "tid hash map" : "task storage");
+		fprintf(stderr, "sct-record: tracing %llu tasks (%s)\n", (unsigned long long)r->tasks, path);
 	/* Stopped while starting: the loop ends at once, so the command must never start. */
 	if (record_exiting) {
 		command_abort(&r->cmd);
@@ -254,6 +233,21 @@ static int session_start_report(struct recorder *r, const struct targets_result 
 	if (err)
 		fprintf(stderr, "sct-record: cannot start the command: %s\n", strerror(-err));
 	return err;
+}
+
+static int session_start_report(struct recorder *r, const struct targets_result *res)
+{
+	char path[64];
+	int err;
+
+	err = snapshot_tasks(r);
+	if (!err && r->mode == SCT_MODE_CGROUP)
+		err = events_note_cgroup(r, r->target_cgroup, clock_now_ns());
+	if (!err && res->not_fit)
+		err = stats_targets_full(r, res->not_fit, true);
+	snprintf(path, sizeof(path), "%s, %s", r->loader->name,
+		 r->inflight_in_hash ? "tid hash map" : "task storage");
+	return session_ready_report(r, err, path);
 }
 
 /* Whether recording should stop now. */

@@ -180,8 +180,7 @@ static int walk_drain(struct walk *w)
 	return err;
 }
 
-/* Tgid of tid from /proc/TID/status; -ESRCH if it is gone. */
-static int tid_tgid(uint32_t tid, uint32_t *tgid)
+int proc_tgid(uint32_t tid, uint32_t *tgid)
 {
 	char path[64], line[256];
 	unsigned long v;
@@ -207,7 +206,7 @@ static int walk_thread(struct walk *w, uint32_t tid)
 	uint32_t pid;
 	int err;
 
-	if (tid_tgid(tid, &pid))
+	if (proc_tgid(tid, &pid))
 		return 0;
 	if ((pid_t)pid == getpid())
 		return 0;
@@ -279,8 +278,7 @@ static bool task_alive(uint32_t tid)
 	       !(flags & PF_EXITING);
 }
 
-/* Whether tid is surely past its exit tracepoint: gone or a zombie. */
-static bool task_gone(uint32_t tid)
+bool proc_task_gone(uint32_t tid)
 {
 	unsigned long flags;
 	char state;
@@ -354,7 +352,7 @@ int targets_check_report(const struct env *env)
 	for (size_t i = 0; i < env->ntids; i++) {
 		uint32_t tgid;
 
-		if (tid_tgid(env->tids[i], &tgid)) {
+		if (proc_tgid(env->tids[i], &tgid)) {
 			fprintf(stderr, "sct-record: cannot trace tid %u: no such thread\n", env->tids[i]);
 			return -ESRCH;
 		}
@@ -376,7 +374,7 @@ void targets_sweep(struct recorder *r)
 	/* A failed read only skips this sweep; the next one comes a second later. */
 	err = keys_read(t->map_fd, &keys, &n);
 	for (size_t i = 0; !err && i < n; i++)
-		if (task_gone(keys[i]))
+		if (proc_task_gone(keys[i]))
 			targets_del(t, keys[i]);
 	free(keys);
 }

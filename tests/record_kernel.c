@@ -232,35 +232,36 @@ ParameterizedTest(struct fallback *f, record_kernel, fallback_passes_the_suites)
 	free(out);
 }
 
-/* With the BPF backend unusable, auto takes perf and says why in one line. */
-Test(record_kernel, auto_without_bpf_picks_perf)
-{
-	const char *args[] = {"--backend", "auto", "-o", rh_trace_path, "--", "true", NULL};
-	struct rh_recorder rec;
+struct auto_pick {
+	char force[32];    /* SCT_RECORD_FORCE */
+	char says[200];    /* what stderr holds */
+};
 
-	unsetenv(RH_BACKEND_ENV);
-	setenv(FORCE_ENV, "no-btf", 1);
-	cr_assert_eq(rh_recorder_start(&rec, args), 0, "not ready:\n%s", rec.err);
-	unsetenv(FORCE_ENV);
-	cr_assert_eq(rh_recorder_finish(&rec, 0, RH_TIMEOUT_MS), 0);
-	cr_assert(WIFEXITED(rec.status) && WEXITSTATUS(rec.status) == 0, "status %#x", rec.status);
-	cr_assert_not_null(strstr(rec.err, "sct-record: backend auto: perf (no BTF "
-				  "(CONFIG_DEBUG_INFO_BTF=y): forced off by SCT_RECORD_FORCE (test only))\n"
-				  "sct-record: tracing 1 tasks (perf, kernel cgroup ids)\n"), "%s", rec.err);
+ParameterizedTestParameters(record_kernel, auto_says_which_backend_and_why)
+{
+	static struct auto_pick picks[] = {
+		{"", "sct-record: backend auto: bpf (BTF, tp_btf programs, ring buffer and task "
+		 "iterator are there)\nsct-record: tracing 1 tasks (light skeleton, task storage)\n"},
+		{"no-btf", "sct-record: backend auto: perf (no BTF (CONFIG_DEBUG_INFO_BTF=y): forced off "
+		 "by SCT_RECORD_FORCE (test only))\nsct-record: tracing 1 tasks (perf, kernel cgroup ids)\n"},
+	};
+
+	return cr_make_param_array(struct auto_pick, picks, sizeof(picks) / sizeof(picks[0]));
 }
 
-/* With every feature there, auto takes bpf and says so. */
-Test(record_kernel, auto_with_bpf_picks_bpf)
+/* auto takes bpf where it can run, else perf, and says which and why in one line. */
+ParameterizedTest(struct auto_pick *a, record_kernel, auto_says_which_backend_and_why)
 {
 	const char *args[] = {"--backend", "auto", "-o", rh_trace_path, "--", "true", NULL};
 	struct rh_recorder rec;
 
 	unsetenv(RH_BACKEND_ENV);
-	unsetenv(FORCE_ENV);
+	setenv(FORCE_ENV, a->force, 1);
 	cr_assert_eq(rh_recorder_start(&rec, args), 0, "not ready:\n%s", rec.err);
+	unsetenv(FORCE_ENV);
 	cr_assert_eq(rh_recorder_finish(&rec, 0, RH_TIMEOUT_MS), 0);
 	cr_assert(WIFEXITED(rec.status) && WEXITSTATUS(rec.status) == 0, "status %#x", rec.status);
-	cr_assert_not_null(strstr(rec.err, "sct-record: backend auto: bpf ("), "%s", rec.err);
+	cr_assert_not_null(strstr(rec.err, a->says), "%s", rec.err);
 }
 
 /*
