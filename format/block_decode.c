@@ -75,7 +75,7 @@ static int grow(void **p, uint32_t *cap, uint32_t need, size_t size)
 static int section_setup(struct block_dec *d, struct dec_section *sec, const struct sct_session *s)
 {
 	const struct session_type *st = session_type(s, sec->type);
-	const struct sct_type_schema *builtin = sct_schema_builtin(sec->type);
+	const struct sct_type_schema *builtin = session_builtin(s, sec->type);
 	uint32_t slot = (uint32_t)(sec - d->secs);
 	uint32_t ncols;
 	bool typed;

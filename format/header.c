@@ -9,6 +9,7 @@
 #include <string.h>
 
 #include "cbor_item.h"
+#include "event_table.h"
 #include "schema.h"
 
 static void encode_syscalls(struct cbuf *b, const char *arch, const struct sct_syscall_name *v,
@@ -31,10 +32,15 @@ static void encode_syscalls(struct cbuf *b, const char *arch, const struct sct_s
 	}
 }
 
-static void encode_schema(struct cbuf *b)
+/* The built-in types of minor version minor: types 1 .. ntypes. */
+static void encode_schema(struct cbuf *b, uint32_t minor)
 {
-	cbuf_array(b, SCT_REC_MAX);
-	for (uint32_t type = 1; type <= SCT_REC_MAX; type++) {
+	uint32_t ntypes = 0;
+
+	while (ntypes < SCT_REC_MAX && RECORD_MINOR_SINCE(ntypes + 1) <= minor)
+		ntypes++;
+	cbuf_array(b, ntypes);
+	for (uint32_t type = 1; type <= ntypes; type++) {
 		const struct sct_type_schema *s = sct_schema_builtin(type);
 
 		cbuf_map(b, 3);
@@ -53,15 +59,23 @@ static void encode_schema(struct cbuf *b)
 	}
 }
 
+uint32_t header_minor(const struct sct_header_info *info)
+{
+	return info->nevents || info->backend || info->sample_cgroup ? 1 : 0;
+}
+
 void header_encode(struct cbuf *b, const struct sct_header_info *info)
 {
 	bool compat = info->compat_syscalls && info->ncompat_syscalls;
+	uint32_t minor = header_minor(info);
 
-	cbuf_map(b, 7);
+	if (!b->err)
+		b->err = event_table_check(info->events, info->nevents);
+	cbuf_map(b, minor ? 10 : 7);
 	cbuf_text(b, "format");
 	cbuf_array(b, 2);
 	cbuf_uint(b, SCT_FORMAT_MAJOR);
-	cbuf_uint(b, SCT_FORMAT_MINOR);
+	cbuf_uint(b, minor);
 
 	cbuf_text(b, "producer");
 	cbuf_map(b, 3);
@@ -112,7 +126,15 @@ void header_encode(struct cbuf *b, const struct sct_header_info *info)
 	}
 
 	cbuf_text(b, "schema");
-	encode_schema(b);
+	encode_schema(b, minor);
+	if (!minor)
+		return;
+	cbuf_text(b, "backend");
+	cbuf_text(b, info->backend);
+	cbuf_text(b, "sample_cgroup");
+	cbuf_text(b, info->sample_cgroup);
+	cbuf_text(b, "events");
+	event_table_encode(b, info->events, info->nevents);
 }
 
 /* ---------------------------------------------------------------- parsing */
@@ -198,7 +220,7 @@ static int parse_table(struct syscall_table *t, const cbor_item_t *tab)
 }
 
 /* Fill one schema entry; 1 if it is unusable (skipped), 0, or -ENOMEM. */
-static int parse_type(struct session_type *st, const cbor_item_t *m)
+static int parse_type(const struct sct_session *s, struct session_type *st, const cbor_item_t *m)
 {
 	const cbor_item_t *fields = item_map_get(m, "fields");
 	const struct sct_type_schema *builtin;
@@ -239,7 +261,7 @@ static int parse_type(struct session_type *st, const cbor_item_t *m)
 		if (!f[k].name || !f[k].unit)
 			return -ENOMEM;
 	}
-	builtin = sct_schema_builtin((uint32_t)type);
+	builtin = session_builtin(s, (uint32_t)type);
 	st->typed = builtin != NULL;
 	for (uint32_t k = 0; builtin && k < n && k < builtin->nfields; k++)
 		if (f[k].kind != builtin->fields[k].kind)
@@ -258,7 +280,7 @@ static int parse_schema(struct sct_session *s, const cbor_item_t *schema)
 		return -ENOMEM;
 	for (size_t i = 0; i < n; i++) {
 		struct session_type *st = &s->types[s->ntypes];
-		int rc = parse_type(st, cbor_array_handle(schema)[i]);
+		int rc = parse_type(s, st, cbor_array_handle(schema)[i]);
 
 		if (rc < 0) {
 			session_type_clear(st);
@@ -312,12 +334,15 @@ static int parse_strings(struct sct_session *s, const cbor_item_t *h)
 		{ "clock", "name", SCT_SESSION_CLOCK },
 		{ "cgroup", "hierarchy", SCT_SESSION_CGROUP_HIERARCHY },
 		{ "cgroup", "mount", SCT_SESSION_CGROUP_MOUNT },
+		{ NULL, "backend", SCT_SESSION_BACKEND },
+		{ NULL, "sample_cgroup", SCT_SESSION_SAMPLE_CGROUP },
 	};
 	const cbor_item_t *compat = item_map_get(item_map_get(h, "syscalls"), "compat");
 	int err = 0;
 
 	for (size_t i = 0; !err && i < sizeof(strs) / sizeof(strs[0]); i++)
-		err = set_key(s, strs[i].k, item_map_get(item_map_get(h, strs[i].map), strs[i].key));
+		err = set_key(s, strs[i].k, item_map_get(strs[i].map ? item_map_get(h, strs[i].map) : h,
+							 strs[i].key));
 	if (!err && compat)
 		err = set_key(s, SCT_SESSION_COMPAT_ARCH, item_map_get(compat, "arch"));
 	if (!err)
@@ -352,6 +377,9 @@ int header_parse(const uint8_t *body, size_t len, struct sct_session *s, char *e
 		rc = parse_table(&s->syscalls[SCT_ABI_COMPAT], item_map_get(syscalls, "compat"));
 	if (!rc)
 		rc = parse_schema(s, item_map_get(h, "schema"));
+	/* a 1.0 HEADER's "events" is an unknown key, ignored */
+	if (!rc && s->minor >= 1)
+		rc = event_table_parse(item_map_get(h, "events"), &s->events, &s->nevents);
 out:
 	if (h)
 		cbor_decref(&h);

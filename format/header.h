@@ -10,7 +10,12 @@
 #include "sct.h"
 #include "session.h"
 
-/* Encode info and the built-in schema into b (b.err tells the outcome). */
+/* The minor version a HEADER for info needs: 1 with an event table, backend or sample_cgroup. */
+uint32_t header_minor(const struct sct_header_info *info);
+/*
+ * Encode info and the built-in schema of its minor version into b (b.err tells the outcome:
+ * -SCT_E_LIMIT or -EINVAL for an event table event_table_check() refuses).
+ */
 void header_encode(struct cbuf *b, const struct sct_header_info *info);
 /*
  * Parse a HEADER body into s. Returns 0, -SCT_E_VERSION (major version not 1), -SCT_E_CORRUPT

@@ -551,7 +551,8 @@ int sct_reader_next(struct sct_reader *r, struct sct_record *rec)
 				reader_fill_syscall(sec, i, rec);
 			else
 				block_dec_fill(sec, i, rec);
-			if (sec->type <= SCT_REC_MAX && !sec->unknown)
+			/* a typed section is a built-in type of this session's version */
+			if (sec->slots)
 				r->stats.records[sec->type]++;
 			r->last_sec = sec;
 			r->last_idx = i;
@@ -602,7 +603,7 @@ const struct sct_type_schema *sct_reader_schema(const struct sct_reader *r, uint
 {
 	const struct session_type *st = session_type(r->cur, type);
 
-	return st ? &st->schema : sct_schema_builtin(type);
+	return st ? &st->schema : session_builtin(r->cur, type);
 }
 
 int64_t sct_reader_type(const struct sct_reader *r, const char *name)
@@ -610,9 +611,12 @@ int64_t sct_reader_type(const struct sct_reader *r, const char *name)
 	for (uint32_t i = 0; r->cur && i < r->cur->ntypes; i++)
 		if (!strcmp(r->cur->types[i].schema.name, name))
 			return r->cur->types[i].schema.type;
-	for (uint32_t type = 1; type <= SCT_REC_MAX; type++)
-		if (!session_type(r->cur, type) && !strcmp(sct_schema_builtin(type)->name, name))
+	for (uint32_t type = 1; type <= SCT_REC_MAX; type++) {
+		const struct sct_type_schema *b = session_builtin(r->cur, type);
+
+		if (b && !session_type(r->cur, type) && !strcmp(b->name, name))
 			return type;
+	}
 	return -1;
 }
 

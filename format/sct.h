@@ -37,7 +37,7 @@ extern "C" {
 #define SCT_MUST_CHECK __attribute__((warn_unused_result))
 
 #define SCT_FORMAT_MAJOR 1
-#define SCT_FORMAT_MINOR 0
+#define SCT_FORMAT_MINOR 1
 
 /* Hard limits (spec/FORMAT.md, "Limits"). A reader refuses anything larger before allocating. */
 #define SCT_MAX_FRAME_BODY   (16u << 20) /* bytes in one frame body */
@@ -48,6 +48,9 @@ extern "C" {
 #define SCT_MAX_FIELDS       64u         /* fields of one record type */
 #define SCT_MAX_SECTIONS     64u         /* record-type sections in one block */
 #define SCT_MAX_NESTING      8u          /* CBOR nesting depth in HEADER and TRAILER */
+#define SCT_MAX_EVENTS       1024u       /* events in the HEADER's event table */
+#define SCT_MAX_EVENT_FIELDS 256u        /* fields of one event */
+#define SCT_MAX_NAME         256u        /* bytes of an event, field or C type name */
 
 /* Library error codes (negative values are returned). */
 enum sct_error {
@@ -73,8 +76,9 @@ enum sct_record_type {
 	SCT_REC_CGROUP = 6,
 	SCT_REC_LOST = 7,
 	SCT_REC_WARNING = 8,
+	SCT_REC_SAMPLE = 9,  /* format 1.1 */
 };
-#define SCT_REC_MAX 8
+#define SCT_REC_MAX 9
 
 enum sct_abi { SCT_ABI_NATIVE = 0, SCT_ABI_COMPAT = 1 };
 
@@ -156,6 +160,19 @@ struct sct_warning {
 	struct sct_bytes text;
 };
 
+/*
+ * One tracepoint sample. Decode payload with the session's event description
+ * (sct_session_event(), sct_sample_field()).
+ */
+struct sct_sample {
+	uint64_t time_ns;
+	uint64_t cgroup_id;   /* 0 when the session's sample_cgroup is "none" */
+	uint32_t pid, tid, cpu;
+	uint32_t event;       /* index into the session's HEADER event table */
+	struct sct_bytes payload; /* the tracepoint's raw record as perf gives it
+				     (PERF_SAMPLE_RAW, common_* fields included) */
+};
+
 struct sct_record {
 	uint32_t type; /* enum sct_record_type */
 	union {
@@ -167,6 +184,7 @@ struct sct_record {
 		struct sct_cgroup cgroup;
 		struct sct_lost lost;
 		struct sct_warning warning;
+		struct sct_sample sample;
 	};
 };
 
@@ -212,6 +230,22 @@ struct sct_syscall_name {
 	const char *name;
 };
 
+/* One field of a tracepoint, as tracefs's events/GROUP/NAME/format describes it. */
+struct sct_event_field {
+	const char *name;     /* "filename", "common_pid", ... */
+	const char *type;     /* C type as written in format: "__data_loc char[]", "char comm[16]" */
+	uint32_t offset, size; /* bytes in the payload */
+	uint8_t is_signed;
+	uint8_t data_loc;     /* 1: a __data_loc field (u32: offset | length << 16) */
+};
+
+/* One tracepoint of the session: what SAMPLE records' event index refers to. */
+struct sct_event_desc {
+	const char *name;     /* "GROUP:NAME" */
+	const struct sct_event_field *fields;
+	uint32_t nfields;
+};
+
 /* What the HEADER says of the session. Strings may be NULL (written as ""). */
 struct sct_header_info {
 	const char *producer;          /* "sct-record" */
@@ -229,6 +263,12 @@ struct sct_header_info {
 	const char *compat_arch;       /* "i386", or NULL if no compat table */
 	const struct sct_syscall_name *compat_syscalls;
 	uint32_t ncompat_syscalls;
+	/* format 1.1: at most SCT_MAX_EVENTS events of SCT_MAX_EVENT_FIELDS fields each */
+	const struct sct_event_desc *events;
+	uint32_t nevents;
+	const char *backend;           /* "bpf" or "perf" */
+	const char *sample_cgroup;     /* "kernel" (PERF_SAMPLE_CGROUP), "recorder" (filled by the
+					  recorder from the task's cgroup it knows), "none" (0) */
 };
 
 struct sct_writer_opts {
@@ -244,8 +284,9 @@ struct sct_writer;
  * Create a trace at path with mode 0600. O_EXCL unless overwrite (then an existing regular
  * file is truncated and set to 0600). path "-" is stdout, which stays open after close.
  * Writes the label and HEADER frame before returning; info is not needed afterwards.
- * Returns NULL and *err (-errno; -SCT_E_LIMIT for a HEADER past SCT_MAX_HEADER_BODY) on
- * failure; nothing is left at path on failure.
+ * Returns NULL and *err (-errno; -SCT_E_LIMIT for a HEADER past SCT_MAX_HEADER_BODY or an
+ * event table past SCT_MAX_EVENTS, SCT_MAX_EVENT_FIELDS or SCT_MAX_NAME; -EINVAL for an event
+ * field that lies outside 64 KiB) on failure; nothing is left at path on failure.
  */
 struct sct_writer *sct_writer_open(const char *path, bool overwrite, const struct sct_header_info *info,
 				   const struct sct_writer_opts *opts, int *err);
@@ -260,7 +301,8 @@ struct sct_writer *sct_writer_open_fd(int fd, const struct sct_header_info *info
  * call returns the same error, and the file holds every block written before it (on a regular
  * file a partly written frame is cut off again). A record that is refused without failing the
  * writer: -EINVAL (type SESSION or unknown), -SCT_E_LIMIT (a string over SCT_MAX_STRING),
- * -ENOMEM (first record of its type).
+ * -ENOMEM (first record of its type). A SAMPLE's payload counts as a string
+ * (SCT_MAX_STRING); a SAMPLE whose event is not in the HEADER's event table is -EINVAL.
  */
 SCT_MUST_CHECK int sct_writer_append(struct sct_writer *w, const struct sct_record *rec);
 /* The hot path for SYSCALL records; same contract. */
@@ -269,12 +311,21 @@ SCT_MUST_CHECK int sct_writer_append_syscall(struct sct_writer *w, const struct 
 SCT_MUST_CHECK int sct_writer_flush(struct sct_writer *w);
 /* Flush if the oldest pending record was appended flush_interval_ns ago or more (clock: monotonic). */
 SCT_MUST_CHECK int sct_writer_flush_if_due(struct sct_writer *w, uint64_t now_ns);
-/* Bytes written so far, records appended so far. */
+/* Bytes written so far (after sct_writer_finish(): the whole output), records appended so far. */
 uint64_t sct_writer_bytes(const struct sct_writer *w);
 uint64_t sct_writer_records(const struct sct_writer *w);
 /*
- * Flush, write the TRAILER, fsync (regular files), close, free. Returns the first error met
- * over the writer's life, or 0. w is freed in every case.
+ * End the trace without freeing the writer: flush, write the TRAILER, fsync (regular files).
+ * Afterwards sct_writer_bytes() counts every byte the output received (a FIFO or a pipe has
+ * no size to ask), and append and flush calls return -SCT_E_STATE; only sct_writer_close()
+ * (or sct_writer_abandon()) remains to do. Returns the first error met over the writer's
+ * life, or 0; a second call does nothing and returns the same. After an error the output
+ * holds every block written before it, as after a failed append.
+ */
+SCT_MUST_CHECK int sct_writer_finish(struct sct_writer *w);
+/*
+ * sct_writer_finish() unless done, then close the fd (if owned) and free. Returns the first
+ * error met over the writer's life, or 0. w is freed in every case.
  */
 SCT_MUST_CHECK int sct_writer_close(struct sct_writer *w);
 /* Free without a trailer (the file reads back as incomplete). For crash-like tests. */
@@ -408,6 +459,8 @@ enum sct_session_key {
 	SCT_SESSION_CGROUP_HIERARCHY,
 	SCT_SESSION_CGROUP_MOUNT,
 	SCT_SESSION_COMPAT_ARCH,      /* "" if the session has no compat syscall table */
+	SCT_SESSION_BACKEND,          /* "bpf", "perf"; "" before format 1.1 */
+	SCT_SESSION_SAMPLE_CGROUP,    /* "kernel", "recorder", "none"; "" before format 1.1 */
 	SCT_SESSION_NKEYS,            /* number of keys; grows with minor versions */
 };
 
@@ -422,6 +475,45 @@ const char *sct_session_syscall_name(const struct sct_session *s, uint32_t nr, u
 int64_t sct_session_syscall_nr(const struct sct_session *s, const char *name, uint32_t abi);
 /* The session's TRAILER, or NULL if none was read (yet). */
 const struct sct_trailer_info *sct_session_trailer(const struct sct_session *s);
+/* Events of the HEADER's event table (0 before format 1.1). */
+uint32_t sct_session_nevents(const struct sct_session *s);
+/*
+ * Event idx of the table, NULL past it. Every field of a returned event lies inside 64 KiB
+ * (offset + size fits) and has a non-empty name; the reader drops a HEADER's event table
+ * entirely if any entry breaks the limits (SCT_MAX_*), so indexes stay the writer's.
+ */
+const struct sct_event_desc *sct_session_event(const struct sct_session *s, uint32_t idx);
+
+/* ---------------------------------------------------------------- sample fields */
+
+/* A field's value decoded from a sample payload by sct_sample_field(). */
+enum sct_sample_value_kind {
+	SCT_SAMPLE_INT = 0,    /* integer of 1, 2, 4 or 8 bytes: i if the field is signed, else u */
+	SCT_SAMPLE_STRING,     /* __data_loc char[] or a char array: bytes up to the first NUL */
+	SCT_SAMPLE_ARRAY,      /* any other array or size: the raw bytes, elem bytes each */
+	SCT_SAMPLE_BAD,        /* the field or its __data_loc target lies outside the payload */
+};
+
+struct sct_sample_value {
+	uint32_t kind;         /* enum sct_sample_value_kind */
+	uint32_t elem;         /* SCT_SAMPLE_ARRAY: bytes per element (1, 2, 4 or 8) */
+	uint8_t is_signed;     /* INT and ARRAY: the field's signedness */
+	union {
+		uint64_t u;
+		int64_t i;
+	};
+	struct sct_bytes bytes; /* STRING and ARRAY: inside payload */
+};
+
+/*
+ * Decode field f from a sample's payload, little-endian (the byte order of every arch the
+ * recorder runs on; spec/FORMAT.md section 10). Never reads outside payload: a field or a __data_loc range
+ * outside it gives SCT_SAMPLE_BAD. Returns out->kind.
+ */
+uint32_t sct_sample_field(const struct sct_event_field *f, struct sct_bytes payload,
+			  struct sct_sample_value *out);
+/* Element i (< bytes.len / elem) of an SCT_SAMPLE_ARRAY value, sign-extended if signed. */
+uint64_t sct_sample_elem(const struct sct_sample_value *v, uint32_t i);
 
 #ifdef __cplusplus
 }

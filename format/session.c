@@ -5,6 +5,9 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "event_table.h"
+#include "schema.h"
+
 static const char *const key_names[SCT_SESSION_NKEYS] = {
 	[SCT_SESSION_PRODUCER] = "producer",
 	[SCT_SESSION_PRODUCER_VERSION] = "producer_version",
@@ -17,6 +20,8 @@ static const char *const key_names[SCT_SESSION_NKEYS] = {
 	[SCT_SESSION_CGROUP_HIERARCHY] = "cgroup_hierarchy",
 	[SCT_SESSION_CGROUP_MOUNT] = "cgroup_mount",
 	[SCT_SESSION_COMPAT_ARCH] = "compat_arch",
+	[SCT_SESSION_BACKEND] = "backend",
+	[SCT_SESSION_SAMPLE_CGROUP] = "sample_cgroup",
 };
 
 struct sct_session *session_new(uint32_t index)
@@ -50,6 +55,7 @@ void session_free(struct sct_session *s)
 	for (uint32_t t = 0; t < s->ntypes; t++)
 		session_type_clear(&s->types[t]);
 	free(s->types);
+	event_table_free(s->events, s->nevents);
 	free(s);
 }
 
@@ -72,6 +78,13 @@ const struct session_type *session_type(const struct sct_session *s, uint32_t ty
 		if (s->types[t].schema.type == type)
 			return &s->types[t];
 	return NULL;
+}
+
+const struct sct_type_schema *session_builtin(const struct sct_session *s, uint32_t type)
+{
+	if (s && s->minor < RECORD_MINOR_SINCE(type))
+		return NULL;
+	return sct_schema_builtin(type);
 }
 
 uint32_t sct_session_index(const struct sct_session *s)
@@ -144,4 +157,14 @@ int64_t sct_session_syscall_nr(const struct sct_session *s, const char *name, ui
 const struct sct_trailer_info *sct_session_trailer(const struct sct_session *s)
 {
 	return s->has_trailer ? &s->trailer : NULL;
+}
+
+uint32_t sct_session_nevents(const struct sct_session *s)
+{
+	return s->nevents;
+}
+
+const struct sct_event_desc *sct_session_event(const struct sct_session *s, uint32_t idx)
+{
+	return idx < s->nevents ? &s->events[idx] : NULL;
 }

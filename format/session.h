@@ -36,6 +36,8 @@ struct sct_session {
 	struct syscall_table syscalls[2]; /* by enum sct_abi */
 	struct session_type *types;
 	uint32_t ntypes;
+	struct sct_event_desc *events;    /* names and fields owned here */
+	uint32_t nevents;
 	bool has_trailer;
 	struct sct_trailer_info trailer;
 };
@@ -47,5 +49,10 @@ void session_free(struct sct_session *s);
 void session_type_clear(struct session_type *st);
 /* The HEADER's entry for type, NULL if it has none. */
 const struct session_type *session_type(const struct sct_session *s, uint32_t type);
+/*
+ * The built-in schema of type as s's version knows it: NULL for a type newer than the
+ * session's minor version; s NULL (blocks without a HEADER): every built-in type.
+ */
+const struct sct_type_schema *session_builtin(const struct sct_session *s, uint32_t type);
 
 #endif

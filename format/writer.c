@@ -28,9 +28,11 @@ struct sct_writer {
 	bool regular;      /* fsync at close */
 	bool can_cut;      /* base is known: a partial frame can be cut off after an error */
 	bool no_fsync;
+	bool finished;     /* TRAILER written (sct_writer_finish()): nothing more is appended */
 	off_t base;        /* file offset of the label */
 	int err;           /* first error: the writer is failed */
 	uint64_t bytes, records;
+	uint32_t nevents;  /* the HEADER's event table: SAMPLE records index it */
 	uint64_t flush_interval_ns;
 	uint64_t pending_since_ns; /* monotonic time of the first pending record */
 	struct block_enc enc;
@@ -106,6 +108,7 @@ static int writer_header(struct sct_writer *w, const struct sct_header_info *inf
 	err = writer_put(w, sct_label, SCT_LABEL_LEN);
 	if (err)
 		return err;
+	w->nevents = info->nevents;
 	cbuf_init(&b, FRAME_HEAD_MAX, FRAME_HEAD_MAX + SCT_MAX_HEADER_BODY + FRAME_CHECK_LEN);
 	header_encode(&b, info);
 	err = writer_put_cbuf(w, &b, FRAME_HEADER, SCT_MAX_HEADER_BODY);
@@ -263,12 +266,20 @@ static void writer_added(struct sct_writer *w)
 	w->records++;
 }
 
-int sct_writer_append_syscall(struct sct_writer *w, const struct sct_syscall *sc)
+/* The writer's first error, -SCT_E_STATE once finished, else 0. */
+static int writer_state(const struct sct_writer *w)
 {
-	int err;
-
 	if (w->err)
 		return w->err;
+	return w->finished ? -SCT_E_STATE : 0;
+}
+
+int sct_writer_append_syscall(struct sct_writer *w, const struct sct_syscall *sc)
+{
+	int err = writer_state(w);
+
+	if (err)
+		return err;
 	err = writer_room(w, BLOCK_RECORD_BOUND(SCHEMA_MAX_BUILTIN_FIELDS));
 	if (err)
 		return err;
@@ -285,13 +296,16 @@ int sct_writer_append_syscall(struct sct_writer *w, const struct sct_syscall *sc
 int sct_writer_append(struct sct_writer *w, const struct sct_record *rec)
 {
 	int64_t bound;
-	int err;
+	int err = writer_state(w);
 
-	if (w->err)
-		return w->err;
+	if (err)
+		return err;
 	if (rec->type == SCT_REC_SYSCALL)
 		return sct_writer_append_syscall(w, &rec->syscall);
 	if (rec->type == SCT_REC_SESSION || rec->type > SCT_REC_MAX)
+		return -EINVAL;
+	/* a sample its HEADER does not describe could never be decoded */
+	if (rec->type == SCT_REC_SAMPLE && rec->sample.event >= w->nevents)
 		return -EINVAL;
 	bound = block_enc_bound(rec);
 	if (bound < 0)
@@ -317,15 +331,17 @@ int sct_writer_append(struct sct_writer *w, const struct sct_record *rec)
 
 int sct_writer_flush(struct sct_writer *w)
 {
-	if (w->err)
-		return w->err;
-	return writer_flush_block(w);
+	int err = writer_state(w);
+
+	return err ? err : writer_flush_block(w);
 }
 
 int sct_writer_flush_if_due(struct sct_writer *w, uint64_t now_ns)
 {
-	if (w->err)
-		return w->err;
+	int err = writer_state(w);
+
+	if (err)
+		return err;
 	if (!w->enc.count || now_ns < w->pending_since_ns ||
 	    now_ns - w->pending_since_ns < w->flush_interval_ns)
 		return 0;
@@ -356,15 +372,30 @@ static int writer_trailer(struct sct_writer *w)
 	return err;
 }
 
+/* The last block, the TRAILER and fsync, once; errors stay in w->err. */
+static void writer_end(struct sct_writer *w)
+{
+	if (w->finished)
+		return;
+	w->finished = true;
+	if (!w->err && !writer_flush_block(w) && !writer_trailer(w) && w->regular &&
+	    !w->no_fsync && fsync(w->fd))
+		w->err = -errno;
+}
+
+int sct_writer_finish(struct sct_writer *w)
+{
+	writer_end(w);
+	return w->err;
+}
+
 int sct_writer_close(struct sct_writer *w)
 {
 	int err;
 
 	if (!w)
 		return 0;
-	if (!w->err && !writer_flush_block(w) && !writer_trailer(w) && w->regular &&
-	    !w->no_fsync && fsync(w->fd))
-		w->err = -errno;
+	writer_end(w);
 	if (w->own_fd && close(w->fd) && !w->err)
 		w->err = -errno;
 	err = w->err;

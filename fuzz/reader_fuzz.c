@@ -59,6 +59,63 @@ static void diag_check(void *ctx, const struct sct_diag *d)
 		abort();
 }
 
+/* The event table keeps its limits whatever the HEADER claimed. */
+static void events_walk(const struct sct_session *s)
+{
+	uint32_t n = sct_session_nevents(s);
+
+	if (n > SCT_MAX_EVENTS || sct_session_event(s, n))
+		abort();
+	for (uint32_t i = 0; i < n; i++) {
+		const struct sct_event_desc *ev = sct_session_event(s, i);
+
+		if (ev->nfields > SCT_MAX_EVENT_FIELDS || strlen(ev->name) > SCT_MAX_NAME)
+			abort();
+		touch_str(ev->name);
+		for (uint32_t k = 0; k < ev->nfields; k++) {
+			const struct sct_event_field *f = &ev->fields[k];
+
+			if (f->offset > 65536 || f->size > 65536 - f->offset || f->data_loc > 2)
+				abort();
+			touch_str(f->name);
+			touch_str(f->type);
+		}
+	}
+}
+
+/*
+ * Every field of a sample, decoded from its payload; returns the work done, a unit per field
+ * and per 256 bytes decoded (256 fields can each span a 64 KiB payload).
+ */
+static uint32_t sample_walk(const struct sct_session *s, const struct sct_sample *sm)
+{
+	const struct sct_event_desc *ev = s ? sct_session_event(s, sm->event) : NULL;
+	struct sct_sample_value v;
+	uint32_t work = 0;
+
+	touch(sm->payload.ptr, sm->payload.len);
+	for (uint32_t k = 0; ev && k < ev->nfields; k++) {
+		switch (sct_sample_field(&ev->fields[k], sm->payload, &v)) {
+		case SCT_SAMPLE_INT:
+			sink += v.u;
+			break;
+		case SCT_SAMPLE_STRING:
+			touch(v.bytes.ptr, v.bytes.len);
+			break;
+		case SCT_SAMPLE_ARRAY:
+			for (uint32_t i = 0; i < v.bytes.len / v.elem; i++)
+				sink += sct_sample_elem(&v, i);
+			break;
+		case SCT_SAMPLE_BAD:
+			break;
+		default:
+			abort();
+		}
+		work += 1 + v.bytes.len / 256;
+	}
+	return work;
+}
+
 static void session_walk(const struct sct_session *s)
 {
 	uint64_t clock_ns, realtime_ns;
@@ -85,6 +142,7 @@ static void session_walk(const struct sct_session *s)
 	}
 	if (sct_session_trailer(s))
 		sink += sct_session_trailer(s)->blocks;
+	events_walk(s);
 }
 
 /* Returns the number of fields walked. */
@@ -165,6 +223,8 @@ static void read_all(struct sct_reader *r, size_t size, bool deliver_unknown, st
 			session_walk(sct_reader_session(r));
 		else
 			record_walk(&rec);
+		if (rec.type == SCT_REC_SAMPLE)
+			work += sample_walk(sct_reader_session(r), &rec.sample);
 		work += 1 + fields_walk(r, rec.type);
 	}
 	if (rc < 0) {

@@ -4,7 +4,10 @@
  * recipe: block size, then records of every type with values drawn at every width (0, small,
  * full 64-bit, negative) and strings of any bytes, appended through either append call with
  * flushes in between. They are written to a memfd, read back,
- * and compared field by field; a clean file must produce no diagnostic at all.
+ * and compared field by field; a clean file must produce no diagnostic at all. SAMPLEs refer
+ * to a fixed event table whose fields lie anywhere (past short payloads, __data_loc and
+ * __rel_loc), and every field of every SAMPLE read back is decoded: ASan sees any read
+ * outside the payload.
  */
 #include <stdlib.h>
 #include <string.h>
@@ -56,6 +59,8 @@ static struct sct_bytes take_bytes(struct recipe *rc)
 	return b;
 }
 
+#define EXPECT(c) do { if (!(c)) abort(); } while (0)
+
 /* How a record is appended: bit 0 through the SYSCALL hot path, bit 1 then flush. */
 enum { VIA_HOT_PATH = 1, THEN_FLUSH = 2 };
 
@@ -67,6 +72,23 @@ enum { VIA_HOT_PATH = 1, THEN_FLUSH = 2 };
 #define TAKE_FIELD(t, member, kind, unit) r->t.member = TAKE_##kind(r->t.member);
 #define TAKE_TYPE(TYPE, name, FIELDS) case SCT_REC_##TYPE: FIELDS(TAKE_FIELD, name) break;
 
+static const struct sct_event_field ev_fields[] = {
+	{ "common_type", "unsigned short", 0, 2, 0, 0 },
+	{ "common_pid", "int", 4, 4, 1, 0 },
+	{ "name", "__data_loc char[]", 8, 4, 1, 1 },
+	{ "rel", "__rel_loc u8[]", 12, 4, 0, 2 },
+	{ "comm", "char comm[16]", 16, 16, 1, 0 },
+	{ "args", "unsigned long args[6]", 32, 48, 0, 0 },
+	{ "odd", "u8 odd[3]", 80, 7, 1, 0 },
+	{ "wide", "__u128", 88, 16, 0, 0 },
+	{ "last", "u64", 65528, 8, 0, 0 },
+};
+static const struct sct_event_desc events[] = {
+	{ "fuzz:all_kinds", ev_fields, sizeof(ev_fields) / sizeof(ev_fields[0]) },
+	{ "fuzz:none", NULL, 0 },
+};
+#define NEVENTS (sizeof(events) / sizeof(events[0]))
+
 static void take_record(struct recipe *rc, struct sct_record *r, uint8_t *how)
 {
 	uint8_t t = take_u8(rc);
@@ -77,6 +99,38 @@ static void take_record(struct recipe *rc, struct sct_record *r, uint8_t *how)
 	switch (r->type) {
 	RECORD_TYPES(TAKE_TYPE)
 	}
+	if (r->type == SCT_REC_SAMPLE)
+		r->sample.event %= NEVENTS;
+}
+
+/* What the decoded fields add up to: kept, so the reads are not optimised away. */
+static volatile uint64_t sink;
+
+/* Every field of a sample's event, decoded from its payload as read back. */
+static void sample_decode(const struct sct_session *s, const struct sct_sample *sm)
+{
+	const struct sct_event_desc *ev = sct_session_event(s, sm->event);
+	struct sct_sample_value v;
+
+	EXPECT(ev && !strcmp(ev->name, events[sm->event].name));
+	for (uint32_t k = 0; k < ev->nfields; k++) {
+		uint64_t sum = 0;
+
+		switch (sct_sample_field(&ev->fields[k], sm->payload, &v)) {
+		case SCT_SAMPLE_STRING:
+			for (uint32_t i = 0; i < v.bytes.len; i++)
+				sum += v.bytes.ptr[i];
+			break;
+		case SCT_SAMPLE_ARRAY:
+			for (uint32_t i = 0; i < v.bytes.len / v.elem; i++)
+				sum += sct_sample_elem(&v, i);
+			break;
+		default:
+			break;
+		}
+		sink += sum;
+		EXPECT(v.kind <= SCT_SAMPLE_BAD);
+	}
 }
 
 static void expect_bytes(struct sct_bytes a, struct sct_bytes b)
@@ -85,7 +139,6 @@ static void expect_bytes(struct sct_bytes a, struct sct_bytes b)
 		abort();
 }
 
-#define EXPECT(c) do { if (!(c)) abort(); } while (0)
 
 /* Field by field (records.def): the structs have padding, memcmp of whole records is wrong. */
 #define EXPECT_UINT(x, y) EXPECT((x) == (y))
@@ -120,6 +173,7 @@ static void write_recs(int fd, uint32_t block_records, const struct sct_record *
 	const struct sct_header_info info = {
 		.producer = "roundtrip_fuzz", .clock = "CLOCK_MONOTONIC",
 		.syscalls = names, .nsyscalls = 2,
+		.events = events, .nevents = NEVENTS, .backend = "perf", .sample_cgroup = "kernel",
 	};
 	const struct sct_writer_opts opts = { .block_records = block_records, .no_fsync = true };
 	struct sct_writer *w;
@@ -155,6 +209,8 @@ static void read_back(int fd, const struct sct_record *recs, size_t n)
 	while ((rc = sct_reader_next(r, &got)) == 1) {
 		EXPECT(i < n);
 		expect_record(&recs[i++], &got);
+		if (got.type == SCT_REC_SAMPLE)
+			sample_decode(sct_reader_session(r), &got.sample);
 	}
 	EXPECT(rc == 0 && i == n);
 	t = sct_session_trailer(sct_reader_session(r));

@@ -8,7 +8,6 @@
  */
 #include <errno.h>
 #include <fcntl.h>
-#include <inttypes.h>
 #include <libgen.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -117,39 +116,12 @@ int output_open(const struct env *env, bool *created)
 	return fd;
 }
 
-/* Bytes this process has written so far (write(2) and friends, to any fd). */
-static int io_written(uint64_t *bytes)
-{
-	FILE *f = fopen("/proc/self/io", "re");
-	char line[128];
-	int err = -ENOENT;
-
-	if (!f)
-		return -errno;
-	while (fgets(line, sizeof(line), f))
-		if (sscanf(line, "wchar: %" SCNu64, bytes) == 1) {
-			err = 0;
-			break;
-		}
-	fclose(f);
-	return err;
-}
-
 int output_close(struct sct_writer *w, uint64_t *bytes)
 {
-	uint64_t before = 0, after = 0;
-	bool counted;
-	int err;
+	int err = sct_writer_finish(w);
+	int cerr;
 
 	*bytes = sct_writer_bytes(w);
-	/*
-	 * The writer's count stops before the last block and the trailer, which close writes.
-	 * Nothing else writes during the close, so the process's own write count covers them,
-	 * whatever the output is (a FIFO or a pipe has no size to stat).
-	 */
-	counted = !io_written(&before);
-	err = sct_writer_close(w);
-	if (counted && !io_written(&after) && after >= before)
-		*bytes += after - before;
-	return err;
+	cerr = sct_writer_close(w);
+	return err ? err : cerr;
 }

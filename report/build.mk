@@ -1,11 +1,11 @@
 # sct-report and sct-convert: the offline tools.
-REPORT_COMMON := strtab hashmap outbuf names sessions input cgroups tasks filter footer
-REPORT_COMMON_OBJS := $(REPORT_COMMON:%=$(BUILD)/report/%.o)
+REPORT_COMMON := strtab hashmap outbuf names sessions input cgroups tasks filter footer csv jsonl \
+	samples
+# jsonl.c shares libsct's UTF-8 decoder, which the library does not export: linked as an object.
+REPORT_COMMON_OBJS := $(REPORT_COMMON:%=$(BUILD)/report/%.o) $(BUILD)/format/utf8.o
 REPORT_OBJS := $(REPORT_COMMON_OBJS) $(addprefix $(BUILD)/report/,latency.o summary.o hist.o \
 	timeline.o tree.o report_main.o)
-# jsonl.c shares libsct's UTF-8 decoder, which the library does not export: linked as an object.
-CONVERT_OBJS := $(REPORT_COMMON_OBJS) $(addprefix $(BUILD)/report/,csv.o jsonl.o convert_main.o) \
-	$(BUILD)/format/utf8.o
+CONVERT_OBJS := $(REPORT_COMMON_OBJS) $(BUILD)/report/convert_main.o
 REPORT_LIBS := -lm
 
 $(BUILD)/sct-report: $(REPORT_OBJS) $(LIBSCT)

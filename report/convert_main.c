@@ -3,7 +3,8 @@
  * sct-convert: one record type of sct traces as CSV or JSON Lines. Columns are the
  * session number and hostname, then the fields the HEADER's schema names for the type (so a
  * newer minor version's fields appear without a change here), then names resolved from
- * other records: syscall name, comm, cgroup path.
+ * other records: syscall name, comm, cgroup path. A sample's event is its name, and its
+ * payload is its tracepoint's fields, decoded by the HEADER's event table.
  */
 #include <errno.h>
 #include <getopt.h>
@@ -18,19 +19,29 @@
 #include "report.h"
 
 static const char usage_text[] =
-"Usage: sct-convert --to csv|jsonl [--records TYPE] [-o OUT [--force]] FILE...\n"
+"Usage: sct-convert --to csv|jsonl [--records TYPE] [--event G:N] [-o OUT [--force]] FILE...\n"
 "Writes one record type of sct traces (FILE '-' = stdin) as CSV (RFC 4180, header row,\n"
 "CRLF) or JSON Lines (one object per line). TYPE: syscall (default), task, fork, exec,\n"
-"exit, cgroup, lost, warning, a number (a newer type: 9, ...) or a name a HEADER's schema\n"
-"gives it (else exit 2). Columns: session, host, the schema's fields in order, then\n"
+"exit, cgroup, lost, warning, sample, a number (a newer type: 10, ...) or a name a HEADER's\n"
+"schema gives it (else exit 2). Columns: session, host, the schema's fields in order, then\n"
 "resolved names: syscall: name, comm, cgroup_path; task: cgroup_path; fork: parent_comm;\n"
-"exit: comm (empty/null when no record named them).\n"
+"exit: comm (empty/null when no record named them). Blocks after a damaged or missing\n"
+"HEADER have no session number and no host (empty/null).\n"
+"Samples (tracepoints recorded with sct-record -e): event is the tracepoint's GROUP:NAME,\n"
+"and the payload is replaced by its fields, named as in the tracepoint's format: JSON: a\n"
+"\"fields\" object (integers, strings for char arrays and __data_loc strings, arrays of\n"
+"integers, {\"error\":\"out of range\"} for data outside the sample); CSV: a \"fields\"\n"
+"column of that JSON text, or, when --event names one event, a column per field (named\n"
+"field_NAME if NAME is already a column). event and fields are null/empty when the\n"
+"HEADER does not describe the event.\n"
 "Strings: CSV writes bytes as they are (quoted when they hold , \" CR or LF); JSON writes\n"
 "valid UTF-8 as is and each other byte as \\u00XX of its value. 64-bit values are exact\n"
 "integers in both.\n"
 "\n"
 "  -T, --to FORMAT     csv or jsonl (required)\n"
 "  -r, --records TYPE  record type (default syscall)\n"
+"  -e, --event G:N     samples of these events only (repeatable or comma-separated;\n"
+"                      implies --records sample)\n"
 "  -o, --output OUT    output file (default stdout), created with the permissions of\n"
 "                      the most restrictive input (0600 for stdin), never through a\n"
 "                      symlink\n"
@@ -45,9 +56,12 @@ static const char usage_text[] =
 "  sct-convert --to csv -o calls.csv trace.sct\n"
 "  sqlite3 t.db '.import --csv calls.csv calls' 'select name, count(*) from calls group by 1'\n"
 "  sct-convert --to jsonl --records exec trace.sct | python3 -c 'import json,sys; ...'\n"
-"  sct-convert --to csv --records task host1.sct host2.sct > tasks.csv\n";
+"  sct-convert --to csv --records task host1.sct host2.sct > tasks.csv\n"
+"  sct-convert --to csv --event sched:sched_switch trace.sct > switches.csv\n"
+"  sct-convert --to jsonl --records sample trace.sct\n";
 
-enum col_src { COL_SESSION, COL_HOST, COL_FIELD, COL_NAME, COL_COMM, COL_CGROUP, COL_PARENT_COMM };
+enum col_src { COL_SESSION, COL_HOST, COL_FIELD, COL_NAME, COL_COMM, COL_CGROUP, COL_PARENT_COMM,
+	       COL_EVENT, COL_FIELDS, COL_EVFIELD };
 
 /* SYSCALL fields read straight from the decoded record (the hot path), where records.def says. */
 struct sc_slot {
@@ -62,10 +76,11 @@ static const struct sc_slot sc_slots[] = { RECORD_SYSCALL_FIELDS(SC_SLOT, syscal
 
 struct column {
 	char *name;
+	char *field;   /* COL_EVFIELD: the tracepoint field's name */
 	char *jkey;    /* "name": as JSON, rendered once */
 	size_t jkeylen;
 	enum col_src src;
-	int idx; /* COL_FIELD: index in the current session's schema, -1 if it lacks the field */
+	int idx; /* COL_FIELD, COL_EVFIELD: index in the session's schema or the event's fields, -1 if none */
 	const struct sc_slot *slot; /* SYSCALL: where the record holds this field, NULL if not there */
 };
 
@@ -76,8 +91,14 @@ struct convert {
 	const char *output;
 	char **files;
 	int nfiles;
-	struct column cols[SCT_MAX_FIELDS + 8];
+	struct column cols[SCT_MAX_FIELDS + SCT_MAX_EVENT_FIELDS + 8];
 	uint32_t ncols;
+	char **events;       /* --event names */
+	uint32_t nevents;
+	bool per_field;      /* CSV of one event: a column per field */
+	const struct sct_event_desc *ev_mapped; /* the event the COL_EVFIELD indexes are for */
+	uint32_t ev_sess;    /* session + 1 of ev_mapped */
+	struct out scratch;  /* one field's JSON, SAMPLE_JSON_MAX bytes */
 	uint32_t mapped;     /* session + 1 the field indexes were computed for, 0 = none */
 	char *prefix;        /* the session and host columns of mapped, rendered */
 	size_t prefix_len;
@@ -85,12 +106,12 @@ struct convert {
 	struct ctx c;
 };
 
-static const char *const type_names[] = { "session", "syscall", "task", "fork", "exec",
-					   "exit", "cgroup", "lost", "warning" };
+static const char *const type_names[SCT_REC_MAX + 1] = { "session", "syscall", "task", "fork", "exec",
+							  "exit", "cgroup", "lost", "warning", "sample" };
 
 static int usage_error(const char *what, const char *arg)
 {
-	fprintf(stderr, "sct-convert: %s '%s'\nUsage: sct-convert --to csv|jsonl [--records TYPE] [-o OUT [--force]] FILE...\n",
+	fprintf(stderr, "sct-convert: %s '%s'\nUsage: sct-convert --to csv|jsonl [--records TYPE] [--event G:N] [-o OUT [--force]] FILE...\n",
 		what, arg ? arg : "");
 	return -EINVAL;
 }
@@ -114,13 +135,15 @@ static int parse_args(struct convert *cv, int argc, char **argv)
 		{ "to", required_argument, NULL, 'T' },     { "records", required_argument, NULL, 'r' },
 		{ "output", required_argument, NULL, 'o' }, { "strict", no_argument, NULL, 'S' },
 		{ "force", no_argument, NULL, 'f' },        { "help", no_argument, NULL, 'h' },
+		{ "event", required_argument, NULL, 'e' },
 		{ NULL, 0, NULL, 0 },
 	};
 	const char *to = NULL;
+	const char *records = NULL;
 	int c;
 
 	cv->type = SCT_REC_SYSCALL;
-	while ((c = getopt_long(argc, argv, "T:r:o:fh", opts, NULL)) != -1) {
+	while ((c = getopt_long(argc, argv, "T:r:o:fhe:", opts, NULL)) != -1) {
 		uint32_t t;
 
 		switch (c) {
@@ -129,7 +152,12 @@ static int parse_args(struct convert *cv, int argc, char **argv)
 		case 'S': cv->strict = true; break;
 		case 'f': cv->force = true; break;
 		case 'h': fputs(usage_text, stdout); exit(0);
+		case 'e':
+			if (filter_parse_list(&cv->events, &cv->nevents, optarg))
+				return usage_error("invalid --event:", optarg);
+			break;
 		case 'r':
+			records = optarg;
 			for (t = 1; t <= SCT_REC_MAX && strcmp(optarg, type_names[t]); t++)
 				;
 			cv->type = t <= SCT_REC_MAX ? t : convert_type_number(optarg);
@@ -144,6 +172,11 @@ static int parse_args(struct convert *cv, int argc, char **argv)
 	if (!to || (strcmp(to, "csv") && strcmp(to, "jsonl")))
 		return usage_error("--to must be csv or jsonl, not", to);
 	cv->jsonl = !strcmp(to, "jsonl");
+	if (cv->nevents && records && cv->type != SCT_REC_SAMPLE)
+		return usage_error("--event selects samples: it needs --records sample, not", records);
+	if (cv->nevents)
+		cv->type = SCT_REC_SAMPLE;
+	cv->per_field = !cv->jsonl && cv->nevents == 1;
 	if (optind >= argc)
 		return usage_error("no input FILE (use '-' for stdin)", NULL);
 	cv->files = argv + optind;
@@ -179,12 +212,46 @@ static int convert_add_col(struct convert *cv, const char *name, enum col_src sr
 	col->src = src;
 	col->idx = -1;
 	col->slot = NULL;
+	col->field = NULL;
 	cv->ncols++;
 	return 0;
 }
 
-/* Columns come from the first session's schema (or the built-in one without any input). */
-static int convert_columns(struct convert *cv, const struct sct_type_schema *ts)
+static bool convert_has_col(const struct convert *cv, const char *name)
+{
+	for (uint32_t i = 0; i < cv->ncols; i++)
+		if (!strcmp(cv->cols[i].name, name))
+			return true;
+	return false;
+}
+
+/* One column per field of ev (CSV of one event); a name already taken becomes field_NAME. */
+static int convert_event_cols(struct convert *cv, const struct sct_event_desc *ev)
+{
+	for (uint32_t k = 0; ev && k < ev->nfields; k++) {
+		const char *name = ev->fields[k].name;
+		char *alt = NULL;
+		int err;
+
+		if (convert_has_col(cv, name) && asprintf(&alt, "field_%s", name) < 0)
+			return -ENOMEM;
+		err = convert_add_col(cv, alt ? alt : name, COL_EVFIELD);
+		free(alt);
+		if (err)
+			return err;
+		cv->cols[cv->ncols - 1].field = strdup(name);
+		if (!cv->cols[cv->ncols - 1].field)
+			return -ENOMEM;
+	}
+	return 0;
+}
+
+/*
+ * Columns come from the first session's schema (or the built-in one without any input); for
+ * samples, ev is the event whose fields get a column each (CSV of one event), else NULL.
+ */
+static int convert_columns(struct convert *cv, const struct sct_type_schema *ts,
+			   const struct sct_event_desc *ev)
 {
 	static const struct { uint32_t type; const char *name; enum col_src src; } extras[] = {
 		{ SCT_REC_SYSCALL, "name", COL_NAME },      { SCT_REC_SYSCALL, "comm", COL_COMM },
@@ -195,11 +262,19 @@ static int convert_columns(struct convert *cv, const struct sct_type_schema *ts)
 
 	if (!err)
 		err = convert_add_col(cv, "host", COL_HOST);
-	for (uint32_t i = 0; !err && ts && i < ts->nfields && i < SCT_MAX_FIELDS; i++)
-		err = convert_add_col(cv, ts->fields[i].name, COL_FIELD);
+	for (uint32_t i = 0; !err && ts && i < ts->nfields && i < SCT_MAX_FIELDS; i++) {
+		const char *name = ts->fields[i].name;
+
+		if (cv->type != SCT_REC_SAMPLE || (strcmp(name, "event") && strcmp(name, "payload")))
+			err = convert_add_col(cv, name, COL_FIELD);
+		else if (!strcmp(name, "event"))
+			err = convert_add_col(cv, name, COL_EVENT);
+	}
 	for (size_t i = 0; !err && i < sizeof(extras) / sizeof(extras[0]); i++)
 		if (extras[i].type == cv->type)
 			err = convert_add_col(cv, extras[i].name, extras[i].src);
+	if (!err && cv->type == SCT_REC_SAMPLE)
+		err = cv->per_field ? convert_event_cols(cv, ev) : convert_add_col(cv, "fields", COL_FIELDS);
 	return err;
 }
 
@@ -224,6 +299,14 @@ static const struct sc_slot *convert_slot(const struct sct_field_schema *fs)
 	return NULL;
 }
 
+static void convert_str_to(struct out *o, bool jsonl, const void *p, size_t len)
+{
+	if (jsonl)
+		json_string(o, p, len);
+	else
+		csv_bytes(o, p, len);
+}
+
 /* Columns 0 and 1 (session, host) are the same for a whole session: rendered once. */
 static int convert_prefix(struct convert *cv, const struct sess *s)
 {
@@ -237,14 +320,18 @@ static int convert_prefix(struct convert *cv, const struct sess *s)
 		out_char(&p, '{');
 		out_mem(&p, cv->cols[0].jkey, cv->cols[0].jkeylen);
 	}
-	out_u64(&p, s->id);
+	/* blocks without a HEADER: no session number, no host (null in JSON, empty in CSV) */
+	if (!s->headless)
+		out_u64(&p, s->number);
+	else if (cv->jsonl)
+		out_str(&p, "null");
 	out_char(&p, ',');
-	if (cv->jsonl) {
+	if (cv->jsonl)
 		out_mem(&p, cv->cols[1].jkey, cv->cols[1].jkeylen);
-		json_string(&p, strtab_get(cv->c.strs, s->host), hlen);
-	} else {
-		csv_bytes(&p, strtab_get(cv->c.strs, s->host), hlen);
-	}
+	if (!s->headless)
+		convert_str_to(&p, cv->jsonl, strtab_get(cv->c.strs, s->host), hlen);
+	else if (cv->jsonl)
+		out_str(&p, "null");
 	free(cv->prefix);
 	cv->prefix = p.buf;
 	cv->prefix_len = p.len;
@@ -309,10 +396,7 @@ static void convert_null(struct convert *cv)
 
 static void convert_str(struct convert *cv, const void *p, size_t len)
 {
-	if (cv->jsonl)
-		json_string(&cv->o, p, len);
-	else
-		csv_bytes(&cv->o, p, len);
+	convert_str_to(&cv->o, cv->jsonl, p, len);
 }
 
 static void convert_field(struct convert *cv, struct input *in, int idx)
@@ -373,12 +457,65 @@ static void convert_resolved(struct convert *cv, struct input *in, const struct 
 	}
 }
 
+/* The event fields of a row's session, by the names the columns were made with. */
+static void convert_map_event(struct convert *cv, struct input *in, const struct sct_event_desc *ev)
+{
+	if (cv->ev_mapped == ev && cv->ev_sess == in->cur->s.id + 1)
+		return;
+	for (uint32_t i = 0; i < cv->ncols; i++) {
+		struct column *col = &cv->cols[i];
+
+		if (col->src != COL_EVFIELD)
+			continue;
+		col->idx = -1;
+		for (uint32_t k = 0; ev && k < ev->nfields; k++)
+			if (!strcmp(ev->fields[k].name, col->field))
+				col->idx = (int)k;
+	}
+	cv->ev_mapped = ev;
+	cv->ev_sess = in->cur->s.id + 1;
+}
+
+static void convert_sample_col(struct convert *cv, struct input *in, const struct sct_sample *sm,
+			       const struct column *col)
+{
+	const struct sct_event_desc *ev = input_event(in->cur, sm);
+
+	if (!ev || (col->src == COL_EVFIELD && col->idx < 0)) {
+		convert_null(cv);
+		return;
+	}
+	if (col->src == COL_EVENT)
+		convert_str(cv, ev->name, strlen(ev->name));
+	else if (col->src == COL_FIELDS && cv->jsonl)
+		sample_json_fields(&cv->o, ev, sm->payload);
+	else if (col->src == COL_FIELDS)
+		sample_csv_fields(&cv->o, &cv->scratch, ev, sm->payload);
+	else if (cv->jsonl)
+		sample_json_value(&cv->o, &ev->fields[col->idx], sm->payload);
+	else
+		sample_csv_value(&cv->o, &cv->scratch, &ev->fields[col->idx], sm->payload);
+}
+
+/* --event: a sample of one of the named events (by the HEADER's name for it). */
+static bool convert_event_wanted(const struct convert *cv, struct input *in, const struct sct_sample *sm)
+{
+	const struct sct_event_desc *ev = input_event(in->cur, sm);
+
+	for (uint32_t i = 0; ev && i < cv->nevents; i++)
+		if (!strcmp(cv->events[i], ev->name))
+			return true;
+	return !cv->nevents;
+}
+
 static int convert_row(struct convert *cv, struct input *in, const struct sct_record *rec)
 {
 	struct out *o = &cv->o;
 
 	if (cv->mapped != in->cur->s.id + 1 && convert_map(cv, in))
 		return -ENOMEM;
+	if (rec->type == SCT_REC_SAMPLE)
+		convert_map_event(cv, in, input_event(in->cur, &rec->sample));
 	out_mem(o, cv->prefix, cv->prefix_len);
 	for (uint32_t i = 2; i < cv->ncols; i++) {
 		const struct column *col = &cv->cols[i];
@@ -388,6 +525,8 @@ static int convert_row(struct convert *cv, struct input *in, const struct sct_re
 			out_mem(o, col->jkey, col->jkeylen);
 		if (col->slot)
 			convert_slot_out(o, &rec->syscall, col->slot);
+		else if (col->src >= COL_EVENT)
+			convert_sample_col(cv, in, &rec->sample, col);
 		else if (col->src == COL_FIELD)
 			convert_field(cv, in, col->idx);
 		else
@@ -404,6 +543,7 @@ static int convert_one(struct convert *cv, const char *path)
 {
 	struct sct_record rec;
 	struct input in;
+	bool wanted;
 	int n = input_open(&cv->c, &in, path);
 
 	if (n) {
@@ -416,15 +556,23 @@ static int convert_one(struct convert *cv, const char *path)
 
 			cv->type = t > 0 ? (uint32_t)t : 0;
 		}
-		if (!cv->ncols && cv->type) {
+		wanted = rec.type == cv->type &&
+			 (rec.type != SCT_REC_SAMPLE || convert_event_wanted(cv, &in, &rec.sample));
+		/*
+		 * Columns from the first session whose HEADER describes the type (a newer type's
+		 * come from no other place); per field: the event's, as its first sample describes them.
+		 */
+		if (!cv->ncols && cv->type && (!cv->per_field || wanted)) {
 			const struct sct_type_schema *ts = sct_reader_schema(in.r, cv->type);
 
-			n = convert_columns(cv, ts ? ts : sct_schema_builtin(cv->type));
+			n = ts ? convert_columns(cv, ts, wanted && cv->per_field ?
+						 input_event(in.cur, &rec.sample) : NULL) : 0;
 			if (n)
 				break;
-			convert_header(cv);
+			if (ts)
+				convert_header(cv);
 		}
-		n = rec.type == cv->type ? convert_row(cv, &in, &rec) : 0;
+		n = wanted ? convert_row(cv, &in, &rec) : 0;
 		if (!n)
 			n = input_track(&cv->c, &in, &rec);
 		if (n || cv->o.err)
@@ -447,7 +595,7 @@ static int convert_run(struct convert *cv)
 	for (int i = 0; i < cv->nfiles && !err && !cv->o.err; i++)
 		err = convert_one(cv, cv->files[i]);
 	if (!err && !cv->ncols) {
-		err = convert_columns(cv, sct_schema_builtin(cv->type));
+		err = convert_columns(cv, sct_schema_builtin(cv->type), NULL);
 		if (!err)
 			convert_header(cv);
 	}
@@ -474,6 +622,13 @@ static mode_t convert_mode(const struct convert *cv)
 	return any ? mode : 0600;
 }
 
+static void convert_free_events(struct convert *cv)
+{
+	for (uint32_t i = 0; i < cv->nevents; i++)
+		free(cv->events[i]);
+	free(cv->events);
+}
+
 static void convert_free(struct convert *cv)
 {
 	input_tables_free(&cv->c);
@@ -481,8 +636,11 @@ static void convert_free(struct convert *cv)
 	free(cv->prefix);
 	for (uint32_t i = 0; i < cv->ncols; i++) {
 		free(cv->cols[i].name);
+		free(cv->cols[i].field);
 		free(cv->cols[i].jkey);
 	}
+	convert_free_events(cv);
+	free(cv->scratch.buf);
 	free(cv);
 }
 
@@ -498,6 +656,7 @@ int main(int argc, char **argv)
 		return EXIT_INPUT;
 	}
 	if (parse_args(cv, argc, argv)) {
+		convert_free_events(cv);
 		free(cv);
 		return EXIT_USAGE;
 	}
@@ -506,7 +665,10 @@ int main(int argc, char **argv)
 	cv->c.track_tasks = true;
 	cv->c.footer = footer_new();
 	signal(SIGPIPE, SIG_IGN); /* a closed pipe is a write error: exit with the documented 1 */
-	err = cv->c.footer ? input_tables_new(&cv->c) : -ENOMEM;
+	cv->scratch.buf = malloc(SAMPLE_JSON_MAX);
+	cv->scratch.cap = SAMPLE_JSON_MAX;
+	cv->scratch.fd = -1;
+	err = cv->c.footer && cv->scratch.buf ? input_tables_new(&cv->c) : -ENOMEM;
 	if (!err)
 		err = out_open(&cv->o, cv->output, cv->force, convert_mode(cv));
 	if (err) {

@@ -17,16 +17,11 @@ static bool csv_needs_quotes(const uint8_t *p, size_t len)
 	return false;
 }
 
-void csv_bytes(struct out *o, const void *ptr, size_t len)
+void csv_quoted_part(struct out *o, const void *ptr, size_t len)
 {
 	const uint8_t *p = ptr;
 	size_t start = 0;
 
-	if (!csv_needs_quotes(p, len)) {
-		out_mem(o, p, len);
-		return;
-	}
-	out_char(o, '"');
 	for (size_t i = 0; i < len; i++)
 		if (p[i] == '"') {
 			out_mem(o, p + start, i + 1 - start);
@@ -34,5 +29,17 @@ void csv_bytes(struct out *o, const void *ptr, size_t len)
 			start = i + 1;
 		}
 	out_mem(o, p + start, len - start);
+}
+
+void csv_bytes(struct out *o, const void *ptr, size_t len)
+{
+	const uint8_t *p = ptr;
+
+	if (!csv_needs_quotes(p, len)) {
+		out_mem(o, p, len);
+		return;
+	}
+	out_char(o, '"');
+	csv_quoted_part(o, p, len);
 	out_char(o, '"');
 }

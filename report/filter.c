@@ -255,6 +255,16 @@ bool filter_task(struct ctx *c, struct cgroups *cgs, const struct sess *s, uint3
 	return true;
 }
 
+bool filter_sample(struct ctx *c, struct live *lv, const struct sct_sample *sm)
+{
+	const struct filter *f = &c->env->filter;
+
+	if (filter_any_syscall_only(f))
+		return false;
+	return filter_task(c, lv->cgroups, &lv->s, sm->pid, sm->tid, sm->cgroup_id, sm->time_ns,
+			   f->need_task ? tasks_lookup(lv->tasks, lv->s.id, sm->pid, sm->tid) : NULL);
+}
+
 bool filter_syscall(struct ctx *c, struct live *lv, const struct sct_syscall *sc)
 {
 	const struct filter *f = &c->env->filter;

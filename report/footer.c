@@ -24,6 +24,7 @@ struct footer {
 	uint64_t lost_by_cause[3], lost_total, lost_records;
 	uint64_t warning_records, warnings_by_kind[4];
 	uint64_t unfinished;
+	uint64_t newer_records; /* types above SCT_REC_MAX that their HEADER describes: readable */
 	uint32_t nfiles;
 	struct detail warnings[FOOTER_DETAILS], ranges[FOOTER_DETAILS], errors[FOOTER_DETAILS];
 	uint32_t nwarnings, nranges, nerrors, input_errors;
@@ -120,6 +121,7 @@ void footer_record(struct footer *f, const struct sct_record *rec)
 			    "%s: count %llu: ", f->file ? f->file : "-", (unsigned long long)rec->warning.count);
 		break;
 	default:
+		f->newer_records += rec->type > SCT_REC_MAX;
 		break;
 	}
 }
@@ -155,7 +157,7 @@ static bool footer_damaged(const struct footer *f)
 
 static uint64_t footer_records(const struct footer *f)
 {
-	uint64_t n = 0;
+	uint64_t n = f->newer_records;
 
 	for (int i = 1; i <= SCT_REC_MAX; i++)
 		n += f->st.records[i];
@@ -189,35 +191,73 @@ static void footer_list(struct out *o, const struct detail *list, uint32_t n, ui
 		out_printf(o, "   ... %llu more\n", (unsigned long long)(total - n));
 }
 
+/* What a session's samples' cgroup ids mean (its HEADER's sample_cgroup). */
+static void footer_sample_cgroup(const struct sess *s, const struct strtab *strs, struct out *o)
+{
+	const char *mode = strtab_get(strs, s->sample_cgroup);
+
+	out_printf(o, "-- samples of session %u: backend ", s->id);
+	names_out_escaped(o, strtab_get(strs, s->backend), strtab_len(strs, s->backend));
+	if (!strcmp(mode, "kernel")) {
+		out_str(o, ", cgroup ids from the kernel\n");
+	} else if (!strcmp(mode, "recorder")) {
+		out_str(o, "; samples carry no kernel cgroup id: filled by the recorder from the task's "
+			"cgroup as it knew it when it read the sample\n");
+	} else if (!strcmp(mode, "none")) {
+		out_str(o, "; samples carry no cgroup id (0)\n");
+	} else {
+		out_str(o, ", cgroup ids: ");
+		names_out_escaped(o, mode, strtab_len(strs, s->sample_cgroup));
+		out_char(o, '\n');
+	}
+}
+
 static void footer_sessions(const struct sessions *ss, const struct strtab *strs, struct out *o)
 {
-	for (uint32_t i = 0; i < sessions_count(ss); i++) {
+	uint32_t n = sessions_count(ss);
+
+	for (uint32_t i = 0; i < n && i < SESSIONS_LISTED; i++) {
 		const struct sess *s = sessions_get(ss, i);
 
-		out_printf(o, "-- session %u: host ", i);
-		names_out_escaped(o, strtab_get(strs, s->host), strtab_len(strs, s->host));
+		out_str(o, "-- ");
+		sessions_out_label(o, s, strs);
 		out_str(o, ", file ");
 		names_out_escaped(o, strtab_get(strs, s->file), strtab_len(strs, s->file));
+		if (s->headless) {
+			out_str(o, ", read with the built-in schema, no syscall names, no wall clock\n");
+			continue;
+		}
 		out_str(o, ", started ");
 		names_out_wall(o, s->anchor_real, true);
 		if (s->cgroup_v1)
 			out_str(o, " (cgroup v1: every cgroup id is the root's)");
 		out_char(o, '\n');
 	}
+	if (n > SESSIONS_LISTED)
+		out_printf(o, "-- ... %u more sessions\n", n - SESSIONS_LISTED);
 }
 
 void footer_print(struct footer *f, const struct sessions *ss, const struct strtab *strs, struct out *o)
 {
-	static const char *const names[] = { "sessions", "syscall", "task", "fork", "exec",
-					     "exit", "cgroup", "lost", "warning" };
+	static const char *const names[SCT_REC_MAX + 1] = { "sessions", "syscall", "task", "fork", "exec",
+							     "exit", "cgroup", "lost", "warning", "sample" };
 	const struct sct_reader_stats *st = &f->st;
 
 	footer_sessions(ss, strs, o);
 	out_printf(o, "-- read %u file%s, %llu records (", f->nfiles, f->nfiles == 1 ? "" : "s",
 		   (unsigned long long)footer_records(f));
+	/* samples only when there are some: a trace of syscalls reads as it always did */
 	for (int i = 1; i <= SCT_REC_MAX; i++)
-		out_printf(o, "%s%s %llu", i > 1 ? ", " : "", names[i], (unsigned long long)st->records[i]);
-	out_printf(o, ")\n-- lost events: %llu (ring buffer full %llu, no room in flight %llu) in %llu records\n",
+		if (i < SCT_REC_SAMPLE || st->records[i])
+			out_printf(o, "%s%s %llu", i > 1 ? ", " : "", names[i],
+				   (unsigned long long)st->records[i]);
+	if (f->newer_records)
+		out_printf(o, ", newer types %llu", (unsigned long long)f->newer_records);
+	out_str(o, ")\n");
+	for (uint32_t i = 0; st->records[SCT_REC_SAMPLE] && i < sessions_count(ss) && i < SESSIONS_LISTED; i++)
+		if (strtab_len(strs, sessions_get(ss, i)->sample_cgroup))
+			footer_sample_cgroup(sessions_get(ss, i), strs, o);
+	out_printf(o, "-- lost events: %llu (ring buffer full %llu, no room in flight %llu) in %llu records\n",
 		   (unsigned long long)f->lost_total, (unsigned long long)f->lost_by_cause[1],
 		   (unsigned long long)f->lost_by_cause[2], (unsigned long long)f->lost_records);
 	out_printf(o, "-- warnings: %llu (targets map full: %llu tasks not traced, enumeration failures: %llu, other: %llu)\n",

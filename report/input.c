@@ -16,7 +16,7 @@
 int input_tables_new(struct ctx *c)
 {
 	c->strs = strtab_new();
-	c->sessions = sessions_new();
+	c->sessions = sessions_new(c->keep_sessions ? UINT32_MAX : SESSIONS_LISTED);
 	c->cgroups = c->strs ? cgroups_new(c->strs) : NULL;
 	c->tasks = c->strs ? tasks_new(c->strs) : NULL;
 	if (c->strs && c->sessions && c->cgroups && c->tasks)
@@ -62,7 +62,7 @@ static int input_session(struct ctx *c, struct input *in)
 	input_live_free(c, lv);
 	memset(lv, 0, sizeof(*lv));
 	lv->session = live;
-	lv->tasks = c->keep_ended ? c->tasks : tasks_new(c->strs);
+	lv->tasks = c->keep_sessions ? c->tasks : tasks_new(c->strs);
 	lv->cgroups = c->keep_ended ? c->cgroups : cgroups_new(c->strs);
 	if (!lv->tasks || !lv->cgroups)
 		return -ENOMEM;
@@ -73,6 +73,12 @@ static int input_session(struct ctx *c, struct input *in)
 		lv->s.host = strtab_intern(c->strs, h, strlen(h));
 		sct_session_anchor(live, &lv->s.anchor_clock, &lv->s.anchor_real);
 		lv->s.cgroup_v1 = !strcmp(sct_session_get(live, SCT_SESSION_CGROUP_HIERARCHY), "v1");
+		h = sct_session_get(live, SCT_SESSION_BACKEND);
+		lv->s.backend = strtab_intern(c->strs, h, strlen(h));
+		h = sct_session_get(live, SCT_SESSION_SAMPLE_CGROUP);
+		lv->s.sample_cgroup = strtab_intern(c->strs, h, strlen(h));
+	} else {
+		lv->s.headless = true;
 	}
 	return sessions_add(c->sessions, &lv->s);
 }
@@ -98,6 +104,33 @@ uint32_t input_syscall_name(struct ctx *c, struct live *lv, uint32_t nr, uint32_
 	if (nr < NR_CACHE)
 		lv->nr_name[abi][nr] = id + 1;
 	return id;
+}
+
+const struct sct_event_desc *input_event(const struct live *lv, const struct sct_sample *sm)
+{
+	return lv->session ? sct_session_event(lv->session, sm->event) : NULL;
+}
+
+uint32_t input_event_name(struct ctx *c, struct live *lv, const struct sct_sample *sm)
+{
+	const struct sct_event_desc *ev = input_event(lv, sm);
+	char tmp[32];
+
+	if (ev)
+		return strtab_intern(c->strs, ev->name, strlen(ev->name));
+	snprintf(tmp, sizeof(tmp), "event_%u", sm->event);
+	return strtab_intern(c->strs, tmp, strlen(tmp));
+}
+
+/* Type 9 is SAMPLE from format 1.1 on; in a 1.0 session it is another, unknown type. */
+static bool input_is_sample_version(const struct live *lv)
+{
+	uint32_t major, minor;
+
+	if (!lv->session)
+		return true;
+	sct_session_version(lv->session, &major, &minor);
+	return minor >= 1;
 }
 
 int input_open(struct ctx *c, struct input *in, const char *path)
@@ -146,7 +179,7 @@ int input_next(struct ctx *c, struct input *in, struct sct_record *rec)
 			if (rec->type == SCT_REC_SESSION)
 				continue;
 		}
-		if (rec->type > SCT_REC_MAX)
+		if (rec->type == SCT_REC_SAMPLE && !input_is_sample_version(in->cur))
 			continue;
 		err = input_apply(c, in, rec);
 		if (err)

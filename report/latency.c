@@ -2,7 +2,8 @@
 /*
  * Log-linear latency histograms (see report.h): constant memory per group whatever the
  * number of records, mergeable, with percentiles at most 0.2% below the exact value.
- * A power of two's 512 counters are allocated when the first value falls in it.
+ * A power of two's 512 counters are allocated when the first value falls in it; until
+ * LAT_SMALL values have come, they are kept as they are instead.
  */
 #include <errno.h>
 #include <math.h>
@@ -24,17 +25,47 @@ static uint64_t *lat_octave(struct lat *l, unsigned e)
 	return l->oct[e];
 }
 
+static unsigned lat_exp(uint64_t v)
+{
+	return v < LAT_LINEAR ? 0 : 63u - (unsigned)__builtin_clzll(v);
+}
+
+/* The kept values into buckets: from now on every value is in one (count, sum are theirs). */
+static int lat_spill(struct lat *l)
+{
+	for (uint32_t k = 0; k < l->nsmall; k++) {
+		uint64_t v = l->small[k];
+		unsigned e = lat_exp(v);
+
+		if (!lat_octave(l, e))
+			return -ENOMEM;
+		l->oct[e][e ? (unsigned)(v >> (e - LAT_SUB_BITS)) & (LAT_SUB - 1) : (unsigned)v]++;
+	}
+	l->nsmall = 0;
+	return 0;
+}
+
 int lat_add_slow(struct lat *l, uint64_t v)
 {
-	unsigned e = v < LAT_LINEAR ? 0 : 63u - (unsigned)__builtin_clzll(v);
-
-	if (!lat_octave(l, e))
+	if (l->nsmall == l->count && l->count < LAT_SMALL) {
+		l->small[l->nsmall++] = v;
+		lat_note(l, v);
+		return 0;
+	}
+	if (lat_spill(l) || !lat_octave(l, lat_exp(v)))
 		return -ENOMEM;
 	return lat_add(l, v);
 }
 
 int lat_merge(struct lat *dst, const struct lat *src)
 {
+	for (uint32_t k = 0; k < src->nsmall; k++)
+		if (lat_add(dst, src->small[k]))
+			return -ENOMEM;
+	if (src->nsmall)
+		return 0;
+	if (src->count && lat_spill(dst))
+		return -ENOMEM;
 	for (unsigned e = 0; e < 64; e++) {
 		unsigned n = e ? LAT_SUB : LAT_LINEAR;
 
@@ -61,6 +92,23 @@ static uint64_t lat_lower_bound(unsigned e, unsigned i)
 	return (uint64_t)(LAT_SUB + i) << (e - LAT_SUB_BITS);
 }
 
+static int lat_cmp(const void *a, const void *b)
+{
+	uint64_t x = *(const uint64_t *)a, y = *(const uint64_t *)b;
+
+	return x < y ? -1 : x > y;
+}
+
+/* The value of rank (1-based) among the kept values: exact. */
+static uint64_t lat_small_rank(const struct lat *l, uint64_t rank)
+{
+	uint64_t v[LAT_SMALL];
+
+	memcpy(v, l->small, l->nsmall * sizeof(v[0]));
+	qsort(v, l->nsmall, sizeof(v[0]), lat_cmp);
+	return v[rank - 1];
+}
+
 uint64_t lat_percentile(const struct lat *l, double p)
 {
 	uint64_t rank, seen = 0;
@@ -74,6 +122,8 @@ uint64_t lat_percentile(const struct lat *l, double p)
 		return l->max; /* the extremes are known exactly */
 	if (rank == 1)
 		return l->min;
+	if (l->nsmall)
+		return lat_small_rank(l, rank);
 	for (unsigned e = 0; e < 64; e++) {
 		unsigned n = e ? LAT_SUB : LAT_LINEAR;
 
@@ -95,6 +145,8 @@ uint64_t lat_percentile(const struct lat *l, double p)
 void lat_log2(const struct lat *l, uint64_t out[65])
 {
 	memset(out, 0, 65 * sizeof(out[0]));
+	for (uint32_t k = 0; k < l->nsmall; k++)
+		out[l->small[k] ? 64 - __builtin_clzll(l->small[k]) : 0]++;
 	for (unsigned e = 0; e < 64; e++) {
 		if (!l->oct[e])
 			continue;

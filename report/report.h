@@ -3,8 +3,8 @@
  * Shared declarations of sct-report and sct-convert (report/).
  * Error convention: functions return 0 or a count on success and a negative errno (or
  * -SCT_E* from libsct) on failure; only report_main.c / convert_main.c print the message.
- * Memory grows with tasks, cgroups and groups, a few dozen bytes per session (the footer lists
- * them all), and never with the number of records. State lives in objects created and freed
+ * Memory grows with tasks, cgroups and groups, a few dozen bytes per session where the output
+ * names every session (the tree, task labels), and never with the number of records. State lives in objects created and freed
  * by main (struct ctx holds them), so every module can be tested alone.
  */
 #ifndef SCT_REPORT_H
@@ -105,19 +105,28 @@ void names_out_wall(struct out *o, uint64_t realtime_ns, bool with_date);
 /* ---------------------------------------------------------------- sessions.c */
 /* What outlives a session: kept for every session of every input. */
 struct sess {
-	uint32_t id;        /* over all inputs, from 0 */
+	uint32_t id;        /* over all inputs, from 0: the key of the tables */
+	uint32_t number;    /* shown: sessions with a HEADER over all inputs, from 0 */
+	bool headless;      /* blocks with no HEADER (damaged or missing): no number, host, clock */
 	uint32_t host;      /* strtab id of the hostname */
 	uint32_t file;      /* strtab id of the input path */
 	uint64_t anchor_clock, anchor_real;
 	bool cgroup_v1;
+	uint32_t backend;       /* strtab ids of the HEADER's strings ("" before format 1.1) */
+	uint32_t sample_cgroup;
 };
+#define SESSIONS_LISTED 20 /* sessions the footer lists; then "... N more sessions" */
 struct sessions;
-struct sessions *sessions_new(void);
-/* Copies s, numbered next (s->id is set); -ENOMEM. */
+/* A table that keeps the first keep sessions (UINT32_MAX: all) and counts the others. */
+struct sessions *sessions_new(uint32_t keep);
+/* Numbers s (s->id and s->number are set) and keeps a copy if it is among the kept; -ENOMEM. */
 int sessions_add(struct sessions *ss, struct sess *s);
-/* Valid until the next sessions_add(). */
+/* A kept session, NULL for others; valid until the next sessions_add(). */
 const struct sess *sessions_get(const struct sessions *ss, uint32_t id);
+/* Sessions added, kept or not. */
 uint32_t sessions_count(const struct sessions *ss);
+/* "session N: host H", or what a stretch of blocks without a HEADER is, escaped. */
+void sessions_out_label(struct out *o, const struct sess *s, const struct strtab *strs);
 void sessions_free(struct sessions *ss);
 /* Wall clock of a session time, and time relative to the session's anchor. */
 static inline uint64_t sess_wall(const struct sess *s, uint64_t t)
@@ -183,7 +192,7 @@ void tasks_free(struct tasks *ts);
 /*
  * The current session of one input: its entry, and caches that end with it. Its tasks and
  * cgroups go to the tables of struct ctx when the output needs them after the session
- * (tree, summary), else to tables of its own that end with it too.
+ * (keep_sessions, keep_ended), else to tables of its own that end with it too.
  */
 struct live {
 	struct sess s;
@@ -205,7 +214,11 @@ struct ctx;
 int input_tables_new(struct ctx *c);
 void input_tables_free(struct ctx *c);
 int input_open(struct ctx *c, struct input *in, const char *path);
-/* Next record, with sessions and cgroups kept up to date. 1, 0 at end, or -err. */
+/*
+ * Next record, with sessions and cgroups kept up to date. 1, 0 at end, or -err. Records of a
+ * type above SCT_REC_MAX that the session's HEADER describes come too (read their fields with
+ * sct_reader_field()): modes that do not show them pass them by.
+ */
 int input_next(struct ctx *c, struct input *in, struct sct_record *rec);
 /* Apply a lifecycle record to the task table: after the mode has seen it (an EXIT line
  * still names the task it ends). */
@@ -216,6 +229,10 @@ void input_error(struct ctx *c, struct input *in, const char *path, int err);
 void input_close(struct ctx *c, struct input *in);
 /* Name of syscall nr in the live session's table: strtab id ("syscall_N" if unknown). */
 uint32_t input_syscall_name(struct ctx *c, struct live *lv, uint32_t nr, uint32_t abi);
+/* The live session's description of a sample's event, NULL if its HEADER has none. */
+const struct sct_event_desc *input_event(const struct live *lv, const struct sct_sample *sm);
+/* Name of a sample's event: strtab id of "GROUP:NAME" ("event_N" if the HEADER has none). */
+uint32_t input_event_name(struct ctx *c, struct live *lv, const struct sct_sample *sm);
 
 /* ---------------------------------------------------------------- filter.c */
 #define FILTER_MAX_IDS 256
@@ -239,6 +256,8 @@ int filter_parse_ids(uint32_t *ids, uint32_t *n, const char *arg);
 int filter_parse_list(char ***list, uint32_t *n, const char *arg);
 int filter_parse_duration(const char *arg, uint64_t *ns);
 int filter_parse_time(const char *arg, int64_t *v, bool *wall);
+/* Task-level filters on a sample; false under a syscall-only filter (--syscall, ...). */
+bool filter_sample(struct ctx *c, struct live *lv, const struct sct_sample *sm);
 /* Every filter of c->env on a syscall of the live session. */
 bool filter_syscall(struct ctx *c, struct live *lv, const struct sct_syscall *sc);
 /* Task-level filters (pid, tid, comm, cgroup, time) for lifecycle records; cgroups of s in cgs. */
@@ -253,15 +272,30 @@ void filter_free(struct filter *f);
  * Log-linear latency histogram. Values below 1024 ns are counted exactly; above, each
  * power of two is cut in 512 buckets, so a bucket's lower bound is at most 1/512 (0.2%)
  * below any value in it. Percentiles report that lower bound, clamped to [min, max].
+ * The first LAT_SMALL values are kept as they are, with no buckets: a group of a few calls
+ * (one per process of many short sessions) costs bytes, not the 4-8 KiB of an octave.
  */
 #define LAT_SUB_BITS 9
 #define LAT_LINEAR (1u << (LAT_SUB_BITS + 1))
 #define LAT_SUB (1u << LAT_SUB_BITS)
+#define LAT_SMALL 4
 struct lat {
 	uint64_t count, sum, min, max;
 	uint64_t *oct[64]; /* [0]: 0..1023 exact; [e], e >= 10: [2^e, 2^(e+1)) in 512 */
+	uint64_t small[LAT_SMALL]; /* while no octave exists: every value (nsmall == count) */
+	uint32_t nsmall;
 };
 int lat_add_slow(struct lat *l, uint64_t v);
+/* count, sum, min and max of a value that was put in a bucket or kept. */
+static inline void lat_note(struct lat *l, uint64_t v)
+{
+	l->count++;
+	l->sum += v;
+	if (v < l->min)
+		l->min = v;
+	if (v > l->max)
+		l->max = v;
+}
 static inline int lat_add(struct lat *l, uint64_t v)
 {
 	uint64_t *b;
@@ -278,12 +312,7 @@ static inline int lat_add(struct lat *l, uint64_t v)
 	if (!b)
 		return lat_add_slow(l, v);
 	b[i]++;
-	l->count++;
-	l->sum += v;
-	if (v < l->min)
-		l->min = v;
-	if (v > l->max)
-		l->max = v;
+	lat_note(l, v);
 	return 0;
 }
 void lat_init(struct lat *l);
@@ -295,7 +324,7 @@ void lat_log2(const struct lat *l, uint64_t out[65]);
 void lat_free(struct lat *l);
 
 /* ---------------------------------------------------------------- groups (summary.c) */
-enum by_key { BY_SYSCALL, BY_PROCESS, BY_THREAD, BY_CGROUP, BY_COMM, BY_HOST, BY_NKEYS };
+enum by_key { BY_SYSCALL, BY_PROCESS, BY_THREAD, BY_CGROUP, BY_COMM, BY_HOST, BY_EVENT, BY_NKEYS };
 #define BY_MAX 6
 
 enum sort_key { SORT_TIME, SORT_CALLS, SORT_ERRORS, SORT_AVG, SORT_MAX, SORT_P99, SORT_NAME };
@@ -338,7 +367,8 @@ struct ctx {
 	struct env *env;
 	struct footer *footer;
 	bool track_tasks;    /* keep the task table (comm, process tree) */
-	bool keep_ended;     /* keep tasks and cgroups of sessions that are over (tree, summary) */
+	bool keep_ended;     /* keep cgroups of sessions that are over (tree, summary) */
+	bool keep_sessions;  /* the output names sessions and tasks after they end (tree, task labels) */
 	struct strtab *strs;
 	struct sessions *sessions;
 	struct cgroups *cgroups;
@@ -366,13 +396,39 @@ void footer_free(struct footer *f);
 /* ---------------------------------------------------------------- csv.c, jsonl.c */
 /* One CSV field (RFC 4180 quoting when needed; bytes as they are). */
 void csv_bytes(struct out *o, const void *p, size_t len);
+/* Bytes inside a quoted CSV field: quotes doubled, no surrounding quotes. */
+void csv_quoted_part(struct out *o, const void *p, size_t len);
 /* One JSON string: valid UTF-8 as is, other bytes as \u00XX of their value. */
 void json_string(struct out *o, const void *p, size_t len);
+
+/* ---------------------------------------------------------------- samples.c */
+/*
+ * A tracepoint sample's fields, decoded by the HEADER's event table (sct_sample_field()):
+ * integers as numbers, strings as strings, other arrays as arrays of numbers, and a field
+ * whose data lies outside the payload as an error marker, never its bytes.
+ */
+/* Bytes a field's JSON text takes at most (a 64 KiB payload as \u00XX escapes): scratch size. */
+#define SAMPLE_JSON_MAX (512u << 10)
+/* JSON value of one field. */
+void sample_json_value(struct out *o, const struct sct_event_field *f, struct sct_bytes payload);
+/* JSON object of every field: {"name":value,...}. */
+void sample_json_fields(struct out *o, const struct sct_event_desc *ev, struct sct_bytes payload);
+/* The same object as one CSV field; scratch: an fd -1 out of SAMPLE_JSON_MAX bytes. */
+void sample_csv_fields(struct out *o, struct out *scratch, const struct sct_event_desc *ev,
+		       struct sct_bytes payload);
+/* One field as a CSV field: numbers, strings as their bytes, arrays and errors as JSON. */
+void sample_csv_value(struct out *o, struct out *scratch, const struct sct_event_field *f,
+		      struct sct_bytes payload);
+/* " name=value ..." for the timeline, common_* fields left out, escaped, at most max bytes. */
+void sample_text_fields(struct out *o, const struct sct_event_desc *ev, struct sct_bytes payload,
+			size_t max);
 
 /* ---------------------------------------------------------------- modes */
 struct summary;
 struct summary *summary_new(struct ctx *c);
 int summary_add(struct summary *sm, struct live *lv, const struct sct_syscall *sc);
+/* --by event: count a sample. */
+int summary_add_sample(struct summary *sm, struct live *lv, const struct sct_sample *sample);
 /* Groups merged by label, sorted; returns the count and the array (owned by sm). */
 int summary_groups(struct summary *sm, struct group ***out);
 int summary_print(struct summary *sm, struct out *o);

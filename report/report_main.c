@@ -23,7 +23,9 @@ static const char usage_text[] =
 "  -H, --hist             log2 latency histogram per group\n"
 "Summary and histogram options:\n"
 "  -b, --by KEYS          group by syscall|process|thread|cgroup|comm|host, comma-combined\n"
-"                         (default syscall; e.g. --by cgroup,syscall)\n"
+"                         (default syscall; e.g. --by cgroup,syscall); or by event with\n"
+"                         any of process|thread|cgroup|comm|host: a count of tracepoint\n"
+"                         samples (sct-record -e) per group instead of syscall latencies\n"
 "  -s, --sort KEY         time (default), calls, errors, avg, max, p99, name\n"
 "  -n, --top N            only the first N groups\n"
 "  -e, --errors           errno breakdown of failures under each group\n"
@@ -49,7 +51,8 @@ static const char usage_text[] =
 "  sct-report --by cgroup,syscall --sort calls --top 20 -e trace.sct\n"
 "  sct-report --timeline --pid 1234 --since 2.5 --until 3 trace.sct\n"
 "  sct-report --tree trace.sct;  sct-report --hist --syscall read,write trace.sct\n"
-"  sct-report --by host web1.sct web2.sct;  sct-record -o - -p 42 | sct-report -\n";
+"  sct-report --by host web1.sct web2.sct;  sct-record -o - -p 42 | sct-report -\n"
+"  sct-report --by event,process trace.sct\n";
 
 enum { OPT_TREE = 256, OPT_SINCE, OPT_UNTIL, OPT_STRICT };
 
@@ -76,7 +79,8 @@ static int usage_error(const char *fmt, const char *arg)
 
 static int parse_by(struct env *env, const char *arg)
 {
-	static const char *const names[BY_NKEYS] = { "syscall", "process", "thread", "cgroup", "comm", "host" };
+	static const char *const names[BY_NKEYS] = { "syscall", "process", "thread", "cgroup", "comm", "host",
+						     "event" };
 	char *copy = strdup(arg), *save = NULL;
 	int err = 0;
 
@@ -97,6 +101,32 @@ static int parse_by(struct env *env, const char *arg)
 	if (!err && !env->nby)
 		err = usage_error("invalid --by: '%s'", arg);
 	return err;
+}
+
+static bool by_event(const struct env *env)
+{
+	for (uint32_t k = 0; k < env->nby; k++)
+		if (env->by[k] == BY_EVENT)
+			return true;
+	return false;
+}
+
+/* --by event counts samples: what only makes sense for syscalls is refused. */
+static int check_by_event(const struct env *env)
+{
+	const struct filter *f = &env->filter;
+
+	if (!by_event(env))
+		return 0;
+	for (uint32_t k = 0; k < env->nby; k++)
+		if (env->by[k] == BY_SYSCALL)
+			return usage_error("%s", "--by event counts samples: it does not combine with syscall");
+	if (env->mode == MODE_HIST || env->mode == MODE_TREE)
+		return usage_error("%s", "--by event counts samples: no histogram or tree of them");
+	if (env->errors || f->nsyscalls || f->failed || f->min_duration)
+		return usage_error("%s", "--by event counts samples: --errors, --syscall, --failed and "
+				   "--min-duration apply to syscalls only");
+	return 0;
 }
 
 static int parse_sort(struct env *env, const char *arg)
@@ -181,7 +211,18 @@ static int parse_args(struct env *env, int argc, char **argv)
 		return usage_error("%s", "no input FILE (use '-' for stdin)");
 	env->files = argv + optind;
 	env->nfiles = argc - optind;
-	return 0;
+	return check_by_event(env);
+}
+
+/* Whether the output names sessions after they are over: the tree, "comm pid@session" labels. */
+static bool needs_sessions(const struct env *env)
+{
+	if (env->mode == MODE_TREE)
+		return true;
+	for (uint32_t k = 0; k < env->nby; k++)
+		if (env->by[k] == BY_PROCESS || env->by[k] == BY_THREAD)
+			return true;
+	return false;
 }
 
 static bool needs_tasks(const struct env *env)
@@ -203,6 +244,7 @@ static bool syscall_pass(struct ctx *c, struct live *lv, const struct sct_syscal
 static int run_aggregate(struct ctx *c, struct summary *sm)
 {
 	const struct env *env = c->env;
+	bool samples = by_event(env);
 	struct sct_record rec;
 
 	for (int i = 0; i < env->nfiles; i++) {
@@ -216,7 +258,12 @@ static int run_aggregate(struct ctx *c, struct summary *sm)
 		while ((n = input_next(c, &in, &rec)) > 0) {
 			const struct sct_syscall *sc = &rec.syscall;
 
-			if (rec.type == SCT_REC_SYSCALL && !sc->unfinished && syscall_pass(c, in.cur, sc)) {
+			if (rec.type == SCT_REC_SAMPLE) {
+				if (samples && filter_sample(c, in.cur, &rec.sample))
+					n = summary_add_sample(sm, in.cur, &rec.sample);
+			} else if (samples && rec.type == SCT_REC_SYSCALL) {
+				continue;
+			} else if (rec.type == SCT_REC_SYSCALL && !sc->unfinished && syscall_pass(c, in.cur, sc)) {
 				if (env->mode == MODE_TREE) {
 					struct task *t = tasks_lookup(in.cur->tasks, in.cur->s.id, sc->pid, sc->tid);
 
@@ -275,7 +322,8 @@ static int run_timeline(struct ctx *c, struct timeline *tl, struct out *o)
 			break;
 		n = input_next(c, &ins[pick], &rec);
 		if (n > 0) {
-			last[pick] = sess_wall(&ins[pick].cur->s, rec.syscall.time_ns);
+			if (rec.type <= SCT_REC_MAX) /* a newer type's fields are not in the union */
+				last[pick] = sess_wall(&ins[pick].cur->s, rec.syscall.time_ns);
 			n = timeline_add(tl, ins[pick].cur, &rec, o);
 			if (!n)
 				n = input_track(c, &ins[pick], &rec);
@@ -337,6 +385,7 @@ int main(int argc, char **argv)
 		return EXIT_USAGE;
 	env.filter_active = filter_active(&env.filter);
 	c.track_tasks = needs_tasks(&env);
+	c.keep_sessions = needs_sessions(&env);
 	c.keep_ended = env.mode != MODE_TIMELINE; /* the timeline prints each line as it reads */
 	c.footer = footer_new();
 	signal(SIGPIPE, SIG_IGN); /* a closed pipe is a write error: exit with the documented 1 */

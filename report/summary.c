@@ -26,9 +26,19 @@ struct summary {
 	uint32_t direct_sess;
 	uint32_t sess, tail;      /* the live session, and its first group in groups[] */
 	uint64_t total_ns, calls, errors;
+	bool samples;             /* --by event: groups count samples, not syscalls */
+	bool named;               /* a key is the syscall's or the event's name */
 };
 
-static const char *const by_names[BY_NKEYS] = { "syscall", "process", "thread", "cgroup", "comm", "host" };
+/* What a group key is taken from: a syscall or a sample. */
+struct subject {
+	uint32_t pid, tid;
+	uint64_t cgroup_id;
+	uint32_t name;            /* strtab id: syscall or event name (when sm->named) */
+};
+
+static const char *const by_names[BY_NKEYS] = { "syscall", "process", "thread", "cgroup", "comm", "host",
+						"event" };
 
 struct summary *summary_new(struct ctx *c)
 {
@@ -38,6 +48,10 @@ struct summary *summary_new(struct ctx *c)
 		return NULL;
 	sm->c = c;
 	sm->env = c->env;
+	for (uint32_t k = 0; k < c->env->nby; k++) {
+		sm->samples |= c->env->by[k] == BY_EVENT;
+		sm->named |= c->env->by[k] == BY_EVENT || c->env->by[k] == BY_SYSCALL;
+	}
 	hashmap_init(&sm->raw, c->env->nby);
 	return sm;
 }
@@ -95,7 +109,7 @@ static uint64_t summary_label_key(uint32_t label)
 	return (uint64_t)label << 1 | 1;
 }
 
-static int summary_key(struct summary *sm, struct live *lv, const struct sct_syscall *sc, uint64_t *key)
+static int summary_key(struct summary *sm, struct live *lv, const struct subject *sc, uint64_t *key)
 {
 	struct task *t = NULL;
 
@@ -109,7 +123,8 @@ static int summary_key(struct summary *sm, struct live *lv, const struct sct_sys
 		}
 		switch (by) {
 		case BY_SYSCALL:
-			key[k] = input_syscall_name(sm->c, lv, sc->nr, sc->abi);
+		case BY_EVENT:
+			key[k] = sc->name;
 			break;
 		case BY_PROCESS:
 			key[k] = t->process->index;
@@ -135,21 +150,14 @@ static int summary_key(struct summary *sm, struct live *lv, const struct sct_sys
 	return 0;
 }
 
-static struct group *summary_find(struct summary *sm, struct live *lv, const struct sct_syscall *sc)
+/* The group of a subject; slot: the direct table's entry to fill, or NULL. */
+static struct group *summary_find_key(struct summary *sm, struct live *lv, const struct subject *sj,
+				      struct group **slot)
 {
 	uint64_t key[BY_MAX];
-	struct group *g, **slot = NULL;
+	struct group *g;
 
-	if (sm->env->nby == 1 && sm->env->by[0] == BY_SYSCALL && sc->nr < NR_CACHE) {
-		struct group **d = summary_direct(sm, lv->s.id);
-
-		if (!d)
-			return NULL;
-		slot = &d[(sc->abi ? NR_CACHE : 0) + sc->nr];
-		if (*slot)
-			return *slot;
-	}
-	if (summary_key(sm, lv, sc, key))
+	if (summary_key(sm, lv, sj, key))
 		return NULL;
 	if (sm->last && !memcmp(sm->last->key, key, sm->env->nby * sizeof(key[0])))
 		return sm->last;
@@ -160,6 +168,25 @@ static struct group *summary_find(struct summary *sm, struct live *lv, const str
 		*slot = g;
 	sm->last = g;
 	return g;
+}
+
+static struct group *summary_find(struct summary *sm, struct live *lv, const struct sct_syscall *sc)
+{
+	struct subject sj = { sc->pid, sc->tid, sc->cgroup_id, 0 };
+	struct group **slot = NULL;
+
+	if (sm->env->nby == 1 && sm->env->by[0] == BY_SYSCALL && sc->nr < NR_CACHE) {
+		struct group **d = summary_direct(sm, lv->s.id);
+
+		if (!d)
+			return NULL;
+		slot = &d[(sc->abi ? NR_CACHE : 0) + sc->nr];
+		if (*slot)
+			return *slot;
+	}
+	if (sm->named)
+		sj.name = input_syscall_name(sm->c, lv, sc->nr, sc->abi);
+	return summary_find_key(sm, lv, &sj, slot);
 }
 
 static int summary_errno(struct group *g, uint32_t e, uint64_t count)
@@ -193,6 +220,8 @@ static int summary_fold(struct group *dst, const struct group *g)
 
 static void summary_group_free(struct group *g)
 {
+	if (!g)
+		return;
 	lat_free(&g->lat);
 	free(g->errs);
 	free(g);
@@ -243,16 +272,40 @@ static int summary_settle(struct summary *sm)
 	return 0;
 }
 
+/* A new session: the groups of the one before settle on their labels. */
+static int summary_session(struct summary *sm, struct live *lv)
+{
+	if (lv->s.id == sm->sess)
+		return 0;
+	if (summary_settle(sm))
+		return -ENOMEM;
+	sm->sess = lv->s.id;
+	sm->tail = sm->ngroups;
+	return 0;
+}
+
+int summary_add_sample(struct summary *sm, struct live *lv, const struct sct_sample *sample)
+{
+	struct subject sj = { sample->pid, sample->tid, sample->cgroup_id, 0 };
+	struct group *g;
+
+	if (summary_session(sm, lv))
+		return -ENOMEM;
+	sj.name = input_event_name(sm->c, lv, sample);
+	g = summary_find_key(sm, lv, &sj, NULL);
+	if (!g)
+		return -ENOMEM;
+	/* a sample has no duration: only the count of the latency record is used */
+	g->lat.count++;
+	return 0;
+}
+
 int summary_add(struct summary *sm, struct live *lv, const struct sct_syscall *sc)
 {
 	struct group *g;
 
-	if (lv->s.id != sm->sess) {
-		if (summary_settle(sm))
-			return -ENOMEM;
-		sm->sess = lv->s.id;
-		sm->tail = sm->ngroups;
-	}
+	if (summary_session(sm, lv))
+		return -ENOMEM;
 	g = summary_find(sm, lv, sc);
 
 	if (!g || lat_add(&g->lat, sc->duration_ns))
@@ -278,7 +331,7 @@ static uint32_t summary_task_label(struct summary *sm, const struct task *t, boo
 	n = (int)(clen ? clen : 1);
 	n += snprintf(buf + n, sizeof(buf) - (size_t)n, thread ? " %u/%u" : " %u", t->pid, t->tid);
 	if (sessions_count(sm->c->sessions) > 1)
-		n += snprintf(buf + n, sizeof(buf) - (size_t)n, "@%u", t->sess);
+		n += snprintf(buf + n, sizeof(buf) - (size_t)n, "@%u", sessions_get(sm->c->sessions, t->sess)->number);
 	return strtab_intern(strs, buf, (size_t)n);
 }
 
@@ -338,6 +391,8 @@ static int summary_cmp_labels(const struct summary *sm, const struct group *a, c
 
 static uint64_t summary_sort_value(const struct summary *sm, const struct group *g)
 {
+	if (sm->samples && sm->env->sort != SORT_NAME)
+		return g->lat.count;
 	switch (sm->env->sort) {
 	case SORT_CALLS:
 		return g->lat.count;
@@ -379,6 +434,18 @@ static int summary_errcmp(const void *pa, const void *pb)
 	return a->err < b->err ? -1 : a->err > b->err;
 }
 
+/* The raw groups are all folded into merged ones: what pointed at them goes too. */
+static void summary_drop_raw(struct summary *sm)
+{
+	sm->ngroups = 0;
+	sm->tail = 0;
+	sm->last = NULL;
+	free(sm->direct);
+	sm->direct = NULL;
+	hashmap_free(&sm->raw);
+	hashmap_init(&sm->raw, sm->env->nby);
+}
+
 int summary_groups(struct summary *sm, struct group ***out)
 {
 	struct hashmap m;
@@ -388,12 +455,17 @@ int summary_groups(struct summary *sm, struct group ***out)
 		sm->merged = calloc(sm->ngroups + 1, sizeof(*sm->merged));
 		if (!sm->merged)
 			return -ENOMEM;
-		for (uint32_t i = 0; i < sm->ngroups; i++)
+		/* each raw group goes as it is folded: the peak is one copy of the groups, not two */
+		for (uint32_t i = 0; i < sm->ngroups; i++) {
 			if (!summary_merge_one(sm, &m, sm->groups[i])) {
 				hashmap_free(&m);
 				return -ENOMEM;
 			}
+			summary_group_free(sm->groups[i]);
+			sm->groups[i] = NULL;
+		}
 		hashmap_free(&m);
+		summary_drop_raw(sm);
 		qsort_r(sm->merged, sm->nmerged, sizeof(*sm->merged), summary_cmp, sm);
 		for (uint32_t i = 0; i < sm->nmerged; i++) {
 			struct group *g = sm->merged[i];
@@ -431,6 +503,19 @@ static void summary_out_label(const struct summary *sm, struct out *o, uint32_t 
 	names_out_escaped(o, len ? strtab_get(sm->c->strs, label) : "?", len ? len : 1);
 }
 
+static void summary_out_labels(struct summary *sm, struct out *o, const struct group *g,
+			       const size_t *widths)
+{
+	for (uint32_t k = 0; k < sm->env->nby; k++) {
+		out_str(o, "  ");
+		summary_out_label(sm, o, g->label[k]);
+		if (k + 1 < sm->env->nby)
+			for (size_t w = summary_label_width(sm, g->label[k]); w < widths[k]; w++)
+				out_char(o, ' ');
+	}
+	out_char(o, '\n');
+}
+
 static void summary_out_row(struct summary *sm, struct out *o, const struct group *g, const size_t *widths)
 {
 	const struct lat *l = &g->lat;
@@ -445,14 +530,7 @@ static void summary_out_row(struct summary *sm, struct out *o, const struct grou
 	summary_out_us(o, lat_percentile(l, 50));
 	summary_out_us(o, lat_percentile(l, 90));
 	summary_out_us(o, lat_percentile(l, 99));
-	for (uint32_t k = 0; k < sm->env->nby; k++) {
-		out_str(o, "  ");
-		summary_out_label(sm, o, g->label[k]);
-		if (k + 1 < sm->env->nby)
-			for (size_t w = summary_label_width(sm, g->label[k]); w < widths[k]; w++)
-				out_char(o, ' ');
-	}
-	out_char(o, '\n');
+	summary_out_labels(sm, o, g, widths);
 }
 
 static void summary_out_errors(struct out *o, const struct group *g)
@@ -468,6 +546,25 @@ static void summary_out_errors(struct out *o, const struct group *g)
 	out_char(o, '\n');
 }
 
+/* --by event: samples per group and their share of all samples. */
+static void summary_out_samples(struct summary *sm, struct out *o, struct group **gs, int n,
+				const size_t *widths)
+{
+	for (int i = 0; i < n; i++) {
+		uint64_t c = gs[i]->lat.count;
+		uint64_t pct = sm->calls ? (uint64_t)((unsigned __int128)c * 10000 / sm->calls) : 0;
+
+		out_printf(o, "%10llu %3u.%02u", (unsigned long long)c, (unsigned)(pct / 100),
+			   (unsigned)(pct % 100));
+		summary_out_labels(sm, o, gs[i], widths);
+	}
+	out_printf(o, "%10llu %6s  total of %u group%s", (unsigned long long)sm->calls,
+		   n ? "100.00" : "0.00", sm->nmerged, sm->nmerged == 1 ? "" : "s");
+	if ((uint32_t)n < sm->nmerged)
+		out_printf(o, " (top %d shown)", n);
+	out_char(o, '\n');
+}
+
 int summary_print(struct summary *sm, struct out *o)
 {
 	struct group **gs;
@@ -480,8 +577,11 @@ int summary_print(struct summary *sm, struct out *o)
 		for (uint32_t k = 0; k < sm->env->nby; k++)
 			if (summary_label_width(sm, gs[i]->label[k]) > widths[k])
 				widths[k] = summary_label_width(sm, gs[i]->label[k]);
-	out_printf(o, "%10s %8s %6s %17s %15s %15s %15s %15s %15s %15s", "calls", "errors", "%time",
-		   "total(s)", "avg(us)", "min(us)", "max(us)", "p50(us)", "p90(us)", "p99(us)");
+	if (sm->samples)
+		out_printf(o, "%10s %6s", "samples", "%");
+	else
+		out_printf(o, "%10s %8s %6s %17s %15s %15s %15s %15s %15s %15s", "calls", "errors", "%time",
+			   "total(s)", "avg(us)", "min(us)", "max(us)", "p50(us)", "p90(us)", "p99(us)");
 	for (uint32_t k = 0; k < sm->env->nby; k++) {
 		const char *name = by_names[sm->env->by[k]];
 
@@ -490,6 +590,10 @@ int summary_print(struct summary *sm, struct out *o)
 			widths[k] = strlen(name);
 	}
 	out_char(o, '\n');
+	if (sm->samples) {
+		summary_out_samples(sm, o, gs, n, widths);
+		return 0;
+	}
 	for (int i = 0; i < n; i++) {
 		summary_out_row(sm, o, gs[i], widths);
 		if (sm->env->errors)

@@ -26,6 +26,7 @@ struct timeline {
 	struct tl_entry *heap;
 	uint32_t n;
 	uint64_t seq;
+	uint64_t last_key; /* wall clock of the newest line of a session with a clock */
 	struct out line;
 };
 
@@ -139,6 +140,24 @@ static void tl_syscall(struct timeline *tl, struct out *l, struct live *lv, cons
 	tl_cgroup(tl, l, lv, sc->cgroup_id);
 }
 
+/* Room for the fields of one sample line (the rest of LINE_CAP holds the last field). */
+#define SAMPLE_TEXT_MAX (64u << 10)
+
+static void tl_sample(struct timeline *tl, struct out *l, struct live *lv, const struct sct_sample *sm)
+{
+	const struct sct_event_desc *ev = input_event(lv, sm);
+	uint32_t name = input_event_name(tl->c, lv, sm);
+
+	names_out_escaped(l, strtab_get(tl->c->strs, name), strtab_len(tl->c->strs, name));
+	tl_who(tl, l, tasks_lookup(lv->tasks, lv->s.id, sm->pid, sm->tid), sm->pid, sm->tid);
+	out_printf(l, " cpu %u", sm->cpu);
+	if (ev)
+		sample_text_fields(l, ev, sm->payload, SAMPLE_TEXT_MAX);
+	/* 0: the session's sample_cgroup is "none", or the recorder did not know the task */
+	if (sm->cgroup_id)
+		tl_cgroup(tl, l, lv, sm->cgroup_id);
+}
+
 static void tl_string(struct out *l, struct sct_bytes b)
 {
 	out_char(l, '"');
@@ -198,7 +217,7 @@ static void tl_lifecycle(struct timeline *tl, struct out *l, struct live *lv, co
 	}
 }
 
-/* Lines for syscalls and lifecycle records only: CGROUP records are shown as cg= paths. */
+/* Lines for syscalls, samples and lifecycle records: CGROUP records are shown as cg= paths. */
 static bool tl_wanted(struct ctx *c, struct live *lv, const struct sct_record *rec)
 {
 	const struct filter *f = &c->env->filter;
@@ -209,6 +228,8 @@ static bool tl_wanted(struct ctx *c, struct live *lv, const struct sct_record *r
 		return filter_syscall(c, lv, &rec->syscall);
 	case SCT_REC_CGROUP:
 		return false;
+	case SCT_REC_SAMPLE:
+		return filter_sample(c, lv, &rec->sample);
 	case SCT_REC_LOST:
 	case SCT_REC_WARNING:
 		return filter_window(f, s, rec->lost.time_ns);
@@ -258,20 +279,31 @@ int timeline_add(struct timeline *tl, struct live *lv, const struct sct_record *
 	l->len = 0;
 	names_out_secs(l, sess_rel(s, t), true);
 	out_char(l, ' ');
-	names_out_wall(l, sess_wall(s, t), false);
+	if (s->headless)
+		out_str(l, "??:??:??.??????");
+	else
+		names_out_wall(l, sess_wall(s, t), false);
 	out_char(l, ' ');
 	if (rec->type == SCT_REC_SYSCALL)
 		tl_syscall(tl, l, lv, &rec->syscall);
+	else if (rec->type == SCT_REC_SAMPLE)
+		tl_sample(tl, l, lv, &rec->sample);
 	else
 		tl_lifecycle(tl, l, lv, rec);
 	if (tl->c->env->nfiles > 1) {
 		out_str(l, " @");
-		names_out_escaped(l, strtab_get(tl->c->strs, s->host), strtab_len(tl->c->strs, s->host));
+		if (s->headless)
+			out_char(l, '?'); /* no HEADER: host unknown */
+		else
+			names_out_escaped(l, strtab_get(tl->c->strs, s->host), strtab_len(tl->c->strs, s->host));
 	}
 	out_char(l, '\n');
 	if (l->err)
 		return l->err;
-	e.key = sess_wall(s, t);
+	/* without a HEADER no clock is known: the line stays where the input has it */
+	if (!s->headless)
+		tl->last_key = sess_wall(s, t);
+	e.key = tl->last_key;
 	e.seq = tl->seq++;
 	e.len = (uint32_t)l->len;
 	e.line = malloc(l->len);

@@ -158,8 +158,7 @@ int tree_print(struct ctx *c, struct out *o)
 	for (uint32_t s = 0; s < sessions_count(c->sessions); s++) {
 		const struct sess *sess = sessions_get(c->sessions, s);
 
-		out_printf(o, "session %u, host ", s);
-		names_out_escaped(o, strtab_get(c->strs, sess->host), strtab_len(c->strs, sess->host));
+		sessions_out_label(o, sess, c->strs);
 		out_char(o, '\n');
 		for (; next < ntasks && tasks_at(c->tasks, next)->sess <= s; next++) {
 			struct task *t = tasks_at(c->tasks, next);

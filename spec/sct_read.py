@@ -29,7 +29,7 @@ MAX_NESTING = 8
 START_SCAN = 1 << 20
 KINDS = ("uint", "sint", "time", "bytes")
 
-# Section 9: the built-in schema of version 1.0.
+# Section 9: the built-in schema of version 1.1; SINCE: the minor version that added a type.
 BUILTIN = {
     1: ("syscall", "time_ns:time duration_ns:uint pid:uint tid:uint cgroup_id:uint nr:uint "
                    "abi:uint ret:sint unfinished:uint"),
@@ -43,7 +43,12 @@ BUILTIN = {
     6: ("cgroup", "time_ns:time cgroup_id:uint path:bytes"),
     7: ("lost", "time_ns:time end_ns:time cause:uint count:uint"),
     8: ("warning", "time_ns:time kind:uint count:uint text:bytes"),
+    9: ("sample", "time_ns:time pid:uint tid:uint cpu:uint cgroup_id:uint event:uint payload:bytes"),
 }
+SINCE = {9: 1}
+MAX_EVENTS = 1024
+MAX_EVENT_FIELDS = 256
+MAX_NAME = 256
 BUILTIN = {t: (name, [tuple(f.split(":")) for f in fields.split()])
            for t, (name, fields) in BUILTIN.items()}
 
@@ -161,7 +166,14 @@ def uint(v):
 
 # ---------------------------------------------------------------- HEADER and TRAILER (5, 8)
 
-def parse_schema_entry(m):
+def builtin(t, minor):
+    """Section 9's entry for t as a session of this minor version knows it (None: no HEADER)."""
+    if minor is not None and minor < SINCE.get(t, 0):
+        return None
+    return BUILTIN.get(t)
+
+
+def parse_schema_entry(m, minor):
     t, fields = uint(get(m, "type")), get(m, "fields")
     if not t or t > 0xFFFFFFFF or not isinstance(fields, list) or len(fields) > MAX_FIELDS:
         return None
@@ -173,10 +185,43 @@ def parse_schema_entry(m):
         if kind not in KINDS:
             return None
         out.append((text(f[0]), kind))
-    builtin = BUILTIN.get(t)
-    typed = builtin is not None and all(
-        out[k][1] == builtin[1][k][1] for k in range(min(len(out), len(builtin[1]))))
+    known = builtin(t, minor)
+    typed = known is not None and all(
+        out[k][1] == known[1][k][1] for k in range(min(len(out), len(known[1]))))
     return t, (text(get(m, "name")), out, typed)
+
+
+def text_len(v):
+    return len(v[1]) if isinstance(v, tuple) and v[0] == "tstr" else None
+
+
+def parse_event_field(f):
+    if not isinstance(f, list) or len(f) < 6:
+        raise Bad("field")
+    name, ctype = text_len(f[0]), text_len(f[1])
+    off, size, sign, loc = (uint(x) for x in f[2:6])
+    if name is None or ctype is None or None in (off, size, sign, loc) or \
+            not 1 <= name <= MAX_NAME or ctype > MAX_NAME or off > 65536 or \
+            size > 65536 - off or sign > 1 or loc > 2 or (loc and size != 4):
+        raise Bad("field")
+    return [text(f[0]), text(f[1]), off, size, sign, loc]
+
+
+def parse_events(v):
+    """Section 5, "events": all or nothing, so that SAMPLE's indexes stay the writer's."""
+    if not isinstance(v, list) or len(v) > MAX_EVENTS:
+        return []
+    out = []
+    try:
+        for e in v:
+            name, fields = get(e, "name"), get(e, "fields")
+            if not is_map(e) or text_len(name) is None or not 1 <= text_len(name) <= MAX_NAME \
+                    or not isinstance(fields, list) or len(fields) > MAX_EVENT_FIELDS:
+                raise Bad("event")
+            out.append({"name": text(name), "fields": [parse_event_field(f) for f in fields]})
+    except Bad:
+        return []
+    return out
 
 
 def parse_header(body, index):
@@ -204,6 +249,9 @@ def parse_header(body, index):
         "compat_arch": text(get(compat, "arch")) if compat is not None else "",
         "anchor_clock_ns": uint(get(clock, "anchor_ns")) or 0,
         "anchor_realtime_ns": uint(get(clock, "anchor_realtime_ns")) or 0,
+        "backend": text(get(h, "backend")) if fmt[1] >= 1 else "",
+        "sample_cgroup": text(get(h, "sample_cgroup")) if fmt[1] >= 1 else "",
+        "events": parse_events(get(h, "events")) if fmt[1] >= 1 else [],
     })
     tables = []
     for abi in ("native", "compat"):
@@ -216,7 +264,7 @@ def parse_header(body, index):
     schema = {}
     entries = get(h, "schema")
     for m in (entries[:1024] if isinstance(entries, list) else []):
-        e = parse_schema_entry(m)
+        e = parse_schema_entry(m, fmt[1])
         if e and e[0] not in schema:
             schema[e[0]] = e[1]
     return s, tables, schema
@@ -229,7 +277,7 @@ def parse_trailer(body):
     records = {}
     recs = get(t, "records")
     for k, v in (recs[1] if is_map(recs) else []):
-        if uint(k) is not None and uint(v) is not None and 1 <= k <= 8:
+        if uint(k) is not None and uint(v) is not None and k in BUILTIN:
             records[BUILTIN[k][0]] = v
     out = {"blocks": uint(get(t, "blocks")) or 0,
            "records": {BUILTIN[k][0]: records[BUILTIN[k][0]] for k in sorted(BUILTIN)
@@ -339,7 +387,7 @@ def column(p, kind, count, first_ns):
     return stored
 
 
-def parse_block(body, schema):
+def parse_block(body, schema, minor=None):
     """Records (type, schema entry, row values) in file order, and the sections' (type, count)."""
     p = Payload(body)
     major, n, p.pos = cbor_head(body, 0, len(body))
@@ -389,7 +437,8 @@ def parse_block(body, schema):
         start = p.pos
         p.take(length)
         sp = Payload(raw, start, p.pos)  # the section's columns, skipped whole by length
-        entry = schema.get(t) or (BUILTIN[t] + (True,) if t in BUILTIN else None)
+        known = builtin(t, minor)
+        entry = schema.get(t) or (known + (True,) if known else None)
         cols = []
         if entry:
             for k, (_name, kind) in enumerate(entry[1]):
@@ -415,6 +464,54 @@ def parse_block(body, schema):
             if sec[0]:
                 records.append((t, sec[0], [col[row] for col in sec[1]]))
     return records, order
+
+
+# ---------------------------------------------------------------- SAMPLE fields (9.1)
+
+def is_char(ctype):
+    i = ctype.find("char")
+    return i >= 0 and (i == 0 or ctype[i - 1] == " ") and ctype[i + 4:i + 5] in ("", " ", "[") \
+        and "unsigned char" not in ctype
+
+
+def array_count(ctype):
+    m = re.search(r"\[(\d+)\][^\[]*$", ctype)
+    return int(m.group(1)) if m and int(m.group(1)) <= 65536 else 0
+
+
+def le_int(b, signed):
+    return int.from_bytes(b, "little", signed=bool(signed))
+
+
+def string_value(b):
+    return text_bytes(b.split(b"\0")[0])
+
+
+def array_value(b, elem, signed):
+    elem = elem if elem in (1, 2, 4, 8) else 1
+    return [le_int(b[i:i + elem], signed) for i in range(0, len(b) - len(b) % elem, elem)]
+
+
+def sample_field(f, p):
+    """One field of a SAMPLE payload by the HEADER's description (section 9.1)."""
+    _name, ctype, off, size, signed, loc = f
+    if off > len(p) or size > len(p) - off:
+        return {"error": "out of range"}
+    if loc:
+        v = le_int(p[off:off + 4], 0)
+        start, length = v & 0xFFFF, v >> 16
+        if loc == 2:
+            start += off + size
+        if start > len(p) or length > len(p) - start:
+            return {"error": "out of range"}
+        data = p[start:start + length]
+        return string_value(data) if is_char(ctype) else array_value(data, 1, signed)
+    n = array_count(ctype)
+    if n and is_char(ctype) and size == n:
+        return string_value(p[off:off + size])
+    if n or size not in (1, 2, 4, 8):
+        return array_value(p[off:off + size], size // n if n and size % n == 0 else 1, signed)
+    return le_int(p[off:off + size], signed)
 
 
 # ---------------------------------------------------------------- frames and resync (3, 10)
@@ -583,12 +680,14 @@ class Reader:
             self.open = True
             schema = self.session[2] if self.session else {}
             try:
-                records, sections = parse_block(body, schema)
+                minor = self.session[0]["format"][1] if self.session else None
+                records, sections = parse_block(body, schema, minor)
             except Bad:
                 self.diag("bad_block", 2, pos, total)
                 return
             for st, c in sections:
-                entry = schema.get(st) or (BUILTIN[st] + (True,) if st in BUILTIN else None)
+                known = builtin(st, minor)
+                entry = schema.get(st) or (known + (True,) if known else None)
                 if entry is None or not entry[2]:
                     if entry is None:
                         self.diag("unknown_record", st, pos, 0, c)
@@ -610,7 +709,16 @@ class Reader:
     def record(self, rt, entry, values):
         ev = {"event": "record", "type": entry[0]}
         for (name, kind), v in zip(entry[1], values):
-            ev[name] = text_bytes(v) if kind == "bytes" else v
+            # the examples' JSON calls a field named "event" "event_index" ("event" is its kind)
+            ev["event_index" if name == "event" else name] = text_bytes(v) if kind == "bytes" else v
+        minor = self.session[0]["format"][1] if self.session else None
+        if rt == 9 and builtin(rt, minor):
+            events = self.session[0]["events"] if self.session else []
+            idx = ev.get("event_index", 0)
+            ev["event_name"] = events[idx]["name"] if idx < len(events) else None
+            if idx < len(events):
+                payload = values[[f[0] for f in entry[1]].index("payload")]
+                ev["fields"] = {f[0]: sample_field(f, payload) for f in events[idx]["fields"]}
         if rt == 1:
             nr, abi = ev.get("nr", 0), ev.get("abi", 0)
             tables = self.session[1] if self.session else [{}, {}]

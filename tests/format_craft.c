@@ -275,3 +275,33 @@ void craft_block_body(struct craft *c, uint64_t first_ns, uint64_t last_ns,
 	craft_bytes(c, payload.p, payload.len);
 	craft_free(&payload);
 }
+
+void craft_minimal_session(struct craft *c)
+{
+	static const uint8_t body[] = { 0xa1, 0x66, 'f', 'o', 'r', 'm', 'a', 't', 0x82, 0x01, 0x00 };
+
+	craft_label(c);
+	craft_frame(c, 1, body, sizeof(body));
+}
+
+void craft_session(struct craft *c, uint32_t major, uint32_t minor, const struct craft_type *extra, size_t nextra)
+{
+	struct craft body;
+
+	craft_init(&body);
+	craft_header_body(&body, major, minor, extra, nextra);
+	craft_label(c);
+	craft_frame(c, 1, body.p, body.len);
+	craft_free(&body);
+}
+
+void craft_block(struct craft *c, const struct craft_run *runs, size_t nruns, const struct craft_section *secs,
+		 size_t nsecs)
+{
+	struct craft body;
+
+	craft_init(&body);
+	craft_block_body(&body, 1000, 1300, runs, nruns, secs, nsecs);
+	craft_frame(c, 2, body.p, body.len);
+	craft_free(&body);
+}

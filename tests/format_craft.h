@@ -70,4 +70,12 @@ void craft_block_body(struct craft *c, uint64_t first_ns, uint64_t last_ns,
 		      const struct craft_run *runs, size_t nruns,
 		      const struct craft_section *secs, size_t nsecs);
 
+/* The label and the smallest HEADER a reader accepts: {"format": [1, 0]}. */
+void craft_minimal_session(struct craft *c);
+/* The label and a HEADER frame (craft_header_body()). */
+void craft_session(struct craft *c, uint32_t major, uint32_t minor, const struct craft_type *extra, size_t nextra);
+/* A BLOCK frame of records timed from 1000 to 1300 ns (craft_block_body()). */
+void craft_block(struct craft *c, const struct craft_run *runs, size_t nruns, const struct craft_section *secs,
+		 size_t nsecs);
+
 #endif

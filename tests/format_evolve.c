@@ -22,29 +22,6 @@ static const struct craft_col sys_cols[] = {
 	{ SCT_KIND_UINT, abi3, NULL }, { SCT_KIND_SINT, ret3, NULL }, { SCT_KIND_UINT, unf3, NULL },
 };
 
-static void craft_session(struct craft *c, uint32_t major, uint32_t minor,
-			  const struct craft_type *extra, size_t nextra)
-{
-	struct craft body;
-
-	craft_init(&body);
-	craft_header_body(&body, major, minor, extra, nextra);
-	craft_label(c);
-	craft_frame(c, 1, body.p, body.len);
-	craft_free(&body);
-}
-
-static void craft_block(struct craft *c, const struct craft_run *runs, size_t nruns,
-			const struct craft_section *secs, size_t nsecs)
-{
-	struct craft body;
-
-	craft_init(&body);
-	craft_block_body(&body, 1000, 1300, runs, nruns, secs, nsecs);
-	craft_frame(c, 2, body.p, body.len);
-	craft_free(&body);
-}
-
 static void craft_syscall_block(struct craft *c)
 {
 	static const struct craft_run run = { SCT_REC_SYSCALL, 3 };
@@ -113,30 +90,30 @@ Test(format_evolve, unknown_frame_type_is_skipped)
 	craft_free(&c);
 }
 
-/* A block with syscalls, type 50 (no schema anywhere) and type 9 (in the HEADER schema). */
+/* A block with syscalls, type 50 (no schema anywhere) and type 20 (in the HEADER schema). */
 static void craft_mixed_types(struct craft *c)
 {
-	static const struct sct_field_schema f9[] = {
+	static const struct sct_field_schema f20[] = {
 		{ "time_ns", SCT_KIND_TIME, "ns" }, { "value", SCT_KIND_SINT, "" },
 		{ "blob", SCT_KIND_BYTES, "" },
 	};
-	static const struct craft_type t9 = { 9, "future", 3, f9 };
+	static const struct craft_type t20 = { 20, "future", 3, f20 };
 	static const uint64_t t2[] = { 1100, 1200 }, v2[] = { (uint64_t)-7, 3 };
 	static const struct sct_bytes b2[] = { { (const uint8_t *)"ab\0c", 4 }, { NULL, 0 } };
-	static const struct craft_col c9[] = {
+	static const struct craft_col c20[] = {
 		{ SCT_KIND_TIME, t2, NULL }, { SCT_KIND_SINT, v2, NULL }, { SCT_KIND_BYTES, NULL, b2 },
 	};
 	static const struct craft_col c50[] = { { SCT_KIND_TIME, t2, NULL } };
 	static const struct craft_run runs[] = {
-		{ SCT_REC_SYSCALL, 1 }, { 50, 2 }, { 9, 1 }, { SCT_REC_SYSCALL, 2 }, { 9, 1 },
+		{ SCT_REC_SYSCALL, 1 }, { 50, 2 }, { 20, 1 }, { SCT_REC_SYSCALL, 2 }, { 20, 1 },
 	};
 	static const struct craft_section secs[] = {
 		{ SCT_REC_SYSCALL, 3, 9, sys_cols, NULL, 0, 0 },
 		{ 50, 2, 1, c50, NULL, 0, 0 },
-		{ 9, 2, 3, c9, NULL, 0, 0 },
+		{ 20, 2, 3, c20, NULL, 0, 0 },
 	};
 
-	craft_session(c, 1, 3, &t9, 1);
+	craft_session(c, 1, 3, &t20, 1);
 	craft_block(c, runs, 5, secs, 3);
 }
 
@@ -151,7 +128,7 @@ Test(format_evolve, schema_types_are_read_and_unknown_types_skipped)
 	craft_mixed_types(&c);
 	fh_read_mem(c.p, c.len, true, &rd);
 	cr_assert_eq(rd.rc, 0);
-	/* type 9 is described by the HEADER: readable, delivered, not unknown; 50 is unknown */
+	/* type 20 is described by the HEADER: readable, delivered, not unknown; 50 is unknown */
 	cr_assert_eq(rd.nrecords, 5);
 	for (uint64_t i = 0; i < rd.nrecords; i++)
 		if (rd.recs[i].type == SCT_REC_SYSCALL)
@@ -183,9 +160,9 @@ Test(format_evolve, unknown_record_type_delivered_by_schema)
 	while ((rc = sct_reader_next(r, &rec)) == 1) {
 		cr_assert_lt(n, 8);
 		types[n++] = rec.type;
-		if (rec.type != 9)
+		if (rec.type != 20)
 			continue;
-		ts = sct_reader_schema(r, 9);
+		ts = sct_reader_schema(r, 20);
 		cr_assert_str_eq(ts->name, "future");
 		cr_assert_eq(ts->nfields, 3);
 		cr_assert_str_eq(ts->fields[2].name, "blob");
@@ -201,14 +178,14 @@ Test(format_evolve, unknown_record_type_delivered_by_schema)
 			cr_assert(!memcmp(v.b.ptr, "ab\0c", 4));
 	}
 	cr_assert_eq(rc, 0);
-	/* session, syscall, (type 50 skipped twice), 9, syscall, syscall, 9 */
+	/* session, syscall, (type 50 skipped twice), 20, syscall, syscall, 20 */
 	cr_assert_eq(n, 6);
 	cr_assert_eq(types[0], SCT_REC_SESSION);
 	cr_assert_eq(types[1], SCT_REC_SYSCALL);
-	cr_assert_eq(types[2], 9);
+	cr_assert_eq(types[2], 20);
 	cr_assert_eq(types[3], SCT_REC_SYSCALL);
 	cr_assert_eq(types[4], SCT_REC_SYSCALL);
-	cr_assert_eq(types[5], 9);
+	cr_assert_eq(types[5], 20);
 	sct_reader_close(r);
 	craft_free(&c);
 }

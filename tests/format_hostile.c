@@ -28,15 +28,6 @@ uLong __wrap_crc32(uLong crc, const Bytef *buf, uInt len)
 	return __real_crc32(crc, buf, len);
 }
 
-/* The smallest HEADER a reader accepts: {"format": [1, 0]}. */
-static void minimal_session(struct craft *c)
-{
-	static const uint8_t body[] = { 0xa1, 0x66, 'f', 'o', 'r', 'm', 'a', 't', 0x82, 0x01, 0x00 };
-
-	craft_label(c);
-	craft_frame(c, 1, body, sizeof(body));
-}
-
 Test(format_hostile, memory_stays_bounded_over_many_sessions)
 {
 	enum { SESSIONS = 50000 };
@@ -49,7 +40,7 @@ Test(format_hostile, memory_stays_bounded_over_many_sessions)
 
 	craft_init(&c);
 	for (int i = 0; i < SESSIONS; i++)
-		minimal_session(&c);
+		craft_minimal_session(&c);
 	r = sct_reader_open_mem(c.p, c.len, &err);
 	cr_assert(r);
 	while ((rc = sct_reader_next(r, &rec)) == 1) {
@@ -102,10 +93,10 @@ Test(format_hostile, resync_work_is_linear_in_the_input)
 
 	craft_init(&c);
 	/* a real trace, then the hostile stretch, then a real trace again */
-	minimal_session(&c);
+	craft_minimal_session(&c);
 	at = c.len;
 	long_candidates(&c, at + SIZE);
-	minimal_session(&c);
+	craft_minimal_session(&c);
 	crc_bytes = 0;
 	fh_read_mem(c.p, c.len, false, &rd);
 	cr_assert_eq(rd.rc, 0);

@@ -370,3 +370,35 @@ Test(format_io, truncated_then_concatenated)
 	fh_trace_free(&a);
 	fh_trace_free(&b);
 }
+
+/* After finish, the writer's count is every byte the pipe received, trailer included. */
+Test(format_io, finish_counts_every_byte_on_a_pipe)
+{
+	static uint8_t got[1 << 16];
+	struct sct_record rec = fh_syscall(1);
+	struct sct_writer *w;
+	uint64_t counted;
+	size_t n = 0;
+	ssize_t r;
+	int fds[2], err = 0;
+
+	cr_assert_eq(pipe(fds), 0);
+	w = sct_writer_open_fd(fds[1], &fh_info, NULL, &err);
+	cr_assert_not_null(w, "%s", sct_strerror(err));
+	for (int i = 0; i < 100; i++)
+		cr_assert_eq(sct_writer_append(w, &rec), 0);
+	cr_assert_eq(sct_writer_finish(w), 0);
+	counted = sct_writer_bytes(w);
+	cr_assert_eq(sct_writer_append(w, &rec), -SCT_E_STATE);
+	cr_assert_eq(sct_writer_append_syscall(w, &rec.syscall), -SCT_E_STATE);
+	cr_assert_eq(sct_writer_flush(w), -SCT_E_STATE);
+	cr_assert_eq(sct_writer_finish(w), 0, "a second finish does nothing");
+	cr_assert_eq(sct_writer_records(w), 100);
+	cr_assert_eq(sct_writer_close(w), 0);
+	while ((r = read(fds[0], got + n, sizeof(got) - n)) > 0)
+		n += (size_t)r;
+	cr_assert_eq(r, 0);
+	close(fds[0]);
+	cr_assert_lt(n, sizeof(got));
+	cr_assert_eq(counted, n, "counted %llu, the pipe got %zu", (unsigned long long)counted, n);
+}

@@ -10,6 +10,11 @@
  *   gen_report sessions OUT.sct N            N small sessions one after the other (cat of
  *                                            N files), each a TASK (pid 1, "init") and one
  *                                            write by it in cgroup 0 (no CGROUP record)
+ *   gen_report headers OUT.sct N             N sessions of a label and the smallest HEADER
+ *                                            ({"format": [1, 0]}), nothing else
+ *   gen_report future OUT.sct                a hand-made session whose HEADER schema describes
+ *                                            type 20 "future" (time_ns, value, blob): a
+ *                                            syscall and two type-9 records
  *   gen_report read IN.sct                   reads IN through libsct and nothing else: the
  *                                            reader's own cost, beside the tools'
  */
@@ -19,6 +24,7 @@
 #include <string.h>
 #include <zlib.h>
 
+#include "format_craft.h"
 #include "sct.h"
 
 #define U64MAX 18446744073709551615ull
@@ -267,6 +273,57 @@ static int gen_sessions(const char *path, unsigned long long n)
 	return fclose(f) ? 1 : 0;
 }
 
+static int gen_future(const char *path)
+{
+	static const struct sct_field_schema f9[] = {
+		{ "time_ns", SCT_KIND_TIME, "ns" }, { "value", SCT_KIND_SINT, "" }, { "blob", SCT_KIND_BYTES, "" },
+	};
+	static const struct craft_type t9 = { 20, "future", 3, f9 };
+	static const uint64_t t9v[] = { 1100, 1200 }, v9[] = { (uint64_t)-7, 3 }, t1[] = { 1000 }, one[] = { 1 },
+		zero[] = { 0 }, ret[] = { 5 };
+	static const struct sct_bytes b9[] = { { (const uint8_t *)"a,\"b\"", 5 }, { NULL, 0 } };
+	static const struct craft_col c9[] = {
+		{ SCT_KIND_TIME, t9v, NULL }, { SCT_KIND_SINT, v9, NULL }, { SCT_KIND_BYTES, NULL, b9 },
+	};
+	static const struct craft_col c1[] = {
+		{ SCT_KIND_TIME, t1, NULL }, { SCT_KIND_UINT, one, NULL }, { SCT_KIND_UINT, one, NULL },
+		{ SCT_KIND_UINT, one, NULL }, { SCT_KIND_UINT, zero, NULL }, { SCT_KIND_UINT, one, NULL },
+		{ SCT_KIND_UINT, zero, NULL }, { SCT_KIND_SINT, ret, NULL }, { SCT_KIND_UINT, zero, NULL },
+	};
+	static const struct craft_run runs[] = { { SCT_REC_SYSCALL, 1 }, { 20, 2 } };
+	static const struct craft_section secs[] = {
+		{ SCT_REC_SYSCALL, 1, 9, c1, NULL, 0, 0 }, { 20, 2, 3, c9, NULL, 0, 0 },
+	};
+	struct craft c;
+	FILE *f = fopen(path, "wb");
+	int err;
+
+	if (!f)
+		return 1;
+	craft_init(&c);
+	craft_session(&c, 1, 0, &t9, 1);
+	craft_block(&c, runs, 2, secs, 2);
+	err = fwrite(c.p, 1, c.len, f) != c.len;
+	craft_free(&c);
+	return fclose(f) || err;
+}
+
+static int gen_headers(const char *path, unsigned long long n)
+{
+	struct craft c;
+	FILE *f = fopen(path, "wb");
+	int err = 0;
+
+	if (!f)
+		return 1;
+	craft_init(&c);
+	craft_minimal_session(&c);
+	for (unsigned long long i = 0; i < n && !err; i++)
+		err = fwrite(c.p, 1, c.len, f) != c.len;
+	craft_free(&c);
+	return fclose(f) || err;
+}
+
 static int gen_read(const char *path)
 {
 	struct sct_record rec;
@@ -293,8 +350,12 @@ int main(int argc, char **argv)
 		return gen_bench(argv[2], strtoull(argv[3], NULL, 10));
 	if (argc == 4 && !strcmp(argv[1], "sessions"))
 		return gen_sessions(argv[2], strtoull(argv[3], NULL, 10));
+	if (argc == 4 && !strcmp(argv[1], "headers"))
+		return gen_headers(argv[2], strtoull(argv[3], NULL, 10));
+	if (argc == 3 && !strcmp(argv[1], "future"))
+		return gen_future(argv[2]);
 	if (argc == 3 && !strcmp(argv[1], "read"))
 		return gen_read(argv[2]);
-	fprintf(stderr, "usage: gen_report hostile OUT EXPECT | version IN OUT | bench OUT N | sessions OUT N | read IN\n");
+	fprintf(stderr, "usage: gen_report hostile OUT EXPECT | version IN OUT | bench OUT N | sessions OUT N | headers OUT N | future OUT | read IN\n");
 	return 2;
 }

@@ -11,7 +11,7 @@ test-lib: $(LIBSCT) $(LIBSCT_SO)
 	$(Q)sh tests/lib_symbols.sh $(LIBSCT) $(LIBSCT_SO) format/sct.h
 	$(Q)rm -rf $(LIB_TEST_ROOT)
 	$(call libsct_install,)
-	$(Q)CC="$(CC)" CXX="$(CXX)" LDFLAGS="$(LDFLAGS)" sh tests/lib_link.sh $(LIBDIR) spec/examples/concatenated.sct \
+	$(Q)SOMAJOR=$(LIBSCT_SOMAJOR) CC="$(CC)" CXX="$(CXX)" LDFLAGS="$(LDFLAGS)" sh tests/lib_link.sh $(LIBDIR) spec/examples/concatenated.sct \
 		spec/examples/concatenated.json $(LIB_TEST_ROOT)
 
 TESTS += test-lib

@@ -1,8 +1,10 @@
 #!/bin/sh
 # SPDX-License-Identifier: BSD-2-Clause
 # A program links against an installed libsct through pkg-config alone, dynamically (it then
-# needs libsct.so.1, the SONAME), statically and as C++, and reads a trace as sct_dump decodes it.
-#   usage: lib_link.sh LIBDIR TRACE.sct TRACE.json OUTDIR    env: CC, CXX, LDFLAGS (sanitizers)
+# needs libsct.so.SOMAJOR, the SONAME), statically and as C++, and reads a trace as sct_dump
+# decodes it.
+#   usage: lib_link.sh LIBDIR TRACE.sct TRACE.json OUTDIR
+#   env: SOMAJOR (format/build.mk's LIBSCT_SOMAJOR), CC, CXX, LDFLAGS (sanitizers)
 set -eu
 libdir=$1 trace=$2 json=$3 out=$4
 export PKG_CONFIG_PATH="$libdir/pkgconfig"
@@ -24,7 +26,7 @@ PY
 # shellcheck disable=SC2046,SC2086 # pkg-config output is a list of flags
 $cc ${LDFLAGS:-} -Wall -Wextra -Werror $(pkg-config --cflags libsct) tests/lib_consumer.c \
 	-o "$out/consumer" $(pkg-config --libs libsct)
-check sh -c "readelf -d '$out/consumer' | grep -q 'NEEDED.*\[libsct\.so\.1\]'"
+check sh -c "readelf -d '$out/consumer' | grep -q 'NEEDED.*\[libsct\.so\.$SOMAJOR\]'"
 LD_LIBRARY_PATH="$libdir" "$out/consumer" "$trace" > "$out/dynamic"
 check cmp -s "$out/expected" "$out/dynamic"
 

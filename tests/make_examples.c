@@ -184,10 +184,10 @@ static int memfd_drain(int fd, struct out *o)
  * Append one session holding recs to o: label, HEADER, BLOCKs of block_records records and,
  * if trailer, the TRAILER. Records the frame boundaries in o.
  */
-static int session_write(struct out *o, const char *hostname, uint32_t block_records,
-			 const struct sct_record *recs, size_t n, bool trailer)
+static int session_write_info(struct out *o, const struct sct_header_info *info,
+			      uint32_t block_records, const struct sct_record *recs, size_t n,
+			      bool trailer)
 {
-	const struct sct_header_info info = header_info(hostname);
 	const struct sct_writer_opts opts = { .block_records = block_records, .no_fsync = true };
 	size_t base = o->len;
 	struct sct_writer *w;
@@ -201,7 +201,7 @@ static int session_write(struct out *o, const char *hostname, uint32_t block_rec
 		err = -errno;
 		goto close_fd;
 	}
-	w = sct_writer_open_fd(wfd, &info, &opts, &err);
+	w = sct_writer_open_fd(wfd, info, &opts, &err);
 	if (!w)
 		goto close_fd;
 	o->nblock_end = 0;
@@ -226,6 +226,14 @@ static int session_write(struct out *o, const char *hostname, uint32_t block_rec
 close_fd:
 	close(fd);
 	return err;
+}
+
+static int session_write(struct out *o, const char *hostname, uint32_t block_records,
+			 const struct sct_record *recs, size_t n, bool trailer)
+{
+	const struct sct_header_info info = header_info(hostname);
+
+	return session_write_info(o, &info, block_records, recs, n, trailer);
 }
 
 /* ------------------------------------------------------------------ hand-made frames */
@@ -350,6 +358,96 @@ static int make_all_types(struct out *o)
 	for (size_t i = 0; i < NRECS(story); i++)
 		recs[i] = *story[i];
 	return session_write(o, HOST, 0, recs, NRECS(recs), true);
+}
+
+/*
+ * Format 1.1: two tracepoints as tracefs describes them on x86_64, and samples of both
+ * interleaved with a syscall. The payloads are as perf's PERF_SAMPLE_RAW gives them
+ * (little-endian, common_* fields first); the last one's __data_loc points past its end.
+ */
+static const struct sct_event_field exec_fields[] = {
+	{ "common_type", "unsigned short", 0, 2, 0, 0 },
+	{ "common_flags", "unsigned char", 2, 1, 0, 0 },
+	{ "common_preempt_count", "unsigned char", 3, 1, 0, 0 },
+	{ "common_pid", "int", 4, 4, 1, 0 },
+	{ "filename", "__data_loc char[]", 8, 4, 1, 1 },
+	{ "pid", "pid_t", 12, 4, 1, 0 },
+	{ "old_pid", "pid_t", 16, 4, 1, 0 },
+};
+static const struct sct_event_field switch_fields[] = {
+	{ "common_type", "unsigned short", 0, 2, 0, 0 },
+	{ "common_flags", "unsigned char", 2, 1, 0, 0 },
+	{ "common_preempt_count", "unsigned char", 3, 1, 0, 0 },
+	{ "common_pid", "int", 4, 4, 1, 0 },
+	{ "prev_comm", "char prev_comm[16]", 8, 16, 1, 0 },
+	{ "prev_pid", "pid_t", 24, 4, 1, 0 },
+	{ "prev_prio", "int", 28, 4, 1, 0 },
+	{ "prev_state", "long", 32, 8, 1, 0 },
+	{ "next_comm", "char next_comm[16]", 40, 16, 1, 0 },
+	{ "next_pid", "pid_t", 56, 4, 1, 0 },
+	{ "next_prio", "int", 60, 4, 1, 0 },
+};
+static const struct sct_event_desc sample_events[] = {
+	{ "sched:sched_process_exec", exec_fields, NRECS(exec_fields) },
+	{ "sched:sched_switch", switch_fields, NRECS(switch_fields) },
+};
+
+static void le_put(uint8_t *p, uint64_t v, unsigned n)
+{
+	for (unsigned k = 0; k < n; k++)
+		p[k] = (uint8_t)(v >> (8 * k));
+}
+
+/* sched_process_exec of pid 1200: filename at offset 20; loc_len claims that many bytes. */
+static void exec_payload(uint8_t *p, uint16_t loc_len)
+{
+	static const char file[] = "/usr/bin/true";
+
+	le_put(p, 311, 2);
+	le_put(p + 2, 0, 2);
+	le_put(p + 4, 1200, 4);
+	le_put(p + 8, 20u | (uint32_t)loc_len << 16, 4);
+	le_put(p + 12, 1200, 4);
+	le_put(p + 16, 1200, 4);
+	memcpy(p + 20, file, sizeof(file));
+}
+
+static void switch_payload(uint8_t *p)
+{
+	memset(p, 0, 64);
+	le_put(p, 316, 2);
+	le_put(p + 4, 1201, 4);
+	memcpy(p + 8, "worker/0", 8);
+	le_put(p + 24, 1201, 4);
+	le_put(p + 28, 120, 4);
+	le_put(p + 32, 1, 8);
+	memcpy(p + 40, "swapper/1", 9);
+	le_put(p + 56, 0, 4);
+	le_put(p + 60, (uint64_t)-1, 4);
+}
+
+static int make_sample(struct out *o)
+{
+	struct sct_header_info info = header_info(HOST);
+	uint8_t exec_ok[34], exec_bad[34], sw[64];
+	struct sct_record recs[] = {
+		{ .type = SCT_REC_SAMPLE, .sample = { .time_ns = T0 + 1000, .cgroup_id = 4242,
+			.pid = 1200, .tid = 1200, .cpu = 1, .event = 0, .payload = { exec_ok, 34 } } },
+		syscall_recs[1],
+		{ .type = SCT_REC_SAMPLE, .sample = { .time_ns = T0 + 5000, .cgroup_id = 4242,
+			.pid = 1200, .tid = 1201, .cpu = 0, .event = 1, .payload = { sw, 64 } } },
+		{ .type = SCT_REC_SAMPLE, .sample = { .time_ns = T0 + 6000, .cgroup_id = 4242,
+			.pid = 1200, .tid = 1200, .cpu = 1, .event = 0, .payload = { exec_bad, 34 } } },
+	};
+
+	exec_payload(exec_ok, 14);
+	exec_payload(exec_bad, 15);
+	switch_payload(sw);
+	info.events = sample_events;
+	info.nevents = NRECS(sample_events);
+	info.backend = "perf";
+	info.sample_cgroup = "kernel";
+	return session_write_info(o, &info, 0, recs, NRECS(recs), true);
 }
 
 /* Ten write(2)s of one thread, four records per block: blocks of 4, 4 and 2. */
@@ -510,6 +608,7 @@ static const struct example {
 	{ "lost", make_lost },
 	{ "warning", make_warning },
 	{ "all_types", make_all_types },
+	{ "sample", make_sample },
 	{ "small", make_small },
 	{ "multi_block", make_multi_block },
 	{ "truncated", make_truncated },

@@ -14,7 +14,7 @@ $(REPORT_TEST_BIN): $(REPORT_TEST_OBJS) $(BUILD)/report/latency.o $(REPORT_COMMO
 	$(call msg,LD,$@)
 	$(Q)$(CC) $(LDFLAGS) $^ -o $@ -lcriterion $(LIBSCT_LIBS) -lm
 
-$(GEN_REPORT): $(BUILD)/tests/gen_report.o $(LIBSCT)
+$(GEN_REPORT): $(BUILD)/tests/gen_report.o $(BUILD)/tests/format_craft.o $(LIBSCT)
 	$(call msg,LD,$@)
 	$(Q)$(CC) $(LDFLAGS) $^ -o $@ $(LIBSCT_LIBS)
 

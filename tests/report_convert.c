@@ -36,3 +36,29 @@ Test(report_convert, empty_input_still_has_a_header_row)
 	cr_assert_eq(rt_run(NULL, "%s --to xml %s 2>/dev/null", rt_convert(), path), 2);
 	cr_assert_eq(rt_run(NULL, "%s --to csv --records bogus %s 2>/dev/null", rt_convert(), path), 2);
 }
+
+/* A type newer than this library that its HEADER's schema describes is data: columns from the schema. */
+Test(report_convert, newer_type_described_by_its_header_is_delivered)
+{
+	const char *path = rt_path("future.sct");
+	char *out;
+
+	cr_assert_eq(rt_run(NULL, "%s future %s", rt_gen(), path), 0);
+	cr_assert_eq(rt_run(&out, "%s --to csv --records 20 %s 2>/dev/null", rt_convert(), path), 0);
+	cr_assert_str_eq(out, "session,host,time_ns,value,blob\r\n"
+			      "0,crafthost,1100,-7,\"a,\"\"b\"\"\"\r\n"
+			      "0,crafthost,1200,3,\r\n");
+	free(out);
+	cr_assert_eq(rt_run(&out, "%s --to jsonl --records future %s 2>/dev/null", rt_convert(), path), 0);
+	cr_assert_str_eq(out, "{\"session\":0,\"host\":\"crafthost\",\"time_ns\":1100,\"value\":-7,\"blob\":\"a,\\\"b\\\"\"}\n"
+			      "{\"session\":0,\"host\":\"crafthost\",\"time_ns\":1200,\"value\":3,\"blob\":\"\"}\n");
+	free(out);
+	/* the report counts them as records, neither unknown nor damage, and shows only the syscall */
+	cr_assert_eq(rt_run(&out, "%s -T %s", rt_report(), path), 0);
+	cr_assert_str_eq(rt_line(out, 0), "+0.000001 00:00:00.000001 syscall_1(? 1/1) = 5 <0.000000> cg=cgroup:0");
+	cr_assert_not_null(strstr(out, "\n-- read 1 file, 3 records (syscall 1, task 0, fork 0, exec 0, exit 0, cgroup 0, "
+				       "lost 0, warning 0, newer types 2)\n"), "%s", out);
+	cr_assert_not_null(strstr(out, "\n-- unknown (newer format, skipped): 0 frames, 0 records\n"), "%s", out);
+	cr_assert_not_null(strstr(out, "\n-- skipped/corrupt: 0 ranges, 0 bytes;"), "%s", out);
+	free(out);
+}

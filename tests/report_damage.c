@@ -131,3 +131,43 @@ Test(report_damage, stdin_is_read)
 	cr_assert_not_null(strstr(out, "-- session 1: host h1, file -,"), "got\n%s", out);
 	free(out);
 }
+
+/* Blocks after a damaged HEADER are no session's: no number, no host, no clock, in every mode. */
+Test(report_damage, blocks_without_a_header_are_shown_as_such)
+{
+	static const char *const modes[] = { "", "-T", "--tree", "-H" };
+	const char *path = "spec/examples/bad_header.sct";
+	char *out;
+
+	for (size_t i = 0; i < sizeof(modes) / sizeof(modes[0]); i++) {
+		cr_assert_eq(rt_run(&out, "TZ=UTC %s %s %s", rt_report(), modes[i], path), 0);
+		cr_assert_not_null(strstr(out, "\n-- no HEADER (damaged or missing): host unknown, file "
+					       "spec/examples/bad_header.sct, read with the built-in schema, "
+					       "no syscall names, no wall clock\n"), "%s: %s", modes[i], out);
+		cr_assert_null(strstr(out, "session 1"), "%s: %s", modes[i], out);
+		cr_assert_null(strstr(out, "1970"), "%s: %s", modes[i], out);
+		free(out);
+	}
+	cr_assert_eq(rt_run(&out, "TZ=UTC %s -T %s", rt_report(), path), 0);
+	cr_assert_str_eq(rt_line(out, 2), "+1000.000000 ??:??:??.?????? task(server 1200/1200) ppid 1 cg=cgroup:4242");
+	cr_assert_str_eq(rt_line(out, 4), "+1000.000060 ??:??:??.?????? exit(? 1300/1300) = SIGKILL [process gone]");
+	free(out);
+	cr_assert_eq(rt_run(&out, "TZ=UTC %s -T %s %s", rt_report(), path, path), 0);
+	cr_assert_str_eq(rt_line(out, 9), "+1000.000060 ??:??:??.?????? exit(? 1300/1300) = SIGKILL [process gone] @?");
+	free(out);
+	cr_assert_eq(rt_run(&out, "%s --tree %s", rt_report(), path), 0);
+	cr_assert_str_eq(rt_line(out, 3), "no HEADER (damaged or missing): host unknown");
+	free(out);
+	cr_assert_eq(rt_run(&out, "%s --to csv %s 2>&1 >/dev/null | head -2", rt_convert(), path), 0);
+	cr_assert_str_eq(rt_line(out, 1), "-- no HEADER (damaged or missing): host unknown, file spec/examples/bad_header.sct, "
+					  "read with the built-in schema, no syscall names, no wall clock");
+	free(out);
+	cr_assert_eq(rt_run(&out, "%s --to csv %s 2>/dev/null", rt_convert(), path), 0);
+	cr_assert_str_eq(rt_line(out, 3), ",,1000000001000,2300,1200,1200,4242,1,0,6,0,syscall_1,server,\r");
+	free(out);
+	cr_assert_eq(rt_run(&out, "%s --to jsonl %s 2>/dev/null", rt_convert(), path), 0);
+	cr_assert_str_eq(rt_line(out, 2), "{\"session\":null,\"host\":null,\"time_ns\":1000000001000,\"duration_ns\":2300,"
+					  "\"pid\":1200,\"tid\":1200,\"cgroup_id\":4242,\"nr\":1,\"abi\":0,\"ret\":6,"
+					  "\"unfinished\":0,\"name\":\"syscall_1\",\"comm\":\"server\",\"cgroup_path\":null}");
+	free(out);
+}

@@ -50,22 +50,52 @@ struct sct_writer *rt_open(const char *path, const char *host, uint32_t block_re
 	return rt_open_names(path, host, names, sizeof(names) / sizeof(names[0]), block_records);
 }
 
-struct sct_writer *rt_open_names(const char *path, const char *host, const struct sct_syscall_name *table,
-				 uint32_t ntable, uint32_t block_records)
+static struct sct_writer *rt_open_info(const char *path, const struct sct_header_info *info,
+				       uint32_t block_records)
 {
-	struct sct_header_info info = {
-		.producer = "report-test", .producer_version = "1", .hostname = host,
-		.kernel = "6.18.0", .arch = "x86_64", .boot_id = "00000000-0000-0000-0000-000000000000",
-		.clock = "CLOCK_MONOTONIC", .anchor_clock_ns = RT_ANCHOR_CLOCK,
-		.anchor_realtime_ns = RT_ANCHOR_REAL, .cgroup_hierarchy = "v2",
-		.cgroup_mount = "/sys/fs/cgroup", .syscalls = table, .nsyscalls = ntable,
-	};
 	struct sct_writer_opts opts = { .block_records = block_records, .no_fsync = true };
 	int err = 0;
-	struct sct_writer *w = sct_writer_open(path, true, &info, &opts, &err);
+	struct sct_writer *w = sct_writer_open(path, true, info, &opts, &err);
 
 	cr_assert_not_null(w, "sct_writer_open(%s): %s", path, sct_strerror(err));
 	return w;
+}
+
+#define RT_INFO(host_, table_, ntable_) { \
+		.producer = "report-test", .producer_version = "1", .hostname = (host_), \
+		.kernel = "6.18.0", .arch = "x86_64", .boot_id = "00000000-0000-0000-0000-000000000000", \
+		.clock = "CLOCK_MONOTONIC", .anchor_clock_ns = RT_ANCHOR_CLOCK, \
+		.anchor_realtime_ns = RT_ANCHOR_REAL, .cgroup_hierarchy = "v2", \
+		.cgroup_mount = "/sys/fs/cgroup", .syscalls = (table_), .nsyscalls = (ntable_) }
+
+struct sct_writer *rt_open_names(const char *path, const char *host, const struct sct_syscall_name *table,
+				 uint32_t ntable, uint32_t block_records)
+{
+	struct sct_header_info info = RT_INFO(host, table, ntable);
+
+	return rt_open_info(path, &info, block_records);
+}
+
+struct sct_writer *rt_open_events(const char *path, const char *host, const struct sct_event_desc *ev,
+				  uint32_t nev, const char *sample_cgroup)
+{
+	struct sct_header_info info = RT_INFO(host, names, sizeof(names) / sizeof(names[0]));
+
+	info.events = ev;
+	info.nevents = nev;
+	info.backend = "perf";
+	info.sample_cgroup = sample_cgroup;
+	return rt_open_info(path, &info, 0);
+}
+
+void rt_sample(struct sct_writer *w, uint64_t rel_ns, uint32_t pid, uint32_t tid, uint32_t cpu,
+	       uint64_t cg, uint32_t event, const void *payload, uint32_t len)
+{
+	struct sct_record r = { .type = SCT_REC_SAMPLE, .sample = {
+		.time_ns = RT_ANCHOR_CLOCK + rel_ns, .cgroup_id = cg, .pid = pid, .tid = tid,
+		.cpu = cpu, .event = event, .payload = { payload, len } } };
+
+	rt_record(w, &r);
 }
 
 void rt_close(struct sct_writer *w)

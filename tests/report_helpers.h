@@ -31,7 +31,12 @@ struct sct_writer *rt_open(const char *path, const char *host, uint32_t block_re
 /* The same with another syscall table. */
 struct sct_writer *rt_open_names(const char *path, const char *host, const struct sct_syscall_name *table,
 				 uint32_t ntable, uint32_t block_records);
+/* A format 1.1 trace (backend perf) with an event table, for rt_sample(). */
+struct sct_writer *rt_open_events(const char *path, const char *host, const struct sct_event_desc *ev,
+				  uint32_t nev, const char *sample_cgroup);
 void rt_close(struct sct_writer *w);
+void rt_sample(struct sct_writer *w, uint64_t rel_ns, uint32_t pid, uint32_t tid, uint32_t cpu,
+	       uint64_t cg, uint32_t event, const void *payload, uint32_t len);
 void rt_sc(struct sct_writer *w, uint64_t rel_ns, uint64_t dur, uint32_t pid, uint32_t tid, uint64_t cg,
 	   uint32_t nr, int64_t ret);
 void rt_task(struct sct_writer *w, uint64_t rel_ns, uint32_t pid, uint32_t tid, uint32_t ppid, uint64_t cg,

@@ -105,3 +105,40 @@ Test(report_latency, log2_buckets)
 	cr_assert_eq(lat_percentile(&l, 20), 0);
 	lat_free(&l);
 }
+
+/* A few values: no octave allocated, percentiles exact; merging into and from such a group. */
+Test(report_latency, small_groups_keep_their_values)
+{
+	static const uint64_t v[] = { 3000000, 7, 1500 };
+	struct lat s, big, both;
+	uint64_t b[65];
+
+	lat_init(&s);
+	for (size_t i = 0; i < 3; i++)
+		cr_assert_eq(lat_add(&s, v[i]), 0);
+	for (unsigned e = 0; e < 64; e++)
+		cr_assert_null(s.oct[e], "octave %u allocated for %u values", e, 3);
+	cr_assert_eq(lat_percentile(&s, 50), 1500);
+	cr_assert_eq(lat_percentile(&s, 34), 1500);
+	cr_assert_eq(lat_percentile(&s, 33), 7);
+	lat_log2(&s, b);
+	cr_assert_eq(b[3] + b[11] + b[22], 3);
+	lat_init(&big);
+	lat_init(&both);
+	for (uint64_t x = 1; x <= 100; x++) {
+		cr_assert_eq(lat_add(&big, x * 100), 0);
+		cr_assert_eq(lat_add(&both, x * 100), 0);
+	}
+	for (size_t i = 0; i < 3; i++)
+		cr_assert_eq(lat_add(&both, v[i]), 0);
+	cr_assert_eq(lat_merge(&s, &big), 0);
+	cr_assert_eq(s.count, 103);
+	cr_assert_eq(s.sum, both.sum);
+	for (double p = 1; p <= 100; p += 1)
+		cr_assert_eq(lat_percentile(&s, p), lat_percentile(&both, p), "p%g", p);
+	cr_assert_eq(lat_merge(&big, &s), 0);
+	cr_assert_eq(big.count, 203);
+	lat_free(&s);
+	lat_free(&big);
+	lat_free(&both);
+}

@@ -78,10 +78,52 @@ Test(report_memory, many_sessions_cost_what_the_output_needs, .timeout = 120)
 	cr_assert_not_null(strstr(out, "      6000        0 100.00 "), "got\n%.2000s", out);
 	cr_assert_not_null(strstr(out, "  cgroup:0  write\n"), "got\n%.2000s", out);
 	cr_assert_not_null(strstr(out, "total of 1 group\n"), "got\n%.2000s", out);
-	cr_assert_not_null(strstr(out, "\n-- session 5999: host h, file "), "no last session");
+	cr_assert_not_null(strstr(out, "\n-- session 19: host h, file "), "no 20th session");
+	cr_assert_not_null(strstr(out, "\n-- ... 5980 more sessions\n-- read "), "no count of the others");
 	cr_assert_not_null(strstr(out, "-- read 1 file, 12000 records (syscall 6000, task 6000,"), "bad counts");
 	free(out);
 	cr_assert_eq(rt_run(&out, "%s --to csv %s 2>/dev/null | cut -d, -f2- | sort | uniq -c | sort -rn", rt_convert(), path), 0);
 	cr_assert_str_eq(out, "   6000 h,2000,5,1,1,0,1,0,1,0,write,init,\r\n      1 host,time_ns,duration_ns,pid,tid,cgroup_id,nr,abi,ret,unfinished,name,comm,cgroup_path\r\n");
+	free(out);
+}
+
+/*
+ * 50,000 sessions of a bare HEADER each: the footer lists 20 and counts the rest, so only the
+ * modes that name every session (tree, task labels) keep a few dozen bytes for each.
+ */
+Test(report_memory, bare_headers_cost_only_what_is_listed, .timeout = 120)
+{
+	const char *path = rt_path("headers.sct");
+	char *gen = (char *)rt_gen(), *report = (char *)rt_report(), *convert = (char *)rt_convert();
+	char *file = (char *)path, *read_argv[] = { gen, "read", file, NULL };
+	struct { long max_kb; char *argv[7]; } runs[] = {
+		{ 1024, { report, file, NULL } },
+		{ 1024, { report, "-T", file, NULL } },
+		{ 1024, { report, "-H", file, NULL } },
+		{ 1024, { report, "--by", "comm,host", file, NULL } },
+		{ 1024, { convert, "--to", "csv", file, NULL } },
+		{ 1024, { convert, "--to", "jsonl", "--records", "task", file, NULL } },
+		{ 6144, { report, "--tree", file, NULL } },
+		{ 6144, { report, "--by", "process", file, NULL } },
+	};
+	long base;
+	char *out;
+	int status;
+
+	cr_assert_eq(rt_run(NULL, "%s headers %s 50000", rt_gen(), path), 0);
+	base = peak_kb(read_argv, &status);
+	cr_assert_eq(status, 0);
+	for (size_t i = 0; i < sizeof(runs) / sizeof(runs[0]); i++) {
+		long kb = peak_kb(runs[i].argv, &status);
+
+		/* no record and no TRAILER anywhere: "input damaged: nothing could be read" */
+		cr_assert_eq(status, 3, "%s %s: status %d", runs[i].argv[0], runs[i].argv[1], status);
+		cr_assert(kb - base < runs[i].max_kb, "%s %s: %ld KiB beside the reader's %ld KiB", runs[i].argv[0],
+			  runs[i].argv[1], kb - base, base);
+	}
+	rt_run(&out, "%s %s", rt_report(), path);
+	cr_assert_not_null(strstr(out, "\n-- session 19: host , file "), "%s", out);
+	cr_assert_not_null(strstr(out, "\n-- ... 49980 more sessions\n-- read 1 file, 0 records"), "%s", out);
+	cr_assert_null(strstr(out, "-- session 20:"));
 	free(out);
 }

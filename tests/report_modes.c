@@ -93,7 +93,7 @@ Test(report_modes, tree_structure)
 	rt_sc(w, 900000000, 10, 100, 100, 0, RT_NR_CLOSE, 0);
 	rt_close(w);
 	cr_assert_eq(rt_run(&out, "%s --tree %s", rt_report(), path), 0);
-	cr_assert_str_eq(rt_line(out, 0), "session 0, host h1", "got\n%s", out);
+	cr_assert_str_eq(rt_line(out, 0), "session 0: host h1", "got\n%s", out);
 	cr_assert_str_eq(rt_line(out, 1), "100 bash +0.000000..alive at end, 3 syscalls, 1 thread");
 	cr_assert_str_eq(rt_line(out, 2), "|   thread 102 bash +0.500000..+0.600000 (0.100000s) exit 0, 2 syscalls");
 	cr_assert_str_eq(rt_line(out, 3), "|-- 101 ls exec \"/bin/ls\" +0.100000..+0.400000 (0.300000s) exit 0, 3 syscalls");

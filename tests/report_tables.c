@@ -56,7 +56,7 @@ Test(report_tables, tasks_and_cgroups_live_in_their_objects)
 
 Test(report_tables, sessions_keep_copies)
 {
-	struct sessions *ss = sessions_new();
+	struct sessions *ss = sessions_new(UINT32_MAX);
 	struct sess s = { .host = 3, .anchor_clock = 10, .anchor_real = 20 };
 
 	cr_assert_not_null(ss);

@@ -170,8 +170,80 @@ static void session_print(struct dump *d, const struct sct_session *s)
 		fprintf(d->out, ", \"%s\": ", sct_session_key_name(k));
 		put_cstr(d->out, sct_session_get(s, k));
 	}
-	fprintf(d->out, ", \"anchor_clock_ns\": %llu, \"anchor_realtime_ns\": %llu}",
+	fprintf(d->out, ", \"anchor_clock_ns\": %llu, \"anchor_realtime_ns\": %llu, \"events\": [",
 		(unsigned long long)clock_ns, (unsigned long long)realtime_ns);
+	for (uint32_t i = 0; i < sct_session_nevents(s); i++) {
+		const struct sct_event_desc *ev = sct_session_event(s, i);
+
+		fputs(i ? ", {\"name\": " : "{\"name\": ", d->out);
+		put_cstr(d->out, ev->name);
+		fputs(", \"fields\": [", d->out);
+		for (uint32_t k = 0; k < ev->nfields; k++) {
+			const struct sct_event_field *f = &ev->fields[k];
+
+			fputs(k ? ", [" : "[", d->out);
+			put_cstr(d->out, f->name);
+			fputs(", ", d->out);
+			put_cstr(d->out, f->type);
+			fprintf(d->out, ", %u, %u, %u, %u]", f->offset, f->size, f->is_signed, f->data_loc);
+		}
+		fputs("]}", d->out);
+	}
+	fputs("]}", d->out);
+}
+
+/* Records of type 9 are SAMPLEs in 1.1 sessions and without a HEADER (section 10.5). */
+static bool sample_typed(const struct sct_session *s)
+{
+	uint32_t major, minor;
+
+	if (!s)
+		return true;
+	sct_session_version(s, &major, &minor);
+	return minor >= 1;
+}
+
+/* A SAMPLE's tracepoint name and fields, decoded by the HEADER's event table. */
+static void sample_print(struct dump *d, const struct sct_session *s, const struct sct_sample *sm)
+{
+	const struct sct_event_desc *ev = s ? sct_session_event(s, sm->event) : NULL;
+	struct sct_sample_value v;
+
+	fputs(", \"event_name\": ", d->out);
+	if (!ev) {
+		fputs("null", d->out);
+		return;
+	}
+	put_cstr(d->out, ev->name);
+	fputs(", \"fields\": {", d->out);
+	for (uint32_t k = 0; k < ev->nfields; k++) {
+		fputs(k ? ", " : "", d->out);
+		put_cstr(d->out, ev->fields[k].name);
+		switch (sct_sample_field(&ev->fields[k], sm->payload, &v)) {
+		case SCT_SAMPLE_INT:
+			fprintf(d->out, v.is_signed ? ": %lld" : ": %llu", v.is_signed ?
+				(long long)v.i : (long long)v.u);
+			break;
+		case SCT_SAMPLE_STRING:
+			fputs(": ", d->out);
+			put_bytes(d->out, v.bytes);
+			break;
+		case SCT_SAMPLE_ARRAY:
+			fputs(": [", d->out);
+			for (uint32_t i = 0; i < v.bytes.len / v.elem; i++) {
+				uint64_t e = sct_sample_elem(&v, i);
+
+				fprintf(d->out, v.is_signed ? "%s%lld" : "%s%llu", i ? ", " : "",
+					(long long)e);
+			}
+			fputc(']', d->out);
+			break;
+		default:
+			fputs(": {\"error\": \"out of range\"}", d->out);
+			break;
+		}
+	}
+	fputc('}', d->out);
 }
 
 static void record_print(struct dump *d, const struct sct_reader *r, const struct sct_record *rec)
@@ -192,7 +264,9 @@ static void record_print(struct dump *d, const struct sct_reader *r, const struc
 		if (sct_reader_field(r, i, &v) < 0)
 			continue;
 		fputs(", ", d->out);
-		put_cstr(d->out, schema->fields[i].name);
+		/* "event" names this JSON object's kind: a field of that name is shown renamed */
+		put_cstr(d->out, strcmp(schema->fields[i].name, "event") ? schema->fields[i].name
+									 : "event_index");
 		if (!strcmp(schema->fields[i].name, "nr"))
 			nr = v.u;
 		else if (!strcmp(schema->fields[i].name, "abi"))
@@ -216,6 +290,8 @@ static void record_print(struct dump *d, const struct sct_reader *r, const struc
 		else
 			fputs("null", d->out);
 	}
+	if (rec->type == SCT_REC_SAMPLE && sample_typed(s))
+		sample_print(d, s, &rec->sample);
 	fputc('}', d->out);
 }
 
