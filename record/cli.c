@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: BSD-2-Clause
 /* The command line of sct-record: defaults, parsing with range checks, --help. */
+#include <ctype.h>
 #include <errno.h>
 #include <getopt.h>
 #include <limits.h>
@@ -73,6 +74,9 @@ static void usage_full(void)
 	       "                           that an exec event fits); perf: each CPU's ring\n"
 	       "      --flush-interval SECONDS  every event is in the file this long after it\n"
 	       "                           happened, 0.01 to 3600 (default: 1)\n"
+	       "  -e, --event GROUP:NAME[,...]  also record every sample of these tracepoints\n"
+	       "                           (tracefs events/GROUP/NAME) for the same targets, as\n"
+	       "                           SAMPLE records with their raw fields; repeatable\n"
 	       "      --backend auto|bpf|perf  what records the syscalls: bpf (BPF programs,\n"
 	       "                           pairing in the kernel), perf (perf_event_open() on\n"
 	       "                           tracepoints, pairing in the recorder; needs CAP_PERFMON\n"
@@ -238,6 +242,11 @@ void env_init(struct env *env)
 
 void env_free(struct env *env)
 {
+	for (size_t i = 0; i < env->nevents; i++)
+		free(env->events[i]);
+	free(env->events);
+	env->events = NULL;
+	env->nevents = 0;
 	free(env->pids);
 	free(env->tids);
 	free(env->user_name);
@@ -296,6 +305,7 @@ static const struct option long_opts[] = {
 	{ "quiet", no_argument, NULL, 'q' },
 	{ "probe", no_argument, NULL, OPT_PROBE },
 	{ "backend", required_argument, NULL, OPT_BACKEND },
+	{ "event", required_argument, NULL, 'e' },
 	{ "help", no_argument, NULL, 'h' },
 	{ "version", no_argument, NULL, 'V' },
 	{ 0 },
@@ -306,6 +316,47 @@ static int bad_value(const char *what, const char *arg, const char *why)
 	fprintf(stderr, "sct-record: invalid %s: '%s'%s%s\n", what, arg, why ? ": " : "", why ? why : "");
 	usage_short();
 	return -EINVAL;
+}
+
+/* GROUP:NAME, each a tracefs folder name: letters, digits, '_' (no '/', no "..") */
+static bool event_name_ok(const char *s, size_t len)
+{
+	const char *colon = memchr(s, ':', len);
+	size_t glen = colon ? (size_t)(colon - s) : 0;
+
+	if (!colon || !glen || glen + 1 == len)
+		return false;
+	for (size_t i = 0; i < len; i++)
+		if (i != glen && !(isalnum((unsigned char)s[i]) || s[i] == '_'))
+			return false;
+	return true;
+}
+
+/* -e "A:B,C:D" -> appended to env->events; the HEADER's event table has a bound. */
+static int parse_events(struct env *env, const char *arg)
+{
+	const char *p = arg;
+
+	for (;;) {
+		size_t len = strcspn(p, ",");
+		char **tmp;
+
+		if (!event_name_ok(p, len))
+			return bad_value("event", arg, "GROUP:NAME[,GROUP:NAME...] of tracefs expected");
+		if (env->nevents >= SCT_MAX_EVENTS)
+			return bad_value("event", arg, "too many events");
+		tmp = realloc(env->events, (env->nevents + 1) * sizeof(*tmp));
+		if (!tmp)
+			return -ENOMEM;
+		env->events = tmp;
+		env->events[env->nevents] = strndup(p, len);
+		if (!env->events[env->nevents])
+			return -ENOMEM;
+		env->nevents++;
+		if (!p[len])
+			return 0;
+		p += len + 1;
+	}
 }
 
 /* The largest event the BPF programs reserve, with the ring buffer's own header. */
@@ -388,6 +439,8 @@ static int cli_option(struct env *env, int opt, const char *arg)
 	case OPT_PROBE:
 		env->probe = true;
 		return 0;
+	case 'e':
+		return parse_events(env, arg);
 	case OPT_BACKEND:
 		for (size_t i = 0; i < sizeof(backend_names) / sizeof(backend_names[0]); i++)
 			if (!strcmp(arg, backend_names[i])) {
@@ -432,7 +485,7 @@ int cli_parse(struct env *env, int argc, char **argv)
 	env->argc = argc;
 	env->argv = argv;
 	/* '+': stop at the first non-option, so CMD's own options are left alone. */
-	while ((opt = getopt_long(argc, argv, "+p:t:G:ao:fu:d:qhV", long_opts, NULL)) != -1) {
+	while ((opt = getopt_long(argc, argv, "+p:t:G:ao:fu:d:e:qhV", long_opts, NULL)) != -1) {
 		if (opt == 'h') {
 			usage_full();
 			return CLI_EXIT;

@@ -32,6 +32,14 @@ int perf_tracepoint_id(const char *events, const char *group, const char *name, 
 int perf_field(const char *events, const char *group, const char *name, const char *field,
 	       uint32_t *offset, uint32_t *size);
 
+/*
+ * Every field of GROUP/NAME's format, as the HEADER event table describes it (name, the
+ * declaration as written, offset, size, signedness, __data_loc); -ENODATA if none.
+ */
+int perf_event_format(const char *events, const char *group, const char *name,
+		      struct sct_event_field **fields, uint32_t *nfields);
+void perf_event_format_free(struct sct_event_field *fields, uint32_t n);
+
 /* perf_events.c ------------------------------------------------------------------------ */
 
 /* The tracepoints the backend reads, in the order of struct perf_tps. */
@@ -77,7 +85,8 @@ struct perf_fds {
 
 struct perf_ring;
 struct perf_open {
-	const struct perf_tps *tps;
+	const uint64_t *ids;              /* tracepoints: the backend's (sys_enter first), then -e's */
+	uint32_t nids;
 	uint64_t sample_type;
 	uint32_t watermark;               /* bytes in a ring before the reader is woken */
 	size_t data_pages;                /* of each ring, a power of two */
@@ -85,7 +94,10 @@ struct perf_open {
 	int ncpus;
 };
 
-/* Events of every tracepoint for thread tid, on every CPU, inherited by what it creates. */
+/*
+ * Events of every tracepoint for thread tid, on every CPU, inherited by what it creates.
+ * The recorder's own sys_enter event per CPU is o->ids[0] (perf_open_flush()).
+ */
 int perf_open_thread(struct perf_fds *f, const struct perf_open *o, uint32_t tid);
 /* Events of every tracepoint on every CPU: for every task (cgroup_fd < 0) or a cgroup's. */
 int perf_open_cpus(struct perf_fds *f, const struct perf_open *o, int cgroup_fd);
@@ -121,7 +133,8 @@ struct perf_ring {
 int perf_ring_map(struct perf_ring *rb, int fd, size_t data_pages);
 void perf_ring_unmap(struct perf_ring *rb);
 
-typedef int (*perf_record_fn)(void *ctx, const struct perf_event_header *h);
+/* A record of the ring of cpu. */
+typedef int (*perf_record_fn)(void *ctx, int cpu, const struct perf_event_header *h);
 /*
  * Hand fn the records of every ring in time order, up to horizon_ns (UINT64_MAX: all).
  * A thread moves between CPUs inside a syscall: its enter is in one ring and its exit in
@@ -164,6 +177,20 @@ struct perf_task *perf_pair_find(struct perf_pair *p, uint32_t tid);
 struct perf_task *perf_pair_get(struct perf_pair *p, uint32_t tid);
 /* Forget tid (its task exited). */
 void perf_pair_drop(struct perf_pair *p, uint32_t tid);
+
+/* perf_user.c: the -e tracepoints ---------------------------------------------------- */
+
+struct perf_user {
+	struct sct_event_desc *desc;      /* the HEADER's event table, n entries */
+	uint64_t *ids;                    /* tracepoint id of each */
+	uint32_t n;
+};
+
+/* Ids and formats of names[n] ("GROUP:NAME") in tracefs; prints why not and returns -errno. */
+int perf_user_read_report(struct perf_user *u, const char *events, char *const *names, size_t n);
+/* Index of the -e event with tracepoint id, or -1. */
+int perf_user_find(const struct perf_user *u, uint64_t id);
+void perf_user_free(struct perf_user *u);
 
 /* perf_tasks.c ------------------------------------------------------------------------- */
 

@@ -39,6 +39,8 @@ struct perf_backend {
 	int epoll_fd;
 	int cgroup_fd;
 	struct perf_pair pair;
+	struct perf_user user;   /* -e */
+	uint64_t ids[PERF_TP_COUNT + SCT_MAX_EVENTS]; /* what is opened: perf_open's ids */
 	uint32_t self;
 	bool dedupe;             /* thread targets: one tid may have events of two origins */
 	uint32_t *opened;        /* tids the /proc passes opened events for */
@@ -308,24 +310,52 @@ static int sample_parse(struct perf_backend *b, const struct perf_event_header *
 	return s->raw_size >= 8 ? 0 : -EPROTO;
 }
 
-static int on_sample(struct perf_backend *b, const struct perf_event_header *h)
+/* A SAMPLE record of -e's event idx. */
+static int sample_write(struct perf_backend *b, int cpu, struct perf_task *t,
+			const struct perf_sample *s, int idx)
+{
+	struct sct_record rec = { .type = SCT_REC_SAMPLE };
+	uint64_t cgroup = task_cgroup(b, t, s);
+	int err = events_note_cgroup(b->r, cgroup, s->time);
+
+	if (err)
+		return err;
+	rec.sample.time_ns = s->time;
+	rec.sample.cgroup_id = cgroup;
+	rec.sample.pid = s->pid;
+	rec.sample.tid = s->tid;
+	rec.sample.cpu = cpu;
+	rec.sample.event = idx;
+	rec.sample.payload.ptr = s->raw;
+	rec.sample.payload.len = s->raw_size;
+	return sct_writer_append(b->r->writer, &rec);
+}
+
+static int on_sample(struct perf_backend *b, int cpu, const struct perf_event_header *h)
 {
 	struct perf_sample s;
 	struct perf_task *t;
 	uint16_t type;
-	int err = sample_parse(b, h, &s);
+	int err = sample_parse(b, h, &s), idx;
 
 	if (err)
 		return err;
 	if (s.pid == b->self)
 		return 0;
 	memcpy(&type, s.raw, sizeof(type));
-	if (type == b->tps.id[PERF_TP_EXEC])
-		return task_exec(b, &s);
+	if (type == b->tps.id[PERF_TP_EXEC]) {
+		err = task_exec(b, &s);
+		if (err || !b->user.n)
+			return err;
+	}
 	/* No slot: a duplicate, or a task that found no room (counted when it appeared). */
 	t = task_for(b, s.tid, s.pid, s.id);
 	if (!t)
 		return 0;
+	/* -e may name a tracepoint the backend reads too: the sample serves both. */
+	if (b->user.n && (idx = perf_user_find(&b->user, type)) >= 0 &&
+	    (err = sample_write(b, cpu, t, &s, idx)))
+		return err;
 	if (type == b->tps.id[PERF_TP_SYS_ENTER])
 		return syscall_enter(b, t, &s);
 	if (type == b->tps.id[PERF_TP_SYS_EXIT])
@@ -405,7 +435,7 @@ static void on_lost(struct perf_backend *b, const struct perf_event_header *h, u
 	b->lost += count;
 }
 
-static int on_record(void *ctx, const struct perf_event_header *h)
+static int on_record(void *ctx, int cpu, const struct perf_event_header *h)
 {
 	struct perf_backend *b = ctx;
 	const uint64_t *body = (const uint64_t *)(h + 1);
@@ -413,7 +443,7 @@ static int on_record(void *ctx, const struct perf_event_header *h)
 
 	switch (h->type) {
 	case PERF_RECORD_SAMPLE:
-		err = on_sample(b, h);
+		err = on_sample(b, cpu, h);
 		break;
 	case PERF_RECORD_FORK:
 		err = on_fork(b, h);
@@ -514,6 +544,25 @@ static void nofile_raise(void)
 	}
 }
 
+/* The backend's tracepoints, then -e's that are not among them. */
+static void perf_ids(struct perf_backend *b)
+{
+	uint32_t n = 0;
+
+	for (int i = 0; i < PERF_TP_COUNT; i++)
+		b->ids[n++] = b->tps.id[i];
+	for (uint32_t i = 0; i < b->user.n; i++) {
+		uint32_t j = 0;
+
+		while (j < n && b->ids[j] != b->user.ids[i])
+			j++;
+		if (j == n)
+			b->ids[n++] = b->user.ids[i];
+	}
+	b->open.ids = b->ids;
+	b->open.nids = n;
+}
+
 static int perf_prepare_report(struct perf_backend *b)
 {
 	struct recorder *r = b->r;
@@ -536,7 +585,12 @@ static int perf_prepare_report(struct perf_backend *b)
 	err = perf_pair_init(&b->pair, r->env->max_tasks);
 	if (err)
 		return err;
-	b->open.tps = &b->tps;
+	err = perf_user_read_report(&b->user, b->tps.events, r->env->events, r->env->nevents);
+	if (err)
+		return err;
+	perf_ids(b);
+	r->host.info.events = b->user.desc;
+	r->host.info.nevents = b->user.n;
 	b->open.sample_type = PERF_SAMPLE_BASE | (r->sample_cgroup ? PERF_SAMPLE_CGROUP : 0);
 	b->open.rings = b->rings;
 	b->open.ncpus = b->ncpus;
@@ -786,6 +840,7 @@ static int perf_drain(struct perf_backend *b)
 
 static void perf_destroy(struct perf_backend *b)
 {
+	perf_user_free(&b->user);
 	for (int i = 0; b->rings && i < b->ncpus; i++)
 		perf_ring_unmap(&b->rings[i]);
 	free(b->rings);

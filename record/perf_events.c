@@ -149,12 +149,13 @@ bool perf_probe_access(char *why, size_t cap)
 	return false;
 }
 
-static void attr_fill(struct perf_event_attr *a, const struct perf_open *o, enum perf_tp tp, bool inherit)
+/* Event i of o->ids; the first one carries the side band. */
+static void attr_fill(struct perf_event_attr *a, const struct perf_open *o, uint32_t i, bool inherit)
 {
 	memset(a, 0, sizeof(*a));
 	a->type = PERF_TYPE_TRACEPOINT;
 	a->size = sizeof(*a);
-	a->config = o->tps->id[tp];
+	a->config = o->ids[i];
 	a->sample_period = 1;
 	a->sample_type = o->sample_type;
 	a->inherit = inherit;
@@ -165,7 +166,7 @@ static void attr_fill(struct perf_event_attr *a, const struct perf_open *o, enum
 	/* The clock of the TASK snapshot, the HEADER's anchor and the BPF backend. */
 	a->clockid = CLOCK_MONOTONIC;
 	/* One event per task carries the side band, or every FORK and COMM would come 4 times. */
-	if (tp == PERF_TP_SYS_ENTER) {
+	if (i == 0) {
 		a->task = 1;
 		a->comm = 1;
 		a->comm_exec = 1;
@@ -268,13 +269,13 @@ static int fds_open(struct perf_fds *f, struct perf_event_attr *attr, int pid, i
 	return fd;
 }
 
-static int open_one(struct perf_fds *f, const struct perf_open *o, enum perf_tp tp, int pid, int cpu,
+static int open_one(struct perf_fds *f, const struct perf_open *o, uint32_t i, int pid, int cpu,
 		    unsigned long flags, uint32_t origin)
 {
 	struct perf_event_attr attr;
 	int fd, err;
 
-	attr_fill(&attr, o, tp, origin != 0);
+	attr_fill(&attr, o, i, origin != 0);
 	fd = fds_open(f, &attr, pid, cpu, flags);
 	if (fd < 0)
 		return fd;
@@ -289,8 +290,8 @@ int perf_open_thread(struct perf_fds *f, const struct perf_open *o, uint32_t tid
 	int err = 0;
 
 	for (int cpu = 0; !err && cpu < o->ncpus; cpu++)
-		for (int tp = 0; !err && tp < PERF_TP_COUNT; tp++)
-			err = open_one(f, o, tp, tid, cpu, 0, tid);
+		for (uint32_t i = 0; !err && i < o->nids; i++)
+			err = open_one(f, o, i, tid, cpu, 0, tid);
 	return err;
 }
 
@@ -300,8 +301,8 @@ int perf_open_cpus(struct perf_fds *f, const struct perf_open *o, int cgroup_fd)
 	int err = 0;
 
 	for (int cpu = 0; !err && cpu < o->ncpus; cpu++)
-		for (int tp = 0; !err && tp < PERF_TP_COUNT; tp++)
-			err = open_one(f, o, tp, cgroup_fd, cpu, flags, 0);
+		for (uint32_t i = 0; !err && i < o->nids; i++)
+			err = open_one(f, o, i, cgroup_fd, cpu, flags, 0);
 	return err;
 }
 
@@ -310,7 +311,7 @@ int perf_open_flush(struct perf_fds *f, const struct perf_open *o)
 	struct perf_event_attr attr;
 	int err = 0;
 
-	attr_fill(&attr, o, PERF_TP_SYS_ENTER, false);
+	attr_fill(&attr, o, 0, false);
 	attr.disabled = 1;
 	attr.task = attr.comm = attr.comm_exec = 0;
 	for (int cpu = 0; !err && cpu < o->ncpus; cpu++) {

@@ -123,7 +123,7 @@ int64_t perf_rings_read(struct perf_ring *rings, int n, uint64_t horizon_ns, per
 				best = &rings[i];
 		if (!best || best->cur_ns > horizon_ns)
 			break;
-		err = fn(ctx, best->cur);
+		err = fn(ctx, (int)(best - rings), best->cur);
 		if (err)
 			break;
 		count++;

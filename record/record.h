@@ -57,6 +57,8 @@ struct env {
 	bool quiet;              /* -q */
 	bool probe;              /* --probe: print the kernel feature probes and exit */
 	unsigned backend;        /* --backend: enum record_backend */
+	char **events;           /* -e GROUP:NAME tracepoints sampled into SAMPLE records */
+	size_t nevents;
 	int argc;                /* the command line, for the HEADER */
 	char **argv;
 };

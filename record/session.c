@@ -47,8 +47,17 @@ static int session_backend_report(struct recorder *r, const struct probes *p)
 	char why[256];
 	int b = r->env->backend;
 
+	if (r->env->nevents && b == BACKEND_BPF) {
+		fprintf(stderr, "sct-record: -e needs the perf backend (--backend perf or auto)\n");
+		return -EINVAL;
+	}
 	if (b == BACKEND_AUTO) {
-		b = probe_pick_backend(p, r->mode, has_bpf_caps(), why, sizeof(why));
+		if (r->env->nevents) {
+			b = BACKEND_PERF;
+			snprintf(why, sizeof(why), "-e samples tracepoints with perf events");
+		} else {
+			b = probe_pick_backend(p, r->mode, has_bpf_caps(), why, sizeof(why));
+		}
 		if (b < 0)
 			b = BACKEND_BPF;
 		else if (!r->env->quiet)
@@ -190,6 +199,9 @@ int session_open_report(struct recorder *r)
 	int fd, err = 0;
 
 	session_timing(r, &opts.flush_interval_ns);
+	r->host.info.backend = r->backend_name;
+	if (r->backend == BACKEND_PERF || env->nevents)
+		r->host.info.sample_cgroup = r->sample_cgroup ? "kernel" : "recorder";
 
 	if (r->host.cgroup_mount[0]) {
 		r->cgroups = cgroups_new(r->host.cgroup_mount);
