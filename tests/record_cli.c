@@ -206,6 +206,35 @@ Test(record_cli, ring_buffer_too_small_for_an_exec)
 	assert_usage_error(args, "sct-record: invalid ring buffer size: '4K': 8K at least");
 }
 
+/* -e takes GROUP:NAME items of tracefs, nothing that could climb out of its folder. */
+Test(record_cli, bad_event_names)
+{
+	static const char *const bad[] = {"write", "syscalls:", ":sys_enter_write", "../x:y",
+					  "syscalls:sys_enter_write,", "a:b:c"};
+	char pid[16];
+	const char *args[] = {"-o", rh_trace_path, "-e", NULL, "-p", pid, NULL};
+
+	snprintf(pid, sizeof(pid), "%d", getpid());
+	for (size_t i = 0; i < sizeof(bad) / sizeof(bad[0]); i++) {
+		args[3] = bad[i];
+		assert_usage_error(args, "sct-record: invalid event: ");
+	}
+}
+
+/* A tracepoint tracefs does not have, and -e with the bpf backend: refused before any file. */
+Test(record_cli, event_refusals)
+{
+	char pid[16];
+	const char *none[] = {"--backend", "perf", "-o", rh_trace_path, "-e", "nosuch:event", "-p", pid, NULL};
+	const char *bpf[] = {"--backend", "bpf", "-o", rh_trace_path, "-e", "sched:sched_switch", "-p", pid,
+			     NULL};
+
+	snprintf(pid, sizeof(pid), "%d", getpid());
+	assert_refused(none, "sct-record: no tracepoint nosuch:event in ", rh_trace_path);
+	assert_refused(bpf, "sct-record: -e needs the perf backend (--backend perf or auto)\n",
+		       rh_trace_path);
+}
+
 Test(record_cli, bad_flag_value)
 {
 	char pid[16];
