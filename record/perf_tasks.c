@@ -24,25 +24,16 @@ static uint64_t clock_ns(clockid_t id)
 	return (uint64_t)ts.tv_sec * NSEC_PER_SEC + ts.tv_nsec;
 }
 
-/* ppid and start time (ticks since boot) from /proc/TID/stat; comm may hold ')'. */
+/* ppid and start time (ticks since boot) from /proc/TID/stat. */
 static int proc_stat(uint32_t tid, uint32_t *ppid, unsigned long long *start)
 {
-	char path[64], buf[1024], *paren;
-	size_t n;
-	FILE *f;
+	char buf[1024];
+	const char *p = proc_stat_fields(tid, buf, sizeof(buf));
 
-	snprintf(path, sizeof(path), "/proc/%u/stat", tid);
-	f = fopen(path, "re");
-	if (!f)
-		return -ESRCH;
-	n = fread(buf, 1, sizeof(buf) - 1, f);
-	fclose(f);
-	buf[n] = '\0';
-	paren = strrchr(buf, ')');
 	/* state ppid pgrp session tty tpgid flags minflt cminflt majflt cmajflt utime stime
 	   cutime cstime priority nice threads itrealvalue starttime */
-	if (!paren || sscanf(paren + 1, " %*c %u %*d %*d %*d %*d %*u %*u %*u %*u %*u %*u %*u %*d %*d "
-			     "%*d %*d %*d %*d %llu", ppid, start) != 2)
+	if (!p || sscanf(p, " %*c %u %*d %*d %*d %*d %*u %*u %*u %*u %*u %*u %*u %*d %*d "
+			 "%*d %*d %*d %*d %llu", ppid, start) != 2)
 		return -ESRCH;
 	return 0;
 }

@@ -226,6 +226,8 @@ int command_finish_report(struct command *c, const struct env *env);
 struct targets_result {
 	uint64_t not_fit;        /* live target tasks the map had no room for */
 };
+/* The fields of /proc/TID/stat after its "(comm)" (read into buf), NULL if tid is gone. */
+const char *proc_stat_fields(uint32_t tid, char *buf, size_t cap);
 /* Tgid of tid from /proc/TID/status; -ESRCH if it is gone. */
 int proc_tgid(uint32_t tid, uint32_t *tgid);
 /* Whether tid is surely past its exit tracepoint: gone or a zombie. */

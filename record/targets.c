@@ -243,25 +243,34 @@ int targets_fill(struct recorder *r)
 /* targets_sweep() checks at most this many tasks, a few hundred microseconds of /proc. */
 #define TARGETS_SWEEP_MAX 64
 
-/* State letter and flags of tid from /proc/TID/stat; false if it is gone. */
-static bool task_stat(uint32_t tid, char *state, unsigned long *flags)
+const char *proc_stat_fields(uint32_t tid, char *buf, size_t cap)
 {
-	char path[64], buf[512], *paren;
+	char path[64], *paren;
 	ssize_t n;
 	FILE *f;
 
 	snprintf(path, sizeof(path), "/proc/%u/stat", tid);
 	f = fopen(path, "re");
 	if (!f)
-		return false;
-	n = fread(buf, 1, sizeof(buf) - 1, f);
+		return NULL;
+	n = fread(buf, 1, cap - 1, f);
 	fclose(f);
 	if (n <= 0)
-		return false;
+		return NULL;
 	buf[n] = '\0';
-	/* comm may hold ')': the fields follow the last one. state ppid pgrp sid tty tpgid flags */
+	/* comm may hold ')': the fields follow the last one. */
 	paren = strrchr(buf, ')');
-	return paren && sscanf(paren + 1, " %c %*d %*d %*d %*d %*d %lu", state, flags) == 2;
+	return paren ? paren + 1 : NULL;
+}
+
+/* State letter and flags of tid from /proc/TID/stat; false if it is gone. */
+static bool task_stat(uint32_t tid, char *state, unsigned long *flags)
+{
+	char buf[512];
+	const char *p = proc_stat_fields(tid, buf, sizeof(buf));
+
+	/* state ppid pgrp sid tty tpgid flags */
+	return p && sscanf(p, " %c %*d %*d %*d %*d %*d %lu", state, flags) == 2;
 }
 
 /*
