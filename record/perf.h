@@ -87,6 +87,7 @@ struct perf_ring;
 struct perf_open {
 	const uint64_t *ids;              /* tracepoints: the backend's (sys_enter first), then -e's */
 	uint32_t nids;
+	uint64_t flush_id;                /* raw_syscalls:sys_enter, for perf_open_flush() */
 	uint64_t sample_type;
 	uint32_t watermark;               /* bytes in a ring before the reader is woken */
 	size_t data_pages;                /* of each ring, a power of two */
@@ -96,7 +97,6 @@ struct perf_open {
 
 /*
  * Events of every tracepoint for thread tid, on every CPU, inherited by what it creates.
- * The recorder's own sys_enter event per CPU is o->ids[0] (perf_open_flush()).
  */
 int perf_open_thread(struct perf_fds *f, const struct perf_open *o, uint32_t tid);
 /* Events of every tracepoint on every CPU: for every task (cgroup_fd < 0) or a cgroup's. */
@@ -214,5 +214,18 @@ int perf_proc_walk(perf_tid_fn fn, void *ctx);
 
 /* The session with the perf backend, once session.c has done the shared checks. */
 int perf_session_run(struct recorder *r);
+
+/*
+ * -e beside the bpf backend: perf events of the -e tracepoints only, for the same targets,
+ * written as SAMPLE records. new: before bpf's /proc passes (which then open each target
+ * thread's events) and before the trace is created (the HEADER's event table); prints why
+ * not. start: per-CPU events for -G/-a, the rings into epfd, the tasks alive at start. read:
+ * a pass over the rings, as the loop goes. drain: at stop. Every function accepts NULL.
+ */
+struct perf_backend *perf_sampler_new_report(struct recorder *r, int *err);
+int perf_sampler_start_report(struct perf_backend *b, int epfd);
+int perf_sampler_read(struct perf_backend *b, uint64_t now_ns);
+int perf_sampler_drain(struct perf_backend *b);
+void perf_sampler_free(struct perf_backend *b);
 
 #endif

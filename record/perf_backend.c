@@ -43,6 +43,7 @@ struct perf_backend {
 	uint64_t ids[PERF_TP_COUNT + SCT_MAX_EVENTS]; /* what is opened: perf_open's ids */
 	uint32_t self;
 	bool dedupe;             /* thread targets: one tid may have events of two origins */
+	bool sampler;            /* -e beside the bpf backend: SAMPLE records only, bpf writes the rest */
 	uint32_t *opened;        /* tids the /proc passes opened events for */
 	size_t nopened, capopened;
 	uint64_t gone;           /* slots of exited leaders kept for their group's exit code */
@@ -103,6 +104,12 @@ static struct perf_task *task_for(struct perf_backend *b, uint32_t tid, uint32_t
 	if (!t->origin)
 		t->origin = origin;
 	return t->origin == origin ? t : NULL;
+}
+
+/* TASK, FORK, EXEC, EXIT: the bpf backend writes them when this one only samples for -e. */
+static int lifecycle_append(struct perf_backend *b, const struct sct_record *rec)
+{
+	return b->sampler ? 0 : sct_writer_append(b->r->writer, rec);
 }
 
 static uint64_t raw_u64(const struct perf_sample *s, uint32_t off)
@@ -241,7 +248,7 @@ static int task_exec(struct perf_backend *b, const struct perf_sample *s)
 	rec.exec.filename.ptr = s->raw + off;
 	rec.exec.filename.len = len;
 	exec_comm(b, s->tid, s->raw + off, len, &rec.exec.comm);
-	return sct_writer_append(b->r->writer, &rec);
+	return lifecycle_append(b, &rec);
 }
 
 static int task_exit(struct perf_backend *b, struct perf_task *t, const struct perf_sample *s)
@@ -264,7 +271,7 @@ static int task_exit(struct perf_backend *b, struct perf_task *t, const struct p
 			     leader && leader->group_code >= 0 ? leader->group_code : 0;
 	rec.exit.signal = 0;
 	rec.exit.group_dead = group_dead;
-	err = sct_writer_append(b->r->writer, &rec);
+	err = lifecycle_append(b, &rec);
 	if (err)
 		return err;
 	if (group_dead && leader && leader != t) {
@@ -391,7 +398,8 @@ static int on_fork(struct perf_backend *b, const struct perf_event_header *h)
 	if (b->dedupe && !parent)
 		return 0;
 	child = perf_pair_get(&b->pair, f->tid);
-	b->pair.full += !child;
+	/* Beside bpf, its targets map decides what is traced and counts what did not fit. */
+	b->pair.full += !child && !b->sampler;
 	if (child) {
 		child->pid = f->pid;
 		child->start_ns = f->time;
@@ -405,7 +413,7 @@ static int on_fork(struct perf_backend *b, const struct perf_event_header *h)
 	rec.fork.child_pid = f->pid;
 	rec.fork.child_tid = f->tid;
 	rec.fork.is_thread = f->pid == f->ppid;
-	return sct_writer_append(b->r->writer, &rec);
+	return lifecycle_append(b, &rec);
 }
 
 /* The COMM record of an exec comes just before its sched_process_exec sample: keep it. */
@@ -544,12 +552,15 @@ static void nofile_raise(void)
 	}
 }
 
-/* The backend's tracepoints, then -e's that are not among them. */
+/*
+ * The backend's tracepoints, then -e's that are not among them. Beside bpf, no syscalls: exec
+ * and exit keep the table of tasks that drops duplicate samples, the exec carries the side band.
+ */
 static void perf_ids(struct perf_backend *b)
 {
 	uint32_t n = 0;
 
-	for (int i = 0; i < PERF_TP_COUNT; i++)
+	for (int i = b->sampler ? PERF_TP_EXEC : 0; i < PERF_TP_COUNT; i++)
 		b->ids[n++] = b->tps.id[i];
 	for (uint32_t i = 0; i < b->user.n; i++) {
 		uint32_t j = 0;
@@ -561,6 +572,7 @@ static void perf_ids(struct perf_backend *b)
 	}
 	b->open.ids = b->ids;
 	b->open.nids = n;
+	b->open.flush_id = b->tps.id[PERF_TP_SYS_ENTER];
 }
 
 static int perf_prepare_report(struct perf_backend *b)
@@ -602,20 +614,30 @@ static int perf_prepare_report(struct perf_backend *b)
 	return 0;
 }
 
+/* Thread targets: the /proc passes of targets.c open each tid's events. */
+static void perf_hook(struct perf_backend *b)
+{
+	if (!b->sampler)
+		b->r->targets.map_fd = -1;
+	b->dedupe = true;
+	b->r->targets.insert = open_tid;
+	b->r->targets.insert_ctx = b;
+}
+
 static int perf_attach_report(struct perf_backend *b)
 {
 	struct recorder *r = b->r;
 	char path[sizeof(r->host.cgroup_mount) + 4096];
 	int err = 0;
 
-	if (r->mode == SCT_MODE_TARGETS) {
-		b->dedupe = true;
-		r->targets.insert = open_tid;
-		r->targets.insert_ctx = b;
+	if (r->mode == SCT_MODE_TARGETS && !b->sampler) {
+		perf_hook(b);
 		/* Twice: a thread made before its parent's events were open inherited none. */
 		err = targets_fill(r);
 		if (!err)
 			err = targets_fill(r);
+	} else if (r->mode == SCT_MODE_TARGETS) {
+		/* Beside bpf, its own /proc passes, before and after it attaches, opened them. */
 	} else if (r->mode == SCT_MODE_CGROUP) {
 		b->target_path = cgroups_path(r->cgroups, r->target_cgroup);
 		snprintf(path, sizeof(path), "%s%s", r->host.cgroup_mount, b->target_path ? b->target_path : "");
@@ -634,15 +656,13 @@ static int perf_attach_report(struct perf_backend *b)
 	return err;
 }
 
-static int perf_epoll(struct perf_backend *b)
+/* The rings wake epfd past their watermark. */
+static int perf_epoll(struct perf_backend *b, int epfd)
 {
-	b->epoll_fd = epoll_create1(EPOLL_CLOEXEC);
-	if (b->epoll_fd < 0)
-		return -errno;
 	for (int i = 0; i < b->ncpus; i++) {
 		struct epoll_event ev = { .events = EPOLLIN };
 
-		if (b->rings[i].fd >= 0 && epoll_ctl(b->epoll_fd, EPOLL_CTL_ADD, b->rings[i].fd, &ev))
+		if (b->rings[i].fd >= 0 && epoll_ctl(epfd, EPOLL_CTL_ADD, b->rings[i].fd, &ev))
 			return -errno;
 	}
 	return 0;
@@ -675,6 +695,8 @@ static int task_snapshot(struct perf_backend *b, uint32_t tid, uint64_t now_ns)
 	t->pid = pt.pid;
 	t->start_ns = pt.start_ns;
 	t->cgroup_id = pt.cgroup_id;
+	if (b->sampler)
+		return 0;
 	err = events_note_cgroup(r, pt.cgroup_id, now_ns);
 	if (err)
 		return err;
@@ -840,6 +862,10 @@ static int perf_drain(struct perf_backend *b)
 
 static void perf_destroy(struct perf_backend *b)
 {
+	if (b->r->host.info.events == b->user.desc) {
+		b->r->host.info.events = NULL;
+		b->r->host.info.nevents = 0;
+	}
 	perf_user_free(&b->user);
 	for (int i = 0; b->rings && i < b->ncpus; i++)
 		perf_ring_unmap(&b->rings[i]);
@@ -851,6 +877,8 @@ static void perf_destroy(struct perf_backend *b)
 	if (b->cgroup_fd >= 0)
 		close(b->cgroup_fd);
 	free(b->opened);
+	if (b->sampler)
+		return;
 	cgroups_free(b->r->cgroups);
 	targets_free(&b->r->targets);
 	b->r->cgroups = NULL;
@@ -877,8 +905,10 @@ int perf_session_run(struct recorder *r)
 		err = session_open_report(r);
 	if (!err)
 		err = perf_attach_report(&b);
-	if (!err)
-		err = perf_epoll(&b);
+	if (!err) {
+		b.epoll_fd = epoll_create1(EPOLL_CLOEXEC);
+		err = b.epoll_fd < 0 ? -errno : perf_epoll(&b, b.epoll_fd);
+	}
 	if (err)
 		goto out_discard;
 	r->start_ns = clock_now_ns();
@@ -903,4 +933,62 @@ out_discard:
 	command_abort(&r->cmd);
 	perf_destroy(&b);
 	return err;
+}
+
+struct perf_backend *perf_sampler_new_report(struct recorder *r, int *err)
+{
+	struct perf_backend *b = calloc(1, sizeof(*b));
+
+	if (!b) {
+		*err = -ENOMEM;
+		return NULL;
+	}
+	b->r = r;
+	b->epoll_fd = b->cgroup_fd = -1;
+	b->sampler = true;
+	*err = perf_prepare_report(b);
+	if (!*err && r->mode == SCT_MODE_TARGETS)
+		perf_hook(b);
+	if (*err) {
+		perf_sampler_free(b);
+		return NULL;
+	}
+	return b;
+}
+
+int perf_sampler_start_report(struct perf_backend *b, int epfd)
+{
+	int err;
+
+	if (!b)
+		return 0;
+	err = perf_attach_report(b);
+	if (!err)
+		err = perf_epoll(b, epfd);
+	if (!err)
+		err = perf_snapshot(b);
+	return err;
+}
+
+int perf_sampler_read(struct perf_backend *b, uint64_t now_ns)
+{
+	int64_t n;
+
+	if (!b)
+		return 0;
+	n = perf_read(b, now_ns - PERF_HORIZON_SLACK_NS);
+	return n < 0 ? (int)n : perf_check(b, now_ns);
+}
+
+int perf_sampler_drain(struct perf_backend *b)
+{
+	return b ? perf_drain(b) : 0;
+}
+
+void perf_sampler_free(struct perf_backend *b)
+{
+	if (!b)
+		return;
+	perf_destroy(b);
+	free(b);
 }

@@ -312,6 +312,7 @@ int perf_open_flush(struct perf_fds *f, const struct perf_open *o)
 	int err = 0;
 
 	attr_fill(&attr, o, 0, false);
+	attr.config = o->flush_id;
 	attr.disabled = 1;
 	attr.task = attr.comm = attr.comm_exec = 0;
 	for (int cpu = 0; !err && cpu < o->ncpus; cpu++) {

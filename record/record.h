@@ -155,9 +155,13 @@ struct targets {
 	__u64 *count;               /* entries in the map, in the mapped .bss: BPF keeps it too */
 	struct idset inserted;      /* put in the map by the /proc passes: the prune checks them */
 	struct idset not_fit;       /* found no room: retried after the prune */
-	/* Set by the perf backend: called once per tid the /proc passes find, instead of the map. */
+	/*
+	 * Set for perf events (the perf backend, -e): called once per tid the /proc passes find,
+	 * before the map insert, or instead of it when map_fd is -1.
+	 */
 	int (*insert)(void *ctx, uint32_t tid);
 	void *insert_ctx;
+	struct idset hooked;        /* the tids insert was called for */
 };
 
 /* The running recorder. */
@@ -173,6 +177,7 @@ struct recorder {
 	const char *backend_name;   /* "bpf" or "perf": the HEADER says it */
 	bool sample_cgroup;         /* perf: samples carry the kernel's cgroup id */
 	bool perf_fallback;         /* auto took bpf, and perf can run if bpf fails to start */
+	struct perf_backend *sampler; /* bpf backend with -e: the perf events of the tracepoints */
 	const struct loader *loader; /* load.h: which skeleton */
 	void *skel;                 /* the loader's skeleton */
 	bool inflight_in_hash;      /* no task storage: in-flight syscalls in a hash map */

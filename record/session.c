@@ -47,17 +47,8 @@ static int session_backend_report(struct recorder *r, const struct probes *p)
 	char why[256];
 	int b = r->env->backend;
 
-	if (r->env->nevents && b == BACKEND_BPF) {
-		fprintf(stderr, "sct-record: -e needs the perf backend (--backend perf or auto)\n");
-		return -EINVAL;
-	}
 	if (b == BACKEND_AUTO) {
-		if (r->env->nevents) {
-			b = BACKEND_PERF;
-			snprintf(why, sizeof(why), "-e samples tracepoints with perf events");
-		} else {
-			b = probe_pick_backend(p, r->mode, has_bpf_caps(), why, sizeof(why));
-		}
+		b = probe_pick_backend(p, r->mode, has_bpf_caps(), why, sizeof(why));
 		if (b < 0)
 			b = BACKEND_BPF;
 		else if (!r->env->quiet)
@@ -302,7 +293,9 @@ static int session_loop(struct recorder *r)
 		if (n < 0)
 			return r->err ? r->err : (int)n;
 		now_ns = clock_now_ns();
-		err = sct_writer_flush_if_due(r->writer, now_ns);
+		err = perf_sampler_read(r->sampler, now_ns);
+		if (!err)
+			err = sct_writer_flush_if_due(r->writer, now_ns);
 		if (!err)
 			err = stats_check(r, now_ns);
 		if (err)
@@ -325,6 +318,8 @@ static int session_drain(struct recorder *r)
 	n = ringbuf_consume(&r->rb, events_handle, r);
 	err = n < 0 ? (int)n : stats_check(r, clock_now_ns());
 	if (!err)
+		err = perf_sampler_drain(r->sampler);
+	if (!err)
 		err = snapshot_inflight(r);
 	return r->err ? r->err : err;
 }
@@ -342,6 +337,8 @@ static void session_summary(struct recorder *r, uint64_t records, uint64_t bytes
 
 static void session_destroy(struct recorder *r)
 {
+	perf_sampler_free(r->sampler);
+	r->sampler = NULL;
 	ringbuf_close(&r->rb);
 	if (r->skel) {
 		r->loader->detach(r->skel);
@@ -403,6 +400,12 @@ int session_run(struct recorder *r)
 		}
 	}
 	err = session_load_report(r);
+	/* -e: perf events opened by the /proc passes of the attach, beside the programs. */
+	if (!err && r->env->nevents) {
+		r->sampler = perf_sampler_new_report(r, &err);
+		if (err)
+			goto out_abort;
+	}
 	if (!err)
 		err = session_attach_report(r, &res);
 	/* auto: programs the probes accepted can still fail to load or attach; perf can run. */
@@ -423,7 +426,11 @@ int session_run(struct recorder *r)
 	r->status_ns = r->start_ns;
 	r->status_tty = !r->env->quiet && isatty(STDERR_FILENO);
 	r->sweep_ns = r->start_ns;
-	err = session_start_report(r, &res);
+	err = perf_sampler_start_report(r->sampler, r->rb.epoll_fd);
+	if (err)
+		fprintf(stderr, "sct-record: cannot start sampling the -e tracepoints: %s\n", strerror(-err));
+	if (!err)
+		err = session_start_report(r, &res);
 	if (err)
 		goto out_discard;
 

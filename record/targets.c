@@ -88,10 +88,13 @@ static int target_insert(struct walk *w, uint32_t tid)
 {
 	int err;
 
-	/* Another backend follows the targets itself: each tid is handed over once. */
+	/* Perf events follow the targets too: each tid is handed over once. No map: perf only. */
 	if (w->t->insert) {
-		err = idset_add(&w->t->inserted, tid);
-		return err <= 0 ? err : w->t->insert(w->t->insert_ctx, tid);
+		err = idset_add(&w->t->hooked, tid);
+		if (err > 0)
+			err = w->t->insert(w->t->insert_ctx, tid);
+		if (err < 0 || w->t->map_fd < 0)
+			return err < 0 ? err : 0;
 	}
 	err = targets_add(w->t, tid);
 
@@ -395,6 +398,7 @@ bool targets_any(struct recorder *r)
 
 void targets_free(struct targets *t)
 {
+	idset_free(&t->hooked);
 	idset_free(&t->inserted);
 	idset_free(&t->not_fit);
 }

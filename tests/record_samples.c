@@ -4,6 +4,7 @@
  * alone, checked against what the workload did. Needs root (see rh_require_root).
  */
 #include <criterion/criterion.h>
+#include <criterion/parameterized.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -58,14 +59,26 @@ struct writes {
 };
 
 /*
- * 64 threads each write 100+i bytes once; the main thread writes its 65 lines to stdout:
+ * With either backend, 64 threads each write 100+i bytes once; the main thread writes its 65 lines to stdout:
  * exactly those syscalls:sys_enter_write samples, per thread, with their fields and the
  * workload's cgroup id.
  */
-Test(record_samples, known_writes_give_exact_samples_per_thread)
+/* A parameter: Criterion runs each in a process of its own, so a copy, not a pointer. */
+struct backend {
+	char name[8];
+};
+
+ParameterizedTestParameters(record_samples, known_writes_give_exact_samples_per_thread)
+{
+	static struct backend backends[] = {{"perf"}, {"bpf"}};
+
+	return cr_make_param_array(struct backend, backends, sizeof(backends) / sizeof(backends[0]));
+}
+
+ParameterizedTest(struct backend *backend, record_samples, known_writes_give_exact_samples_per_thread)
 {
 	const char *wl[] = {rh_workload("threads"), "64", "life", NULL};
-	const char *extra[] = {"--backend", "perf", "-e", "syscalls:sys_enter_write", NULL};
+	const char *extra[] = {"--backend", backend->name, "-e", "syscalls:sys_enter_write", NULL};
 	static char lines[THREADS][256];
 	struct writes w[THREADS] = {{0}};
 	struct sct_reader *r;
@@ -100,7 +113,7 @@ Test(record_samples, known_writes_give_exact_samples_per_thread)
 
 		if (rec.type == SCT_REC_SESSION) {
 			s = sct_reader_session(r);
-			cr_assert_str_eq(sct_session_get(s, SCT_SESSION_BACKEND), "perf");
+			cr_assert_str_eq(sct_session_get(s, SCT_SESSION_BACKEND), backend->name);
 			cr_assert_eq(sct_session_nevents(s), 1);
 			cgroup = self_cgroup_id(sct_session_get(s, SCT_SESSION_CGROUP_MOUNT));
 			continue;
