@@ -24,18 +24,24 @@ static uint64_t clock_ns(clockid_t id)
 	return (uint64_t)ts.tv_sec * NSEC_PER_SEC + ts.tv_nsec;
 }
 
-/* ppid and start time (ticks since boot) from /proc/TID/stat. */
+#define PF_KTHREAD 0x00200000
+
+/*
+ * ppid and start time (ticks since boot) from /proc/TID/stat; -ESRCH for a task that is gone,
+ * a zombie or a kernel thread, none of which the bpf backend's task iterator reports either.
+ */
 static int proc_stat(uint32_t tid, uint32_t *ppid, unsigned long long *start)
 {
-	char buf[1024];
+	char buf[1024], state;
 	const char *p = proc_stat_fields(tid, buf, sizeof(buf));
+	unsigned long flags;
 
 	/* state ppid pgrp session tty tpgid flags minflt cminflt majflt cmajflt utime stime
 	   cutime cstime priority nice threads itrealvalue starttime */
-	if (!p || sscanf(p, " %*c %u %*d %*d %*d %*d %*u %*u %*u %*u %*u %*u %*u %*d %*d "
-			 "%*d %*d %*d %*d %llu", ppid, start) != 2)
+	if (!p || sscanf(p, " %c %u %*d %*d %*d %*d %lu %*u %*u %*u %*u %*u %*u %*d %*d "
+			 "%*d %*d %*d %*d %llu", &state, ppid, &flags, start) != 4)
 		return -ESRCH;
-	return 0;
+	return state == 'Z' || state == 'X' || (flags & PF_KTHREAD) ? -ESRCH : 0;
 }
 
 /* The directory of the "0::PATH" line: a cgroup v2 id is its directory's inode number. */
