@@ -4,11 +4,9 @@
  * them with its task iterator, which perf events cannot. Start times come in clock ticks of
  * the boot-time clock and are moved to CLOCK_MONOTONIC, so they are exact to the tick only.
  */
-#include <dirent.h>
 #include <errno.h>
 #include <limits.h>
 #include <stdio.h>
-#include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
 #include <time.h>
@@ -102,43 +100,34 @@ int perf_proc_task(const char *cgroup_mount, uint32_t tid, struct perf_proc_task
 	return 0;
 }
 
-static int proc_walk_group(uint32_t pid, perf_tid_fn fn, void *ctx)
+struct proc_walk {
+	perf_tid_fn fn;
+	void *ctx;
+	uint32_t pid;
+};
+
+static int walk_thread(void *ctx, uint32_t tid)
 {
+	struct proc_walk *w = ctx;
+
+	return w->fn(w->ctx, w->pid, tid);
+}
+
+static int walk_process(void *ctx, uint32_t pid)
+{
+	struct proc_walk *w = ctx;
 	char path[64];
-	struct dirent *d;
-	DIR *dir;
-	int err = 0;
 
-	snprintf(path, sizeof(path), "/proc/%u/task", pid);
-	dir = opendir(path);
-	if (!dir)
+	if ((pid_t)pid == getpid())
 		return 0;
-	while (!err && (d = readdir(dir))) {
-		char *end;
-		unsigned long tid = strtoul(d->d_name, &end, 10);
-
-		if (!*end && tid && tid <= UINT32_MAX)
-			err = fn(ctx, pid, tid);
-	}
-	closedir(dir);
-	return err;
+	w->pid = pid;
+	snprintf(path, sizeof(path), "/proc/%u/task", pid);
+	return proc_each_id(path, walk_thread, w);
 }
 
 int perf_proc_walk(perf_tid_fn fn, void *ctx)
 {
-	struct dirent *d;
-	DIR *dir = opendir("/proc");
-	int err = 0;
+	struct proc_walk w = { .fn = fn, .ctx = ctx };
 
-	if (!dir)
-		return -errno;
-	while (!err && (d = readdir(dir))) {
-		char *end;
-		unsigned long pid = strtoul(d->d_name, &end, 10);
-
-		if (!*end && pid && pid <= UINT32_MAX && (pid_t)pid != getpid())
-			err = proc_walk_group(pid, fn, ctx);
-	}
-	closedir(dir);
-	return err;
+	return proc_each_id("/proc", walk_process, &w);
 }

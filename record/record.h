@@ -231,6 +231,9 @@ int command_finish_report(struct command *c, const struct env *env);
 struct targets_result {
 	uint64_t not_fit;        /* live target tasks the map had no room for */
 };
+/* fn for every number-named entry of a /proc folder (0 if the folder is gone), until an error. */
+typedef int (*proc_id_fn)(void *ctx, uint32_t id);
+int proc_each_id(const char *path, proc_id_fn fn, void *ctx);
 /* The fields of /proc/TID/stat after its "(comm)" (read into buf), NULL if tid is gone. */
 const char *proc_stat_fields(uint32_t tid, char *buf, size_t cap);
 /* Tgid of tid from /proc/TID/status; -ESRCH if it is gone. */

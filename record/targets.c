@@ -141,37 +141,53 @@ static int children_queue(struct walk *w, uint32_t pid, uint32_t tid)
 	return err;
 }
 
+int proc_each_id(const char *path, proc_id_fn fn, void *ctx)
+{
+	struct dirent *d;
+	DIR *dir = opendir(path);
+	int err = 0;
+
+	/* Gone before we could read it: not an error, a target may exit any time. */
+	if (!dir)
+		return 0;
+	while (!err && (d = readdir(dir))) {
+		char *end;
+		unsigned long id = strtoul(d->d_name, &end, 10);
+
+		if (!*end && id && id <= UINT32_MAX)
+			err = fn(ctx, id);
+	}
+	closedir(dir);
+	return err;
+}
+
+struct group {
+	struct walk *w;
+	uint32_t pid;
+};
+
+static int group_thread(void *ctx, uint32_t tid)
+{
+	struct group *g = ctx;
+	int err = target_insert(g->w, tid);
+
+	return err ? err : children_queue(g->w, g->pid, tid);
+}
+
 /* Insert every thread of pid and queue their children. */
 static int group_read(struct walk *w, uint32_t pid)
 {
+	struct group g = { .w = w, .pid = pid };
 	char path[64];
-	struct dirent *d;
-	DIR *dir;
-	int err = 0;
+	int err;
 
 	if ((pid_t)pid == getpid())
 		return 0;
 	err = idset_add(&w->groups, pid);
 	if (err <= 0)
 		return err;
-	err = 0;
 	snprintf(path, sizeof(path), "/proc/%u/task", pid);
-	dir = opendir(path);
-	/* Gone before we could read it: not an error, a target may exit any time. */
-	if (!dir)
-		return 0;
-	while (!err && (d = readdir(dir))) {
-		char *end;
-		unsigned long tid = strtoul(d->d_name, &end, 10);
-
-		if (*end || !tid || tid > UINT32_MAX)
-			continue;
-		err = target_insert(w, tid);
-		if (!err)
-			err = children_queue(w, pid, tid);
-	}
-	closedir(dir);
-	return err;
+	return proc_each_id(path, group_thread, &g);
 }
 
 static int walk_drain(struct walk *w)
