@@ -13,11 +13,16 @@ $(BUILD)/vmlinux.h:
 	$(Q)$(BPFTOOL) btf dump file $(VMLINUX_BTF) format c > $@.tmp && mv $@.tmp $@
 
 # DWARF is stripped (BTF stays): the skeleton embeds the object, and run time needs no DWARF.
-$(BPF_OBJ): bpf/sct.bpf.c $(BUILD)/vmlinux.h
+# $(1): extra clang flags (the benchmark's floor variant: tests/record.mk).
+define bpf_compile
 	$(call msg,BPF,$@)
 	$(Q)mkdir -p $(@D)
-	$(Q)$(CLANG) $(BPF_CFLAGS) -MF $(@:.o=.d) -MT $@ -c $< -o $@.tmp
+	$(Q)$(CLANG) $(BPF_CFLAGS) $(1) -MF $(@:.o=.d) -MT $@ -c $< -o $@.tmp
 	$(Q)$(LLVM_STRIP) -g $@.tmp -o $@ && rm -f $@.tmp
+endef
+
+$(BPF_OBJ): bpf/sct.bpf.c $(BUILD)/vmlinux.h
+	$(call bpf_compile,)
 
 # Two skeletons of one object, and record/ picks one at run time from what the kernel offers.
 # The light skeleton (-L): the kernel applies the CO-RE relocations and finds the attach
@@ -25,10 +30,11 @@ $(BPF_OBJ): bpf/sct.bpf.c $(BUILD)/vmlinux.h
 # here: load + attach costs ~15 ms of CPU instead of ~95 ms, which is most of the recorder's
 # CPU budget for a 1,000,000-syscall trace. It needs in-kernel CO-RE (Linux 5.17); the
 # ordinary skeleton, relocated by libbpf in userspace, is the fallback before that.
-$(BPF_LSKEL): $(BPF_OBJ) bpf/build.mk
+# Pattern rules: the benchmark's floor object under $(BUILD)/bench/ gets its skeletons alike.
+%/sct.lskel.h: %/bpf/sct.bpf.o bpf/build.mk
 	$(call msg,SKEL,$@)
 	$(Q)$(BPFTOOL) gen skeleton -L $< name sct_lskel > $@.tmp && mv $@.tmp $@
 
-$(BPF_SKEL): $(BPF_OBJ) bpf/build.mk
+%/sct.skel.h: %/bpf/sct.bpf.o bpf/build.mk
 	$(call msg,SKEL,$@)
 	$(Q)$(BPFTOOL) gen skeleton $< name sct_skel > $@.tmp && mv $@.tmp $@

@@ -26,7 +26,11 @@ enum sct_ev_type {
 	SCT_EV_EXIT = 4,
 };
 
-/* One completed syscall: the hot event, kept small (48 bytes + 8 of ring buffer header). */
+/*
+ * One completed syscall: the hot event, kept small (48 bytes). A ring buffer record of
+ * SYSCALL events holds 1 to SCT_STAGE_LEN of them back to back: a CPU's staged batch.
+ */
+#define SCT_STAGE_LEN 64
 struct sct_ev_syscall {
 	__u16 type; /* SCT_EV_SYSCALL */
 	__u8 abi;   /* 0 native, 1 compat (ia32 call of a 64-bit task) */
@@ -84,6 +88,7 @@ struct sct_stats {
 	__u64 ringbuf_full;  /* events dropped: ring buffer reserve failed */
 	__u64 inflight_full; /* syscalls not recorded: no task storage */
 	__u64 targets_full;  /* tasks not traced: targets map insert failed */
+	__u64 stage_busy;    /* SYSCALL events not staged, written directly: the stage was taken */
 };
 
 /* The task iterator writes one of these per task it reports (see sct_iter_mode). */
@@ -125,7 +130,7 @@ SCT_ABI_ASSERT_AT(sct_ev_exec, time_ns, 16);
 SCT_ABI_ASSERT_AT(sct_ev_exec, comm, 24);
 SCT_ABI_ASSERT_AT(sct_ev_exec, filename, 40);
 _Static_assert(sizeof(struct sct_inflight) == 16, "sct_inflight");
-_Static_assert(sizeof(struct sct_stats) == 24, "sct_stats");
+_Static_assert(sizeof(struct sct_stats) == 32, "sct_stats");
 _Static_assert(sizeof(struct sct_iter_task) == 64, "sct_iter_task");
 SCT_ABI_ASSERT_AT(sct_iter_task, start_ns, 16);
 SCT_ABI_ASSERT_AT(sct_iter_task, enter_ns, 32);

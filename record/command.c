@@ -27,6 +27,8 @@
 
 /* How long a command has to exit after SIGTERM before it gets SIGKILL. */
 #define COMMAND_STOP_GRACE_MS 5000
+/* After it, how often what is left of the tree is sought and sent SIGKILL again. */
+#define COMMAND_KILL_RESCAN_MS 50
 /* A deeper process tree is left to the command's own handling of SIGTERM. */
 #define COMMAND_TREE_MAX_DEPTH 64
 
@@ -225,9 +227,10 @@ void command_stop(struct command *c, const struct env *env)
 }
 
 /*
- * Give the tree sent SIGTERM the grace period to exit, then SIGKILL what is left. As the
- * subreaper, the recorder has children as long as any process of the tree is alive, and
- * gets SIGCHLD whenever one of its children exits.
+ * Give the tree sent SIGTERM the grace period to exit, then SIGKILL what is left until none of
+ * it is: a process forked while its parent was being killed is new to each scan, and none of
+ * the tree may be seen alive once the recorder has exited. As the subreaper, the recorder has
+ * children as long as any process of the tree is alive, and gets SIGCHLD whenever one exits.
  */
 static void command_wait_stopped(struct command *c)
 {
@@ -238,15 +241,15 @@ static void command_wait_stopped(struct command *c)
 	sigaddset(&chld, SIGCHLD);
 	sigprocmask(SIG_BLOCK, &chld, NULL);
 	while (!command_reap_all(c)) {
-		uint64_t now = clock_now_ns();
+		uint64_t now = clock_now_ns(), wait_ns = COMMAND_KILL_RESCAN_MS * 1000000ull;
 		struct timespec left;
 
-		if (now >= deadline) {
+		if (now >= deadline)
 			command_tree_signal(getpid(), SIGKILL, 0);
-			break;
-		}
-		left.tv_sec = (deadline - now) / NSEC_PER_SEC;
-		left.tv_nsec = (deadline - now) % NSEC_PER_SEC;
+		else if (deadline - now < wait_ns)
+			wait_ns = deadline - now;
+		left.tv_sec = wait_ns / NSEC_PER_SEC;
+		left.tv_nsec = wait_ns % NSEC_PER_SEC;
 		sigtimedwait(&chld, NULL, &left);
 	}
 	command_wait(c);

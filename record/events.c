@@ -1,7 +1,8 @@
 // SPDX-License-Identifier: BSD-2-Clause
 /*
- * Ring buffer events -> trace records. events_handle() runs once per event: the SYSCALL
- * path does no syscall and no allocation, only the first sight of a cgroup id costs more.
+ * Ring buffer events -> trace records. events_handle() runs once per ring buffer record
+ * (one event, or a batch of SYSCALL events): the SYSCALL path does no syscall and no
+ * allocation, only the first sight of a cgroup id costs more.
  */
 #include <errno.h>
 #include <stdio.h>
@@ -128,17 +129,10 @@ int events_syscall(struct recorder *r, const struct sct_syscall *sc)
 	return sct_writer_append_syscall(r->writer, sc);
 }
 
-int events_handle(void *ctx, void *data, size_t size)
+static int event_syscall(struct recorder *r, const struct sct_ev_syscall *e)
 {
-	const struct sct_ev_syscall *e = data;
-	struct recorder *r = ctx;
 	struct sct_syscall sc;
-	int err;
 
-	if (e->type != SCT_EV_SYSCALL || size < sizeof(*e)) {
-		err = event_lifecycle(r, data, size);
-		goto out;
-	}
 	sc.time_ns = e->enter_ns;
 	sc.duration_ns = e->duration_ns;
 	sc.cgroup_id = e->cgroup_id;
@@ -148,7 +142,22 @@ int events_handle(void *ctx, void *data, size_t size)
 	sc.nr = e->nr;
 	sc.abi = e->abi;
 	sc.unfinished = 0;
-	err = events_syscall(r, &sc);
+	return events_syscall(r, &sc);
+}
+
+int events_handle(void *ctx, void *data, size_t size)
+{
+	const struct sct_ev_syscall *e = data;
+	struct recorder *r = ctx;
+	int err = 0;
+
+	/* SYSCALL events come one at a time or as a CPU's staged batch, back to back. */
+	if (e->type != SCT_EV_SYSCALL || size < sizeof(*e) || size % sizeof(*e)) {
+		err = event_lifecycle(r, data, size);
+		goto out;
+	}
+	for (size_t i = 0; !err && i < size / sizeof(*e); i++)
+		err = event_syscall(r, &e[i]);
 out:
 	/* A non-zero return stops ring_buffer__poll(): the loop then reports r->err. */
 	if (err && !r->err)

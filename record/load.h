@@ -24,12 +24,14 @@ struct load_settings {
 	__u32 max_inflight;       /* entries of inflight_hash, when it is used */
 	__u64 ringbuf_size;
 	bool inflight_in_hash;    /* no task storage: the *_hash syscall programs */
+	bool staged;              /* SYSCALL events staged per CPU, flushed by stage_prog_fd */
 };
 
 /* What the recorder uses of the loaded skeleton. */
 struct load_handles {
 	int targets_fd, stats_fd, events_fd;
 	int iter_prog_fd;
+	int stage_prog_fd;        /* stage_flush_cpu: run on each CPU by the recorder */
 	__u32 *iter_mode;         /* the iterator's switch, in the mapped .bss */
 	__u64 *ntargets;          /* entries in the targets map, in the mapped .bss */
 };
@@ -56,6 +58,7 @@ extern const struct loader load_light, load_skel;
 		(ro)->target_level = (s)->target_level;         \
 		(ro)->wakeup_bytes = (s)->wakeup_bytes;         \
 		(ro)->inflight_in_hash = (s)->inflight_in_hash; \
+		(ro)->staged = (s)->staged;                     \
 	} while (0)
 
 #endif

@@ -28,6 +28,7 @@ static int light_load(void **out, const struct load_settings *s, struct load_han
 	h->stats_fd = skel->maps.stats.map_fd;
 	h->events_fd = skel->maps.events.map_fd;
 	h->iter_prog_fd = skel->progs.iter_tasks.prog_fd;
+	h->stage_prog_fd = skel->progs.stage_flush_cpu.prog_fd;
 	h->iter_mode = &skel->bss->iter_mode;
 	h->ntargets = &skel->bss->ntargets;
 	return 0;

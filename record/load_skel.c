@@ -46,6 +46,7 @@ static int skel_load(void **out, const struct load_settings *s, struct load_hand
 	h->stats_fd = bpf_map__fd(skel->maps.stats);
 	h->events_fd = bpf_map__fd(skel->maps.events);
 	h->iter_prog_fd = bpf_program__fd(skel->progs.iter_tasks);
+	h->stage_prog_fd = bpf_program__fd(skel->progs.stage_flush_cpu);
 	h->iter_mode = &skel->bss->iter_mode;
 	h->ntargets = &skel->bss->ntargets;
 	return 0;

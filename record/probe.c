@@ -121,6 +121,26 @@ static bool probe_task_storage(char *why, size_t cap)
 }
 
 /*
+ * A raw tracepoint program run on a chosen CPU, as the recorder runs stage_flush_cpu: the
+ * flag came in 5.10, after the ring buffer; an older kernel refuses it with EINVAL.
+ */
+static bool probe_run_on_cpu(char *why, size_t cap)
+{
+	LIBBPF_OPTS(bpf_test_run_opts, opts, .flags = BPF_F_TEST_RUN_ON_CPU, .cpu = 0);
+	int fd, err;
+
+	fd = bpf_prog_load(BPF_PROG_TYPE_RAW_TRACEPOINT, NULL, "GPL", ret0, 2, NULL);
+	if (fd < 0)
+		return why_errno(why, cap, "loading a raw tracepoint program", errno);
+	err = bpf_prog_test_run_opts(fd, &opts);
+	close(fd);
+	if (err)
+		return why_errno(why, cap, "BPF_PROG_TEST_RUN with BPF_F_TEST_RUN_ON_CPU", -err);
+	snprintf(why, cap, "a raw tracepoint program ran on CPU 0");
+	return true;
+}
+
+/*
  * BPF_ITER_CREATE on a link fd that cannot exist: a kernel with iterators looks the fd up
  * (EBADF), an older one does not know the command (EINVAL). The task target came with the
  * iterators themselves (5.8) and is built into every kernel that has them.
@@ -216,6 +236,9 @@ static const struct feature features[PROBE_COUNT] = {
 	[PROBE_LIGHT_SKELETON] = { false, "light-skeleton", "in-kernel CO-RE for the light skeleton",
 				   "5.17", "the ordinary skeleton, relocated by libbpf",
 				   probe_light_skeleton },
+	[PROBE_RUN_ON_CPU] = { false, "run-on-cpu", "BPF_PROG_TEST_RUN on a chosen CPU", "5.10",
+			       "SYSCALL events go to the ring buffer one by one, not staged per CPU",
+			       probe_run_on_cpu },
 	[PROBE_PERF_ACCESS] = { true, "perf-access", "CAP_PERFMON or perf_event_paranoid -1", "5.8",
 				NULL, perf_probe_access },
 	[PROBE_RAW_SYSCALLS] = { true, "raw-syscalls", "raw_syscalls tracepoints in tracefs",

@@ -119,8 +119,15 @@ int ringbuf_open(struct ringbuf *rb, int map_fd, size_t size);
 void ringbuf_close(struct ringbuf *rb);
 /* Hand every submitted record to fn; returns records seen, or fn's non-zero result / -errno. */
 int64_t ringbuf_consume(struct ringbuf *rb, ringbuf_fn fn, void *ctx);
-/* Wait up to timeout_ms for a wakeup (a signal ends the wait early), then consume. */
-int64_t ringbuf_poll(struct ringbuf *rb, int timeout_ms, ringbuf_fn fn, void *ctx);
+/* Wait up to timeout_ms for a wakeup (a signal ends the wait early). Returns 0 or -errno. */
+int ringbuf_wait(struct ringbuf *rb, int timeout_ms);
+
+/*
+ * stage.c: run bpf/'s stage_flush_cpu on every CPU, so the SYSCALL events each one staged
+ * are in the ring buffer; final (at stop, programs detached): retry a CPU whose stage a
+ * program still holds. Returns 0 or -errno.
+ */
+int stage_flush_all(int prog_fd, bool final);
 
 /* output.c: the trace file (or stdout, a FIFO, a device). */
 /* Refuse, with a message, an output that output_open() would refuse: before any work is done. */
@@ -184,6 +191,9 @@ struct recorder {
 	int stats_fd;               /* map of the loaded skeleton */
 	struct targets targets;
 	int iter_prog_fd;
+	int stage_prog_fd;          /* stage_flush_cpu, when SYSCALL events are staged */
+	bool staged;
+	uint64_t stage_flush_ns;    /* last stage_flush_all() */
 	__u32 *iter_mode;           /* the iterator's switch, in the mapped .bss */
 	struct ringbuf rb;
 	struct sct_writer *writer;

@@ -109,12 +109,11 @@ out:
 	return err ? err : n;
 }
 
-int64_t ringbuf_poll(struct ringbuf *rb, int timeout_ms, ringbuf_fn fn, void *ctx)
+int ringbuf_wait(struct ringbuf *rb, int timeout_ms)
 {
 	struct epoll_event ev;
 
-	/* Most records are submitted without a wakeup: consume after a timeout too. */
 	if (epoll_wait(rb->epoll_fd, &ev, 1, timeout_ms) < 0 && errno != EINTR)
 		return -errno;
-	return ringbuf_consume(rb, fn, ctx);
+	return 0;
 }

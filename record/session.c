@@ -79,6 +79,8 @@ static int session_check_report(struct recorder *r)
 		return err;
 	r->loader = probes.have[PROBE_LIGHT_SKELETON] ? &load_light : &load_skel;
 	r->inflight_in_hash = !probes.have[PROBE_TASK_STORAGE];
+	/* The perf backend reads its rings directly: nothing is staged, no flush adds its delay. */
+	r->staged = r->backend == BACKEND_BPF && probes.have[PROBE_RUN_ON_CPU];
 	err = targets_check_report(env);
 	if (err)
 		return err;
@@ -118,6 +120,7 @@ static int session_load_report(struct recorder *r)
 		.max_inflight = env->max_tasks,
 		.ringbuf_size = env->ringbuf_size,
 		.inflight_in_hash = r->inflight_in_hash,
+		.staged = r->staged,
 	};
 	struct load_handles h;
 	int err;
@@ -135,6 +138,7 @@ static int session_load_report(struct recorder *r)
 	r->targets.map_fd = h.targets_fd;
 	r->stats_fd = h.stats_fd;
 	r->iter_prog_fd = h.iter_prog_fd;
+	r->stage_prog_fd = h.stage_prog_fd;
 	r->iter_mode = h.iter_mode;
 	r->targets.count = h.ntargets;
 	err = ringbuf_open(&r->rb, h.events_fd, env->ringbuf_size);
@@ -169,8 +173,11 @@ static int session_attach_report(struct recorder *r, struct targets_result *res)
 /*
  * An event waits up to one poll timeout in the ring buffer, up to the writer's interval in
  * the pending block, and up to one more timeout until the loop sees the block is due. A
- * timeout of at most a quarter of --flush-interval, and a writer interval of what the two
- * timeouts leave, put every event in the file within --flush-interval of its submission.
+ * staged SYSCALL event first waits for its stage's flush, due once per timeout and run when
+ * the loop next wakes, right before it reads the ring buffer: up to two timeouts in all
+ * before it is read. A timeout of at most a quarter of --flush-interval, and a writer
+ * interval of what the timeouts leave, put every event in the file within --flush-interval
+ * of its submission.
  */
 static void session_timing(struct recorder *r, uint64_t *writer_interval_ns)
 {
@@ -180,7 +187,7 @@ static void session_timing(struct recorder *r, uint64_t *writer_interval_ns)
 		poll_ns = POLL_TIMEOUT_NS;
 	/* whole milliseconds, rounded down: the bound holds; --flush-interval >= 10 ms gives >= 2 */
 	r->poll_ms = poll_ns / 1000000;
-	*writer_interval_ns = interval - 2 * (uint64_t)r->poll_ms * 1000000;
+	*writer_interval_ns = interval - (r->staged ? 3 : 2) * (uint64_t)r->poll_ms * 1000000;
 }
 
 int session_open_report(struct recorder *r)
@@ -248,8 +255,9 @@ static int session_start_report(struct recorder *r, const struct targets_result 
 		err = events_note_cgroup(r, r->target_cgroup, clock_now_ns());
 	if (!err && res->not_fit)
 		err = stats_targets_full(r, res->not_fit, true);
-	snprintf(path, sizeof(path), "%s, %s", r->loader->name,
-		 r->inflight_in_hash ? "tid hash map" : "task storage");
+	snprintf(path, sizeof(path), "%s, %s, %s", r->loader->name,
+		 r->inflight_in_hash ? "tid hash map" : "task storage",
+		 r->staged ? "staged" : "unstaged");
 	return session_ready_report(r, err, path);
 }
 
@@ -282,6 +290,24 @@ static void session_sweep(struct recorder *r, uint64_t now_ns)
 	r->sweep_records = records;
 }
 
+/*
+ * The stages to the ring buffer once per poll period, however often the consumer wakes; and
+ * a final time at stop.
+ */
+static int session_stage_flush(struct recorder *r, bool final)
+{
+	uint64_t now_ns = clock_now_ns();
+	int err;
+
+	if (!r->staged || (!final && now_ns - r->stage_flush_ns < (uint64_t)r->poll_ms * 1000000))
+		return 0;
+	r->stage_flush_ns = now_ns;
+	err = stage_flush_all(r->stage_prog_fd, final);
+	if (err)
+		fprintf(stderr, "sct-record: cannot flush the per-CPU stages: %s\n", strerror(-err));
+	return err;
+}
+
 static int session_loop(struct recorder *r)
 {
 	uint64_t now_ns;
@@ -289,7 +315,12 @@ static int session_loop(struct recorder *r)
 	int err;
 
 	for (;;) {
-		n = ringbuf_poll(&r->rb, r->poll_ms, events_handle, r);
+		err = ringbuf_wait(&r->rb, r->poll_ms);
+		if (!err)
+			err = session_stage_flush(r, false);
+		if (err)
+			return err;
+		n = ringbuf_consume(&r->rb, events_handle, r);
 		if (n < 0)
 			return r->err ? r->err : (int)n;
 		now_ns = clock_now_ns();
@@ -315,6 +346,9 @@ static int session_drain(struct recorder *r)
 	int err;
 
 	r->loader->detach(r->skel);
+	err = session_stage_flush(r, true);
+	if (err)
+		return err;
 	n = ringbuf_consume(&r->rb, events_handle, r);
 	err = n < 0 ? (int)n : stats_check(r, clock_now_ns());
 	if (!err)
@@ -333,6 +367,10 @@ static void session_summary(struct recorder *r, uint64_t records, uint64_t bytes
 		(unsigned long long)records, (unsigned long long)r->lost,
 		(unsigned long long)r->warnings, (unsigned long long)bytes,
 		strcmp(r->env->output, "-") ? r->env->output : "stdout");
+	/* Not a loss: each went to the ring buffer by itself, as without staging. */
+	if (r->seen.stage_busy)
+		fprintf(stderr, "sct-record: %llu SYSCALL events bypassed their CPU's stage (a program "
+			"preempted or nested there)\n", (unsigned long long)r->seen.stage_busy);
 }
 
 static void session_destroy(struct recorder *r)
@@ -416,6 +454,7 @@ int session_run(struct recorder *r)
 				"attach)\n");
 		r->backend = BACKEND_PERF;
 		r->backend_name = "perf";
+		r->staged = false;
 		return perf_session_run(r);
 	}
 	if (!err)

@@ -37,6 +37,7 @@ static int stats_read(struct recorder *r, struct sct_stats *sum)
 		sum->ringbuf_full += per[i].ringbuf_full;
 		sum->inflight_full += per[i].inflight_full;
 		sum->targets_full += per[i].targets_full;
+		sum->stage_busy += per[i].stage_busy;
 	}
 out:
 	free(per);

@@ -1,7 +1,8 @@
 # sct-record integration tests and benchmark. They run the real recorder on the real kernel:
 # root and BPF are needed (outside CI, a non-root run skips them loudly).
 #   make test-record      Criterion tests (tests/record_*.c) against $(BUILD)/sct-record
-#   make bench-record     the recorder benchmark (README "Building, testing, benchmarks"), sct beside its peers
+#   make bench-record     the recorder benchmark (README "Building, testing, benchmarks"): sct
+#                         against its floor (build/bench/sct-record), beside its peers
 RECORD_WL_SRCS := $(wildcard tests/workloads/*.c)
 RECORD_WLS := $(RECORD_WL_SRCS:tests/workloads/%.c=$(BUILD)/tests/workloads/%)
 # Workloads are the ground truth: built plain, never with sanitizers (their runtimes add syscalls).
@@ -23,7 +24,32 @@ $(RECORD_TEST_BIN): $(RECORD_TEST_OBJS) $(LIBSCT)
 
 $(RECORD_BENCH_BIN): $(BUILD)/tests/bench_record.o $(LIBSCT)
 	$(call msg,LD,$@)
-	$(Q)$(CC) $(LDFLAGS) $^ -o $@ $(LIBSCT_LIBS)
+	$(Q)$(CC) $(LDFLAGS) $^ -o $@ $(LIBSCT_LIBS) -lbpf
+
+# The benchmark's floor: sct-record with its syscall programs emptied (bpf/sct.bpf.c
+# SCT_FLOOR), in $(BUILD)/bench/, never installed. Only the loaders include a skeleton: they
+# are compiled again against the floor's; every other object is the recorder's own.
+BENCH_DIR := $(BUILD)/bench
+RECORD_FLOOR_BIN := $(BENCH_DIR)/sct-record
+RECORD_LOADERS := $(BUILD)/record/load_light.o $(BUILD)/record/load_skel.o
+RECORD_FLOOR_OBJS := $(filter-out $(RECORD_LOADERS),$(RECORD_OBJS)) \
+	$(RECORD_LOADERS:$(BUILD)/%=$(BENCH_DIR)/%)
+
+BENCH_SKELS := $(BENCH_DIR)/sct.skel.h $(BENCH_DIR)/sct.lskel.h
+.SECONDARY: $(BENCH_SKELS)
+
+$(BENCH_DIR)/bpf/sct.bpf.o: bpf/sct.bpf.c $(BUILD)/vmlinux.h
+	$(call bpf_compile,-DSCT_FLOOR=1)
+
+# -I$(BENCH_DIR) first: the floor's skeletons win over $(BUILD)'s.
+$(BENCH_DIR)/record/%.o: record/%.c | $(BENCH_SKELS)
+	$(call msg,CC,$@)
+	$(Q)mkdir -p $(@D)
+	$(Q)$(CC) -I$(BENCH_DIR) $(CFLAGS) -c $< -o $@
+
+$(RECORD_FLOOR_BIN): $(RECORD_FLOOR_OBJS) $(LIBSCT)
+	$(call msg,LD,$@)
+	$(Q)$(CC) $(LDFLAGS) $(RECORD_FLOOR_OBJS) -o $@ $(LIBSCT) $(LIBSCT_LIBS) $(RECORD_LIBS)
 
 .PHONY: test-record bench-record record-workloads
 record-workloads: $(RECORD_WLS)
@@ -32,8 +58,8 @@ record-workloads: $(RECORD_WLS)
 test-record: $(RECORD_TEST_BIN) $(RECORD_WLS) $(BUILD)/sct-record
 	$(RECORD_ENV) $(RECORD_TEST_BIN) --jobs 1
 
-bench-record: $(RECORD_BENCH_BIN) $(RECORD_WLS) $(BUILD)/sct-record
-	$(RECORD_ENV) $(RECORD_BENCH_BIN)
+bench-record: $(RECORD_BENCH_BIN) $(RECORD_WLS) $(BUILD)/sct-record $(RECORD_FLOOR_BIN)
+	$(RECORD_ENV) SCT_RECORD_FLOOR=$(abspath $(RECORD_FLOOR_BIN)) $(RECORD_BENCH_BIN)
 
 TESTS += test-record
 BENCHES += bench-record

@@ -19,6 +19,7 @@
 #include <sys/syscall.h>
 #include <sys/stat.h>
 #include <sys/wait.h>
+#include <time.h>
 #include <unistd.h>
 
 #include "record_helpers.h"
@@ -227,6 +228,30 @@ static void assert_cannot_run(const char *cmd, int want_status, int want_errno)
 	cr_assert_eq(t.err, 0);
 	cr_assert(t.has_trailer, "the trace was not closed properly");
 	rh_trace_free(&t);
+}
+
+/*
+ * The exit of the last target wakes the recorder: once the command has exited, no epoll_wait
+ * of the recorder times out (a poll timeout noticed it at the next period before).
+ */
+Test(record_command, the_end_of_the_last_target_is_noticed_at_once)
+{
+	const char *args[] = {"-o", rh_trace_path, "--force", "--", "true", NULL};
+	struct rh_epoll_wait w[4096];
+	char log[RH_DIR_MAX + 16];
+	struct rh_recorder rec;
+	int n;
+
+	snprintf(log, sizeof(log), "%s/strace.log", rh_dir);
+	cr_assert_eq(rh_recorder_start_straced(&rec, log, args), 0, "%s", rec.err);
+	cr_assert_eq(rh_recorder_finish(&rec, 0, RH_TIMEOUT_MS), 0);
+	cr_assert(WIFEXITED(rec.status) && WEXITSTATUS(rec.status) == 0, "%s", rec.err);
+	n = rh_strace_epoll_waits(log, w, 4096);
+	cr_assert_gt(n, 0, "no epoll_wait of the recorder in %s", log);
+	for (int i = 0; i < n; i++)
+		cr_assert(!(w[i].after_last_exit && w[i].ret == 0),
+			  "epoll_wait %d of %d timed out (%ld ms) after the command had exited", i + 1, n,
+			  w[i].timeout_ms);
 }
 
 Test(record_command, command_not_found_exits_127)

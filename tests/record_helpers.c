@@ -301,7 +301,7 @@ const char *rh_backend(void)
 	return b && *b ? b : NULL;
 }
 
-int rh_recorder_start(struct rh_recorder *r, const char *const args[])
+static int rh_recorder_spawn(struct rh_recorder *r, const char *const prefix[], const char *const args[])
 {
 	const char *argv[64];
 	size_t n = 0;
@@ -310,6 +310,8 @@ int rh_recorder_start(struct rh_recorder *r, const char *const args[])
 
 	memset(r, 0, sizeof(*r));
 	r->status = -1;
+	for (size_t i = 0; prefix[i] && n < 60; i++)
+		argv[n++] = prefix[i];
 	argv[n++] = rh_recorder_path();
 	if (rh_backend()) {
 		argv[n++] = "--backend";
@@ -338,6 +340,64 @@ int rh_recorder_start(struct rh_recorder *r, const char *const args[])
 			return 0;
 	}
 	return ret;
+}
+
+int rh_recorder_start(struct rh_recorder *r, const char *const args[])
+{
+	const char *none[] = {NULL};
+
+	return rh_recorder_spawn(r, none, args);
+}
+
+int rh_recorder_start_straced(struct rh_recorder *r, const char *log, const char *const args[])
+{
+	const char *strace[] = {"/usr/bin/strace", "-f", "-q", "-e", "trace=epoll_wait", "-o", log, NULL};
+
+	return rh_recorder_spawn(r, strace, args);
+}
+
+/*
+ * strace -f lines: "PID epoll_wait(FD, EVENTS, MAX, TIMEOUT) = RET", split into
+ * "... <unfinished ...>" and "PID <... epoll_wait resumed>...) = RET" when another process
+ * ran in between, and "PID +++ exited with N +++" when a process ends. Only the recorder
+ * calls epoll_wait: the pid of the first such line is the recorder's.
+ */
+int rh_strace_epoll_waits(const char *log, struct rh_epoll_wait *w, size_t cap)
+{
+	FILE *f = fopen(log, "re");
+	char line[4096];
+	long recorder = -1, timeout = -1;
+	size_t n = 0;
+	bool others_exited = false;
+
+	if (!f)
+		return -errno;
+	while (recorder < 0 && fgets(line, sizeof(line), f))
+		if (strstr(line, "epoll_wait"))
+			recorder = strtol(line, NULL, 10);
+	rewind(f);
+	while (fgets(line, sizeof(line), f)) {
+		const char *call = strstr(line, "epoll_wait("), *eq = strrchr(line, '=');
+
+		if (strtol(line, NULL, 10) != recorder) {
+			others_exited |= strstr(line, "+++ exited with") || strstr(line, "+++ killed by");
+			continue;
+		}
+		if (call) {
+			const char *last_comma = strrchr(call, ',');
+
+			timeout = last_comma ? strtol(last_comma + 1, NULL, 10) : -1;
+		}
+		if ((call || strstr(line, "epoll_wait resumed>")) && !strstr(line, "<unfinished") && eq &&
+		    n < cap) {
+			w[n].timeout_ms = timeout;
+			w[n].ret = strtol(eq + 1, NULL, 10);
+			w[n].after_last_exit = others_exited;
+			n++;
+		}
+	}
+	fclose(f);
+	return (int)n;
 }
 
 int rh_recorder_finish(struct rh_recorder *r, int sig, int timeout_ms)

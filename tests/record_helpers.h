@@ -71,6 +71,18 @@ const char *rh_backend(void);
  * Returns 0 when ready; otherwise -errno, and the recorder's exit status and stderr are in r.
  */
 int rh_recorder_start(struct rh_recorder *r, const char *const args[]);
+/*
+ * The same under `strace -f -e trace=epoll_wait -o log`: what the recorder waits for and how
+ * long it is willing to wait, as facts rather than as times measured on a busy machine.
+ */
+int rh_recorder_start_straced(struct rh_recorder *r, const char *log, const char *const args[]);
+/* One epoll_wait of the recorder (the first process in log): its timeout and result. */
+struct rh_epoll_wait {
+	long timeout_ms, ret;
+	bool after_last_exit; /* returned after another traced process (the command) exited */
+};
+/* Read log's epoll_wait calls into w (at most cap). Returns how many, or -errno. */
+int rh_strace_epoll_waits(const char *log, struct rh_epoll_wait *w, size_t cap);
 /* Send sig (0: none), read stderr to EOF, reap, close the pipes. The exit status is in r->status. */
 int rh_recorder_finish(struct rh_recorder *r, int sig, int timeout_ms);
 

@@ -74,7 +74,7 @@ Test(record_kernel, probe_finds_every_feature)
 {
 	static const char *const features[] = {"btf", "tp-btf", "ringbuf", "task-iter",
 					       "ancestor-cgroup", "task-storage", "light-skeleton",
-					       "perf-access", "raw-syscalls", "sample-cgroup"};
+					       "run-on-cpu", "perf-access", "raw-syscalls", "sample-cgroup"};
 	const char *args[] = {"--probe", NULL};
 	char *out = NULL, line[512], want[64];
 	size_t lines = 0;
@@ -163,10 +163,11 @@ struct fallback {
 ParameterizedTestParameters(record_kernel, fallback_passes_the_suites)
 {
 	static struct fallback fallbacks[] = {
-		{"no-light-skeleton", "(ordinary skeleton, task storage)", "", FALLBACK_SUITES},
-		{"no-task-storage", "(light skeleton, tid hash map)", "", FALLBACK_SUITES},
-		{"no-light-skeleton,no-task-storage", "(ordinary skeleton, tid hash map)", "",
+		{"no-light-skeleton", "(ordinary skeleton, task storage, staged)", "", FALLBACK_SUITES},
+		{"no-task-storage", "(light skeleton, tid hash map, staged)", "", FALLBACK_SUITES},
+		{"no-light-skeleton,no-task-storage", "(ordinary skeleton, tid hash map, staged)", "",
 		 FALLBACK_SUITES},
+		{"no-run-on-cpu", "(light skeleton, task storage, unstaged)", "", FALLBACK_SUITES},
 		{"", "(perf, kernel cgroup ids)", "perf", BACKEND_SUITES},
 		/* no PERF_SAMPLE_CGROUP: the ids come from /proc, the rest of the trace is the same */
 		{"no-sample-cgroup", "(perf, recorder cgroup ids)", "perf", BACKEND_SUITES},
@@ -241,7 +242,7 @@ ParameterizedTestParameters(record_kernel, auto_says_which_backend_and_why)
 {
 	static struct auto_pick picks[] = {
 		{"", "sct-record: backend auto: bpf (BTF, tp_btf programs, ring buffer and task "
-		 "iterator are there)\nsct-record: tracing 1 tasks (light skeleton, task storage)\n"},
+		 "iterator are there)\nsct-record: tracing 1 tasks (light skeleton, task storage, staged)\n"},
 		{"no-btf", "sct-record: backend auto: perf (no BTF (CONFIG_DEBUG_INFO_BTF=y): forced off "
 		 "by SCT_RECORD_FORCE (test only))\nsct-record: tracing 1 tasks (perf, kernel cgroup ids)\n"},
 	};

@@ -241,7 +241,11 @@ Test(record_robust, duration_stops_the_recorder)
 	cr_assert_eq(rh_trace_read(rh_trace_path, &t), 0);
 	cr_assert_eq(t.err, 0);
 	cr_assert(t.has_trailer);
-	cr_assert_eq(t.nlost, 0, "%lu events lost", (unsigned long)t.lost_count);
+	/*
+	 * No count is asserted: a writer that never stops can outrun a consumer that a loaded
+	 * machine (or an emulated one) starves, and what it loses is then counted, as the
+	 * overflow test below checks. Exact counts are for workloads that end.
+	 */
 	assert_writer_records(&t, (uint32_t)strtol(pid, NULL, 10));
 	rh_trace_free(&t);
 }

@@ -1,0 +1,70 @@
+#!/usr/bin/env bash
+# Usage: matrix.sh COMMAND [ARG...]
+# Runs COMMAND (Criterion suites, through make) on every kernel of the matrix and prints one line
+# per kernel, "kernel RELEASE: N passed, M failed", added up from Criterion's Synthesis lines.
+# Exits non-zero if any kernel fails a test, does not boot, or runs out of time.
+# The Debian kernels boot in QEMU (run-in-vm.sh); the running kernel runs COMMAND on this host,
+# since it has no package to boot and a stock kernel cannot be assumed to boot nested.
+# Environment:
+#   KERNELS       the matrix: Debian packages whose kernel is booted, and "host" for the running
+#                 kernel (default: linux-image-amd64 linux-image-rt-amd64 linux-image-6.12-amd64 host)
+#   KERNEL_CACHE  where fetched kernels are kept between runs (default /var/cache/sct-kernels)
+#   KERNEL_LOGS   where each kernel's output and console are written (default /var/tmp/sct-kernels)
+#   VM_*          passed on to run-in-vm.sh (accelerator, memory, CPUs, timeout)
+set -uo pipefail
+
+here=$(cd "$(dirname "$0")" && pwd)
+kernels=${KERNELS:-linux-image-amd64 linux-image-rt-amd64 linux-image-6.12-amd64 host}
+cache=${KERNEL_CACHE:-/var/cache/sct-kernels}
+logs=${KERNEL_LOGS:-/var/tmp/sct-kernels}
+
+[ $# -ge 1 ] || { echo "usage: matrix.sh COMMAND [ARG...]" >&2; exit 2; }
+# A Ctrl-C stops the matrix, not only the kernel it reached.
+trap 'exit 130' INT TERM HUP
+mkdir -p "$logs" || exit 1
+
+# Every kernel is fetched before any runs, so an unreachable archive stops the run at once.
+dirs=()
+for k in $kernels; do
+	[ "$k" = host ] && continue
+	dir=$("$here/fetch.sh" "$cache" "$k") || { echo "matrix.sh: cannot fetch the kernel of $k" >&2; exit 1; }
+	dirs+=("$dir")
+done
+
+# Print the kernel's line; a run that failed with no failed test (a VM that did not boot or timed
+# out, a suite that crashed before its summary) counts as one failure, with its output shown.
+report() {
+	local name=$1 log=$2 status=$3 passed failed
+
+	read -r passed failed < <(awk '/Synthesis: Tested:/ {
+			for (i = 1; i <= NF; i++) { if ($i == "Passing:") p += $(i + 1);
+				if ($i == "Failing:" || $i == "Crashing:") f += $(i + 1) } }
+		END { print p + 0, f + 0 }' "$log")
+	if [ "$status" -ne 0 ] && [ "$failed" -eq 0 ]; then
+		failed=1
+	fi
+	if [ "$failed" -ne 0 ]; then
+		echo "--- $name (status $status), from $log:"
+		grep -v 'Synthesis: Tested:' "$log" | tail -n 100 | sed 's/^/  | /'
+	fi
+	echo "kernel $name: $passed passed, $failed failed"
+	[ "$failed" -eq 0 ]
+}
+
+ok=0
+for dir in "${dirs[@]}"; do
+	release=${dir##*/}
+	status=0
+	VM_CONSOLE="$logs/$release.console" "$here/run-in-vm.sh" "$dir" -- "$@" > "$logs/$release.log" 2>&1 ||
+		status=$?
+	report "$release" "$logs/$release.log" "$status" || ok=1
+done
+case " $kernels " in
+*" host "*)
+	release=$(uname -r)
+	status=0
+	"$@" < /dev/null > "$logs/host.log" 2>&1 || status=$?
+	report "$release (host)" "$logs/host.log" "$status" || ok=1
+	;;
+esac
+exit $ok
