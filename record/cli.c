@@ -72,6 +72,7 @@ static void usage_full(void)
 	       "      --ringbuf-size BYTES BPF ring buffer size, a power of two, K/M/G suffixes\n"
 	       "                           allowed (default: 4M; at least 8K with 4K pages, so\n"
 	       "                           that an exec event fits); perf: each CPU's ring\n"
+	       "                           is 4 times this (256M for all CPUs at most)\n"
 	       "      --flush-interval SECONDS  every event is in the file this long after it\n"
 	       "                           happened, 0.01 to 3600 (default: 1)\n"
 	       "  -e, --event GROUP:NAME[,...]  also record every sample of these tracepoints\n"

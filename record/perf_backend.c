@@ -529,13 +529,20 @@ static int open_tid(void *ctx, uint32_t tid)
 }
 
 /*
- * Each CPU's ring is --ringbuf-size, as perf record's -m: a busy thread fills the ring of its
- * CPU alone, and a syscall costs two samples of ~90 bytes, not one event of 56.
+ * A syscall costs two samples of ~100 bytes here, one event of 56 with bpf: each CPU's ring is
+ * 4 x --ringbuf-size, so that it holds as many syscalls as the bpf ring (a busy thread fills
+ * the ring of its CPU alone), but the rings together stay within PERF_RINGS_MAX or 1 x each.
  */
-static size_t ring_pages(const struct recorder *r)
-{
-	size_t page = sysconf(_SC_PAGESIZE), pages = r->env->ringbuf_size / page, p = 1;
+#define PERF_RINGS_MAX (256ull << 20)
 
+static size_t ring_pages(const struct recorder *r, int ncpus)
+{
+	uint64_t size = 4 * r->env->ringbuf_size, share = PERF_RINGS_MAX / ncpus;
+	size_t page = sysconf(_SC_PAGESIZE), pages, p = 1;
+
+	if (size > share)
+		size = share > r->env->ringbuf_size ? share : r->env->ringbuf_size;
+	pages = size / page;
 	while (p * 2 <= pages)
 		p *= 2;
 	return p;
@@ -606,7 +613,7 @@ static int perf_prepare_report(struct perf_backend *b)
 	b->open.sample_type = PERF_SAMPLE_BASE | (r->sample_cgroup ? PERF_SAMPLE_CGROUP : 0);
 	b->open.rings = b->rings;
 	b->open.ncpus = b->ncpus;
-	b->open.data_pages = ring_pages(r);
+	b->open.data_pages = ring_pages(r, b->ncpus);
 	/* Wake the reader past 1/8 of a ring, as the BPF backend does: not once per sample. */
 	b->open.watermark = b->open.data_pages * sysconf(_SC_PAGESIZE) / 8;
 	b->self = getpid();
