@@ -403,7 +403,11 @@ static int on_fork(struct perf_backend *b, const struct perf_event_header *h)
 	if (child) {
 		child->pid = f->pid;
 		child->start_ns = f->time;
-		child->origin = parent ? parent->origin : 0;
+		/*
+		 * Its first sample names the events it counts by: a child made while its parent's
+		 * events were being opened inherited none, and has only the ones of the second pass.
+		 */
+		child->origin = 0;
 		child->cgroup_id = parent ? parent->cgroup_id : 0;
 	}
 	rec.fork.time_ns = f->time;
