@@ -34,8 +34,8 @@ static const struct sct_event_field kinds_fields[] = {
 	{ "bad", "__data_loc char[]", 56, 4, 1, 1 },
 };
 static const struct sct_event_desc events[] = {
-	{ "sched:sched_process_exec", exec_fields, 4 },
-	{ "test:kinds", kinds_fields, 8 },
+	{ "sched:sched_process_exec", exec_fields, sizeof(exec_fields) / sizeof(exec_fields[0]) },
+	{ "test:kinds", kinds_fields, sizeof(kinds_fields) / sizeof(kinds_fields[0]) },
 };
 
 #define FILENAME "/bin/a,\"b\"\n\xff"

@@ -51,12 +51,31 @@ report() {
 	[ "$failed" -eq 0 ]
 }
 
+# Boot the kernel and run the command; status 124 (timeout) or 125 (the VM stopped without
+# the command's status: the guest kernel died) says nothing about the tests, so such a run is
+# shown and tried once more. A test that fails is never retried.
+run_kernel() {
+	local dir=$1 release=$2 status=0
+
+	shift 2
+	VM_CONSOLE="$logs/$release.console" "$here/run-in-vm.sh" "$dir" -- "$@" > "$logs/$release.log" 2>&1 ||
+		status=$?
+	if [ "$status" -eq 124 ] || [ "$status" -eq 125 ]; then
+		echo "--- $release: the VM failed (status $status); its output, then one more try:"
+		grep -v 'Synthesis: Tested:' "$logs/$release.log" | tail -n 60 | sed 's/^/  | /'
+		mv "$logs/$release.console" "$logs/$release.console.1" 2>/dev/null
+		status=0
+		VM_CONSOLE="$logs/$release.console" "$here/run-in-vm.sh" "$dir" -- "$@" > "$logs/$release.log" 2>&1 ||
+			status=$?
+	fi
+	return "$status"
+}
+
 ok=0
 for dir in "${dirs[@]}"; do
 	release=${dir##*/}
 	status=0
-	VM_CONSOLE="$logs/$release.console" "$here/run-in-vm.sh" "$dir" -- "$@" > "$logs/$release.log" 2>&1 ||
-		status=$?
+	run_kernel "$dir" "$release" "$@" || status=$?
 	report "$release" "$logs/$release.log" "$status" || ok=1
 done
 case " $kernels " in

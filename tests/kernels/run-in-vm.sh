@@ -41,7 +41,11 @@ esac
 if [ "$accel" = kvm ]; then
 	accel_args=(-accel kvm -cpu host)
 else
-	accel_args=(-accel "tcg,thread=multi" -cpu max)
+	# Single-threaded TCG runs the vCPUs in turn. With thread=multi a 6.12 guest oopsed on a
+	# stray int3 in syscall_trace_enter while tracepoint programs were detached: the kernel
+	# patches its own text through int3 (text_poke_bp), and the emulated vCPUs did not agree
+	# on that text in time. Slower, but this is a correctness check.
+	accel_args=(-accel "tcg,thread=single" -cpu max)
 fi
 
 # QEMU runs under timeout, which puts it in a process group of its own: a Ctrl-C or a cancelled
