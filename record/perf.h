@@ -70,6 +70,11 @@ struct perf_tps {
 int perf_tps_read(struct perf_tps *tps, char *why, size_t cap);
 /* Whether the kernel accepts PERF_SAMPLE_CGROUP (Linux 5.7+); why into why. */
 bool perf_probe_sample_cgroup(char *why, size_t cap);
+/*
+ * Whether the perf_event cgroup controller has state in the cgroup2 hierarchy, so that
+ * PERF_SAMPLE_CGROUP and -G's per-cgroup events see cgroup2 ids; why into why.
+ */
+bool perf_probe_cgroup(char *why, size_t cap);
 /* Whether this process may open the tracepoints: CAP_PERFMON, root or perf_event_paranoid. */
 bool perf_probe_access(char *why, size_t cap);
 

@@ -251,21 +251,28 @@ static int task_exec(struct perf_backend *b, const struct perf_sample *s)
 	return lifecycle_append(b, &rec);
 }
 
-static int task_exit(struct perf_backend *b, struct perf_task *t, const struct perf_sample *s)
+/*
+ * The exit of tid, told twice: by its sched_process_exit sample and by the PERF_RECORD_EXIT
+ * of its events. The first one makes the EXIT record. Linux 6.1 tears a task's perf events
+ * down before that tracepoint runs, so per-task events never see the sample there (per-CPU
+ * ones see it after the side band); later kernels run the tracepoint first and give
+ * group_dead with it.
+ */
+static int task_exit(struct perf_backend *b, struct perf_task *t, uint32_t pid, uint32_t tid,
+		     uint64_t time_ns, bool group_dead)
 {
 	struct sct_record rec = { .type = SCT_REC_EXIT };
-	const struct perf_layout *l = &b->tps.layout;
 	struct perf_task *leader;
-	bool group_dead;
 	int err;
 
-	group_dead = l->have_group_dead ? s->raw_size > l->exit_group_dead &&
-					  s->raw[l->exit_group_dead] : s->pid == s->tid;
-	leader = s->pid == s->tid ? t : perf_pair_find(&b->pair, s->pid);
-	rec.exit.time_ns = s->time;
+	/* An exited leader kept for its group: this is the second word of its exit. */
+	if (t->enter_ns == UINT64_MAX)
+		return 0;
+	leader = pid == tid ? t : perf_pair_find(&b->pair, pid);
+	rec.exit.time_ns = time_ns;
 	rec.exit.start_ns = t->start_ns;
-	rec.exit.pid = s->pid;
-	rec.exit.tid = s->tid;
+	rec.exit.pid = pid;
+	rec.exit.tid = tid;
 	/* A thread killed by its group's exit_group() exits with the group's code. */
 	rec.exit.exit_code = t->exit_code >= 0 ? t->exit_code :
 			     leader && leader->group_code >= 0 ? leader->group_code : 0;
@@ -276,8 +283,8 @@ static int task_exit(struct perf_backend *b, struct perf_task *t, const struct p
 		return err;
 	if (group_dead && leader && leader != t) {
 		b->gone -= leader->enter_ns == UINT64_MAX;
-		perf_pair_drop(&b->pair, s->pid);
-		t = perf_pair_find(&b->pair, s->tid);
+		perf_pair_drop(&b->pair, pid);
+		t = perf_pair_find(&b->pair, tid);
 	}
 	if (!t)
 		return 0;
@@ -287,9 +294,17 @@ static int task_exit(struct perf_backend *b, struct perf_task *t, const struct p
 		b->gone++;
 		return 0;
 	}
-	b->gone -= t->enter_ns == UINT64_MAX;
-	perf_pair_drop(&b->pair, s->tid);
+	perf_pair_drop(&b->pair, tid);
 	return 0;
+}
+
+static int exit_sample(struct perf_backend *b, struct perf_task *t, const struct perf_sample *s)
+{
+	const struct perf_layout *l = &b->tps.layout;
+	bool group_dead = l->have_group_dead ? s->raw_size > l->exit_group_dead &&
+					       s->raw[l->exit_group_dead] : s->pid == s->tid;
+
+	return task_exit(b, t, s->pid, s->tid, s->time, group_dead);
 }
 
 static int sample_parse(struct perf_backend *b, const struct perf_event_header *h, struct perf_sample *s)
@@ -341,7 +356,7 @@ static int sample_write(struct perf_backend *b, int cpu, struct perf_task *t,
 static int on_sample(struct perf_backend *b, int cpu, const struct perf_event_header *h)
 {
 	struct perf_sample s;
-	struct perf_task *t;
+	struct perf_task *t, late = { .tid = 0 };
 	uint16_t type;
 	int err = sample_parse(b, h, &s), idx;
 
@@ -355,8 +370,18 @@ static int on_sample(struct perf_backend *b, int cpu, const struct perf_event_he
 		if (err || !b->user.n)
 			return err;
 	}
-	/* No slot: a duplicate, or a task that found no room (counted when it appeared). */
-	t = task_for(b, s.tid, s.pid, s.id);
+	/*
+	 * An exit sample after the task's PERF_RECORD_EXIT (per-CPU events on Linux 6.1) finds
+	 * its slot dropped: it must not make one again, only its -e sample is left to write.
+	 */
+	if (type == b->tps.id[PERF_TP_EXIT] && !perf_pair_find(&b->pair, s.tid)) {
+		if (b->dedupe)
+			return 0;
+		t = &late;
+	} else {
+		/* No slot: a duplicate, or a task that found no room (counted when it appeared). */
+		t = task_for(b, s.tid, s.pid, s.id);
+	}
 	if (!t)
 		return 0;
 	/* -e may name a tracepoint the backend reads too: the sample serves both. */
@@ -367,8 +392,8 @@ static int on_sample(struct perf_backend *b, int cpu, const struct perf_event_he
 		return syscall_enter(b, t, &s);
 	if (type == b->tps.id[PERF_TP_SYS_EXIT])
 		return syscall_exit(b, t, &s);
-	if (type == b->tps.id[PERF_TP_EXIT])
-		return task_exit(b, t, &s);
+	if (type == b->tps.id[PERF_TP_EXIT] && t != &late)
+		return exit_sample(b, t, &s);
 	return 0;
 }
 
@@ -420,6 +445,22 @@ static int on_fork(struct perf_backend *b, const struct perf_event_header *h)
 	return lifecycle_append(b, &rec);
 }
 
+/* PERF_RECORD_EXIT: { pid, ppid, tid, ptid, time }, as PERF_RECORD_FORK. */
+static int on_exit_record(struct perf_backend *b, const struct perf_event_header *h)
+{
+	const struct perf_task_rec *e = (const void *)h;
+	const struct perf_sample_id *sid = sample_id(h, sizeof(*e) - sizeof(*h));
+	struct perf_task *t;
+
+	if (!sid || e->pid == b->self)
+		return 0;
+	t = perf_pair_find(&b->pair, e->tid);
+	if (!t || (b->dedupe && task_for(b, e->tid, e->pid, sid->id) != t))
+		return 0;
+	/* No group_dead in the side band: the leader's exit stands in, as without the field. */
+	return task_exit(b, t, e->pid, e->tid, e->time, e->pid == e->tid);
+}
+
 /* The COMM record of an exec comes just before its sched_process_exec sample: keep it. */
 static void on_comm(struct perf_backend *b, const struct perf_event_header *h)
 {
@@ -459,6 +500,9 @@ static int on_record(void *ctx, int cpu, const struct perf_event_header *h)
 		break;
 	case PERF_RECORD_FORK:
 		err = on_fork(b, h);
+		break;
+	case PERF_RECORD_EXIT:
+		err = on_exit_record(b, h);
 		break;
 	case PERF_RECORD_COMM:
 		on_comm(b, h);
@@ -662,6 +706,10 @@ static int perf_attach_report(struct perf_backend *b)
 	if (err == -EACCES || err == -EPERM)
 		fprintf(stderr, "sct-record: permission denied opening the tracepoints: the perf backend "
 			"needs root, CAP_PERFMON or perf_event_paranoid -1\n");
+	else if (err == -ENOENT && r->mode == SCT_MODE_CGROUP)
+		fprintf(stderr, "sct-record: cannot open perf events for cgroup %s: the perf_event "
+			"controller has no state there (sct-record --probe: perf-cgroup)\n",
+			b->target_path ? b->target_path : "");
 	else if (err)
 		fprintf(stderr, "sct-record: cannot open the perf events: %s\n", strerror(-err));
 	return err;

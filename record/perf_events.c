@@ -118,6 +118,42 @@ bool perf_probe_sample_cgroup(char *why, size_t cap)
 	return true;
 }
 
+/*
+ * PERF_SAMPLE_CGROUP and PERF_FLAG_PID_CGROUP see a task's perf_event cgroup: its cgroup2
+ * one only when that controller is on the unified hierarchy (hierarchy 0 in /proc/cgroups)
+ * and has state below the root. The kernel gives the implicit controllers state in the
+ * root's descendants only once the root's cgroup.subtree_control has been written (systemd
+ * does at boot): until then every task counts as the root's, and perf_event has 1 cgroup.
+ */
+bool perf_probe_cgroup(char *why, size_t cap)
+{
+	FILE *f = fopen("/proc/cgroups", "re");
+	unsigned hier = 0, num = 0, enabled = 0;
+	char line[256], name[64];
+	bool found = false;
+
+	if (!f) {
+		snprintf(why, cap, "/proc/cgroups: %s", strerror(errno));
+		return false;
+	}
+	while (!found && fgets(line, sizeof(line), f))
+		found = sscanf(line, "%63s %u %u %u", name, &hier, &num, &enabled) == 4 &&
+			!strcmp(name, "perf_event");
+	fclose(f);
+	if (!found || !enabled)
+		snprintf(why, cap, "no perf_event cgroup controller in /proc/cgroups%s",
+			 found ? " (disabled at boot)" : " (CONFIG_CGROUP_PERF)");
+	else if (hier)
+		snprintf(why, cap, "perf_event is on cgroup v1 hierarchy %u: its ids are not cgroup2's", hier);
+	else if (num <= 1)
+		snprintf(why, cap, "perf_event has state in no cgroup below the cgroup2 root: it gets it "
+			 "once the root's cgroup.subtree_control is written, as systemd does (e.g. "
+			 "echo +pids > cgroup.subtree_control)");
+	else
+		snprintf(why, cap, "perf_event on the cgroup2 hierarchy, in %u cgroups", num);
+	return found && enabled && !hier && num > 1;
+}
+
 static int read_paranoid(void)
 {
 	FILE *f = fopen("/proc/sys/kernel/perf_event_paranoid", "re");

@@ -246,6 +246,9 @@ static const struct feature features[PROBE_COUNT] = {
 	[PROBE_SAMPLE_CGROUP] = { true, "sample-cgroup", "PERF_SAMPLE_CGROUP", "5.7",
 				  "perf backend: cgroup ids as the recorder reads them from /proc",
 				  perf_probe_sample_cgroup },
+	[PROBE_PERF_CGROUP] = { true, "perf-cgroup", "perf_event cgroup controller on cgroup2", "4.11",
+				"perf backend: cgroup ids as the recorder reads them from /proc; "
+				"-G stops", perf_probe_cgroup },
 };
 
 /* Apply SCT_RECORD_FORCE's list of no-NAME items. */
@@ -318,6 +321,8 @@ static int probe_first_missing(const struct probes *p, bool perf, unsigned mode)
 			return i;
 	if (!perf && mode == SCT_MODE_CGROUP && !p->have[PROBE_ANCESTOR_CGROUP])
 		return PROBE_ANCESTOR_CGROUP;
+	if (perf && mode == SCT_MODE_CGROUP && !p->have[PROBE_PERF_CGROUP])
+		return PROBE_PERF_CGROUP;
 	return -1;
 }
 
@@ -328,14 +333,19 @@ int probe_require_report(const struct probes *p, unsigned mode)
 	return i < 0 ? 0 : probe_missing(i);
 }
 
-int probe_require_perf_report(const struct probes *p)
+int probe_require_perf_report(const struct probes *p, unsigned mode)
 {
-	int i = probe_first_missing(p, true, 0);
+	int i = probe_first_missing(p, true, mode);
 
 	if (i == PROBE_PERF_ACCESS) {
 		fprintf(stderr, "sct-record: permission denied: the perf backend needs root, CAP_PERFMON "
 			"or perf_event_paranoid -1 (%s)\n", p->why[i]);
 		return -EPERM;
+	}
+	if (i == PROBE_PERF_CGROUP) {
+		fprintf(stderr, "sct-record: -G with the perf backend needs the perf_event controller "
+			"on cgroup2: %s\n", p->why[i]);
+		return -EOPNOTSUPP;
 	}
 	return i < 0 ? 0 : probe_missing(i);
 }

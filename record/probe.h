@@ -30,12 +30,13 @@ enum probe_feature {
 	PROBE_PERF_ACCESS,     /* perf backend: CAP_PERFMON, root or perf_event_paranoid -1 */
 	PROBE_RAW_SYSCALLS,    /* perf backend: raw_syscalls and sched tracepoints in tracefs */
 	PROBE_SAMPLE_CGROUP,   /* perf backend: PERF_SAMPLE_CGROUP */
+	PROBE_PERF_CGROUP,     /* perf backend: the perf_event controller on cgroup2, for ids and -G */
 	PROBE_COUNT,
 };
 
 struct probes {
 	bool have[PROBE_COUNT];
-	char why[PROBE_COUNT][160];
+	char why[PROBE_COUNT][256];
 };
 
 /* Root, or capability cap (CAP_*) in the effective set. */
@@ -55,7 +56,7 @@ int probe_print_report(FILE *f);
  */
 int probe_require_report(const struct probes *p, unsigned mode);
 /* The same for the perf backend. */
-int probe_require_perf_report(const struct probes *p);
+int probe_require_perf_report(const struct probes *p, unsigned mode);
 /*
  * --backend auto: BACKEND_BPF or BACKEND_PERF (enum record_backend), why into why; -1 when
  * neither can run (the caller then reports what bpf lacks).

@@ -57,11 +57,11 @@ static int session_backend_report(struct recorder *r, const struct probes *p)
 	}
 	r->backend = b;
 	r->backend_name = b == BACKEND_PERF ? "perf" : "bpf";
-	r->sample_cgroup = p->have[PROBE_SAMPLE_CGROUP];
+	r->sample_cgroup = p->have[PROBE_SAMPLE_CGROUP] && p->have[PROBE_PERF_CGROUP];
 	r->perf_fallback = r->env->backend == BACKEND_AUTO && b == BACKEND_BPF &&
 			   probe_pick_backend(p, r->mode, false, why, sizeof(why)) == BACKEND_PERF;
 	if (b == BACKEND_PERF)
-		return probe_require_perf_report(p);
+		return probe_require_perf_report(p, r->mode);
 	return session_privilege_report() ?: probe_require_report(p, r->mode);
 }
 

@@ -301,6 +301,49 @@ const char *rh_backend(void)
 	return b && *b ? b : NULL;
 }
 
+/* Field 5 of the cgroup2 line of /proc/self/mountinfo (the fstype follows " - "). */
+void rh_cgroup2_mount(char *out, size_t cap)
+{
+	FILE *f = fopen("/proc/self/mountinfo", "r");
+	char line[4096], mnt[PATH_MAX];
+
+	cr_assert_not_null(f);
+	out[0] = '\0';
+	while (fgets(line, sizeof(line), f)) {
+		const char *sep = strstr(line, " - ");
+
+		if (sep && !strncmp(sep + 3, "cgroup2 ", 8) &&
+		    sscanf(line, "%*s %*s %*s %*s %4095s", mnt) == 1) {
+			snprintf(out, cap, "%s", mnt);
+			break;
+		}
+	}
+	fclose(f);
+	cr_assert(out[0], "no cgroup2 mount in /proc/self/mountinfo");
+}
+
+bool rh_perf_cgroup(void)
+{
+	const char *argv[] = {rh_recorder_path(), "--probe", NULL};
+	struct rh_proc p;
+	char *out = NULL;
+	const char *line;
+	bool yes;
+
+	cr_assert_eq(rh_spawn(&p, argv, false), 0);
+	cr_assert_eq(rh_read_all(p.out_fd, &out, RH_TIMEOUT_MS), 0);
+	cr_assert_eq(rh_wait(p.pid, RH_TIMEOUT_MS, NULL, NULL), 0);
+	p.pid = -1;
+	rh_proc_release(&p);
+	line = strstr(out, "\nperf-cgroup ");
+	cr_assert_not_null(line, "no perf-cgroup line in --probe's output:\n%s", out);
+	line += strlen("\nperf-cgroup");
+	line += strspn(line, " ");
+	yes = !strncmp(line, "yes", 3);
+	free(out);
+	return yes;
+}
+
 static int rh_recorder_spawn(struct rh_recorder *r, const char *const prefix[], const char *const args[])
 {
 	const char *argv[64];

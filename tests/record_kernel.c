@@ -13,8 +13,11 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
+#include <sys/syscall.h>
 #include <sys/wait.h>
 #include <unistd.h>
+#include <linux/perf_event.h>
 
 #include "record_helpers.h"
 
@@ -69,12 +72,16 @@ static const char *probe_line(const char *out, const char *feature, char *line, 
 	return NULL;
 }
 
-/* Every kernel the tests run on (6.1 and later) has every feature. */
+/*
+ * Every kernel the tests run on (6.1 and later) has every feature; perf-cgroup depends on the
+ * host's setup too (see probe_perf_cgroup_agrees_with_the_kernel).
+ */
 Test(record_kernel, probe_finds_every_feature)
 {
 	static const char *const features[] = {"btf", "tp-btf", "ringbuf", "task-iter",
 					       "ancestor-cgroup", "task-storage", "light-skeleton",
 					       "run-on-cpu", "perf-access", "raw-syscalls", "sample-cgroup"};
+	const size_t more = 1; /* perf-cgroup */
 	const char *args[] = {"--probe", NULL};
 	char *out = NULL, line[512], want[64];
 	size_t lines = 0;
@@ -86,7 +93,8 @@ Test(record_kernel, probe_finds_every_feature)
 	for (const char *p = out; (p = strchr(p, '\n')); p++)
 		lines++;
 	/* one line per feature, then the backend auto picks */
-	cr_assert_eq(lines, sizeof(features) / sizeof(features[0]) + 1, "--probe printed:\n%s", out);
+	cr_assert_eq(lines, sizeof(features) / sizeof(features[0]) + more + 1, "--probe printed:\n%s", out);
+	cr_assert_not_null(probe_line(out, "perf-cgroup", line, sizeof(line)), "%s", out);
 	cr_assert_not_null(probe_line(out, "backend-auto", line, sizeof(line)), "%s", out);
 	cr_assert_eq(strncmp(line, "backend-auto     bpf  ", 22), 0, "'%s'", line);
 	for (size_t i = 0; i < sizeof(features) / sizeof(features[0]); i++) {
@@ -139,6 +147,55 @@ Test(record_kernel, probe_shows_a_refused_sample_cgroup)
 	free(out);
 }
 
+/*
+ * perf-cgroup says yes exactly when the kernel opens a per-CPU event for a fresh cgroup
+ * (PERF_FLAG_PID_CGROUP): the controller has state there, and samples carry its id.
+ */
+Test(record_kernel, probe_perf_cgroup_agrees_with_the_kernel)
+{
+	struct perf_event_attr attr = {
+		.type = PERF_TYPE_SOFTWARE,
+		.size = sizeof(attr),
+		.config = PERF_COUNT_SW_DUMMY,
+		.disabled = 1,
+	};
+	char dir[PATH_MAX];
+	int cg, fd, err;
+
+	unsetenv(FORCE_ENV);
+	rh_cgroup2_mount(dir, sizeof(dir));
+	snprintf(dir + strlen(dir), sizeof(dir) - strlen(dir), "/sct-probe-%d", getpid());
+	rmdir(dir);
+	cr_assert_eq(mkdir(dir, 0755), 0, "mkdir %s: %s", dir, strerror(errno));
+	cg = open(dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+	cr_assert_geq(cg, 0, "open %s: %s", dir, strerror(errno));
+	fd = syscall(SYS_perf_event_open, &attr, cg, 0, -1, PERF_FLAG_PID_CGROUP | PERF_FLAG_FD_CLOEXEC);
+	err = fd < 0 ? errno : 0;
+	if (fd >= 0)
+		close(fd);
+	close(cg);
+	rmdir(dir);
+	cr_assert(err == 0 || err == ENOENT, "perf_event_open for %s: %s", dir, strerror(err));
+	cr_assert_eq(rh_perf_cgroup(), err == 0, "--probe's perf-cgroup line disagrees with an event "
+		     "opened for %s: %s", dir, err ? strerror(err) : "opened");
+}
+
+/* Without the perf_event controller on cgroup2, -G under perf stops before it writes a file. */
+Test(record_kernel, perf_cgroup_missing_stops_g_with_perf)
+{
+	const char *args[] = {"--backend", "perf", "-G", "/", "-o", rh_trace_path, "-d", "1", NULL};
+	struct rh_recorder rec;
+
+	unsetenv(RH_BACKEND_ENV);
+	setenv(FORCE_ENV, "no-perf-cgroup", 1);
+	cr_assert_eq(rh_recorder_start(&rec, args), -ECHILD, "ready:\n%s", rec.err);
+	unsetenv(FORCE_ENV);
+	cr_assert(WIFEXITED(rec.status) && WEXITSTATUS(rec.status) == 1, "status %#x", rec.status);
+	cr_assert_str_eq(rec.err, "sct-record: -G with the perf backend needs the perf_event controller "
+			 "on cgroup2: forced off by SCT_RECORD_FORCE (test only)\n");
+	cr_assert_eq(access(rh_trace_path, F_OK), -1, "a trace file was left");
+}
+
 Test(record_kernel, unknown_forced_feature_is_refused)
 {
 	const char *args[] = {"--probe", NULL};
@@ -177,6 +234,23 @@ ParameterizedTestParameters(record_kernel, fallback_passes_the_suites)
 }
 
 /*
+ * What the ready line says, as the table has it for a host where perf_event is on cgroup2:
+ * without it (--probe's perf-cgroup), the perf backend's cgroup ids are the recorder's.
+ */
+static const char *ready_path(const char *want, char *buf, size_t cap)
+{
+	static const char kernel[] = "perf, kernel cgroup ids";
+	const char *at = strstr(want, kernel);
+
+	if (!at || rh_perf_cgroup())
+		snprintf(buf, cap, "%s", want);
+	else
+		snprintf(buf, cap, "%.*sperf, recorder cgroup ids%s", (int)(at - want), want,
+			 at + strlen(kernel));
+	return buf;
+}
+
+/*
  * This binary again on the suites, its stdout and stderr together in *out (so that its report
  * shows only when it failed); returns its wait status.
  */
@@ -209,7 +283,7 @@ ParameterizedTest(struct fallback *f, record_kernel, fallback_passes_the_suites)
 {
 	const char *args[] = {"-o", rh_trace_path, "--", "true", NULL};
 	struct rh_recorder rec;
-	char *out = NULL;
+	char *out = NULL, path[sizeof(f->path)];
 	int status;
 
 	setenv(FORCE_ENV, f->force, 1);
@@ -217,7 +291,8 @@ ParameterizedTest(struct fallback *f, record_kernel, fallback_passes_the_suites)
 		setenv(RH_BACKEND_ENV, f->backend, 1);
 	cr_assert_eq(rh_recorder_start(&rec, args), 0, "not ready under %s:\n%s", f->force, rec.err);
 	cr_assert_eq(rh_recorder_finish(&rec, 0, RH_TIMEOUT_MS), 0);
-	cr_assert_not_null(strstr(rec.err, f->path), "no '%s' in:\n%s", f->path, rec.err);
+	cr_assert_not_null(strstr(rec.err, ready_path(f->path, path, sizeof(path))), "no '%s' in:\n%s",
+			   path, rec.err);
 	cr_assert(WIFEXITED(rec.status) && WEXITSTATUS(rec.status) == 0, "status %#x", rec.status);
 	/* Criterion's own worker protocol must not reach the second run. */
 	unsetenv("BXFI_MAP");
@@ -255,14 +330,16 @@ ParameterizedTest(struct auto_pick *a, record_kernel, auto_says_which_backend_an
 {
 	const char *args[] = {"--backend", "auto", "-o", rh_trace_path, "--", "true", NULL};
 	struct rh_recorder rec;
+	char says[sizeof(a->says)];
 
 	unsetenv(RH_BACKEND_ENV);
 	setenv(FORCE_ENV, a->force, 1);
+	ready_path(a->says, says, sizeof(says));
 	cr_assert_eq(rh_recorder_start(&rec, args), 0, "not ready:\n%s", rec.err);
 	unsetenv(FORCE_ENV);
 	cr_assert_eq(rh_recorder_finish(&rec, 0, RH_TIMEOUT_MS), 0);
 	cr_assert(WIFEXITED(rec.status) && WEXITSTATUS(rec.status) == 0, "status %#x", rec.status);
-	cr_assert_not_null(strstr(rec.err, a->says), "%s", rec.err);
+	cr_assert_not_null(strstr(rec.err, says), "no '%s' in:\n%s", says, rec.err);
 }
 
 /*
