@@ -209,6 +209,11 @@ struct perf_proc_task {
 
 /* Read tid's facts; -ESRCH if it is gone. cgroup_mount "" (none): cgroup ids 0. */
 int perf_proc_task(const char *cgroup_mount, uint32_t tid, struct perf_proc_task *t);
+/*
+ * Whether the task tid that started at start_ns (<= 1: unknown) is gone: no /proc/TID, a
+ * zombie, a kernel thread, or another task that was given the tid since.
+ */
+bool perf_proc_gone(uint32_t tid, uint64_t start_ns);
 /* The cgroup v2 id of tid as /proc/TID/cgroup names it; 0 if unknown. */
 uint64_t perf_proc_cgroup(const char *cgroup_mount, uint32_t tid);
 /* Every thread of every process in /proc, except the recorder's: fn for each. */

@@ -26,7 +26,7 @@
  */
 #define PERF_HORIZON_SLACK_NS (2 * 1000 * 1000ull)
 #define PERF_SWEEP_PERIOD_NS NSEC_PER_SEC
-/* perf_pair's sweep checks at most this many tasks in /proc, as targets_sweep() does. */
+/* perf_sweep() checks at most this many tasks in /proc a call, as targets_sweep() does. */
 #define PERF_SWEEP_MAX 64
 
 struct perf_backend {
@@ -51,6 +51,7 @@ struct perf_backend {
 	uint64_t lost_from;
 	uint64_t full_seen;      /* pair.full already written */
 	uint64_t not_fit;        /* tasks alive at start that found no room in the table */
+	size_t sweep_at;         /* the slot perf_sweep() checks next */
 	const char *target_path; /* -G in the cgroup mount, for the TASK snapshot */
 	uint32_t comm_tid;       /* the last COMM record of an exec */
 	char comm[SCT_COMM_LEN];
@@ -805,18 +806,29 @@ static int perf_start_report(struct perf_backend *b)
 				    "perf, recorder cgroup ids");
 }
 
-/* Tasks whose exit sample was lost would keep the recorder waiting: drop the gone ones. */
+/*
+ * A task whose exit the recorder never sees would keep it waiting for good: its exit sample
+ * was lost, or it was forked while its parent's events were being opened, inherited only
+ * those already open, and exited on a CPU where it had none. Each call checks the next
+ * PERF_SWEEP_MAX tasks of the table in /proc and drops the gone ones, so any number of
+ * them goes within a bounded number of calls.
+ */
 static void perf_sweep(struct perf_backend *b)
 {
 	struct perf_pair *p = &b->pair;
 	uint32_t gone[PERF_SWEEP_MAX];
-	size_t n = 0;
+	size_t n = 0, checked = 0;
 
-	if (p->used > PERF_SWEEP_MAX)
-		return;
-	for (size_t i = 0; i < p->nslots && n < PERF_SWEEP_MAX; i++)
-		if (p->slots[i].tid && p->slots[i].enter_ns != UINT64_MAX && proc_task_gone(p->slots[i].tid))
-			gone[n++] = p->slots[i].tid;
+	for (size_t k = 0; k < p->nslots && checked < PERF_SWEEP_MAX; k++) {
+		const struct perf_task *t = &p->slots[b->sweep_at];
+
+		b->sweep_at = (b->sweep_at + 1) & (p->nslots - 1);
+		if (!t->tid || t->enter_ns == UINT64_MAX)
+			continue;
+		checked++;
+		if (perf_proc_gone(t->tid, t->start_ns))
+			gone[n++] = t->tid;
+	}
 	for (size_t i = 0; i < n; i++)
 		perf_pair_drop(p, gone[i]);
 }

@@ -6,7 +6,10 @@
  * target is opened by itself. Per-CPU events serve -a, and -G with PERF_FLAG_PID_CGROUP. All
  * events of one CPU write into one ring (PERF_EVENT_IOC_SET_OUTPUT).
  */
+#include <dirent.h>
 #include <errno.h>
+#include <fcntl.h>
+#include <limits.h>
 #include <sched.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -118,40 +121,67 @@ bool perf_probe_sample_cgroup(char *why, size_t cap)
 	return true;
 }
 
+/* The first cgroup below the cgroup2 root into dir; false if there is none. */
+static bool cgroup_child(const char *mnt, char *dir, size_t cap)
+{
+	DIR *d = opendir(mnt);
+	struct dirent *e;
+	bool found = false;
+
+	while (d && !found && (e = readdir(d)))
+		if (e->d_type == DT_DIR && strcmp(e->d_name, ".") && strcmp(e->d_name, ".."))
+			found = snprintf(dir, cap, "%s/%s", mnt, e->d_name) < (int)cap;
+	if (d)
+		closedir(d);
+	return found;
+}
+
 /*
  * PERF_SAMPLE_CGROUP and PERF_FLAG_PID_CGROUP see a task's perf_event cgroup: its cgroup2
- * one only when that controller is on the unified hierarchy (hierarchy 0 in /proc/cgroups)
- * and has state below the root. The kernel gives the implicit controllers state in the
- * root's descendants only once the root's cgroup.subtree_control has been written (systemd
- * does at boot): until then every task counts as the root's, and perf_event has 1 cgroup.
+ * one only where that controller has state. The kernel gives the implicit controllers state
+ * in the root's descendants only once the root's cgroup.subtree_control has been written
+ * (systemd does at boot), and none while perf_event is bound to a v1 hierarchy: then every
+ * task counts as the root's, and an event for a cgroup fails with ENOENT. That is one
+ * setting of the whole hierarchy, so one cgroup below the root tells.
  */
 bool perf_probe_cgroup(char *why, size_t cap)
 {
-	FILE *f = fopen("/proc/cgroups", "re");
-	unsigned hier = 0, num = 0, enabled = 0;
-	char line[256], name[64];
-	bool found = false;
+	struct perf_event_attr attr = {
+		.type = PERF_TYPE_SOFTWARE,
+		.size = sizeof(attr),
+		.config = PERF_COUNT_SW_DUMMY,
+		.disabled = 1,
+	};
+	char mnt[PATH_MAX], dir[PATH_MAX + 256];
+	int cg, fd;
 
-	if (!f) {
-		snprintf(why, cap, "/proc/cgroups: %s", strerror(errno));
+	if (cgroups_find_mount(mnt, sizeof(mnt))) {
+		snprintf(why, cap, "no cgroup2 mount");
 		return false;
 	}
-	while (!found && fgets(line, sizeof(line), f))
-		found = sscanf(line, "%63s %u %u %u", name, &hier, &num, &enabled) == 4 &&
-			!strcmp(name, "perf_event");
-	fclose(f);
-	if (!found || !enabled)
-		snprintf(why, cap, "no perf_event cgroup controller in /proc/cgroups%s",
-			 found ? " (disabled at boot)" : " (CONFIG_CGROUP_PERF)");
-	else if (hier)
-		snprintf(why, cap, "perf_event is on cgroup v1 hierarchy %u: its ids are not cgroup2's", hier);
-	else if (num <= 1)
-		snprintf(why, cap, "perf_event has state in no cgroup below the cgroup2 root: it gets it "
-			 "once the root's cgroup.subtree_control is written, as systemd does (e.g. "
-			 "echo +pids > cgroup.subtree_control)");
+	if (!cgroup_child(mnt, dir, sizeof(dir))) {
+		snprintf(why, cap, "no cgroup below the cgroup2 root: every task is in the root");
+		return true;
+	}
+	cg = open(dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+	if (cg < 0) {
+		snprintf(why, cap, "%s: %s", dir, strerror(errno));
+		return false;
+	}
+	fd = perf_event_open(&attr, cg, 0, -1, PERF_FLAG_PID_CGROUP);
+	close(cg);
+	if (fd >= 0) {
+		close(fd);
+		snprintf(why, cap, "an event for cgroup %s opened", dir + strlen(mnt));
+		return true;
+	}
+	if (fd == -ENOENT)
+		snprintf(why, cap, "perf_event has no state in %s: it gets it once the cgroup2 root's "
+			 "cgroup.subtree_control is written, as systemd does (e.g. echo +pids > it)",
+			 dir + strlen(mnt));
 	else
-		snprintf(why, cap, "perf_event on the cgroup2 hierarchy, in %u cgroups", num);
-	return found && enabled && !hier && num > 1;
+		snprintf(why, cap, "an event for cgroup %s: %s", dir + strlen(mnt), strerror(-fd));
+	return false;
 }
 
 static int read_paranoid(void)
@@ -321,13 +351,19 @@ static int open_one(struct perf_fds *f, const struct perf_open *o, uint32_t i, i
 	return err;
 }
 
+/*
+ * A child inherits the events its parent has when it forks, and its FORK record comes from
+ * the parent's side-band events (the first tracepoint's). Those are opened last: a child
+ * forked while the thread's events are being opened then has a FORK record only if it got
+ * every tracepoint, not a FORK record and no samples.
+ */
 int perf_open_thread(struct perf_fds *f, const struct perf_open *o, uint32_t tid)
 {
 	int err = 0;
 
-	for (int cpu = 0; !err && cpu < o->ncpus; cpu++)
-		for (uint32_t i = 0; !err && i < o->nids; i++)
-			err = open_one(f, o, i, tid, cpu, 0, tid);
+	for (uint32_t i = 1; !err && i <= o->nids; i++)
+		for (int cpu = 0; !err && cpu < o->ncpus; cpu++)
+			err = open_one(f, o, i % o->nids, tid, cpu, 0, tid);
 	return err;
 }
 

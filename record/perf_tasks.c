@@ -69,12 +69,38 @@ uint64_t perf_proc_cgroup(const char *mount, uint32_t tid)
 	return id;
 }
 
+/* A /proc start time (ticks since boot) on the CLOCK_MONOTONIC of the trace; tick in *tick_ns. */
+static uint64_t start_mono_ns(unsigned long long start, uint64_t *tick_ns)
+{
+	long hz = sysconf(_SC_CLK_TCK);
+	uint64_t boot_ns, offset;
+
+	*tick_ns = NSEC_PER_SEC / (hz > 0 ? hz : 100);
+	boot_ns = start * *tick_ns;
+	offset = clock_ns(CLOCK_BOOTTIME) - clock_ns(CLOCK_MONOTONIC);
+	return boot_ns > offset ? boot_ns - offset : 1;
+}
+
+bool perf_proc_gone(uint32_t tid, uint64_t start_ns)
+{
+	unsigned long long start;
+	uint64_t tick_ns, now_start;
+	uint32_t ppid;
+
+	if (proc_stat(tid, &ppid, &start))
+		return true;
+	if (start_ns <= 1)
+		return false;
+	now_start = start_mono_ns(start, &tick_ns);
+	/* /proc rounds down to a tick; the FORK record comes a little after the start. */
+	return now_start > start_ns + tick_ns || start_ns > now_start + 2 * tick_ns;
+}
+
 int perf_proc_task(const char *cgroup_mount, uint32_t tid, struct perf_proc_task *t)
 {
 	unsigned long long start;
 	char path[64];
-	long hz = sysconf(_SC_CLK_TCK);
-	uint64_t boot_ns, offset;
+	uint64_t tick_ns;
 	FILE *f;
 	int err;
 
@@ -93,9 +119,7 @@ int perf_proc_task(const char *cgroup_mount, uint32_t tid, struct perf_proc_task
 		t->comm[strcspn(t->comm, "\n")] = '\0';
 		fclose(f);
 	}
-	boot_ns = start * (NSEC_PER_SEC / (hz > 0 ? hz : 100));
-	offset = clock_ns(CLOCK_BOOTTIME) - clock_ns(CLOCK_MONOTONIC);
-	t->start_ns = boot_ns > offset ? boot_ns - offset : 1;
+	t->start_ns = start_mono_ns(start, &tick_ns);
 	t->cgroup_id = perf_proc_cgroup(cgroup_mount, tid);
 	return 0;
 }

@@ -370,6 +370,32 @@ Test(record_kernel, tiny_perf_buffer_counts_its_losses)
 	rh_run_release(&run);
 }
 
+/*
+ * Children whose exit records a full ring dropped never say they are gone: the recorder
+ * finds them gone in /proc, any number of them, and stops by itself once the forker is done.
+ */
+Test(record_kernel, tiny_perf_buffer_still_stops_after_many_children)
+{
+	const char *wl[] = {rh_workload("forker"), "400", "1000", NULL};
+	const char *extra[] = {"--backend", "perf", "--ringbuf-size", "8K", NULL};
+	struct rh_run run;
+	struct rh_trace t;
+	size_t unseen = 0;
+
+	unsetenv(RH_BACKEND_ENV);
+	cr_assert_eq(rh_run_traced(&run, wl, rh_trace_path, extra), 0, "run failed (see stderr)");
+	cr_assert(WIFEXITED(run.rec.status) && WEXITSTATUS(run.rec.status) == 0, "%s", run.rec.err);
+	cr_assert_eq(rh_trace_read(rh_trace_path, &t), 0);
+	cr_assert_eq(t.err, 0, "reader: %s", sct_strerror(t.err));
+	cr_assert(t.has_trailer);
+	for (size_t i = 0; i < t.nfork; i++)
+		unseen += !rh_find_exit(&t, t.fork[i].child_tid);
+	cr_assert_gt(unseen, 64, "only %zu children lost their EXIT: the ring kept up", unseen);
+	cr_assert_geq(t.nlost, 1);
+	rh_trace_free(&t);
+	rh_run_release(&run);
+}
+
 /* Lines "thread I tid T" of the pinned workload. */
 static size_t pinned_tids(const char *out, uint32_t *tids, size_t max)
 {

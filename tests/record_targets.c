@@ -144,8 +144,8 @@ Test(record_targets, cgroup_filter_traces_only_inside)
 		cr_assert_eq(rh_recorder_start(&rec, args), -ECHILD, "ready:\n%s", rec.err);
 		cr_assert(WIFEXITED(rec.status) && WEXITSTATUS(rec.status) == 1, "status %#x", rec.status);
 		cr_assert_not_null(strstr(rec.err, "sct-record: -G with the perf backend needs the "
-					  "perf_event controller on cgroup2: perf_event has state in no "
-					  "cgroup below the cgroup2 root"), "%s", rec.err);
+					  "perf_event controller on cgroup2: perf_event has no state in "),
+				  "%s", rec.err);
 		workload_finish(&in, &in_out);
 		workload_finish(&outside, &outside_out);
 		free(in_out);
