@@ -54,6 +54,19 @@ static bool probe_btf(char *why, size_t cap)
 	return true;
 }
 
+static bool probe_cgroup_v2(char *why, size_t cap)
+{
+	char mnt[4096];
+
+	if (cgroups_find_mount(mnt, sizeof(mnt))) {
+		snprintf(why, cap, "no cgroup2 file system in /proc/self/mountinfo%s",
+			 cgroups_v1_mounted() ? " (cgroup v1 only)" : "");
+		return false;
+	}
+	snprintf(why, cap, "cgroup2 mounted at %s", mnt);
+	return true;
+}
+
 /*
  * A tracing program without a BTF target is refused either way; a kernel that knows the
  * program type says why in the verifier log, an older one refuses the type itself.
@@ -223,6 +236,9 @@ bool probe_has_cap(unsigned cap)
 /* One source of truth: --probe's lines, SCT_RECORD_FORCE's names, the stop messages. */
 static const struct feature features[PROBE_COUNT] = {
 	[PROBE_BTF] = { false, "btf", "BTF (CONFIG_DEBUG_INFO_BTF=y)", "5.4", NULL, probe_btf },
+	[PROBE_CGROUP_V2] = { false, "cgroup-v2", "cgroup2 file system", "4.5",
+			      "every cgroup id is the unified root's, no paths; -G stops",
+			      probe_cgroup_v2 },
 	[PROBE_TP_BTF] = { false, "tp-btf", "BTF tracepoint programs (tp_btf)", "5.5", NULL,
 			   probe_tp_btf },
 	[PROBE_RINGBUF] = { false, "ringbuf", "BPF ring buffer", "5.8", NULL, probe_ringbuf },

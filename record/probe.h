@@ -20,6 +20,7 @@
 
 enum probe_feature {
 	PROBE_BTF,             /* /sys/kernel/btf/vmlinux */
+	PROBE_CGROUP_V2,       /* a cgroup2 mount: cgroup paths and -G */
 	PROBE_TP_BTF,          /* BPF_PROG_TYPE_TRACING attached to a raw tracepoint */
 	PROBE_RINGBUF,         /* BPF_MAP_TYPE_RINGBUF */
 	PROBE_TASK_ITER,       /* iter/task programs */
