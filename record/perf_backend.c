@@ -357,7 +357,7 @@ static int sample_write(struct perf_backend *b, int cpu, struct perf_task *t,
 static int on_sample(struct perf_backend *b, int cpu, const struct perf_event_header *h)
 {
 	struct perf_sample s;
-	struct perf_task *t, late = { .tid = 0 };
+	struct perf_task *t, late = { .cgroup_id = 0 };
 	uint16_t type;
 	int err = sample_parse(b, h, &s), idx;
 
@@ -378,6 +378,8 @@ static int on_sample(struct perf_backend *b, int cpu, const struct perf_event_he
 	if (type == b->tps.id[PERF_TP_EXIT] && !perf_pair_find(&b->pair, s.tid)) {
 		if (b->dedupe)
 			return 0;
+		late.tid = s.tid;
+		late.pid = s.pid;
 		t = &late;
 	} else {
 		/* No slot: a duplicate, or a task that found no room (counted when it appeared). */
