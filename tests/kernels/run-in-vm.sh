@@ -12,7 +12,7 @@
 #               stock kernel far too slowly, and -cpu host aborts there.
 #   VM_MEM      guest memory (default 1G)       VM_CPUS     guest CPUs (default 2)
 #   VM_TIMEOUT  seconds before the VM is killed (default 2400: the recorder tests with their
-#               reruns under every fallback and the perf backend take ~15 min under TCG)
+#               reruns under every fallback and the perf backend took 5-8 min under TCG)
 #   VM_CONSOLE  file to keep the guest's kernel console in (default: a temporary file)
 #   CI          passed on to COMMAND; every other variable of the caller is not
 set -euo pipefail
