@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: BSD-2-Clause
 /* The command line of sct-record: defaults, parsing with range checks, --help. */
+#include <ctype.h>
 #include <errno.h>
 #include <getopt.h>
 #include <limits.h>
@@ -78,9 +79,20 @@ static void usage_full(void)
 	       "                           threads-max, here %u)\n"
 	       "      --ringbuf-size BYTES BPF ring buffer size, a power of two, K/M/G suffixes\n"
 	       "                           allowed (default: 4M; at least 8K with 4K pages, so\n"
-	       "                           that an exec event fits)\n"
+	       "                           that an exec event fits); perf: each CPU's ring\n"
+	       "                           is 4 times this (256M for all CPUs at most)\n"
 	       "      --flush-interval SECONDS  every event is in the file this long after it\n"
 	       "                           happened, 0.01 to 3600 (default: 1)\n"
+	       "  -e, --event GROUP:NAME[,...]  also record every sample of these tracepoints\n"
+	       "                           (tracefs events/GROUP/NAME) for the same targets, as\n"
+	       "                           SAMPLE records with their raw fields; repeatable\n"
+	       "      --backend auto|bpf|perf  what records the syscalls: bpf (BPF programs,\n"
+	       "                           pairing in the kernel), perf (perf_event_open() on\n"
+	       "                           tracepoints, pairing in the recorder; needs CAP_PERFMON\n"
+	       "                           or perf_event_paranoid -1, and for -G the perf_event\n"
+	       "                           cgroup controller: --probe's perf-cgroup), auto\n"
+	       "                           (default: bpf when the kernel and privileges allow\n"
+	       "                           it, else perf; says which)\n"
 	       "\n"
 	       "Long-running capture (-o FILE names the files: rec.sct gives rec.000001.sct, ...):\n"
 	       "      --rotate-size SIZE   go on in the next numbered file once this one holds SIZE\n"
@@ -105,9 +117,10 @@ static void usage_full(void)
 	       "has exited; the recorder then drains the ring buffer, writes the trailer, prints\n"
 	       "one summary line and exits 0 (127 or 126 when CMD could not be executed).\n"
 	       "Once tracing is live it prints on stderr:\n"
-	       "  sct-record: tracing N tasks (LOADER, INFLIGHT)\n"
+	       "  sct-record: tracing N tasks (LOADER, INFLIGHT)     with bpf\n"
+	       "  sct-record: tracing N tasks (perf, WHOSE cgroup ids) with perf\n"
 	       "\n"
-	       "Needs root, or CAP_BPF and CAP_PERFMON, and a kernel with BTF\n"
+	       "bpf needs root, or CAP_BPF and CAP_PERFMON, and a kernel with BTF\n"
 	       "(/sys/kernel/btf/vmlinux); --probe lists the rest and the fallbacks. Test only:\n"
 	       "SCT_RECORD_FORCE=no-FEATURE[,...] makes features of --probe look missing.\n"
 	       "\n"
@@ -219,7 +232,7 @@ static int parse_id_list(const char *s, const char *what, uint32_t **list, size_
 	}
 }
 
-static int read_proc_u64(const char *path, uint64_t *out)
+int read_file_u64(const char *path, uint64_t *out)
 {
 	FILE *f = fopen(path, "re");
 	unsigned long long v;
@@ -240,8 +253,8 @@ uint32_t host_default_max_tasks(void)
 	uint64_t pid_max = 0, threads_max = 0, n;
 
 	/* No more tasks can exist than pids or threads; both bound the map. */
-	read_proc_u64("/proc/sys/kernel/pid_max", &pid_max);
-	read_proc_u64("/proc/sys/kernel/threads-max", &threads_max);
+	read_file_u64("/proc/sys/kernel/pid_max", &pid_max);
+	read_file_u64("/proc/sys/kernel/threads-max", &threads_max);
 	n = pid_max ? pid_max : 32768;
 	if (threads_max && threads_max < n)
 		n = threads_max;
@@ -258,6 +271,11 @@ void env_init(struct env *env)
 
 void env_free(struct env *env)
 {
+	for (size_t i = 0; i < env->nevents; i++)
+		free(env->events[i]);
+	free(env->events);
+	env->events = NULL;
+	env->nevents = 0;
 	free(env->pids);
 	free(env->tids);
 	free(env->user_name);
@@ -296,9 +314,12 @@ static int parse_user(struct env *env, const char *arg)
 }
 
 enum {
-	OPT_MAX_TASKS = 256, OPT_RINGBUF, OPT_FLUSH, OPT_KEEP_COMMAND, OPT_PROBE, OPT_ROTATE_SIZE,
-	OPT_ROTATE_INTERVAL, OPT_ROTATE_COUNT, OPT_SNAPSHOT, OPT_SNAPSHOT_ON_EXIT,
+	OPT_MAX_TASKS = 256, OPT_RINGBUF, OPT_FLUSH, OPT_KEEP_COMMAND, OPT_PROBE, OPT_BACKEND,
+	OPT_ROTATE_SIZE, OPT_ROTATE_INTERVAL, OPT_ROTATE_COUNT, OPT_SNAPSHOT, OPT_SNAPSHOT_ON_EXIT,
 };
+
+/* --backend's names, in enum record_backend order. */
+static const char *const backend_names[] = { "auto", "bpf", "perf" };
 
 static const struct option long_opts[] = {
 	{ "pid", required_argument, NULL, 'p' },
@@ -320,6 +341,8 @@ static const struct option long_opts[] = {
 	{ "snapshot-on-exit", no_argument, NULL, OPT_SNAPSHOT_ON_EXIT },
 	{ "quiet", no_argument, NULL, 'q' },
 	{ "probe", no_argument, NULL, OPT_PROBE },
+	{ "backend", required_argument, NULL, OPT_BACKEND },
+	{ "event", required_argument, NULL, 'e' },
 	{ "help", no_argument, NULL, 'h' },
 	{ "version", no_argument, NULL, 'V' },
 	{ 0 },
@@ -330,6 +353,47 @@ static int bad_value(const char *what, const char *arg, const char *why)
 	fprintf(stderr, "sct-record: invalid %s: '%s'%s%s\n", what, arg, why ? ": " : "", why ? why : "");
 	usage_short();
 	return -EINVAL;
+}
+
+/* GROUP:NAME, each a tracefs folder name: letters, digits, '_' (no '/', no "..") */
+static bool event_name_ok(const char *s, size_t len)
+{
+	const char *colon = memchr(s, ':', len);
+	size_t glen = colon ? (size_t)(colon - s) : 0;
+
+	if (!colon || !glen || glen + 1 == len)
+		return false;
+	for (size_t i = 0; i < len; i++)
+		if (i != glen && !(isalnum((unsigned char)s[i]) || s[i] == '_'))
+			return false;
+	return true;
+}
+
+/* -e "A:B,C:D" -> appended to env->events; the HEADER's event table has a bound. */
+static int parse_events(struct env *env, const char *arg)
+{
+	const char *p = arg;
+
+	for (;;) {
+		size_t len = strcspn(p, ",");
+		char **tmp;
+
+		if (!event_name_ok(p, len))
+			return bad_value("event", arg, "GROUP:NAME[,GROUP:NAME...] of tracefs expected");
+		if (env->nevents >= SCT_MAX_EVENTS)
+			return bad_value("event", arg, "too many events");
+		tmp = realloc(env->events, (env->nevents + 1) * sizeof(*tmp));
+		if (!tmp)
+			return -ENOMEM;
+		env->events = tmp;
+		env->events[env->nevents] = strndup(p, len);
+		if (!env->events[env->nevents])
+			return -ENOMEM;
+		env->nevents++;
+		if (!p[len])
+			return 0;
+		p += len + 1;
+	}
 }
 
 /* The largest event the BPF programs reserve, with the ring buffer's own header. */
@@ -439,6 +503,15 @@ static int cli_option(struct env *env, int opt, const char *arg)
 	case OPT_PROBE:
 		env->probe = true;
 		return 0;
+	case 'e':
+		return parse_events(env, arg);
+	case OPT_BACKEND:
+		for (size_t i = 0; i < sizeof(backend_names) / sizeof(backend_names[0]); i++)
+			if (!strcmp(arg, backend_names[i])) {
+				env->backend = i;
+				return 0;
+			}
+		return bad_value("backend", arg, "auto, bpf or perf expected");
 	}
 	usage_short();
 	return -EINVAL;
@@ -494,7 +567,7 @@ int cli_parse(struct env *env, int argc, char **argv)
 	env->argc = argc;
 	env->argv = argv;
 	/* '+': stop at the first non-option, so CMD's own options are left alone. */
-	while ((opt = getopt_long(argc, argv, "+p:t:G:ao:fu:d:qhV", long_opts, NULL)) != -1) {
+	while ((opt = getopt_long(argc, argv, "+p:t:G:ao:fu:d:e:qhV", long_opts, NULL)) != -1) {
 		if (opt == 'h') {
 			usage_full();
 			return CLI_EXIT;

@@ -119,17 +119,23 @@ static int event_lifecycle(struct recorder *r, const void *data, size_t size)
 	return -EPROTO;
 }
 
+int events_syscall(struct recorder *r, const struct sct_syscall *sc)
+{
+	int err;
+
+	if (sc->cgroup_id != r->last_cgroup) {
+		err = events_note_cgroup(r, sc->cgroup_id, sc->time_ns);
+		if (err)
+			return err;
+		r->last_cgroup = sc->cgroup_id;
+	}
+	return sct_writer_append_syscall(r->writer, sc);
+}
+
 static int event_syscall(struct recorder *r, const struct sct_ev_syscall *e)
 {
 	struct sct_syscall sc;
-	int err;
 
-	if (e->cgroup_id != r->last_cgroup) {
-		err = events_note_cgroup(r, e->cgroup_id, e->enter_ns);
-		if (err)
-			return err;
-		r->last_cgroup = e->cgroup_id;
-	}
 	sc.time_ns = e->enter_ns;
 	sc.duration_ns = e->duration_ns;
 	sc.cgroup_id = e->cgroup_id;
@@ -139,7 +145,7 @@ static int event_syscall(struct recorder *r, const struct sct_ev_syscall *e)
 	sc.nr = e->nr;
 	sc.abi = e->abi;
 	sc.unfinished = 0;
-	return sct_writer_append_syscall(r->writer, &sc);
+	return events_syscall(r, &sc);
 }
 
 int events_handle(void *ctx, void *data, size_t size)

@@ -13,10 +13,12 @@
 #include <sys/syscall.h>
 #include <unistd.h>
 #include <linux/bpf.h>
+#include <linux/capability.h>
 #include <bpf/bpf.h>
 #include <bpf/libbpf.h>
 
 #include "record.h"
+#include "perf.h"
 #include "probe.h"
 
 #define BTF_PATH "/sys/kernel/btf/vmlinux"
@@ -24,6 +26,7 @@
 typedef bool (*probe_fn)(char *why, size_t cap);
 
 struct feature {
+	bool perf;            /* a requirement of the perf backend, not of the BPF one */
 	const char *name;     /* --probe's name; SCT_RECORD_FORCE says no-NAME */
 	const char *what;     /* "this kernel has no WHAT" */
 	const char *since;    /* first Linux version with it */
@@ -48,6 +51,19 @@ static bool probe_btf(char *why, size_t cap)
 	if (access(BTF_PATH, R_OK))
 		return why_errno(why, cap, BTF_PATH, errno);
 	snprintf(why, cap, "%s is readable", BTF_PATH);
+	return true;
+}
+
+static bool probe_cgroup_v2(char *why, size_t cap)
+{
+	char mnt[4096];
+
+	if (cgroups_find_mount(mnt, sizeof(mnt))) {
+		snprintf(why, cap, "no cgroup2 file system in /proc/self/mountinfo%s",
+			 cgroups_v1_mounted() ? " (cgroup v1 only)" : "");
+		return false;
+	}
+	snprintf(why, cap, "cgroup2 mounted at %s", mnt);
 	return true;
 }
 
@@ -194,25 +210,61 @@ static bool probe_light_skeleton(char *why, size_t cap)
 	return true;
 }
 
+static bool probe_raw_syscalls(char *why, size_t cap)
+{
+	struct perf_tps tps;
+
+	if (perf_tps_read(&tps, why, cap))
+		return false;
+	snprintf(why, cap, "raw_syscalls:sys_enter/sys_exit, sched_process_exec/exit in %s%s",
+		 tps.events, tps.layout.have_group_dead ? "" : " (no group_dead: leader exit used)");
+	return true;
+}
+
+bool probe_has_cap(unsigned cap)
+{
+	struct __user_cap_header_struct hdr = { .version = _LINUX_CAPABILITY_VERSION_3 };
+	struct __user_cap_data_struct data[2] = { { 0 } };
+
+	if (geteuid() == 0)
+		return true;
+	if (syscall(SYS_capget, &hdr, data))
+		return false;
+	return data[cap / 32].effective & (1u << (cap % 32));
+}
+
 /* One source of truth: --probe's lines, SCT_RECORD_FORCE's names, the stop messages. */
 static const struct feature features[PROBE_COUNT] = {
-	[PROBE_BTF] = { "btf", "BTF (CONFIG_DEBUG_INFO_BTF=y)", "5.4", NULL, probe_btf },
-	[PROBE_TP_BTF] = { "tp-btf", "BTF tracepoint programs (tp_btf)", "5.5", NULL,
+	[PROBE_BTF] = { false, "btf", "BTF (CONFIG_DEBUG_INFO_BTF=y)", "5.4", NULL, probe_btf },
+	[PROBE_CGROUP_V2] = { false, "cgroup-v2", "cgroup2 file system", "4.5",
+			      "every cgroup id is the unified root's, no paths; -G stops",
+			      probe_cgroup_v2 },
+	[PROBE_TP_BTF] = { false, "tp-btf", "BTF tracepoint programs (tp_btf)", "5.5", NULL,
 			   probe_tp_btf },
-	[PROBE_RINGBUF] = { "ringbuf", "BPF ring buffer", "5.8", NULL, probe_ringbuf },
-	[PROBE_TASK_ITER] = { "task-iter", "BPF task iterator", "5.8", NULL, probe_task_iter },
-	[PROBE_ANCESTOR_CGROUP] = { "ancestor-cgroup", "bpf_get_current_ancestor_cgroup_id()",
+	[PROBE_RINGBUF] = { false, "ringbuf", "BPF ring buffer", "5.8", NULL, probe_ringbuf },
+	[PROBE_TASK_ITER] = { false, "task-iter", "BPF task iterator", "5.8", NULL, probe_task_iter },
+	[PROBE_ANCESTOR_CGROUP] = { false, "ancestor-cgroup", "bpf_get_current_ancestor_cgroup_id()",
 				    "5.7", "-G stops, the other modes do not use it",
 				    probe_ancestor_cgroup },
-	[PROBE_TASK_STORAGE] = { "task-storage", "task storage for tracing programs", "5.12",
+	[PROBE_TASK_STORAGE] = { false, "task-storage", "task storage for tracing programs", "5.12",
 				 "in-flight syscalls in a hash map keyed by tid",
 				 probe_task_storage },
-	[PROBE_LIGHT_SKELETON] = { "light-skeleton", "in-kernel CO-RE for the light skeleton",
+	[PROBE_LIGHT_SKELETON] = { false, "light-skeleton", "in-kernel CO-RE for the light skeleton",
 				   "5.17", "the ordinary skeleton, relocated by libbpf",
 				   probe_light_skeleton },
-	[PROBE_RUN_ON_CPU] = { "run-on-cpu", "BPF_PROG_TEST_RUN on a chosen CPU", "5.10",
+	[PROBE_RUN_ON_CPU] = { false, "run-on-cpu", "BPF_PROG_TEST_RUN on a chosen CPU", "5.10",
 			       "SYSCALL events go to the ring buffer one by one, not staged per CPU",
 			       probe_run_on_cpu },
+	[PROBE_PERF_ACCESS] = { true, "perf-access", "CAP_PERFMON or perf_event_paranoid -1", "5.8",
+				NULL, perf_probe_access },
+	[PROBE_RAW_SYSCALLS] = { true, "raw-syscalls", "raw_syscalls tracepoints in tracefs",
+				 "2.6", NULL, probe_raw_syscalls },
+	[PROBE_SAMPLE_CGROUP] = { true, "sample-cgroup", "PERF_SAMPLE_CGROUP", "5.7",
+				  "perf backend: cgroup ids as the recorder reads them from /proc",
+				  perf_probe_sample_cgroup },
+	[PROBE_PERF_CGROUP] = { true, "perf-cgroup", "perf_event cgroup controller on cgroup2", "4.11",
+				"perf backend: cgroup ids as the recorder reads them from /proc; "
+				"-G stops", perf_probe_cgroup },
 };
 
 /* Apply SCT_RECORD_FORCE's list of no-NAME items. */
@@ -251,7 +303,8 @@ int probe_all_report(struct probes *p)
 int probe_print_report(FILE *f)
 {
 	struct probes probes, *p = &probes;
-	int err = probe_all_report(p);
+	int err = probe_all_report(p), b;
+	char why[256];
 
 	if (err)
 		return err;
@@ -262,6 +315,10 @@ int probe_print_report(FILE *f)
 			features[i].since, p->why[i], fallback ? "; without it: " : "",
 			fallback ? fallback : "");
 	}
+	/* --probe runs privileged (main.c checks first): what auto would pick here and now. */
+	b = probe_pick_backend(p, SCT_MODE_TARGETS, true, why, sizeof(why));
+	fprintf(f, "%-16s %-4s %s\n", "backend-auto", b == BACKEND_BPF ? "bpf" : b == BACKEND_PERF ?
+		"perf" : "none", b < 0 ? "neither backend can run here" : why);
 	return 0;
 }
 
@@ -272,12 +329,58 @@ static int probe_missing(enum probe_feature i)
 	return -EOPNOTSUPP;
 }
 
-int probe_require_report(const struct probes *p, unsigned mode)
+/* The first requirement of a backend that p lacks, or -1. */
+static int probe_first_missing(const struct probes *p, bool perf, unsigned mode)
 {
 	for (int i = 0; i < PROBE_COUNT; i++)
-		if (!p->have[i] && !features[i].fallback)
-			return probe_missing(i);
-	if (mode == SCT_MODE_CGROUP && !p->have[PROBE_ANCESTOR_CGROUP])
-		return probe_missing(PROBE_ANCESTOR_CGROUP);
-	return 0;
+		if (features[i].perf == perf && !p->have[i] && !features[i].fallback)
+			return i;
+	if (!perf && mode == SCT_MODE_CGROUP && !p->have[PROBE_ANCESTOR_CGROUP])
+		return PROBE_ANCESTOR_CGROUP;
+	if (perf && mode == SCT_MODE_CGROUP && !p->have[PROBE_PERF_CGROUP])
+		return PROBE_PERF_CGROUP;
+	return -1;
+}
+
+int probe_require_report(const struct probes *p, unsigned mode)
+{
+	int i = probe_first_missing(p, false, mode);
+
+	return i < 0 ? 0 : probe_missing(i);
+}
+
+int probe_require_perf_report(const struct probes *p, unsigned mode)
+{
+	int i = probe_first_missing(p, true, mode);
+
+	if (i == PROBE_PERF_ACCESS) {
+		fprintf(stderr, "sct-record: permission denied: the perf backend needs root, CAP_PERFMON "
+			"or perf_event_paranoid -1 (%s)\n", p->why[i]);
+		return -EPERM;
+	}
+	if (i == PROBE_PERF_CGROUP) {
+		fprintf(stderr, "sct-record: -G with the perf backend needs the perf_event controller "
+			"on cgroup2: %s\n", p->why[i]);
+		return -EOPNOTSUPP;
+	}
+	return i < 0 ? 0 : probe_missing(i);
+}
+
+int probe_pick_backend(const struct probes *p, unsigned mode, bool bpf_privileged, char *why,
+		       size_t cap)
+{
+	int bpf = bpf_privileged ? probe_first_missing(p, false, mode) : PROBE_COUNT;
+	int perf = probe_first_missing(p, true, mode);
+
+	if (bpf < 0) {
+		snprintf(why, cap, "BTF, tp_btf programs, ring buffer and task iterator are there");
+		return BACKEND_BPF;
+	}
+	if (perf >= 0)
+		return -1;
+	if (bpf == PROBE_COUNT)
+		snprintf(why, cap, "no privilege for BPF (root, or CAP_BPF and CAP_PERFMON)");
+	else
+		snprintf(why, cap, "no %s: %s", features[bpf].what, p->why[bpf]);
+	return BACKEND_PERF;
 }

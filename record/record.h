@@ -27,6 +27,13 @@
 
 #define NSEC_PER_SEC 1000000000ull
 
+/* --backend: what records the syscalls. */
+enum record_backend {
+	BACKEND_AUTO = 0,        /* bpf when its programs can load and attach, else perf */
+	BACKEND_BPF,             /* tp_btf programs, pairing in the kernel */
+	BACKEND_PERF,            /* perf_event_open() on tracepoints, pairing in userspace */
+};
+
 /* Every command-line setting, with its default from env_init(). */
 struct env {
 	uint32_t *pids;          /* -p */
@@ -54,6 +61,9 @@ struct env {
 	uint32_t rotate_count;   /* --rotate-count; 0 = keep every file */
 	uint64_t snapshot_size;  /* --snapshot, bytes; 0 = no flight recorder */
 	bool snapshot_on_exit;   /* --snapshot-on-exit */
+	unsigned backend;        /* --backend: enum record_backend */
+	char **events;           /* -e GROUP:NAME tracepoints sampled into SAMPLE records */
+	size_t nevents;
 	int argc;                /* the command line, for the HEADER */
 	char **argv;
 };
@@ -67,6 +77,8 @@ int cli_parse(struct env *env, int argc, char **argv);
 
 /* Host limits read from /proc for defaults. */
 uint32_t host_default_max_tasks(void);
+/* The number a file (/proc, tracefs) starts with. */
+int read_file_u64(const char *path, uint64_t *out);
 
 /* cgroups.c: cgroup v2 id -> path under the mount. */
 struct cgroups;
@@ -223,6 +235,13 @@ struct targets {
 	__u64 *count;               /* entries in the map, in the mapped .bss: BPF keeps it too */
 	struct idset inserted;      /* put in the map by the /proc passes: the prune checks them */
 	struct idset not_fit;       /* found no room: retried after the prune */
+	/*
+	 * Set for perf events (the perf backend, -e): called once per tid the /proc passes find,
+	 * before the map insert, or instead of it when map_fd is -1.
+	 */
+	int (*insert)(void *ctx, uint32_t tid);
+	void *insert_ctx;
+	struct idset hooked;        /* the tids insert was called for */
 };
 
 /* The running recorder. */
@@ -234,6 +253,12 @@ struct recorder {
 	uint64_t target_cgroup;
 	uint32_t target_level;
 	struct host_info host;
+	unsigned backend;           /* enum record_backend, never AUTO once picked */
+	const char *backend_name;   /* "bpf" or "perf": the HEADER says it */
+	bool sample_cgroup;         /* perf: samples carry the kernel's cgroup id */
+	bool perf_fallback;         /* auto took bpf, and perf can run if bpf fails to start */
+	struct perf_backend *sampler; /* bpf backend with -e: the perf events of the tracepoints */
+	struct perf_backend *perf;  /* perf backend, once its events are open (each file's TASKs) */
 	const struct loader *loader; /* load.h: which skeleton */
 	void *skel;                 /* the loader's skeleton */
 	bool inflight_in_hash;      /* no task storage: in-flight syscalls in a hash map */
@@ -292,6 +317,15 @@ int command_finish_report(struct command *c, const struct env *env);
 struct targets_result {
 	uint64_t not_fit;        /* live target tasks the map had no room for */
 };
+/* fn for every number-named entry of a /proc folder (0 if the folder is gone), until an error. */
+typedef int (*proc_id_fn)(void *ctx, uint32_t id);
+int proc_each_id(const char *path, proc_id_fn fn, void *ctx);
+/* The fields of /proc/TID/stat after its "(comm)" (read into buf), NULL if tid is gone. */
+const char *proc_stat_fields(uint32_t tid, char *buf, size_t cap);
+/* Tgid of tid from /proc/TID/status; -ESRCH if it is gone. */
+int proc_tgid(uint32_t tid, uint32_t *tgid);
+/* Whether tid is surely past its exit tracepoint: gone or a zombie. */
+bool proc_task_gone(uint32_t tid);
 /* Every -p/-t id exists; prints "cannot trace pid N: no such process" otherwise. */
 int targets_check_report(const struct env *env);
 int targets_fill(struct recorder *r);
@@ -308,8 +342,19 @@ void targets_free(struct targets *t);
 /* session.c: load, attach, loop, drain. */
 int session_run(struct recorder *r);
 /*
+ * The steps both backends share: create the trace (rotate.c's first file, or the flight
+ * recorder), and close it with the summary line.
+ */
+int session_open_report(struct recorder *r);
+int session_close_report(struct recorder *r, int err);
+/*
+ * The start is written (err: the first error writing it): flush it, print the ready line
+ * "tracing N tasks (PATH)" and release the command after --.
+ */
+int session_ready_report(struct recorder *r, int err, const char *path);
+/*
  * What opens every file of the recording after its HEADER: TASK records of the traced tasks
- * alive now, and the traced cgroup's CGROUP record under -G.
+ * alive now (the backend's own walk), and the traced cgroup's CGROUP record under -G.
  */
 RECORD_MUST_CHECK int session_file_start(struct recorder *r);
 /* Root, or CAP_BPF and CAP_PERFMON; otherwise says so and returns -EPERM. */
@@ -317,6 +362,8 @@ int session_privilege_report(void);
 
 /* events.c: ring buffer events -> records. */
 int events_handle(void *ctx, void *data, size_t size);
+/* A SYSCALL record, after the CGROUP record of its id if that is new. */
+RECORD_MUST_CHECK int events_syscall(struct recorder *r, const struct sct_syscall *sc);
 /* Write a CGROUP record for id the first time it is seen. */
 RECORD_MUST_CHECK int events_note_cgroup(struct recorder *r, uint64_t id, uint64_t now_ns);
 RECORD_MUST_CHECK int events_warning(struct recorder *r, uint32_t kind, uint64_t count, const char *text);
@@ -327,6 +374,8 @@ RECORD_MUST_CHECK int snapshot_inflight(struct recorder *r);
 
 /* stats.c: BPF counters -> LOST/WARNING records; the live status line. */
 RECORD_MUST_CHECK int stats_check(struct recorder *r, uint64_t now_ns);
+/* The WARNING record (and stderr line) for count tasks that found no room, at start or later. */
+RECORD_MUST_CHECK int stats_targets_full(struct recorder *r, uint64_t count, bool at_start);
 void stats_status(struct recorder *r, uint64_t now_ns);
 void stats_status_clear(struct recorder *r);
 

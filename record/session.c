@@ -18,28 +18,16 @@
 
 #include "record.h"
 #include "load.h"
+#include "perf.h"
 #include "probe.h"
 
 #define POLL_TIMEOUT_NS (100 * 1000 * 1000ull)
 #define SWEEP_PERIOD_NS NSEC_PER_SEC
-#define CAP_SYS_ADMIN_BIT 21
-#define CAP_PERFMON_BIT 38
-#define CAP_BPF_BIT 39
 
 static bool has_bpf_caps(void)
 {
-	struct __user_cap_header_struct hdr = { .version = _LINUX_CAPABILITY_VERSION_3 };
-	struct __user_cap_data_struct data[2] = { { 0 } };
-
-	if (geteuid() == 0)
-		return true;
-	if (syscall(SYS_capget, &hdr, data))
-		return false;
 	/* CAP_SYS_ADMIN covers both, as it did before CAP_BPF and CAP_PERFMON existed. */
-	if (data[0].effective & (1u << CAP_SYS_ADMIN_BIT))
-		return true;
-	return (data[1].effective & (1u << (CAP_BPF_BIT - 32))) &&
-	       (data[1].effective & (1u << (CAP_PERFMON_BIT - 32)));
+	return probe_has_cap(CAP_SYS_ADMIN) || (probe_has_cap(CAP_BPF) && probe_has_cap(CAP_PERFMON));
 }
 
 static int privilege_error(void)
@@ -54,6 +42,30 @@ int session_privilege_report(void)
 	return has_bpf_caps() ? 0 : privilege_error();
 }
 
+/* --backend: the one asked for, or what auto finds usable, said in one stderr line. */
+static int session_backend_report(struct recorder *r, const struct probes *p)
+{
+	char why[256];
+	int b = r->env->backend;
+
+	if (b == BACKEND_AUTO) {
+		b = probe_pick_backend(p, r->mode, has_bpf_caps(), why, sizeof(why));
+		if (b < 0)
+			b = BACKEND_BPF;
+		else if (!r->env->quiet)
+			fprintf(stderr, "sct-record: backend auto: %s (%s)\n",
+				b == BACKEND_BPF ? "bpf" : "perf", why);
+	}
+	r->backend = b;
+	r->backend_name = b == BACKEND_PERF ? "perf" : "bpf";
+	r->sample_cgroup = p->have[PROBE_SAMPLE_CGROUP] && p->have[PROBE_PERF_CGROUP];
+	r->perf_fallback = r->env->backend == BACKEND_AUTO && b == BACKEND_BPF &&
+			   probe_pick_backend(p, r->mode, false, why, sizeof(why)) == BACKEND_PERF;
+	if (b == BACKEND_PERF)
+		return probe_require_perf_report(p, r->mode);
+	return session_privilege_report() ?: probe_require_report(p, r->mode);
+}
+
 /* Everything that can be checked before touching the kernel or the output file. */
 static int session_check_report(struct recorder *r)
 {
@@ -61,16 +73,15 @@ static int session_check_report(struct recorder *r)
 	struct probes probes;
 	int err;
 
-	err = session_privilege_report();
+	err = probe_all_report(&probes);
 	if (!err)
-		err = probe_all_report(&probes);
-	if (!err)
-		err = probe_require_report(&probes, r->mode);
+		err = session_backend_report(r, &probes);
 	if (err)
 		return err;
 	r->loader = probes.have[PROBE_LIGHT_SKELETON] ? &load_light : &load_skel;
 	r->inflight_in_hash = !probes.have[PROBE_TASK_STORAGE];
-	r->staged = probes.have[PROBE_RUN_ON_CPU];
+	/* The perf backend reads its rings directly: nothing is staged, no flush adds its delay. */
+	r->staged = r->backend == BACKEND_BPF && probes.have[PROBE_RUN_ON_CPU];
 	err = targets_check_report(env);
 	if (err)
 		return err;
@@ -180,11 +191,14 @@ static void session_timing(struct recorder *r, uint64_t *writer_interval_ns)
 	*writer_interval_ns = interval - (r->staged ? 3 : 2) * (uint64_t)r->poll_ms * 1000000;
 }
 
-static int session_open_report(struct recorder *r)
+int session_open_report(struct recorder *r)
 {
 	struct sct_writer_opts opts = { 0 };
 
 	session_timing(r, &opts.flush_interval_ns);
+	r->host.info.backend = r->backend_name;
+	if (r->backend == BACKEND_PERF || r->env->nevents)
+		r->host.info.sample_cgroup = r->sample_cgroup ? "kernel" : "recorder";
 
 	if (r->host.cgroup_mount[0]) {
 		r->cgroups = cgroups_new(r->host.cgroup_mount);
@@ -198,26 +212,23 @@ static int session_open_report(struct recorder *r)
 
 int session_file_start(struct recorder *r)
 {
-	int err = snapshot_tasks(r);
+	int err;
 
+	if (r->backend == BACKEND_PERF) {
+		/* the first file opens before the perf events: perf_start_report() starts it */
+		if (!r->perf)
+			return 0;
+		err = perf_file_start(r->perf);
+	} else {
+		err = snapshot_tasks(r);
+	}
 	if (!err && r->mode == SCT_MODE_CGROUP)
 		err = events_note_cgroup(r, r->target_cgroup, clock_now_ns());
 	return err;
 }
 
-/* The targets-full warning after the file's start, then the ready line. */
-static int session_start_report(struct recorder *r, const struct targets_result *res)
+int session_ready_report(struct recorder *r, int err, const char *path)
 {
-	char text[160];
-	int err = 0;
-
-	if (res->not_fit) {
-		snprintf(text, sizeof(text), "targets map full (--max-tasks %u): %llu tasks not traced",
-			 r->env->max_tasks, (unsigned long long)res->not_fit);
-		err = events_warning(r, SCT_WARN_TARGETS_FULL, res->not_fit, text);
-		if (!err && !r->env->quiet)
-			fprintf(stderr, "sct-record: warning: %s\n", text);
-	}
 	if (!err)
 		err = sct_writer_flush(r->writer);
 	if (err) {
@@ -226,9 +237,7 @@ static int session_start_report(struct recorder *r, const struct targets_result 
 		return err;
 	}
 	if (!r->env->quiet)
-		fprintf(stderr, "sct-record: tracing %llu tasks (%s, %s, %s)\n", (unsigned long long)r->tasks,
-			r->loader->name, r->inflight_in_hash ? "tid hash map" : "task storage",
-			r->staged ? "staged" : "unstaged");
+		fprintf(stderr, "sct-record: tracing %llu tasks (%s)\n", (unsigned long long)r->tasks, path);
 	/* Stopped while starting: the loop ends at once, so the command must never start. */
 	if (record_exiting) {
 		command_abort(&r->cmd);
@@ -238,6 +247,20 @@ static int session_start_report(struct recorder *r, const struct targets_result 
 	if (err)
 		fprintf(stderr, "sct-record: cannot start the command: %s\n", strerror(-err));
 	return err;
+}
+
+/* The targets-full warning after the file's start, then the ready line. */
+static int session_start_report(struct recorder *r, const struct targets_result *res)
+{
+	char path[64];
+	int err = 0;
+
+	if (res->not_fit)
+		err = stats_targets_full(r, res->not_fit, true);
+	snprintf(path, sizeof(path), "%s, %s, %s", r->loader->name,
+		 r->inflight_in_hash ? "tid hash map" : "task storage",
+		 r->staged ? "staged" : "unstaged");
+	return session_ready_report(r, err, path);
 }
 
 /* Whether recording should stop now. */
@@ -303,7 +326,9 @@ static int session_loop(struct recorder *r)
 		if (n < 0)
 			return r->err ? r->err : (int)n;
 		now_ns = clock_now_ns();
-		err = sct_writer_flush_if_due(r->writer, now_ns);
+		err = perf_sampler_read(r->sampler, now_ns);
+		if (!err)
+			err = sct_writer_flush_if_due(r->writer, now_ns);
 		if (!err)
 			err = stats_check(r, now_ns);
 		if (!err)
@@ -331,6 +356,8 @@ static int session_drain(struct recorder *r)
 	n = ringbuf_consume(&r->rb, events_handle, r);
 	err = n < 0 ? (int)n : stats_check(r, clock_now_ns());
 	if (!err)
+		err = perf_sampler_drain(r->sampler);
+	if (!err)
 		err = snapshot_inflight(r);
 	return r->err ? r->err : err;
 }
@@ -355,6 +382,8 @@ static void session_summary(struct recorder *r)
 
 static void session_destroy(struct recorder *r)
 {
+	perf_sampler_free(r->sampler);
+	r->sampler = NULL;
 	ringbuf_close(&r->rb);
 	if (r->skel) {
 		r->loader->detach(r->skel);
@@ -365,6 +394,15 @@ static void session_destroy(struct recorder *r)
 	targets_free(&r->targets);
 	r->skel = NULL;
 	r->cgroups = NULL;
+}
+
+int session_close_report(struct recorder *r, int err)
+{
+	stats_status_clear(r);
+	err = rotate_close_report(r, err);
+	if (!err)
+		session_summary(r);
+	return err;
 }
 
 int session_run(struct recorder *r)
@@ -379,6 +417,8 @@ int session_run(struct recorder *r)
 	err = session_check_report(r);
 	if (err)
 		return err;
+	if (r->backend == BACKEND_PERF)
+		return perf_session_run(r);
 	if (r->env->cmd) {
 		err = command_start(&r->cmd, r->env);
 		if (err) {
@@ -387,8 +427,25 @@ int session_run(struct recorder *r)
 		}
 	}
 	err = session_load_report(r);
+	/* -e: perf events opened by the /proc passes of the attach, beside the programs. */
+	if (!err && r->env->nevents) {
+		r->sampler = perf_sampler_new_report(r, &err);
+		if (err)
+			goto out_abort;
+	}
 	if (!err)
 		err = session_attach_report(r, &res);
+	/* auto: programs the probes accepted can still fail to load or attach; perf can run. */
+	if (err && r->perf_fallback && !record_exiting) {
+		session_destroy(r);
+		if (!r->env->quiet)
+			fprintf(stderr, "sct-record: backend auto: perf (the BPF programs did not load or "
+				"attach)\n");
+		r->backend = BACKEND_PERF;
+		r->backend_name = "perf";
+		r->staged = false;
+		return perf_session_run(r);
+	}
 	if (err)
 		goto out_abort;
 	err = session_open_report(r);
@@ -398,7 +455,11 @@ int session_run(struct recorder *r)
 	r->status_ns = r->start_ns;
 	r->status_tty = !r->env->quiet && isatty(STDERR_FILENO);
 	r->sweep_ns = r->start_ns;
-	err = session_start_report(r, &res);
+	err = perf_sampler_start_report(r->sampler, r->rb.epoll_fd);
+	if (err)
+		fprintf(stderr, "sct-record: cannot start sampling the -e tracepoints: %s\n", strerror(-err));
+	if (!err)
+		err = session_start_report(r, &res);
 	if (err)
 		goto out_discard;
 
@@ -406,10 +467,7 @@ int session_run(struct recorder *r)
 	command_stop(&r->cmd, r->env);
 	if (!err)
 		err = session_drain(r);
-	stats_status_clear(r);
-	err = rotate_close_report(r, err);
-	if (!err)
-		session_summary(r);
+	err = session_close_report(r, err);
 	session_destroy(r);
 	r->cmd_status = command_finish_report(&r->cmd, r->env);
 	return err;

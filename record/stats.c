@@ -57,11 +57,27 @@ static int lost_write(struct recorder *r, uint32_t cause, uint64_t count, uint64
 	return sct_writer_append(r->writer, &rec);
 }
 
+int stats_targets_full(struct recorder *r, uint64_t count, bool at_start)
+{
+	char text[160];
+	int err;
+
+	snprintf(text, sizeof(text), "targets map full (--max-tasks %u): %llu %stasks not traced",
+		 r->env->max_tasks, (unsigned long long)count, at_start ? "" : "new ");
+	err = events_warning(r, SCT_WARN_TARGETS_FULL, count, text);
+	if (err || r->env->quiet)
+		return err;
+	/* The start's line, then once at run time; every later overflow still gets its record. */
+	if (at_start || !r->targets_full_said)
+		fprintf(stderr, "%ssct-record: warning: %s\n", r->status_shown ? "\r\033[K" : "", text);
+	r->targets_full_said |= !at_start;
+	return 0;
+}
+
 int stats_check(struct recorder *r, uint64_t now_ns)
 {
 	struct sct_stats now;
 	uint64_t d;
-	char text[160];
 	int err;
 
 	err = stats_read(r, &now);
@@ -74,17 +90,8 @@ int stats_check(struct recorder *r, uint64_t now_ns)
 	if (d && (err = lost_write(r, SCT_LOST_INFLIGHT, d, now_ns)))
 		return err;
 	d = now.targets_full - r->seen.targets_full;
-	if (d) {
-		snprintf(text, sizeof(text), "targets map full (--max-tasks %u): %llu new tasks not traced",
-			 r->env->max_tasks, (unsigned long long)d);
-		err = events_warning(r, SCT_WARN_TARGETS_FULL, d, text);
-		if (err)
-			return err;
-		/* Once on stderr; every later overflow still gets its WARNING record. */
-		if (!r->env->quiet && !r->targets_full_said)
-			fprintf(stderr, "%ssct-record: warning: %s\n", r->status_shown ? "\r\033[K" : "", text);
-		r->targets_full_said = true;
-	}
+	if (d && (err = stats_targets_full(r, d, false)))
+		return err;
 	r->seen = now;
 	r->stats_check_ns = now_ns;
 	return 0;

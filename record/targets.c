@@ -86,7 +86,17 @@ static void targets_del(struct targets *t, uint32_t tid)
 
 static int target_insert(struct walk *w, uint32_t tid)
 {
-	int err = targets_add(w->t, tid);
+	int err;
+
+	/* Perf events follow the targets too: each tid is handed over once. No map: perf only. */
+	if (w->t->insert) {
+		err = idset_add(&w->t->hooked, tid);
+		if (err > 0)
+			err = w->t->insert(w->t->insert_ctx, tid);
+		if (err < 0 || w->t->map_fd < 0)
+			return err < 0 ? err : 0;
+	}
+	err = targets_add(w->t, tid);
 
 	if (!err)
 		return idset_add(&w->t->inserted, tid) < 0 ? -ENOMEM : 0;
@@ -131,37 +141,53 @@ static int children_queue(struct walk *w, uint32_t pid, uint32_t tid)
 	return err;
 }
 
+int proc_each_id(const char *path, proc_id_fn fn, void *ctx)
+{
+	struct dirent *d;
+	DIR *dir = opendir(path);
+	int err = 0;
+
+	/* Gone before we could read it: not an error, a target may exit any time. */
+	if (!dir)
+		return 0;
+	while (!err && (d = readdir(dir))) {
+		char *end;
+		unsigned long id = strtoul(d->d_name, &end, 10);
+
+		if (!*end && id && id <= UINT32_MAX)
+			err = fn(ctx, id);
+	}
+	closedir(dir);
+	return err;
+}
+
+struct group {
+	struct walk *w;
+	uint32_t pid;
+};
+
+static int group_thread(void *ctx, uint32_t tid)
+{
+	struct group *g = ctx;
+	int err = target_insert(g->w, tid);
+
+	return err ? err : children_queue(g->w, g->pid, tid);
+}
+
 /* Insert every thread of pid and queue their children. */
 static int group_read(struct walk *w, uint32_t pid)
 {
+	struct group g = { .w = w, .pid = pid };
 	char path[64];
-	struct dirent *d;
-	DIR *dir;
-	int err = 0;
+	int err;
 
 	if ((pid_t)pid == getpid())
 		return 0;
 	err = idset_add(&w->groups, pid);
 	if (err <= 0)
 		return err;
-	err = 0;
 	snprintf(path, sizeof(path), "/proc/%u/task", pid);
-	dir = opendir(path);
-	/* Gone before we could read it: not an error, a target may exit any time. */
-	if (!dir)
-		return 0;
-	while (!err && (d = readdir(dir))) {
-		char *end;
-		unsigned long tid = strtoul(d->d_name, &end, 10);
-
-		if (*end || !tid || tid > UINT32_MAX)
-			continue;
-		err = target_insert(w, tid);
-		if (!err)
-			err = children_queue(w, pid, tid);
-	}
-	closedir(dir);
-	return err;
+	return proc_each_id(path, group_thread, &g);
 }
 
 static int walk_drain(struct walk *w)
@@ -173,8 +199,7 @@ static int walk_drain(struct walk *w)
 	return err;
 }
 
-/* Tgid of tid from /proc/TID/status; -ESRCH if it is gone. */
-static int tid_tgid(uint32_t tid, uint32_t *tgid)
+int proc_tgid(uint32_t tid, uint32_t *tgid)
 {
 	char path[64], line[256];
 	unsigned long v;
@@ -200,7 +225,7 @@ static int walk_thread(struct walk *w, uint32_t tid)
 	uint32_t pid;
 	int err;
 
-	if (tid_tgid(tid, &pid))
+	if (proc_tgid(tid, &pid))
 		return 0;
 	if ((pid_t)pid == getpid())
 		return 0;
@@ -237,25 +262,34 @@ int targets_fill(struct recorder *r)
 /* targets_sweep() checks at most this many tasks, a few hundred microseconds of /proc. */
 #define TARGETS_SWEEP_MAX 64
 
-/* State letter and flags of tid from /proc/TID/stat; false if it is gone. */
-static bool task_stat(uint32_t tid, char *state, unsigned long *flags)
+const char *proc_stat_fields(uint32_t tid, char *buf, size_t cap)
 {
-	char path[64], buf[512], *paren;
+	char path[64], *paren;
 	ssize_t n;
 	FILE *f;
 
 	snprintf(path, sizeof(path), "/proc/%u/stat", tid);
 	f = fopen(path, "re");
 	if (!f)
-		return false;
-	n = fread(buf, 1, sizeof(buf) - 1, f);
+		return NULL;
+	n = fread(buf, 1, cap - 1, f);
 	fclose(f);
 	if (n <= 0)
-		return false;
+		return NULL;
 	buf[n] = '\0';
-	/* comm may hold ')': the fields follow the last one. state ppid pgrp sid tty tpgid flags */
+	/* comm may hold ')': the fields follow the last one. */
 	paren = strrchr(buf, ')');
-	return paren && sscanf(paren + 1, " %c %*d %*d %*d %*d %*d %lu", state, flags) == 2;
+	return paren ? paren + 1 : NULL;
+}
+
+/* State letter and flags of tid from /proc/TID/stat; false if it is gone. */
+static bool task_stat(uint32_t tid, char *state, unsigned long *flags)
+{
+	char buf[512];
+	const char *p = proc_stat_fields(tid, buf, sizeof(buf));
+
+	/* state ppid pgrp sid tty tpgid flags */
+	return p && sscanf(p, " %c %*d %*d %*d %*d %*d %lu", state, flags) == 2;
 }
 
 /*
@@ -272,8 +306,7 @@ static bool task_alive(uint32_t tid)
 	       !(flags & PF_EXITING);
 }
 
-/* Whether tid is surely past its exit tracepoint: gone or a zombie. */
-static bool task_gone(uint32_t tid)
+bool proc_task_gone(uint32_t tid)
 {
 	unsigned long flags;
 	char state;
@@ -347,7 +380,7 @@ int targets_check_report(const struct env *env)
 	for (size_t i = 0; i < env->ntids; i++) {
 		uint32_t tgid;
 
-		if (tid_tgid(env->tids[i], &tgid)) {
+		if (proc_tgid(env->tids[i], &tgid)) {
 			fprintf(stderr, "sct-record: cannot trace tid %u: no such thread\n", env->tids[i]);
 			return -ESRCH;
 		}
@@ -369,7 +402,7 @@ void targets_sweep(struct recorder *r)
 	/* A failed read only skips this sweep; the next one comes a second later. */
 	err = keys_read(t->map_fd, &keys, &n);
 	for (size_t i = 0; !err && i < n; i++)
-		if (task_gone(keys[i]))
+		if (proc_task_gone(keys[i]))
 			targets_del(t, keys[i]);
 	free(keys);
 }
@@ -381,6 +414,7 @@ bool targets_any(struct recorder *r)
 
 void targets_free(struct targets *t)
 {
+	idset_free(&t->hooked);
 	idset_free(&t->inserted);
 	idset_free(&t->not_fit);
 }

@@ -27,7 +27,7 @@ static const char usage_text[] =
 "resolved names: syscall: name, comm, cgroup_path; task: cgroup_path; fork: parent_comm;\n"
 "exit: comm (empty/null when no record named them). Blocks after a damaged or missing\n"
 "HEADER have no session number and no host (empty/null).\n"
-"Samples (SAMPLE records of tracepoints): event is the tracepoint's GROUP:NAME,\n"
+"Samples (tracepoints recorded with sct-record -e): event is the tracepoint's GROUP:NAME,\n"
 "and the payload is replaced by its fields, named as in the tracepoint's format: JSON: a\n"
 "\"fields\" object (integers, strings for char arrays and __data_loc strings, arrays of\n"
 "integers, {\"error\":\"out of range\"} for data outside the sample); CSV: a \"fields\"\n"

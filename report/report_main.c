@@ -25,7 +25,7 @@ static const char usage_text[] =
 "  -b, --by KEYS          group by syscall|process|thread|cgroup|comm|host, comma-combined\n"
 "                         (default syscall; e.g. --by cgroup,syscall); or by event with\n"
 "                         any of process|thread|cgroup|comm|host: a count of tracepoint\n"
-"                         samples (SAMPLE records) per group instead of syscall latencies\n"
+"                         samples (sct-record -e) per group instead of syscall latencies\n"
 "  -s, --sort KEY         time (default), calls, errors, avg, max, p99, name\n"
 "  -n, --top N            only the first N groups\n"
 "  -e, --errors           errno breakdown of failures under each group\n"

@@ -6,6 +6,7 @@
  * its loop time. The tracer is started on its pid 0.2 s after launch; 0.3 s after the
  * generator ends the tracer gets SIGINT, and its CPU time (utime+stime) is read with wait4.
  * Two configurations: one writer, and one writer pinned to each CPU.
+ * sct-record runs with its default backend (bpf here) and with --backend perf ("sct perf").
  * The floor is sct-record built with its syscall programs emptied (SCT_RECORD_FLOOR, built by
  * `make bench-record` into build/bench/): what attaching to the two tracepoints costs by
  * itself, the bound any tp_btf tracer pays. sct's loop time is shown as a ratio to it.
@@ -44,10 +45,10 @@
 #define BENCH_TRUE_RUNS 11
 #define BENCH_MAX_PROGS 16
 
-enum tool { T_NONE, T_FLOOR, T_SCT, T_PERF_RECORD, T_PERF_TRACE, T_STRACE, T_COUNT };
+enum tool { T_NONE, T_FLOOR, T_SCT, T_SCT_PERF, T_PERF_RECORD, T_PERF_TRACE, T_STRACE, T_COUNT };
 
-static const char *const tool_names[T_COUNT] = {"untraced", "floor", "sct-record", "perf record",
-						"perf trace", "strace -f"};
+static const char *const tool_names[T_COUNT] = {"untraced", "floor", "sct-record", "sct perf",
+						"perf record", "perf trace", "strace -f"};
 
 /* The two configurations: one writer, one writer per CPU. */
 enum { C_ONE, C_PER_CPU, C_COUNT };
@@ -123,6 +124,12 @@ static const char *recorder_path(enum tool tool)
 				 env_or("SCT_RECORD", "build/sct-record");
 }
 
+/* The recorders that write an sct trace: the floor build and both backends. */
+static bool tool_is_sct(enum tool tool)
+{
+	return tool == T_FLOOR || tool == T_SCT || tool == T_SCT_PERF;
+}
+
 static bool tool_available(enum tool tool)
 {
 	const char *probe_trace[] = {"perf", "trace", "-o", "/dev/null", "true", NULL};
@@ -136,7 +143,7 @@ static bool tool_available(enum tool tool)
 	int status;
 	pid_t pid;
 
-	if (tool == T_NONE || tool == T_SCT)
+	if (tool == T_NONE || tool == T_SCT || tool == T_SCT_PERF)
 		return true;
 	pid = spawn(probe, -1, NULL);
 	return pid > 0 && waitpid(pid, &status, 0) == pid && WIFEXITED(status) && WEXITSTATUS(status) == 0;
@@ -145,11 +152,12 @@ static bool tool_available(enum tool tool)
 static void tool_argv(enum tool tool, const char *pid, const char *out, const char **argv)
 {
 	const char *sct[] = {recorder_path(tool), "-o", out, "-p", pid, NULL};
+	const char *sct_perf[] = {recorder_path(tool), "-o", out, "-p", pid, "--backend", "perf", NULL};
 	const char *perf_record[] = {"perf", "record", "-e", "raw_syscalls:sys_enter,raw_syscalls:sys_exit",
 				     "--all-cgroups", "-p", pid, "-o", out, NULL};
 	const char *perf_trace[] = {"perf", "trace", "-p", pid, "-o", out, NULL};
 	const char *strace[] = {"strace", "-f", "-p", pid, "-o", out, NULL};
-	const char *const *src = tool == T_SCT || tool == T_FLOOR ? sct :
+	const char *const *src = tool == T_SCT || tool == T_FLOOR ? sct : tool == T_SCT_PERF ? sct_perf :
 				 tool == T_PERF_RECORD ? perf_record :
 				 tool == T_PERF_TRACE ? perf_trace : strace;
 
@@ -336,14 +344,14 @@ static int trial_run(enum tool tool, int nwriters, int idx, struct trial *t, str
 			return -errno;
 		t->cpu_ns = (ru.ru_utime.tv_sec + ru.ru_stime.tv_sec) * 1e9 +
 			    (ru.ru_utime.tv_usec + ru.ru_stime.tv_usec) * 1e3;
-		if ((tool == T_SCT || tool == T_FLOOR) && !(WIFEXITED(status) && WEXITSTATUS(status) == 0)) {
+		if (tool_is_sct(tool) && !(WIFEXITED(status) && WEXITSTATUS(status) == 0)) {
 			fprintf(stderr, "bench: %s exited with status %#x (stderr in %s)\n", argv[0], status,
 				err_path);
 			ret = -EIO;
 		}
 		t->bytes = stat(out, &st) == 0 ? (double)st.st_size : 0;
 		if (!ret)
-			ret = tool == T_SCT || tool == T_FLOOR ? count_sct(out, t) :
+			ret = tool_is_sct(tool) ? count_sct(out, t) :
 			      tool == T_PERF_RECORD ? count_perf_record(err_path, t) : count_lines(out, tool, t);
 		unlink(out);
 		if (!ret)
@@ -478,7 +486,7 @@ static void table_print(const struct summary *s, const bool *avail, int c)
 	printf("%-12s %10s %9s %10s %9s %14s %12s %10s %8s\n", "tool", "loop ms", "ns/call", "x untraced",
 	       "x floor", "CPU ns/event", "bytes/event", "events", "lost");
 	for (int k = 0; k < T_COUNT; k++) {
-		if (!avail[k] || (c != C_ONE && k > T_SCT))
+		if (!avail[k] || (c != C_ONE && k > T_SCT_PERF))
 			continue;
 		if (!s[k].ran) {
 			printf("%-12s every trial failed\n", tool_names[k]);
@@ -509,6 +517,13 @@ static void peers_print(const struct summary *s, const bool *avail)
 			printf("%-12s %13.1fx %9.1fx %11.1fx\n", tool_names[k],
 			       s[k].cpu_per_event / s[T_SCT].cpu_per_event, s[k].vs_none / s[T_SCT].vs_none,
 			       s[k].bytes_per_event / s[T_SCT].bytes_per_event);
+	if (s[T_SCT_PERF].ran && avail[T_PERF_RECORD] && s[T_PERF_RECORD].ran)
+		printf("\nsct perf against perf record (per record; perf record's events are samples, 2 per"
+		       " syscall): CPU %.1f vs %.1f ns %s; bytes %.1f vs %.1f %s\n",
+		       s[T_SCT_PERF].cpu_per_event, s[T_PERF_RECORD].cpu_per_event,
+		       s[T_SCT_PERF].cpu_per_event < s[T_PERF_RECORD].cpu_per_event ? "MET" : "MISSED",
+		       s[T_SCT_PERF].bytes_per_event, s[T_PERF_RECORD].bytes_per_event,
+		       s[T_SCT_PERF].bytes_per_event < s[T_PERF_RECORD].bytes_per_event ? "MET" : "MISSED");
 }
 
 static void stats_print(const struct prog_stats *ps, int stats_ok)
@@ -575,11 +590,11 @@ int main(void)
 	writers[C_ONE] = 1;
 	writers[C_PER_CPU] = cpus > 1 ? (int)cpus : 1;
 	for (int k = 0; k < T_COUNT; k++)
-		avail[k] = (k <= T_SCT || strcmp(env_or("BENCH_PEERS", "1"), "0")) && tool_available((enum tool)k);
+		avail[k] = (k <= T_SCT_PERF || strcmp(env_or("BENCH_PEERS", "1"), "0")) && tool_available((enum tool)k);
 	for (int i = 0; i < trials; i++)
 		for (int c = 0; c < C_COUNT; c++)
 			for (int k = 0; k < T_COUNT; k++) {
-				if (!avail[k] || (c != C_ONE && k > T_SCT))
+				if (!avail[k] || (c != C_ONE && k > T_SCT_PERF))
 					continue;
 				fprintf(stderr, "bench: trial %d/%d %s, %d writer(s)\n", i + 1, trials, tool_names[k],
 					writers[c]);

@@ -206,6 +206,36 @@ Test(record_cli, ring_buffer_too_small_for_an_exec)
 	assert_usage_error(args, "sct-record: invalid ring buffer size: '4K': 8K at least");
 }
 
+/* -e takes GROUP:NAME items of tracefs, nothing that could climb out of its folder. */
+Test(record_cli, bad_event_names)
+{
+	static const char *const bad[] = {"write", "syscalls:", ":sys_enter_write", "../x:y",
+					  "syscalls:sys_enter_write,", "a:b:c"};
+	char pid[16];
+	const char *args[] = {"-o", rh_trace_path, "-e", NULL, "-p", pid, NULL};
+
+	snprintf(pid, sizeof(pid), "%d", getpid());
+	for (size_t i = 0; i < sizeof(bad) / sizeof(bad[0]); i++) {
+		args[3] = bad[i];
+		assert_usage_error(args, "sct-record: invalid event: ");
+	}
+}
+
+/* A tracepoint tracefs does not have: refused before any file, with either backend. */
+Test(record_cli, unknown_tracepoint_is_refused)
+{
+	static const char *const backends[] = {"perf", "bpf"};
+	char pid[16];
+	const char *args[] = {"--backend", NULL, "-o", rh_trace_path, "-e", "nosuch:event", "-p", pid,
+			      NULL};
+
+	snprintf(pid, sizeof(pid), "%d", getpid());
+	for (size_t i = 0; i < sizeof(backends) / sizeof(backends[0]); i++) {
+		args[1] = backends[i];
+		assert_refused(args, "sct-record: no tracepoint nosuch:event in ", rh_trace_path);
+	}
+}
+
 Test(record_cli, bad_flag_value)
 {
 	char pid[16];
@@ -242,18 +272,24 @@ Test(record_cli, help_and_version)
 struct missing {
 	char force[32];   /* SCT_RECORD_FORCE */
 	char mode[8];     /* -G needs one more feature than the other modes */
+	char backend[8];  /* --backend: auto would take the other one */
 	char message[96]; /* the whole stderr line */
 };
 
 ParameterizedTestParameters(record_cli, missing_kernel_feature_stops_with_its_version)
 {
 	static struct missing missing[] = {
-		{"no-btf", "-p", "sct-record: this kernel has no BTF (CONFIG_DEBUG_INFO_BTF=y) (Linux 5.4+)\n"},
-		{"no-tp-btf", "-p", "sct-record: this kernel has no BTF tracepoint programs (tp_btf) (Linux 5.5+)\n"},
-		{"no-ringbuf", "-p", "sct-record: this kernel has no BPF ring buffer (Linux 5.8+)\n"},
-		{"no-task-iter", "-p", "sct-record: this kernel has no BPF task iterator (Linux 5.8+)\n"},
-		{"no-ancestor-cgroup", "-G", "sct-record: this kernel has no "
+		{"no-btf", "-p", "bpf", "sct-record: this kernel has no BTF (CONFIG_DEBUG_INFO_BTF=y) (Linux 5.4+)\n"},
+		{"no-tp-btf", "-p", "bpf", "sct-record: this kernel has no BTF tracepoint programs (tp_btf) (Linux 5.5+)\n"},
+		{"no-ringbuf", "-p", "bpf", "sct-record: this kernel has no BPF ring buffer (Linux 5.8+)\n"},
+		{"no-task-iter", "-p", "bpf", "sct-record: this kernel has no BPF task iterator (Linux 5.8+)\n"},
+		{"no-ancestor-cgroup", "-G", "bpf", "sct-record: this kernel has no "
 		 "bpf_get_current_ancestor_cgroup_id() (Linux 5.7+)\n"},
+		{"no-raw-syscalls", "-p", "perf", "sct-record: this kernel has no raw_syscalls tracepoints "
+		 "in tracefs (Linux 2.6+)\n"},
+		/* with neither backend, auto names what bpf lacks */
+		{"no-btf,no-raw-syscalls", "-p", "auto", "sct-record: this kernel has no BTF "
+		 "(CONFIG_DEBUG_INFO_BTF=y) (Linux 5.4+)\n"},
 	};
 
 	return cr_make_param_array(struct missing, missing, sizeof(missing) / sizeof(missing[0]));
@@ -263,7 +299,7 @@ ParameterizedTestParameters(record_cli, missing_kernel_feature_stops_with_its_ve
 ParameterizedTest(struct missing *m, record_cli, missing_kernel_feature_stops_with_its_version)
 {
 	char self[16];
-	const char *args[] = {"-o", rh_trace_path, m->mode, self, NULL};
+	const char *args[] = {"--backend", m->backend, "-o", rh_trace_path, m->mode, self, NULL};
 
 	snprintf(self, sizeof(self), "%d", getpid());
 	if (!strcmp(m->mode, "-G"))

@@ -106,14 +106,29 @@ static void rh_children_kill(void)
 	rh_nchildren = 0;
 }
 
+/*
+ * Return once the child has exec'd (or died): the exec closes the write end of a CLOEXEC pipe.
+ * A tracer started next must find the program, not a copy of the test still on its way there.
+ */
+static void rh_wait_exec(int ex[2])
+{
+	char c;
+
+	close(ex[1]);
+	while (read(ex[0], &c, 1) < 0 && errno == EINTR)
+		;
+	close(ex[0]);
+}
+
 int rh_spawn(struct rh_proc *p, const char *const argv[], bool pipe_err)
 {
-	int in[2] = {-1, -1}, out[2] = {-1, -1}, err[2] = {-1, -1};
+	int in[2] = {-1, -1}, out[2] = {-1, -1}, err[2] = {-1, -1}, ex[2] = {-1, -1};
 	int ret;
 
 	p->pid = -1;
 	p->in_fd = p->out_fd = p->err_fd = -1;
-	if (pipe2(in, O_CLOEXEC) || pipe2(out, O_CLOEXEC) || (pipe_err && pipe2(err, O_CLOEXEC))) {
+	if (pipe2(in, O_CLOEXEC) || pipe2(out, O_CLOEXEC) || (pipe_err && pipe2(err, O_CLOEXEC)) ||
+	    pipe2(ex, O_CLOEXEC)) {
 		ret = -errno;
 		goto close_pipes;
 	}
@@ -133,6 +148,7 @@ int rh_spawn(struct rh_proc *p, const char *const argv[], bool pipe_err)
 	}
 	if (rh_nchildren < RH_MAX_CHILDREN)
 		rh_children[rh_nchildren++] = p->pid;
+	rh_wait_exec(ex);
 	close(in[0]);
 	close(out[1]);
 	if (pipe_err)
@@ -144,6 +160,8 @@ int rh_spawn(struct rh_proc *p, const char *const argv[], bool pipe_err)
 
 close_pipes:
 	for (int i = 0; i < 2; i++) {
+		if (ex[i] >= 0)
+			close(ex[i]);
 		if (in[i] >= 0)
 			close(in[i]);
 		if (out[i] >= 0)
@@ -276,6 +294,56 @@ static void rh_err_append(struct rh_recorder *r, const char *s, size_t n)
 	r->err[r->errlen] = '\0';
 }
 
+const char *rh_backend(void)
+{
+	const char *b = getenv(RH_BACKEND_ENV);
+
+	return b && *b ? b : NULL;
+}
+
+/* Field 5 of the cgroup2 line of /proc/self/mountinfo (the fstype follows " - "). */
+void rh_cgroup2_mount(char *out, size_t cap)
+{
+	FILE *f = fopen("/proc/self/mountinfo", "r");
+	char line[4096], mnt[PATH_MAX];
+
+	cr_assert_not_null(f);
+	out[0] = '\0';
+	while (fgets(line, sizeof(line), f)) {
+		const char *sep = strstr(line, " - ");
+
+		if (sep && !strncmp(sep + 3, "cgroup2 ", 8) &&
+		    sscanf(line, "%*s %*s %*s %*s %4095s", mnt) == 1) {
+			snprintf(out, cap, "%s", mnt);
+			break;
+		}
+	}
+	fclose(f);
+	cr_assert(out[0], "no cgroup2 mount in /proc/self/mountinfo");
+}
+
+bool rh_perf_cgroup(void)
+{
+	const char *argv[] = {rh_recorder_path(), "--probe", NULL};
+	struct rh_proc p;
+	char *out = NULL;
+	const char *line;
+	bool yes;
+
+	cr_assert_eq(rh_spawn(&p, argv, false), 0);
+	cr_assert_eq(rh_read_all(p.out_fd, &out, RH_TIMEOUT_MS), 0);
+	cr_assert_eq(rh_wait(p.pid, RH_TIMEOUT_MS, NULL, NULL), 0);
+	p.pid = -1;
+	rh_proc_release(&p);
+	line = strstr(out, "\nperf-cgroup ");
+	cr_assert_not_null(line, "no perf-cgroup line in --probe's output:\n%s", out);
+	line += strlen("\nperf-cgroup");
+	line += strspn(line, " ");
+	yes = !strncmp(line, "yes", 3);
+	free(out);
+	return yes;
+}
+
 int rh_recorder_start_under(struct rh_recorder *r, const char *const prefix[], const char *const args[])
 {
 	const char *argv[64];
@@ -285,9 +353,13 @@ int rh_recorder_start_under(struct rh_recorder *r, const char *const prefix[], c
 
 	memset(r, 0, sizeof(*r));
 	r->status = -1;
-	for (size_t i = 0; prefix[i] && n < 62; i++)
+	for (size_t i = 0; prefix[i] && n < 60; i++)
 		argv[n++] = prefix[i];
 	argv[n++] = rh_recorder_path();
+	if (rh_backend()) {
+		argv[n++] = "--backend";
+		argv[n++] = rh_backend();
+	}
 	for (size_t i = 0; args[i] && n < 63; i++)
 		argv[n++] = args[i];
 	argv[n] = NULL;

@@ -58,6 +58,22 @@ struct rh_recorder {
 };
 
 /*
+ * The backend every recorder the helpers start is given (--backend), from SCT_TEST_BACKEND
+ * (record_kernel.c reruns the suites with it set); NULL: the recorder's default.
+ */
+#define RH_BACKEND_ENV "SCT_TEST_BACKEND"
+const char *rh_backend(void);
+/* Whether the helpers run the recorder with --backend perf. */
+#define RH_PERF() (rh_backend() && !strcmp(rh_backend(), "perf"))
+/*
+ * Whether sct-record --probe finds the perf_event cgroup controller on cgroup2 here (its
+ * perf-cgroup line): without it, the perf backend takes cgroup ids from /proc and refuses -G.
+ */
+bool rh_perf_cgroup(void);
+/* The cgroup v2 mount point into out. Asserts there is one. */
+void rh_cgroup2_mount(char *out, size_t cap);
+
+/*
  * Start the recorder with args (NULL-terminated) and wait for its ready line on stderr.
  * Returns 0 when ready; otherwise -errno, and the recorder's exit status and stderr are in r.
  */

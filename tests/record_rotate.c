@@ -89,13 +89,13 @@ static void assert_complete(const char *path, struct rh_trace *t)
 }
 
 /*
- * A file opens with the TASK record of tid (unless tid had exited by then: its last records
- * may still come after a rotation, its EXIT record with them) and has the CGROUP record of
- * every id it uses.
+ * A file that holds calls of tid opens with the TASK record of tid (unless tid had exited by
+ * then: its last records may still come after a rotation, its EXIT record with them; a file
+ * opened after its exit may hold none of it) and has the CGROUP record of every id it uses.
  */
 static void assert_starts_alone(const char *path, const struct rh_trace *t, uint32_t tid)
 {
-	bool task = false;
+	bool task = !rh_count_syscalls(t, 0, tid, -1);
 
 	for (size_t i = 0; i < t->ntask; i++)
 		task |= t->task[i].rec.tid == tid;
@@ -318,8 +318,15 @@ static size_t ticks_in(const char *path, uint32_t tid, uint64_t *seen)
  */
 static void assert_ticks_in_order(const uint64_t *per_file_first, size_t nfiles)
 {
-	for (size_t i = 1; i < nfiles; i++)
-		cr_assert_geq(per_file_first[i], per_file_first[i - 1], "file %zu holds an older tick", i + 1);
+	uint64_t last = 0;
+
+	for (size_t i = 0; i < nfiles; i++) {
+		/* a file the recorder switched away from before it read a tick orders nothing */
+		if (per_file_first[i] == 64)
+			continue;
+		cr_assert_geq(per_file_first[i], last, "file %zu holds an older tick", i + 1);
+		last = per_file_first[i];
+	}
 }
 
 /* The lowest tick of a file, 64 if none. */
@@ -437,12 +444,13 @@ Test(record_rotate, a_snapshot_holds_the_newest_records_and_nothing_older)
 	/*
 	 * Without per-CPU stages, events reach the recorder in the order they happened, so the
 	 * blocks the ring keeps hold exactly the newest calls (a stage flushed late would put a
-	 * few older calls after newer ones, at the window's edge too).
+	 * few older calls after newer ones, at the window's edge too). The perf backend stages
+	 * nothing and merges its rings by time.
 	 */
 	setenv("SCT_RECORD_FORCE", "no-run-on-cpu", 1);
 	cr_assert_eq(rh_recorder_start(&rec, args), 0, "recorder: %s", rec.err);
 	unsetenv("SCT_RECORD_FORCE");
-	cr_assert_not_null(strstr(rec.err, "unstaged"), "%s", rec.err);
+	cr_assert(strstr(rec.err, "unstaged") || strstr(rec.err, "(perf, "), "%s", rec.err);
 	cr_assert_eq(rh_go(&p), 0);
 	cr_assert_geq(rh_read_line(p.out_fd, name, sizeof(name), RH_TIMEOUT_MS), 0);
 	cr_assert_eq(rh_field(name, "seeks"), COUNT, "%s", name);

@@ -11,7 +11,8 @@
 #               CPU has vmx or svm: a /dev/kvm without them (a nested or PVM host) emulates a
 #               stock kernel far too slowly, and -cpu host aborts there.
 #   VM_MEM      guest memory (default 1G)       VM_CPUS     guest CPUs (default 2)
-#   VM_TIMEOUT  seconds before the VM is killed (default 600)
+#   VM_TIMEOUT  seconds before the VM is killed (default 2400: the recorder tests with their
+#               reruns under every fallback and the perf backend took 5-8 min under TCG)
 #   VM_CONSOLE  file to keep the guest's kernel console in (default: a temporary file)
 #   CI          passed on to COMMAND; every other variable of the caller is not
 set -euo pipefail
@@ -81,7 +82,7 @@ printf '%s\n' "$PWD" > "$ir/dir"
 # oopses or locks up a CPU panics and the VM stops at once, with the stack on the console,
 # instead of hanging until VM_TIMEOUT.
 status=0
-timeout -k 5 "${VM_TIMEOUT:-600}" qemu-system-x86_64 -nodefaults -no-user-config -display none \
+timeout -k 5 "${VM_TIMEOUT:-2400}" qemu-system-x86_64 -nodefaults -no-user-config -display none \
 	-no-reboot -machine pc "${accel_args[@]}" -smp "${VM_CPUS:-2}" -m "${VM_MEM:-1G}" \
 	-kernel "$kdir/vmlinuz" -initrd "$work/initrd" \
 	-append "console=ttyS0 rdinit=/init panic=-1 oops=panic softlockup_panic=1" \
@@ -99,7 +100,7 @@ if [ -n "$exit_line" ] && [ "$exit_code" != 125 ]; then
 	exit "$exit_code"
 fi
 if [ "$status" = 124 ]; then
-	echo "run-in-vm.sh: $release: no result within VM_TIMEOUT=${VM_TIMEOUT:-600} s" >&2
+	echo "run-in-vm.sh: $release: no result within VM_TIMEOUT=${VM_TIMEOUT:-2400} s" >&2
 else
 	echo "run-in-vm.sh: $release: the VM stopped without the command's status (qemu status $status)" >&2
 	status=125
