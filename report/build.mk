@@ -16,8 +16,15 @@ $(BUILD)/sct-convert: $(CONVERT_OBJS) $(LIBSCT)
 	$(call msg,LINK,$@)
 	$(Q)$(CC) $(LDFLAGS) -o $@ $(CONVERT_OBJS) $(LIBSCT) $(LIBSCT_LIBS) $(REPORT_LIBS) -lxxhash
 
-.PHONY: report-objs
-report-objs: $(REPORT_OBJS) $(CONVERT_OBJS)
+SHIP_OBJS := $(addprefix $(BUILD)/report/,ship_http.o ship_main.o)
 
-ALL += $(BUILD)/sct-report $(BUILD)/sct-convert
-INSTALL_BINS += $(BUILD)/sct-report $(BUILD)/sct-convert
+# sct-ship runs sct-convert for the rows: both load paths write the same columns.
+$(BUILD)/sct-ship: $(SHIP_OBJS) $(LIBSCT)
+	$(call msg,LINK,$@)
+	$(Q)$(CC) $(LDFLAGS) -o $@ $(SHIP_OBJS) $(LIBSCT) $(LIBSCT_LIBS) -lcurl
+
+.PHONY: report-objs
+report-objs: $(REPORT_OBJS) $(CONVERT_OBJS) $(SHIP_OBJS)
+
+ALL += $(BUILD)/sct-report $(BUILD)/sct-convert $(BUILD)/sct-ship
+INSTALL_BINS += $(BUILD)/sct-report $(BUILD)/sct-convert $(BUILD)/sct-ship
