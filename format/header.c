@@ -61,17 +61,47 @@ static void encode_schema(struct cbuf *b, uint32_t minor)
 
 uint32_t header_minor(const struct sct_header_info *info)
 {
+	if (info->recording_id)
+		return 2;
 	return info->nevents || info->backend || info->sample_cgroup ? 1 : 0;
+}
+
+/* A recording id is what sct-record writes, so that ids compare as plain strings. */
+static int recording_check(const struct sct_header_info *info)
+{
+	const char *id = info->recording_id;
+
+	if (!id)
+		return 0;
+	if (strlen(id) != SCT_RECORDING_ID_LEN || strspn(id, "0123456789abcdef") != SCT_RECORDING_ID_LEN ||
+	    !info->sequence)
+		return -EINVAL;
+	return 0;
+}
+
+static void encode_recording(struct cbuf *b, const struct sct_header_info *info)
+{
+	cbuf_text(b, "recording");
+	cbuf_map(b, 3);
+	cbuf_text(b, "id");
+	cbuf_text(b, info->recording_id);
+	cbuf_text(b, "sequence");
+	cbuf_uint(b, info->sequence);
+	cbuf_text(b, "snapshot");
+	cbuf_uint(b, info->snapshot);
 }
 
 void header_encode(struct cbuf *b, const struct sct_header_info *info)
 {
 	bool compat = info->compat_syscalls && info->ncompat_syscalls;
+	static const uint32_t keys_of_minor[] = { 7, 10, 11 };
 	uint32_t minor = header_minor(info);
 
 	if (!b->err)
 		b->err = event_table_check(info->events, info->nevents);
-	cbuf_map(b, minor ? 10 : 7);
+	if (!b->err)
+		b->err = recording_check(info);
+	cbuf_map(b, keys_of_minor[minor]);
 	cbuf_text(b, "format");
 	cbuf_array(b, 2);
 	cbuf_uint(b, SCT_FORMAT_MAJOR);
@@ -135,6 +165,8 @@ void header_encode(struct cbuf *b, const struct sct_header_info *info)
 	cbuf_text(b, info->sample_cgroup);
 	cbuf_text(b, "events");
 	event_table_encode(b, info->events, info->nevents);
+	if (minor >= 2)
+		encode_recording(b, info);
 }
 
 /* ---------------------------------------------------------------- parsing */
@@ -350,6 +382,17 @@ static int parse_strings(struct sct_session *s, const cbor_item_t *h)
 	return err;
 }
 
+/* A 1.2 HEADER's "recording"; a wrong-typed value reads as missing, a snapshot is exactly 1. */
+static int parse_recording(struct sct_session *s, const cbor_item_t *rec)
+{
+	uint64_t v;
+
+	if (!item_uint(item_map_get(rec, "sequence"), &v))
+		s->sequence = v;
+	s->snapshot = !item_uint(item_map_get(rec, "snapshot"), &v) && v == 1;
+	return set_key(s, SCT_SESSION_RECORDING_ID, item_map_get(rec, "id"));
+}
+
 int header_parse(const uint8_t *body, size_t len, struct sct_session *s, char *err, size_t errlen)
 {
 	cbor_item_t *h = item_load(body, len);
@@ -380,6 +423,9 @@ int header_parse(const uint8_t *body, size_t len, struct sct_session *s, char *e
 	/* a 1.0 HEADER's "events" is an unknown key, ignored */
 	if (!rc && s->minor >= 1)
 		rc = event_table_parse(item_map_get(h, "events"), &s->events, &s->nevents);
+	/* likewise "recording" before 1.2 */
+	if (!rc && s->minor >= 2)
+		rc = parse_recording(s, item_map_get(h, "recording"));
 out:
 	if (h)
 		cbor_decref(&h);

@@ -37,7 +37,7 @@ extern "C" {
 #define SCT_MUST_CHECK __attribute__((warn_unused_result))
 
 #define SCT_FORMAT_MAJOR 1
-#define SCT_FORMAT_MINOR 1
+#define SCT_FORMAT_MINOR 2
 
 /* Hard limits (spec/FORMAT.md, "Limits"). A reader refuses anything larger before allocating. */
 #define SCT_MAX_FRAME_BODY   (16u << 20) /* bytes in one frame body */
@@ -269,7 +269,13 @@ struct sct_header_info {
 	const char *backend;           /* "bpf" or "perf" */
 	const char *sample_cgroup;     /* "kernel" (PERF_SAMPLE_CGROUP), "recorder" (filled by the
 					  recorder from the task's cgroup it knows), "none" (0) */
+	/* format 1.2: the recording this file belongs to; recording_id NULL: none is stated */
+	const char *recording_id;      /* SCT_RECORDING_ID_LEN lowercase hex digits */
+	uint64_t sequence;             /* the file's number in its recording, from 1 (a snapshot:
+					  the snapshot's number) */
+	bool snapshot;                 /* a flight-recorder snapshot, not a file of the series */
 };
+#define SCT_RECORDING_ID_LEN 32
 
 struct sct_writer_opts {
 	uint32_t block_records;        /* records per block; 0 = default (SCT_DEFAULT_BLOCK_RECORDS) */
@@ -286,7 +292,8 @@ struct sct_writer;
  * Writes the label and HEADER frame before returning; info is not needed afterwards.
  * Returns NULL and *err (-errno; -SCT_E_LIMIT for a HEADER past SCT_MAX_HEADER_BODY or an
  * event table past SCT_MAX_EVENTS, SCT_MAX_EVENT_FIELDS or SCT_MAX_NAME; -EINVAL for an event
- * field that lies outside 64 KiB) on failure; nothing is left at path on failure.
+ * field that lies outside 64 KiB, or a recording_id that is not SCT_RECORDING_ID_LEN lowercase
+ * hex digits or comes with sequence 0) on failure; nothing is left at path on failure.
  */
 struct sct_writer *sct_writer_open(const char *path, bool overwrite, const struct sct_header_info *info,
 				   const struct sct_writer_opts *opts, int *err);
@@ -461,6 +468,7 @@ enum sct_session_key {
 	SCT_SESSION_COMPAT_ARCH,      /* "" if the session has no compat syscall table */
 	SCT_SESSION_BACKEND,          /* "bpf", "perf"; "" before format 1.1 */
 	SCT_SESSION_SAMPLE_CGROUP,    /* "kernel", "recorder", "none"; "" before format 1.1 */
+	SCT_SESSION_RECORDING_ID,     /* the HEADER's recording id; "" before format 1.2 */
 	SCT_SESSION_NKEYS,            /* number of keys; grows with minor versions */
 };
 
@@ -469,6 +477,10 @@ const char *sct_session_get(const struct sct_session *s, enum sct_session_key ke
 /* The key's name ("hostname", ...), NULL if key is not one this library knows. */
 const char *sct_session_key_name(enum sct_session_key key);
 void sct_session_anchor(const struct sct_session *s, uint64_t *clock_ns, uint64_t *realtime_ns);
+/* The file's number in its recording (format 1.2), 0 if the HEADER states none. */
+uint64_t sct_session_sequence(const struct sct_session *s);
+/* True if the HEADER says the file is a flight-recorder snapshot (format 1.2). */
+bool sct_session_snapshot(const struct sct_session *s);
 /* Syscall name for nr in abi, NULL if the table has none. */
 const char *sct_session_syscall_name(const struct sct_session *s, uint32_t nr, uint32_t abi);
 /* Syscall number by name in abi, -1 if unknown. */

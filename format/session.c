@@ -22,6 +22,7 @@ static const char *const key_names[SCT_SESSION_NKEYS] = {
 	[SCT_SESSION_COMPAT_ARCH] = "compat_arch",
 	[SCT_SESSION_BACKEND] = "backend",
 	[SCT_SESSION_SAMPLE_CGROUP] = "sample_cgroup",
+	[SCT_SESSION_RECORDING_ID] = "recording_id",
 };
 
 struct sct_session *session_new(uint32_t index)
@@ -112,6 +113,16 @@ void sct_session_anchor(const struct sct_session *s, uint64_t *clock_ns, uint64_
 {
 	*clock_ns = s->anchor_clock_ns;
 	*realtime_ns = s->anchor_realtime_ns;
+}
+
+uint64_t sct_session_sequence(const struct sct_session *s)
+{
+	return s->sequence;
+}
+
+bool sct_session_snapshot(const struct sct_session *s)
+{
+	return s->snapshot;
 }
 
 static const struct syscall_entry *syscall_find(const struct syscall_table *t, uint64_t nr)

@@ -33,6 +33,8 @@ struct sct_session {
 	uint32_t major, minor;
 	char *keys[SCT_SESSION_NKEYS];   /* never NULL once parsed */
 	uint64_t anchor_clock_ns, anchor_realtime_ns;
+	uint64_t sequence;
+	bool snapshot;
 	struct syscall_table syscalls[2]; /* by enum sct_abi */
 	struct session_type *types;
 	uint32_t ntypes;

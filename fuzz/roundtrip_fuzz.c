@@ -174,6 +174,7 @@ static void write_recs(int fd, uint32_t block_records, const struct sct_record *
 		.producer = "roundtrip_fuzz", .clock = "CLOCK_MONOTONIC",
 		.syscalls = names, .nsyscalls = 2,
 		.events = events, .nevents = NEVENTS, .backend = "perf", .sample_cgroup = "kernel",
+		.recording_id = "00112233445566778899aabbccddeeff", .sequence = 1,
 	};
 	const struct sct_writer_opts opts = { .block_records = block_records, .no_fsync = true };
 	struct sct_writer *w;

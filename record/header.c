@@ -1,8 +1,12 @@
 // SPDX-License-Identifier: BSD-2-Clause
-/* What the trace HEADER says of the host: names, kernel, boot id, clock anchor, cgroups. */
+/*
+ * What the trace HEADER says of the host (names, kernel, boot id, clock anchor, cgroups) and of
+ * the recording.
+ */
 #include <errno.h>
 #include <stdio.h>
 #include <string.h>
+#include <sys/random.h>
 #include <sys/utsname.h>
 #include <time.h>
 #include <unistd.h>
@@ -49,6 +53,21 @@ static void clock_anchor(uint64_t *mono, uint64_t *real)
 	*mono = a + (clock_now_ns() - a) / 2;
 }
 
+/*
+ * 128 random bits name the recording in every file it writes, so that a loader tells a file it
+ * has seen from a new one. Without randomness the HEADER names no recording.
+ */
+static const char *recording_id_make(char out[SCT_RECORDING_ID_LEN + 1])
+{
+	uint8_t bits[SCT_RECORDING_ID_LEN / 2];
+
+	if (getrandom(bits, sizeof(bits), 0) != (ssize_t)sizeof(bits))
+		return NULL;
+	for (size_t i = 0; i < sizeof(bits); i++)
+		snprintf(out + 2 * i, 3, "%02x", bits[i]);
+	return out;
+}
+
 void host_info_fill(struct host_info *h, const struct env *env)
 {
 	struct sct_header_info *i = &h->info;
@@ -79,6 +98,8 @@ void host_info_fill(struct host_info *h, const struct env *env)
 	i->boot_id = h->boot_id;
 	i->clock = "CLOCK_MONOTONIC";
 	clock_anchor(&i->anchor_clock_ns, &i->anchor_realtime_ns);
+	i->recording_id = recording_id_make(h->recording_id);
+	i->sequence = 1;
 	i->cgroup_hierarchy = h->cgroup_hierarchy;
 	i->cgroup_mount = h->cgroup_mount;
 	i->syscalls = syscall_table_native;

@@ -84,6 +84,7 @@ int cgroups_target(const char *mount, const char *arg, uint64_t *id, uint32_t *l
 /* header.c: what the HEADER says of the host. Strings live in struct host_info. */
 struct host_info {
 	char hostname[256], kernel[256], arch[256], boot_id[64];
+	char recording_id[SCT_RECORDING_ID_LEN + 1];
 	char cgroup_mount[4096];
 	const char *cgroup_hierarchy;
 	struct sct_header_info info;

@@ -253,6 +253,12 @@ def parse_header(body, index):
         "sample_cgroup": text(get(h, "sample_cgroup")) if fmt[1] >= 1 else "",
         "events": parse_events(get(h, "events")) if fmt[1] >= 1 else [],
     })
+    recording = get(h, "recording") if fmt[1] >= 2 else None
+    s.update({
+        "recording_id": text(get(recording, "id")),
+        "sequence": uint(get(recording, "sequence")) or 0,
+        "snapshot": uint(get(recording, "snapshot")) == 1,
+    })
     tables = []
     for abi in ("native", "compat"):
         names = get(get(syscalls, abi), "names")

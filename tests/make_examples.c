@@ -450,6 +450,23 @@ static int make_sample(struct out *o)
 	return session_write_info(o, &info, 0, recs, NRECS(recs), true);
 }
 
+/*
+ * Format 1.2: two files of one recording as cat would join them: its second rotated file and
+ * its first snapshot, both naming the recording by the same id.
+ */
+static int make_recording(struct out *o)
+{
+	struct sct_header_info info = header_info(HOST);
+	int err;
+
+	info.recording_id = "6f1c0d2e9a8b47c5b3e2d1f0a9b8c7d6";
+	info.sequence = 2;
+	err = session_write_info(o, &info, 0, syscall_recs, 2, true);
+	info.sequence = 1;
+	info.snapshot = true;
+	return err ? err : session_write_info(o, &info, 0, cgroup_recs, NRECS(cgroup_recs), true);
+}
+
 /* Ten write(2)s of one thread, four records per block: blocks of 4, 4 and 2. */
 static void busy_thread(struct sct_record *recs, size_t n)
 {
@@ -609,6 +626,7 @@ static const struct example {
 	{ "warning", make_warning },
 	{ "all_types", make_all_types },
 	{ "sample", make_sample },
+	{ "recording", make_recording },
 	{ "small", make_small },
 	{ "multi_block", make_multi_block },
 	{ "truncated", make_truncated },

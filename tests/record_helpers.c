@@ -483,6 +483,10 @@ static void rh_session_note(struct rh_trace *t, const struct sct_session *s)
 	t->nr_getppid = sct_session_syscall_nr(s, "getppid", SCT_ABI_NATIVE);
 	t->nr_execve = sct_session_syscall_nr(s, "execve", SCT_ABI_NATIVE);
 	snprintf(t->cgroup_mount, sizeof(t->cgroup_mount), "%s", sct_session_get(s, SCT_SESSION_CGROUP_MOUNT));
+	snprintf(t->recording_id, sizeof(t->recording_id), "%s",
+		 sct_session_get(s, SCT_SESSION_RECORDING_ID));
+	t->sequence = sct_session_sequence(s);
+	t->snapshot = sct_session_snapshot(s);
 }
 
 static int rh_trace_add(struct rh_trace *t, const struct sct_record *rec)

@@ -111,6 +111,9 @@ struct rh_trace {
 	uint64_t diags[SCT_DIAG_NO_HEADER + 1];
 	uint64_t lost_count;     /* sum of LOST record counts */
 	char cgroup_mount[PATH_MAX];
+	char recording_id[SCT_RECORDING_ID_LEN + 1]; /* the HEADER's, "" if none */
+	uint64_t sequence;
+	bool snapshot;
 	/* syscall numbers of the session's table; -1 when absent */
 	int64_t nr_write, nr_getppid, nr_execve;
 	struct sct_syscall *sc;

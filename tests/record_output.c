@@ -1,7 +1,8 @@
 /* SPDX-License-Identifier: BSD-2-Clause */
 /*
  * sct-record's output: never through a symbolic link, never into another name's inode, the
- * real byte count for a FIFO, blocks on disk as often as --flush-interval says. Needs root.
+ * real byte count for a FIFO, blocks on disk as often as --flush-interval says, a fresh
+ * recording id in every recording's HEADER. Needs root.
  */
 #include <criterion/criterion.h>
 #include <errno.h>
@@ -197,4 +198,31 @@ Test(record_output, flush_interval_below_the_poll_timeout_is_honoured)
 	for (int i = 0; i < n; i++)
 		cr_assert_leq(w[i].timeout_ms, 5, "epoll_wait %d of %d waited up to %ld ms", i + 1, n,
 			      w[i].timeout_ms);
+}
+
+/* The HEADER of a `-- true` recording into path. */
+static void record_true(const char *path, struct rh_trace *t)
+{
+	const char *args[] = {"-o", path, "--", "true", NULL};
+	struct rh_recorder rec;
+
+	cr_assert_eq(rh_recorder_start(&rec, args), 0, "recorder: %s", rec.err);
+	cr_assert_eq(rh_recorder_finish(&rec, 0, RH_TIMEOUT_MS), 0, "no stop:\n%s", rec.err);
+	cr_assert(WIFEXITED(rec.status) && WEXITSTATUS(rec.status) == 0, "%s", rec.err);
+	cr_assert_eq(rh_trace_read(path, t), 0);
+}
+
+Test(record_output, every_recording_names_itself_with_a_fresh_id)
+{
+	struct rh_trace a, b;
+
+	record_true(rh_trace_path, &a);
+	record_true(rh_trace_path2, &b);
+	cr_assert_eq(strlen(a.recording_id), SCT_RECORDING_ID_LEN, "id \"%s\"", a.recording_id);
+	cr_assert_eq(strspn(a.recording_id, "0123456789abcdef"), SCT_RECORDING_ID_LEN);
+	cr_assert_str_neq(a.recording_id, b.recording_id);
+	cr_assert_eq(a.sequence, 1);
+	cr_assert_not(a.snapshot);
+	rh_trace_free(&a);
+	rh_trace_free(&b);
 }

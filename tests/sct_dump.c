@@ -170,6 +170,8 @@ static void session_print(struct dump *d, const struct sct_session *s)
 		fprintf(d->out, ", \"%s\": ", sct_session_key_name(k));
 		put_cstr(d->out, sct_session_get(s, k));
 	}
+	fprintf(d->out, ", \"sequence\": %llu, \"snapshot\": %s",
+		(unsigned long long)sct_session_sequence(s), sct_session_snapshot(s) ? "true" : "false");
 	fprintf(d->out, ", \"anchor_clock_ns\": %llu, \"anchor_realtime_ns\": %llu, \"events\": [",
 		(unsigned long long)clock_ns, (unsigned long long)realtime_ns);
 	for (uint32_t i = 0; i < sct_session_nevents(s); i++) {
