@@ -94,6 +94,13 @@ static void ch_derived_id(const struct sct_session *s, char id[CH_ID_LEN + 1])
 
 bool ch_identity(const struct sct_session *s, char id[CH_ID_LEN + 1], uint64_t *sequence)
 {
+	const char *rec = sct_session_get(s, SCT_SESSION_RECORDING_ID);
+
+	if (strlen(rec) == CH_ID_LEN) {
+		memcpy(id, rec, CH_ID_LEN + 1);
+		*sequence = sct_session_sequence(s);
+		return false;
+	}
 	ch_derived_id(s, id);
 	*sequence = 0;
 	return true;
@@ -115,10 +122,11 @@ void ch_prefix(struct out *o, const struct sct_session *s)
 	out_u64(o, sct_session_index(s));
 }
 
-/* sct.sessions: the identity, then every HEADER string libsct knows by its key's name. */
+/* sct.sessions: the identity, then every HEADER string libsct knows by its key's name (but
+ * the two the identity columns already hold). */
 static bool ch_session_key(enum sct_session_key k)
 {
-	return k != SCT_SESSION_HOSTNAME;
+	return k != SCT_SESSION_HOSTNAME && k != SCT_SESSION_RECORDING_ID;
 }
 
 void ch_session_row(struct out *o, const struct sct_session *s)
@@ -129,6 +137,7 @@ void ch_session_row(struct out *o, const struct sct_session *s)
 
 	ch_prefix(o, s);
 	out_str(o, ch_identity(s, id, &seq) ? "\t1" : "\t0");
+	out_str(o, sct_session_snapshot(s) ? "\t1" : "\t0");
 	sct_session_version(s, &major, &minor);
 	out_char(o, '\t');
 	out_u64(o, major);
@@ -179,7 +188,7 @@ void ch_ddl_begin(struct out *o, const struct ch_ddl *d)
 			   "CREATE DATABASE IF NOT EXISTS %s;\n", d->cluster, d->local_db, d->db, d->local_db);
 	out_printf(o, "CREATE DATABASE IF NOT EXISTS %s;\n\n", d->db);
 	ch_create(o, d->cluster ? d->local_db : d->db, "sessions");
-	out_str(o, ",\n    derived_id UInt8,\n    format_major UInt32,\n    format_minor UInt32,\n"
+	out_str(o, ",\n    derived_id UInt8,\n    snapshot UInt8,\n    format_major UInt32,\n    format_minor UInt32,\n"
 		"    anchor_clock_ns UInt64,\n    anchor_realtime_ns UInt64");
 	for (int k = 0; k < SCT_SESSION_NKEYS; k++)
 		if (ch_session_key((enum sct_session_key)k))
