@@ -190,6 +190,7 @@ static int parse_args(struct convert *cv, int argc, char **argv)
 	};
 	const char *to = NULL;
 	const char *records = NULL;
+	bool ddl_given = false;
 	int c;
 
 	cv->type = SCT_REC_SYSCALL;
@@ -208,9 +209,9 @@ static int parse_args(struct convert *cv, int argc, char **argv)
 				return usage_error("--schema must be clickhouse, not", optarg);
 			cv->schema = true;
 			break;
-		case 'D': cv->ddl.db = optarg; break;
+		case 'D': cv->ddl.db = optarg; ddl_given = true; break;
 		case 'C': cv->ddl.cluster = optarg; break;
-		case 'L': cv->ddl.local_db = optarg; break;
+		case 'L': cv->ddl.local_db = optarg; ddl_given = true; break;
 		case 'h': fputs(usage_text, stdout); exit(0);
 		case 'e':
 			if (filter_parse_list(&cv->events, &cv->nevents, optarg))
@@ -232,6 +233,8 @@ static int parse_args(struct convert *cv, int argc, char **argv)
 	}
 	if (!to && cv->schema)
 		to = "clickhouse";
+	if (!cv->schema && (!to || strcmp(to, "clickhouse")) && (ddl_given || cv->ddl.cluster))
+		return usage_error("--database, --cluster and --local-database need --to clickhouse or --schema, not", to);
 	if (!to || (strcmp(to, "csv") && strcmp(to, "jsonl") && strcmp(to, "clickhouse")))
 		return usage_error("--to must be csv, jsonl or clickhouse, not", to);
 	cv->jsonl = !strcmp(to, "jsonl");

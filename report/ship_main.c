@@ -92,7 +92,7 @@ struct shipper {
 	int state_fd;       /* the list, opened for appending */
 	char *sql;          /* SQL_MAX bytes */
 	char where[SQL_MAX / 2]; /* the file's identities as a condition */
-	char first[512];    /* host, recording, sequence of the file's first session, as SQL values */
+	char first[512];    /* (host, recording, sequence) of the file's first session, an SQL tuple */
 };
 
 static int usage_error(const char *what, const char *arg)
@@ -320,7 +320,7 @@ static int ship_identify(struct shipper *sh, char *rows)
 	while (line && line[1]) {
 		char *host = line + 1, *rec, *seq, *end;
 		char val[512];
-		size_t v = 0;
+		size_t v = 1;
 
 		line = strchr(host, '\n');
 		rec = strchr(host, '\t');
@@ -328,6 +328,7 @@ static int ship_identify(struct shipper *sh, char *rows)
 		end = seq ? strchr(seq + 1, '\t') : NULL;
 		if (!end || (line && end > line))
 			return -EINVAL;
+		val[0] = '(';
 		val[v++] = '\'';
 		for (char *p = host; p < rec && v < sizeof(val) - 80; p++) {
 			if (*p == '\'')
@@ -336,15 +337,16 @@ static int ship_identify(struct shipper *sh, char *rows)
 		}
 		if (v >= sizeof(val) - 80)
 			return -E2BIG;
-		v += (size_t)snprintf(val + v, sizeof(val) - v, "', '%.*s', %.*s", (int)(seq - rec - 1), rec + 1,
+		v += (size_t)snprintf(val + v, sizeof(val) - v, "', '%.*s', %.*s)", (int)(seq - rec - 1), rec + 1,
 				      (int)(end - seq - 1), seq + 1);
 		if (!nids)
 			snprintf(sh->first, sizeof(sh->first), "%s", val);
+		/* whole tuples compared: "(..., 1)" is no part of "(..., 12)" */
 		if (strstr(sh->where, val))
 			continue;
 		if (w + v + 8 >= sizeof(sh->where))
 			return -E2BIG;
-		w += (size_t)snprintf(sh->where + w, sizeof(sh->where) - w, "%s(%s)", nids++ ? ", " : "", val);
+		w += (size_t)snprintf(sh->where + w, sizeof(sh->where) - w, "%s%s", nids++ ? ", " : "", val);
 	}
 	if (!nids)
 		return -ENODATA;
@@ -422,7 +424,7 @@ static int ship_attempt(struct shipper *sh, const char *path, const char *sessio
 	char where[sizeof(sh->first) + 64];
 	int err;
 
-	snprintf(where, sizeof(where), "(host, recording, sequence) = (%s)", sh->first);
+	snprintf(where, sizeof(where), "(host, recording, sequence) = %s", sh->first);
 	err = ship_count(sh, "files", where, &count);
 	if (err || count)
 		return err ? err : 1;
@@ -440,8 +442,8 @@ static int ship_attempt(struct shipper *sh, const char *path, const char *sessio
 			err = ship_table(sh, ship_table_name(i), path);
 	if (err)
 		return err;
-	snprintf(sh->sql, SQL_MAX, "INSERT INTO %s.files (host, recording, sequence, path, bytes) VALUES (%s, '",
-		 sh->env.db, sh->first);
+	snprintf(sh->sql, SQL_MAX, "INSERT INTO %s.files (host, recording, sequence, path, bytes) VALUES (%.*s, '",
+		 sh->env.db, (int)strlen(sh->first) - 2, sh->first + 1);
 	for (size_t w = strlen(sh->sql); *path && w < SQL_MAX - 64; path++) {
 		if (*path == '\'' || *path == '\\')
 			sh->sql[w++] = '\\';
@@ -541,14 +543,14 @@ static int ship_dir(struct shipper *sh, const char *dir, char *buf)
 	}
 	for (int i = 0; i < n; i++) {
 		char path[PATH_MAX];
+		int s;
 
-		if (status != EXIT_SHIP_FAILED) {
-			snprintf(path, sizeof(path), "%s/%s", dir, list[i]->d_name);
-			int s = ship_file(sh, path, buf);
-
-			status = s > status ? s : status;
-		}
+		snprintf(path, sizeof(path), "%s/%s", dir, list[i]->d_name);
 		free(list[i]);
+		if (status == EXIT_SHIP_FAILED)
+			continue;
+		s = ship_file(sh, path, buf);
+		status = s == EXIT_SHIP_FAILED || s > status ? s : status;
 	}
 	free(list);
 	return status;

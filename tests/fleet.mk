@@ -7,15 +7,15 @@
 #                      clickhouse-server, skips loudly otherwise)
 #   make bench-fleet   rows/s loaded: CSV, --to clickhouse | clickhouse-client, sct-ship
 GEN_FLEET := $(BUILD)/tests/gen_fleet
-FLEET_ENV := SCT_REPORT=$(abspath $(BUILD)/sct-report) SCT_CONVERT=$(abspath $(BUILD)/sct-convert) \
-	SCT_SHIP=$(abspath $(BUILD)/sct-ship) SCT_GEN_FLEET=$(abspath $(GEN_FLEET))
+FLEET_ENV = SCT_REPORT=$(abspath $(BUILD)/sct-report) SCT_CONVERT=$(abspath $(BUILD)/sct-convert) \
+	SCT_SHIP=$(abspath $(BUILD)/sct-ship) SCT_GEN_FLEET=$(abspath $(GEN_FLEET)) SCT_GEN_REPORT=$(abspath $(GEN_REPORT))
 
 $(GEN_FLEET): $(BUILD)/tests/gen_fleet.o $(LIBSCT)
 	$(call msg,LD,$@)
 	$(Q)$(CC) $(LDFLAGS) $^ -o $@ $(LIBSCT_LIBS)
 
 .PHONY: test-fleet bench-fleet
-test-fleet: $(GEN_FLEET) $(BUILD)/sct-report $(BUILD)/sct-convert $(BUILD)/sct-ship
+test-fleet: $(GEN_FLEET) $(BUILD)/tests/gen_report $(BUILD)/sct-report $(BUILD)/sct-convert $(BUILD)/sct-ship
 	$(FLEET_ENV) bash tests/fleet_test.sh
 
 bench-fleet: $(GEN_FLEET) $(BUILD)/sct-convert $(BUILD)/sct-ship

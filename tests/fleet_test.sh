@@ -188,5 +188,28 @@ else
 fi
 check_exact "shipper killed mid-file" "${FILES[@]}" "$TRACES/big.sct" "$TRACES/big2.sct"
 
+# --- 7. hostile strings (commas, quotes, tabs, newlines, backslashes, bytes that are not
+# UTF-8) and extreme integers arrive byte for byte: every column of every type as hex, from
+# ClickHouse and from sct-convert's CSV
+"$SCT_GEN_REPORT" hostile "$TRACES/hostile.sct" "$FLEET_TMP/hostile.json" >/dev/null || { echo "FAIL: gen_report" >&2; exit 1; }
+"$SCT_CONVERT" --schema clickhouse --database hostile | clickhouse-client --port "${FLEET_TCP[1]}" --multiquery
+for t in syscall task fork exec exit cgroup lost warning; do
+	"$SCT_CONVERT" --to clickhouse --database hostile --records "$t" "$TRACES/hostile.sct" 2>/dev/null |
+		{ read -r q && clickhouse-client --port "${FLEET_TCP[1]}" -q "$q"; }
+	"$SCT_CONVERT" --to csv --records "$t" "$TRACES/hostile.sct" 2>/dev/null >"$FLEET_TMP/h.csv"
+	cols=$(head -1 "$FLEET_TMP/h.csv" | tr -d '\r' | cut -d, -f2- | sed 's/[a-z_]*/hex(toString(&))/g')
+	python3 -c 'import csv, sys
+rows = list(csv.reader(open(sys.argv[1], encoding="latin-1", newline="")))
+for r in rows[1:]:
+    print("\t".join(f.encode("latin-1").hex().upper() for f in r[1:]))' "$FLEET_TMP/h.csv" | sort >"$FLEET_TMP/want"
+	fleet_q 1 "SELECT $cols FROM hostile.$t FORMAT TabSeparated" | sort >"$FLEET_TMP/got"
+	if [ -s "$FLEET_TMP/want" ] && cmp -s "$FLEET_TMP/want" "$FLEET_TMP/got"; then
+		ok "hostile $t: $(wc -l <"$FLEET_TMP/want") rows byte for byte as the CSV"
+	else
+		bad "hostile $t rows differ from the CSV (want < > got)"
+		diff "$FLEET_TMP/want" "$FLEET_TMP/got" >&2
+	fi
+done
+
 echo "fleet: $PASS passed, $FAIL failed"
 [ $FAIL = 0 ]
