@@ -63,6 +63,24 @@ void ch_string(struct out *o, const void *ptr, size_t len)
 	out_mem(o, p + start, len - start);
 }
 
+void ch_ident(struct out *o, const char *name)
+{
+	size_t len = strlen(name);
+
+	if (len && (name[0] < '0' || name[0] > '9') &&
+	    strspn(name, "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_") == len) {
+		out_mem(o, name, len);
+		return;
+	}
+	out_char(o, '`');
+	for (size_t i = 0; i < len; i++) {
+		if (name[i] == '`' || name[i] == '\\')
+			out_char(o, '\\');
+		out_char(o, name[i]);
+	}
+	out_char(o, '`');
+}
+
 /*
  * A session whose HEADER names no recording (files written before format 1.2) gets one
  * derived from what its HEADER says about when and where it was recorded: the 128-bit XXH3
@@ -129,6 +147,28 @@ static bool ch_session_key(enum sct_session_key k)
 	return k != SCT_SESSION_HOSTNAME && k != SCT_SESSION_RECORDING_ID;
 }
 
+/* The columns of sct.sessions after the identity, in ch_session_row()'s order: ", name TYPE" each, or ", name". */
+static void ch_session_cols(struct out *o, bool types)
+{
+	static const char *const cols[][2] = { { "derived_id", "UInt8" }, { "snapshot", "UInt8" },
+		{ "format_major", "UInt32" }, { "format_minor", "UInt32" }, { "anchor_clock_ns", "UInt64" },
+		{ "anchor_realtime_ns", "UInt64" } };
+	const char *sep = types ? ",\n    " : ", ";
+
+	for (size_t i = 0; i < sizeof(cols) / sizeof(cols[0]); i++)
+		out_printf(o, "%s%s%s%s", sep, cols[i][0], types ? " " : "", types ? cols[i][1] : "");
+	for (int k = 0; k < SCT_SESSION_NKEYS; k++)
+		if (ch_session_key((enum sct_session_key)k))
+			out_printf(o, "%s%s%s", sep, sct_session_key_name((enum sct_session_key)k), types ? " String" : "");
+}
+
+void ch_session_insert(struct out *o, const char *db)
+{
+	out_printf(o, "INSERT INTO %s.sessions (host, recording, sequence, session", db);
+	ch_session_cols(o, false);
+	out_str(o, ") FORMAT TabSeparated\n");
+}
+
 void ch_session_row(struct out *o, const struct sct_session *s)
 {
 	char id[CH_ID_LEN + 1];
@@ -188,11 +228,7 @@ void ch_ddl_begin(struct out *o, const struct ch_ddl *d)
 			   "CREATE DATABASE IF NOT EXISTS %s;\n", d->cluster, d->local_db, d->db, d->local_db);
 	out_printf(o, "CREATE DATABASE IF NOT EXISTS %s;\n\n", d->db);
 	ch_create(o, d->cluster ? d->local_db : d->db, "sessions");
-	out_str(o, ",\n    derived_id UInt8,\n    snapshot UInt8,\n    format_major UInt32,\n    format_minor UInt32,\n"
-		"    anchor_clock_ns UInt64,\n    anchor_realtime_ns UInt64");
-	for (int k = 0; k < SCT_SESSION_NKEYS; k++)
-		if (ch_session_key((enum sct_session_key)k))
-			out_printf(o, ",\n    %s String", sct_session_key_name((enum sct_session_key)k));
+	ch_session_cols(o, true);
 	ch_engine(o, d, "sessions", NULL, "host, recording, sequence, session");
 	/* sct-ship's mark of a file whose rows are all in: written last, so a file without one is partial */
 	out_printf(o, "CREATE TABLE IF NOT EXISTS %s.files\n(\n    host String,\n    recording FixedString(32),\n"

@@ -21,6 +21,8 @@ struct ch_ddl {
 const char *ch_field_type(const char *type, const char *field, uint32_t kind);
 /* One TabSeparated string: '\\', TAB, LF, CR and NUL escaped, every other byte as it is. */
 void ch_string(struct out *o, const void *p, size_t len);
+/* A name from a file as an SQL identifier: as it is if plain, else `quoted`. */
+void ch_ident(struct out *o, const char *name);
 /*
  * The recording id and file sequence of a session's rows: its HEADER's, or for a HEADER
  * without them one derived from the HEADER (sequence 0). Returns true when derived.
@@ -28,6 +30,8 @@ void ch_string(struct out *o, const void *p, size_t len);
 bool ch_identity(const struct sct_session *s, char id[CH_ID_LEN + 1], uint64_t *sequence);
 /* host, recording, sequence, session: the first columns of every row of the session. */
 void ch_prefix(struct out *o, const struct sct_session *s);
+/* INSERT INTO db.sessions (its columns) FORMAT TabSeparated, LF-terminated. */
+void ch_session_insert(struct out *o, const char *db);
 /* The session's row of sct.sessions, LF-terminated. */
 void ch_session_row(struct out *o, const struct sct_session *s);
 /* CREATE DATABASE and the tables sessions and files. */

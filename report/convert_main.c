@@ -374,14 +374,22 @@ static int convert_columns(struct convert *cv, const struct sct_type_schema *ts,
 
 /*
  * ClickHouse: the INSERT goes before the first row, and without rows nothing is written
- * (ClickHouse refuses an INSERT without data).
+ * (ClickHouse refuses an INSERT without data). It names its columns: a table with columns a
+ * file lacks (an older minor version) fills them with defaults, and a file with fields the
+ * table lacks (a newer one) is refused naming the column, never loaded shifted.
  */
 static void convert_insert(struct convert *cv, const char *table)
 {
 	if (cv->ch_table)
 		return;
 	cv->ch_table = table;
-	out_printf(&cv->o, "INSERT INTO %s.%s FORMAT TabSeparated\n", cv->ddl.db, table);
+	out_printf(&cv->o, "INSERT INTO %s.", cv->ddl.db);
+	ch_ident(&cv->o, table);
+	for (uint32_t i = 0; i < cv->ncols; i++) {
+		out_str(&cv->o, i ? ", " : " (");
+		ch_ident(&cv->o, cv->cols[i].name);
+	}
+	out_str(&cv->o, ") FORMAT TabSeparated\n");
 }
 
 static void convert_header(struct convert *cv, const char *table)
@@ -755,7 +763,9 @@ static int convert_sessions_one(struct convert *cv, const char *path)
 	}
 	while ((n = sct_reader_next(in.r, &rec)) > 0 && !cv->o.err) {
 		if (rec.type == SCT_REC_SESSION && sct_reader_session(in.r)) {
-			convert_insert(cv, "sessions");
+			if (!cv->ch_table)
+				ch_session_insert(&cv->o, cv->ddl.db);
+			cv->ch_table = "sessions";
 			ch_session_row(&cv->o, sct_reader_session(in.r));
 		} else if (rec.type != SCT_REC_SESSION) {
 			footer_record(cv->c.footer, &rec);

@@ -93,6 +93,7 @@ struct shipper {
 	char *sql;          /* SQL_MAX bytes */
 	char where[SQL_MAX / 2]; /* the file's identities as a condition */
 	char first[512];    /* (host, recording, sequence) of the file's first session, an SQL tuple */
+	char msg[256];      /* what failed, when it is not the HTTP request */
 };
 
 static int usage_error(const char *what, const char *arg)
@@ -354,6 +355,14 @@ static int ship_identify(struct shipper *sh, char *rows)
 	return 0;
 }
 
+static void ship_sleep_ms(unsigned ms)
+{
+	struct timespec ts = { .tv_sec = ms / 1000, .tv_nsec = (long)(ms % 1000) * 1000000 };
+
+	while (nanosleep(&ts, &ts) && errno == EINTR)
+		;
+}
+
 static int ship_count(struct shipper *sh, const char *table, const char *where, unsigned long long *count)
 {
 	char ans[64];
@@ -366,23 +375,34 @@ static int ship_count(struct shipper *sh, const char *table, const char *where, 
 	return err;
 }
 
-/* ALTER ... DELETE is a mutation: done in the background, so wait until no mutation of the table is pending. */
+/*
+ * ALTER ... DELETE is a mutation: done in the background, so wait until no mutation of the
+ * table is pending, for MUTATION_WAIT_MS at most (a mutation that cannot finish is the
+ * operator's to look at in system.mutations; the file is tried again next run).
+ */
+#define MUTATION_WAIT_MS (10u * 60 * 1000)
 static int ship_delete(struct shipper *sh, const char *table)
 {
 	unsigned long long pending = 1;
+	unsigned waited = 0;
 	int err;
 
 	snprintf(sh->sql, SQL_MAX, "ALTER TABLE %s.%s DELETE WHERE %s", sh->env.db, table, sh->where);
 	err = ship_http_query(sh->http, sh->sql, NULL, 0);
-	for (unsigned ms = 10; !err && pending; ms = ms < 1000 ? ms * 2 : ms) {
+	for (unsigned ms = 10; !err && pending; waited += ms, ms = ms < 1000 ? ms * 2 : ms) {
 		char ans[64];
 
 		snprintf(sh->sql, SQL_MAX, "SELECT count() FROM system.mutations WHERE database = '%s' AND table = '%s' "
 			 "AND is_done = 0", sh->env.db, table);
 		err = ship_http_query(sh->http, sh->sql, ans, sizeof(ans));
 		pending = err ? 0 : strtoull(ans, NULL, 10);
+		if (pending && waited >= MUTATION_WAIT_MS) {
+			snprintf(sh->msg, sizeof(sh->msg), "%s.%s: a mutation still pending after %u s (system.mutations)",
+				 sh->env.db, table, MUTATION_WAIT_MS / 1000);
+			return -ETIMEDOUT;
+		}
 		if (pending)
-			nanosleep(&(struct timespec){ .tv_sec = ms / 1000, .tv_nsec = (long)(ms % 1000) * 1000000 }, NULL);
+			ship_sleep_ms(ms);
 	}
 	return err;
 }
@@ -404,7 +424,7 @@ static int ship_table(struct shipper *sh, const char *table, const char *path)
 	close(fd); /* a converter cut short by a failed POST stops on EPIPE */
 	st = ship_convert_wait(pid);
 	if (!err && (n < 0 || st < 0)) {
-		snprintf(sh->sql, SQL_MAX, "sct-convert failed on table %s", table);
+		snprintf(sh->msg, sizeof(sh->msg), "sct-convert failed on table %s", table);
 		return -ENOEXEC;
 	}
 	return err;
@@ -452,14 +472,6 @@ static int ship_attempt(struct shipper *sh, const char *path, const char *sessio
 	}
 	snprintf(sh->sql + strlen(sh->sql), 64, "', %lld)", (long long)bytes);
 	return ship_http_query(sh->http, sh->sql, NULL, 0);
-}
-
-static void ship_sleep_ms(unsigned ms)
-{
-	struct timespec ts = { .tv_sec = ms / 1000, .tv_nsec = (long)(ms % 1000) * 1000000 };
-
-	while (nanosleep(&ts, &ts) && errno == EINTR)
-		;
 }
 
 /* The sessions rows of a file (its identity); 3 when it is damaged or has no trailer. */
@@ -510,7 +522,7 @@ static int ship_file(struct shipper *sh, const char *path, char *buf)
 		if (err >= 0)
 			break;
 		fprintf(stderr, "sct-ship: %s: attempt %u failed: %s\n", path, attempt + 1,
-			err == -ENOEXEC ? sh->sql : ship_http_error(sh->http));
+			err == -ENOEXEC || err == -ETIMEDOUT ? sh->msg : ship_http_error(sh->http));
 		if (attempt >= sh->env.retries)
 			return EXIT_SHIP_FAILED;
 		ship_sleep_ms(wait);

@@ -135,25 +135,46 @@ rc=$?
 exec 9>&-
 [ $rc = 4 ] && ok "a second sct-ship on a locked state directory exits 4" || bad "locked state: exit $rc, not 4"
 
-# Waits (up to 60 s) until a file's rows are arriving on shard $1: host $2 has rows in syscall.
-wait_rows() {
+# Stopping mid-ship at a known point: sct-ship runs this converter instead, which, when armed,
+# passes the exit table's rows, says so and holds its end (the HTTP request stays open)
+# until the gate FIFO is written: the file's sessions, syscall, task, fork and exec rows are
+# stored, its exit rows in flight, its files row not written. Unarmed (the retries), it is
+# sct-convert.
+GATE=$FLEET_TMP/gate
+mkfifo "$GATE"
+cat >"$FLEET_TMP/gated-convert" <<EOF
+#!/bin/bash
+if [ "\$4" = exit ] && rm "$GATE.armed" 2>/dev/null; then
+	"$SCT_CONVERT" "\$@" | { cat; touch "$GATE.reached"; read -r _ <"$GATE"; }
+else
+	exec "$SCT_CONVERT" "\$@"
+fi
+EOF
+chmod +x "$FLEET_TMP/gated-convert"
+gated_ship() { # shard, state, file
+	touch "$GATE.armed"
+	rm -f "$GATE.reached"
+	"$SCT_SHIP" --url "http://127.0.0.1:${FLEET_HTTP[$1]}/" --database sct_local --state "$2" \
+		--sct-convert "$FLEET_TMP/gated-convert" --retries 100 --backoff 100 "$3" &
+}
+# Until the gate holds the rows and the syscall rows are stored on shard $1 for host $2 (60 s at most).
+wait_gate() {
 	local t
 	for t in $(seq 1 600); do
-		[ "$(fleet_q "$1" "SELECT count() FROM sct_local.syscall WHERE host = '$2'" 2>/dev/null)" -gt 0 ] 2>/dev/null && return 0
+		[ -e "$GATE.reached" ] && [ "$(fleet_q "$1" "SELECT count() FROM sct_local.syscall WHERE host = '$2'")" -gt 0 ] &&
+			return 0
 		sleep 0.1
 	done
 	return 1
 }
-# Small insert blocks: a file's rows become visible part by part while it is sent.
-SLOW="max_insert_block_size=10000"
 
 # --- 5. server killed in the middle of a ship, restarted: the shipper retries, still exact
-"$SCT_GEN_FLEET" big "$TRACES/big.sct" 600000 big || { echo "FAIL: gen_fleet big" >&2; exit 1; }
-"$SCT_SHIP" --url "http://127.0.0.1:${FLEET_HTTP[2]}/?$SLOW" --database sct_local --state "$STATE/big" \
-	--retries 100 --backoff 100 "$TRACES/big.sct" 2>"$FLEET_TMP/big.err" &
+"$SCT_GEN_FLEET" big "$TRACES/big.sct" 100000 big || { echo "FAIL: gen_fleet big" >&2; exit 1; }
+gated_ship 2 "$STATE/big" "$TRACES/big.sct" 2>"$FLEET_TMP/big.err"
 SHIPPER=$!
-if wait_rows 2 big && [ -z "$(fleet_q 2 "SELECT host FROM sct_local.files WHERE host = 'big'")" ]; then
+if wait_gate 2 big; then
 	fleet_kill 2
+	echo go >"$GATE"
 	for t in $(seq 1 600); do grep -q 'attempt 1 failed' "$FLEET_TMP/big.err" && break; sleep 0.1; done
 	fleet_start 2
 	wait $SHIPPER
@@ -164,27 +185,30 @@ if wait_rows 2 big && [ -z "$(fleet_q 2 "SELECT host FROM sct_local.files WHERE 
 	[ "$(fleet_q 2 "SELECT count() FROM system.mutations WHERE database = 'sct_local' AND table = 'syscall'")" -ge 1 ] &&
 		ok "the partial rows were deleted (a mutation ran) before sending again" || bad "no delete mutation ran"
 else
+	bad "server kill: no rows of the big file arrived"
+	echo go >"$GATE"
 	wait $SHIPPER
-	bad "server kill: the big file's rows never arrived, or it was all sent before the kill"
 	cat "$FLEET_TMP/big.err" >&2
 fi
 check_exact "server killed mid-ship" "${FILES[@]}" "$TRACES/big.sct"
 
 # --- 6. shipper killed in the middle of a file (rows partly in, no files row): the next run finishes it exactly
-"$SCT_GEN_FLEET" big "$TRACES/big2.sct" 600000 big2 || { echo "FAIL: gen_fleet big2" >&2; exit 1; }
-"$SCT_SHIP" --url "http://127.0.0.1:${FLEET_HTTP[1]}/?$SLOW" --database sct_local --state "$STATE/big2" \
-	"$TRACES/big2.sct" 2>/dev/null &
+"$SCT_GEN_FLEET" big "$TRACES/big2.sct" 100000 big2 || { echo "FAIL: gen_fleet big2" >&2; exit 1; }
+gated_ship 1 "$STATE/big2" "$TRACES/big2.sct" 2>/dev/null
 SHIPPER=$!
-if wait_rows 1 big2 && [ -z "$(fleet_q 1 "SELECT host FROM sct_local.files WHERE host = 'big2'")" ]; then
+if wait_gate 1 big2; then
 	kill -KILL $SHIPPER
 	wait $SHIPPER 2>/dev/null
+	echo go >"$GATE" # the held converter: it stops on the closed pipe
 	[ "$(fleet_q 1 "SELECT count() FROM sct_local.files WHERE host = 'big2'")" = 0 ] &&
-		ok "shipper killed mid-file: rows partly in, no files row" || bad "shipper killed mid-file: it had finished"
+		[ "$(fleet_q 1 "SELECT count() FROM sct_local.syscall WHERE host = 'big2'")" -gt 0 ] &&
+		ok "shipper killed mid-file: rows partly in, no files row" || bad "shipper killed mid-file: not partial"
 	ship 1 "$STATE/big2" "$TRACES/big2.sct" 2>"$FLEET_TMP/big2.err" && grep -q ': shipped$' "$FLEET_TMP/big2.err" &&
 		ok "the next sct-ship run finished the file" || { bad "re-run after a killed shipper"; cat "$FLEET_TMP/big2.err" >&2; }
 else
+	bad "shipper kill: no rows of the big2 file arrived"
+	echo go >"$GATE"
 	wait $SHIPPER
-	bad "shipper kill: the big2 file's rows never arrived, or it was all sent before the kill"
 fi
 check_exact "shipper killed mid-file" "${FILES[@]}" "$TRACES/big.sct" "$TRACES/big2.sct"
 

@@ -8,6 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "../report/clickhouse.h"
 #include "report_helpers.h"
 
 TestSuite(report_clickhouse, .fini = rt_cleanup);
@@ -30,12 +31,14 @@ Test(report_clickhouse, rows_escape_strings_and_carry_the_identity_and_wall_time
 	rt_sc(w, 2000, 300, 7, 7, 5, RT_NR_OPENAT, -2);
 	rt_close(w);
 	cr_assert_eq(rt_run(&out, "%s --to clickhouse %s 2>/dev/null", rt_convert(), path), 0);
-	cr_assert_str_eq(out, "INSERT INTO sct.syscall FORMAT TabSeparated\n"
+	cr_assert_str_eq(out, "INSERT INTO sct.syscall (host, recording, sequence, session, time_ns, duration_ns, pid, tid, "
+			      "cgroup_id, nr, abi, ret, unfinished, wall_ns, name, comm, cgroup_path) FORMAT TabSeparated\n"
 			      "h\\tx\t" RT_DERIVED_ID "\t0\t0\t1000000002000\t300\t7\t7\t5\t257\t0\t-2\t0\t"
 			      "1767225600000002000\topenat\ta\\\\b\\nc\\rd\t/x\\ty\n");
 	free(out);
 	cr_assert_eq(rt_run(&out, "%s --to clickhouse --records task --database fleet %s 2>/dev/null", rt_convert(), path), 0);
-	cr_assert_str_eq(out, "INSERT INTO fleet.task FORMAT TabSeparated\n"
+	cr_assert_str_eq(out, "INSERT INTO fleet.task (host, recording, sequence, session, time_ns, pid, tid, ppid, "
+			      "cgroup_id, start_ns, comm, wall_ns, cgroup_path) FORMAT TabSeparated\n"
 			      "h\\tx\t" RT_DERIVED_ID "\t0\t0\t1000000000001\t7\t7\t1\t5\t1000000000000\ta\\\\b\\nc\\rd\t"
 			      "1767225600000000001\t/x\\ty\n");
 	free(out);
@@ -54,9 +57,11 @@ Test(report_clickhouse, sessions_rows_hold_the_header)
 	rt_close(rt_open(path, "h1", 0));
 	cr_assert_eq(rt_run(&out, "%s --to clickhouse --records sessions %s %s 2>/dev/null", rt_convert(), path, path), 0);
 	/* host, recording, sequence, session, derived_id, snapshot, format 1.0, anchor, producer ... */
-	want = "INSERT INTO sct.sessions FORMAT TabSeparated\nh1\t" RT_DERIVED_ID_H1 "\t0\t0\t1\t0\t1\t0\t"
+	cr_assert_eq(strncmp(out, "INSERT INTO sct.sessions (host, recording, sequence, session, derived_id, snapshot, ", 84), 0,
+		     "%s", out);
+	want = "h1\t" RT_DERIVED_ID_H1 "\t0\t0\t1\t0\t1\t0\t"
 	       "1000000000000\t1767225600000000000\treport-test\t";
-	cr_assert_eq(strncmp(out, want, strlen(want)), 0, "%s", out);
+	cr_assert_eq(strncmp(rt_line(out, 1), want, strlen(want)), 0, "%s", out);
 	cr_assert_str_eq(rt_line(out, 3), "");
 	free(out);
 }
@@ -103,4 +108,22 @@ Test(report_clickhouse, bad_options_are_usage_errors)
 	cr_assert_eq(rt_run(NULL, "%s --schema clickhouse %s 2>/dev/null", rt_convert(), path), 2);
 	cr_assert_eq(rt_run(NULL, "%s --schema postgres 2>/dev/null", rt_convert()), 2);
 	cr_assert_eq(rt_run(NULL, "%s --schema clickhouse --cluster 'x y' 2>/dev/null", rt_convert()), 2);
+}
+
+/* Names from a file reach SQL as identifiers, quoted when they are not plain. */
+Test(report_clickhouse, names_from_a_header_are_quoted_identifiers)
+{
+	static const char *const cases[][2] = {
+		{ "time_ns", "time_ns" }, { "_x9", "_x9" }, { "9x", "`9x`" }, { "a b", "`a b`" },
+		{ "x`); DROP TABLE t; --", "`x\\`); DROP TABLE t; --`" }, { "a\\b", "`a\\\\b`" }, { "", "``" },
+	};
+	char buf[128];
+
+	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+		struct out o = { .buf = buf, .cap = sizeof(buf), .fd = -1 };
+
+		ch_ident(&o, cases[i][0]);
+		cr_assert_eq(o.len, strlen(cases[i][1]), "%s", cases[i][0]);
+		cr_assert_eq(memcmp(buf, cases[i][1], o.len), 0, "%s: %.*s", cases[i][0], (int)o.len, buf);
+	}
 }
