@@ -9,8 +9,8 @@
  * exactness comes from an order of steps that any crash or failure may cut anywhere:
  *   1. a row in DB.files for the file: done, nothing to send;
  *   2. rows of the file in any table (a cut earlier attempt): deleted by an ALTER ... DELETE
- *      mutation, waited for until done;
- *   3. every table's rows inserted;
+ *      mutation, waited for until done, table by table, DB.sessions last;
+ *   3. every table's rows inserted, DB.sessions first;
  *   4. the DB.files row inserted, last.
  * A re-run after a cut at any step finds no DB.files row, so it deletes what step 3 left
  * and inserts everything again. The state directory holds the lock and a list of files
@@ -448,11 +448,17 @@ static int ship_attempt(struct shipper *sh, const char *path, const char *sessio
 	err = ship_count(sh, "files", where, &count);
 	if (err || count)
 		return err ? err : 1;
-	for (uint32_t i = 0; !err && i <= SCT_REC_MAX; i++) {
-		const char *t = ship_table_name(i);
+	/*
+	 * The sessions rows go in first and are deleted last, so a file without them has no rows
+	 * anywhere: the common case costs one query on a small table, not one per record table.
+	 */
+	err = ship_count(sh, "sessions", sh->where, &count);
+	for (uint32_t i = 1; !err && count && i <= SCT_REC_MAX + 1; i++) {
+		const char *t = ship_table_name(i <= SCT_REC_MAX ? i : 0);
+		unsigned long long rows = 0;
 
-		err = t ? ship_count(sh, t, sh->where, &count) : 0;
-		if (!err && t && count)
+		err = t ? ship_count(sh, t, sh->where, &rows) : 0;
+		if (!err && t && rows)
 			err = ship_delete(sh, t);
 	}
 	if (!err)
