@@ -64,7 +64,8 @@ test: $(TESTS)
 bench: $(BENCHES)
 
 DEPS := make gcc clang llvm libclang-rt-14-dev bpftool pkg-config libbpf-dev libelf-dev zlib1g-dev liblz4-dev \
-	libcbor-dev libcriterion-dev linux-perf strace python3 sqlite3 qemu-system-x86 busybox-static kmod
+	libcbor-dev libcriterion-dev linux-perf strace python3 sqlite3 qemu-system-x86 busybox-static kmod \
+	libxxhash-dev libcurl4-openssl-dev clickhouse-server clickhouse-client
 deps:
 	@missing=$$(for p in $(DEPS); do dpkg-query -W -f='$${Status}\n' $$p 2>/dev/null | \
 		grep -q 'ok installed' || echo $$p; done); \

@@ -5,7 +5,7 @@ REPORT_COMMON := strtab hashmap outbuf names sessions input cgroups tasks filter
 REPORT_COMMON_OBJS := $(REPORT_COMMON:%=$(BUILD)/report/%.o) $(BUILD)/format/utf8.o
 REPORT_OBJS := $(REPORT_COMMON_OBJS) $(addprefix $(BUILD)/report/,latency.o summary.o hist.o \
 	timeline.o tree.o report_main.o)
-CONVERT_OBJS := $(REPORT_COMMON_OBJS) $(BUILD)/report/convert_main.o
+CONVERT_OBJS := $(REPORT_COMMON_OBJS) $(BUILD)/report/clickhouse.o $(BUILD)/report/convert_main.o
 REPORT_LIBS := -lm
 
 $(BUILD)/sct-report: $(REPORT_OBJS) $(LIBSCT)
@@ -14,10 +14,17 @@ $(BUILD)/sct-report: $(REPORT_OBJS) $(LIBSCT)
 
 $(BUILD)/sct-convert: $(CONVERT_OBJS) $(LIBSCT)
 	$(call msg,LINK,$@)
-	$(Q)$(CC) $(LDFLAGS) -o $@ $(CONVERT_OBJS) $(LIBSCT) $(LIBSCT_LIBS) $(REPORT_LIBS)
+	$(Q)$(CC) $(LDFLAGS) -o $@ $(CONVERT_OBJS) $(LIBSCT) $(LIBSCT_LIBS) $(REPORT_LIBS) -lxxhash
+
+SHIP_OBJS := $(addprefix $(BUILD)/report/,ship_http.o ship_main.o)
+
+# sct-ship runs sct-convert for the rows: both load paths write the same columns.
+$(BUILD)/sct-ship: $(SHIP_OBJS) $(LIBSCT)
+	$(call msg,LINK,$@)
+	$(Q)$(CC) $(LDFLAGS) -o $@ $(SHIP_OBJS) $(LIBSCT) $(LIBSCT_LIBS) -lcurl
 
 .PHONY: report-objs
-report-objs: $(REPORT_OBJS) $(CONVERT_OBJS)
+report-objs: $(REPORT_OBJS) $(CONVERT_OBJS) $(SHIP_OBJS)
 
-ALL += $(BUILD)/sct-report $(BUILD)/sct-convert
-INSTALL_BINS += $(BUILD)/sct-report $(BUILD)/sct-convert
+ALL += $(BUILD)/sct-report $(BUILD)/sct-convert $(BUILD)/sct-ship
+INSTALL_BINS += $(BUILD)/sct-report $(BUILD)/sct-convert $(BUILD)/sct-ship

@@ -15,11 +15,13 @@
 #include <string.h>
 #include <sys/stat.h>
 
+#include "clickhouse.h"
 #include "records.def"
 #include "report.h"
 
 static const char usage_text[] =
-"Usage: sct-convert --to csv|jsonl [--records TYPE] [--event G:N] [-o OUT [--force]] FILE...\n"
+"Usage: sct-convert --to csv|jsonl|clickhouse [--records TYPE] [--event G:N] [-o OUT [--force]] FILE...\n"
+"       sct-convert --schema clickhouse [--database DB] [--cluster NAME [--local-database LDB]]\n"
 "Writes one record type of sct traces (FILE '-' = stdin) as CSV (RFC 4180, header row,\n"
 "CRLF) or JSON Lines (one object per line). TYPE: syscall (default), task, fork, exec,\n"
 "exit, cgroup, lost, warning, sample, a number (a newer type: 10, ...) or a name a HEADER's\n"
@@ -38,7 +40,22 @@ static const char usage_text[] =
 "valid UTF-8 as is and each other byte as \\u00XX of its value. 64-bit values are exact\n"
 "integers in both.\n"
 "\n"
-"  -T, --to FORMAT     csv or jsonl (required)\n"
+"ClickHouse: --to clickhouse writes 'INSERT INTO DB.TYPE FORMAT TabSeparated' and the rows,\n"
+"for clickhouse-client or ClickHouse's HTTP interface. Columns: host, recording (the\n"
+"HEADER's recording id, or one derived from the HEADER for older files), sequence (the\n"
+"file's number in its recording, 0 when derived), session (its index in the file), the\n"
+"schema's fields, wall_ns (time_ns on the wall clock), then the names above. A value a\n"
+"session lacks is 0 or ''. --records sessions writes a row per HEADER (table sessions).\n"
+"Records without a HEADER (after damage) have no host or recording: not written, counted\n"
+"on stderr. --schema clickhouse prints the CREATE statements of every table (with\n"
+"--cluster, MergeTree tables in LDB and Distributed tables over them in DB, sharded by host).\n"
+"\n"
+"  -T, --to FORMAT     csv, jsonl or clickhouse (required, unless --schema)\n"
+"      --schema clickhouse   print the ClickHouse DDL and exit\n"
+"      --database DB   ClickHouse database of the tables (default sct)\n"
+"      --cluster NAME  --schema: Distributed tables over the servers of cluster NAME\n"
+"      --local-database LDB  --schema --cluster: database of the MergeTree tables\n"
+"                      (default sct_local)\n"
 "  -r, --records TYPE  record type (default syscall)\n"
 "  -e, --event G:N     samples of these events only (repeatable or comma-separated;\n"
 "                      implies --records sample)\n"
@@ -58,10 +75,12 @@ static const char usage_text[] =
 "  sct-convert --to jsonl --records exec trace.sct | python3 -c 'import json,sys; ...'\n"
 "  sct-convert --to csv --records task host1.sct host2.sct > tasks.csv\n"
 "  sct-convert --to csv --event sched:sched_switch trace.sct > switches.csv\n"
-"  sct-convert --to jsonl --records sample trace.sct\n";
+"  sct-convert --to jsonl --records sample trace.sct\n"
+"  sct-convert --schema clickhouse | clickhouse-client --multiquery\n"
+"  sct-convert --to clickhouse --records lost *.sct | clickhouse-client\n";
 
 enum col_src { COL_SESSION, COL_HOST, COL_FIELD, COL_NAME, COL_COMM, COL_CGROUP, COL_PARENT_COMM,
-	       COL_EVENT, COL_FIELDS, COL_EVFIELD };
+	       COL_WALL, COL_EVENT, COL_FIELDS, COL_EVFIELD };
 
 /* SYSCALL fields read straight from the decoded record (the hot path), where records.def says. */
 struct sc_slot {
@@ -80,12 +99,22 @@ struct column {
 	char *jkey;    /* "name": as JSON, rendered once */
 	size_t jkeylen;
 	enum col_src src;
+	uint32_t kind; /* COL_FIELD: the schema's kind */
 	int idx; /* COL_FIELD, COL_EVFIELD: index in the session's schema or the event's fields, -1 if none */
 	const struct sc_slot *slot; /* SYSCALL: where the record holds this field, NULL if not there */
 };
 
 struct convert {
 	bool jsonl, strict, force;
+	bool ch;               /* --to clickhouse */
+	bool ch_sessions;      /* --records sessions: rows of the sessions table */
+	bool schema;           /* --schema clickhouse */
+	struct ch_ddl ddl;     /* database names and cluster */
+	char sep;              /* between fields: ',' or TAB */
+	uint32_t nprefix;      /* leading columns of convert_prefix(): session and host, or the identity */
+	uint64_t ch_headless;  /* records not written: no HEADER gives them an identity */
+	const char *ch_table;  /* the table the INSERT was written for, NULL before the first row */
+	char table[64];        /* the type's name in the schema the columns came from */
 	uint32_t type;         /* 0 until type_name is found in a HEADER schema */
 	const char *type_name; /* --records NAME of a type only a HEADER schema names */
 	const char *output;
@@ -111,7 +140,7 @@ static const char *const type_names[SCT_REC_MAX + 1] = { "session", "syscall", "
 
 static int usage_error(const char *what, const char *arg)
 {
-	fprintf(stderr, "sct-convert: %s '%s'\nUsage: sct-convert --to csv|jsonl [--records TYPE] [--event G:N] [-o OUT [--force]] FILE...\n",
+	fprintf(stderr, "sct-convert: %s '%s'\nUsage: sct-convert --to csv|jsonl|clickhouse [--records TYPE] [--event G:N] [-o OUT [--force]] FILE...\n",
 		what, arg ? arg : "");
 	return -EINVAL;
 }
@@ -129,6 +158,24 @@ static uint32_t convert_type_number(const char *arg)
 	return !errno && !*end && v <= UINT32_MAX ? (uint32_t)v : 0;
 }
 
+/* Names that go into SQL unquoted: letters, digits and '_', not starting with a digit. */
+static bool convert_sql_name(const char *name)
+{
+	return *name && (*name < '0' || *name > '9') &&
+	       strspn(name, "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_") == strlen(name);
+}
+
+static int convert_check_names(const struct convert *cv)
+{
+	if (!convert_sql_name(cv->ddl.db))
+		return usage_error("invalid --database name:", cv->ddl.db);
+	if (!convert_sql_name(cv->ddl.local_db))
+		return usage_error("invalid --local-database name:", cv->ddl.local_db);
+	if (cv->ddl.cluster && !convert_sql_name(cv->ddl.cluster))
+		return usage_error("invalid --cluster name:", cv->ddl.cluster);
+	return 0;
+}
+
 static int parse_args(struct convert *cv, int argc, char **argv)
 {
 	static const struct option opts[] = {
@@ -136,13 +183,19 @@ static int parse_args(struct convert *cv, int argc, char **argv)
 		{ "output", required_argument, NULL, 'o' }, { "strict", no_argument, NULL, 'S' },
 		{ "force", no_argument, NULL, 'f' },        { "help", no_argument, NULL, 'h' },
 		{ "event", required_argument, NULL, 'e' },
+		{ "schema", required_argument, NULL, 's' }, { "database", required_argument, NULL, 'D' },
+		{ "cluster", required_argument, NULL, 'C' },
+		{ "local-database", required_argument, NULL, 'L' },
 		{ NULL, 0, NULL, 0 },
 	};
 	const char *to = NULL;
 	const char *records = NULL;
+	bool ddl_given = false;
 	int c;
 
 	cv->type = SCT_REC_SYSCALL;
+	cv->ddl.db = "sct";
+	cv->ddl.local_db = "sct_local";
 	while ((c = getopt_long(argc, argv, "T:r:o:fhe:", opts, NULL)) != -1) {
 		uint32_t t;
 
@@ -151,6 +204,14 @@ static int parse_args(struct convert *cv, int argc, char **argv)
 		case 'o': cv->output = optarg; break;
 		case 'S': cv->strict = true; break;
 		case 'f': cv->force = true; break;
+		case 's':
+			if (strcmp(optarg, "clickhouse"))
+				return usage_error("--schema must be clickhouse, not", optarg);
+			cv->schema = true;
+			break;
+		case 'D': cv->ddl.db = optarg; ddl_given = true; break;
+		case 'C': cv->ddl.cluster = optarg; break;
+		case 'L': cv->ddl.local_db = optarg; ddl_given = true; break;
 		case 'h': fputs(usage_text, stdout); exit(0);
 		case 'e':
 			if (filter_parse_list(&cv->events, &cv->nevents, optarg))
@@ -158,6 +219,7 @@ static int parse_args(struct convert *cv, int argc, char **argv)
 			break;
 		case 'r':
 			records = optarg;
+			cv->ch_sessions = !strcmp(optarg, "sessions");
 			for (t = 1; t <= SCT_REC_MAX && strcmp(optarg, type_names[t]); t++)
 				;
 			cv->type = t <= SCT_REC_MAX ? t : convert_type_number(optarg);
@@ -169,14 +231,26 @@ static int parse_args(struct convert *cv, int argc, char **argv)
 			return usage_error("bad option", NULL);
 		}
 	}
-	if (!to || (strcmp(to, "csv") && strcmp(to, "jsonl")))
-		return usage_error("--to must be csv or jsonl, not", to);
+	if (!to && cv->schema)
+		to = "clickhouse";
+	if (!cv->schema && (!to || strcmp(to, "clickhouse")) && (ddl_given || cv->ddl.cluster))
+		return usage_error("--database, --cluster and --local-database need --to clickhouse or --schema, not", to);
+	if (!to || (strcmp(to, "csv") && strcmp(to, "jsonl") && strcmp(to, "clickhouse")))
+		return usage_error("--to must be csv, jsonl or clickhouse, not", to);
 	cv->jsonl = !strcmp(to, "jsonl");
+	cv->ch = !strcmp(to, "clickhouse");
+	cv->sep = cv->ch ? '\t' : ',';
+	if (cv->ch_sessions && !cv->ch)
+		return usage_error("--records sessions needs --to clickhouse, not", to);
+	if (cv->ch && convert_check_names(cv))
+		return -EINVAL;
 	if (cv->nevents && records && cv->type != SCT_REC_SAMPLE)
 		return usage_error("--event selects samples: it needs --records sample, not", records);
 	if (cv->nevents)
 		cv->type = SCT_REC_SAMPLE;
-	cv->per_field = !cv->jsonl && cv->nevents == 1;
+	cv->per_field = !cv->jsonl && !cv->ch && cv->nevents == 1;
+	if (cv->schema)
+		return optind < argc ? usage_error("--schema takes no FILE:", argv[optind]) : convert_check_names(cv);
 	if (optind >= argc)
 		return usage_error("no input FILE (use '-' for stdin)", NULL);
 	cv->files = argv + optind;
@@ -200,6 +274,16 @@ static int convert_jkey(struct column *col)
 	return 0;
 }
 
+static void convert_free_cols(struct convert *cv)
+{
+	for (uint32_t i = 0; i < cv->ncols; i++) {
+		free(cv->cols[i].name);
+		free(cv->cols[i].field);
+		free(cv->cols[i].jkey);
+	}
+	cv->ncols = 0;
+}
+
 static int convert_add_col(struct convert *cv, const char *name, enum col_src src)
 {
 	struct column *col = &cv->cols[cv->ncols];
@@ -210,6 +294,7 @@ static int convert_add_col(struct convert *cv, const char *name, enum col_src sr
 		return -ENOMEM;
 	}
 	col->src = src;
+	col->kind = SCT_KIND_UINT;
 	col->idx = -1;
 	col->slot = NULL;
 	col->field = NULL;
@@ -258,18 +343,27 @@ static int convert_columns(struct convert *cv, const struct sct_type_schema *ts,
 		{ SCT_REC_SYSCALL, "cgroup_path", COL_CGROUP }, { SCT_REC_TASK, "cgroup_path", COL_CGROUP },
 		{ SCT_REC_FORK, "parent_comm", COL_PARENT_COMM }, { SCT_REC_EXIT, "comm", COL_COMM },
 	};
-	int err = convert_add_col(cv, "session", COL_SESSION);
+	static const char *const ch_prefix_cols[] = { "host", "recording", "sequence", "session" };
+	int err = 0;
 
-	if (!err)
-		err = convert_add_col(cv, "host", COL_HOST);
+	cv->nprefix = cv->ch ? 4 : 2;
+	for (uint32_t i = 0; !err && i < cv->nprefix; i++)
+		err = convert_add_col(cv, cv->ch ? ch_prefix_cols[i] : i ? "host" : "session",
+				      i ? COL_HOST : COL_SESSION);
 	for (uint32_t i = 0; !err && ts && i < ts->nfields && i < SCT_MAX_FIELDS; i++) {
 		const char *name = ts->fields[i].name;
 
-		if (cv->type != SCT_REC_SAMPLE || (strcmp(name, "event") && strcmp(name, "payload")))
+		if (cv->type != SCT_REC_SAMPLE || (strcmp(name, "event") && strcmp(name, "payload"))) {
 			err = convert_add_col(cv, name, COL_FIELD);
-		else if (!strcmp(name, "event"))
+			if (!err)
+				cv->cols[cv->ncols - 1].kind = ts->fields[i].kind;
+		} else if (!strcmp(name, "event")) {
 			err = convert_add_col(cv, name, COL_EVENT);
+		}
 	}
+	/* ClickHouse orders and partitions by wall-clock time, comparable across hosts */
+	if (!err && cv->ch && convert_has_col(cv, "time_ns"))
+		err = convert_add_col(cv, CH_WALL, COL_WALL);
 	for (size_t i = 0; !err && i < sizeof(extras) / sizeof(extras[0]); i++)
 		if (extras[i].type == cv->type)
 			err = convert_add_col(cv, extras[i].name, extras[i].src);
@@ -278,9 +372,30 @@ static int convert_columns(struct convert *cv, const struct sct_type_schema *ts,
 	return err;
 }
 
-static void convert_header(struct convert *cv)
+/*
+ * ClickHouse: the INSERT goes before the first row, and without rows nothing is written
+ * (ClickHouse refuses an INSERT without data). It names its columns: a table with columns a
+ * file lacks (an older minor version) fills them with defaults, and a file with fields the
+ * table lacks (a newer one) is refused naming the column, never loaded shifted.
+ */
+static void convert_insert(struct convert *cv, const char *table)
 {
-	if (cv->jsonl)
+	if (cv->ch_table)
+		return;
+	cv->ch_table = table;
+	out_printf(&cv->o, "INSERT INTO %s.", cv->ddl.db);
+	ch_ident(&cv->o, table);
+	for (uint32_t i = 0; i < cv->ncols; i++) {
+		out_str(&cv->o, i ? ", " : " (");
+		ch_ident(&cv->o, cv->cols[i].name);
+	}
+	out_str(&cv->o, ") FORMAT TabSeparated\n");
+}
+
+static void convert_header(struct convert *cv, const char *table)
+{
+	snprintf(cv->table, sizeof(cv->table), "%s", table);
+	if (cv->jsonl || cv->ch)
 		return;
 	for (uint32_t i = 0; i < cv->ncols; i++) {
 		if (i)
@@ -299,39 +414,51 @@ static const struct sc_slot *convert_slot(const struct sct_field_schema *fs)
 	return NULL;
 }
 
-static void convert_str_to(struct out *o, bool jsonl, const void *p, size_t len)
+static void convert_str_to(const struct convert *cv, struct out *o, const void *p, size_t len)
 {
-	if (jsonl)
+	if (cv->ch)
+		ch_string(o, p, len);
+	else if (cv->jsonl)
 		json_string(o, p, len);
 	else
 		csv_bytes(o, p, len);
 }
 
-/* Columns 0 and 1 (session, host) are the same for a whole session: rendered once. */
-static int convert_prefix(struct convert *cv, const struct sess *s)
+/*
+ * The leading columns are the same for a whole session: rendered once. CSV and JSON: session
+ * number and host; ClickHouse: host, recording, sequence, session.
+ */
+static int convert_prefix(struct convert *cv, const struct live *lv)
 {
+	const struct sess *s = &lv->s;
 	uint32_t hlen = strtab_len(cv->c.strs, s->host);
-	struct out p = { .cap = 6 * (size_t)hlen + 2 * 64 + cv->cols[0].jkeylen + cv->cols[1].jkeylen, .fd = -1 };
+	struct out p = { .cap = 6 * (size_t)hlen + 2 * 64 + CH_ID_LEN + cv->cols[0].jkeylen + cv->cols[1].jkeylen,
+			 .fd = -1 };
 
 	p.buf = malloc(p.cap);
 	if (!p.buf)
 		return -ENOMEM;
-	if (cv->jsonl) {
-		out_char(&p, '{');
-		out_mem(&p, cv->cols[0].jkey, cv->cols[0].jkeylen);
+	if (cv->ch) {
+		if (lv->session)
+			ch_prefix(&p, lv->session);
+	} else {
+		if (cv->jsonl) {
+			out_char(&p, '{');
+			out_mem(&p, cv->cols[0].jkey, cv->cols[0].jkeylen);
+		}
+		/* blocks without a HEADER: no session number, no host (null in JSON, empty in CSV) */
+		if (!s->headless)
+			out_u64(&p, s->number);
+		else if (cv->jsonl)
+			out_str(&p, "null");
+		out_char(&p, ',');
+		if (cv->jsonl)
+			out_mem(&p, cv->cols[1].jkey, cv->cols[1].jkeylen);
+		if (!s->headless)
+			convert_str_to(cv, &p, strtab_get(cv->c.strs, s->host), hlen);
+		else if (cv->jsonl)
+			out_str(&p, "null");
 	}
-	/* blocks without a HEADER: no session number, no host (null in JSON, empty in CSV) */
-	if (!s->headless)
-		out_u64(&p, s->number);
-	else if (cv->jsonl)
-		out_str(&p, "null");
-	out_char(&p, ',');
-	if (cv->jsonl)
-		out_mem(&p, cv->cols[1].jkey, cv->cols[1].jkeylen);
-	if (!s->headless)
-		convert_str_to(&p, cv->jsonl, strtab_get(cv->c.strs, s->host), hlen);
-	else if (cv->jsonl)
-		out_str(&p, "null");
 	free(cv->prefix);
 	cv->prefix = p.buf;
 	cv->prefix_len = p.len;
@@ -348,19 +475,19 @@ static int convert_map(struct convert *cv, struct input *in)
 	for (uint32_t i = 0; i < cv->ncols; i++) {
 		struct column *col = &cv->cols[i];
 
-		if (col->src != COL_FIELD)
+		if (col->src != COL_FIELD && col->src != COL_WALL)
 			continue;
 		col->idx = -1;
 		col->slot = NULL;
 		for (uint32_t f = 0; ts && f < ts->nfields; f++)
-			if (!strcmp(ts->fields[f].name, col->name)) {
+			if (!strcmp(ts->fields[f].name, col->src == COL_WALL ? "time_ns" : col->name)) {
 				col->idx = (int)f;
 				if (cv->type == SCT_REC_SYSCALL)
 					col->slot = convert_slot(&ts->fields[f]);
 			}
 	}
 	cv->mapped = in->cur->s.id + 1;
-	return convert_prefix(cv, &in->cur->s);
+	return convert_prefix(cv, in->cur);
 }
 
 static void convert_slot_out(struct out *o, const struct sct_syscall *sc, const struct sc_slot *slot)
@@ -396,14 +523,17 @@ static void convert_null(struct convert *cv)
 
 static void convert_str(struct convert *cv, const void *p, size_t len)
 {
-	convert_str_to(&cv->o, cv->jsonl, p, len);
+	convert_str_to(cv, &cv->o, p, len);
 }
 
-static void convert_field(struct convert *cv, struct input *in, int idx)
+static void convert_field(struct convert *cv, struct input *in, const struct column *col)
 {
 	struct sct_value v;
 
-	if (idx < 0 || sct_reader_field(in->r, (uint32_t)idx, &v) < 0) {
+	if (col->idx < 0 || sct_reader_field(in->r, (uint32_t)col->idx, &v) < 0) {
+		/* ClickHouse columns are not Nullable: a field the session lacks is 0 or '' */
+		if (cv->ch && col->kind != SCT_KIND_BYTES)
+			out_char(&cv->o, '0');
 		convert_null(cv);
 		return;
 	}
@@ -457,6 +587,18 @@ static void convert_resolved(struct convert *cv, struct input *in, const struct 
 	}
 }
 
+/* time_ns on the wall clock, by the session's anchor (0 if the session lacks time_ns). */
+static void convert_wall(struct convert *cv, struct input *in, const struct sct_record *rec, const struct column *col)
+{
+	struct sct_value v = { .u = 0 };
+
+	if (rec->type == SCT_REC_SYSCALL)
+		v.u = rec->syscall.time_ns;
+	else if (col->idx < 0 || sct_reader_field(in->r, (uint32_t)col->idx, &v) < 0)
+		v.u = 0;
+	out_u64(&cv->o, v.u ? sess_wall(&in->cur->s, v.u) : 0);
+}
+
 /* The event fields of a row's session, by the names the columns were made with. */
 static void convert_map_event(struct convert *cv, struct input *in, const struct sct_event_desc *ev)
 {
@@ -476,6 +618,14 @@ static void convert_map_event(struct convert *cv, struct input *in, const struct
 	cv->ev_sess = in->cur->s.id + 1;
 }
 
+/* A sample's fields as one JSON text in a TabSeparated string. */
+static void convert_ch_fields(struct convert *cv, const struct sct_event_desc *ev, struct sct_bytes payload)
+{
+	cv->scratch.len = 0;
+	sample_json_fields(&cv->scratch, ev, payload);
+	ch_string(&cv->o, cv->scratch.buf, cv->scratch.len);
+}
+
 static void convert_sample_col(struct convert *cv, struct input *in, const struct sct_sample *sm,
 			       const struct column *col)
 {
@@ -489,6 +639,8 @@ static void convert_sample_col(struct convert *cv, struct input *in, const struc
 		convert_str(cv, ev->name, strlen(ev->name));
 	else if (col->src == COL_FIELDS && cv->jsonl)
 		sample_json_fields(&cv->o, ev, sm->payload);
+	else if (col->src == COL_FIELDS && cv->ch)
+		convert_ch_fields(cv, ev, sm->payload);
 	else if (col->src == COL_FIELDS)
 		sample_csv_fields(&cv->o, &cv->scratch, ev, sm->payload);
 	else if (cv->jsonl)
@@ -512,28 +664,38 @@ static int convert_row(struct convert *cv, struct input *in, const struct sct_re
 {
 	struct out *o = &cv->o;
 
+	if (cv->ch && !in->cur->session) {
+		cv->ch_headless++;
+		return 0;
+	}
 	if (cv->mapped != in->cur->s.id + 1 && convert_map(cv, in))
 		return -ENOMEM;
+	if (cv->ch)
+		convert_insert(cv, cv->table);
 	if (rec->type == SCT_REC_SAMPLE)
 		convert_map_event(cv, in, input_event(in->cur, &rec->sample));
 	out_mem(o, cv->prefix, cv->prefix_len);
-	for (uint32_t i = 2; i < cv->ncols; i++) {
+	for (uint32_t i = cv->nprefix; i < cv->ncols; i++) {
 		const struct column *col = &cv->cols[i];
 
-		out_char(o, ',');
+		out_char(o, cv->sep);
 		if (cv->jsonl)
 			out_mem(o, col->jkey, col->jkeylen);
-		if (col->slot)
+		if (col->src == COL_WALL)
+			convert_wall(cv, in, rec, col);
+		else if (col->slot)
 			convert_slot_out(o, &rec->syscall, col->slot);
 		else if (col->src >= COL_EVENT)
 			convert_sample_col(cv, in, &rec->sample, col);
 		else if (col->src == COL_FIELD)
-			convert_field(cv, in, col->idx);
+			convert_field(cv, in, col);
 		else
 			convert_resolved(cv, in, rec, col->src);
 	}
 	if (cv->jsonl)
 		out_mem(o, "}\n", 2);
+	else if (cv->ch)
+		out_char(o, '\n');
 	else
 		out_mem(o, "\r\n", 2);
 	return 0;
@@ -570,7 +732,7 @@ static int convert_one(struct convert *cv, const char *path)
 			if (n)
 				break;
 			if (ts)
-				convert_header(cv);
+				convert_header(cv, ts->name);
 		}
 		n = wanted ? convert_row(cv, &in, &rec) : 0;
 		if (!n)
@@ -588,16 +750,79 @@ static int convert_one(struct convert *cv, const char *path)
 	return 0;
 }
 
+/* --records sessions: a row per HEADER; records are only counted (for the footer). */
+static int convert_sessions_one(struct convert *cv, const char *path)
+{
+	struct sct_record rec;
+	struct input in;
+	int n = input_open(&cv->c, &in, path);
+
+	if (n) {
+		input_error(&cv->c, NULL, path, n);
+		return 0;
+	}
+	while ((n = sct_reader_next(in.r, &rec)) > 0 && !cv->o.err) {
+		if (rec.type == SCT_REC_SESSION && sct_reader_session(in.r)) {
+			if (!cv->ch_table)
+				ch_session_insert(&cv->o, cv->ddl.db);
+			cv->ch_table = "sessions";
+			ch_session_row(&cv->o, sct_reader_session(in.r));
+		} else if (rec.type != SCT_REC_SESSION) {
+			footer_record(cv->c.footer, &rec);
+		}
+	}
+	if (n < 0)
+		input_error(&cv->c, &in, path, n);
+	input_close(&cv->c, &in);
+	return 0;
+}
+
+/* The DDL of sessions, files and every type the built-in schema knows. */
+static int convert_schema(struct convert *cv)
+{
+	int err = 0;
+
+	ch_ddl_begin(&cv->o, &cv->ddl);
+	for (uint32_t t = 1; t <= SCT_REC_MAX && !err; t++) {
+		const struct sct_type_schema *ts = sct_schema_builtin(t);
+		const char *names[SCT_MAX_FIELDS + 8], *types[SCT_MAX_FIELDS + 8];
+		uint32_t n = 0;
+
+		cv->type = t;
+		err = ts ? convert_columns(cv, ts, NULL) : 0;
+		for (uint32_t i = cv->nprefix; i < cv->ncols && !err; i++, n++) {
+			const struct column *col = &cv->cols[i];
+
+			names[n] = col->name;
+			types[n] = col->src == COL_FIELD ? ch_field_type(ts->name, col->name, col->kind) :
+				   col->src == COL_WALL ? "UInt64" : "String";
+		}
+		if (!err && ts)
+			ch_ddl_table(&cv->o, &cv->ddl, ts->name, names, types, n);
+		convert_free_cols(cv);
+	}
+	return err;
+}
+
 static int convert_run(struct convert *cv)
 {
 	int err = 0;
 
+	if (cv->schema)
+		return convert_schema(cv);
 	for (int i = 0; i < cv->nfiles && !err && !cv->o.err; i++)
-		err = convert_one(cv, cv->files[i]);
+		err = cv->ch_sessions ? convert_sessions_one(cv, cv->files[i]) : convert_one(cv, cv->files[i]);
+	if (cv->ch_sessions)
+		return err;
+	if (cv->ch_headless)
+		fprintf(stderr, "sct-convert: %llu records without a HEADER not written: no host or recording identifies them\n",
+			(unsigned long long)cv->ch_headless);
 	if (!err && !cv->ncols) {
-		err = convert_columns(cv, sct_schema_builtin(cv->type), NULL);
-		if (!err)
-			convert_header(cv);
+		const struct sct_type_schema *ts = sct_schema_builtin(cv->type);
+
+		err = convert_columns(cv, ts, NULL);
+		if (!err && ts)
+			convert_header(cv, ts->name);
 	}
 	return err;
 }
@@ -634,11 +859,7 @@ static void convert_free(struct convert *cv)
 	input_tables_free(&cv->c);
 	footer_free(cv->c.footer);
 	free(cv->prefix);
-	for (uint32_t i = 0; i < cv->ncols; i++) {
-		free(cv->cols[i].name);
-		free(cv->cols[i].field);
-		free(cv->cols[i].jkey);
-	}
+	convert_free_cols(cv);
 	convert_free_events(cv);
 	free(cv->scratch.buf);
 	free(cv);
@@ -680,13 +901,13 @@ int main(int argc, char **argv)
 	}
 	err = convert_run(cv);
 	status = footer_exit_status(cv->c.footer, "sct-convert", cv->strict, err);
-	if (!cv->type) {
+	if (!cv->type && !cv->ch_sessions && !cv->schema) {
 		usage_error("invalid --records type (no input's HEADER schema names it):", cv->type_name);
 		status = EXIT_USAGE;
 	}
 	if (out_finish(&cv->o, "sct-convert", cv->output ? cv->output : "stdout"))
 		status = EXIT_INPUT;
-	if (!out_open(&errout, NULL, false, 0)) {
+	if (!cv->schema && !out_open(&errout, NULL, false, 0)) {
 		errout.fd = 2;
 		footer_print(cv->c.footer, cv->c.sessions, cv->c.strs, &errout);
 		if (out_close(&errout))

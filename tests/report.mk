@@ -9,10 +9,12 @@ GEN_REPORT := $(BUILD)/tests/gen_report
 REPORT_ENV := SCT_REPORT=$(abspath $(BUILD)/sct-report) SCT_CONVERT=$(abspath $(BUILD)/sct-convert) \
 	SCT_GEN_REPORT=$(abspath $(GEN_REPORT)) SCT_REPORT_CONVERT_PY=$(abspath tests/report_convert.py)
 
-# report_latency.c and report_tables.c test report/ modules directly; the others run the tools.
-$(REPORT_TEST_BIN): $(REPORT_TEST_OBJS) $(BUILD)/report/latency.o $(REPORT_COMMON_OBJS) $(LIBSCT)
+# report_latency.c, report_tables.c and report_clickhouse.c test report/ modules directly; the
+# others run the tools.
+$(REPORT_TEST_BIN): $(REPORT_TEST_OBJS) $(BUILD)/report/latency.o $(BUILD)/report/clickhouse.o $(REPORT_COMMON_OBJS) \
+		$(LIBSCT)
 	$(call msg,LD,$@)
-	$(Q)$(CC) $(LDFLAGS) $^ -o $@ -lcriterion $(LIBSCT_LIBS) -lm
+	$(Q)$(CC) $(LDFLAGS) $^ -o $@ -lcriterion $(LIBSCT_LIBS) -lm -lxxhash
 
 $(GEN_REPORT): $(BUILD)/tests/gen_report.o $(BUILD)/tests/format_craft.o $(LIBSCT)
 	$(call msg,LD,$@)

@@ -1,0 +1,239 @@
+#!/bin/bash
+# Fleet tests: traces of three hosts loaded into two ClickHouse shards behind Distributed
+# tables, by sct-convert --to clickhouse | clickhouse-client and by sct-ship, must give
+# sct-report's figures exactly; so must re-sending, a server killed in the middle of a ship
+# and a shipper killed in the middle of a file.
+set -u
+. "$(dirname "$0")/fleet_servers.sh"
+fleet_need_clickhouse
+
+PASS=0
+FAIL=0
+ok() { PASS=$((PASS + 1)); echo "ok: $1"; }
+bad() { FAIL=$((FAIL + 1)); echo "FAIL: $1" >&2; }
+
+trap fleet_stop_all EXIT
+fleet_setup 2
+fleet_start 1
+fleet_start 2
+TRACES=$FLEET_TMP/traces
+mkdir -p "$TRACES"
+"$SCT_GEN_FLEET" fleet "$TRACES" 20000 || { echo "FAIL: gen_fleet" >&2; exit 1; }
+FILES=("$TRACES"/web1-1.sct "$TRACES"/web1-2.sct "$TRACES"/web2-1.sct "$TRACES"/db2.sct)
+TABLES="sessions syscall task fork exec exit cgroup lost warning sample"
+
+for i in 1 2; do
+	"$SCT_CONVERT" --schema clickhouse --cluster sct_test | clickhouse-client --port "${FLEET_TCP[i]}" --multiquery ||
+		{ echo "FAIL: DDL on server $i" >&2; exit 1; }
+done
+
+# "name calls errors total(s)" per group, from sct-report and from ClickHouse.
+report_groups() {
+	local by=$1; shift
+	"$SCT_REPORT" --by "$by" "$@" 2>/dev/null | awk '$1 ~ /^[0-9]+$/ && !/total of/ { print $NF, $1, $2, $4 }' | sort
+}
+ch_groups() {
+	fleet_q 1 "SELECT $1, count(), countIf(ret < 0 AND ret >= -4095), sum(duration_ns) FROM sct.syscall
+		   WHERE unfinished = 0 GROUP BY $1 FORMAT TabSeparated" |
+		awk -F'\t' '{ printf "%s %d %d %d.%06d\n", $1, $2, $3, int($4 / 1e9), int(($4 % 1e9) / 1000) }' | sort
+}
+# Record counts per table, lost events, warnings and unfinished calls from sct-report's footer.
+report_footer() {
+	"$SCT_REPORT" "$@" 2>&1 | awk '
+		/^-- read / { sub(/.*\(/, ""); gsub(/[),]/, ""); for (i = 1; i < NF; i += 2) print $i, $(i + 1) }
+		/^-- lost events:/ { print "lost_events", $4 }
+		/^-- warnings:/ { print "warnings", $3 }
+		/^-- unfinished syscalls:/ { print "unfinished", $4 }' | sort
+}
+ch_footer() {
+	local t
+	for t in syscall task fork exec exit cgroup lost warning; do
+		echo "$t $(fleet_q 1 "SELECT count() FROM sct.$t")"
+	done
+	echo "lost_events $(fleet_q 1 'SELECT sum(count) FROM sct.lost')"
+	echo "warnings $(fleet_q 1 'SELECT count() FROM sct.warning')"
+	echo "unfinished $(fleet_q 1 'SELECT countIf(unfinished = 1) FROM sct.syscall')"
+	[ "$(fleet_q 1 'SELECT count() FROM sct.sample')" = 0 ] || echo "sample rows"
+}
+
+# Every figure of sct-report over the files equal to ClickHouse's over the Distributed tables.
+check_exact() {
+	local what=$1; shift
+	local key
+	for key in syscall cgroup; do
+		report_groups "$key" "$@" >"$FLEET_TMP/want"
+		diff "$FLEET_TMP/want" <(ch_groups "$([ $key = syscall ] && echo name || echo cgroup_path)") \
+			>"$FLEET_TMP/diff" && [ "$(wc -l <"$FLEET_TMP/want")" -ge 5 ] &&
+			ok "$what: per-$key calls, errors and duration sums as sct-report" ||
+			{ bad "$what: per-$key figures differ (sct-report < > ClickHouse)"; cat "$FLEET_TMP/diff" >&2; }
+	done
+	diff <(report_footer "$@") <(ch_footer | sort) >"$FLEET_TMP/diff" &&
+		ok "$what: rows per table, lost events, warnings, unfinished as sct-report" ||
+		{ bad "$what: counts differ (sct-report < > ClickHouse)"; cat "$FLEET_TMP/diff" >&2; }
+	[ "$(fleet_q 1 'SELECT count() FROM sct.sessions')" = $# ] &&
+		ok "$what: one sessions row per file" || bad "$what: sessions rows: $(fleet_q 1 'SELECT count() FROM sct.sessions') for $# files"
+}
+
+# Each host's rows on one shard only.
+check_sharded() {
+	local h1 h2
+	h1=$(fleet_q 1 'SELECT DISTINCT host FROM sct_local.syscall ORDER BY host')
+	h2=$(fleet_q 2 'SELECT DISTINCT host FROM sct_local.syscall ORDER BY host')
+	[ -n "$h1$h2" ] && [ -z "$(comm -12 <(echo "$h1") <(echo "$h2") | grep .)" ] &&
+		ok "$1: every host's rows on one shard (shard 1: $(echo $h1), shard 2: $(echo $h2))" ||
+		bad "$1: hosts on both shards: $(comm -12 <(echo "$h1") <(echo "$h2"))"
+}
+
+truncate_all() {
+	local i t
+	for i in 1 2; do
+		for t in $TABLES files; do
+			fleet_q "$i" "TRUNCATE TABLE sct_local.$t"
+		done
+	done
+}
+
+# --- 1. sct-convert --to clickhouse | clickhouse-client, through the Distributed tables
+for t in $TABLES; do
+	"$SCT_CONVERT" --to clickhouse --records "$t" "${FILES[@]}" >"$FLEET_TMP/rows" 2>/dev/null
+	if [ -s "$FLEET_TMP/rows" ] && ! clickhouse-client --port "${FLEET_TCP[1]}" --insert_distributed_sync=1 <"$FLEET_TMP/rows"; then
+		bad "clickhouse-client refused the $t rows"
+	fi
+done
+check_exact "sct-convert | clickhouse-client" "${FILES[@]}"
+check_sharded "sct-convert | clickhouse-client"
+
+# --- 2. sct-ship to each host's shard (local tables), read through the Distributed tables
+truncate_all
+STATE=$FLEET_TMP/state
+mkdir -p "$STATE"
+ship() { # shard, state dir, files...
+	local i=$1 st=$2; shift 2
+	"$SCT_SHIP" --url "http://127.0.0.1:${FLEET_HTTP[i]}/" --database sct_local --state "$st" --retries 3 --backoff 100 "$@"
+}
+ship 1 "$STATE/web1" "${FILES[0]}" "${FILES[1]}" 2>"$FLEET_TMP/ship.err" &&
+	ship 2 "$STATE/rest" "${FILES[2]}" "${FILES[3]}" 2>>"$FLEET_TMP/ship.err" &&
+	[ "$(grep -c ': shipped$' "$FLEET_TMP/ship.err")" = 4 ] && ok "sct-ship: 4 files shipped, exit 0" ||
+	{ bad "sct-ship failed"; cat "$FLEET_TMP/ship.err" >&2; }
+check_exact "sct-ship" "${FILES[@]}"
+check_sharded "sct-ship"
+
+# --- 3. the same files again: from the state list, and asking the server with no state
+ship 1 "$STATE/web1" "${FILES[0]}" "${FILES[1]}" 2>"$FLEET_TMP/ship.err" && ! grep -q . "$FLEET_TMP/ship.err" &&
+	ok "sct-ship again with its state: nothing read, nothing sent" || bad "sct-ship again: $(cat "$FLEET_TMP/ship.err")"
+ship 1 "$STATE/fresh" "${FILES[0]}" "${FILES[1]}" 2>/dev/null && ship 2 "$STATE/fresh2" "${FILES[2]}" "${FILES[3]}" 2>/dev/null &&
+	ok "sct-ship again without state: exit 0" || bad "sct-ship again without state failed"
+check_exact "sct-ship twice" "${FILES[@]}"
+[ "$(fleet_q 1 'SELECT count() FROM sct.files')" = 4 ] && ok "one files row per file after re-sending" ||
+	bad "files rows after re-sending: $(fleet_q 1 'SELECT count() FROM sct.files')"
+
+# --- 4. the lock: a second shipper on the same state directory exits 4 at once
+exec 9>"$STATE/web1/lock"
+flock -n 9
+ship 1 "$STATE/web1" "${FILES[0]}" 2>/dev/null
+rc=$?
+exec 9>&-
+[ $rc = 4 ] && ok "a second sct-ship on a locked state directory exits 4" || bad "locked state: exit $rc, not 4"
+
+# Stopping mid-ship at a known point: sct-ship runs this converter instead, which, when armed,
+# passes the exit table's rows, says so and holds its end (the HTTP request stays open)
+# until the gate FIFO is written: the file's sessions, syscall, task, fork and exec rows are
+# stored, its exit rows in flight, its files row not written. Unarmed (the retries), it is
+# sct-convert.
+GATE=$FLEET_TMP/gate
+mkfifo "$GATE"
+cat >"$FLEET_TMP/gated-convert" <<EOF
+#!/bin/bash
+if [ "\$4" = exit ] && rm "$GATE.armed" 2>/dev/null; then
+	"$SCT_CONVERT" "\$@" | { cat; touch "$GATE.reached"; read -r _ <"$GATE"; }
+else
+	exec "$SCT_CONVERT" "\$@"
+fi
+EOF
+chmod +x "$FLEET_TMP/gated-convert"
+gated_ship() { # shard, state, file
+	touch "$GATE.armed"
+	rm -f "$GATE.reached"
+	"$SCT_SHIP" --url "http://127.0.0.1:${FLEET_HTTP[$1]}/" --database sct_local --state "$2" \
+		--sct-convert "$FLEET_TMP/gated-convert" --retries 100 --backoff 100 "$3" &
+}
+# Until the gate holds the rows and the syscall rows are stored on shard $1 for host $2 (60 s at most).
+wait_gate() {
+	local t
+	for t in $(seq 1 600); do
+		[ -e "$GATE.reached" ] && [ "$(fleet_q "$1" "SELECT count() FROM sct_local.syscall WHERE host = '$2'")" -gt 0 ] &&
+			return 0
+		sleep 0.1
+	done
+	return 1
+}
+
+# --- 5. server killed in the middle of a ship, restarted: the shipper retries, still exact
+"$SCT_GEN_FLEET" big "$TRACES/big.sct" 100000 big || { echo "FAIL: gen_fleet big" >&2; exit 1; }
+gated_ship 2 "$STATE/big" "$TRACES/big.sct" 2>"$FLEET_TMP/big.err"
+SHIPPER=$!
+if wait_gate 2 big; then
+	fleet_kill 2
+	echo go >"$GATE"
+	for t in $(seq 1 600); do grep -q 'attempt 1 failed' "$FLEET_TMP/big.err" && break; sleep 0.1; done
+	fleet_start 2
+	wait $SHIPPER
+	rc=$?
+	grep -q 'attempt 1 failed' "$FLEET_TMP/big.err" && [ $rc = 0 ] && grep -q ': shipped$' "$FLEET_TMP/big.err" &&
+		ok "server killed mid-ship: sct-ship retried and exited 0" ||
+		{ bad "server killed mid-ship: exit $rc"; cat "$FLEET_TMP/big.err" >&2; }
+	[ "$(fleet_q 2 "SELECT count() FROM system.mutations WHERE database = 'sct_local' AND table = 'syscall'")" -ge 1 ] &&
+		ok "the partial rows were deleted (a mutation ran) before sending again" || bad "no delete mutation ran"
+else
+	bad "server kill: no rows of the big file arrived"
+	echo go >"$GATE"
+	wait $SHIPPER
+	cat "$FLEET_TMP/big.err" >&2
+fi
+check_exact "server killed mid-ship" "${FILES[@]}" "$TRACES/big.sct"
+
+# --- 6. shipper killed in the middle of a file (rows partly in, no files row): the next run finishes it exactly
+"$SCT_GEN_FLEET" big "$TRACES/big2.sct" 100000 big2 || { echo "FAIL: gen_fleet big2" >&2; exit 1; }
+gated_ship 1 "$STATE/big2" "$TRACES/big2.sct" 2>/dev/null
+SHIPPER=$!
+if wait_gate 1 big2; then
+	kill -KILL $SHIPPER
+	wait $SHIPPER 2>/dev/null
+	echo go >"$GATE" # the held converter: it stops on the closed pipe
+	[ "$(fleet_q 1 "SELECT count() FROM sct_local.files WHERE host = 'big2'")" = 0 ] &&
+		[ "$(fleet_q 1 "SELECT count() FROM sct_local.syscall WHERE host = 'big2'")" -gt 0 ] &&
+		ok "shipper killed mid-file: rows partly in, no files row" || bad "shipper killed mid-file: not partial"
+	ship 1 "$STATE/big2" "$TRACES/big2.sct" 2>"$FLEET_TMP/big2.err" && grep -q ': shipped$' "$FLEET_TMP/big2.err" &&
+		ok "the next sct-ship run finished the file" || { bad "re-run after a killed shipper"; cat "$FLEET_TMP/big2.err" >&2; }
+else
+	bad "shipper kill: no rows of the big2 file arrived"
+	echo go >"$GATE"
+	wait $SHIPPER
+fi
+check_exact "shipper killed mid-file" "${FILES[@]}" "$TRACES/big.sct" "$TRACES/big2.sct"
+
+# --- 7. hostile strings (commas, quotes, tabs, newlines, backslashes, bytes that are not
+# UTF-8) and extreme integers arrive byte for byte: every column of every type as hex, from
+# ClickHouse and from sct-convert's CSV
+"$SCT_GEN_REPORT" hostile "$TRACES/hostile.sct" "$FLEET_TMP/hostile.json" >/dev/null || { echo "FAIL: gen_report" >&2; exit 1; }
+"$SCT_CONVERT" --schema clickhouse --database hostile | clickhouse-client --port "${FLEET_TCP[1]}" --multiquery
+for t in syscall task fork exec exit cgroup lost warning; do
+	"$SCT_CONVERT" --to clickhouse --database hostile --records "$t" "$TRACES/hostile.sct" 2>/dev/null |
+		{ read -r q && clickhouse-client --port "${FLEET_TCP[1]}" -q "$q"; }
+	"$SCT_CONVERT" --to csv --records "$t" "$TRACES/hostile.sct" 2>/dev/null >"$FLEET_TMP/h.csv"
+	cols=$(head -1 "$FLEET_TMP/h.csv" | tr -d '\r' | cut -d, -f2- | sed 's/[a-z_]*/hex(toString(&))/g')
+	python3 -c 'import csv, sys
+rows = list(csv.reader(open(sys.argv[1], encoding="latin-1", newline="")))
+for r in rows[1:]:
+    print("\t".join(f.encode("latin-1").hex().upper() for f in r[1:]))' "$FLEET_TMP/h.csv" | sort >"$FLEET_TMP/want"
+	fleet_q 1 "SELECT $cols FROM hostile.$t FORMAT TabSeparated" | sort >"$FLEET_TMP/got"
+	if [ -s "$FLEET_TMP/want" ] && cmp -s "$FLEET_TMP/want" "$FLEET_TMP/got"; then
+		ok "hostile $t: $(wc -l <"$FLEET_TMP/want") rows byte for byte as the CSV"
+	else
+		bad "hostile $t rows differ from the CSV (want < > got)"
+		diff "$FLEET_TMP/want" "$FLEET_TMP/got" >&2
+	fi
+done
+
+echo "fleet: $PASS passed, $FAIL failed"
+[ $FAIL = 0 ]

@@ -1,0 +1,129 @@
+// SPDX-License-Identifier: BSD-2-Clause
+/*
+ * sct-convert's ClickHouse output, byte for byte: the INSERT, TabSeparated escaping, the
+ * identity columns, wall_ns, and the DDL's columns (loading into a real server: make test-fleet).
+ */
+#include <criterion/criterion.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "../report/clickhouse.h"
+#include "report_helpers.h"
+
+TestSuite(report_clickhouse, .fini = rt_cleanup);
+
+/*
+ * A file without a recording id gets one derived from its HEADER. It must never change: it
+ * is what makes shipping an old file again add nothing.
+ */
+#define RT_DERIVED_ID "8043b2961fb72792b7af9eb43fd7c626"    /* host "h\tx" */
+#define RT_DERIVED_ID_H1 "5270cf25254ed2338a73c46d6a7e5b39" /* host "h1" */
+
+Test(report_clickhouse, rows_escape_strings_and_carry_the_identity_and_wall_time)
+{
+	const char *path = rt_path("t.sct");
+	struct sct_writer *w = rt_open(path, "h\tx", 0);
+	char *out;
+
+	rt_cgroup(w, 1, 5, "/x\ty");
+	rt_task(w, 1, 7, 7, 1, 5, 0, "a\\b\nc\rd");
+	rt_sc(w, 2000, 300, 7, 7, 5, RT_NR_OPENAT, -2);
+	rt_close(w);
+	cr_assert_eq(rt_run(&out, "%s --to clickhouse %s 2>/dev/null", rt_convert(), path), 0);
+	cr_assert_str_eq(out, "INSERT INTO sct.syscall (host, recording, sequence, session, time_ns, duration_ns, pid, tid, "
+			      "cgroup_id, nr, abi, ret, unfinished, wall_ns, name, comm, cgroup_path) FORMAT TabSeparated\n"
+			      "h\\tx\t" RT_DERIVED_ID "\t0\t0\t1000000002000\t300\t7\t7\t5\t257\t0\t-2\t0\t"
+			      "1767225600000002000\topenat\ta\\\\b\\nc\\rd\t/x\\ty\n");
+	free(out);
+	cr_assert_eq(rt_run(&out, "%s --to clickhouse --records task --database fleet %s 2>/dev/null", rt_convert(), path), 0);
+	cr_assert_str_eq(out, "INSERT INTO fleet.task (host, recording, sequence, session, time_ns, pid, tid, ppid, "
+			      "cgroup_id, start_ns, comm, wall_ns, cgroup_path) FORMAT TabSeparated\n"
+			      "h\\tx\t" RT_DERIVED_ID "\t0\t0\t1000000000001\t7\t7\t1\t5\t1000000000000\ta\\\\b\\nc\\rd\t"
+			      "1767225600000000001\t/x\\ty\n");
+	free(out);
+	/* no rows, no INSERT: ClickHouse refuses one without data */
+	cr_assert_eq(rt_run(&out, "%s --to clickhouse --records lost %s 2>/dev/null", rt_convert(), path), 0);
+	cr_assert_str_eq(out, "");
+	free(out);
+}
+
+Test(report_clickhouse, sessions_rows_hold_the_header)
+{
+	const char *path = rt_path("s.sct");
+	const char *want;
+	char *out;
+
+	rt_close(rt_open(path, "h1", 0));
+	cr_assert_eq(rt_run(&out, "%s --to clickhouse --records sessions %s %s 2>/dev/null", rt_convert(), path, path), 0);
+	/* host, recording, sequence, session, derived_id, snapshot, format 1.0, anchor, producer ... */
+	cr_assert_eq(strncmp(out, "INSERT INTO sct.sessions (host, recording, sequence, session, derived_id, snapshot, ", 84), 0,
+		     "%s", out);
+	want = "h1\t" RT_DERIVED_ID_H1 "\t0\t0\t1\t0\t1\t0\t"
+	       "1000000000000\t1767225600000000000\treport-test\t";
+	cr_assert_eq(strncmp(rt_line(out, 1), want, strlen(want)), 0, "%s", out);
+	cr_assert_str_eq(rt_line(out, 3), "");
+	free(out);
+}
+
+/* Every built-in field is a column, in schema order, in the width of its struct member. */
+Test(report_clickhouse, schema_columns_follow_the_header_schema)
+{
+	const char *want = "    host String,\n    recording FixedString(32),\n    sequence UInt64,\n    session UInt32,\n"
+			   "    time_ns UInt64,\n    duration_ns UInt64,\n    pid UInt32,\n    tid UInt32,\n"
+			   "    cgroup_id UInt64,\n    nr UInt32,\n    abi UInt8,\n    ret Int64,\n    unfinished UInt8,\n"
+			   "    wall_ns UInt64,\n    name String,\n    comm String,\n    cgroup_path String\n)\n"
+			   "ENGINE = MergeTree\nPARTITION BY toDate(toDateTime(intDiv(wall_ns, 1000000000)))\n"
+			   "ORDER BY (host, cgroup_id, wall_ns);\n";
+	const char *syscall;
+	char *out;
+
+	cr_assert_eq(rt_run(&out, "%s --schema clickhouse", rt_convert()), 0);
+	syscall = strstr(out, "CREATE TABLE IF NOT EXISTS sct.syscall\n(\n");
+	cr_assert_not_null(syscall, "%s", out);
+	syscall += strlen("CREATE TABLE IF NOT EXISTS sct.syscall\n(\n");
+	cr_assert_eq(strncmp(syscall, want, strlen(want)), 0, "%s", syscall);
+	for (const char *t = "task\0fork\0exec\0exit\0cgroup\0lost\0warning\0sample\0sessions\0files\0"; *t; t += strlen(t) + 1) {
+		char want[64];
+
+		snprintf(want, sizeof(want), "CREATE TABLE IF NOT EXISTS sct.%s\n", t);
+		cr_assert_not_null(strstr(out, want), "no table %s", t);
+	}
+	cr_assert_null(strstr(out, "Distributed"));
+	free(out);
+	cr_assert_eq(rt_run(&out, "%s --schema clickhouse --cluster c1", rt_convert()), 0);
+	cr_assert_not_null(strstr(out, "CREATE TABLE IF NOT EXISTS sct.syscall AS sct_local.syscall\n"
+				       "ENGINE = Distributed(c1, sct_local, syscall, cityHash64(host));\n"), "%s", out);
+	free(out);
+}
+
+Test(report_clickhouse, bad_options_are_usage_errors)
+{
+	const char *path = rt_path("e.sct");
+
+	rt_close(rt_open(path, "h", 0));
+	cr_assert_eq(rt_run(NULL, "%s --to csv --records sessions %s 2>/dev/null", rt_convert(), path), 2);
+	cr_assert_eq(rt_run(NULL, "%s --to csv --database x %s 2>/dev/null", rt_convert(), path), 2);
+	cr_assert_eq(rt_run(NULL, "%s --to clickhouse --database 'a;b' %s 2>/dev/null", rt_convert(), path), 2);
+	cr_assert_eq(rt_run(NULL, "%s --schema clickhouse %s 2>/dev/null", rt_convert(), path), 2);
+	cr_assert_eq(rt_run(NULL, "%s --schema postgres 2>/dev/null", rt_convert()), 2);
+	cr_assert_eq(rt_run(NULL, "%s --schema clickhouse --cluster 'x y' 2>/dev/null", rt_convert()), 2);
+}
+
+/* Names from a file reach SQL as identifiers, quoted when they are not plain. */
+Test(report_clickhouse, names_from_a_header_are_quoted_identifiers)
+{
+	static const char *const cases[][2] = {
+		{ "time_ns", "time_ns" }, { "_x9", "_x9" }, { "9x", "`9x`" }, { "a b", "`a b`" },
+		{ "x`); DROP TABLE t; --", "`x\\`); DROP TABLE t; --`" }, { "a\\b", "`a\\\\b`" }, { "", "``" },
+	};
+	char buf[128];
+
+	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+		struct out o = { .buf = buf, .cap = sizeof(buf), .fd = -1 };
+
+		ch_ident(&o, cases[i][0]);
+		cr_assert_eq(o.len, strlen(cases[i][1]), "%s", cases[i][0]);
+		cr_assert_eq(memcmp(buf, cases[i][1], o.len), 0, "%s: %.*s", cases[i][0], (int)o.len, buf);
+	}
+}
