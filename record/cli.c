@@ -27,6 +27,7 @@
 #define MIN_FLUSH_SECONDS 0.01
 #define MAX_FLUSH_SECONDS 3600.0
 #define MAX_DURATION_SECONDS (100.0 * 365 * 24 * 3600)
+#define DEFAULT_ARGS_MAX 256
 
 static const char usage_line[] =
 	"usage: sct-record [options] (-p PID[,PID...] | -t TID[,TID...] | -G CGROUP | -a) [-- CMD [ARGS...]]\n"
@@ -73,6 +74,12 @@ static void usage_full(void)
 	       "                           that an exec event fits)\n"
 	       "      --flush-interval SECONDS  every event is in the file this long after it\n"
 	       "                           happened, 0.01 to 3600 (default: 1)\n"
+	       "      --args               record every syscall's six raw arguments, and the\n"
+	       "                           file name of each call that takes one (openat, stat,\n"
+	       "                           execve, unlink, ...: the kernel's syscall descriptions\n"
+	       "                           in tracefs say which argument is a path)\n"
+	       "      --args-max BYTES     bytes of a path kept, 1 to 4096 (default: %u); a\n"
+	       "                           longer one is cut and flagged\n"
 	       "  -q, --quiet              print only errors\n"
 	       "      --probe              check what the kernel offers sct-record, one line per\n"
 	       "                           feature (yes/no, first Linux version, why), and exit\n"
@@ -94,8 +101,9 @@ static void usage_full(void)
 	       "  sct-record -p 1234 -d 10 -o app.sct      a running process for 10 s\n"
 	       "  sct-record -t 1240,1241 -o t.sct         two threads, not their siblings\n"
 	       "  sct-record -G /system.slice/nginx.service -o nginx.sct\n"
-	       "  sct-record -a -d 5 -o - | sct-report -   everything, read while recording\n",
-	       usage_line, host_default_max_tasks());
+	       "  sct-record -a -d 5 -o - | sct-report -   everything, read while recording\n"
+	       "  sct-record --args -o c.sct -- cat /etc/hostname   with arguments and paths\n",
+	       usage_line, host_default_max_tasks(), DEFAULT_ARGS_MAX);
 }
 
 /* A number of len characters with range check; all of them must be the number. */
@@ -228,6 +236,7 @@ void env_init(struct env *env)
 	env->output = DEFAULT_OUTPUT;
 	env->ringbuf_size = DEFAULT_RINGBUF;
 	env->flush_interval_ns = NSEC_PER_SEC;
+	env->args_max = DEFAULT_ARGS_MAX;
 }
 
 void env_free(struct env *env)
@@ -269,7 +278,8 @@ static int parse_user(struct env *env, const char *arg)
 	return 0;
 }
 
-enum { OPT_MAX_TASKS = 256, OPT_RINGBUF, OPT_FLUSH, OPT_KEEP_COMMAND, OPT_PROBE };
+enum { OPT_MAX_TASKS = 256, OPT_RINGBUF, OPT_FLUSH, OPT_KEEP_COMMAND, OPT_PROBE, OPT_ARGS,
+       OPT_ARGS_MAX };
 
 static const struct option long_opts[] = {
 	{ "pid", required_argument, NULL, 'p' },
@@ -286,6 +296,8 @@ static const struct option long_opts[] = {
 	{ "flush-interval", required_argument, NULL, OPT_FLUSH },
 	{ "quiet", no_argument, NULL, 'q' },
 	{ "probe", no_argument, NULL, OPT_PROBE },
+	{ "args", no_argument, NULL, OPT_ARGS },
+	{ "args-max", required_argument, NULL, OPT_ARGS_MAX },
 	{ "help", no_argument, NULL, 'h' },
 	{ "version", no_argument, NULL, 'V' },
 	{ 0 },
@@ -378,6 +390,15 @@ static int cli_option(struct env *env, int opt, const char *arg)
 	case OPT_PROBE:
 		env->probe = true;
 		return 0;
+	case OPT_ARGS:
+		env->args = true;
+		return 0;
+	case OPT_ARGS_MAX:
+		if (parse_u64(arg, 1, SCT_PATH_MAX, &v))
+			return bad_value("args-max", arg, "1..4096 bytes expected");
+		env->args_max = v;
+		env->args_max_set = true;
+		return 0;
 	}
 	usage_short();
 	return -EINVAL;
@@ -394,6 +415,11 @@ static int cli_check(struct env *env)
 	}
 	if (!kinds && !env->cmd && !env->probe) {
 		fprintf(stderr, "sct-record: no target: give -p, -t, -G, -a or a command after --\n");
+		usage_short();
+		return -EINVAL;
+	}
+	if (env->args_max_set && !env->args) {
+		fprintf(stderr, "sct-record: --args-max needs --args\n");
 		usage_short();
 		return -EINVAL;
 	}

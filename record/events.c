@@ -5,6 +5,7 @@
  * allocation, only the first sight of a cgroup id costs more.
  */
 #include <errno.h>
+#include <stddef.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -116,9 +117,10 @@ static int event_lifecycle(struct recorder *r, const void *data, size_t size)
 	return -EPROTO;
 }
 
-static int event_syscall(struct recorder *r, const struct sct_ev_syscall *e)
+/* The record of e, with no arguments; its cgroup noted first. */
+static int syscall_from(struct recorder *r, const struct sct_ev_syscall *e, struct sct_syscall *out)
 {
-	struct sct_syscall sc;
+	struct sct_syscall sc = { 0 };
 	int err;
 
 	if (e->cgroup_id != r->last_cgroup) {
@@ -135,24 +137,69 @@ static int event_syscall(struct recorder *r, const struct sct_ev_syscall *e)
 	sc.tid = e->tid;
 	sc.nr = e->nr;
 	sc.abi = e->abi;
-	sc.unfinished = 0;
+	*out = sc;
+	return 0;
+}
+
+static int event_syscall(struct recorder *r, const struct sct_ev_syscall *e)
+{
+	struct sct_syscall sc;
+	int err = syscall_from(r, e, &sc);
+
+	return err ? err : sct_writer_append_syscall(r->writer, &sc);
+}
+
+/* --args: e and its arguments; a path syscall's path (path_len checked by the caller). */
+static int event_syscall_args(struct recorder *r, const struct sct_ev_syscall_args *e,
+			      const struct sct_ev_syscall_path *p)
+{
+	struct sct_syscall sc;
+	int err = syscall_from(r, &e->sc, &sc);
+
+	if (err)
+		return err;
+	sc.arg0 = e->args[0];
+	sc.arg1 = e->args[1];
+	sc.arg2 = e->args[2];
+	sc.arg3 = e->args[3];
+	sc.arg4 = e->args[4];
+	sc.arg5 = e->args[5];
+	if (p) {
+		sc.path_flags = p->path_flags;
+		sc.path.ptr = (const uint8_t *)p->path;
+		sc.path.len = p->path_len;
+	}
 	return sct_writer_append_syscall(r->writer, &sc);
+}
+
+/* A path event: its record ends path_len bytes into path. */
+static int event_syscall_path(struct recorder *r, const struct sct_ev_syscall_path *p, size_t size)
+{
+	if (size < offsetof(struct sct_ev_syscall_path, path) ||
+	    p->path_len > SCT_PATH_MAX || size < offsetof(struct sct_ev_syscall_path, path) + p->path_len)
+		return -EPROTO;
+	return event_syscall_args(r, &p->a, p);
 }
 
 int events_handle(void *ctx, void *data, size_t size)
 {
 	const struct sct_ev_syscall *e = data;
+	const struct sct_ev_syscall_args *a = data;
 	struct recorder *r = ctx;
 	int err = 0;
 
 	/* SYSCALL events come one at a time or as a CPU's staged batch, back to back. */
-	if (e->type != SCT_EV_SYSCALL || size < sizeof(*e) || size % sizeof(*e)) {
+	if (e->type == SCT_EV_SYSCALL && size >= sizeof(*e) && !(size % sizeof(*e))) {
+		for (size_t i = 0; !err && i < size / sizeof(*e); i++)
+			err = event_syscall(r, &e[i]);
+	} else if (e->type == SCT_EV_SYSCALL_ARGS && size >= sizeof(*a) && !(size % sizeof(*a))) {
+		for (size_t i = 0; !err && i < size / sizeof(*a); i++)
+			err = event_syscall_args(r, &a[i], NULL);
+	} else if (e->type == SCT_EV_SYSCALL_PATH) {
+		err = event_syscall_path(r, data, size);
+	} else {
 		err = event_lifecycle(r, data, size);
-		goto out;
 	}
-	for (size_t i = 0; !err && i < size / sizeof(*e); i++)
-		err = event_syscall(r, &e[i]);
-out:
 	/* A non-zero return stops ring_buffer__poll(): the loop then reports r->err. */
 	if (err && !r->err)
 		r->err = err;

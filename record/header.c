@@ -110,3 +110,29 @@ void host_info_fill(struct host_info *h, const struct env *env)
 		i->ncompat_syscalls = syscall_table_compat_len;
 	}
 }
+
+int host_info_args_report(struct host_info *h, struct args_table *t, const struct env *env,
+			  bool inflight_in_hash)
+{
+	struct sct_header_info *i = &h->info;
+	int err;
+
+	if (inflight_in_hash) {
+		fprintf(stderr, "sct-record: --args needs task storage for tracing programs (Linux "
+			"5.12); see sct-record --probe\n");
+		return -EOPNOTSUPP;
+	}
+	err = args_describe(t);
+	if (err == -ENOMEM) {
+		fprintf(stderr, "sct-record: out of memory\n");
+		return err;
+	}
+	if (err && !env->quiet)
+		fprintf(stderr, "sct-record: warning: --args: no syscall descriptions in tracefs "
+			"(%s): raw arguments only, no paths\n", strerror(-err));
+	i->syscall_args = t->v;
+	i->nsyscall_args = t->n;
+	i->args_max = env->args_max;
+	i->args_paths = t->paths ? "enter" : "none";
+	return 0;
+}

@@ -70,6 +70,11 @@ static int session_check_report(struct recorder *r)
 	r->loader = probes.have[PROBE_LIGHT_SKELETON] ? &load_light : &load_skel;
 	r->inflight_in_hash = !probes.have[PROBE_TASK_STORAGE];
 	r->staged = probes.have[PROBE_RUN_ON_CPU];
+	if (env->args) {
+		err = host_info_args_report(&r->host, &r->args, env, r->inflight_in_hash);
+		if (err)
+			return err;
+	}
 	err = targets_check_report(env);
 	if (err)
 		return err;
@@ -91,6 +96,18 @@ static int session_check_report(struct recorder *r)
 	return output_check_report(env);
 }
 
+/* --args: which argument of each syscall is a path, for the BPF programs. */
+static int session_path_args(struct recorder *r, int fd)
+{
+	for (__u32 nr = 0; nr < r->args.npath_args; nr++) {
+		__u8 v = r->args.path_args[nr];
+
+		if (v && bpf_map_update_elem(fd, &nr, &v, BPF_ANY))
+			return -errno;
+	}
+	return 0;
+}
+
 static int session_load_report(struct recorder *r)
 {
 	const struct env *env = r->env;
@@ -110,6 +127,9 @@ static int session_load_report(struct recorder *r)
 		.ringbuf_size = env->ringbuf_size,
 		.inflight_in_hash = r->inflight_in_hash,
 		.staged = r->staged,
+		.args = env->args,
+		.args_max = env->args_max,
+		.npath_args = r->args.npath_args ? r->args.npath_args : 1,
 	};
 	struct load_handles h;
 	int err;
@@ -130,6 +150,13 @@ static int session_load_report(struct recorder *r)
 	r->stage_prog_fd = h.stage_prog_fd;
 	r->iter_mode = h.iter_mode;
 	r->targets.count = h.ntargets;
+	if (env->args) {
+		err = session_path_args(r, h.path_args_fd);
+		if (err) {
+			fprintf(stderr, "sct-record: cannot fill the path_args map: %s\n", strerror(-err));
+			return err;
+		}
+	}
 	err = ringbuf_open(&r->rb, h.events_fd, env->ringbuf_size);
 	if (err)
 		fprintf(stderr, "sct-record: cannot map the ring buffer: %s\n", strerror(-err));
@@ -144,7 +171,7 @@ static int session_attach_report(struct recorder *r, struct targets_result *res)
 	if (r->mode == SCT_MODE_TARGETS)
 		err = targets_fill(r);
 	if (!err) {
-		err = r->loader->attach(r->skel, r->inflight_in_hash);
+		err = r->loader->attach(r->skel, r->inflight_in_hash, r->env->args);
 		if (err) {
 			fprintf(stderr, "sct-record: cannot attach the BPF programs: %s\n", strerror(-err));
 			return err;
@@ -363,6 +390,7 @@ static void session_destroy(struct recorder *r)
 	}
 	cgroups_free(r->cgroups);
 	targets_free(&r->targets);
+	args_free(&r->args);
 	r->skel = NULL;
 	r->cgroups = NULL;
 }
@@ -387,8 +415,10 @@ int session_run(struct recorder *r)
 	r->mode = r->env->all ? SCT_MODE_ALL : r->env->cgroup ? SCT_MODE_CGROUP : SCT_MODE_TARGETS;
 	host_info_fill(&r->host, r->env);
 	err = session_check_report(r);
-	if (err)
+	if (err) {
+		args_free(&r->args);
 		return err;
+	}
 	if (r->env->cmd) {
 		err = command_start(&r->cmd, r->env);
 		if (err) {
