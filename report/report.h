@@ -84,6 +84,12 @@ static inline void out_char(struct out *o, char c)
 const char *names_errno(int e, char tmp[16]);
 /* "SIGKILL" for 9; "SIG123" otherwise. */
 const char *names_signal(int s, char tmp[16]);
+/*
+ * args.c: a syscall's arguments as strace shows them, "AT_FDCWD, \"/etc/x\", O_RDONLY", by
+ * the session's descriptions (format 1.3); the six registers in hex for a syscall it does
+ * not describe. For a record of a session with arguments (sct_session_has_args()).
+ */
+void args_out(struct out *o, const struct sct_session *s, const struct sct_syscall *sc);
 /* True when a return value is a failed syscall's -errno. */
 static inline bool names_is_error(int64_t ret)
 {

@@ -115,27 +115,51 @@ static void tl_cgroup(struct timeline *tl, struct out *l, struct live *lv, uint6
 	names_out_escaped(l, strtab_get(tl->c->strs, label), strtab_len(tl->c->strs, label));
 }
 
-static void tl_syscall(struct timeline *tl, struct out *l, struct live *lv, const struct sct_syscall *sc)
+/* " = RET ERRNO <DURATION>", or " = ? <DURATION unfinished>". */
+static void tl_result(struct out *l, const struct sct_syscall *sc)
 {
-	uint32_t name = input_syscall_name(tl->c, lv, sc->nr, sc->abi);
 	char tmp[16];
 
-	names_out_escaped(l, strtab_get(tl->c->strs, name), strtab_len(tl->c->strs, name));
-	tl_who(tl, l, tasks_lookup(lv->tasks, lv->s.id, sc->pid, sc->tid), sc->pid, sc->tid);
 	if (sc->unfinished) {
 		out_str(l, " = ? <");
 		names_out_secs(l, (int64_t)sc->duration_ns, false);
 		out_str(l, " unfinished>");
+		return;
+	}
+	out_str(l, " = ");
+	out_i64(l, sc->ret);
+	if (names_is_error(sc->ret)) {
+		out_char(l, ' ');
+		out_str(l, names_errno((int)-sc->ret, tmp));
+	}
+	out_str(l, " <");
+	names_out_secs(l, (int64_t)sc->duration_ns, false);
+	out_char(l, '>');
+}
+
+/*
+ * name(comm pid/tid) = ret <duration>; with arguments (format 1.3) as strace shows a call,
+ * name(args) = ret <duration>, then (comm pid/tid). An unfinished call has no arguments.
+ */
+static void tl_syscall(struct timeline *tl, struct out *l, struct live *lv, const struct sct_syscall *sc)
+{
+	uint32_t name = input_syscall_name(tl->c, lv, sc->nr, sc->abi);
+	const struct task *t = tasks_lookup(lv->tasks, lv->s.id, sc->pid, sc->tid);
+
+	names_out_escaped(l, strtab_get(tl->c->strs, name), strtab_len(tl->c->strs, name));
+	if (lv->session && sct_session_has_args(lv->session)) {
+		out_char(l, '(');
+		if (sc->unfinished)
+			out_str(l, "...");
+		else
+			args_out(l, lv->session, sc);
+		out_char(l, ')');
+		tl_result(l, sc);
+		out_char(l, ' ');
+		tl_who(tl, l, t, sc->pid, sc->tid);
 	} else {
-		out_str(l, " = ");
-		out_i64(l, sc->ret);
-		if (names_is_error(sc->ret)) {
-			out_char(l, ' ');
-			out_str(l, names_errno((int)-sc->ret, tmp));
-		}
-		out_str(l, " <");
-		names_out_secs(l, (int64_t)sc->duration_ns, false);
-		out_char(l, '>');
+		tl_who(tl, l, t, sc->pid, sc->tid);
+		tl_result(l, sc);
 	}
 	tl_cgroup(tl, l, lv, sc->cgroup_id);
 }

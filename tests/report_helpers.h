@@ -34,6 +34,9 @@ struct sct_writer *rt_open_names(const char *path, const char *host, const struc
 /* A format 1.1 trace (backend perf) with an event table, for rt_sample(). */
 struct sct_writer *rt_open_events(const char *path, const char *host, const struct sct_event_desc *ev,
 				  uint32_t nev, const char *sample_cgroup);
+/* A session with syscall arguments (format 1.3) described by descs. */
+struct sct_writer *rt_open_args(const char *path, const char *host, const struct sct_syscall_args *descs,
+				uint32_t ndescs);
 void rt_close(struct sct_writer *w);
 void rt_sample(struct sct_writer *w, uint64_t rel_ns, uint32_t pid, uint32_t tid, uint32_t cpu,
 	       uint64_t cg, uint32_t event, const void *payload, uint32_t len);
