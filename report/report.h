@@ -249,6 +249,7 @@ struct filter {
 	char **comms; uint32_t ncomms;
 	char **cgroups; uint32_t ncgroups; /* path prefixes or ids */
 	char **syscalls; uint32_t nsyscalls;
+	char **paths; uint32_t npaths;     /* --path: prefixes of a captured path (format 1.3) */
 	bool failed;
 	uint64_t min_duration;
 	/* time window: relative (to the session anchor) or wall clock ns */
@@ -260,6 +261,8 @@ struct filter {
 bool filter_active(const struct filter *f);
 int filter_parse_ids(uint32_t *ids, uint32_t *n, const char *arg);
 int filter_parse_list(char ***list, uint32_t *n, const char *arg);
+/* One item, taken whole (a path may hold commas). */
+int filter_add_item(char ***list, uint32_t *n, const char *item);
 int filter_parse_duration(const char *arg, uint64_t *ns);
 int filter_parse_time(const char *arg, int64_t *v, bool *wall);
 /* Task-level filters on a sample; false under a syscall-only filter (--syscall, ...). */
@@ -330,7 +333,8 @@ void lat_log2(const struct lat *l, uint64_t out[65]);
 void lat_free(struct lat *l);
 
 /* ---------------------------------------------------------------- groups (summary.c) */
-enum by_key { BY_SYSCALL, BY_PROCESS, BY_THREAD, BY_CGROUP, BY_COMM, BY_HOST, BY_EVENT, BY_NKEYS };
+enum by_key { BY_SYSCALL, BY_PROCESS, BY_THREAD, BY_CGROUP, BY_COMM, BY_HOST, BY_EVENT, BY_PATH,
+	      BY_NKEYS };
 #define BY_MAX 6
 
 enum sort_key { SORT_TIME, SORT_CALLS, SORT_ERRORS, SORT_AVG, SORT_MAX, SORT_P99, SORT_NAME };

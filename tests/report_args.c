@@ -156,3 +156,27 @@ Test(report_args, convert_has_the_argument_columns)
 				  "O_RDONLY|O_CLOEXEC, 0\"}"), "%s", out);
 	free(out);
 }
+
+/* --by path: the calls whose path was captured, one group per path; --path filters by prefix. */
+Test(report_args, by_path_and_path_prefix)
+{
+	const char *path = "spec/examples/args.sct";
+	char *out;
+
+	cr_assert_eq(rt_run(&out, "%s --by path --sort name %s 2>/dev/null", rt_report(), path), 0);
+	cr_assert_not_null(strstr(rt_line(out, 1), "  /etc/ld.so.cache"), "%s", out);
+	cr_assert(!strncmp(rt_line(out, 1), "         3        2 ", 20), "%s", out);
+	cr_assert_not_null(strstr(rt_line(out, 2), "  /tmp/fresh p\\xc3\\xa4ge"), "%s", out);
+	cr_assert_not_null(strstr(rt_line(out, 3), "  /usr/share/a very long name"), "%s", out);
+	cr_assert(!strncmp(rt_line(out, 4), "         5        3 100.00 ", 27), "%s", out);
+	free(out);
+	cr_assert_eq(rt_run(&out, "%s --timeline --path /etc/ --path /tmp %s 2>/dev/null | grep -c openat",
+			    rt_report(), path), 0);
+	cr_assert_str_eq(out, "4\n");
+	free(out);
+	cr_assert_eq(rt_run(&out, "%s --by syscall --path /usr %s 2>/dev/null", rt_report(), path), 0);
+	cr_assert(!strncmp(rt_line(out, 1), "         1        1 ", 20), "%s", out);
+	free(out);
+	cr_assert_eq(rt_run(NULL, "%s --path '' %s 2>/dev/null", rt_report(), path), 2);
+	cr_assert_eq(rt_run(NULL, "%s --by event,path %s 2>/dev/null", rt_report(), path), 2);
+}
