@@ -126,10 +126,15 @@ struct {
 	__uint(max_entries, 1); /* resized before load to the syscall table */
 } path_args SEC(".maps");
 
-/* --args: the stage of the SYSCALL events without a path. */
+/*
+ * --args: the stage of the argument events, of both kinds and sizes, back to back: a path
+ * event is staged like any other, so the ring buffer's lock and lines are paid per batch.
+ */
 struct stage_args {
-	__u32 busy, n;
-	struct sct_ev_syscall_args ev[SCT_STAGE_LEN];
+	__u32 busy, n; /* as struct stage's */
+	__u32 used;    /* bytes of buf staged */
+	__u32 pad;
+	__u8 buf[SCT_ARGS_STAGE_BYTES];
 };
 
 struct {
@@ -570,54 +575,91 @@ int BPF_PROG(sys_enter_args, struct pt_regs *regs, long id)
 	return 0;
 }
 
-/* A path syscall's event, straight from the task's storage: its size follows the path. */
-static __always_inline void path_output(struct sct_inflight_args *ia, const struct call_end *c)
+/* The staged argument events to the ring buffer, as one record; the stage is taken. */
+static __always_inline void stage_args_flush(struct stage_args *st)
 {
-	struct sct_ev_syscall_path *ev = &ia->ev;
-	__u64 now = bpf_ktime_get_ns();
-	__u32 len;
+	__u32 used = st->used, n = st->n;
+	struct sct_stats *s;
 
-	ia->in.active = 0;
-	path_exit(ev);
-	syscall_fill(&ev->a.sc, &ia->in, c, now);
-	ev->a.sc.type = SCT_EV_SYSCALL_PATH;
-	len = ev->path_len;
-	if (len > SCT_PATH_MAX)
-		len = SCT_PATH_MAX;
-	if (bpf_ringbuf_output(&events, ev, offsetof(struct sct_ev_syscall_path, path) + len,
-			       wakeup_flags(false)))
-		stat_ringbuf_full();
+	if (!used || used > sizeof(st->buf))
+		return;
+	st->used = 0;
+	st->n = 0;
+	if (!bpf_ringbuf_output(&events, st->buf, used, wakeup_flags(false)))
+		return;
+	s = stats_get();
+	if (s)
+		__sync_fetch_and_add(&s->ringbuf_full, n);
 }
 
-/* A syscall without a path: staged, like a plain one, or direct if the stage is taken. */
+/* The largest argument event; a stage holds one more whenever it is given back. */
+#define ARGS_EVENT_MAX (offsetof(struct sct_ev_syscall_path, path) + SCT_PATH_MAX)
+
+/* ia's event ready to output from the task's storage: its size, its path cut and padded. */
+static __always_inline __u32 args_event(struct sct_inflight_args *ia, const struct call_end *c, __u64 now)
+{
+	struct sct_ev_syscall_path *ev = &ia->ev;
+	__u16 kind = ev->a.sc.type; /* as sys_enter chose it: syscall_fill() writes the plain one */
+	__u32 size;
+
+	syscall_fill(&ev->a.sc, &ia->in, c, now);
+	ev->a.sc.type = kind;
+	if (kind != SCT_EV_SYSCALL_PATH)
+		return sizeof(ev->a);
+	path_exit(ev);
+	size = ev->path_len;
+	if (size > SCT_PATH_MAX)
+		size = SCT_PATH_MAX;
+	size = (offsetof(struct sct_ev_syscall_path, path) + size + 7) & ~7u;
+	/*
+	 * A no-op (both are multiples of 8) that the verifier, which cannot see through the
+	 * rounding, needs; the barrier keeps the compiler, which can, from dropping it.
+	 */
+	barrier_var(size);
+	return size > ARGS_EVENT_MAX ? ARGS_EVENT_MAX : size;
+}
+
+/*
+ * The event of the call in ia, which has just ended as c says: staged (a path-less one
+ * written in place, as sys_exit does; a path event copied from the task's storage), or
+ * output straight from the storage when the stage is taken.
+ */
 static __always_inline void args_submit(struct sct_inflight_args *ia, const struct call_end *c)
 {
 	__u64 now = bpf_ktime_get_ns();
+	struct sct_ev_syscall_args *e;
 	struct stage_args *st;
-	__u32 n;
+	__u32 size, used;
 
 	ia->in.active = 0;
 	st = staged ? stage_take(&stages_args) : NULL;
 	if (!st) {
 		if (staged)
 			stat_stage_busy();
-		syscall_fill(&ia->ev.a.sc, &ia->in, c, now);
-		ia->ev.a.sc.type = SCT_EV_SYSCALL_ARGS;
-		if (bpf_ringbuf_output(&events, &ia->ev.a, sizeof(ia->ev.a), wakeup_flags(false)))
+		size = args_event(ia, c, now);
+		if (bpf_ringbuf_output(&events, &ia->ev, size, wakeup_flags(false)))
 			stat_ringbuf_full();
 		return;
 	}
-	n = st->n;
-	if (n < SCT_STAGE_LEN) {
-		struct sct_ev_syscall_args *e = &st->ev[n];
-
-		syscall_fill(&e->sc, &ia->in, c, now);
-		e->sc.type = SCT_EV_SYSCALL_ARGS;
-		__builtin_memcpy(e->args, ia->ev.a.args, sizeof(e->args));
-		st->n = n + 1;
+	used = st->used;
+	/* always true, as the flush below keeps it; it bounds the writes for the verifier */
+	if (used <= sizeof(st->buf) - ARGS_EVENT_MAX) {
+		if (ia->ev.a.sc.type == SCT_EV_SYSCALL_ARGS) {
+			e = (struct sct_ev_syscall_args *)(st->buf + used);
+			syscall_fill(&e->sc, &ia->in, c, now);
+			e->sc.type = SCT_EV_SYSCALL_ARGS;
+			__builtin_memcpy(e->args, ia->ev.a.args, sizeof(e->args));
+			size = sizeof(*e);
+		} else {
+			size = args_event(ia, c, now);
+			if (bpf_probe_read_kernel(st->buf + used, size, &ia->ev))
+				size = 0;
+		}
+		st->used = used + size;
+		st->n += size != 0;
 	}
-	if (st->n >= SCT_STAGE_LEN)
-		stage_flush(st, sizeof(st->ev[0]));
+	if (st->used > sizeof(st->buf) - ARGS_EVENT_MAX)
+		stage_args_flush(st);
 	stage_give(st);
 }
 
@@ -634,10 +676,7 @@ int BPF_PROG(sys_exit_args, struct pt_regs *regs, long ret)
 	if (ia->in.active) {
 		struct call_end c = { task->tgid, task->pid, ret, task->cgroups->dfl_cgrp->kn->id };
 
-		if (ia->ev.a.sc.type == SCT_EV_SYSCALL_PATH)
-			path_output(ia, &c);
-		else
-			args_submit(ia, &c);
+		args_submit(ia, &c);
 	}
 	return 0;
 }
@@ -830,7 +869,7 @@ int stage_flush_cpu(void *ctx)
 		sa = stage_take(&stages_args);
 		if (!sa)
 			return 1;
-		stage_flush(sa, sizeof(sa->ev[0]));
+		stage_args_flush(sa);
 		stage_give(sa);
 		return 0;
 	}

@@ -47,11 +47,14 @@ struct sct_ev_syscall {
 
 /*
  * --args: a completed syscall with its six raw arguments. A path syscall adds its string:
- * sct_ev_syscall_path, whose ring buffer record ends path_len bytes into path.
+ * sct_ev_syscall_path, cut after path_len bytes of path and padded to a multiple of 8. A ring
+ * buffer record of --args events holds one or more of either kind back to back (a CPU's
+ * staged batch, at most SCT_ARGS_STAGE_BYTES), each telling its size by its type.
  */
 #define SCT_ARGS 6
 /* Bytes of path read, at most: --args-max's bound, the kernel's PATH_MAX. */
 #define SCT_PATH_MAX 4096
+#define SCT_ARGS_STAGE_BYTES 16384
 struct sct_ev_syscall_args {
 	struct sct_ev_syscall sc; /* sc.type SCT_EV_SYSCALL_ARGS or SCT_EV_SYSCALL_PATH */
 	__u64 args[SCT_ARGS];
@@ -164,6 +167,8 @@ SCT_ABI_ASSERT_AT(sct_ev_syscall, ret, 40);
 _Static_assert(sizeof(struct sct_ev_syscall_args) == 96, "sct_ev_syscall_args");
 SCT_ABI_ASSERT_AT(sct_ev_syscall_path, path_len, 96);
 SCT_ABI_ASSERT_AT(sct_ev_syscall_path, path, 104);
+_Static_assert(__builtin_offsetof(struct sct_ev_syscall_path, path) + SCT_PATH_MAX <= SCT_ARGS_STAGE_BYTES,
+	       "a path event fits a stage");
 _Static_assert(sizeof(struct sct_ev_fork) == 40, "sct_ev_fork");
 SCT_ABI_ASSERT_AT(sct_ev_fork, time_ns, 24);
 SCT_ABI_ASSERT_AT(sct_ev_fork, child_start_ns, 32);

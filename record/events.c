@@ -172,19 +172,43 @@ static int event_syscall_args(struct recorder *r, const struct sct_ev_syscall_ar
 	return sct_writer_append_syscall(r->writer, &sc);
 }
 
-/* A path event: its record ends path_len bytes into path. */
-static int event_syscall_path(struct recorder *r, const struct sct_ev_syscall_path *p, size_t size)
+/*
+ * A batch of --args events back to back: each the size its type says, a path event cut after
+ * its path and padded to 8 bytes. Returns 0 or the first error; -EPROTO for a torn batch.
+ */
+static int event_args_batch(struct recorder *r, const uint8_t *p, size_t size)
 {
-	if (size < offsetof(struct sct_ev_syscall_path, path) ||
-	    p->path_len > SCT_PATH_MAX || size < offsetof(struct sct_ev_syscall_path, path) + p->path_len)
-		return -EPROTO;
-	return event_syscall_args(r, &p->a, p);
+	const size_t head = offsetof(struct sct_ev_syscall_path, path);
+
+	while (size) {
+		const struct sct_ev_syscall_path *e = (const void *)p;
+		size_t n;
+		int err;
+
+		if (size < sizeof(e->a))
+			return -EPROTO;
+		if (e->a.sc.type == SCT_EV_SYSCALL_ARGS) {
+			n = sizeof(e->a);
+			err = event_syscall_args(r, &e->a, NULL);
+		} else if (e->a.sc.type == SCT_EV_SYSCALL_PATH && size >= head && e->path_len <= SCT_PATH_MAX) {
+			n = (head + e->path_len + 7) & ~(size_t)7;
+			if (n > size)
+				return -EPROTO;
+			err = event_syscall_args(r, &e->a, e);
+		} else {
+			return -EPROTO;
+		}
+		if (err)
+			return err;
+		p += n;
+		size -= n;
+	}
+	return 0;
 }
 
 int events_handle(void *ctx, void *data, size_t size)
 {
 	const struct sct_ev_syscall *e = data;
-	const struct sct_ev_syscall_args *a = data;
 	struct recorder *r = ctx;
 	int err = 0;
 
@@ -192,11 +216,8 @@ int events_handle(void *ctx, void *data, size_t size)
 	if (e->type == SCT_EV_SYSCALL && size >= sizeof(*e) && !(size % sizeof(*e))) {
 		for (size_t i = 0; !err && i < size / sizeof(*e); i++)
 			err = event_syscall(r, &e[i]);
-	} else if (e->type == SCT_EV_SYSCALL_ARGS && size >= sizeof(*a) && !(size % sizeof(*a))) {
-		for (size_t i = 0; !err && i < size / sizeof(*a); i++)
-			err = event_syscall_args(r, &a[i], NULL);
-	} else if (e->type == SCT_EV_SYSCALL_PATH) {
-		err = event_syscall_path(r, data, size);
+	} else if (e->type == SCT_EV_SYSCALL_ARGS || e->type == SCT_EV_SYSCALL_PATH) {
+		err = event_args_batch(r, data, size);
 	} else {
 		err = event_lifecycle(r, data, size);
 	}
