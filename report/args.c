@@ -170,18 +170,28 @@ static void int_out(struct out *o, uint64_t v)
 		out_i64(o, (int32_t)v);
 }
 
+/* An fd, marked for fdpaths_out() to add its file when asked to. */
+static void fd_out(struct out *o, uint64_t v, bool fd_marks)
+{
+	if (fd_marks)
+		out_char(o, FDPATHS_MARK);
+	out_i64(o, (int32_t)v);
+	if (fd_marks)
+		out_char(o, FDPATHS_END);
+}
+
 static void arg_out(struct out *o, const struct sct_arg_desc *d, uint64_t v,
-		    const struct sct_syscall *sc, bool *path_done)
+		    const struct sct_syscall *sc, bool *path_done, bool fd_marks)
 {
 	switch (d->kind) {
 	case SCT_ARG_FD:
-		out_i64(o, (int32_t)v);
+		fd_out(o, v, fd_marks);
 		break;
 	case SCT_ARG_DIRFD:
 		if ((int32_t)v == AT_FDCWD)
 			out_str(o, "AT_FDCWD");
 		else
-			out_i64(o, (int32_t)v);
+			fd_out(o, v, fd_marks);
 		break;
 	case SCT_ARG_PATH:
 		if (*path_done)
@@ -211,7 +221,7 @@ static void arg_out(struct out *o, const struct sct_arg_desc *d, uint64_t v,
 	}
 }
 
-void args_out(struct out *o, const struct sct_session *s, const struct sct_syscall *sc)
+void args_out(struct out *o, const struct sct_session *s, const struct sct_syscall *sc, bool fd_marks)
 {
 	const struct sct_syscall_args *a = sc->abi == SCT_ABI_NATIVE ? sct_session_syscall_args(s, sc->nr)
 								      : NULL;
@@ -228,6 +238,6 @@ void args_out(struct out *o, const struct sct_session *s, const struct sct_sysca
 	}
 	for (uint32_t k = 0; k < a->nargs; k++) {
 		out_str(o, k ? ", " : "");
-		arg_out(o, &a->args[k], v[k], sc, &path_done);
+		arg_out(o, &a->args[k], v[k], sc, &path_done, fd_marks);
 	}
 }

@@ -483,7 +483,7 @@ static void convert_resolved(struct convert *cv, struct input *in, const struct 
 			break;
 		}
 		cv->scratch.len = 0;
-		args_out(&cv->scratch, in->cur->session, &rec->syscall);
+		args_out(&cv->scratch, in->cur->session, &rec->syscall, false);
 		convert_str(cv, cv->scratch.buf, cv->scratch.len);
 		break;
 	default:

@@ -19,6 +19,8 @@ struct tl_entry {
 	uint64_t key, seq;
 	char *line;
 	uint32_t len;
+	bool marks;          /* a call with arguments: fd marks to fill, an effect to apply */
+	struct fd_effect fx;
 };
 
 struct timeline {
@@ -28,6 +30,7 @@ struct timeline {
 	uint64_t seq;
 	uint64_t last_key; /* wall clock of the newest line of a session with a clock */
 	struct out line;
+	struct fdpaths *fds; /* traces with arguments: the files of fds */
 };
 
 struct timeline *timeline_new(struct ctx *c)
@@ -41,7 +44,8 @@ struct timeline *timeline_new(struct ctx *c)
 	tl->line.buf = malloc(LINE_CAP);
 	tl->line.cap = LINE_CAP;
 	tl->line.fd = -1;
-	if (!tl->heap || !tl->line.buf) {
+	tl->fds = fdpaths_new(c->strs);
+	if (!tl->heap || !tl->line.buf || !tl->fds) {
 		timeline_free(tl);
 		return NULL;
 	}
@@ -72,7 +76,8 @@ static void tl_push(struct timeline *tl, struct tl_entry e)
 	}
 }
 
-static void tl_pop(struct timeline *tl, struct out *o)
+/* The oldest line out, its fds followed in print order. 0 or -ENOMEM. */
+static int tl_pop(struct timeline *tl, struct out *o)
 {
 	struct tl_entry top = tl->heap[0];
 	uint32_t i = 0;
@@ -90,8 +95,12 @@ static void tl_pop(struct timeline *tl, struct out *o)
 		tl_swap(&tl->heap[i], &tl->heap[m]);
 		i = m;
 	}
-	out_mem(o, top.line, top.len);
+	if (top.marks)
+		fdpaths_out(tl->fds, o, top.line, top.len, top.fx.sess, top.fx.pid);
+	else
+		out_mem(o, top.line, top.len);
 	free(top.line);
+	return top.marks ? fdpaths_apply(tl->fds, &top.fx) : 0;
 }
 
 static void tl_who(struct timeline *tl, struct out *l, const struct task *t, uint32_t pid, uint32_t tid)
@@ -139,9 +148,11 @@ static void tl_result(struct out *l, const struct sct_syscall *sc)
 
 /*
  * name(comm pid/tid) = ret <duration>; with arguments (format 1.3) as strace shows a call,
- * name(args) = ret <duration>, then (comm pid/tid). An unfinished call has no arguments.
+ * name(args) = ret <duration>, then (comm pid/tid), fds marked for their files (e gets the
+ * call's effect on them). An unfinished call has no arguments.
  */
-static void tl_syscall(struct timeline *tl, struct out *l, struct live *lv, const struct sct_syscall *sc)
+static void tl_syscall(struct timeline *tl, struct out *l, struct live *lv, const struct sct_syscall *sc,
+		       struct tl_entry *e)
 {
 	uint32_t name = input_syscall_name(tl->c, lv, sc->nr, sc->abi);
 	const struct task *t = tasks_lookup(lv->tasks, lv->s.id, sc->pid, sc->tid);
@@ -152,7 +163,9 @@ static void tl_syscall(struct timeline *tl, struct out *l, struct live *lv, cons
 		if (sc->unfinished)
 			out_str(l, "...");
 		else
-			args_out(l, lv->session, sc);
+			args_out(l, lv->session, sc, true);
+		e->marks = true;
+		fdpaths_effect(tl->fds, lv->s.id, lv->session, sc, &e->fx);
 		out_char(l, ')');
 		tl_result(l, sc);
 		out_char(l, ' ');
@@ -295,8 +308,9 @@ int timeline_add(struct timeline *tl, struct live *lv, const struct sct_record *
 {
 	const struct sess *s = &lv->s;
 	uint64_t t = rec->syscall.time_ns; /* field 0 of every type: time_ns (sct.h layouts) */
-	struct tl_entry e;
+	struct tl_entry e = { 0 };
 	struct out *l = &tl->line;
+	int err;
 
 	if (!tl_wanted(tl->c, lv, rec))
 		return 0;
@@ -308,12 +322,13 @@ int timeline_add(struct timeline *tl, struct live *lv, const struct sct_record *
 	else
 		names_out_wall(l, sess_wall(s, t), false);
 	out_char(l, ' ');
-	if (rec->type == SCT_REC_SYSCALL)
-		tl_syscall(tl, l, lv, &rec->syscall);
-	else if (rec->type == SCT_REC_SAMPLE)
+	if (rec->type == SCT_REC_SYSCALL) {
+		tl_syscall(tl, l, lv, &rec->syscall, &e);
+	} else if (rec->type == SCT_REC_SAMPLE) {
 		tl_sample(tl, l, lv, &rec->sample);
-	else
+	} else {
 		tl_lifecycle(tl, l, lv, rec);
+	}
 	if (tl->c->env->nfiles > 1) {
 		out_str(l, " @");
 		if (s->headless)
@@ -334,17 +349,24 @@ int timeline_add(struct timeline *tl, struct live *lv, const struct sct_record *
 	if (!e.line)
 		return -ENOMEM;
 	memcpy(e.line, l->buf, l->len);
-	if (tl->n == TIMELINE_WINDOW)
-		tl_pop(tl, o);
+	if (tl->n == TIMELINE_WINDOW) {
+		err = tl_pop(tl, o);
+		if (err) {
+			free(e.line);
+			return err;
+		}
+	}
 	tl_push(tl, e);
 	return 0;
 }
 
 int timeline_finish(struct timeline *tl, struct out *o)
 {
-	while (tl->n)
-		tl_pop(tl, o);
-	return 0;
+	int err = 0;
+
+	while (tl->n && !err)
+		err = tl_pop(tl, o);
+	return err;
 }
 
 void timeline_free(struct timeline *tl)
@@ -355,5 +377,6 @@ void timeline_free(struct timeline *tl)
 		free(tl->heap[i].line);
 	free(tl->heap);
 	free(tl->line.buf);
+	fdpaths_free(tl->fds);
 	free(tl);
 }

@@ -110,7 +110,7 @@ ParameterizedTest(struct args_case *c, report_args, rendered_as_strace_does)
 	sc.path = (struct sct_bytes){ (const uint8_t *)c->path, (uint32_t)strlen(c->path) };
 	o.buf = malloc(o.cap);
 	cr_assert(o.buf);
-	args_out(&o, as.s, &sc);
+	args_out(&o, as.s, &sc, false);
 	cr_assert_eq(o.len, strlen(c->want), "got '%.*s'", (int)o.len, o.buf);
 	cr_assert(!memcmp(o.buf, c->want, o.len), "got '%.*s', want '%s'", (int)o.len, o.buf, c->want);
 	free(o.buf);
@@ -126,8 +126,8 @@ Test(report_args, timeline_shows_calls_with_their_arguments)
 	cr_assert_eq(rt_run(&out, "TZ=UTC %s -T %s 2>/dev/null", rt_report(), path), 0);
 	cr_assert_str_eq(rt_line(out, 0), "+0.000000 10:00:00.000000 openat(AT_FDCWD, \"/etc/ld.so.cache\", "
 			 "O_RDONLY|O_CLOEXEC, 0) = 3 <0.000000> (? 300/300) cg=cgroup:4242");
-	cr_assert_str_eq(rt_line(out, 1), "+0.000001 10:00:00.000001 read(3, 0x7ffc3b00, 832) = 832 <0.000000> "
-			 "(? 300/300) cg=cgroup:4242");
+	cr_assert_str_eq(rt_line(out, 1), "+0.000001 10:00:00.000001 read(3</etc/ld.so.cache>, 0x7ffc3b00, 832) "
+			 "= 832 <0.000000> (? 300/300) cg=cgroup:4242");
 	cr_assert_str_eq(rt_line(out, 3), "+0.000003 10:00:00.000003 openat(AT_FDCWD, \"/usr/share/a very long "
 			 "name\"..., O_RDONLY|O_CLOEXEC, 0) = -2 ENOENT <0.000000> (? 300/300) cg=cgroup:4242");
 	cr_assert_str_eq(rt_line(out, 5), "+0.000005 10:00:00.000005 openat(AT_FDCWD, 0x7ffc4d98, "
@@ -179,4 +179,50 @@ Test(report_args, by_path_and_path_prefix)
 	free(out);
 	cr_assert_eq(rt_run(NULL, "%s --path '' %s 2>/dev/null", rt_report(), path), 2);
 	cr_assert_eq(rt_run(NULL, "%s --by event,path %s 2>/dev/null", rt_report(), path), 2);
+}
+
+static void call(struct sct_writer *w, uint64_t rel_ns, uint32_t nr, int64_t ret, uint64_t arg0,
+		 const char *path)
+{
+	struct sct_record r = { .type = SCT_REC_SYSCALL };
+
+	r.syscall = (struct sct_syscall){ .time_ns = RT_ANCHOR_CLOCK + rel_ns, .duration_ns = 10,
+					  .ret = ret, .pid = 7, .tid = 7, .nr = nr, .arg0 = arg0 };
+	if (path) {
+		r.syscall.path = (struct sct_bytes){ (const uint8_t *)path, (uint32_t)strlen(path) };
+		r.syscall.path_flags = SCT_PATH_CAPTURED;
+	}
+	rt_record(w, &r);
+}
+
+/*
+ * fds shown with the file they were opened on, within the process, in time order whatever
+ * the order of the records in the file (a read written before the open that gave its fd).
+ */
+Test(report_args, timeline_follows_fds_to_their_files)
+{
+	static const struct sct_syscall_args fd_descs[] = {
+		{ RT_NR_READ, 1, { ARG("fd", FD, "") } },
+		{ RT_NR_CLOSE, 1, { ARG("fd", FD, "") } },
+		{ RT_NR_OPENAT, 2, { ARG("dfd", DIRFD, ""), ARG("filename", PATH, "") } },
+	};
+	const char *path = rt_path("fds.sct");
+	struct sct_writer *w = rt_open_args(path, "h", fd_descs, 3);
+	char *out;
+
+	call(w, 200, RT_NR_READ, 5, 3, NULL);
+	call(w, 100, RT_NR_OPENAT, 3, (uint32_t)AT_FDCWD, "/etc/hosts");
+	call(w, 300, RT_NR_CLOSE, 0, 3, NULL);
+	call(w, 400, RT_NR_READ, -9, 3, NULL);
+	call(w, 500, RT_NR_OPENAT, 3, 4, "rel");
+	call(w, 600, RT_NR_READ, 0, 3, NULL);
+	rt_close(w);
+	cr_assert_eq(rt_run(&out, "%s -T %s 2>/dev/null | cut -d' ' -f3-", rt_report(), path), 0);
+	cr_assert_str_eq(rt_line(out, 0), "openat(AT_FDCWD, \"/etc/hosts\") = 3 <0.000000> (? 7/7) cg=cgroup:0");
+	cr_assert_str_eq(rt_line(out, 1), "read(3</etc/hosts>) = 5 <0.000000> (? 7/7) cg=cgroup:0");
+	cr_assert_str_eq(rt_line(out, 2), "close(3</etc/hosts>) = 0 <0.000000> (? 7/7) cg=cgroup:0");
+	cr_assert_str_eq(rt_line(out, 3), "read(3) = -9 EBADF <0.000000> (? 7/7) cg=cgroup:0");
+	cr_assert_str_eq(rt_line(out, 4), "openat(4, \"rel\") = 3 <0.000000> (? 7/7) cg=cgroup:0");
+	cr_assert_str_eq(rt_line(out, 5), "read(3<rel>) = 0 <0.000000> (? 7/7) cg=cgroup:0");
+	free(out);
 }
