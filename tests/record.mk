@@ -24,13 +24,13 @@ $(RECORD_TEST_BIN): $(RECORD_TEST_OBJS) $(LIBSCT)
 	$(call msg,LD,$@)
 	$(Q)$(CC) $(LDFLAGS) $^ -o $@ -lcriterion $(LIBSCT_LIBS)
 
-$(RECORD_BENCH_BIN): $(BUILD)/tests/bench_record.o $(LIBSCT)
+$(RECORD_BENCH_BIN): $(BUILD)/tests/bench_record.o $(BUILD)/tests/bench_progs.o $(LIBSCT)
 	$(call msg,LD,$@)
 	$(Q)$(CC) $(LDFLAGS) $^ -o $@ $(LIBSCT_LIBS) -lbpf
 
-$(ARGS_BENCH_BIN): $(BUILD)/tests/bench_args.o $(LIBSCT)
+$(ARGS_BENCH_BIN): $(BUILD)/tests/bench_args.o $(BUILD)/tests/bench_progs.o $(LIBSCT)
 	$(call msg,LD,$@)
-	$(Q)$(CC) $(LDFLAGS) $^ -o $@ $(LIBSCT_LIBS)
+	$(Q)$(CC) $(LDFLAGS) $^ -o $@ $(LIBSCT_LIBS) -lbpf
 
 # The benchmark's floor: sct-record with its syscall programs emptied (bpf/sct.bpf.c
 # SCT_FLOOR), in $(BUILD)/bench/, never installed. Only the loaders include a skeleton: they
