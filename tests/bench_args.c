@@ -29,7 +29,7 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "bench_progs.h"
+#include "bench_common.h"
 #include "sct.h"
 
 #define CALLS 1000000.0
@@ -47,49 +47,6 @@ struct trial {
 };
 
 static char dir[64];
-
-static double now_s(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return ts.tv_sec + ts.tv_nsec / 1e9;
-}
-
-static void sleep_until(double t)
-{
-	double d = t - now_s();
-	struct timespec ts;
-
-	if (d <= 0)
-		return;
-	ts.tv_sec = (time_t)d;
-	ts.tv_nsec = (long)((d - (double)ts.tv_sec) * 1e9);
-	while (nanosleep(&ts, &ts) && errno == EINTR)
-		;
-}
-
-static const char *env_or(const char *name, const char *dflt)
-{
-	const char *v = getenv(name);
-
-	return v && *v ? v : dflt;
-}
-
-static pid_t spawn(const char *const argv[], int out_fd)
-{
-	pid_t pid = fork();
-
-	if (pid == 0) {
-		int null = open("/dev/null", O_RDWR);
-
-		dup2(out_fd >= 0 ? out_fd : null, 1);
-		dup2(null, 2);
-		execvp(argv[0], (char *const *)argv);
-		_exit(127);
-	}
-	return pid;
-}
 
 /* SYSCALL records in an sct trace. */
 static double count_records(const char *path)
@@ -144,14 +101,14 @@ static int trial_run(enum gen g, enum tool tool, int idx, struct trial *t)
 	if (pipe(fds))
 		return -errno;
 	t0 = now_s();
-	gen_pid = spawn(gen, fds[1]);
+	gen_pid = spawn(gen, fds[1], NULL);
 	close(fds[1]);
 	if (gen_pid < 0)
 		return -errno;
 	snprintf(pid_s, sizeof(pid_s), "%d", gen_pid);
 	if (tool != T_NONE) {
 		sleep_until(t0 + 0.2);
-		tracer = spawn(rec, -1);
+		tracer = spawn(rec, -1, NULL);
 		/* attached well before the calls start at t0 + 1 s */
 		sleep_until(t0 + 0.9);
 		nprogs = prog_stats_hold(tracer, progs);
@@ -179,13 +136,6 @@ static int trial_run(enum gen g, enum tool tool, int idx, struct trial *t)
 	return t->ok ? 0 : -EIO;
 }
 
-static int cmp_double(const void *a, const void *b)
-{
-	double x = *(const double *)a, y = *(const double *)b;
-
-	return x < y ? -1 : x > y;
-}
-
 /* Median of one field (at offset off) of the trials that ran. */
 static double median(const struct trial *tr, int n, size_t off)
 {
@@ -195,10 +145,7 @@ static double median(const struct trial *tr, int n, size_t off)
 	for (int i = 0; i < n; i++)
 		if (tr[i].ok)
 			v[k++] = *(const double *)((const char *)&tr[i] + off);
-	if (!k)
-		return 0;
-	qsort(v, (size_t)k, sizeof(v[0]), cmp_double);
-	return v[k / 2];
+	return k ? median_of(v, k) : 0;
 }
 
 struct summary {

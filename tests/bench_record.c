@@ -37,7 +37,7 @@
 #include <unistd.h>
 #include <bpf/bpf.h>
 
-#include "bench_progs.h"
+#include "bench_common.h"
 #include "sct.h"
 
 #define BENCH_WRITES 1000000.0
@@ -61,50 +61,6 @@ struct trial {
 static char dir[64];
 static int writers[C_COUNT];
 
-static double now_s(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (double)ts.tv_sec + ts.tv_nsec / 1e9;
-}
-
-static void sleep_until(double t)
-{
-	double left = t - now_s();
-	struct timespec ts;
-
-	if (left <= 0)
-		return;
-	ts.tv_sec = (time_t)left;
-	ts.tv_nsec = (long)((left - (double)ts.tv_sec) * 1e9);
-	while (nanosleep(&ts, &ts) && errno == EINTR)
-		;
-}
-
-/* fork+exec argv with stdout to out_fd (or /dev/null) and stderr to err_path (or /dev/null). */
-static pid_t spawn(const char *const argv[], int out_fd, const char *err_path)
-{
-	pid_t pid = fork();
-
-	if (pid != 0)
-		return pid;
-	int null = open("/dev/null", O_RDWR);
-	int err = err_path ? open(err_path, O_WRONLY | O_CREAT | O_TRUNC, 0600) : null;
-
-	if (null < 0 || err < 0 || dup2(null, 0) < 0 || dup2(out_fd >= 0 ? out_fd : null, 1) < 0 ||
-	    dup2(err, 2) < 0)
-		_exit(126);
-	execvp(argv[0], (char *const *)argv);
-	_exit(127);
-}
-
-static const char *env_or(const char *name, const char *dflt)
-{
-	const char *v = getenv(name);
-
-	return v && *v ? v : dflt;
-}
 
 static const char *recorder_path(enum tool tool)
 {
@@ -337,21 +293,6 @@ static double sct_true_wall_ns(void)
 	wall = sct_run(argv, &cpu);
 	unlink(out);
 	return wall;
-}
-
-static int cmp_double(const void *a, const void *b)
-{
-	double x = *(const double *)a, y = *(const double *)b;
-
-	return (x > y) - (x < y);
-}
-
-static double median_of(double *v, int k)
-{
-	if (!k)
-		return -1;
-	qsort(v, (size_t)k, sizeof(v[0]), cmp_double);
-	return k % 2 ? v[k / 2] : (v[k / 2 - 1] + v[k / 2]) / 2;
 }
 
 /* Median of field (an offset into struct trial) over the trials that succeeded; -1 if none. */
