@@ -15,12 +15,16 @@
 #define TIMELINE_WINDOW 65536u
 #define LINE_CAP (2u << 20) /* two escaped 64 KiB strings and the rest always fit */
 
+/*
+ * One line waiting in the window. A call with arguments has fd marks to fill and an effect
+ * on fds to apply: its struct fd_effect is stored in front of its line, so that the window's
+ * 65,536 entries stay small.
+ */
 struct tl_entry {
 	uint64_t key, seq;
 	char *line;
 	uint32_t len;
-	bool marks;          /* a call with arguments: fd marks to fill, an effect to apply */
-	struct fd_effect fx;
+	bool marks;
 };
 
 struct timeline {
@@ -80,6 +84,7 @@ static void tl_push(struct timeline *tl, struct tl_entry e)
 static int tl_pop(struct timeline *tl, struct out *o)
 {
 	struct tl_entry top = tl->heap[0];
+	struct fd_effect fx;
 	uint32_t i = 0;
 
 	tl->heap[0] = tl->heap[--tl->n];
@@ -95,12 +100,15 @@ static int tl_pop(struct timeline *tl, struct out *o)
 		tl_swap(&tl->heap[i], &tl->heap[m]);
 		i = m;
 	}
-	if (top.marks)
-		fdpaths_out(tl->fds, o, top.line, top.len, top.fx.sess, top.fx.pid);
-	else
+	if (!top.marks) {
 		out_mem(o, top.line, top.len);
+		free(top.line);
+		return 0;
+	}
+	memcpy(&fx, top.line, sizeof(fx));
+	fdpaths_out(tl->fds, o, top.line + sizeof(fx), top.len, fx.sess, fx.pid);
 	free(top.line);
-	return top.marks ? fdpaths_apply(tl->fds, &top.fx) : 0;
+	return fdpaths_apply(tl->fds, &fx);
 }
 
 static void tl_who(struct timeline *tl, struct out *l, const struct task *t, uint32_t pid, uint32_t tid)
@@ -152,7 +160,7 @@ static void tl_result(struct out *l, const struct sct_syscall *sc)
  * call's effect on them). An unfinished call has no arguments.
  */
 static void tl_syscall(struct timeline *tl, struct out *l, struct live *lv, const struct sct_syscall *sc,
-		       struct tl_entry *e)
+		       struct tl_entry *e, struct fd_effect *fx)
 {
 	uint32_t name = input_syscall_name(tl->c, lv, sc->nr, sc->abi);
 	const struct task *t = tasks_lookup(lv->tasks, lv->s.id, sc->pid, sc->tid);
@@ -165,7 +173,7 @@ static void tl_syscall(struct timeline *tl, struct out *l, struct live *lv, cons
 		else
 			args_out(l, lv->session, sc, true);
 		e->marks = true;
-		fdpaths_effect(tl->fds, lv->s.id, lv->session, sc, &e->fx);
+		fdpaths_effect(tl->fds, lv->s.id, lv->session, sc, fx);
 		out_char(l, ')');
 		tl_result(l, sc);
 		out_char(l, ' ');
@@ -309,7 +317,9 @@ int timeline_add(struct timeline *tl, struct live *lv, const struct sct_record *
 	const struct sess *s = &lv->s;
 	uint64_t t = rec->syscall.time_ns; /* field 0 of every type: time_ns (sct.h layouts) */
 	struct tl_entry e = { 0 };
+	struct fd_effect fx;
 	struct out *l = &tl->line;
+	size_t head;
 	int err;
 
 	if (!tl_wanted(tl->c, lv, rec))
@@ -323,7 +333,7 @@ int timeline_add(struct timeline *tl, struct live *lv, const struct sct_record *
 		names_out_wall(l, sess_wall(s, t), false);
 	out_char(l, ' ');
 	if (rec->type == SCT_REC_SYSCALL) {
-		tl_syscall(tl, l, lv, &rec->syscall, &e);
+		tl_syscall(tl, l, lv, &rec->syscall, &e, &fx);
 	} else if (rec->type == SCT_REC_SAMPLE) {
 		tl_sample(tl, l, lv, &rec->sample);
 	} else {
@@ -345,10 +355,13 @@ int timeline_add(struct timeline *tl, struct live *lv, const struct sct_record *
 	e.key = tl->last_key;
 	e.seq = tl->seq++;
 	e.len = (uint32_t)l->len;
-	e.line = malloc(l->len);
+	head = e.marks ? sizeof(fx) : 0;
+	e.line = malloc(head + l->len);
 	if (!e.line)
 		return -ENOMEM;
-	memcpy(e.line, l->buf, l->len);
+	if (e.marks)
+		memcpy(e.line, &fx, sizeof(fx));
+	memcpy(e.line + head, l->buf, l->len);
 	if (tl->n == TIMELINE_WINDOW) {
 		err = tl_pop(tl, o);
 		if (err) {
