@@ -112,17 +112,11 @@ void host_info_fill(struct host_info *h, const struct env *env)
 }
 
 int host_info_args_report(struct host_info *h, struct args_table *t, const struct env *env,
-			  bool inflight_in_hash)
+			  bool read_paths)
 {
 	struct sct_header_info *i = &h->info;
-	int err;
+	int err = args_describe(t);
 
-	if (inflight_in_hash) {
-		fprintf(stderr, "sct-record: --args needs task storage for tracing programs (Linux "
-			"5.12); see sct-record --probe\n");
-		return -EOPNOTSUPP;
-	}
-	err = args_describe(t);
 	if (err == -ENOMEM) {
 		fprintf(stderr, "sct-record: out of memory\n");
 		return err;
@@ -133,6 +127,6 @@ int host_info_args_report(struct host_info *h, struct args_table *t, const struc
 	i->syscall_args = t->v;
 	i->nsyscall_args = t->n;
 	i->args_max = env->args_max;
-	i->args_paths = t->paths ? "enter" : "none";
+	i->args_paths = read_paths && t->paths ? "enter" : "none";
 	return 0;
 }

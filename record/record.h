@@ -109,11 +109,12 @@ struct host_info {
 };
 void host_info_fill(struct host_info *h, const struct env *env);
 /*
- * --args: the kernel's syscall descriptions into t and the HEADER. Without them, raw
- * arguments only (a warning says so). Prints its own message; 0 or -errno.
+ * --args: the kernel's syscall descriptions into t and the HEADER; read_paths: the backend
+ * reads path strings (the HEADER's "paths" is "enter", else "none"). Without descriptions,
+ * raw arguments only (a warning says so). Prints its own message; 0 or -errno.
  */
 int host_info_args_report(struct host_info *h, struct args_table *t, const struct env *env,
-			  bool inflight_in_hash);
+			  bool read_paths);
 
 
 /* Monotonic clock, the clock of bpf_ktime_get_ns(). */

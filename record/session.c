@@ -70,8 +70,13 @@ static int session_check_report(struct recorder *r)
 	r->loader = probes.have[PROBE_LIGHT_SKELETON] ? &load_light : &load_skel;
 	r->inflight_in_hash = !probes.have[PROBE_TASK_STORAGE];
 	r->staged = probes.have[PROBE_RUN_ON_CPU];
+	if (env->args && r->inflight_in_hash) {
+		fprintf(stderr, "sct-record: --args needs task storage for tracing programs (Linux "
+			"5.12); see sct-record --probe\n");
+		return -EOPNOTSUPP;
+	}
 	if (env->args) {
-		err = host_info_args_report(&r->host, &r->args, env, r->inflight_in_hash);
+		err = host_info_args_report(&r->host, &r->args, env, true);
 		if (err)
 			return err;
 	}

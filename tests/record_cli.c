@@ -308,3 +308,14 @@ Test(record_cli, args_max_range)
 		assert_usage_error(args, "sct-record: --args-max needs --args");
 	}
 }
+
+/* --args needs task storage: without it, refused before any file is made, with the reason. */
+Test(record_cli, args_need_task_storage)
+{
+	const char *args[] = {"-o", rh_trace_path, "--args", "--", "true", NULL};
+
+	setenv("SCT_RECORD_FORCE", "no-task-storage", 1);
+	assert_refused(args, "sct-record: --args needs task storage for tracing programs (Linux 5.12)",
+		       rh_trace_path);
+	unsetenv("SCT_RECORD_FORCE");
+}
