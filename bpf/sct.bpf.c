@@ -581,7 +581,14 @@ static __always_inline void stage_args_flush(struct stage_args *st)
 	__u32 used = st->used, n = st->n;
 	struct sct_stats *s;
 
-	if (!used || used > sizeof(st->buf))
+	if (!used)
+		return;
+	/*
+	 * Two tests, not one: clang folds them into one range check ((used - 1) < size) whose
+	 * bound the verifier of Linux 6.1 does not carry back to used.
+	 */
+	barrier_var(used);
+	if (used > sizeof(st->buf))
 		return;
 	st->used = 0;
 	st->n = 0;
