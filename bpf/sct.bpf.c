@@ -41,6 +41,12 @@ const volatile bool inflight_in_hash;
  * a CPU gone idle would keep its staged events.
  */
 const volatile bool staged = true;
+/*
+ * --args: the recorder attaches sys_enter_args/sys_exit_args instead of sys_enter/sys_exit,
+ * which never look at these; args_max bytes of a path are kept.
+ */
+const volatile bool args_on;
+const volatile __u32 args_max = 256;
 
 /* Set by the recorder between iterator runs. */
 __u32 iter_mode;
@@ -100,6 +106,43 @@ struct {
 	__type(value, struct stage);
 	__uint(max_entries, 1);
 } stages SEC(".maps");
+
+/* --args: the in-flight syscall with its arguments; the hot path of --args only. */
+struct {
+	__uint(type, BPF_MAP_TYPE_TASK_STORAGE);
+	__uint(map_flags, BPF_F_NO_PREALLOC);
+	__type(key, int);
+	__type(value, struct sct_inflight_args);
+} inflight_args SEC(".maps");
+
+/*
+ * --args: syscall number -> its path argument (SCT_PATH_ARG_*), from the kernel's syscall
+ * descriptions, filled by the recorder before attach.
+ */
+struct {
+	__uint(type, BPF_MAP_TYPE_ARRAY);
+	__type(key, __u32);
+	__type(value, __u8);
+	__uint(max_entries, 1); /* resized before load to the syscall table */
+} path_args SEC(".maps");
+
+/*
+ * --args: the stage of the argument events, of both kinds and sizes, back to back: a path
+ * event is staged like any other, so the ring buffer's lock and lines are paid per batch.
+ */
+struct stage_args {
+	__u32 busy, n; /* as struct stage's */
+	__u32 used;    /* bytes of buf staged */
+	__u32 pad;
+	__u8 buf[SCT_ARGS_STAGE_BYTES];
+};
+
+struct {
+	__uint(type, BPF_MAP_TYPE_PERCPU_ARRAY);
+	__type(key, __u32);
+	__type(value, struct stage_args);
+	__uint(max_entries, 1);
+} stages_args SEC(".maps");
 
 static __always_inline void stat_add(__u64 *counter)
 {
@@ -208,24 +251,27 @@ static __always_inline void stat_inflight_full(void)
 		stat_add(&s->inflight_full);
 }
 
-/* The in-flight slot of the current task if it is traced, else NULL. */
-static __always_inline struct sct_inflight *inflight_get(struct task_struct *task)
+/*
+ * The in-flight slot of the current task in map (inflight, or inflight_args under --args)
+ * if it is traced, else NULL.
+ */
+static __always_inline void *inflight_get(void *map, struct task_struct *task)
 {
-	struct sct_inflight *in;
+	void *in;
 
 	/*
 	 * Only traced tasks get storage, and a task stops being a target only by dying (exec
 	 * keeps the task): after its first syscall a target needs no map lookup. A cgroup
 	 * target can leave the cgroup, so that mode checks the ancestry every time.
 	 */
-	in = bpf_task_storage_get(&inflight, task, NULL, 0);
+	in = bpf_task_storage_get(map, task, NULL, 0);
 	if (in && mode != SCT_MODE_CGROUP)
 		return in;
 	if (!current_traced(bpf_get_current_pid_tgid()))
 		return NULL;
 	if (in)
 		return in;
-	in = bpf_task_storage_get(&inflight, task, NULL, BPF_LOCAL_STORAGE_GET_F_CREATE);
+	in = bpf_task_storage_get(map, task, NULL, BPF_LOCAL_STORAGE_GET_F_CREATE);
 	if (!in)
 		stat_inflight_full();
 	return in;
@@ -291,10 +337,10 @@ static __always_inline void syscall_fill(struct sct_ev_syscall *e, struct sct_in
  * a preempted program's task can be followed by another task running the same program on
  * the same CPU: only the one that takes the stage with an atomic exchange touches it.
  */
-static __always_inline struct stage *stage_take(void)
+static __always_inline void *stage_take(void *map)
 {
 	__u32 zero = 0;
-	struct stage *st = bpf_map_lookup_elem(&stages, &zero);
+	struct stage *st = bpf_map_lookup_elem(map, &zero);
 
 	if (st && !__sync_lock_test_and_set(&st->busy, 1))
 		return st;
@@ -302,26 +348,40 @@ static __always_inline struct stage *stage_take(void)
 }
 
 /* Every later access of the stage is on this CPU: a compiler barrier orders the release. */
-static __always_inline void stage_give(struct stage *st)
+static __always_inline void stage_give(void *stage)
 {
+	struct stage *st = stage;
+
 	asm volatile("" ::: "memory");
 	st->busy = 0;
 }
 
-/* The staged events to the ring buffer, as one record; the stage is taken. */
-static __always_inline void stage_flush(struct stage *st)
+/*
+ * The staged events (size bytes each, right after busy and n) to the ring buffer, as one
+ * record; the stage is taken.
+ */
+static __always_inline void stage_flush(void *stage, __u32 size)
 {
+	struct stage *st = stage;
 	__u32 n = st->n;
 	struct sct_stats *s;
 
 	if (!n || n > SCT_STAGE_LEN)
 		return;
 	st->n = 0;
-	if (!bpf_ringbuf_output(&events, st->ev, n * sizeof(st->ev[0]), wakeup_flags(false)))
+	if (!bpf_ringbuf_output(&events, st->ev, n * size, wakeup_flags(false)))
 		return;
 	s = stats_get();
 	if (s)
 		__sync_fetch_and_add(&s->ringbuf_full, n);
+}
+
+static __always_inline void stat_stage_busy(void)
+{
+	struct sct_stats *s = stats_get();
+
+	if (s)
+		stat_add(&s->stage_busy);
 }
 
 /* One event straight into the ring buffer. */
@@ -342,7 +402,6 @@ static __always_inline void syscall_submit(struct sct_inflight *in, const struct
 {
 	__u64 now = bpf_ktime_get_ns();
 	struct stage *st;
-	struct sct_stats *s;
 	__u32 n;
 
 	in->active = 0;
@@ -350,11 +409,9 @@ static __always_inline void syscall_submit(struct sct_inflight *in, const struct
 		syscall_output(in, c, now);
 		return;
 	}
-	st = stage_take();
+	st = stage_take(&stages);
 	if (!st) {
-		s = stats_get();
-		if (s)
-			stat_add(&s->stage_busy);
+		stat_stage_busy();
 		syscall_output(in, c, now);
 		return;
 	}
@@ -364,7 +421,7 @@ static __always_inline void syscall_submit(struct sct_inflight *in, const struct
 		st->n = n + 1;
 	}
 	if (st->n >= SCT_STAGE_LEN)
-		stage_flush(st);
+		stage_flush(st, sizeof(st->ev[0]));
 	stage_give(st);
 }
 
@@ -377,10 +434,21 @@ int BPF_PROG(sys_enter, struct pt_regs *regs, long id)
 	if (SCT_FLOOR)
 		return 0;
 	task = bpf_get_current_task_btf();
-	in = inflight_get(task);
+	in = inflight_get(&inflight, task);
 	if (in)
 		inflight_start(in, id, task_is_compat(task));
 	return 0;
+}
+
+/*
+ * Before 6.2 the storage helper fails while the kernel's per-CPU task storage lock is held,
+ * for instance by an exiting task preempted (PREEMPT_RT) in the middle of freeing its
+ * storage: a traced task then finds no slot at sys_exit, and its call is counted, not dropped.
+ */
+static __always_inline void inflight_missing(struct task_struct *task)
+{
+	if (task->bpf_storage && current_traced(bpf_get_current_pid_tgid()))
+		stat_inflight_full();
 }
 
 SEC("tp_btf/sys_exit")
@@ -405,13 +473,218 @@ int BPF_PROG(sys_exit, struct pt_regs *regs, long ret)
 			syscall_submit(in, &c);
 		return 0;
 	}
+	inflight_missing(task);
+	return 0;
+}
+
+/* ---------------------------------------------------------------- --args */
+
+/* The six argument registers at syscall entry, as the kernel's syscall wrappers read them. */
+static __always_inline void args_read(__u64 *a, struct pt_regs *regs, __u8 compat)
+{
+#if defined(__TARGET_ARCH_x86)
+	if (compat) {
+		a[0] = regs->bx; a[1] = regs->cx; a[2] = regs->dx;
+		a[3] = regs->si; a[4] = regs->di; a[5] = regs->bp;
+		return;
+	}
+	a[0] = regs->di; a[1] = regs->si; a[2] = regs->dx;
+	a[3] = regs->r10; a[4] = regs->r8; a[5] = regs->r9;
+#elif defined(__TARGET_ARCH_arm64)
+	/* x0 is the return value by sys_exit, but still the first argument at sys_enter */
+	for (int i = 0; i < SCT_ARGS; i++)
+		a[i] = regs->regs[i];
+#endif
+}
+
+/*
+ * A path read into ev; 0 on success, else the helper's error. One byte past args_max is
+ * asked for: a string that fills it is longer than the bound, and is cut.
+ */
+static __always_inline long path_read(struct sct_ev_syscall_path *ev, __u64 ptr)
+{
+	__u32 size = args_max + 2;
+	long n;
+
+	if (size > sizeof(ev->path))
+		size = sizeof(ev->path);
+	n = bpf_probe_read_user_str(ev->path, size, (const void *)ptr);
+	if (n <= 0)
+		return n ? n : -1;
+	n--;
+	ev->path_flags |= SCT_EV_PATH_CAPTURED;
+	if (n > args_max) {
+		n = args_max;
+		ev->path_flags |= SCT_EV_PATH_CUT;
+	}
+	ev->path_len = n;
+	return 0;
+}
+
+/*
+ * A tracepoint program cannot sleep, so a path in a page not yet present (a fresh mapping,
+ * swapped out) cannot be read at entry: it is flagged, and read again at exit, when the
+ * kernel has faulted it in to read it itself.
+ */
+static __always_inline void path_enter(struct sct_ev_syscall_path *ev, long id, __u8 compat)
+{
+	__u32 nr = id;
+	__u8 *pa;
+
+	ev->a.sc.type = SCT_EV_SYSCALL_ARGS;
+	if (compat)
+		return;
+	pa = bpf_map_lookup_elem(&path_args, &nr);
+	if (!pa || !(*pa & SCT_PATH_ARG_VALID))
+		return;
+	ev->a.sc.type = SCT_EV_SYSCALL_PATH;
+	ev->path_len = 0;
+	ev->path_flags = 0;
+	ev->path_arg = *pa;
+	if (path_read(ev, ev->a.args[*pa & SCT_PATH_ARG_MASK]))
+		ev->path_flags = SCT_EV_PATH_FAULT;
+}
+
+static __always_inline void path_exit(struct sct_ev_syscall_path *ev)
+{
+	__u8 pa = ev->path_arg;
+
+	if (ev->path_flags != SCT_EV_PATH_FAULT || (pa & SCT_PATH_NO_RETRY))
+		return;
+	ev->path_flags = 0;
+	if (path_read(ev, ev->a.args[pa & SCT_PATH_ARG_MASK]))
+		ev->path_flags = SCT_EV_PATH_FAULT;
+	else
+		ev->path_flags |= SCT_EV_PATH_LATE;
+}
+
+SEC("tp_btf/sys_enter")
+int BPF_PROG(sys_enter_args, struct pt_regs *regs, long id)
+{
+	struct task_struct *task = bpf_get_current_task_btf();
+	struct sct_inflight_args *ia = inflight_get(&inflight_args, task);
+	__u8 compat;
+
+	if (!ia)
+		return 0;
+	compat = task_is_compat(task);
+	args_read(ia->ev.a.args, regs, compat);
+	path_enter(&ia->ev, id, compat);
+	/* last: the time of entry excludes the path's read, as a plain trace's does */
+	inflight_start(&ia->in, id, compat);
+	return 0;
+}
+
+/* The staged argument events to the ring buffer, as one record; the stage is taken. */
+static __always_inline void stage_args_flush(struct stage_args *st)
+{
+	__u32 used = st->used, n = st->n;
+	struct sct_stats *s;
+
+	if (!used)
+		return;
 	/*
-	 * Before 6.2 the helper fails while the kernel's per-CPU task storage lock is held, for
-	 * instance by an exiting task preempted (PREEMPT_RT) in the middle of freeing its
-	 * storage: a traced task then finds no slot, and its call is counted, not dropped.
+	 * Two tests, not one: clang folds them into one range check ((used - 1) < size) whose
+	 * bound the verifier of Linux 6.1 does not carry back to used.
 	 */
-	if (task->bpf_storage && current_traced(bpf_get_current_pid_tgid()))
-		stat_inflight_full();
+	barrier_var(used);
+	if (used > sizeof(st->buf))
+		return;
+	st->used = 0;
+	st->n = 0;
+	if (!bpf_ringbuf_output(&events, st->buf, used, wakeup_flags(false)))
+		return;
+	s = stats_get();
+	if (s)
+		__sync_fetch_and_add(&s->ringbuf_full, n);
+}
+
+/* The largest argument event; a stage holds one more whenever it is given back. */
+#define ARGS_EVENT_MAX (offsetof(struct sct_ev_syscall_path, path) + SCT_PATH_MAX)
+
+/* ia's event ready to output from the task's storage: its size, its path cut and padded. */
+static __always_inline __u32 args_event(struct sct_inflight_args *ia, const struct call_end *c, __u64 now)
+{
+	struct sct_ev_syscall_path *ev = &ia->ev;
+	__u16 kind = ev->a.sc.type; /* as sys_enter chose it: syscall_fill() writes the plain one */
+	__u32 size;
+
+	syscall_fill(&ev->a.sc, &ia->in, c, now);
+	ev->a.sc.type = kind;
+	if (kind != SCT_EV_SYSCALL_PATH)
+		return sizeof(ev->a);
+	path_exit(ev);
+	size = ev->path_len;
+	if (size > SCT_PATH_MAX)
+		size = SCT_PATH_MAX;
+	size = (offsetof(struct sct_ev_syscall_path, path) + size + 7) & ~7u;
+	/*
+	 * A no-op (both are multiples of 8) that the verifier, which cannot see through the
+	 * rounding, needs; the barrier keeps the compiler, which can, from dropping it.
+	 */
+	barrier_var(size);
+	return size > ARGS_EVENT_MAX ? ARGS_EVENT_MAX : size;
+}
+
+/*
+ * The event of the call in ia, which has just ended as c says: staged (a path-less one
+ * written in place, as sys_exit does; a path event copied from the task's storage), or
+ * output straight from the storage when the stage is taken.
+ */
+static __always_inline void args_submit(struct sct_inflight_args *ia, const struct call_end *c)
+{
+	__u64 now = bpf_ktime_get_ns();
+	struct sct_ev_syscall_args *e;
+	struct stage_args *st;
+	__u32 size, used;
+
+	ia->in.active = 0;
+	st = staged ? stage_take(&stages_args) : NULL;
+	if (!st) {
+		if (staged)
+			stat_stage_busy();
+		size = args_event(ia, c, now);
+		if (bpf_ringbuf_output(&events, &ia->ev, size, wakeup_flags(false)))
+			stat_ringbuf_full();
+		return;
+	}
+	used = st->used;
+	/* always true, as the flush below keeps it; it bounds the writes for the verifier */
+	if (used <= sizeof(st->buf) - ARGS_EVENT_MAX) {
+		if (ia->ev.a.sc.type == SCT_EV_SYSCALL_ARGS) {
+			e = (struct sct_ev_syscall_args *)(st->buf + used);
+			syscall_fill(&e->sc, &ia->in, c, now);
+			e->sc.type = SCT_EV_SYSCALL_ARGS;
+			__builtin_memcpy(e->args, ia->ev.a.args, sizeof(e->args));
+			size = sizeof(*e);
+		} else {
+			size = args_event(ia, c, now);
+			if (bpf_probe_read_kernel(st->buf + used, size, &ia->ev))
+				size = 0;
+		}
+		st->used = used + size;
+		st->n += size != 0;
+	}
+	if (st->used > sizeof(st->buf) - ARGS_EVENT_MAX)
+		stage_args_flush(st);
+	stage_give(st);
+}
+
+SEC("tp_btf/sys_exit")
+int BPF_PROG(sys_exit_args, struct pt_regs *regs, long ret)
+{
+	struct task_struct *task = bpf_get_current_task_btf();
+	struct sct_inflight_args *ia = bpf_task_storage_get(&inflight_args, task, NULL, 0);
+
+	if (!ia) {
+		inflight_missing(task);
+		return 0;
+	}
+	if (ia->in.active) {
+		struct call_end c = { task->tgid, task->pid, ret, task->cgroups->dfl_cgrp->kn->id };
+
+		args_submit(ia, &c);
+	}
 	return 0;
 }
 
@@ -596,11 +869,21 @@ int BPF_PROG(sched_exit, struct task_struct *p)
 SEC("raw_tp/sys_enter")
 int stage_flush_cpu(void *ctx)
 {
-	struct stage *st = stage_take();
+	struct stage_args *sa;
+	struct stage *st;
 
+	if (args_on) {
+		sa = stage_take(&stages_args);
+		if (!sa)
+			return 1;
+		stage_args_flush(sa);
+		stage_give(sa);
+		return 0;
+	}
+	st = stage_take(&stages);
 	if (!st)
 		return 1;
-	stage_flush(st);
+	stage_flush(st, sizeof(st->ev[0]));
 	stage_give(st);
 	return 0;
 }
@@ -624,9 +907,14 @@ static __always_inline struct sct_inflight *inflight_find(struct task_struct *ta
 {
 	__u32 tid = task->pid;
 
+	struct sct_inflight_args *ia;
+
 	if (inflight_in_hash)
 		return bpf_map_lookup_elem(&inflight_hash, &tid);
-	return bpf_task_storage_get(&inflight, task, NULL, 0);
+	if (!args_on)
+		return bpf_task_storage_get(&inflight, task, NULL, 0);
+	ia = bpf_task_storage_get(&inflight_args, task, NULL, 0);
+	return ia ? &ia->in : NULL;
 }
 
 /* One sct_iter_task per traced live user task: the TASK snapshot, or the in-flight calls. */

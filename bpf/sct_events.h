@@ -24,6 +24,8 @@ enum sct_ev_type {
 	SCT_EV_FORK = 2,
 	SCT_EV_EXEC = 3,
 	SCT_EV_EXIT = 4,
+	SCT_EV_SYSCALL_ARGS = 5, /* --args: sct_ev_syscall_args, staged like SCT_EV_SYSCALL */
+	SCT_EV_SYSCALL_PATH = 6, /* --args, a path syscall: sct_ev_syscall_path, one at a time */
 };
 
 /*
@@ -42,6 +44,41 @@ struct sct_ev_syscall {
 	__u64 cgroup_id;
 	__s64 ret;
 };
+
+/*
+ * --args: a completed syscall with its six raw arguments. A path syscall adds its string:
+ * sct_ev_syscall_path, cut after path_len bytes of path and padded to a multiple of 8. A ring
+ * buffer record of --args events holds one or more of either kind back to back (a CPU's
+ * staged batch, at most SCT_ARGS_STAGE_BYTES), each telling its size by its type.
+ */
+#define SCT_ARGS 6
+/* Bytes of path read, at most: --args-max's bound, the kernel's PATH_MAX. */
+#define SCT_PATH_MAX 4096
+#define SCT_ARGS_STAGE_BYTES 16384
+struct sct_ev_syscall_args {
+	struct sct_ev_syscall sc; /* sc.type SCT_EV_SYSCALL_ARGS or SCT_EV_SYSCALL_PATH */
+	__u64 args[SCT_ARGS];
+};
+
+/* path_flags: the format's SYSCALL path_flags (enum sct_path_flag), bit for bit. */
+#define SCT_EV_PATH_CAPTURED 1
+#define SCT_EV_PATH_LATE 2
+#define SCT_EV_PATH_CUT 4
+#define SCT_EV_PATH_FAULT 8
+struct sct_ev_syscall_path {
+	struct sct_ev_syscall_args a;
+	__u16 path_len;   /* bytes of path used, no NUL */
+	__u8 path_flags;
+	__u8 path_arg;    /* the path_args value it was read by (for sys_exit) */
+	__u8 pad[4];
+	/* one more byte than --args-max could ask, and the NUL: a cut string is told apart */
+	char path[SCT_PATH_MAX + 8];
+};
+
+/* path_args map values: which argument of a syscall is its path. */
+#define SCT_PATH_ARG_MASK 7   /* the argument's index, 0 .. 5 */
+#define SCT_PATH_NO_RETRY 8   /* exec family: at exit the memory is another program's */
+#define SCT_PATH_ARG_VALID 16 /* the syscall has a path argument */
 
 struct sct_ev_fork {
 	__u16 type; /* SCT_EV_FORK */
@@ -83,6 +120,15 @@ struct sct_inflight {
 	__u16 pad;
 };
 
+/*
+ * --args: per-task storage of the syscall in flight, its arguments and path: the event is
+ * built in place and output from here.
+ */
+struct sct_inflight_args {
+	struct sct_inflight in;
+	struct sct_ev_syscall_path ev;
+};
+
 /* Per-CPU counters (stats map, one element). Only ever grow. */
 struct sct_stats {
 	__u64 ringbuf_full;  /* events dropped: ring buffer reserve failed */
@@ -118,6 +164,11 @@ _Static_assert(sizeof(struct sct_ev_syscall) == 48, "sct_ev_syscall");
 SCT_ABI_ASSERT_AT(sct_ev_syscall, nr, 4);
 SCT_ABI_ASSERT_AT(sct_ev_syscall, enter_ns, 16);
 SCT_ABI_ASSERT_AT(sct_ev_syscall, ret, 40);
+_Static_assert(sizeof(struct sct_ev_syscall_args) == 96, "sct_ev_syscall_args");
+SCT_ABI_ASSERT_AT(sct_ev_syscall_path, path_len, 96);
+SCT_ABI_ASSERT_AT(sct_ev_syscall_path, path, 104);
+_Static_assert(__builtin_offsetof(struct sct_ev_syscall_path, path) + SCT_PATH_MAX <= SCT_ARGS_STAGE_BYTES,
+	       "a path event fits a stage");
 _Static_assert(sizeof(struct sct_ev_fork) == 40, "sct_ev_fork");
 SCT_ABI_ASSERT_AT(sct_ev_fork, time_ns, 24);
 SCT_ABI_ASSERT_AT(sct_ev_fork, child_start_ns, 32);

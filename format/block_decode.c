@@ -15,6 +15,7 @@ void block_dec_free(struct block_dec *d)
 {
 	free(d->raw);
 	free(d->runs);
+	free(d->paths);
 	for (uint32_t i = 0; i < SCT_MAX_SECTIONS; i++) {
 		free(d->secs[i].cols);
 		free(d->secs[i].vals);
@@ -261,6 +262,59 @@ static int payload_get(struct block_dec *d, const struct block_meta *m)
 	return 0;
 }
 
+/*
+ * The SYSCALL section's path table (spec/FORMAT.md section 7.1): the rows that store a path
+ * whole, in row order. A reference to an entry not yet defined, or a referring row that
+ * also stores bytes, makes the block not decode.
+ */
+static int paths_index(struct block_dec *d, struct dec_section *sec)
+{
+	const struct dec_col *rc = &sec->cols[SYSCALL_COL_path_ref], *lc = &sec->cols[SYSCALL_COL_path];
+	uint64_t ref[DEC_CHUNK], len[DEC_CHUNK], off = 0;
+	uint32_t n = 0;
+	int err;
+
+	sec->paths = NULL;
+	if (!rc->width)
+		return 0;
+	err = grow((void **)&d->paths, &d->paths_cap, sec->count, sizeof(*d->paths));
+	if (err)
+		return err;
+	for (uint32_t i = 0; i < sec->count; i += DEC_CHUNK) {
+		uint32_t m = sec->count - i < DEC_CHUNK ? sec->count - i : DEC_CHUNK;
+
+		column_get_planes(ref, rc->planes, sec->count, rc->width, i, m);
+		column_get_planes(len, lc->planes, sec->count, lc->width, i, m);
+		for (uint32_t j = 0; j < m; j++) {
+			if (ref[j] > n || (ref[j] && len[j]))
+				return -SCT_E_CORRUPT;
+			if (!ref[j] && len[j])
+				d->paths[n++] = off << 32 | len[j];
+			off += len[j];
+		}
+	}
+	sec->paths = d->paths;
+	return 0;
+}
+
+/* Path tables of the sections that have them. */
+static int sections_index(struct block_dec *d)
+{
+	for (uint32_t s = 0; s < d->nsecs; s++) {
+		struct dec_section *sec = &d->secs[s];
+		int err;
+
+		sec->paths = NULL;
+		if (sec->type != SCT_REC_SYSCALL || !sec->slots || sec->nslots < SYSCALL_NCOLS ||
+		    !sec->deliver)
+			continue;
+		err = paths_index(d, sec);
+		if (err)
+			return err;
+	}
+	return 0;
+}
+
 int block_dec_load(struct block_dec *d, const struct block_meta *m, const struct sct_session *s,
 		   const char **why)
 {
@@ -286,6 +340,10 @@ int block_dec_load(struct block_dec *d, const struct block_meta *m, const struct
 	if (!err) {
 		*why = "BLOCK runs and sections disagree on record counts";
 		err = runs_link(d);
+	}
+	if (!err) {
+		*why = "BLOCK SYSCALL path_ref refers to no earlier path of the block";
+		err = sections_index(d);
 	}
 	if (err)
 		d->nruns = d->nsecs = 0;
@@ -321,6 +379,14 @@ void block_dec_chunk(struct dec_section *sec, uint32_t row)
 		default:
 			break;
 		}
+	}
+	if (sec->paths) {
+		const uint64_t *ref = sec->vals + (size_t)SYSCALL_COL_path_ref * DEC_CHUNK;
+		uint64_t *path = sec->vals + (size_t)SYSCALL_COL_path * DEC_CHUNK;
+
+		for (uint32_t i = 0; i < n; i++)
+			if (ref[i])
+				path[i] = sec->paths[ref[i] - 1];
 	}
 	sec->chunk0 = row;
 	sec->chunk_n = n;
@@ -361,4 +427,18 @@ void block_dec_fill(const struct dec_section *sec, uint32_t i, struct sct_record
 	rec->type = sec->type;
 	for (uint32_t k = 0; k < sec->nslots; k++)
 		slot_put(rec, sec->slots[k], v[(size_t)k * DEC_CHUNK], &sec->cols[k]);
+}
+
+#define DEC_SYSCALL_ARG(t, member, kind, unit) \
+	DEC_SYSCALL_##kind(member, v[(size_t)SYSCALL_COL_##member * DEC_CHUNK])
+#define DEC_SYSCALL_UINT(member, x) sc->member = (__typeof__(sc->member))(x);
+#define DEC_SYSCALL_BYTES(member, x) \
+	sc->member.ptr = sec->cols[SYSCALL_COL_##member].data ? \
+		sec->cols[SYSCALL_COL_##member].data + (x >> 32) : (const uint8_t *)""; \
+	sc->member.len = (uint32_t)x;
+void block_dec_fill_args(const struct dec_section *sec, uint32_t i, struct sct_syscall *sc)
+{
+	const uint64_t *v = sec->vals + i;
+
+	RECORD_SYSCALL_ARGS_FIELDS(DEC_SYSCALL_ARG, syscall)
 }

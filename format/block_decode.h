@@ -40,6 +40,7 @@ struct dec_section {
 	uint64_t runsum;
 	struct dec_col *cols;
 	uint64_t *vals;          /* ncols columns of DEC_CHUNK values */
+	const uint64_t *paths;   /* SYSCALL with arguments: the block's paths, offset << 32 | len */
 };
 
 struct dec_run {
@@ -62,6 +63,8 @@ struct block_dec {
 	uint32_t nsecs;
 	uint32_t run_idx, run_left, cur; /* position in record order */
 	bool deliver_unknown;    /* also deliver types whose HEADER entry contradicts section 9 */
+	uint64_t *paths;         /* storage of the SYSCALL section's paths */
+	uint32_t paths_cap;
 };
 
 void block_dec_free(struct block_dec *d);
@@ -78,6 +81,9 @@ int block_dec_load(struct block_dec *d, const struct block_meta *m, const struct
 void block_dec_chunk(struct dec_section *sec, uint32_t row);
 /* Fill rec with row i of sec's current chunk. */
 void block_dec_fill(const struct dec_section *sec, uint32_t i, struct sct_record *rec);
+
+/* The argument fields of a SYSCALL section that has them, row i of its current chunk. */
+void block_dec_fill_args(const struct dec_section *sec, uint32_t i, struct sct_syscall *sc);
 
 /* Next deliverable record's section and chunk index; false when the block is exhausted. */
 static inline bool block_dec_next(struct block_dec *d, struct dec_section **out, uint32_t *idx)

@@ -24,13 +24,27 @@
  */
 #define BLOCK_LZ4_ACCEL 4
 
-int block_enc_init(struct block_enc *e, uint32_t cap)
+/* A table at most half full: every record of a block can bring a new path. */
+static int strtab_init(struct enc_strtab *t, uint32_t cap)
+{
+	t->nslots = 1;
+	while (t->nslots <= 2 * cap)
+		t->nslots *= 2;
+	t->slots = calloc(t->nslots, sizeof(*t->slots));
+	t->v = calloc(cap, sizeof(*t->v));
+	return t->slots && t->v ? 0 : -ENOMEM;
+}
+
+int block_enc_init(struct block_enc *e, uint32_t cap, bool syscall_args)
 {
 	memset(e, 0, sizeof(*e));
 	e->cap = cap;
 	e->raw_bound = BLOCK_FIXED_BOUND;
+	e->syscall_args = syscall_args;
 	e->runs = calloc(cap, sizeof(*e->runs));
-	return e->runs ? 0 : -ENOMEM;
+	if (!e->runs)
+		return -ENOMEM;
+	return syscall_args ? strtab_init(&e->paths, cap) : 0;
 }
 
 void block_enc_free(struct block_enc *e)
@@ -40,6 +54,8 @@ void block_enc_free(struct block_enc *e)
 		for (uint32_t k = 0; k < SCHEMA_MAX_BUILTIN_FIELDS; k++)
 			free(e->types[t].data[k].p);
 	}
+	free(e->paths.slots);
+	free(e->paths.v);
 	free(e->runs);
 	free(e->raw);
 	free(e->frame);
@@ -88,6 +104,44 @@ static int bytes_reserve(struct enc_bytes *d, size_t n)
 		return -ENOMEM;
 	d->p = tmp;
 	d->cap = cap;
+	return 0;
+}
+
+/* FNV-1a: paths are short, and a block holds few distinct ones. */
+static uint32_t path_hash(struct sct_bytes b)
+{
+	uint32_t h = 2166136261u;
+
+	for (uint32_t i = 0; i < b.len; i++)
+		h = (h ^ b.ptr[i]) * 16777619u;
+	return h;
+}
+
+int block_enc_path(struct block_enc *e, struct sct_bytes path, uint64_t *ref, uint64_t *len)
+{
+	struct enc_bytes *d = &e->types[SCT_REC_SYSCALL].data[SYSCALL_COL_path];
+	struct enc_strtab *t = &e->paths;
+	uint32_t h, i;
+
+	*ref = *len = 0;
+	if (!path.len)
+		return 0;
+	h = path_hash(path);
+	for (i = h & (t->nslots - 1); t->slots[i]; i = (i + 1) & (t->nslots - 1)) {
+		const struct enc_str *s = &t->v[t->slots[i] - 1];
+
+		if (s->hash == h && s->len == path.len && !memcmp(d->p + s->off, path.ptr, path.len)) {
+			*ref = t->slots[i];
+			return 0;
+		}
+	}
+	if (bytes_reserve(d, path.len))
+		return -ENOMEM;
+	t->v[t->n] = (struct enc_str){ h, path.len, d->len };
+	t->slots[i] = ++t->n;
+	memcpy(d->p + d->len, path.ptr, path.len);
+	d->len += path.len;
+	*len = path.len;
 	return 0;
 }
 
@@ -180,7 +234,8 @@ static void block_time_range(struct block_enc *e)
 /* One section: header varints, then each column as width planes (and string data). */
 static uint8_t *section_put(struct block_enc *e, uint32_t type, uint8_t *out)
 {
-	const struct sct_type_schema *s = sct_schema_builtin(type);
+	const struct sct_type_schema *s = schema_builtin_version(type, RECORD_SYSCALL_ARGS_MINOR,
+								  e->syscall_args);
 	struct enc_type *t = &e->types[type];
 	unsigned width[SCHEMA_MAX_BUILTIN_FIELDS];
 	bool same[SCHEMA_MAX_BUILTIN_FIELDS];
@@ -272,6 +327,15 @@ void block_enc_reset(struct block_enc *e)
 		for (uint32_t k = 0; k < SCHEMA_MAX_BUILTIN_FIELDS; k++)
 			e->types[type].data[k].len = 0;
 	}
+	for (uint32_t k = 0; k < e->paths.n; k++) {
+		uint32_t i = e->paths.v[k].hash & (e->paths.nslots - 1);
+
+		while (e->paths.slots[i]) {
+			e->paths.slots[i] = 0;
+			i = (i + 1) & (e->paths.nslots - 1);
+		}
+	}
+	e->paths.n = 0;
 	e->nruns = 0;
 	e->count = 0;
 	e->raw_bound = BLOCK_FIXED_BOUND;

@@ -30,6 +30,17 @@ struct enc_type {
 	uint32_t count;
 };
 
+/*
+ * The block's distinct SYSCALL paths (spec/FORMAT.md section 7.1): entry k - 1 is the k-th
+ * path stored whole, at data offset off. Open addressing over entry + 1 (0: free slot).
+ */
+struct enc_strtab {
+	uint32_t *slots;
+	uint32_t nslots;  /* power of two, > 2 * the block's record cap */
+	struct enc_str { uint32_t hash, len; size_t off; } *v;
+	uint32_t n;
+};
+
 struct enc_run {
 	uint32_t type, count;
 };
@@ -46,9 +57,11 @@ struct block_enc {
 	uint8_t *frame;   /* the finished frame */
 	size_t frame_cap;
 	uint64_t first_ns, last_ns; /* of the last finished block */
+	bool syscall_args;  /* SYSCALL sections hold the argument fields (format 1.3) */
+	struct enc_strtab paths;
 };
 
-int block_enc_init(struct block_enc *e, uint32_t cap);
+int block_enc_init(struct block_enc *e, uint32_t cap, bool syscall_args);
 void block_enc_free(struct block_enc *e);
 /* Allocate the columns of a type on its first use. */
 int block_enc_type_alloc(struct block_enc *e, uint32_t type);
@@ -76,21 +89,54 @@ static inline void block_enc_run(struct block_enc *e, uint32_t type)
 }
 
 /*
- * The SYSCALL hot path of block_enc_add(): its columns straight from the struct (a SYSCALL
- * has no BYTES field; the cast sign-extends a SINT one as block_enc_add() does).
+ * The path's column values: 0 and its bytes appended for a path new to the block (or
+ * empty), else 1 + its entry with no bytes. 0 or -ENOMEM (nothing changed).
  */
-#define ENC_SYSCALL_COLUMN(t, member, kind, unit) c[k++ * cap] = (uint64_t)sc->member;
-static inline void block_enc_add_syscall(struct block_enc *e, const struct sct_syscall *sc)
+int block_enc_path(struct block_enc *e, struct sct_bytes path, uint64_t *ref, uint64_t *len);
+/* Worst-case payload bytes of a SYSCALL record. */
+static inline size_t block_enc_syscall_bound(const struct block_enc *e, const struct sct_syscall *sc)
+{
+	if (!e->syscall_args)
+		return BLOCK_RECORD_BOUND(SYSCALL_BASE_NCOLS);
+	return BLOCK_RECORD_BOUND(SYSCALL_NCOLS) + sc->path.len;
+}
+
+/*
+ * The SYSCALL hot path of block_enc_add(): its columns straight from the struct (the cast
+ * sign-extends a SINT one as block_enc_add() does); the path through block_enc_path().
+ */
+#define ENC_SYSCALL_COLUMN(t, member, kind, unit) ENC_SYSCALL_##kind(member)
+#define ENC_SYSCALL_UINT(member) c[SYSCALL_COL_##member * cap] = (uint64_t)sc->member;
+#define ENC_SYSCALL_SINT ENC_SYSCALL_UINT
+#define ENC_SYSCALL_TIME ENC_SYSCALL_UINT
+#define ENC_SYSCALL_BYTES(member)
+static inline int block_enc_add_syscall(struct block_enc *e, const struct sct_syscall *sc)
 {
 	struct enc_type *t = &e->types[SCT_REC_SYSCALL];
-	uint64_t *c = t->cols + t->count++;
-	size_t cap = e->cap, k = 0;
+	uint64_t *c = t->cols + t->count;
+	size_t cap = e->cap;
 
-	RECORD_SYSCALL_FIELDS(ENC_SYSCALL_COLUMN, syscall)
+	if (e->syscall_args) {
+		uint64_t ref, len;
+		int err = block_enc_path(e, sc->path, &ref, &len);
+
+		if (err)
+			return err;
+		RECORD_SYSCALL_ARGS_FIELDS(ENC_SYSCALL_COLUMN, syscall)
+		c[SYSCALL_COL_path_ref * cap] = ref;
+		c[SYSCALL_COL_path * cap] = len;
+	}
+	RECORD_SYSCALL_BASE_FIELDS(ENC_SYSCALL_COLUMN, syscall)
+	t->count++;
 	block_enc_run(e, SCT_REC_SYSCALL);
 	e->count++;
-	e->raw_bound += BLOCK_RECORD_BOUND(RECORD_NFIELDS(RECORD_SYSCALL_FIELDS));
+	e->raw_bound += block_enc_syscall_bound(e, sc);
+	return 0;
 }
 #undef ENC_SYSCALL_COLUMN
+#undef ENC_SYSCALL_UINT
+#undef ENC_SYSCALL_SINT
+#undef ENC_SYSCALL_TIME
+#undef ENC_SYSCALL_BYTES
 
 #endif

@@ -11,6 +11,7 @@
 #include "cbor_item.h"
 #include "event_table.h"
 #include "schema.h"
+#include "syscall_args.h"
 
 static void encode_syscalls(struct cbuf *b, const char *arch, const struct sct_syscall_name *v,
 			    uint32_t n)
@@ -33,7 +34,7 @@ static void encode_syscalls(struct cbuf *b, const char *arch, const struct sct_s
 }
 
 /* The built-in types of minor version minor: types 1 .. ntypes. */
-static void encode_schema(struct cbuf *b, uint32_t minor)
+static void encode_schema(struct cbuf *b, uint32_t minor, bool args)
 {
 	uint32_t ntypes = 0;
 
@@ -41,7 +42,7 @@ static void encode_schema(struct cbuf *b, uint32_t minor)
 		ntypes++;
 	cbuf_array(b, ntypes);
 	for (uint32_t type = 1; type <= ntypes; type++) {
-		const struct sct_type_schema *s = sct_schema_builtin(type);
+		const struct sct_type_schema *s = schema_builtin_version(type, minor, args);
 
 		cbuf_map(b, 3);
 		cbuf_text(b, "type");
@@ -61,6 +62,8 @@ static void encode_schema(struct cbuf *b, uint32_t minor)
 
 uint32_t header_minor(const struct sct_header_info *info)
 {
+	if (info->syscall_args)
+		return RECORD_SYSCALL_ARGS_MINOR;
 	if (info->recording_id)
 		return 2;
 	return info->nevents || info->backend || info->sample_cgroup ? 1 : 0;
@@ -94,14 +97,18 @@ static void encode_recording(struct cbuf *b, const struct sct_header_info *info)
 void header_encode(struct cbuf *b, const struct sct_header_info *info)
 {
 	bool compat = info->compat_syscalls && info->ncompat_syscalls;
-	static const uint32_t keys_of_minor[] = { 7, 10, 11 };
 	uint32_t minor = header_minor(info);
+	/* 1.3 needs no recording id: a session with arguments may state none */
+	bool recording = minor >= 2 && info->recording_id;
+	bool args = minor >= RECORD_SYSCALL_ARGS_MINOR;
 
 	if (!b->err)
 		b->err = event_table_check(info->events, info->nevents);
 	if (!b->err)
 		b->err = recording_check(info);
-	cbuf_map(b, keys_of_minor[minor]);
+	if (!b->err)
+		b->err = syscall_args_check(info);
+	cbuf_map(b, (minor ? 10 : 7) + recording + args);
 	cbuf_text(b, "format");
 	cbuf_array(b, 2);
 	cbuf_uint(b, SCT_FORMAT_MAJOR);
@@ -156,7 +163,7 @@ void header_encode(struct cbuf *b, const struct sct_header_info *info)
 	}
 
 	cbuf_text(b, "schema");
-	encode_schema(b, minor);
+	encode_schema(b, minor, info->syscall_args != NULL);
 	if (!minor)
 		return;
 	cbuf_text(b, "backend");
@@ -165,8 +172,12 @@ void header_encode(struct cbuf *b, const struct sct_header_info *info)
 	cbuf_text(b, info->sample_cgroup);
 	cbuf_text(b, "events");
 	event_table_encode(b, info->events, info->nevents);
-	if (minor >= 2)
+	if (recording)
 		encode_recording(b, info);
+	if (!args)
+		return;
+	cbuf_text(b, "syscall_args");
+	syscall_args_encode(b, info);
 }
 
 /* ---------------------------------------------------------------- parsing */
@@ -418,6 +429,9 @@ int header_parse(const uint8_t *body, size_t len, struct sct_session *s, char *e
 		rc = parse_table(&s->syscalls[SCT_ABI_NATIVE], item_map_get(syscalls, "native"));
 	if (!rc)
 		rc = parse_table(&s->syscalls[SCT_ABI_COMPAT], item_map_get(syscalls, "compat"));
+	/* before the schema: the built-in SYSCALL of a session with arguments has them */
+	if (!rc && s->minor >= RECORD_SYSCALL_ARGS_MINOR)
+		rc = syscall_args_parse(item_map_get(h, "syscall_args"), s);
 	if (!rc)
 		rc = parse_schema(s, item_map_get(h, "schema"));
 	/* a 1.0 HEADER's "events" is an unknown key, ignored */

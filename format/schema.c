@@ -46,6 +46,18 @@ const struct sct_type_schema *sct_schema_builtin(uint32_t type)
 	return &builtin[type];
 }
 
+/* SYSCALL as sessions before RECORD_SYSCALL_ARGS_MINOR, and sessions without arguments, list it. */
+static const struct sct_type_schema syscall_base = {
+	SCT_REC_SYSCALL, "syscall", RECORD_NFIELDS(RECORD_SYSCALL_BASE_FIELDS), syscall_fields
+};
+
+const struct sct_type_schema *schema_builtin_version(uint32_t type, uint32_t minor, bool args)
+{
+	if (type == SCT_REC_SYSCALL && (minor < RECORD_SYSCALL_ARGS_MINOR || !args))
+		return &syscall_base;
+	return sct_schema_builtin(type);
+}
+
 const struct field_slot *schema_slots(uint32_t type)
 {
 	if (type == SCT_REC_SESSION || type > SCT_REC_MAX)

@@ -6,6 +6,7 @@
 #ifndef SCT_SCHEMA_H
 #define SCT_SCHEMA_H
 
+#include <stdbool.h>
 #include <stdint.h>
 
 #include "records.def"
@@ -23,6 +24,16 @@ struct field_slot {
 	uint8_t size;    /* 1, 4 or 8 bytes for numbers; 0 for struct sct_bytes */
 };
 
+/*
+ * The built-in schema of type as a session of minor version minor writes it: SYSCALL has its
+ * argument fields only from RECORD_SYSCALL_ARGS_MINOR on and only in a session with args.
+ */
+const struct sct_type_schema *schema_builtin_version(uint32_t type, uint32_t minor, bool args);
+/* Column of a SYSCALL field by member name. */
+#define SYSCALL_COLUMN_ENUM(t, member, kind, unit) SYSCALL_COL_##member,
+enum { RECORD_SYSCALL_FIELDS(SYSCALL_COLUMN_ENUM, _) SYSCALL_NCOLS };
+#undef SYSCALL_COLUMN_ENUM
+#define SYSCALL_BASE_NCOLS RECORD_NFIELDS(RECORD_SYSCALL_BASE_FIELDS)
 /* The slots of a built-in type's fields, in schema order; NULL for other types. */
 const struct field_slot *schema_slots(uint32_t type);
 /* Kind name in the HEADER ("uint", ...), and back; -1 if unknown. */

@@ -37,7 +37,7 @@ extern "C" {
 #define SCT_MUST_CHECK __attribute__((warn_unused_result))
 
 #define SCT_FORMAT_MAJOR 1
-#define SCT_FORMAT_MINOR 2
+#define SCT_FORMAT_MINOR 3
 
 /* Hard limits (spec/FORMAT.md, "Limits"). A reader refuses anything larger before allocating. */
 #define SCT_MAX_FRAME_BODY   (16u << 20) /* bytes in one frame body */
@@ -99,6 +99,15 @@ struct sct_bytes {
 	uint32_t len;
 };
 
+/* SYSCALL path_flags (format 1.3); 0: the call has no path argument, or no arguments. */
+enum sct_path_flag {
+	SCT_PATH_CAPTURED = 1,  /* path holds the string (perhaps cut) */
+	SCT_PATH_LATE = 2,      /* read at syscall exit: its page was not present at entry */
+	SCT_PATH_CUT = 4,       /* longer than the session's args_max: path is its first bytes */
+	SCT_PATH_FAULT = 8,     /* could not be read (bad address, or never present) */
+	SCT_PATH_NOT_READ = 16, /* the recorder cannot read strings (perf backend): raw args only */
+};
+
 /* All times are nanoseconds of the session's clock (HEADER "clock"). */
 struct sct_syscall {
 	uint64_t time_ns;     /* syscall entry */
@@ -108,6 +117,11 @@ struct sct_syscall {
 	uint32_t pid, tid, nr;
 	uint8_t abi;          /* enum sct_abi */
 	uint8_t unfinished;   /* 1: still in flight when recording stopped */
+	/* format 1.3, sessions with "syscall_args" only; 0 and empty otherwise */
+	uint64_t arg0, arg1, arg2, arg3, arg4, arg5; /* raw register values at entry */
+	uint32_t path_flags;  /* enum sct_path_flag */
+	uint32_t path_ref;    /* the block's string reference as stored; writers leave it 0 */
+	struct sct_bytes path; /* the string of the call's first path argument (see path_flags) */
 };
 
 struct sct_task {
@@ -246,6 +260,38 @@ struct sct_event_desc {
 	uint32_t nfields;
 };
 
+/* How one syscall argument reads (HEADER "syscall_args", format 1.3). */
+enum sct_arg_kind {
+	SCT_ARG_INT = 0,  /* signed decimal; also any kind this library does not know */
+	SCT_ARG_FD,       /* a file descriptor */
+	SCT_ARG_DIRFD,    /* a directory fd of an *at call: AT_FDCWD */
+	SCT_ARG_PATH,     /* a user pointer to a NUL-terminated file name */
+	SCT_ARG_FLAGS,    /* a bit set of family */
+	SCT_ARG_ENUM,     /* one value of family */
+	SCT_ARG_MODE,     /* file mode bits (octal) */
+	SCT_ARG_SIZE,     /* a byte count (unsigned decimal) */
+	SCT_ARG_PTR,      /* any other pointer (hex) */
+	SCT_ARG_NKINDS,
+};
+#define SCT_MAX_ARGS 6
+#define SCT_MAX_ARGS_STRING 4096u /* largest args_max */
+
+struct sct_arg_desc {
+	const char *name;     /* the kernel's argument name: "dfd", "filename" */
+	uint32_t kind;        /* enum sct_arg_kind */
+	const char *family;   /* FLAGS and ENUM: "open", "mmap_prot", "signal" ...; else "" */
+};
+
+/* One syscall's arguments, as the kernel's tracefs sys_enter_NAME/format describes them. */
+struct sct_syscall_args {
+	uint32_t nr;          /* native ABI */
+	uint32_t nargs;       /* 0 .. SCT_MAX_ARGS */
+	struct sct_arg_desc args[SCT_MAX_ARGS];
+};
+
+/* The name of a kind in the HEADER ("fd", ...); "" past the table. */
+const char *sct_arg_kind_name(uint32_t kind);
+
 /* What the HEADER says of the session. Strings may be NULL (written as ""). */
 struct sct_header_info {
 	const char *producer;          /* "sct-record" */
@@ -274,8 +320,18 @@ struct sct_header_info {
 	uint64_t sequence;             /* the file's number in its recording, from 1 (a snapshot:
 					  the snapshot's number) */
 	bool snapshot;                 /* a flight-recorder snapshot, not a file of the series */
+	/*
+	 * format 1.3: SYSCALL records carry their arguments. syscall_args non-NULL turns them
+	 * on (nsyscall_args may be 0: raw values only, no descriptions); at most one entry per
+	 * nr, at most SCT_MAX_SYSCALL_ARGS entries.
+	 */
+	const struct sct_syscall_args *syscall_args;
+	uint32_t nsyscall_args;
+	uint32_t args_max;             /* bytes of a path kept, 1 .. SCT_MAX_ARGS_STRING */
+	const char *args_paths;        /* "enter": path strings read at entry; "none": raw only */
 };
 #define SCT_RECORDING_ID_LEN 32
+#define SCT_MAX_SYSCALL_ARGS 4096u
 
 struct sct_writer_opts {
 	uint32_t block_records;        /* records per block; 0 = default (SCT_DEFAULT_BLOCK_RECORDS) */
@@ -530,6 +586,19 @@ uint32_t sct_session_nevents(const struct sct_session *s);
  * entirely if any entry breaks the limits (SCT_MAX_*), so indexes stay the writer's.
  */
 const struct sct_event_desc *sct_session_event(const struct sct_session *s, uint32_t idx);
+
+/*
+ * Format 1.3: whether the session's SYSCALL records carry arguments, the description of
+ * syscall nr's arguments (native ABI; NULL if the HEADER has none), args_max, and "enter"
+ * or "none" ("" without arguments).
+ */
+bool sct_session_has_args(const struct sct_session *s);
+const struct sct_syscall_args *sct_session_syscall_args(const struct sct_session *s, uint32_t nr);
+/* The descriptions in order of number: i < sct_session_nsyscall_args(s), else NULL. */
+uint32_t sct_session_nsyscall_args(const struct sct_session *s);
+const struct sct_syscall_args *sct_session_syscall_args_at(const struct sct_session *s, uint32_t i);
+uint32_t sct_session_args_max(const struct sct_session *s);
+const char *sct_session_args_paths(const struct sct_session *s);
 
 /* ---------------------------------------------------------------- sample fields */
 

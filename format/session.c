@@ -7,6 +7,7 @@
 
 #include "event_table.h"
 #include "schema.h"
+#include "syscall_args.h"
 
 static const char *const key_names[SCT_SESSION_NKEYS] = {
 	[SCT_SESSION_PRODUCER] = "producer",
@@ -57,6 +58,7 @@ void session_free(struct sct_session *s)
 		session_type_clear(&s->types[t]);
 	free(s->types);
 	event_table_free(s->events, s->nevents);
+	syscall_args_free(s);
 	free(s);
 }
 
@@ -85,7 +87,7 @@ const struct sct_type_schema *session_builtin(const struct sct_session *s, uint3
 {
 	if (s && s->minor < RECORD_MINOR_SINCE(type))
 		return NULL;
-	return sct_schema_builtin(type);
+	return s ? schema_builtin_version(type, s->minor, s->has_args) : sct_schema_builtin(type);
 }
 
 uint32_t sct_session_index(const struct sct_session *s)

@@ -19,6 +19,12 @@ struct syscall_table {
 	uint32_t n;
 };
 
+/* An argument description being parsed, with its place in the HEADER's map. */
+struct session_args {
+	struct sct_syscall_args a;
+	uint32_t pos;              /* of repeated numbers, the first is kept */
+};
+
 /* Schema entries a HEADER may declare; more are ignored. */
 #define SESSION_MAX_TYPES 1024u
 
@@ -42,6 +48,12 @@ struct sct_session {
 	uint32_t nevents;
 	bool has_trailer;
 	struct sct_trailer_info trailer;
+	/* format 1.3 "syscall_args" */
+	bool has_args;
+	uint32_t args_max;
+	char *args_paths;
+	struct sct_syscall_args *sargs;   /* sorted by nr, strings owned here */
+	uint32_t nsargs;
 };
 
 /* A session with every key "" and no schema; NULL on ENOMEM. */

@@ -125,7 +125,7 @@ static int writer_header(struct sct_writer *w, const struct sct_header_info *inf
 	return err;
 }
 
-static struct sct_writer *writer_new(int fd, const struct sct_writer_opts *opts, int *err)
+static struct sct_writer *writer_new(int fd, const struct sct_writer_opts *opts, bool args, int *err)
 {
 	uint32_t cap = opts && opts->block_records ? opts->block_records : SCT_DEFAULT_BLOCK_RECORDS;
 	struct sct_writer *w;
@@ -151,7 +151,7 @@ static struct sct_writer *writer_new(int fd, const struct sct_writer_opts *opts,
 		w->base = fl >= 0 && (fl & O_APPEND) ? st.st_size : lseek(fd, 0, SEEK_CUR);
 		w->can_cut = fl >= 0 && w->base >= 0;
 	}
-	*err = block_enc_init(&w->enc, cap);
+	*err = block_enc_init(&w->enc, cap, args);
 	if (*err) {
 		block_enc_free(&w->enc);
 		free(w);
@@ -170,7 +170,7 @@ static void writer_free(struct sct_writer *w)
 struct sct_writer *sct_writer_open_fd(int fd, const struct sct_header_info *info,
 				      const struct sct_writer_opts *opts, int *err)
 {
-	struct sct_writer *w = writer_new(fd, opts, err);
+	struct sct_writer *w = writer_new(fd, opts, info->syscall_args != NULL, err);
 
 	if (!w) {
 		close(fd);
@@ -195,7 +195,7 @@ struct sct_writer *sct_writer_open(const char *path, bool overwrite, const struc
 	int fd;
 
 	if (!strcmp(path, "-")) {
-		w = writer_new(STDOUT_FILENO, opts, err);
+		w = writer_new(STDOUT_FILENO, opts, info->syscall_args != NULL, err);
 		if (!w)
 			return NULL;
 		w->own_fd = false;
@@ -234,7 +234,7 @@ struct sct_writer *sct_writer_open_blocks(const struct sct_header_info *info,
 		*err = -EINVAL;
 		return NULL;
 	}
-	w = writer_new(-1, opts, err);
+	w = writer_new(-1, opts, info && info->syscall_args, err);
 	if (!w)
 		return NULL;
 	w->own_fd = false;
@@ -331,7 +331,9 @@ int sct_writer_append_syscall(struct sct_writer *w, const struct sct_syscall *sc
 
 	if (err)
 		return err;
-	err = writer_room(w, BLOCK_RECORD_BOUND(SCHEMA_MAX_BUILTIN_FIELDS));
+	if (sc->path.len > SCT_MAX_STRING)
+		return -SCT_E_LIMIT;
+	err = writer_room(w, block_enc_syscall_bound(&w->enc, sc));
 	if (err)
 		return err;
 	if (!w->enc.types[SCT_REC_SYSCALL].cols) {
@@ -339,7 +341,9 @@ int sct_writer_append_syscall(struct sct_writer *w, const struct sct_syscall *sc
 		if (err)
 			return err;
 	}
-	block_enc_add_syscall(&w->enc, sc);
+	err = block_enc_add_syscall(&w->enc, sc);
+	if (err)
+		return err;
 	writer_added(w);
 	return 0;
 }

@@ -83,6 +83,30 @@ static void events_walk(const struct sct_session *s)
 	}
 }
 
+/* The argument descriptions keep their limits, sorted, each found by its number. */
+static void args_walk(const struct sct_session *s)
+{
+	uint32_t n = sct_session_nsyscall_args(s);
+
+	if (n > SCT_MAX_SYSCALL_ARGS || sct_session_syscall_args_at(s, n) ||
+	    sct_session_args_max(s) > SCT_MAX_ARGS_STRING || (n && !sct_session_has_args(s)))
+		abort();
+	touch_str(sct_session_args_paths(s));
+	for (uint32_t i = 0; i < n; i++) {
+		const struct sct_syscall_args *a = sct_session_syscall_args_at(s, i);
+
+		if (a->nargs > SCT_MAX_ARGS || sct_session_syscall_args(s, a->nr) != a ||
+		    (i && sct_session_syscall_args_at(s, i - 1)->nr >= a->nr))
+			abort();
+		for (uint32_t k = 0; k < a->nargs; k++) {
+			if (a->args[k].kind >= SCT_ARG_NKINDS ||
+			    strlen(a->args[k].name) > SCT_MAX_NAME || strlen(a->args[k].family) > SCT_MAX_NAME)
+				abort();
+			touch_str(sct_arg_kind_name(a->args[k].kind));
+		}
+	}
+}
+
 /*
  * Every field of a sample, decoded from its payload; returns the work done, a unit per field
  * and per 256 bytes decoded (256 fields can each span a 64 KiB payload).
@@ -143,6 +167,7 @@ static void session_walk(const struct sct_session *s)
 	if (sct_session_trailer(s))
 		sink += sct_session_trailer(s)->blocks;
 	events_walk(s);
+	args_walk(s);
 }
 
 /* Returns the number of fields walked. */
@@ -180,6 +205,9 @@ static uint32_t fields_walk(const struct sct_reader *r, uint32_t type)
 static void record_walk(const struct sct_record *rec)
 {
 	switch (rec->type) {
+	case SCT_REC_SYSCALL:
+		touch(rec->syscall.path.ptr, rec->syscall.path.len);
+		break;
 	case SCT_REC_TASK:
 		touch(rec->task.comm.ptr, rec->task.comm.len);
 		break;

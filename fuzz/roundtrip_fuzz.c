@@ -3,12 +3,15 @@
  * Property: what the writer writes, the reader reads back unchanged. The input is taken as a
  * recipe: block size, then records of every type with values drawn at every width (0, small,
  * full 64-bit, negative) and strings of any bytes, appended through either append call with
- * flushes in between. They are written to a memfd, read back,
+ * flushes in between, in a session with or without syscall arguments (SYSCALL paths often
+ * repeat the previous one, so blocks refer to their path table). They are written to a memfd, read back,
  * and compared field by field; a clean file must produce no diagnostic at all. SAMPLEs refer
  * to a fixed event table whose fields lie anywhere (past short payloads, __data_loc and
  * __rel_loc), and every field of every SAMPLE read back is decoded: ASan sees any read
  * outside the payload.
  */
+#include <stdbool.h>
+#include <stddef.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/mman.h>
@@ -89,7 +92,22 @@ static const struct sct_event_desc events[] = {
 };
 #define NEVENTS (sizeof(events) / sizeof(events[0]))
 
-static void take_record(struct recipe *rc, struct sct_record *r, uint8_t *how)
+/* A SYSCALL as the session stores it: no argument fields without arguments. */
+static void take_syscall_args(struct recipe *rc, struct sct_syscall *sc, bool args,
+			      struct sct_bytes *prev)
+{
+	sc->path_ref = 0; /* the writer's to choose */
+	if (!args) {
+		memset(&sc->arg0, 0, sizeof(*sc) - offsetof(struct sct_syscall, arg0));
+		return;
+	}
+	if (take_u8(rc) & 1)
+		sc->path = *prev;
+	*prev = sc->path;
+}
+
+static void take_record(struct recipe *rc, struct sct_record *r, uint8_t *how, bool args,
+			struct sct_bytes *prev)
 {
 	uint8_t t = take_u8(rc);
 
@@ -101,6 +119,8 @@ static void take_record(struct recipe *rc, struct sct_record *r, uint8_t *how)
 	}
 	if (r->type == SCT_REC_SAMPLE)
 		r->sample.event %= NEVENTS;
+	if (r->type == SCT_REC_SYSCALL)
+		take_syscall_args(rc, &r->syscall, args, prev);
 }
 
 /* What the decoded fields add up to: kept, so the reads are not optimised away. */
@@ -148,8 +168,14 @@ static void expect_bytes(struct sct_bytes a, struct sct_bytes b)
 #define EXPECT_FIELD(t, member, kind, unit) EXPECT_##kind(a->t.member, b->t.member);
 #define EXPECT_TYPE(TYPE, name, FIELDS) case SCT_REC_##TYPE: FIELDS(EXPECT_FIELD, name) break;
 
-static void expect_record(const struct sct_record *a, const struct sct_record *b)
+static void expect_record(const struct sct_record *want, const struct sct_record *b)
 {
+	struct sct_record copy = *want;
+	const struct sct_record *a = &copy;
+
+	/* the reference the writer chose: what it refers to is checked as path */
+	if (copy.type == SCT_REC_SYSCALL)
+		copy.syscall.path_ref = b->syscall.path_ref;
 	EXPECT(a->type == b->type);
 	switch (a->type) {
 	RECORD_TYPES(EXPECT_TYPE)
@@ -167,10 +193,14 @@ static void no_diag(void *ctx, const struct sct_diag *d)
 
 static const struct sct_syscall_name names[] = { { 0, "read" }, { 1, "write" } };
 
-static void write_recs(int fd, uint32_t block_records, const struct sct_record *recs,
+static const struct sct_syscall_args arg_descs[] = {
+	{ 257, 2, { { "dfd", SCT_ARG_DIRFD, "" }, { "filename", SCT_ARG_PATH, "" } } },
+};
+
+static void write_recs(int fd, uint32_t block_records, bool args, const struct sct_record *recs,
 		       const uint8_t *how, size_t n)
 {
-	const struct sct_header_info info = {
+	struct sct_header_info info = {
 		.producer = "roundtrip_fuzz", .clock = "CLOCK_MONOTONIC",
 		.syscalls = names, .nsyscalls = 2,
 		.events = events, .nevents = NEVENTS, .backend = "perf", .sample_cgroup = "kernel",
@@ -180,6 +210,12 @@ static void write_recs(int fd, uint32_t block_records, const struct sct_record *
 	struct sct_writer *w;
 	int err = 0;
 
+	if (args) {
+		info.syscall_args = arg_descs;
+		info.nsyscall_args = 1;
+		info.args_max = 4096;
+		info.args_paths = "enter";
+	}
 	w = sct_writer_open_fd(fd, &info, &opts, &err);
 	EXPECT(w);
 	for (size_t i = 0; i < n; i++) {
@@ -226,17 +262,20 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	static struct sct_record recs[MAX_RECS];
 	static uint8_t how[MAX_RECS];
 	struct recipe rc = { data, size };
-	uint32_t block_records = take_u8(&rc) % 16 + 1;
+	uint8_t head = take_u8(&rc);
+	uint32_t block_records = head % 16 + 1;
+	bool args = head & 0x10;
+	struct sct_bytes prev = { NULL, 0 };
 	size_t n = 0;
 	int fd, wfd;
 
 	for (; rc.left && n < MAX_RECS; n++)
-		take_record(&rc, &recs[n], &how[n]);
+		take_record(&rc, &recs[n], &how[n], args, &prev);
 	fd = memfd_create("roundtrip", 0);
 	EXPECT(fd >= 0);
 	wfd = dup(fd); /* the writer owns and closes its fd */
 	EXPECT(wfd >= 0);
-	write_recs(wfd, block_records, recs, how, n);
+	write_recs(wfd, block_records, args, recs, how, n);
 	read_back(fd, recs, n);
 	close(fd);
 	return 0;

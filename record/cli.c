@@ -36,6 +36,7 @@
 #define MIN_ROTATE_SECONDS 0.1
 #define MAX_ROTATE_SECONDS (366.0 * 24 * 3600)
 #define MAX_ROTATE_COUNT 1000000u
+#define DEFAULT_ARGS_MAX 256
 
 static const char usage_line[] =
 	"usage: sct-record [options] (-p PID[,PID...] | -t TID[,TID...] | -G CGROUP | -a) [-- CMD [ARGS...]]\n"
@@ -93,6 +94,12 @@ static void usage_full(void)
 	       "                           cgroup controller: --probe's perf-cgroup), auto\n"
 	       "                           (default: bpf when the kernel and privileges allow\n"
 	       "                           it, else perf; says which)\n"
+	       "      --args               record every syscall's six raw arguments, and the\n"
+	       "                           file name of each call that takes one (openat, stat,\n"
+	       "                           execve, unlink, ...: the kernel's syscall descriptions\n"
+	       "                           in tracefs say which argument is a path)\n"
+	       "      --args-max BYTES     bytes of a path kept, 1 to 4096 (default: %u); a\n"
+	       "                           longer one is cut and flagged\n"
 	       "\n"
 	       "Long-running capture (-o FILE names the files: rec.sct gives rec.000001.sct, ...):\n"
 	       "      --rotate-size SIZE   go on in the next numbered file once this one holds SIZE\n"
@@ -132,8 +139,9 @@ static void usage_full(void)
 	       "  sct-record -a -d 5 -o - | sct-report -   everything, read while recording\n"
 	       "  sct-record -a --rotate-size 256M --rotate-count 8 -o /var/log/sct/host.sct\n"
 	       "                                           host-wide for days, at most 8 files\n"
-	       "  sct-record -a --snapshot 64M -o incident.sct   then: kill -USR2 PID\n",
-	       usage_line, host_default_max_tasks());
+	       "  sct-record -a --snapshot 64M -o incident.sct   then: kill -USR2 PID\n"
+	       "  sct-record --args -o c.sct -- cat /etc/hostname   with arguments and paths\n",
+	       usage_line, host_default_max_tasks(), DEFAULT_ARGS_MAX);
 }
 
 /* A number of len characters with range check; all of them must be the number. */
@@ -267,6 +275,7 @@ void env_init(struct env *env)
 	env->output = DEFAULT_OUTPUT;
 	env->ringbuf_size = DEFAULT_RINGBUF;
 	env->flush_interval_ns = NSEC_PER_SEC;
+	env->args_max = DEFAULT_ARGS_MAX;
 }
 
 void env_free(struct env *env)
@@ -316,6 +325,7 @@ static int parse_user(struct env *env, const char *arg)
 enum {
 	OPT_MAX_TASKS = 256, OPT_RINGBUF, OPT_FLUSH, OPT_KEEP_COMMAND, OPT_PROBE, OPT_BACKEND,
 	OPT_ROTATE_SIZE, OPT_ROTATE_INTERVAL, OPT_ROTATE_COUNT, OPT_SNAPSHOT, OPT_SNAPSHOT_ON_EXIT,
+	OPT_ARGS, OPT_ARGS_MAX,
 };
 
 /* --backend's names, in enum record_backend order. */
@@ -343,6 +353,8 @@ static const struct option long_opts[] = {
 	{ "probe", no_argument, NULL, OPT_PROBE },
 	{ "backend", required_argument, NULL, OPT_BACKEND },
 	{ "event", required_argument, NULL, 'e' },
+	{ "args", no_argument, NULL, OPT_ARGS },
+	{ "args-max", required_argument, NULL, OPT_ARGS_MAX },
 	{ "help", no_argument, NULL, 'h' },
 	{ "version", no_argument, NULL, 'V' },
 	{ 0 },
@@ -512,6 +524,15 @@ static int cli_option(struct env *env, int opt, const char *arg)
 				return 0;
 			}
 		return bad_value("backend", arg, "auto, bpf or perf expected");
+	case OPT_ARGS:
+		env->args = true;
+		return 0;
+	case OPT_ARGS_MAX:
+		if (parse_u64(arg, 1, SCT_PATH_MAX, &v))
+			return bad_value("args-max", arg, "1..4096 bytes expected");
+		env->args_max = v;
+		env->args_max_set = true;
+		return 0;
 	}
 	usage_short();
 	return -EINVAL;
@@ -546,6 +567,11 @@ static int cli_check(struct env *env)
 	}
 	if (!kinds && !env->cmd && !env->probe) {
 		fprintf(stderr, "sct-record: no target: give -p, -t, -G, -a or a command after --\n");
+		usage_short();
+		return -EINVAL;
+	}
+	if (env->args_max_set && !env->args) {
+		fprintf(stderr, "sct-record: --args-max needs --args\n");
 		usage_short();
 		return -EINVAL;
 	}

@@ -5,6 +5,7 @@
  * allocation, only the first sight of a cgroup id costs more.
  */
 #include <errno.h>
+#include <stddef.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -132,9 +133,10 @@ int events_syscall(struct recorder *r, const struct sct_syscall *sc)
 	return sct_writer_append_syscall(r->writer, sc);
 }
 
-static int event_syscall(struct recorder *r, const struct sct_ev_syscall *e)
+/* The record of e, with no arguments. */
+static void syscall_from(const struct sct_ev_syscall *e, struct sct_syscall *out)
 {
-	struct sct_syscall sc;
+	struct sct_syscall sc = { 0 };
 
 	sc.time_ns = e->enter_ns;
 	sc.duration_ns = e->duration_ns;
@@ -144,8 +146,70 @@ static int event_syscall(struct recorder *r, const struct sct_ev_syscall *e)
 	sc.tid = e->tid;
 	sc.nr = e->nr;
 	sc.abi = e->abi;
-	sc.unfinished = 0;
+	*out = sc;
+}
+
+static int event_syscall(struct recorder *r, const struct sct_ev_syscall *e)
+{
+	struct sct_syscall sc;
+
+	syscall_from(e, &sc);
 	return events_syscall(r, &sc);
+}
+
+/* --args: e and its arguments; a path syscall's path (path_len checked by the caller). */
+static int event_syscall_args(struct recorder *r, const struct sct_ev_syscall_args *e,
+			      const struct sct_ev_syscall_path *p)
+{
+	struct sct_syscall sc;
+
+	syscall_from(&e->sc, &sc);
+	sc.arg0 = e->args[0];
+	sc.arg1 = e->args[1];
+	sc.arg2 = e->args[2];
+	sc.arg3 = e->args[3];
+	sc.arg4 = e->args[4];
+	sc.arg5 = e->args[5];
+	if (p) {
+		sc.path_flags = p->path_flags;
+		sc.path.ptr = (const uint8_t *)p->path;
+		sc.path.len = p->path_len;
+	}
+	return events_syscall(r, &sc);
+}
+
+/*
+ * A batch of --args events back to back: each the size its type says, a path event cut after
+ * its path and padded to 8 bytes. Returns 0 or the first error; -EPROTO for a torn batch.
+ */
+static int event_args_batch(struct recorder *r, const uint8_t *p, size_t size)
+{
+	const size_t head = offsetof(struct sct_ev_syscall_path, path);
+
+	while (size) {
+		const struct sct_ev_syscall_path *e = (const void *)p;
+		size_t n;
+		int err;
+
+		if (size < sizeof(e->a))
+			return -EPROTO;
+		if (e->a.sc.type == SCT_EV_SYSCALL_ARGS) {
+			n = sizeof(e->a);
+			err = event_syscall_args(r, &e->a, NULL);
+		} else if (e->a.sc.type == SCT_EV_SYSCALL_PATH && size >= head && e->path_len <= SCT_PATH_MAX) {
+			n = (head + e->path_len + 7) & ~(size_t)7;
+			if (n > size)
+				return -EPROTO;
+			err = event_syscall_args(r, &e->a, e);
+		} else {
+			return -EPROTO;
+		}
+		if (err)
+			return err;
+		p += n;
+		size -= n;
+	}
+	return 0;
 }
 
 int events_handle(void *ctx, void *data, size_t size)
@@ -155,13 +219,14 @@ int events_handle(void *ctx, void *data, size_t size)
 	int err = 0;
 
 	/* SYSCALL events come one at a time or as a CPU's staged batch, back to back. */
-	if (e->type != SCT_EV_SYSCALL || size < sizeof(*e) || size % sizeof(*e)) {
+	if (e->type == SCT_EV_SYSCALL && size >= sizeof(*e) && !(size % sizeof(*e))) {
+		for (size_t i = 0; !err && i < size / sizeof(*e); i++)
+			err = event_syscall(r, &e[i]);
+	} else if (e->type == SCT_EV_SYSCALL_ARGS || e->type == SCT_EV_SYSCALL_PATH) {
+		err = event_args_batch(r, data, size);
+	} else {
 		err = event_lifecycle(r, data, size);
-		goto out;
 	}
-	for (size_t i = 0; !err && i < size / sizeof(*e); i++)
-		err = event_syscall(r, &e[i]);
-out:
 	/* A non-zero return stops ring_buffer__poll(): the loop then reports r->err. */
 	if (err && !r->err)
 		r->err = err;

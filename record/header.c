@@ -110,3 +110,23 @@ void host_info_fill(struct host_info *h, const struct env *env)
 		i->ncompat_syscalls = syscall_table_compat_len;
 	}
 }
+
+int host_info_args_report(struct host_info *h, struct args_table *t, const struct env *env,
+			  bool read_paths)
+{
+	struct sct_header_info *i = &h->info;
+	int err = args_describe(t);
+
+	if (err == -ENOMEM) {
+		fprintf(stderr, "sct-record: out of memory\n");
+		return err;
+	}
+	if (err && !env->quiet)
+		fprintf(stderr, "sct-record: warning: --args: no syscall descriptions in tracefs "
+			"(%s): raw arguments only, no paths\n", strerror(-err));
+	i->syscall_args = t->v;
+	i->nsyscall_args = t->n;
+	i->args_max = env->args_max;
+	i->args_paths = read_paths && t->paths ? "enter" : "none";
+	return 0;
+}

@@ -25,6 +25,9 @@ struct load_settings {
 	__u64 ringbuf_size;
 	bool inflight_in_hash;    /* no task storage: the *_hash syscall programs */
 	bool staged;              /* SYSCALL events staged per CPU, flushed by stage_prog_fd */
+	bool args;                /* --args: the *_args syscall programs (task storage only) */
+	__u32 args_max;
+	__u32 npath_args;         /* entries of path_args: the syscall table's numbers */
 };
 
 /* What the recorder uses of the loaded skeleton. */
@@ -32,6 +35,7 @@ struct load_handles {
 	int targets_fd, stats_fd, events_fd;
 	int iter_prog_fd;
 	int stage_prog_fd;        /* stage_flush_cpu: run on each CPU by the recorder */
+	int path_args_fd;         /* filled by the recorder before attach under --args */
 	__u32 *iter_mode;         /* the iterator's switch, in the mapped .bss */
 	__u64 *ntargets;          /* entries in the targets map, in the mapped .bss */
 };
@@ -39,8 +43,11 @@ struct load_handles {
 struct loader {
 	const char *name;         /* for the ready line */
 	int (*load)(void **skel, const struct load_settings *s, struct load_handles *h);
-	/* The syscall programs of the in-flight store chosen at load, and the lifecycle ones. */
-	int (*attach)(void *skel, bool inflight_in_hash);
+	/*
+	 * The syscall programs of the in-flight store chosen at load (or the --args ones), and
+	 * the lifecycle ones.
+	 */
+	int (*attach)(void *skel, bool inflight_in_hash, bool args);
 	/* Close the links and forget them; the programs and maps stay. */
 	void (*detach)(void *skel);
 	/* Accepts NULL. */
@@ -59,6 +66,8 @@ extern const struct loader load_light, load_skel;
 		(ro)->wakeup_bytes = (s)->wakeup_bytes;         \
 		(ro)->inflight_in_hash = (s)->inflight_in_hash; \
 		(ro)->staged = (s)->staged;                     \
+		(ro)->args_on = (s)->args;                      \
+		(ro)->args_max = (s)->args_max;                 \
 	} while (0)
 
 #endif

@@ -21,6 +21,7 @@ static int light_load(void **out, const struct load_settings *s, struct load_han
 	/* Its loader creates every map: the one not used costs one entry. */
 	skel->maps.inflight_hash.max_entries = s->inflight_in_hash ? s->max_inflight : 1;
 	skel->maps.events.max_entries = s->ringbuf_size;
+	skel->maps.path_args.max_entries = s->npath_args;
 	err = sct_lskel__load(skel);
 	if (err)
 		return err;
@@ -29,12 +30,13 @@ static int light_load(void **out, const struct load_settings *s, struct load_han
 	h->events_fd = skel->maps.events.map_fd;
 	h->iter_prog_fd = skel->progs.iter_tasks.prog_fd;
 	h->stage_prog_fd = skel->progs.stage_flush_cpu.prog_fd;
+	h->path_args_fd = skel->maps.path_args.map_fd;
 	h->iter_mode = &skel->bss->iter_mode;
 	h->ntargets = &skel->bss->ntargets;
 	return 0;
 }
 
-static int light_attach(void *obj, bool hash)
+static int light_attach(void *obj, bool hash, bool args)
 {
 	struct sct_lskel *skel = obj;
 	int fd;
@@ -45,6 +47,12 @@ static int light_attach(void *obj, bool hash)
 		fd = sct_lskel__sched_exec__attach(skel);
 	if (fd >= 0)
 		fd = sct_lskel__sched_exit__attach(skel);
+	if (fd >= 0 && args) {
+		fd = sct_lskel__sys_enter_args__attach(skel);
+		if (fd >= 0)
+			fd = sct_lskel__sys_exit_args__attach(skel);
+		return fd < 0 ? fd : 0;
+	}
 	if (fd >= 0)
 		fd = hash ? sct_lskel__sys_enter_hash__attach(skel) : sct_lskel__sys_enter__attach(skel);
 	if (fd >= 0)
@@ -58,6 +66,7 @@ static void light_detach(void *obj)
 	struct sct_lskel *skel = obj;
 	int *links[] = { &skel->links.sys_enter_fd, &skel->links.sys_exit_fd,
 			 &skel->links.sys_enter_hash_fd, &skel->links.sys_exit_hash_fd,
+			 &skel->links.sys_enter_args_fd, &skel->links.sys_exit_args_fd,
 			 &skel->links.sched_fork_fd, &skel->links.sched_exec_fd,
 			 &skel->links.sched_exit_fd };
 

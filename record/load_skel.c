@@ -16,7 +16,7 @@
 static int skel_load(void **out, const struct load_settings *s, struct load_handles *h)
 {
 	struct sct_skel *skel;
-	bool hash = s->inflight_in_hash;
+	bool hash = s->inflight_in_hash, args = s->args;
 	int err;
 
 	skel = sct_skel__open();
@@ -30,8 +30,18 @@ static int skel_load(void **out, const struct load_settings *s, struct load_hand
 	if (!err)
 		err = bpf_map__set_max_entries(skel->maps.events, s->ringbuf_size);
 	if (!err)
+		err = bpf_map__set_max_entries(skel->maps.path_args, s->npath_args);
+	if (!err)
 		err = bpf_map__set_autocreate(hash ? skel->maps.inflight : skel->maps.inflight_hash,
 					      false);
+	if (!err && !args)
+		err = bpf_map__set_autocreate(skel->maps.inflight_args, false);
+	if (!err)
+		err = bpf_program__set_autoload(args ? skel->progs.sys_enter : skel->progs.sys_enter_args,
+						false);
+	if (!err)
+		err = bpf_program__set_autoload(args ? skel->progs.sys_exit : skel->progs.sys_exit_args,
+						false);
 	if (!err)
 		err = bpf_program__set_autoload(hash ? skel->progs.sys_enter : skel->progs.sys_enter_hash,
 						false);
@@ -47,6 +57,7 @@ static int skel_load(void **out, const struct load_settings *s, struct load_hand
 	h->events_fd = bpf_map__fd(skel->maps.events);
 	h->iter_prog_fd = bpf_program__fd(skel->progs.iter_tasks);
 	h->stage_prog_fd = bpf_program__fd(skel->progs.stage_flush_cpu);
+	h->path_args_fd = bpf_map__fd(skel->maps.path_args);
 	h->iter_mode = &skel->bss->iter_mode;
 	h->ntargets = &skel->bss->ntargets;
 	return 0;
@@ -58,7 +69,7 @@ static int skel_attach_one(struct bpf_program *prog, struct bpf_link **link)
 	return *link ? 0 : -errno;
 }
 
-static int skel_attach(void *obj, bool hash)
+static int skel_attach(void *obj, bool hash, bool args)
 {
 	struct sct_skel *skel = obj;
 	int err;
@@ -69,6 +80,10 @@ static int skel_attach(void *obj, bool hash)
 		err = skel_attach_one(skel->progs.sched_exec, &skel->links.sched_exec);
 	if (!err)
 		err = skel_attach_one(skel->progs.sched_exit, &skel->links.sched_exit);
+	if (!err && args)
+		err = skel_attach_one(skel->progs.sys_enter_args, &skel->links.sys_enter_args);
+	if (!err && args)
+		return skel_attach_one(skel->progs.sys_exit_args, &skel->links.sys_exit_args);
 	if (!err)
 		err = hash ? skel_attach_one(skel->progs.sys_enter_hash, &skel->links.sys_enter_hash) :
 			     skel_attach_one(skel->progs.sys_enter, &skel->links.sys_enter);
@@ -83,6 +98,7 @@ static void skel_detach(void *obj)
 	struct sct_skel *skel = obj;
 	struct bpf_link **links[] = { &skel->links.sys_enter, &skel->links.sys_exit,
 				      &skel->links.sys_enter_hash, &skel->links.sys_exit_hash,
+				      &skel->links.sys_enter_args, &skel->links.sys_exit_args,
 				      &skel->links.sched_fork, &skel->links.sched_exec,
 				      &skel->links.sched_exit };
 

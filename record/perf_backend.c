@@ -151,6 +151,8 @@ static int syscall_enter(struct perf_backend *b, struct perf_task *t, const stru
 	t->enter_ns = s->time;
 	t->sampled = true;
 	t->nr = (uint32_t)nr;
+	for (int i = 0; b->r->env->args && i < 6; i++)
+		t->args[i] = raw_u64(s, l->enter_args + 8 * i);
 	t->cgroup_id = task_cgroup(b, t, s);
 	/* exit and exit_group never return: their argument is the exit code the EXIT record gives. */
 	if (nr == SYS_exit || nr == SYS_exit_group)
@@ -164,9 +166,25 @@ static int syscall_enter(struct perf_backend *b, struct perf_task *t, const stru
 	return 0;
 }
 
+/*
+ * --args: the registers taken at entry; a call whose argument is a path says that its string
+ * was not read (perf reads no user memory).
+ */
+static void syscall_args(const struct recorder *r, const struct perf_task *t, struct sct_syscall *sc)
+{
+	sc->arg0 = t->args[0];
+	sc->arg1 = t->args[1];
+	sc->arg2 = t->args[2];
+	sc->arg3 = t->args[3];
+	sc->arg4 = t->args[4];
+	sc->arg5 = t->args[5];
+	if (t->nr < r->args.npath_args && (r->args.path_args[t->nr] & SCT_PATH_ARG_VALID))
+		sc->path_flags = SCT_PATH_NOT_READ;
+}
+
 static int syscall_exit(struct perf_backend *b, struct perf_task *t, const struct perf_sample *s)
 {
-	struct sct_syscall sc;
+	struct sct_syscall sc = { 0 };
 
 	/* A task's first sample an exit: the call was in flight when tracing started. */
 	if (!t->enter_ns) {
@@ -183,7 +201,8 @@ static int syscall_exit(struct perf_backend *b, struct perf_task *t, const struc
 	sc.nr = t->nr;
 	/* raw_syscalls gives no ABI: an ia32 call of a 64-bit task shows its compat number. */
 	sc.abi = SCT_ABI_NATIVE;
-	sc.unfinished = 0;
+	if (b->r->env->args)
+		syscall_args(b->r, t, &sc);
 	t->enter_ns = 0;
 	return events_syscall(b->r, &sc);
 }

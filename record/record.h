@@ -64,6 +64,9 @@ struct env {
 	unsigned backend;        /* --backend: enum record_backend */
 	char **events;           /* -e GROUP:NAME tracepoints sampled into SAMPLE records */
 	size_t nevents;
+	bool args;               /* --args: SYSCALL records carry arguments and paths */
+	uint32_t args_max;       /* --args-max: bytes of a path kept */
+	bool args_max_set;
 	int argc;                /* the command line, for the HEADER */
 	char **argv;
 };
@@ -100,6 +103,21 @@ const char *cgroups_path(struct cgroups *c, uint64_t id);
  */
 int cgroups_target(const char *mount, const char *arg, uint64_t *id, uint32_t *level);
 
+/* args.c: --args, the kernel's syscall descriptions. */
+struct args_table {
+	struct sct_syscall_args *v;  /* the HEADER's descriptions, n of them */
+	uint32_t n;
+	uint8_t *path_args;          /* by syscall number: the BPF path_args map's values */
+	uint32_t npath_args;
+	bool paths;                  /* the descriptions were read: paths are captured */
+};
+/*
+ * Read every sys_enter_* format of tracefs (mounted if it is not). Returns 0, -ENOENT when
+ * tracefs or its syscall events are missing (t then holds an empty path_args), -errno.
+ */
+int args_describe(struct args_table *t);
+void args_free(struct args_table *t);
+
 /* header.c: what the HEADER says of the host. Strings live in struct host_info. */
 struct host_info {
 	char hostname[256], kernel[256], arch[256], boot_id[64];
@@ -109,6 +127,13 @@ struct host_info {
 	struct sct_header_info info;
 };
 void host_info_fill(struct host_info *h, const struct env *env);
+/*
+ * --args: the kernel's syscall descriptions into t and the HEADER; read_paths: the backend
+ * reads path strings (the HEADER's "paths" is "enter", else "none"). Without descriptions,
+ * raw arguments only (a warning says so). Prints its own message; 0 or -errno.
+ */
+int host_info_args_report(struct host_info *h, struct args_table *t, const struct env *env,
+			  bool read_paths);
 
 /* Monotonic clock, the clock of bpf_ktime_get_ns(). */
 uint64_t clock_now_ns(void);
@@ -275,6 +300,7 @@ struct recorder {
 	struct rotation *rot;       /* rotate.c: the files of the recording */
 	struct flight *flight;      /* flight.c: --snapshot, NULL otherwise */
 	uint64_t last_noted;        /* cgroup id of the last events_note_cgroup() */
+	struct args_table args;     /* --args */
 	int err;                    /* first error of the event loop */
 	uint64_t last_cgroup;       /* cgroup id of the previous SYSCALL record: known */
 	uint64_t tasks;             /* tasks traced at start */

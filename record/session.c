@@ -82,6 +82,17 @@ static int session_check_report(struct recorder *r)
 	r->inflight_in_hash = !probes.have[PROBE_TASK_STORAGE];
 	/* The perf backend reads its rings directly: nothing is staged, no flush adds its delay. */
 	r->staged = r->backend == BACKEND_BPF && probes.have[PROBE_RUN_ON_CPU];
+	if (env->args && r->backend == BACKEND_BPF && r->inflight_in_hash) {
+		fprintf(stderr, "sct-record: --args needs task storage for tracing programs (Linux "
+			"5.12); see sct-record --probe\n");
+		return -EOPNOTSUPP;
+	}
+	/* perf samples carry the argument registers but no user memory: no path strings */
+	if (env->args) {
+		err = host_info_args_report(&r->host, &r->args, env, r->backend == BACKEND_BPF);
+		if (err)
+			return err;
+	}
 	err = targets_check_report(env);
 	if (err)
 		return err;
@@ -103,6 +114,18 @@ static int session_check_report(struct recorder *r)
 	return output_check_report(env);
 }
 
+/* --args: which argument of each syscall is a path, for the BPF programs. */
+static int session_path_args(struct recorder *r, int fd)
+{
+	for (__u32 nr = 0; nr < r->args.npath_args; nr++) {
+		__u8 v = r->args.path_args[nr];
+
+		if (v && bpf_map_update_elem(fd, &nr, &v, BPF_ANY))
+			return -errno;
+	}
+	return 0;
+}
+
 static int session_load_report(struct recorder *r)
 {
 	const struct env *env = r->env;
@@ -122,6 +145,9 @@ static int session_load_report(struct recorder *r)
 		.ringbuf_size = env->ringbuf_size,
 		.inflight_in_hash = r->inflight_in_hash,
 		.staged = r->staged,
+		.args = env->args,
+		.args_max = env->args_max,
+		.npath_args = r->args.npath_args ? r->args.npath_args : 1,
 	};
 	struct load_handles h;
 	int err;
@@ -142,6 +168,13 @@ static int session_load_report(struct recorder *r)
 	r->stage_prog_fd = h.stage_prog_fd;
 	r->iter_mode = h.iter_mode;
 	r->targets.count = h.ntargets;
+	if (env->args) {
+		err = session_path_args(r, h.path_args_fd);
+		if (err) {
+			fprintf(stderr, "sct-record: cannot fill the path_args map: %s\n", strerror(-err));
+			return err;
+		}
+	}
 	err = ringbuf_open(&r->rb, h.events_fd, env->ringbuf_size);
 	if (err)
 		fprintf(stderr, "sct-record: cannot map the ring buffer: %s\n", strerror(-err));
@@ -156,7 +189,7 @@ static int session_attach_report(struct recorder *r, struct targets_result *res)
 	if (r->mode == SCT_MODE_TARGETS)
 		err = targets_fill(r);
 	if (!err) {
-		err = r->loader->attach(r->skel, r->inflight_in_hash);
+		err = r->loader->attach(r->skel, r->inflight_in_hash, r->env->args);
 		if (err) {
 			fprintf(stderr, "sct-record: cannot attach the BPF programs: %s\n", strerror(-err));
 			return err;
@@ -392,6 +425,7 @@ static void session_destroy(struct recorder *r)
 	rotate_free(r);
 	cgroups_free(r->cgroups);
 	targets_free(&r->targets);
+	args_free(&r->args);
 	r->skel = NULL;
 	r->cgroups = NULL;
 }
@@ -415,8 +449,10 @@ int session_run(struct recorder *r)
 	r->mode = r->env->all ? SCT_MODE_ALL : r->env->cgroup ? SCT_MODE_CGROUP : SCT_MODE_TARGETS;
 	host_info_fill(&r->host, r->env);
 	err = session_check_report(r);
-	if (err)
+	if (err) {
+		args_free(&r->args);
 		return err;
+	}
 	if (r->backend == BACKEND_PERF)
 		return perf_session_run(r);
 	if (r->env->cmd) {
@@ -444,6 +480,8 @@ int session_run(struct recorder *r)
 		r->backend = BACKEND_PERF;
 		r->backend_name = "perf";
 		r->staged = false;
+		if (r->env->args)
+			r->host.info.args_paths = "none";
 		return perf_session_run(r);
 	}
 	if (err)

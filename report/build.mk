@@ -1,6 +1,6 @@
 # sct-report and sct-convert: the offline tools.
 REPORT_COMMON := strtab hashmap outbuf names sessions input cgroups tasks filter footer csv jsonl \
-	samples
+	samples args fdpaths
 # jsonl.c shares libsct's UTF-8 decoder, which the library does not export: linked as an object.
 REPORT_COMMON_OBJS := $(REPORT_COMMON:%=$(BUILD)/report/%.o) $(BUILD)/format/utf8.o
 REPORT_OBJS := $(REPORT_COMMON_OBJS) $(addprefix $(BUILD)/report/,latency.o summary.o hist.o \

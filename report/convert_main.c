@@ -26,9 +26,12 @@ static const char usage_text[] =
 "CRLF) or JSON Lines (one object per line). TYPE: syscall (default), task, fork, exec,\n"
 "exit, cgroup, lost, warning, sample, a number (a newer type: 10, ...) or a name a HEADER's\n"
 "schema gives it (else exit 2). Columns: session, host, the schema's fields in order, then\n"
-"resolved names: syscall: name, comm, cgroup_path; task: cgroup_path; fork: parent_comm;\n"
-"exit: comm (empty/null when no record named them). Blocks after a damaged or missing\n"
-"HEADER have no session number and no host (empty/null).\n"
+"resolved names: syscall: name, comm, cgroup_path, args; task: cgroup_path; fork:\n"
+"parent_comm; exit: comm (empty/null when no record named them). Blocks after a damaged or\n"
+"missing HEADER have no session number and no host (empty/null).\n"
+"Syscall rows always have arg0..arg5 (raw, unsigned), path_flags, path_ref, path (the\n"
+"captured file name) and args (the arguments as strace shows them): empty/null in a\n"
+"trace recorded without sct-record --args.\n"
 "Samples (tracepoints recorded with sct-record -e): event is the tracepoint's GROUP:NAME,\n"
 "and the payload is replaced by its fields, named as in the tracepoint's format: JSON: a\n"
 "\"fields\" object (integers, strings for char arrays and __data_loc strings, arrays of\n"
@@ -80,7 +83,7 @@ static const char usage_text[] =
 "  sct-convert --to clickhouse --records lost *.sct | clickhouse-client\n";
 
 enum col_src { COL_SESSION, COL_HOST, COL_FIELD, COL_NAME, COL_COMM, COL_CGROUP, COL_PARENT_COMM,
-	       COL_WALL, COL_EVENT, COL_FIELDS, COL_EVFIELD };
+	       COL_WALL, COL_ARGS, COL_EVENT, COL_FIELDS, COL_EVFIELD };
 
 /* SYSCALL fields read straight from the decoded record (the hot path), where records.def says. */
 struct sc_slot {
@@ -332,6 +335,28 @@ static int convert_event_cols(struct convert *cv, const struct sct_event_desc *e
 }
 
 /*
+ * SYSCALL rows have the argument columns (format 1.3) whatever the first session recorded:
+ * empty (null) for a session without arguments.
+ */
+static int convert_syscall_cols(struct convert *cv, const struct sct_type_schema *ts)
+{
+	const struct sct_type_schema *all = sct_schema_builtin(SCT_REC_SYSCALL);
+	int err = 0;
+
+	for (uint32_t i = 0; !err && i < all->nfields; i++) {
+		bool have = false;
+
+		for (uint32_t k = 0; ts && k < ts->nfields && !have; k++)
+			have = !strcmp(ts->fields[k].name, all->fields[i].name);
+		if (!have)
+			err = convert_add_col(cv, all->fields[i].name, COL_FIELD);
+		if (!have && !err)
+			cv->cols[cv->ncols - 1].kind = all->fields[i].kind;
+	}
+	return err;
+}
+
+/*
  * Columns come from the first session's schema (or the built-in one without any input); for
  * samples, ev is the event whose fields get a column each (CSV of one event), else NULL.
  */
@@ -340,7 +365,8 @@ static int convert_columns(struct convert *cv, const struct sct_type_schema *ts,
 {
 	static const struct { uint32_t type; const char *name; enum col_src src; } extras[] = {
 		{ SCT_REC_SYSCALL, "name", COL_NAME },      { SCT_REC_SYSCALL, "comm", COL_COMM },
-		{ SCT_REC_SYSCALL, "cgroup_path", COL_CGROUP }, { SCT_REC_TASK, "cgroup_path", COL_CGROUP },
+		{ SCT_REC_SYSCALL, "cgroup_path", COL_CGROUP }, { SCT_REC_SYSCALL, "args", COL_ARGS },
+		{ SCT_REC_TASK, "cgroup_path", COL_CGROUP },
 		{ SCT_REC_FORK, "parent_comm", COL_PARENT_COMM }, { SCT_REC_EXIT, "comm", COL_COMM },
 	};
 	static const char *const ch_prefix_cols[] = { "host", "recording", "sequence", "session" };
@@ -364,6 +390,9 @@ static int convert_columns(struct convert *cv, const struct sct_type_schema *ts,
 	/* ClickHouse orders and partitions by wall-clock time, comparable across hosts */
 	if (!err && cv->ch && convert_has_col(cv, "time_ns"))
 		err = convert_add_col(cv, CH_WALL, COL_WALL);
+	/* ClickHouse takes the columns a session has: the INSERT names them, the rest default */
+	if (!err && cv->type == SCT_REC_SYSCALL && !cv->ch)
+		err = convert_syscall_cols(cv, ts);
 	for (size_t i = 0; !err && i < sizeof(extras) / sizeof(extras[0]); i++)
 		if (extras[i].type == cv->type)
 			err = convert_add_col(cv, extras[i].name, extras[i].src);
@@ -405,12 +434,15 @@ static void convert_header(struct convert *cv, const char *table)
 	out_mem(&cv->o, "\r\n", 2);
 }
 
-/* A field of this version's SYSCALL record, when the session's schema agrees on its kind. */
+/*
+ * A numeric field of this version's SYSCALL record, when the session's schema agrees on its
+ * kind; strings (the path) go through sct_reader_field().
+ */
 static const struct sc_slot *convert_slot(const struct sct_field_schema *fs)
 {
 	for (size_t i = 0; i < sizeof(sc_slots) / sizeof(sc_slots[0]); i++)
 		if (!strcmp(fs->name, sc_slots[i].name))
-			return fs->kind == sc_slots[i].kind ? &sc_slots[i] : NULL;
+			return fs->kind == sc_slots[i].kind && fs->kind != SCT_KIND_BYTES ? &sc_slots[i] : NULL;
 	return NULL;
 }
 
@@ -577,6 +609,15 @@ static void convert_resolved(struct convert *cv, struct input *in, const struct 
 		break;
 	case COL_PARENT_COMM:
 		convert_comm(cv, tasks_peek(in->cur->tasks, sess, rec->fork.parent_tid));
+		break;
+	case COL_ARGS:
+		if (!in->cur->session || !sct_session_has_args(in->cur->session)) {
+			convert_null(cv);
+			break;
+		}
+		cv->scratch.len = 0;
+		args_out(&cv->scratch, in->cur->session, &rec->syscall, false);
+		convert_str(cv, cv->scratch.buf, cv->scratch.len);
 		break;
 	default:
 		cg = cgroups_get(in->cur->cgroups, sess, rec->type == SCT_REC_SYSCALL ? rec->syscall.cgroup_id : rec->task.cgroup_id);

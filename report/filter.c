@@ -27,24 +27,33 @@ int filter_parse_ids(uint32_t *ids, uint32_t *n, const char *arg)
 	return *n ? 0 : -EINVAL;
 }
 
+int filter_add_item(char ***list, uint32_t *n, const char *item)
+{
+	char **tmp = realloc(*list, (*n + 1) * sizeof(*tmp));
+	char *copy;
+
+	if (!tmp)
+		return -ENOMEM;
+	*list = tmp;
+	copy = strdup(item);
+	if (!copy)
+		return -ENOMEM;
+	(*list)[(*n)++] = copy;
+	return 0;
+}
+
 int filter_parse_list(char ***list, uint32_t *n, const char *arg)
 {
 	char *copy = strdup(arg), *save = NULL, *tok;
+	int err = 0;
 
 	if (!copy)
 		return -ENOMEM;
-	for (tok = strtok_r(copy, ",", &save); tok; tok = strtok_r(NULL, ",", &save)) {
-		char **tmp = realloc(*list, (*n + 1) * sizeof(*tmp));
-
-		if (!tmp || !(tok = strdup(tok))) {
-			free(tmp == *list ? NULL : tmp);
-			free(copy);
-			return -ENOMEM;
-		}
-		*list = tmp;
-		(*list)[(*n)++] = tok;
-	}
+	for (tok = strtok_r(copy, ",", &save); tok && !err; tok = strtok_r(NULL, ",", &save))
+		err = filter_add_item(list, n, tok);
 	free(copy);
+	if (err)
+		return err;
 	return *n ? 0 : -EINVAL;
 }
 
@@ -265,11 +274,27 @@ bool filter_sample(struct ctx *c, struct live *lv, const struct sct_sample *sm)
 			   f->need_task ? tasks_lookup(lv->tasks, lv->s.id, sm->pid, sm->tid) : NULL);
 }
 
+/* --path: a captured path that starts with one of the prefixes. */
+static bool filter_path(const struct filter *f, const struct sct_syscall *sc)
+{
+	if (!(sc->path_flags & SCT_PATH_CAPTURED))
+		return false;
+	for (uint32_t i = 0; i < f->npaths; i++) {
+		size_t n = strlen(f->paths[i]);
+
+		if (n <= sc->path.len && !memcmp(sc->path.ptr, f->paths[i], n))
+			return true;
+	}
+	return false;
+}
+
 bool filter_syscall(struct ctx *c, struct live *lv, const struct sct_syscall *sc)
 {
 	const struct filter *f = &c->env->filter;
 
 	if (f->failed && !names_is_error(sc->ret))
+		return false;
+	if (f->npaths && !filter_path(f, sc))
 		return false;
 	if (sc->duration_ns < f->min_duration)
 		return false;
@@ -283,13 +308,13 @@ bool filter_syscall(struct ctx *c, struct live *lv, const struct sct_syscall *sc
 
 bool filter_active(const struct filter *f)
 {
-	return f->npids || f->ntids || f->ncomms || f->ncgroups || f->nsyscalls || f->failed ||
-	       f->min_duration || f->has_since || f->has_until;
+	return f->npids || f->ntids || f->ncomms || f->ncgroups || f->nsyscalls || f->npaths ||
+	       f->failed || f->min_duration || f->has_since || f->has_until;
 }
 
 bool filter_any_syscall_only(const struct filter *f)
 {
-	return f->failed || f->min_duration || f->nsyscalls;
+	return f->failed || f->min_duration || f->nsyscalls || f->npaths;
 }
 
 static void filter_free_list(char **list, uint32_t n)
@@ -304,5 +329,6 @@ void filter_free(struct filter *f)
 	filter_free_list(f->comms, f->ncomms);
 	filter_free_list(f->cgroups, f->ncgroups);
 	filter_free_list(f->syscalls, f->nsyscalls);
+	filter_free_list(f->paths, f->npaths);
 	memset(f, 0, sizeof(*f));
 }

@@ -84,6 +84,43 @@ static inline void out_char(struct out *o, char c)
 const char *names_errno(int e, char tmp[16]);
 /* "SIGKILL" for 9; "SIG123" otherwise. */
 const char *names_signal(int s, char tmp[16]);
+/*
+ * args.c: a syscall's arguments as strace shows them, "AT_FDCWD, \"/etc/x\", O_RDONLY", by
+ * the session's descriptions (format 1.3); the six registers in hex for a syscall it does
+ * not describe. For a record of a session with arguments (sct_session_has_args()).
+ */
+/*
+ * fd_marks: fd and dirfd arguments (but AT_FDCWD) go out between FDPATHS_MARK and
+ * FDPATHS_END, for fdpaths_out() to fill in their files.
+ */
+void args_out(struct out *o, const struct sct_session *s, const struct sct_syscall *sc, bool fd_marks);
+
+/*
+ * fdpaths.c: the path each fd of a process was opened on, as the trace's calls show it,
+ * followed in the order lines are printed. The marks are bytes no escaped string holds.
+ */
+#define FDPATHS_NONE UINT32_MAX
+#define FDPATHS_MARK '\x01'
+#define FDPATHS_END '\x02'
+enum fd_call { FD_NONE, FD_OPEN, FD_DUP, FD_CLOSE };
+/* What a call does to its process's fds. */
+struct fd_effect {
+	uint32_t sess, pid;
+	uint32_t call;        /* enum fd_call */
+	uint32_t path;        /* FD_OPEN: strtab id */
+	uint64_t fd, newfd;   /* the fd argument (dup, close), the fd returned (open, dup) */
+};
+struct fdpaths;
+struct fdpaths *fdpaths_new(struct strtab *strs); /* NULL on ENOMEM */
+void fdpaths_free(struct fdpaths *fp);
+/* The effect of sc, a call of session sess described by s. */
+void fdpaths_effect(struct fdpaths *fp, uint32_t sess, const struct sct_session *s,
+		    const struct sct_syscall *sc, struct fd_effect *e);
+/* Apply an effect, in print order. 0 or -ENOMEM. */
+int fdpaths_apply(struct fdpaths *fp, const struct fd_effect *e);
+/* line with its fd marks filled in: "3</etc/hosts>", or "3" for an fd not followed. */
+void fdpaths_out(const struct fdpaths *fp, struct out *o, const char *line, size_t len, uint32_t sess,
+		 uint32_t pid);
 /* True when a return value is a failed syscall's -errno. */
 static inline bool names_is_error(int64_t ret)
 {
@@ -252,6 +289,7 @@ struct filter {
 	char **comms; uint32_t ncomms;
 	char **cgroups; uint32_t ncgroups; /* path prefixes or ids */
 	char **syscalls; uint32_t nsyscalls;
+	char **paths; uint32_t npaths;     /* --path: prefixes of a captured path (format 1.3) */
 	bool failed;
 	uint64_t min_duration;
 	/* time window: relative (to the session anchor) or wall clock ns */
@@ -263,6 +301,8 @@ struct filter {
 bool filter_active(const struct filter *f);
 int filter_parse_ids(uint32_t *ids, uint32_t *n, const char *arg);
 int filter_parse_list(char ***list, uint32_t *n, const char *arg);
+/* One item, taken whole (a path may hold commas). */
+int filter_add_item(char ***list, uint32_t *n, const char *item);
 int filter_parse_duration(const char *arg, uint64_t *ns);
 int filter_parse_time(const char *arg, int64_t *v, bool *wall);
 /* Task-level filters on a sample; false under a syscall-only filter (--syscall, ...). */
@@ -333,7 +373,8 @@ void lat_log2(const struct lat *l, uint64_t out[65]);
 void lat_free(struct lat *l);
 
 /* ---------------------------------------------------------------- groups (summary.c) */
-enum by_key { BY_SYSCALL, BY_PROCESS, BY_THREAD, BY_CGROUP, BY_COMM, BY_HOST, BY_EVENT, BY_NKEYS };
+enum by_key { BY_SYSCALL, BY_PROCESS, BY_THREAD, BY_CGROUP, BY_COMM, BY_HOST, BY_EVENT, BY_PATH,
+	      BY_NKEYS };
 #define BY_MAX 6
 
 enum sort_key { SORT_TIME, SORT_CALLS, SORT_ERRORS, SORT_AVG, SORT_MAX, SORT_P99, SORT_NAME };

@@ -22,8 +22,10 @@ static const char usage_text[] =
 "      --tree             process tree: comm, exec'd file, lifetime, exit status, syscalls\n"
 "  -H, --hist             log2 latency histogram per group\n"
 "Summary and histogram options:\n"
-"  -b, --by KEYS          group by syscall|process|thread|cgroup|comm|host, comma-combined\n"
-"                         (default syscall; e.g. --by cgroup,syscall); or by event with\n"
+"  -b, --by KEYS          group by syscall|process|thread|cgroup|comm|host|path,\n"
+"                         comma-combined (default syscall; e.g. --by cgroup,syscall;\n"
+"                         path: the calls whose file name sct-record --args captured);\n"
+"                         or by event with\n"
 "                         any of process|thread|cgroup|comm|host: a count of tracepoint\n"
 "                         samples (sct-record -e) per group instead of syscall latencies\n"
 "  -s, --sort KEY         time (default), calls, errors, avg, max, p99, name\n"
@@ -33,6 +35,8 @@ static const char usage_text[] =
 "  -p, --pid PID[,PID]    thread groups        -t, --tid TID[,TID]   threads\n"
 "  -c, --comm NAME[,..]   task command name    -g, --cgroup ID|PATH[,..]  id or path prefix\n"
 "  -S, --syscall NAME[,..]                     -f, --failed      failed calls only (-errno)\n"
+"  -P, --path PREFIX      calls whose captured file name starts with PREFIX (repeatable;\n"
+"                         traces of sct-record --args)\n"
 "  -d, --min-duration D   e.g. 500us, 2ms, 1.5s (bare number: seconds)\n"
 "      --since T, --until T   seconds from the session start (the HEADER's clock anchor),\n"
 "                         or wall-clock 'YYYY-MM-DD HH:MM:SS[.frac]' (local time) or @EPOCH\n"
@@ -52,7 +56,8 @@ static const char usage_text[] =
 "  sct-report --timeline --pid 1234 --since 2.5 --until 3 trace.sct\n"
 "  sct-report --tree trace.sct;  sct-report --hist --syscall read,write trace.sct\n"
 "  sct-report --by host web1.sct web2.sct;  sct-record -o - -p 42 | sct-report -\n"
-"  sct-report --by event,process trace.sct\n";
+"  sct-report --by event,process trace.sct\n"
+"  sct-report --by path,syscall --path /etc/ args.sct\n";
 
 enum { OPT_TREE = 256, OPT_SINCE, OPT_UNTIL, OPT_STRICT };
 
@@ -66,6 +71,7 @@ static const struct option long_opts[] = {
 	{ "failed", no_argument, NULL, 'f' },      { "min-duration", required_argument, NULL, 'd' },
 	{ "since", required_argument, NULL, OPT_SINCE }, { "until", required_argument, NULL, OPT_UNTIL },
 	{ "strict", no_argument, NULL, OPT_STRICT }, { "help", no_argument, NULL, 'h' },
+	{ "path", required_argument, NULL, 'P' },
 	{ NULL, 0, NULL, 0 },
 };
 
@@ -80,7 +86,7 @@ static int usage_error(const char *fmt, const char *arg)
 static int parse_by(struct env *env, const char *arg)
 {
 	static const char *const names[BY_NKEYS] = { "syscall", "process", "thread", "cgroup", "comm", "host",
-						     "event" };
+						     "event", "path" };
 	char *copy = strdup(arg), *save = NULL;
 	int err = 0;
 
@@ -119,13 +125,14 @@ static int check_by_event(const struct env *env)
 	if (!by_event(env))
 		return 0;
 	for (uint32_t k = 0; k < env->nby; k++)
-		if (env->by[k] == BY_SYSCALL)
-			return usage_error("%s", "--by event counts samples: it does not combine with syscall");
+		if (env->by[k] == BY_SYSCALL || env->by[k] == BY_PATH)
+			return usage_error("--by event counts samples: it does not combine with %s",
+					   env->by[k] == BY_PATH ? "path" : "syscall");
 	if (env->mode == MODE_HIST || env->mode == MODE_TREE)
 		return usage_error("%s", "--by event counts samples: no histogram or tree of them");
-	if (env->errors || f->nsyscalls || f->failed || f->min_duration)
-		return usage_error("%s", "--by event counts samples: --errors, --syscall, --failed and "
-				   "--min-duration apply to syscalls only");
+	if (env->errors || f->nsyscalls || f->npaths || f->failed || f->min_duration)
+		return usage_error("%s", "--by event counts samples: --errors, --syscall, --path, --failed "
+				   "and --min-duration apply to syscalls only");
 	return 0;
 }
 
@@ -177,6 +184,10 @@ static int parse_opt(struct env *env, int c, const char *arg)
 		return filter_parse_list(&f->cgroups, &f->ncgroups, arg) ? usage_error("invalid --cgroup: '%s'", arg) : 0;
 	case 'S':
 		return filter_parse_list(&f->syscalls, &f->nsyscalls, arg) ? usage_error("invalid --syscall: '%s'", arg) : 0;
+	case 'P':
+		if (!*arg)
+			return usage_error("invalid --path: '%s' (a prefix expected)", arg);
+		return filter_add_item(&f->paths, &f->npaths, arg);
 	case 'd':
 		return filter_parse_duration(arg, &f->min_duration) ? usage_error("invalid duration: '%s'", arg) : 0;
 	case OPT_SINCE:
@@ -196,7 +207,7 @@ static int parse_args(struct env *env, int argc, char **argv)
 
 	env->by[0] = BY_SYSCALL;
 	env->nby = 1;
-	while ((c = getopt_long(argc, argv, "THb:s:n:ep:t:c:g:S:fd:h", long_opts, NULL)) != -1) {
+	while ((c = getopt_long(argc, argv, "THb:s:n:ep:t:c:g:S:P:fd:h", long_opts, NULL)) != -1) {
 		if (c == 'h') {
 			fputs(usage_text, stdout);
 			exit(0);

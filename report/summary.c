@@ -28,6 +28,7 @@ struct summary {
 	uint64_t total_ns, calls, errors;
 	bool samples;             /* --by event: groups count samples, not syscalls */
 	bool named;               /* a key is the syscall's or the event's name */
+	bool paths;               /* a key is the call's path: calls without one are not counted */
 };
 
 /* What a group key is taken from: a syscall or a sample. */
@@ -35,10 +36,11 @@ struct subject {
 	uint32_t pid, tid;
 	uint64_t cgroup_id;
 	uint32_t name;            /* strtab id: syscall or event name (when sm->named) */
+	uint32_t path;            /* strtab id: the captured path (when sm->paths) */
 };
 
 static const char *const by_names[BY_NKEYS] = { "syscall", "process", "thread", "cgroup", "comm", "host",
-						"event" };
+						"event", "path" };
 
 struct summary *summary_new(struct ctx *c)
 {
@@ -51,6 +53,7 @@ struct summary *summary_new(struct ctx *c)
 	for (uint32_t k = 0; k < c->env->nby; k++) {
 		sm->samples |= c->env->by[k] == BY_EVENT;
 		sm->named |= c->env->by[k] == BY_EVENT || c->env->by[k] == BY_SYSCALL;
+		sm->paths |= c->env->by[k] == BY_PATH;
 	}
 	hashmap_init(&sm->raw, c->env->nby);
 	return sm;
@@ -143,6 +146,9 @@ static int summary_key(struct summary *sm, struct live *lv, const struct subject
 		case BY_COMM:
 			key[k] = t->comm;
 			break;
+		case BY_PATH:
+			key[k] = sc->path;
+			break;
 		default:
 			key[k] = lv->s.host;
 		}
@@ -172,7 +178,7 @@ static struct group *summary_find_key(struct summary *sm, struct live *lv, const
 
 static struct group *summary_find(struct summary *sm, struct live *lv, const struct sct_syscall *sc)
 {
-	struct subject sj = { sc->pid, sc->tid, sc->cgroup_id, 0 };
+	struct subject sj = { sc->pid, sc->tid, sc->cgroup_id, 0, 0 };
 	struct group **slot = NULL;
 
 	if (sm->env->nby == 1 && sm->env->by[0] == BY_SYSCALL && sc->nr < NR_CACHE) {
@@ -186,6 +192,8 @@ static struct group *summary_find(struct summary *sm, struct live *lv, const str
 	}
 	if (sm->named)
 		sj.name = input_syscall_name(sm->c, lv, sc->nr, sc->abi);
+	if (sm->paths)
+		sj.path = strtab_intern(sm->c->strs, sc->path.ptr, sc->path.len);
 	return summary_find_key(sm, lv, &sj, slot);
 }
 
@@ -286,7 +294,7 @@ static int summary_session(struct summary *sm, struct live *lv)
 
 int summary_add_sample(struct summary *sm, struct live *lv, const struct sct_sample *sample)
 {
-	struct subject sj = { sample->pid, sample->tid, sample->cgroup_id, 0 };
+	struct subject sj = { sample->pid, sample->tid, sample->cgroup_id, 0, 0 };
 	struct group *g;
 
 	if (summary_session(sm, lv))
@@ -306,6 +314,9 @@ int summary_add(struct summary *sm, struct live *lv, const struct sct_syscall *s
 
 	if (summary_session(sm, lv))
 		return -ENOMEM;
+	/* --by path: the calls whose path was captured */
+	if (sm->paths && !(sc->path_flags & SCT_PATH_CAPTURED))
+		return 0;
 	g = summary_find(sm, lv, sc);
 
 	if (!g || lat_add(&g->lat, sc->duration_ns))
@@ -348,7 +359,7 @@ static uint64_t summary_label(struct summary *sm, struct group *g, uint32_t k)
 		g->label[k] = g->key[k] & 1 ? (uint32_t)(g->key[k] >> 1)
 					    : cgroups_label(sm->c->cgroups, (const struct cgroup *)(uintptr_t)g->key[k]);
 		break;
-	default: /* syscall, comm and host keys are strtab ids already */
+	default: /* syscall, comm, host and path keys are strtab ids already */
 		g->label[k] = (uint32_t)g->key[k];
 	}
 	return (uint64_t)g->label[k] << 1;

@@ -15,10 +15,16 @@
 #define TIMELINE_WINDOW 65536u
 #define LINE_CAP (2u << 20) /* two escaped 64 KiB strings and the rest always fit */
 
+/*
+ * One line waiting in the window. A call with arguments has fd marks to fill and an effect
+ * on fds to apply: its struct fd_effect is stored in front of its line, so that the window's
+ * 65,536 entries stay small.
+ */
 struct tl_entry {
 	uint64_t key, seq;
 	char *line;
 	uint32_t len;
+	bool marks;
 };
 
 struct timeline {
@@ -28,6 +34,7 @@ struct timeline {
 	uint64_t seq;
 	uint64_t last_key; /* wall clock of the newest line of a session with a clock */
 	struct out line;
+	struct fdpaths *fds; /* traces with arguments: the files of fds */
 };
 
 struct timeline *timeline_new(struct ctx *c)
@@ -41,7 +48,8 @@ struct timeline *timeline_new(struct ctx *c)
 	tl->line.buf = malloc(LINE_CAP);
 	tl->line.cap = LINE_CAP;
 	tl->line.fd = -1;
-	if (!tl->heap || !tl->line.buf) {
+	tl->fds = fdpaths_new(c->strs);
+	if (!tl->heap || !tl->line.buf || !tl->fds) {
 		timeline_free(tl);
 		return NULL;
 	}
@@ -72,9 +80,11 @@ static void tl_push(struct timeline *tl, struct tl_entry e)
 	}
 }
 
-static void tl_pop(struct timeline *tl, struct out *o)
+/* The oldest line out, its fds followed in print order. 0 or -ENOMEM. */
+static int tl_pop(struct timeline *tl, struct out *o)
 {
 	struct tl_entry top = tl->heap[0];
+	struct fd_effect fx;
 	uint32_t i = 0;
 
 	tl->heap[0] = tl->heap[--tl->n];
@@ -90,8 +100,15 @@ static void tl_pop(struct timeline *tl, struct out *o)
 		tl_swap(&tl->heap[i], &tl->heap[m]);
 		i = m;
 	}
-	out_mem(o, top.line, top.len);
+	if (!top.marks) {
+		out_mem(o, top.line, top.len);
+		free(top.line);
+		return 0;
+	}
+	memcpy(&fx, top.line, sizeof(fx));
+	fdpaths_out(tl->fds, o, top.line + sizeof(fx), top.len, fx.sess, fx.pid);
 	free(top.line);
+	return fdpaths_apply(tl->fds, &fx);
 }
 
 static void tl_who(struct timeline *tl, struct out *l, const struct task *t, uint32_t pid, uint32_t tid)
@@ -115,27 +132,55 @@ static void tl_cgroup(struct timeline *tl, struct out *l, struct live *lv, uint6
 	names_out_escaped(l, strtab_get(tl->c->strs, label), strtab_len(tl->c->strs, label));
 }
 
-static void tl_syscall(struct timeline *tl, struct out *l, struct live *lv, const struct sct_syscall *sc)
+/* " = RET ERRNO <DURATION>", or " = ? <DURATION unfinished>". */
+static void tl_result(struct out *l, const struct sct_syscall *sc)
 {
-	uint32_t name = input_syscall_name(tl->c, lv, sc->nr, sc->abi);
 	char tmp[16];
 
-	names_out_escaped(l, strtab_get(tl->c->strs, name), strtab_len(tl->c->strs, name));
-	tl_who(tl, l, tasks_lookup(lv->tasks, lv->s.id, sc->pid, sc->tid), sc->pid, sc->tid);
 	if (sc->unfinished) {
 		out_str(l, " = ? <");
 		names_out_secs(l, (int64_t)sc->duration_ns, false);
 		out_str(l, " unfinished>");
+		return;
+	}
+	out_str(l, " = ");
+	out_i64(l, sc->ret);
+	if (names_is_error(sc->ret)) {
+		out_char(l, ' ');
+		out_str(l, names_errno((int)-sc->ret, tmp));
+	}
+	out_str(l, " <");
+	names_out_secs(l, (int64_t)sc->duration_ns, false);
+	out_char(l, '>');
+}
+
+/*
+ * name(comm pid/tid) = ret <duration>; with arguments (format 1.3) as strace shows a call,
+ * name(args) = ret <duration>, then (comm pid/tid), fds marked for their files (e gets the
+ * call's effect on them). An unfinished call has no arguments.
+ */
+static void tl_syscall(struct timeline *tl, struct out *l, struct live *lv, const struct sct_syscall *sc,
+		       struct tl_entry *e, struct fd_effect *fx)
+{
+	uint32_t name = input_syscall_name(tl->c, lv, sc->nr, sc->abi);
+	const struct task *t = tasks_lookup(lv->tasks, lv->s.id, sc->pid, sc->tid);
+
+	names_out_escaped(l, strtab_get(tl->c->strs, name), strtab_len(tl->c->strs, name));
+	if (lv->session && sct_session_has_args(lv->session)) {
+		out_char(l, '(');
+		if (sc->unfinished)
+			out_str(l, "...");
+		else
+			args_out(l, lv->session, sc, true);
+		e->marks = true;
+		fdpaths_effect(tl->fds, lv->s.id, lv->session, sc, fx);
+		out_char(l, ')');
+		tl_result(l, sc);
+		out_char(l, ' ');
+		tl_who(tl, l, t, sc->pid, sc->tid);
 	} else {
-		out_str(l, " = ");
-		out_i64(l, sc->ret);
-		if (names_is_error(sc->ret)) {
-			out_char(l, ' ');
-			out_str(l, names_errno((int)-sc->ret, tmp));
-		}
-		out_str(l, " <");
-		names_out_secs(l, (int64_t)sc->duration_ns, false);
-		out_char(l, '>');
+		tl_who(tl, l, t, sc->pid, sc->tid);
+		tl_result(l, sc);
 	}
 	tl_cgroup(tl, l, lv, sc->cgroup_id);
 }
@@ -271,8 +316,11 @@ int timeline_add(struct timeline *tl, struct live *lv, const struct sct_record *
 {
 	const struct sess *s = &lv->s;
 	uint64_t t = rec->syscall.time_ns; /* field 0 of every type: time_ns (sct.h layouts) */
-	struct tl_entry e;
+	struct tl_entry e = { 0 };
+	struct fd_effect fx;
 	struct out *l = &tl->line;
+	size_t head;
+	int err;
 
 	if (!tl_wanted(tl->c, lv, rec))
 		return 0;
@@ -284,12 +332,13 @@ int timeline_add(struct timeline *tl, struct live *lv, const struct sct_record *
 	else
 		names_out_wall(l, sess_wall(s, t), false);
 	out_char(l, ' ');
-	if (rec->type == SCT_REC_SYSCALL)
-		tl_syscall(tl, l, lv, &rec->syscall);
-	else if (rec->type == SCT_REC_SAMPLE)
+	if (rec->type == SCT_REC_SYSCALL) {
+		tl_syscall(tl, l, lv, &rec->syscall, &e, &fx);
+	} else if (rec->type == SCT_REC_SAMPLE) {
 		tl_sample(tl, l, lv, &rec->sample);
-	else
+	} else {
 		tl_lifecycle(tl, l, lv, rec);
+	}
 	if (tl->c->env->nfiles > 1) {
 		out_str(l, " @");
 		if (s->headless)
@@ -306,21 +355,31 @@ int timeline_add(struct timeline *tl, struct live *lv, const struct sct_record *
 	e.key = tl->last_key;
 	e.seq = tl->seq++;
 	e.len = (uint32_t)l->len;
-	e.line = malloc(l->len);
+	head = e.marks ? sizeof(fx) : 0;
+	e.line = malloc(head + l->len);
 	if (!e.line)
 		return -ENOMEM;
-	memcpy(e.line, l->buf, l->len);
-	if (tl->n == TIMELINE_WINDOW)
-		tl_pop(tl, o);
+	if (e.marks)
+		memcpy(e.line, &fx, sizeof(fx));
+	memcpy(e.line + head, l->buf, l->len);
+	if (tl->n == TIMELINE_WINDOW) {
+		err = tl_pop(tl, o);
+		if (err) {
+			free(e.line);
+			return err;
+		}
+	}
 	tl_push(tl, e);
 	return 0;
 }
 
 int timeline_finish(struct timeline *tl, struct out *o)
 {
-	while (tl->n)
-		tl_pop(tl, o);
-	return 0;
+	int err = 0;
+
+	while (tl->n && !err)
+		err = tl_pop(tl, o);
+	return err;
 }
 
 void timeline_free(struct timeline *tl)
@@ -331,5 +390,6 @@ void timeline_free(struct timeline *tl)
 		free(tl->heap[i].line);
 	free(tl->heap);
 	free(tl->line.buf);
+	fdpaths_free(tl->fds);
 	free(tl);
 }

@@ -29,10 +29,11 @@ MAX_NESTING = 8
 START_SCAN = 1 << 20
 KINDS = ("uint", "sint", "time", "bytes")
 
-# Section 9: the built-in schema of version 1.1; SINCE: the minor version that added a type.
+# Section 9: the built-in schema of version 1.3; SINCE: the minor version that added a type.
 BUILTIN = {
     1: ("syscall", "time_ns:time duration_ns:uint pid:uint tid:uint cgroup_id:uint nr:uint "
-                   "abi:uint ret:sint unfinished:uint"),
+                   "abi:uint ret:sint unfinished:uint arg0:uint arg1:uint arg2:uint arg3:uint "
+                   "arg4:uint arg5:uint path_flags:uint path_ref:uint path:bytes"),
     2: ("task", "time_ns:time pid:uint tid:uint ppid:uint cgroup_id:uint start_ns:uint "
                 "comm:bytes"),
     3: ("fork", "time_ns:time parent_pid:uint parent_tid:uint child_pid:uint child_tid:uint "
@@ -46,6 +47,13 @@ BUILTIN = {
     9: ("sample", "time_ns:time pid:uint tid:uint cpu:uint cgroup_id:uint event:uint payload:bytes"),
 }
 SINCE = {9: 1}
+# SYSCALL's first nine fields; the rest (1.3) only in a session with "syscall_args".
+SYSCALL_BASE = 9
+ARGS_MINOR = 3
+ARG_KINDS = ("int", "fd", "dirfd", "path", "flags", "enum", "mode", "size", "ptr")
+MAX_ARGS = 6
+MAX_ARGS_STRING = 4096
+MAX_SYSCALL_ARGS = 4096
 MAX_EVENTS = 1024
 MAX_EVENT_FIELDS = 256
 MAX_NAME = 256
@@ -166,14 +174,16 @@ def uint(v):
 
 # ---------------------------------------------------------------- HEADER and TRAILER (5, 8)
 
-def builtin(t, minor):
+def builtin(t, minor, args=False):
     """Section 9's entry for t as a session of this minor version knows it (None: no HEADER)."""
     if minor is not None and minor < SINCE.get(t, 0):
         return None
+    if t == 1 and minor is not None and (minor < ARGS_MINOR or not args):
+        return BUILTIN[1][0], BUILTIN[1][1][:SYSCALL_BASE]
     return BUILTIN.get(t)
 
 
-def parse_schema_entry(m, minor):
+def parse_schema_entry(m, minor, args):
     t, fields = uint(get(m, "type")), get(m, "fields")
     if not t or t > 0xFFFFFFFF or not isinstance(fields, list) or len(fields) > MAX_FIELDS:
         return None
@@ -185,7 +195,7 @@ def parse_schema_entry(m, minor):
         if kind not in KINDS:
             return None
         out.append((text(f[0]), kind))
-    known = builtin(t, minor)
+    known = builtin(t, minor, args)
     typed = known is not None and all(
         out[k][1] == known[1][k][1] for k in range(min(len(out), len(known[1]))))
     return t, (text(get(m, "name")), out, typed)
@@ -224,6 +234,33 @@ def parse_events(v):
     return out
 
 
+def parse_arg(a):
+    """One argument's [name, kind, family]; None if malformed (section 5, "syscall_args")."""
+    if not isinstance(a, list) or len(a) < 3:
+        return None
+    name, family = text_len(a[0]), text_len(a[2])
+    if name is None or not 1 <= name <= MAX_NAME or family is None or family > MAX_NAME:
+        return None
+    kind = a[1][1].decode("latin-1") if isinstance(a[1], tuple) and a[1][0] == "tstr" else ""
+    return [text(a[0]), kind if kind in ARG_KINDS else "int", text(a[2])]
+
+
+def parse_syscall_args(v):
+    """Section 5, "syscall_args": entries one by one, the first of a number kept."""
+    m = uint(get(v, "max"))
+    native = get(v, "native")
+    table = {}
+    for k, args in (native[1][:MAX_SYSCALL_ARGS] if is_map(native) else []):
+        if uint(k) is None or k > 0xFFFFFFFF or not isinstance(args, list) or \
+                len(args) > MAX_ARGS or k in table:
+            continue
+        parsed = [parse_arg(a) for a in args]
+        if None not in parsed:
+            table[k] = parsed
+    return {"max": m if m is not None and m <= MAX_ARGS_STRING else 0,
+            "paths": text(get(v, "paths")), "native": [[k, table[k]] for k in sorted(table)]}
+
+
 def parse_header(body, index):
     h = cbor_load(body)
     if not is_map(h):
@@ -259,6 +296,9 @@ def parse_header(body, index):
         "sequence": uint(get(recording, "sequence")) or 0,
         "snapshot": uint(get(recording, "snapshot")) == 1,
     })
+    args = get(h, "syscall_args") if fmt[1] >= ARGS_MINOR else None
+    if is_map(args):
+        s["syscall_args"] = parse_syscall_args(args)
     tables = []
     for abi in ("native", "compat"):
         names = get(get(syscalls, abi), "names")
@@ -270,7 +310,7 @@ def parse_header(body, index):
     schema = {}
     entries = get(h, "schema")
     for m in (entries[:1024] if isinstance(entries, list) else []):
-        e = parse_schema_entry(m, fmt[1])
+        e = parse_schema_entry(m, fmt[1], "syscall_args" in s)
         if e and e[0] not in schema:
             schema[e[0]] = e[1]
     return s, tables, schema
@@ -393,7 +433,19 @@ def column(p, kind, count, first_ns):
     return stored
 
 
-def parse_block(body, schema, minor=None):
+def resolve_paths(cols):
+    """Section 7.1: SYSCALL path_ref k > 0 names the k-th path the block stores whole."""
+    refs, paths, table = cols[SYSCALL_BASE + 7], cols[SYSCALL_BASE + 8], []
+    for i, (ref, path) in enumerate(zip(refs, paths)):
+        if ref > len(table) or (ref and path):
+            raise Bad("path_ref")
+        if ref:
+            paths[i] = table[ref - 1]
+        elif path:
+            table.append(path)
+
+
+def parse_block(body, schema, minor=None, args=False):
     """Records (type, schema entry, row values) in file order, and the sections' (type, count)."""
     p = Payload(body)
     major, n, p.pos = cbor_head(body, 0, len(body))
@@ -443,13 +495,17 @@ def parse_block(body, schema, minor=None):
         start = p.pos
         p.take(length)
         sp = Payload(raw, start, p.pos)  # the section's columns, skipped whole by length
-        known = builtin(t, minor)
+        known = builtin(t, minor, args)
         entry = schema.get(t) or (known + (True,) if known else None)
         cols = []
         if entry:
             for k, (_name, kind) in enumerate(entry[1]):
                 cols.append(column(sp, kind, c, first_ns) if k < nfields else
                             [b"" if kind == "bytes" else 0] * c)
+            if t == 1 and entry[2] and len(known[1]) > SYSCALL_BASE:
+                # fields the HEADER's entry lacks read as 0 and empty (section 5)
+                cols += [[b"" if kind == "bytes" else 0] * c for _n, kind in known[1][len(cols):]]
+                resolve_paths(cols)
         sections[t] = [entry, cols, c, 0]
         order.append((t, c))
     if p.pos != p.end:
@@ -687,12 +743,13 @@ class Reader:
             schema = self.session[2] if self.session else {}
             try:
                 minor = self.session[0]["format"][1] if self.session else None
-                records, sections = parse_block(body, schema, minor)
+                args = bool(self.session) and "syscall_args" in self.session[0]
+                records, sections = parse_block(body, schema, minor, args)
             except Bad:
                 self.diag("bad_block", 2, pos, total)
                 return
             for st, c in sections:
-                known = builtin(st, minor)
+                known = builtin(st, minor, args)
                 entry = schema.get(st) or (known + (True,) if known else None)
                 if entry is None or not entry[2]:
                     if entry is None:

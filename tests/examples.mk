@@ -5,7 +5,7 @@
 #                        are identical, that each NAME.sct still decodes to NAME.json, and that
 #                        spec/sct_read.py (a reader written from the spec alone) decodes it alike;
 #                        and that FORMAT.md's appendix A still shows small.sct's bytes
-EXAMPLES := syscall task fork exec exit cgroup lost warning all_types sample recording small multi_block \
+EXAMPLES := syscall task fork exec exit cgroup lost warning all_types sample recording args small multi_block \
 	truncated corrupt_block bad_block unknown_types no_trailer concatenated bad_header label_only
 EXAMPLES_GEN := $(BUILD)/tests/make_examples
 SCT_DUMP := $(BUILD)/tests/sct_dump

@@ -9,6 +9,8 @@
 #include <string.h>
 #include <zlib.h>
 
+#include "records.def"
+
 static void craft_die(const char *what)
 {
 	fprintf(stderr, "format_craft: %s\n", what);
@@ -172,9 +174,11 @@ void craft_header_body(struct craft *c, uint32_t major, uint32_t minor,
 
 		for (size_t i = 0; i < nextra; i++)
 			replaced |= extra[i].type == t;
+		/* SYSCALL's argument fields belong to sessions with arguments only */
 		if (!replaced)
-			cbor_array_push(schema, cbor_move(schema_entry(t, s->name, s->nfields,
-								       s->fields)));
+			cbor_array_push(schema, cbor_move(schema_entry(t, s->name,
+				t == SCT_REC_SYSCALL ? RECORD_NFIELDS(RECORD_SYSCALL_BASE_FIELDS) : s->nfields,
+				s->fields)));
 	}
 	for (size_t i = 0; i < nextra; i++)
 		cbor_array_push(schema, cbor_move(schema_entry(extra[i].type, extra[i].name,

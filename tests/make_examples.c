@@ -467,6 +467,51 @@ static int make_recording(struct out *o)
 	return err ? err : session_write_info(o, &info, 0, cgroup_recs, NRECS(cgroup_recs), true);
 }
 
+/*
+ * Format 1.3: calls with their arguments, as `sct-record --args` writes them: openat's path
+ * stored once per block and referred to after, a path cut at args_max, one read at exit, one
+ * that could not be read, and calls with no path.
+ */
+static const struct sct_syscall_args args_descs[] = {
+	{ 0, 3, { { "fd", SCT_ARG_FD, "" }, { "buf", SCT_ARG_PTR, "" }, { "count", SCT_ARG_SIZE, "" } } },
+	{ 257, 4, { { "dfd", SCT_ARG_DIRFD, "" }, { "filename", SCT_ARG_PATH, "" },
+		    { "flags", SCT_ARG_FLAGS, "open" }, { "mode", SCT_ARG_MODE, "" } } },
+};
+
+static struct sct_record open_rec(uint64_t t, int64_t ret, const char *path, uint32_t flags)
+{
+	struct sct_record r = sys(t, 900, 300, 300, 257, ret);
+
+	r.syscall.arg0 = 0xffffff9c; /* AT_FDCWD as the int register holds it */
+	r.syscall.arg1 = 0x7ffc3a10 + t;
+	r.syscall.arg2 = 0x80000;    /* O_RDONLY|O_CLOEXEC */
+	r.syscall.path_flags = flags;
+	r.syscall.path = (struct sct_bytes){ (const uint8_t *)path, (uint32_t)strlen(path) };
+	return r;
+}
+
+static int make_args(struct out *o)
+{
+	struct sct_header_info info = header_info(HOST);
+	struct sct_record recs[7];
+
+	recs[0] = open_rec(100, 3, "/etc/ld.so.cache", SCT_PATH_CAPTURED);
+	recs[1] = sys(1100, 400, 300, 300, 0, 832);
+	recs[1].syscall.arg0 = 3;
+	recs[1].syscall.arg1 = 0x7ffc3b00;
+	recs[1].syscall.arg2 = 832;
+	recs[2] = open_rec(2000, -2, "/etc/ld.so.cache", SCT_PATH_CAPTURED);
+	recs[3] = open_rec(3000, -2, "/usr/share/a very long name", SCT_PATH_CAPTURED | SCT_PATH_CUT);
+	recs[4] = open_rec(4000, 4, "/tmp/fresh p\xc3\xa4ge", SCT_PATH_CAPTURED | SCT_PATH_LATE);
+	recs[5] = open_rec(5000, -14, "", SCT_PATH_FAULT);
+	recs[6] = open_rec(6000, -2, "/etc/ld.so.cache", SCT_PATH_CAPTURED);
+	info.syscall_args = args_descs;
+	info.nsyscall_args = sizeof(args_descs) / sizeof(args_descs[0]);
+	info.args_max = 27;
+	info.args_paths = "enter";
+	return session_write_info(o, &info, 0, recs, NRECS(recs), true);
+}
+
 /* Ten write(2)s of one thread, four records per block: blocks of 4, 4 and 2. */
 static void busy_thread(struct sct_record *recs, size_t n)
 {
@@ -627,6 +672,7 @@ static const struct example {
 	{ "all_types", make_all_types },
 	{ "sample", make_sample },
 	{ "recording", make_recording },
+	{ "args", make_args },
 	{ "small", make_small },
 	{ "multi_block", make_multi_block },
 	{ "truncated", make_truncated },

@@ -3,6 +3,7 @@
 #   make test-record      Criterion tests (tests/record_*.c) against $(BUILD)/sct-record
 #   make bench-record     the recorder benchmark (README "Building, testing, benchmarks"): sct
 #                         against its floor (build/bench/sct-record), beside its peers
+#   make bench-args       what sct-record --args adds: raw arguments, a path per call, file size
 RECORD_WL_SRCS := $(wildcard tests/workloads/*.c)
 RECORD_WLS := $(RECORD_WL_SRCS:tests/workloads/%.c=$(BUILD)/tests/workloads/%)
 # Workloads are the ground truth: built plain, never with sanitizers (their runtimes add syscalls).
@@ -11,6 +12,7 @@ RECORD_TEST_SRCS := $(wildcard tests/record_*.c)
 RECORD_TEST_OBJS := $(RECORD_TEST_SRCS:%.c=$(BUILD)/%.o)
 RECORD_TEST_BIN := $(BUILD)/tests/test-record
 RECORD_BENCH_BIN := $(BUILD)/tests/bench-record
+ARGS_BENCH_BIN := $(BUILD)/tests/bench-args
 RECORD_ENV := SCT_RECORD=$(abspath $(BUILD)/sct-record) SCT_WORKLOADS=$(abspath $(BUILD)/tests/workloads)
 
 $(BUILD)/tests/workloads/%: tests/workloads/%.c tests/workloads/workload.h
@@ -22,7 +24,11 @@ $(RECORD_TEST_BIN): $(RECORD_TEST_OBJS) $(LIBSCT)
 	$(call msg,LD,$@)
 	$(Q)$(CC) $(LDFLAGS) $^ -o $@ -lcriterion $(LIBSCT_LIBS)
 
-$(RECORD_BENCH_BIN): $(BUILD)/tests/bench_record.o $(LIBSCT)
+$(RECORD_BENCH_BIN): $(BUILD)/tests/bench_record.o $(BUILD)/tests/bench_common.o $(LIBSCT)
+	$(call msg,LD,$@)
+	$(Q)$(CC) $(LDFLAGS) $^ -o $@ $(LIBSCT_LIBS) -lbpf
+
+$(ARGS_BENCH_BIN): $(BUILD)/tests/bench_args.o $(BUILD)/tests/bench_common.o $(LIBSCT)
 	$(call msg,LD,$@)
 	$(Q)$(CC) $(LDFLAGS) $^ -o $@ $(LIBSCT_LIBS) -lbpf
 
@@ -51,7 +57,7 @@ $(RECORD_FLOOR_BIN): $(RECORD_FLOOR_OBJS) $(LIBSCT)
 	$(call msg,LD,$@)
 	$(Q)$(CC) $(LDFLAGS) $(RECORD_FLOOR_OBJS) -o $@ $(LIBSCT) $(LIBSCT_LIBS) $(RECORD_LIBS)
 
-.PHONY: test-record bench-record record-workloads
+.PHONY: test-record bench-record bench-args record-workloads
 record-workloads: $(RECORD_WLS)
 
 # --jobs 1: the tests measure exact counts and startup races; they do not share the CPUs.
@@ -61,5 +67,8 @@ test-record: $(RECORD_TEST_BIN) $(RECORD_WLS) $(BUILD)/sct-record
 bench-record: $(RECORD_BENCH_BIN) $(RECORD_WLS) $(BUILD)/sct-record $(RECORD_FLOOR_BIN)
 	$(RECORD_ENV) SCT_RECORD_FLOOR=$(abspath $(RECORD_FLOOR_BIN)) $(RECORD_BENCH_BIN)
 
+bench-args: $(ARGS_BENCH_BIN) $(RECORD_WLS) $(BUILD)/sct-record
+	$(RECORD_ENV) $(ARGS_BENCH_BIN)
+
 TESTS += test-record
-BENCHES += bench-record
+BENCHES += bench-record bench-args

@@ -322,3 +322,37 @@ Test(record_cli, ancestor_helper_is_needed_by_cgroup_mode_only)
 	cr_assert(WIFEXITED(rec.status) && WEXITSTATUS(rec.status) == 0, "status %#x:\n%s", rec.status,
 		  rec.err);
 }
+
+/* --args-max outside 1..4096, or without --args: refused with the range and the usage line. */
+Test(record_cli, args_max_range)
+{
+	static const char *const bad[] = { "0", "4097", "256x", "-1" };
+	char pid[16];
+
+	snprintf(pid, sizeof(pid), "%d", getpid());
+	for (size_t i = 0; i < sizeof(bad) / sizeof(bad[0]); i++) {
+		const char *args[] = {"-o", rh_trace_path, "--args", "--args-max", bad[i], "-p", pid, NULL};
+		char needle[128];
+
+		snprintf(needle, sizeof(needle), "sct-record: invalid args-max: '%s': 1..4096 bytes expected",
+			 bad[i]);
+		assert_usage_error(args, needle);
+	}
+	{
+		const char *args[] = {"-o", rh_trace_path, "--args-max", "64", "-p", pid, NULL};
+
+		assert_usage_error(args, "sct-record: --args-max needs --args");
+	}
+}
+
+/* --args needs task storage: without it, refused before any file is made, with the reason. */
+Test(record_cli, args_need_task_storage)
+{
+	/* the bpf backend's need: the perf backend reads the registers from its samples */
+	const char *args[] = {"-o", rh_trace_path, "--backend", "bpf", "--args", "--", "true", NULL};
+
+	setenv("SCT_RECORD_FORCE", "no-task-storage", 1);
+	assert_refused(args, "sct-record: --args needs task storage for tracing programs (Linux 5.12)",
+		       rh_trace_path);
+	unsetenv("SCT_RECORD_FORCE");
+}

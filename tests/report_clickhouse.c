@@ -32,9 +32,10 @@ Test(report_clickhouse, rows_escape_strings_and_carry_the_identity_and_wall_time
 	rt_close(w);
 	cr_assert_eq(rt_run(&out, "%s --to clickhouse %s 2>/dev/null", rt_convert(), path), 0);
 	cr_assert_str_eq(out, "INSERT INTO sct.syscall (host, recording, sequence, session, time_ns, duration_ns, pid, tid, "
-			      "cgroup_id, nr, abi, ret, unfinished, wall_ns, name, comm, cgroup_path) FORMAT TabSeparated\n"
+			      "cgroup_id, nr, abi, ret, unfinished, wall_ns, name, comm, cgroup_path, args) FORMAT "
+			      "TabSeparated\n"
 			      "h\\tx\t" RT_DERIVED_ID "\t0\t0\t1000000002000\t300\t7\t7\t5\t257\t0\t-2\t0\t"
-			      "1767225600000002000\topenat\ta\\\\b\\nc\\rd\t/x\\ty\n");
+			      "1767225600000002000\topenat\ta\\\\b\\nc\\rd\t/x\\ty\t\n");
 	free(out);
 	cr_assert_eq(rt_run(&out, "%s --to clickhouse --records task --database fleet %s 2>/dev/null", rt_convert(), path), 0);
 	cr_assert_str_eq(out, "INSERT INTO fleet.task (host, recording, sequence, session, time_ns, pid, tid, ppid, "
@@ -72,7 +73,10 @@ Test(report_clickhouse, schema_columns_follow_the_header_schema)
 	const char *want = "    host String,\n    recording FixedString(32),\n    sequence UInt64,\n    session UInt32,\n"
 			   "    time_ns UInt64,\n    duration_ns UInt64,\n    pid UInt32,\n    tid UInt32,\n"
 			   "    cgroup_id UInt64,\n    nr UInt32,\n    abi UInt8,\n    ret Int64,\n    unfinished UInt8,\n"
-			   "    wall_ns UInt64,\n    name String,\n    comm String,\n    cgroup_path String\n)\n"
+			   "    arg0 UInt64,\n    arg1 UInt64,\n    arg2 UInt64,\n    arg3 UInt64,\n    arg4 UInt64,\n"
+			   "    arg5 UInt64,\n    path_flags UInt32,\n    path_ref UInt32,\n    path String,\n"
+			   "    wall_ns UInt64,\n    name String,\n    comm String,\n    cgroup_path String,\n"
+			   "    args String\n)\n"
 			   "ENGINE = MergeTree\nPARTITION BY toDate(toDateTime(intDiv(wall_ns, 1000000000)))\n"
 			   "ORDER BY (host, cgroup_id, wall_ns);\n";
 	const char *syscall;

@@ -99,6 +99,18 @@ struct sct_writer *rt_open_recording(const char *path, const char *host, const c
 	return rt_open_info(path, &info, 0);
 }
 
+struct sct_writer *rt_open_args(const char *path, const char *host, const struct sct_syscall_args *descs,
+				uint32_t ndescs)
+{
+	struct sct_header_info info = RT_INFO(host, names, sizeof(names) / sizeof(names[0]));
+
+	info.syscall_args = descs;
+	info.nsyscall_args = ndescs;
+	info.args_max = 256;
+	info.args_paths = "enter";
+	return rt_open_info(path, &info, 0);
+}
+
 void rt_sample(struct sct_writer *w, uint64_t rel_ns, uint32_t pid, uint32_t tid, uint32_t cpu,
 	       uint64_t cg, uint32_t event, const void *payload, uint32_t len)
 {

@@ -153,6 +153,32 @@ static void trailer_print(struct dump *d, const struct sct_reader *r)
 		(unsigned long long)t->first_ns, (unsigned long long)t->last_ns);
 }
 
+/* Format 1.3: the argument descriptions, in a session that has arguments only. */
+static void syscall_args_print(struct dump *d, const struct sct_session *s)
+{
+	if (!sct_session_has_args(s))
+		return;
+	fprintf(d->out, ", \"syscall_args\": {\"max\": %u, \"paths\": ", sct_session_args_max(s));
+	put_cstr(d->out, sct_session_args_paths(s));
+	fputs(", \"native\": [", d->out);
+	for (uint32_t i = 0; i < sct_session_nsyscall_args(s); i++) {
+		const struct sct_syscall_args *a = sct_session_syscall_args_at(s, i);
+
+		fprintf(d->out, "%s[%u, [", i ? ", " : "", a->nr);
+		for (uint32_t k = 0; k < a->nargs; k++) {
+			fputs(k ? ", [" : "[", d->out);
+			put_cstr(d->out, a->args[k].name);
+			fputs(", ", d->out);
+			put_cstr(d->out, sct_arg_kind_name(a->args[k].kind));
+			fputs(", ", d->out);
+			put_cstr(d->out, a->args[k].family);
+			fputc(']', d->out);
+		}
+		fputs("]]", d->out);
+	}
+	fputs("]}", d->out);
+}
+
 static void session_print(struct dump *d, const struct sct_session *s)
 {
 	uint64_t clock_ns, realtime_ns;
@@ -191,7 +217,9 @@ static void session_print(struct dump *d, const struct sct_session *s)
 		}
 		fputs("]}", d->out);
 	}
-	fputs("]}", d->out);
+	fputc(']', d->out);
+	syscall_args_print(d, s);
+	fputc('}', d->out);
 }
 
 /* Records of type 9 are SAMPLEs in 1.1 sessions and without a HEADER (section 10.5). */

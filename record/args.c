@@ -1,0 +1,283 @@
+// SPDX-License-Identifier: BSD-2-Clause
+/*
+ * --args: each syscall's arguments as the running kernel describes them (tracefs
+ * events/syscalls/sys_enter_NAME/format: names and C types), turned into the HEADER's kinds
+ * and into the path_args map that tells the BPF programs which argument is a path. Nothing
+ * here is typed per syscall except the few argument families whose values the tools decode.
+ */
+#include <dirent.h>
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/mount.h>
+#include <sys/stat.h>
+
+#include "record.h"
+#include "syscall_table.h"
+
+static const char *const tracefs_dirs[] = { "/sys/kernel/tracing", "/sys/kernel/debug/tracing" };
+
+/* The argument names the kernel gives file names (getname() is called on them). */
+static const char *const path_names[] = {
+	"filename", "pathname", "path", "oldname", "newname", "dir_name", "dev_name",
+	"specialfile", "library", "new_root", "put_old", "special",
+};
+
+/* An argument of these syscalls named as the rule says belongs to a value family. */
+static const struct family_rule {
+	const char *syscall; /* "" for any */
+	const char *arg;
+	uint32_t kind;
+	const char *family;
+} family_rules[] = {
+	{ "open", "flags", SCT_ARG_FLAGS, "open" },
+	{ "openat", "flags", SCT_ARG_FLAGS, "open" },
+	{ "access", "mode", SCT_ARG_FLAGS, "access" },
+	{ "faccessat", "mode", SCT_ARG_FLAGS, "access" },
+	{ "faccessat2", "mode", SCT_ARG_FLAGS, "access" },
+	{ "faccessat2", "flags", SCT_ARG_FLAGS, "at" },
+	{ "unlinkat", "flag", SCT_ARG_FLAGS, "at" },
+	{ "newfstatat", "flag", SCT_ARG_FLAGS, "at" },
+	{ "statx", "flags", SCT_ARG_FLAGS, "at" },
+	{ "fchownat", "flag", SCT_ARG_FLAGS, "at" },
+	{ "linkat", "flags", SCT_ARG_FLAGS, "at" },
+	{ "utimensat", "flags", SCT_ARG_FLAGS, "at" },
+	{ "execveat", "flags", SCT_ARG_FLAGS, "at" },
+	{ "fchmodat2", "flags", SCT_ARG_FLAGS, "at" },
+	{ "mmap", "prot", SCT_ARG_FLAGS, "mmap_prot" },
+	{ "mprotect", "prot", SCT_ARG_FLAGS, "mmap_prot" },
+	{ "mmap", "flags", SCT_ARG_FLAGS, "mmap" },
+	{ "clone", "clone_flags", SCT_ARG_FLAGS, "clone" },
+	{ "", "whence", SCT_ARG_ENUM, "whence" },
+	{ "kill", "sig", SCT_ARG_ENUM, "signal" },
+	{ "tkill", "sig", SCT_ARG_ENUM, "signal" },
+	{ "tgkill", "sig", SCT_ARG_ENUM, "signal" },
+	{ "rt_sigaction", "sig", SCT_ARG_ENUM, "signal" },
+	{ "rt_sigqueueinfo", "sig", SCT_ARG_ENUM, "signal" },
+	{ "rt_tgsigqueueinfo", "sig", SCT_ARG_ENUM, "signal" },
+	{ "pidfd_send_signal", "sig", SCT_ARG_ENUM, "signal" },
+};
+
+/* Addresses the kernel declares as unsigned long, not as pointers. */
+static const char *const address_names[] = {
+	"addr", "start", "brk", "new_addr", "old_addr", "shmaddr",
+};
+
+static bool name_in(const char *name, const char *const *v, size_t n)
+{
+	for (size_t i = 0; i < n; i++)
+		if (!strcmp(name, v[i]))
+			return true;
+	return false;
+}
+
+static bool ends_with(const char *s, const char *tail)
+{
+	size_t n = strlen(s), t = strlen(tail);
+
+	return n >= t && !strcmp(s + n - t, tail);
+}
+
+/* The kind (and family) of argument name of C type type in syscall sc. */
+static void arg_kind(const char *sc, const char *type, const char *name, struct sct_arg_desc *d)
+{
+	d->family = "";
+	for (size_t i = 0; i < sizeof(family_rules) / sizeof(family_rules[0]); i++) {
+		const struct family_rule *r = &family_rules[i];
+
+		if ((!r->syscall[0] || !strcmp(r->syscall, sc)) && !strcmp(r->arg, name)) {
+			d->kind = r->kind;
+			d->family = r->family;
+			return;
+		}
+	}
+	if (strchr(type, '*'))
+		d->kind = strstr(type, "char") && name_in(name, path_names, sizeof(path_names) /
+							 sizeof(path_names[0])) ? SCT_ARG_PATH : SCT_ARG_PTR;
+	else if (name_in(name, address_names, sizeof(address_names) / sizeof(address_names[0])))
+		d->kind = SCT_ARG_PTR;
+	else if (ends_with(name, "dfd") || !strcmp(name, "dirfd"))
+		d->kind = SCT_ARG_DIRFD;
+	else if (ends_with(name, "fd") || !strcmp(name, "fd_in") || !strcmp(name, "fd_out"))
+		d->kind = SCT_ARG_FD;
+	else if (!strcmp(name, "mode") && strstr(type, "mode_t"))
+		d->kind = SCT_ARG_MODE;
+	else if (strstr(type, "size_t") && !strstr(type, "ssize_t"))
+		d->kind = SCT_ARG_SIZE;
+	else
+		d->kind = SCT_ARG_INT;
+}
+
+/* "\tfield:const char * filename;\t..." -> type "const char *", name "filename"; -1 if not one. */
+static int field_split(char *line, char **type, char **name)
+{
+	char *p = strstr(line, "field:"), *end, *n;
+
+	if (!p)
+		return -1;
+	p += 6;
+	end = strchr(p, ';');
+	if (!end)
+		return -1;
+	*end = '\0';
+	n = end;
+	while (n > p && (n[-1] == '_' || (n[-1] >= 'a' && n[-1] <= 'z') ||
+			 (n[-1] >= 'A' && n[-1] <= 'Z') || (n[-1] >= '0' && n[-1] <= '9')))
+		n--;
+	if (n == end)
+		return -1;
+	*name = n;
+	while (n > p && n[-1] == ' ')
+		n--;
+	*n = '\0';
+	*type = p;
+	return 0;
+}
+
+/* One syscall's format file into a (names copied); -errno. */
+static int format_read(const char *dir, const char *event, const char *sc, struct sct_syscall_args *a)
+{
+	char path[512], line[512];
+	bool in_args = false;
+	FILE *f;
+
+	snprintf(path, sizeof(path), "%s/events/syscalls/%s/format", dir, event);
+	f = fopen(path, "re");
+	if (!f)
+		return -errno;
+	while (fgets(line, sizeof(line), f) && a->nargs < SCT_MAX_ARGS) {
+		char *type, *name;
+
+		if (field_split(line, &type, &name))
+			continue;
+		/* the arguments follow __syscall_nr */
+		if (!strcmp(name, "__syscall_nr")) {
+			in_args = true;
+			continue;
+		}
+		if (!in_args || !strncmp(name, "__", 2))
+			continue;
+		arg_kind(sc, type, name, &a->args[a->nargs]);
+		a->args[a->nargs].name = strdup(name);
+		if (!a->args[a->nargs].name) {
+			fclose(f);
+			return -ENOMEM;
+		}
+		a->nargs++;
+	}
+	fclose(f);
+	return 0;
+}
+
+/* The number of event's syscall: its name, or the name without the "new" of newstat. */
+static int64_t syscall_nr(const char *sc)
+{
+	for (int pass = 0; pass < 2; pass++) {
+		for (uint32_t i = 0; i < syscall_table_native_len; i++)
+			if (syscall_table_native[i].name && !strcmp(syscall_table_native[i].name, sc))
+				return syscall_table_native[i].nr;
+		if (strncmp(sc, "new", 3))
+			break;
+		sc += 3;
+	}
+	return -1;
+}
+
+/* The tracefs directory that has the syscall events; mounts tracefs if none is mounted. */
+static const char *tracefs_find(void)
+{
+	char path[256];
+	struct stat st;
+
+	for (int tried = 0; tried < 2; tried++) {
+		for (size_t i = 0; i < sizeof(tracefs_dirs) / sizeof(tracefs_dirs[0]); i++) {
+			snprintf(path, sizeof(path), "%s/events/syscalls", tracefs_dirs[i]);
+			if (!stat(path, &st) && S_ISDIR(st.st_mode))
+				return tracefs_dirs[i];
+		}
+		if (mount("nodev", tracefs_dirs[0], "tracefs", 0, NULL))
+			break;
+	}
+	return NULL;
+}
+
+static int path_arg_note(struct args_table *t, const struct sct_syscall_args *a, const char *sc)
+{
+	for (uint32_t k = 0; k < a->nargs; k++) {
+		if (a->args[k].kind != SCT_ARG_PATH)
+			continue;
+		if (a->nr >= t->npath_args)
+			return 0;
+		/* after a successful exec the address space is the new program's */
+		t->path_args[a->nr] = SCT_PATH_ARG_VALID | k |
+			(!strncmp(sc, "execve", 6) ? SCT_PATH_NO_RETRY : 0);
+		return 0;
+	}
+	return 0;
+}
+
+static int args_add(struct args_table *t, const char *dir, const char *event)
+{
+	const char *sc = event + strlen("sys_enter_");
+	struct sct_syscall_args *a;
+	int64_t nr = syscall_nr(sc);
+	int err;
+
+	if (nr < 0)
+		return 0;
+	for (uint32_t i = 0; i < t->n; i++)
+		if (t->v[i].nr == nr)
+			return 0;
+	a = &t->v[t->n];
+	memset(a, 0, sizeof(*a));
+	a->nr = (uint32_t)nr;
+	err = format_read(dir, event, sc, a);
+	if (err == -ENOENT)
+		return 0;
+	t->n++;
+	if (err)
+		return err;
+	return path_arg_note(t, a, sc);
+}
+
+int args_describe(struct args_table *t)
+{
+	const char *dir = tracefs_find();
+	char path[256];
+	struct dirent *de;
+	uint32_t max_nr = 0;
+	DIR *d;
+	int err = 0;
+
+	memset(t, 0, sizeof(*t));
+	for (uint32_t i = 0; i < syscall_table_native_len; i++)
+		max_nr = syscall_table_native[i].nr > max_nr ? syscall_table_native[i].nr : max_nr;
+	t->npath_args = max_nr + 1;
+	t->path_args = calloc(t->npath_args, 1);
+	t->v = calloc(syscall_table_native_len ? syscall_table_native_len : 1, sizeof(*t->v));
+	if (!t->path_args || !t->v)
+		return -ENOMEM;
+	if (!dir)
+		return -ENOENT;
+	snprintf(path, sizeof(path), "%s/events/syscalls", dir);
+	d = opendir(path);
+	if (!d)
+		return -errno;
+	while (!err && (de = readdir(d)) && t->n < syscall_table_native_len)
+		if (!strncmp(de->d_name, "sys_enter_", 10))
+			err = args_add(t, dir, de->d_name);
+	closedir(d);
+	t->paths = !err && t->n > 0;
+	return err ? err : (t->n ? 0 : -ENOENT);
+}
+
+void args_free(struct args_table *t)
+{
+	for (uint32_t i = 0; t->v && i < t->n; i++)
+		for (uint32_t k = 0; k < t->v[i].nargs; k++)
+			free((char *)t->v[i].args[k].name);
+	free(t->v);
+	free(t->path_args);
+	memset(t, 0, sizeof(*t));
+}

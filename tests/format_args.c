@@ -1,0 +1,327 @@
+// SPDX-License-Identifier: BSD-2-Clause
+/*
+ * Format 1.3's syscall arguments: the HEADER's descriptions, the argument columns, the
+ * block's path table (each distinct path stored once) and the reader's checks of it.
+ */
+#include <criterion/criterion.h>
+#include <criterion/parameterized.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/mman.h>
+#include <unistd.h>
+
+#include "block_decode.h"
+#include "cbuf.h"
+#include "format_helpers.h"
+#include "header.h"
+#include "session.h"
+#include "varint.h"
+
+static const struct sct_syscall_args descs[] = {
+	{ 257, 4, { { "dfd", SCT_ARG_DIRFD, "" }, { "filename", SCT_ARG_PATH, "" },
+		    { "flags", SCT_ARG_FLAGS, "open" }, { "mode", SCT_ARG_MODE, "" } } },
+	{ 1, 3, { { "fd", SCT_ARG_FD, "" }, { "buf", SCT_ARG_PTR, "" }, { "count", SCT_ARG_SIZE, "" } } },
+};
+
+static struct sct_header_info args_info(void)
+{
+	struct sct_header_info info = fh_info;
+
+	info.syscall_args = descs;
+	info.nsyscall_args = 2;
+	info.args_max = 256;
+	info.args_paths = "enter";
+	return info;
+}
+
+static struct sct_writer *args_writer(const struct sct_header_info *info, uint32_t block, int *fd)
+{
+	struct sct_writer_opts opts = { .block_records = block, .no_fsync = true };
+	int mfd = memfd_create("sct-args", MFD_CLOEXEC), err = 0;
+	struct sct_writer *w;
+
+	cr_assert(mfd >= 0);
+	*fd = dup(mfd);
+	w = sct_writer_open_fd(mfd, info, &opts, &err);
+	cr_assert(w, "writer open: %s", sct_strerror(err));
+	return w;
+}
+
+static struct sct_syscall call(uint64_t i, const char *path, uint32_t flags)
+{
+	struct sct_syscall sc = {
+		.time_ns = 1000 + i, .duration_ns = 7, .pid = 42, .tid = 43, .nr = path ? 257 : 1,
+		.ret = path ? -2 : 5, .arg0 = (uint64_t)-100, .arg1 = 0x7ffd0000 + i,
+		.arg2 = 0x80000, .arg3 = 0644, .arg4 = UINT64_MAX, .arg5 = i,
+		.path_flags = flags,
+	};
+
+	if (path)
+		sc.path = (struct sct_bytes){ (const uint8_t *)path, (uint32_t)strlen(path) };
+	return sc;
+}
+
+static void write_calls(struct sct_writer *w, const char *const *paths, size_t n)
+{
+	for (size_t i = 0; i < n; i++) {
+		struct sct_syscall sc = call(i, paths[i], paths[i] ? SCT_PATH_CAPTURED : 0);
+
+		cr_assert_eq(sct_writer_append_syscall(w, &sc), 0);
+	}
+}
+
+Test(format_args, every_field_reads_back_and_repeats_are_references)
+{
+	static const char *const paths[] = { "/etc/a", "/etc/b b", "/etc/a", NULL, "", "/etc/b b",
+					     "/t\xc3\xa9st", "/etc/a" };
+	static const uint32_t refs[] = { 0, 0, 1, 0, 0, 2, 0, 1 };
+	struct sct_header_info info = args_info();
+	struct sct_writer *w;
+	struct fh_trace t;
+	struct sct_reader *r;
+	struct sct_record rec;
+	const struct sct_syscall_args *a;
+	uint32_t major, minor;
+	size_t n = 0;
+	int fd, err = 0;
+
+	w = args_writer(&info, 0, &fd);
+	write_calls(w, paths, 8);
+	cr_assert_eq(sct_writer_close(w), 0);
+	fh_collect_fd(fd, &t);
+	r = sct_reader_open_mem(t.p, t.len, &err);
+	cr_assert(r);
+	while (sct_reader_next(r, &rec) == 1) {
+		struct sct_syscall want;
+
+		if (rec.type == SCT_REC_SESSION) {
+			const struct sct_session *s = sct_reader_session(r);
+
+			sct_session_version(s, &major, &minor);
+			cr_assert_eq(major, 1);
+			cr_assert_eq(minor, 3);
+			cr_assert(sct_session_has_args(s));
+			cr_assert_eq(sct_session_args_max(s), 256);
+			cr_assert_str_eq(sct_session_args_paths(s), "enter");
+			a = sct_session_syscall_args(s, 257);
+			cr_assert(a);
+			cr_assert_eq(a->nargs, 4);
+			cr_assert_str_eq(a->args[1].name, "filename");
+			cr_assert_eq(a->args[1].kind, SCT_ARG_PATH);
+			cr_assert_eq(a->args[0].kind, SCT_ARG_DIRFD);
+			cr_assert_str_eq(a->args[2].family, "open");
+			cr_assert_null(sct_session_syscall_args(s, 0));
+			cr_assert_eq(sct_session_syscall_args(s, 1)->args[2].kind, SCT_ARG_SIZE);
+			continue;
+		}
+		cr_assert_lt(n, 8);
+		want = call(n, paths[n], paths[n] ? SCT_PATH_CAPTURED : 0);
+		cr_assert_eq(rec.syscall.time_ns, want.time_ns);
+		cr_assert_eq(rec.syscall.ret, want.ret);
+		cr_assert_eq(rec.syscall.nr, want.nr);
+		cr_assert_eq(rec.syscall.arg0, want.arg0);
+		cr_assert_eq(rec.syscall.arg1, want.arg1);
+		cr_assert_eq(rec.syscall.arg2, want.arg2);
+		cr_assert_eq(rec.syscall.arg3, want.arg3);
+		cr_assert_eq(rec.syscall.arg4, want.arg4);
+		cr_assert_eq(rec.syscall.arg5, want.arg5);
+		cr_assert_eq(rec.syscall.path_flags, want.path_flags);
+		cr_assert_eq(rec.syscall.path_ref, refs[n], "row %zu", n);
+		cr_assert_eq(rec.syscall.path.len, want.path.len, "row %zu", n);
+		cr_assert(!memcmp(rec.syscall.path.ptr, want.path.len ? (const void *)want.path.ptr : "",
+				  want.path.len));
+		n++;
+	}
+	cr_assert_eq(n, 8);
+	sct_reader_close(r);
+	fh_trace_free(&t);
+}
+
+/* The path by field index too (sct-convert's way), resolved through the table. */
+Test(format_args, generic_field_access_resolves_references)
+{
+	static const char *const paths[] = { "/x", "/x" };
+	struct sct_header_info info = args_info();
+	const struct sct_type_schema *ts;
+	struct sct_writer *w;
+	struct sct_reader *r;
+	struct sct_record rec;
+	struct sct_value v;
+	struct fh_trace t;
+	int fd, err = 0, rows = 0;
+
+	w = args_writer(&info, 0, &fd);
+	write_calls(w, paths, 2);
+	cr_assert_eq(sct_writer_close(w), 0);
+	fh_collect_fd(fd, &t);
+	r = sct_reader_open_mem(t.p, t.len, &err);
+	while (sct_reader_next(r, &rec) == 1) {
+		if (rec.type != SCT_REC_SYSCALL)
+			continue;
+		ts = sct_reader_schema(r, SCT_REC_SYSCALL);
+		cr_assert_eq(ts->nfields, 18);
+		cr_assert_str_eq(ts->fields[17].name, "path");
+		cr_assert_eq(sct_reader_field(r, 17, &v), 0);
+		cr_assert_eq(v.b.len, 2);
+		cr_assert(!memcmp(v.b.ptr, "/x", 2));
+		cr_assert_eq(sct_reader_field(r, 9, &v), 0);
+		cr_assert_eq(v.u, (uint64_t)-100);
+		rows++;
+	}
+	cr_assert_eq(rows, 2);
+	sct_reader_close(r);
+	fh_trace_free(&t);
+}
+
+/* A session without arguments stays at the version it was, with the nine base fields. */
+Test(format_args, a_session_without_arguments_is_unchanged)
+{
+	struct sct_syscall sc = call(0, NULL, 0);
+	struct sct_writer *w;
+	struct fh_read rd;
+	struct fh_trace t;
+	int fd;
+
+	w = fh_writer(NULL, &fd);
+	sc.arg0 = sc.arg5 = 0;
+	cr_assert_eq(sct_writer_append_syscall(w, &sc), 0);
+	cr_assert_eq(sct_writer_close(w), 0);
+	fh_collect_fd(fd, &t);
+	cr_assert_null(memmem(t.p, t.len, "syscall_args", 12));
+	cr_assert_null(memmem(t.p, t.len, "arg0", 4));
+	fh_read_mem(t.p, t.len, true, &rd);
+	cr_assert_eq(rd.nrecords, 1);
+	cr_assert_eq(rd.recs[0].syscall.arg1, 0);
+	cr_assert_eq(rd.recs[0].syscall.path.len, 0);
+	fh_read_free(&rd);
+	fh_trace_free(&t);
+}
+
+/* Size of a trace of n calls over paths (NULL: no path), one block per 8192 records. */
+static size_t trace_size(const char *const *set, size_t nset, size_t n)
+{
+	struct sct_header_info info = args_info();
+	struct sct_writer *w;
+	struct fh_trace t;
+	size_t len;
+	int fd;
+
+	w = args_writer(&info, 0, &fd);
+	for (size_t i = 0; i < n; i++) {
+		const char *p = set[i % nset];
+		struct sct_syscall sc = call(i, p, p ? SCT_PATH_CAPTURED : 0);
+
+		sc.arg1 = 0x7ffd0000;
+		sc.arg5 = 0;
+		cr_assert_eq(sct_writer_append_syscall(w, &sc), 0);
+	}
+	cr_assert_eq(sct_writer_close(w), 0);
+	fh_collect_fd(fd, &t);
+	len = t.len;
+	fh_trace_free(&t);
+	return len;
+}
+
+/* The same few paths over and over: at most 2 bytes a record more than no path at all. */
+Test(format_args, repeated_paths_cost_a_reference)
+{
+	static const char *const few[] = { "/etc/ld.so.cache", "/usr/lib/x86_64-linux-gnu/libc.so.6",
+					   "/etc/passwd", "/proc/self/status" };
+	static const char *const none[] = { NULL };
+	size_t n = 100000, with = trace_size(few, 4, n), without = trace_size(none, 1, n);
+
+	cr_assert_leq(with, without + 2 * n, "%zu bytes with paths, %zu without", with, without);
+}
+
+/* ---------------------------------------------------------------- hostile tables */
+
+/* A BLOCK payload of one SYSCALL section of the 18 columns: path_ref and path given. */
+static size_t payload(uint8_t *out, const uint64_t *ref, const uint32_t *len, const char *data,
+		      uint32_t n)
+{
+	uint8_t cols[512], *c = cols, *p = out;
+	size_t dlen = 0;
+
+	for (uint32_t k = 0; k < 16; k++)
+		*c++ = 0;
+	*c++ = 1;
+	for (uint32_t i = 0; i < n; i++)
+		*c++ = (uint8_t)ref[i];
+	*c++ = 1;
+	for (uint32_t i = 0; i < n; i++) {
+		*c++ = (uint8_t)len[i];
+		dlen += len[i];
+	}
+	memcpy(c, data, dlen);
+	c += dlen;
+	p += varint_put(p, 1);
+	p += varint_put(p, SCT_REC_SYSCALL);
+	p += varint_put(p, n);
+	p += varint_put(p, 1);
+	p += varint_put(p, SCT_REC_SYSCALL);
+	p += varint_put(p, n);
+	p += varint_put(p, 18);
+	p += varint_put(p, (uint64_t)(c - cols));
+	memcpy(p, cols, (size_t)(c - cols));
+	return (size_t)(p - out) + (size_t)(c - cols);
+}
+
+static int load(const uint64_t *ref, const uint32_t *len, const char *data, uint32_t n,
+		struct block_dec *d)
+{
+	struct sct_header_info info = args_info();
+	struct sct_session *s = session_new(0);
+	uint8_t raw[1024];
+	struct block_meta m = { .count = n, .codec = 0 };
+	const char *why;
+	struct cbuf b;
+	char err[128];
+	int rc;
+
+	cbuf_init(&b, 0, SCT_MAX_HEADER_BODY);
+	header_encode(&b, &info);
+	cr_assert_eq(b.err, 0);
+	cr_assert_eq(header_parse(b.p, b.len, s, err, sizeof(err)), 0, "%s", err);
+	m.raw_size = payload(raw, ref, len, data, n);
+	m.payload = raw;
+	m.payload_len = m.raw_size;
+	memset(d, 0, sizeof(*d));
+	rc = block_dec_load(d, &m, s, &why);
+	cbuf_free(&b);
+	session_free(s);
+	return rc;
+}
+
+struct bad_ref {
+	uint64_t ref[2];
+	uint32_t len[2];
+};
+
+ParameterizedTestParameters(format_args, bad_references_do_not_decode)
+{
+	static struct bad_ref cases[] = {
+		{ { 1, 0 }, { 0, 2 } }, /* a reference before any path */
+		{ { 0, 2 }, { 2, 0 } }, /* to an entry not yet defined */
+		{ { 0, 1 }, { 2, 2 } }, /* a referring row that stores bytes too */
+	};
+
+	return cr_make_param_array(struct bad_ref, cases, sizeof(cases) / sizeof(cases[0]));
+}
+
+ParameterizedTest(struct bad_ref *c, format_args, bad_references_do_not_decode)
+{
+	struct block_dec d;
+
+	cr_assert_eq(load(c->ref, c->len, "/a/b", 2, &d), -SCT_E_CORRUPT);
+	block_dec_free(&d);
+}
+
+Test(format_args, a_valid_reference_decodes)
+{
+	uint64_t ref[2] = { 0, 1 };
+	uint32_t len[2] = { 2, 0 };
+	struct block_dec d;
+
+	cr_assert_eq(load(ref, len, "/a", 2, &d), 0);
+	block_dec_free(&d);
+}

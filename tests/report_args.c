@@ -1,0 +1,228 @@
+// SPDX-License-Identifier: BSD-2-Clause
+/*
+ * Syscall arguments as strace shows them (report/args.c), and where they show: the timeline,
+ * sct-convert's argument columns. The descriptions come from a trace's HEADER, as they would
+ * from sct-record --args.
+ */
+#include <criterion/criterion.h>
+#include <criterion/parameterized.h>
+#include <fcntl.h>
+#include <sched.h>
+#include <signal.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/mman.h>
+#include <unistd.h>
+
+#include "../report/report.h"
+#include "report_helpers.h"
+
+TestSuite(report_args, .fini = rt_cleanup);
+
+enum { NR_OPENAT = 257, NR_MMAP = 9, NR_CLONE = 56, NR_LSEEK = 8, NR_KILL = 62, NR_ACCESS = 21,
+       NR_UNLINKAT = 263, NR_UNKNOWN = 400 };
+
+#define ARG(n, k, f) { n, SCT_ARG_##k, f }
+static const struct sct_syscall_args descs[] = {
+	{ NR_LSEEK, 3, { ARG("fd", FD, ""), ARG("offset", INT, ""), ARG("whence", ENUM, "whence") } },
+	{ NR_MMAP, 6, { ARG("addr", PTR, ""), ARG("len", SIZE, ""), ARG("prot", FLAGS, "mmap_prot"),
+			ARG("flags", FLAGS, "mmap"), ARG("fd", FD, ""), ARG("off", INT, "") } },
+	{ NR_ACCESS, 2, { ARG("filename", PATH, ""), ARG("mode", FLAGS, "access") } },
+	{ NR_CLONE, 2, { ARG("clone_flags", FLAGS, "clone"), ARG("newsp", PTR, "") } },
+	{ NR_KILL, 2, { ARG("pid", INT, ""), ARG("sig", ENUM, "signal") } },
+	{ NR_OPENAT, 4, { ARG("dfd", DIRFD, ""), ARG("filename", PATH, ""), ARG("flags", FLAGS, "open"),
+			  ARG("mode", MODE, "") } },
+	{ NR_UNLINKAT, 3, { ARG("dfd", DIRFD, ""), ARG("pathname", PATH, ""), ARG("flag", FLAGS, "at") } },
+};
+
+/* A trace with the descriptions above and one call, read back for its session. */
+struct args_session {
+	struct sct_reader *r;
+	const struct sct_session *s;
+};
+
+static void session_open(struct args_session *as)
+{
+	const char *path = rt_path("args.sct");
+	struct sct_record rec;
+	int err = 0;
+
+	rt_close(rt_open_args(path, "h", descs, sizeof(descs) / sizeof(descs[0])));
+	as->r = sct_reader_open(path, &err);
+	cr_assert(as->r);
+	cr_assert_eq(sct_reader_next(as->r, &rec), 1);
+	as->s = sct_reader_session(as->r);
+	cr_assert(as->s && sct_session_has_args(as->s));
+}
+
+/* Strings in place: Criterion hands a parameter to a new process, where pointers mean nothing. */
+struct args_case {
+	uint32_t nr;
+	uint64_t a[6];
+	char path[32];
+	uint32_t path_flags;
+	char want[96];
+};
+
+ParameterizedTestParameters(report_args, rendered_as_strace_does)
+{
+	static struct args_case cases[] = {
+		{ NR_OPENAT, { (uint32_t)AT_FDCWD, 0x7ffc00, O_RDONLY | O_CLOEXEC, 0 }, "/etc/x",
+		  SCT_PATH_CAPTURED, "AT_FDCWD, \"/etc/x\", O_RDONLY|O_CLOEXEC, 0" },
+		{ NR_OPENAT, { 3, 0x10, O_WRONLY | O_CREAT | O_TRUNC, 0640 }, "a \"q\"\\\n\xc3\xa9",
+		  SCT_PATH_CAPTURED, "3, \"a \\\"q\\\"\\\\\\x0a\\xc3\\xa9\", O_WRONLY|O_CREAT|O_TRUNC, 0640" },
+		{ NR_OPENAT, { (uint32_t)AT_FDCWD, 0x10, O_RDWR | 0x40000000, 0 }, "/long",
+		  SCT_PATH_CAPTURED | SCT_PATH_CUT, "AT_FDCWD, \"/long\"..., O_RDWR|0x40000000, 0" },
+		{ NR_OPENAT, { (uint32_t)AT_FDCWD, 0x1, O_RDONLY, 0 }, "", SCT_PATH_FAULT,
+		  "AT_FDCWD, 0x1, O_RDONLY, 0" },
+		{ NR_OPENAT, { (uint32_t)AT_FDCWD, 0x7f00, O_RDONLY, 0 }, "", SCT_PATH_NOT_READ,
+		  "AT_FDCWD, 0x7f00, O_RDONLY, 0" },
+		{ NR_OPENAT, { (uint32_t)AT_FDCWD, 0x7f00, O_RDONLY, 0 }, "", SCT_PATH_CAPTURED,
+		  "AT_FDCWD, \"\", O_RDONLY, 0" },
+		{ NR_MMAP, { 0, 8192, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, (uint32_t)-1, 0 },
+		  "", 0, "NULL, 8192, PROT_READ|PROT_WRITE, MAP_PRIVATE|MAP_ANONYMOUS, -1, 0" },
+		{ NR_MMAP, { 0x7f0000, 4096, PROT_NONE, MAP_SHARED | MAP_FIXED, 3, 4096 }, "", 0,
+		  "0x7f0000, 4096, 0, MAP_SHARED|MAP_FIXED, 3, 4096" },
+		{ NR_ACCESS, { 0x10, R_OK | W_OK }, "/p", SCT_PATH_CAPTURED, "\"/p\", R_OK|W_OK" },
+		{ NR_ACCESS, { 0x10, F_OK }, "/p", SCT_PATH_CAPTURED, "\"/p\", F_OK" },
+		{ NR_CLONE, { CLONE_VM | CLONE_FS | CLONE_FILES | SIGCHLD, 0 }, "", 0,
+		  "CLONE_VM|CLONE_FS|CLONE_FILES|SIGCHLD, NULL" },
+		{ NR_LSEEK, { 4, (uint64_t)-8, SEEK_END }, "", 0, "4, -8, SEEK_END" },
+		{ NR_LSEEK, { 4, 0, 9 }, "", 0, "4, 0, 9" },
+		{ NR_KILL, { 1234, SIGTERM }, "", 0, "1234, SIGTERM" },
+		{ NR_UNLINKAT, { 5, 0x10, AT_REMOVEDIR }, "d", SCT_PATH_CAPTURED, "5, \"d\", AT_REMOVEDIR" },
+		{ NR_UNKNOWN, { 1, 2, 3, 4, 5, 0xffffffffffffffffull }, "", 0,
+		  "0x1, 0x2, 0x3, 0x4, 0x5, 0xffffffffffffffff" },
+	};
+
+	return cr_make_param_array(struct args_case, cases, sizeof(cases) / sizeof(cases[0]));
+}
+
+ParameterizedTest(struct args_case *c, report_args, rendered_as_strace_does)
+{
+	struct sct_syscall sc = { .nr = c->nr, .arg0 = c->a[0], .arg1 = c->a[1], .arg2 = c->a[2],
+				  .arg3 = c->a[3], .arg4 = c->a[4], .arg5 = c->a[5],
+				  .path_flags = c->path_flags };
+	struct out o = { .cap = 4096, .fd = -1 };
+	struct args_session as;
+
+	session_open(&as);
+	sc.path = (struct sct_bytes){ (const uint8_t *)c->path, (uint32_t)strlen(c->path) };
+	o.buf = malloc(o.cap);
+	cr_assert(o.buf);
+	args_out(&o, as.s, &sc, false);
+	cr_assert_eq(o.len, strlen(c->want), "got '%.*s'", (int)o.len, o.buf);
+	cr_assert(!memcmp(o.buf, c->want, o.len), "got '%.*s', want '%s'", (int)o.len, o.buf, c->want);
+	free(o.buf);
+	sct_reader_close(as.r);
+}
+
+/* The timeline of spec/examples/args.sct: calls as strace shows them, then who made them. */
+Test(report_args, timeline_shows_calls_with_their_arguments)
+{
+	const char *path = "spec/examples/args.sct";
+	char *out;
+
+	cr_assert_eq(rt_run(&out, "TZ=UTC %s -T %s 2>/dev/null", rt_report(), path), 0);
+	cr_assert_str_eq(rt_line(out, 0), "+0.000000 10:00:00.000000 openat(AT_FDCWD, \"/etc/ld.so.cache\", "
+			 "O_RDONLY|O_CLOEXEC, 0) = 3 <0.000000> (? 300/300) cg=cgroup:4242");
+	cr_assert_str_eq(rt_line(out, 1), "+0.000001 10:00:00.000001 read(3</etc/ld.so.cache>, 0x7ffc3b00, 832) "
+			 "= 832 <0.000000> (? 300/300) cg=cgroup:4242");
+	cr_assert_str_eq(rt_line(out, 3), "+0.000003 10:00:00.000003 openat(AT_FDCWD, \"/usr/share/a very long "
+			 "name\"..., O_RDONLY|O_CLOEXEC, 0) = -2 ENOENT <0.000000> (? 300/300) cg=cgroup:4242");
+	cr_assert_str_eq(rt_line(out, 5), "+0.000005 10:00:00.000005 openat(AT_FDCWD, 0x7ffc4d98, "
+			 "O_RDONLY|O_CLOEXEC, 0) = -14 EFAULT <0.000000> (? 300/300) cg=cgroup:4242");
+	free(out);
+}
+
+/* sct-convert: raw values, the resolved path and the rendered text, in CSV and JSON Lines. */
+Test(report_args, convert_has_the_argument_columns)
+{
+	const char *path = "spec/examples/args.sct";
+	char *out;
+
+	cr_assert_eq(rt_run(&out, "%s --to csv %s 2>/dev/null", rt_convert(), path), 0);
+	cr_assert_str_eq(rt_line(out, 0), "session,host,time_ns,duration_ns,pid,tid,cgroup_id,nr,abi,ret,"
+			 "unfinished,arg0,arg1,arg2,arg3,arg4,arg5,path_flags,path_ref,path,name,comm,"
+			 "cgroup_path,args\r");
+	cr_assert_str_eq(rt_line(out, 3), "0,example-host,1000000002000,900,300,300,4242,257,0,-2,0,"
+			 "4294967196,2147238368,524288,0,0,0,1,1,/etc/ld.so.cache,openat,,,"
+			 "\"AT_FDCWD, \"\"/etc/ld.so.cache\"\", O_RDONLY|O_CLOEXEC, 0\"\r");
+	free(out);
+	cr_assert_eq(rt_run(&out, "%s --to jsonl %s 2>/dev/null", rt_convert(), path), 0);
+	cr_assert_not_null(strstr(rt_line(out, 4), "\"path_flags\":3,\"path_ref\":0,"
+				  "\"path\":\"/tmp/fresh p\xc3\xa4ge\",\"name\":\"openat\""), "%s", out);
+	cr_assert_not_null(strstr(rt_line(out, 4), "\"args\":\"AT_FDCWD, \\\"/tmp/fresh p\\\\xc3\\\\xa4ge\\\", "
+				  "O_RDONLY|O_CLOEXEC, 0\"}"), "%s", out);
+	free(out);
+}
+
+/* --by path: the calls whose path was captured, one group per path; --path filters by prefix. */
+Test(report_args, by_path_and_path_prefix)
+{
+	const char *path = "spec/examples/args.sct";
+	char *out;
+
+	cr_assert_eq(rt_run(&out, "%s --by path --sort name %s 2>/dev/null", rt_report(), path), 0);
+	cr_assert_not_null(strstr(rt_line(out, 1), "  /etc/ld.so.cache"), "%s", out);
+	cr_assert(!strncmp(rt_line(out, 1), "         3        2 ", 20), "%s", out);
+	cr_assert_not_null(strstr(rt_line(out, 2), "  /tmp/fresh p\\xc3\\xa4ge"), "%s", out);
+	cr_assert_not_null(strstr(rt_line(out, 3), "  /usr/share/a very long name"), "%s", out);
+	cr_assert(!strncmp(rt_line(out, 4), "         5        3 100.00 ", 27), "%s", out);
+	free(out);
+	cr_assert_eq(rt_run(&out, "%s --timeline --path /etc/ --path /tmp %s 2>/dev/null | grep -c openat",
+			    rt_report(), path), 0);
+	cr_assert_str_eq(out, "4\n");
+	free(out);
+	cr_assert_eq(rt_run(&out, "%s --by syscall --path /usr %s 2>/dev/null", rt_report(), path), 0);
+	cr_assert(!strncmp(rt_line(out, 1), "         1        1 ", 20), "%s", out);
+	free(out);
+	cr_assert_eq(rt_run(NULL, "%s --path '' %s 2>/dev/null", rt_report(), path), 2);
+	cr_assert_eq(rt_run(NULL, "%s --by event,path %s 2>/dev/null", rt_report(), path), 2);
+}
+
+static void call(struct sct_writer *w, uint64_t rel_ns, uint32_t nr, int64_t ret, uint64_t arg0,
+		 const char *path)
+{
+	struct sct_record r = { .type = SCT_REC_SYSCALL };
+
+	r.syscall = (struct sct_syscall){ .time_ns = RT_ANCHOR_CLOCK + rel_ns, .duration_ns = 10,
+					  .ret = ret, .pid = 7, .tid = 7, .nr = nr, .arg0 = arg0 };
+	if (path) {
+		r.syscall.path = (struct sct_bytes){ (const uint8_t *)path, (uint32_t)strlen(path) };
+		r.syscall.path_flags = SCT_PATH_CAPTURED;
+	}
+	rt_record(w, &r);
+}
+
+/*
+ * fds shown with the file they were opened on, within the process, in time order whatever
+ * the order of the records in the file (a read written before the open that gave its fd).
+ */
+Test(report_args, timeline_follows_fds_to_their_files)
+{
+	static const struct sct_syscall_args fd_descs[] = {
+		{ RT_NR_READ, 1, { ARG("fd", FD, "") } },
+		{ RT_NR_CLOSE, 1, { ARG("fd", FD, "") } },
+		{ RT_NR_OPENAT, 2, { ARG("dfd", DIRFD, ""), ARG("filename", PATH, "") } },
+	};
+	const char *path = rt_path("fds.sct");
+	struct sct_writer *w = rt_open_args(path, "h", fd_descs, 3);
+	char *out;
+
+	call(w, 200, RT_NR_READ, 5, 3, NULL);
+	call(w, 100, RT_NR_OPENAT, 3, (uint32_t)AT_FDCWD, "/etc/hosts");
+	call(w, 300, RT_NR_CLOSE, 0, 3, NULL);
+	call(w, 400, RT_NR_READ, -9, 3, NULL);
+	call(w, 500, RT_NR_OPENAT, 3, 4, "rel");
+	call(w, 600, RT_NR_READ, 0, 3, NULL);
+	rt_close(w);
+	cr_assert_eq(rt_run(&out, "%s -T %s 2>/dev/null | cut -d' ' -f3-", rt_report(), path), 0);
+	cr_assert_str_eq(rt_line(out, 0), "openat(AT_FDCWD, \"/etc/hosts\") = 3 <0.000000> (? 7/7) cg=cgroup:0");
+	cr_assert_str_eq(rt_line(out, 1), "read(3</etc/hosts>) = 5 <0.000000> (? 7/7) cg=cgroup:0");
+	cr_assert_str_eq(rt_line(out, 2), "close(3</etc/hosts>) = 0 <0.000000> (? 7/7) cg=cgroup:0");
+	cr_assert_str_eq(rt_line(out, 3), "read(3) = -9 EBADF <0.000000> (? 7/7) cg=cgroup:0");
+	cr_assert_str_eq(rt_line(out, 4), "openat(4, \"rel\") = 3 <0.000000> (? 7/7) cg=cgroup:0");
+	cr_assert_str_eq(rt_line(out, 5), "read(3<rel>) = 0 <0.000000> (? 7/7) cg=cgroup:0");
+	free(out);
+}
