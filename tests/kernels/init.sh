@@ -52,8 +52,12 @@ mount -t tmpfs -o mode=1777 tmpfs $r/dev/shm
 mount -t bpf bpf $r/sys/fs/bpf
 mount -t tracefs tracefs $r/sys/kernel/tracing
 mount -t debugfs debugfs $r/sys/kernel/debug
-# cgroup v2 only, where the recorder and the tests look it up (/proc/self/mountinfo).
+# cgroup v2 only, where the recorder and the tests look it up (/proc/self/mountinfo). A
+# controller enabled at the root, as systemd does at boot, gives the implicit ones (perf_event)
+# their state below the root: per-cgroup perf events and PERF_SAMPLE_CGROUP then work as on a
+# production host (the recorder's fallback without it runs on the host under SCT_RECORD_FORCE).
 mount -t cgroup2 cgroup2 $r/sys/fs/cgroup
+echo +pids > $r/sys/fs/cgroup/cgroup.subtree_control || fail "cannot enable a cgroup2 controller"
 mkdir -p $r/boot
 mount --bind /boot $r/boot
 cp /cmd.sh $r/run/cmd.sh
