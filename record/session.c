@@ -425,7 +425,6 @@ static void session_destroy(struct recorder *r)
 	rotate_free(r);
 	cgroups_free(r->cgroups);
 	targets_free(&r->targets);
-	args_free(&r->args);
 	r->skel = NULL;
 	r->cgroups = NULL;
 }
@@ -439,7 +438,8 @@ int session_close_report(struct recorder *r, int err)
 	return err;
 }
 
-int session_run(struct recorder *r)
+/* The session with the bpf backend, or with perf when it is the one picked. */
+static int session_record(struct recorder *r)
 {
 	struct targets_result res = { 0 };
 	int err;
@@ -449,10 +449,8 @@ int session_run(struct recorder *r)
 	r->mode = r->env->all ? SCT_MODE_ALL : r->env->cgroup ? SCT_MODE_CGROUP : SCT_MODE_TARGETS;
 	host_info_fill(&r->host, r->env);
 	err = session_check_report(r);
-	if (err) {
-		args_free(&r->args);
+	if (err)
 		return err;
-	}
 	if (r->backend == BACKEND_PERF)
 		return perf_session_run(r);
 	if (r->env->cmd) {
@@ -515,5 +513,14 @@ out_discard:
 out_abort:
 	command_abort(&r->cmd);
 	session_destroy(r);
+	return err;
+}
+
+/* The argument descriptions outlive a fall back from bpf to perf: freed once, at the end. */
+int session_run(struct recorder *r)
+{
+	int err = session_record(r);
+
+	args_free(&r->args);
 	return err;
 }
