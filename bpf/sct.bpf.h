@@ -4,6 +4,7 @@
 #define SCT_BPF_H
 
 #define EEXIST 17 /* vmlinux.h has no errno values */
+#define PF_EXITING 0x00000004
 #define PF_KTHREAD 0x00200000
 #define TS_COMPAT 0x0002 /* x86 thread_info.status: the syscall came in through an ia32 entry */
 #define SCT_CGROUP_MAX_DEPTH 64

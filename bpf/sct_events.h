@@ -121,6 +121,19 @@ struct sct_inflight {
 };
 
 /*
+ * Per-CPU value (cpu_calls): the task that last entered a syscall on this CPU and has not been
+ * switched out since, and its call. Read by the recorder at stop, for the calls in flight.
+ */
+struct sct_cpu_call {
+	__u64 task;      /* its task_struct's address; 0: none since the last switch */
+	__u32 traced;    /* the filter's verdict on it, taken once per stay on the CPU */
+	__u32 pid, tid;
+	__u32 pad;
+	__u64 cgroup_id; /* at its first syscall of the stay */
+	struct sct_inflight in;
+};
+
+/*
  * --args: per-task storage of the syscall in flight, its arguments and path: the event is
  * built in place and output from here.
  */
@@ -181,6 +194,9 @@ SCT_ABI_ASSERT_AT(sct_ev_exec, time_ns, 16);
 SCT_ABI_ASSERT_AT(sct_ev_exec, comm, 24);
 SCT_ABI_ASSERT_AT(sct_ev_exec, filename, 40);
 _Static_assert(sizeof(struct sct_inflight) == 16, "sct_inflight");
+_Static_assert(sizeof(struct sct_cpu_call) == 48, "sct_cpu_call");
+SCT_ABI_ASSERT_AT(sct_cpu_call, cgroup_id, 24);
+SCT_ABI_ASSERT_AT(sct_cpu_call, in, 32);
 _Static_assert(sizeof(struct sct_stats) == 32, "sct_stats");
 _Static_assert(sizeof(struct sct_iter_task) == 64, "sct_iter_task");
 SCT_ABI_ASSERT_AT(sct_iter_task, start_ns, 16);

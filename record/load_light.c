@@ -31,6 +31,7 @@ static int light_load(void **out, const struct load_settings *s, struct load_han
 	h->iter_prog_fd = skel->progs.iter_tasks.prog_fd;
 	h->stage_prog_fd = skel->progs.stage_flush_cpu.prog_fd;
 	h->path_args_fd = skel->maps.path_args.map_fd;
+	h->cpu_calls_fd = skel->maps.cpu_calls.map_fd;
 	h->iter_mode = &skel->bss->iter_mode;
 	h->ntargets = &skel->bss->ntargets;
 	return 0;
@@ -53,6 +54,9 @@ static int light_attach(void *obj, bool hash, bool args)
 			fd = sct_lskel__sys_exit_args__attach(skel);
 		return fd < 0 ? fd : 0;
 	}
+	/* Before sys_enter: a call its task takes off the CPU must always be parked. */
+	if (fd >= 0 && !hash)
+		fd = sct_lskel__sched_switch__attach(skel);
 	if (fd >= 0)
 		fd = hash ? sct_lskel__sys_enter_hash__attach(skel) : sct_lskel__sys_enter__attach(skel);
 	if (fd >= 0)
@@ -68,7 +72,7 @@ static void light_detach(void *obj)
 			 &skel->links.sys_enter_hash_fd, &skel->links.sys_exit_hash_fd,
 			 &skel->links.sys_enter_args_fd, &skel->links.sys_exit_args_fd,
 			 &skel->links.sched_fork_fd, &skel->links.sched_exec_fd,
-			 &skel->links.sched_exit_fd };
+			 &skel->links.sched_exit_fd, &skel->links.sched_switch_fd };
 
 	for (size_t i = 0; i < sizeof(links) / sizeof(links[0]); i++) {
 		if (*links[i] > 0)

@@ -48,6 +48,9 @@ static int skel_load(void **out, const struct load_settings *s, struct load_hand
 	if (!err)
 		err = bpf_program__set_autoload(hash ? skel->progs.sys_exit : skel->progs.sys_exit_hash,
 						false);
+	/* sched_switch parks the plain programs' calls in inflight. */
+	if (!err && (hash || args))
+		err = bpf_program__set_autoload(skel->progs.sched_switch, false);
 	if (!err)
 		err = sct_skel__load(skel);
 	if (err)
@@ -58,6 +61,7 @@ static int skel_load(void **out, const struct load_settings *s, struct load_hand
 	h->iter_prog_fd = bpf_program__fd(skel->progs.iter_tasks);
 	h->stage_prog_fd = bpf_program__fd(skel->progs.stage_flush_cpu);
 	h->path_args_fd = bpf_map__fd(skel->maps.path_args);
+	h->cpu_calls_fd = bpf_map__fd(skel->maps.cpu_calls);
 	h->iter_mode = &skel->bss->iter_mode;
 	h->ntargets = &skel->bss->ntargets;
 	return 0;
@@ -84,6 +88,9 @@ static int skel_attach(void *obj, bool hash, bool args)
 		err = skel_attach_one(skel->progs.sys_enter_args, &skel->links.sys_enter_args);
 	if (!err && args)
 		return skel_attach_one(skel->progs.sys_exit_args, &skel->links.sys_exit_args);
+	/* Before sys_enter: a call its task takes off the CPU must always be parked. */
+	if (!err && !hash)
+		err = skel_attach_one(skel->progs.sched_switch, &skel->links.sched_switch);
 	if (!err)
 		err = hash ? skel_attach_one(skel->progs.sys_enter_hash, &skel->links.sys_enter_hash) :
 			     skel_attach_one(skel->progs.sys_enter, &skel->links.sys_enter);
@@ -100,7 +107,7 @@ static void skel_detach(void *obj)
 				      &skel->links.sys_enter_hash, &skel->links.sys_exit_hash,
 				      &skel->links.sys_enter_args, &skel->links.sys_exit_args,
 				      &skel->links.sched_fork, &skel->links.sched_exec,
-				      &skel->links.sched_exit };
+				      &skel->links.sched_exit, &skel->links.sched_switch };
 
 	for (size_t i = 0; i < sizeof(links) / sizeof(links[0]); i++) {
 		bpf_link__destroy(*links[i]);

@@ -1,15 +1,18 @@
 // SPDX-License-Identifier: BSD-2-Clause
 /*
  * The BPF task iterator: TASK records for every traced task alive at start, and SYSCALL
- * records (unfinished) for the calls still in flight at stop. Reading tasks in BPF gives
+ * records (unfinished) for the calls still in flight at stop, found in the tasks' storage
+ * and in the CPUs' slots. Reading tasks in BPF gives
  * start times in the clock of FORK and EXIT records (task->start_time, CLOCK_MONOTONIC),
  * which /proc (clock ticks of the boot-time clock) cannot.
  */
 #include <errno.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
 #include <bpf/bpf.h>
+#include <bpf/libbpf.h>
 
 #include "record.h"
 
@@ -98,7 +101,42 @@ int snapshot_tasks(struct recorder *r)
 	return snapshot_run(r, SCT_ITER_TASKS, task_write);
 }
 
+/*
+ * The calls left in the CPUs' slots (cpu_calls): their tasks were on a CPU when the programs
+ * were detached, so sched_switch never parked them in their storage.
+ */
+static int snapshot_cpu_calls(struct recorder *r)
+{
+	int ncpus = libbpf_num_possible_cpus();
+	struct sct_cpu_call *calls;
+	uint32_t zero = 0;
+	uint64_t now_ns;
+	int err = 0;
+
+	if (ncpus <= 0)
+		return ncpus ? ncpus : -EINVAL;
+	calls = calloc(ncpus, sizeof(*calls));
+	if (!calls)
+		return -ENOMEM;
+	if (bpf_map_lookup_elem(r->cpu_calls_fd, &zero, calls))
+		err = -errno;
+	now_ns = clock_now_ns();
+	for (int cpu = 0; !err && cpu < ncpus; cpu++) {
+		const struct sct_cpu_call *c = &calls[cpu];
+		struct sct_iter_task t = { .pid = c->pid, .tid = c->tid, .nr = c->in.nr,
+					   .cgroup_id = c->cgroup_id, .enter_ns = c->in.enter_ns,
+					   .abi = c->in.abi };
+
+		if (c->task && c->traced && c->in.active)
+			err = inflight_write(r, &t, now_ns);
+	}
+	free(calls);
+	return err;
+}
+
 int snapshot_inflight(struct recorder *r)
 {
-	return snapshot_run(r, SCT_ITER_INFLIGHT, inflight_write);
+	int err = snapshot_run(r, SCT_ITER_INFLIGHT, inflight_write);
+
+	return err ? err : snapshot_cpu_calls(r);
 }
