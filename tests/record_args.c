@@ -33,7 +33,17 @@ struct calls {
 	struct sct_syscall_args openat;
 };
 
-/* The calls of pid, in order, with the session's facts about arguments. */
+static int call_cmp_time(const void *a, const void *b)
+{
+	const struct call *x = a, *y = b;
+
+	return (x->sc.time_ns > y->sc.time_ns) - (x->sc.time_ns < y->sc.time_ns);
+}
+
+/*
+ * The calls of pid in the order it made them (by entry time: file order follows the CPUs'
+ * stages, and the workload may move between CPUs), with the session's facts about arguments.
+ */
 static void calls_read(const char *path, uint32_t pid, struct calls *c)
 {
 	struct sct_reader *r;
@@ -69,6 +79,7 @@ static void calls_read(const char *path, uint32_t pid, struct calls *c)
 		c->n++;
 	}
 	cr_assert_eq(rc, 0, "reader: %s", sct_strerror(rc));
+	qsort(c->v, c->n, sizeof(c->v[0]), call_cmp_time);
 	/* the argument names are the session's: keep what the checks need before closing */
 	if (c->openat_desc) {
 		for (uint32_t k = 0; k < c->openat.nargs; k++) {
