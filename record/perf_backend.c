@@ -1053,6 +1053,8 @@ int perf_session_run(struct recorder *r)
 	if (!err) {
 		b.epoll_fd = epoll_create1(EPOLL_CLOEXEC);
 		err = b.epoll_fd < 0 ? -errno : perf_epoll(&b, b.epoll_fd);
+		if (err)
+			fprintf(stderr, "sct-record: cannot poll the perf events: %s\n", strerror(-err));
 	}
 	if (err)
 		goto out_discard;

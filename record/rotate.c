@@ -292,8 +292,13 @@ void rotate_discard(struct recorder *r)
 
 	sct_writer_abandon(r->writer);
 	r->writer = NULL;
-	if (rot && rot->created)
+	if (!rot)
+		return;
+	if (rot->created)
 		unlink(r->env->output);
+	/* the first numbered file, published with only its start (the perf backend opens its output first) */
+	else if (env_rotates(r->env) && rot->files == 1)
+		unlink(rot->name);
 }
 
 uint64_t rotate_records(const struct recorder *r)

@@ -593,6 +593,36 @@ Test(record_rotate, sigkill_during_a_rotation_leaves_every_closed_file_complete)
 	rh_trace_free(&t);
 }
 
+/*
+ * A start that fails once the first numbered file is made leaves no file, as without rotation:
+ * the perf backend publishes its output before it polls its events, and strace fails that
+ * epoll_create1(2).
+ */
+Test(record_rotate, failed_start_leaves_no_numbered_file)
+{
+	char log[RH_DIR_MAX + 16];
+	const char *strace[] = {"/usr/bin/strace", "-q", "-f", "-o", log, "-e", "trace=epoll_create1",
+				"-e", "inject=epoll_create1:error=EMFILE",
+				"-E", "ASAN_OPTIONS=detect_leaks=0", NULL};
+	const char *args[] = {"--backend", "perf", "-a", "-o", rh_trace_path, "--rotate-size", "64K", NULL};
+	struct rh_recorder rec;
+	struct dirent *de;
+	DIR *d;
+
+	unsetenv(RH_BACKEND_ENV);
+	snprintf(log, sizeof(log), "%s/strace.log", rh_dir);
+	cr_assert_eq(rh_recorder_start_under(&rec, strace, args), -ECHILD, "ready:\n%s", rec.err);
+	cr_assert(WIFEXITED(rec.status) && WEXITSTATUS(rec.status) == 1, "status %#x:\n%s", rec.status,
+		  rec.err);
+	cr_assert(strstr(rec.err, "sct-record: cannot poll the perf events: Too many open files\n"),
+		  "%s", rec.err);
+	d = opendir(rh_dir);
+	cr_assert_not_null(d);
+	while ((de = readdir(d)))
+		cr_assert(strncmp(de->d_name, "trace", 5), "%s left behind", de->d_name);
+	closedir(d);
+}
+
 /* Any moment: whatever file is open when the recorder is killed, the ones before it are whole. */
 Test(record_rotate, sigkill_while_rotating_under_load_leaves_whole_files)
 {
