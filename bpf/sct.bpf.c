@@ -163,9 +163,9 @@ struct {
 static __always_inline void stat_add(__u64 *counter)
 {
 	/*
-	 * Programs on one CPU can nest (a tracepoint hit inside another program's helper), and
-	 * on PREEMPT and PREEMPT_RT kernels another task can preempt one and run the same
-	 * program on the same CPU: a plain increment of this per-CPU slot could lose counts.
+	 * Programs on one CPU can nest (a tracepoint hit inside another program's helper, the
+	 * stage flush run from an interrupt): a plain increment of this per-CPU slot could lose
+	 * counts.
 	 */
 	__sync_fetch_and_add(counter, 1);
 }
@@ -346,9 +346,8 @@ static __always_inline void syscall_fill(struct sct_ev_syscall *e, struct sct_in
 
 /*
  * The CPU's stage, taken, or NULL. Programs on one CPU nest (a tracepoint inside another
- * program's helper, the flush run from an interrupt), and on PREEMPT and PREEMPT_RT kernels
- * a preempted program's task can be followed by another task running the same program on
- * the same CPU: only the one that takes the stage with an atomic exchange touches it.
+ * program's helper, the flush run from an interrupt): only the one that takes the stage with
+ * an atomic exchange touches it.
  */
 static __always_inline void *stage_take(void *map)
 {
@@ -445,12 +444,6 @@ static __always_inline struct sct_cpu_call *cpu_call_get(void)
 	return bpf_map_lookup_elem(&cpu_calls, &zero);
 }
 
-/* The task's cgroup through BTF pointers: bpf_get_current_cgroup_id() minus the helper call. */
-static __always_inline __u64 task_cgroup_id(struct task_struct *task)
-{
-	return task->cgroups->dfl_cgrp->kn->id;
-}
-
 /*
  * The slot taken by task, at its first syscall on this CPU since it was switched in (every
  * syscall in cgroup mode: a task can be moved out of the cgroup while it runs).
@@ -464,7 +457,26 @@ static __always_inline void cpu_call_claim(struct sct_cpu_call *c, struct task_s
 		return;
 	c->pid = task->tgid;
 	c->tid = task->pid;
-	c->cgroup_id = task_cgroup_id(task);
+	/* css first: a move in between then shows at sys_exit as a changed css_set */
+	c->css = (__u64)task->cgroups;
+	c->cgroup_id = bpf_get_current_cgroup_id();
+}
+
+/*
+ * The cgroup id of the slot's task, at its sys_exit. A css_set names one cgroup per hierarchy
+ * for its whole life, so while the task keeps its css_set the id read at the claim holds;
+ * comparing the pointer costs one load where the walk to the id costs three, and the verifier
+ * follows no pointer chain here (each one costs it linear searches of the kernel's BTF).
+ */
+static __always_inline __u64 cpu_call_cgroup(struct sct_cpu_call *c, struct task_struct *task)
+{
+	__u64 css = (__u64)task->cgroups;
+
+	if (c->css != css) {
+		c->css = css;
+		c->cgroup_id = bpf_get_current_cgroup_id();
+	}
+	return c->cgroup_id;
 }
 
 SEC("tp_btf/sys_enter")
@@ -493,7 +505,7 @@ int BPF_PROG(sys_enter, struct pt_regs *regs, long id)
  */
 static __always_inline void inflight_missing(struct task_struct *task)
 {
-	if (task->bpf_storage && current_traced(bpf_get_current_pid_tgid()))
+	if (BPF_CORE_READ(task, bpf_storage) && current_traced(bpf_get_current_pid_tgid()))
 		stat_inflight_full();
 }
 
@@ -512,7 +524,7 @@ int BPF_PROG(sys_exit, struct pt_regs *regs, long ret)
 	task = bpf_get_current_task_btf();
 	if (c->task == (__u64)task) {
 		if (c->in.active) {
-			struct call_end ce = { task->tgid, task->pid, ret, task_cgroup_id(task) };
+			struct call_end ce = { task->tgid, task->pid, ret, cpu_call_cgroup(c, task) };
 
 			syscall_submit(&c->in, &ce);
 		}
@@ -521,7 +533,7 @@ int BPF_PROG(sys_exit, struct pt_regs *regs, long ret)
 	/* Switched out since its sys_enter: the call, if traced, was parked in its storage. */
 	in = bpf_task_storage_get(&inflight, task, NULL, 0);
 	if (in) {
-		struct call_end ce = { task->tgid, task->pid, ret, task_cgroup_id(task) };
+		struct call_end ce = { task->tgid, task->pid, ret, bpf_get_current_cgroup_id() };
 
 		if (in->active)
 			syscall_submit(in, &ce);
@@ -756,6 +768,16 @@ static __always_inline void args_submit(struct sct_inflight_args *ia, const stru
 	if (st->used > sizeof(st->buf) - ARGS_EVENT_MAX)
 		stage_args_flush(st);
 	stage_give(st);
+}
+
+/*
+ * The task's cgroup through BTF pointers: bpf_get_current_cgroup_id() minus the helper call
+ * (~15 ns here), for --args's sys_exit. Each such walk costs the verifier linear searches of
+ * the kernel's BTF by name at load, so the plain programs avoid it (cpu_call_cgroup()).
+ */
+static __always_inline __u64 task_cgroup_id(struct task_struct *task)
+{
+	return task->cgroups->dfl_cgrp->kn->id;
 }
 
 SEC("tp_btf/sys_exit")

@@ -129,7 +129,8 @@ struct sct_cpu_call {
 	__u32 traced;    /* the filter's verdict on it, taken once per stay on the CPU */
 	__u32 pid, tid;
 	__u32 pad;
-	__u64 cgroup_id; /* at its first syscall of the stay */
+	__u64 cgroup_id; /* its cgroup v2 id, read when it had the css_set in css */
+	__u64 css;       /* its task->cgroups (struct css_set) then */
 	struct sct_inflight in;
 };
 
@@ -194,9 +195,9 @@ SCT_ABI_ASSERT_AT(sct_ev_exec, time_ns, 16);
 SCT_ABI_ASSERT_AT(sct_ev_exec, comm, 24);
 SCT_ABI_ASSERT_AT(sct_ev_exec, filename, 40);
 _Static_assert(sizeof(struct sct_inflight) == 16, "sct_inflight");
-_Static_assert(sizeof(struct sct_cpu_call) == 48, "sct_cpu_call");
+_Static_assert(sizeof(struct sct_cpu_call) == 56, "sct_cpu_call");
 SCT_ABI_ASSERT_AT(sct_cpu_call, cgroup_id, 24);
-SCT_ABI_ASSERT_AT(sct_cpu_call, in, 32);
+SCT_ABI_ASSERT_AT(sct_cpu_call, in, 40);
 _Static_assert(sizeof(struct sct_stats) == 32, "sct_stats");
 _Static_assert(sizeof(struct sct_iter_task) == 64, "sct_iter_task");
 SCT_ABI_ASSERT_AT(sct_iter_task, start_ns, 16);

@@ -411,7 +411,7 @@ static void session_summary(struct recorder *r)
 	/* Not a loss: each went to the ring buffer by itself, as without staging. */
 	if (r->seen.stage_busy)
 		fprintf(stderr, "sct-record: %llu SYSCALL events bypassed their CPU's stage (a program "
-			"preempted or nested there)\n", (unsigned long long)r->seen.stage_busy);
+			"nested there)\n", (unsigned long long)r->seen.stage_busy);
 }
 
 static void session_destroy(struct recorder *r)
