@@ -345,18 +345,23 @@ static __always_inline void syscall_fill(struct sct_ev_syscall *e, struct sct_in
 }
 
 /*
- * The CPU's stage, taken, or NULL. Programs on one CPU nest (a tracepoint inside another
- * program's helper, the flush run from an interrupt): only the one that takes the stage with
- * an atomic exchange touches it.
+ * The CPU's stage, taken, or NULL. Only programs on this CPU touch it, and they never preempt
+ * one another (cpu_calls); one can interrupt another (the flush, run from an interrupt), but
+ * then ends before the one it interrupted goes on. So a flag tested then set, with no atomic
+ * instruction, gives the stage to one program at a time: an interrupt between the test and
+ * the set finds the flag clear and leaves the stage as it found it, given back.
  */
 static __always_inline void *stage_take(void *map)
 {
 	__u32 zero = 0;
 	struct stage *st = bpf_map_lookup_elem(map, &zero);
 
-	if (st && !__sync_lock_test_and_set(&st->busy, 1))
-		return st;
-	return NULL;
+	if (!st || st->busy)
+		return NULL;
+	st->busy = 1;
+	/* every access of the stage after the flag is set */
+	asm volatile("" ::: "memory");
+	return st;
 }
 
 /* Every later access of the stage is on this CPU: a compiler barrier orders the release. */
