@@ -428,7 +428,7 @@ static unsigned long kernel_ticks(pid_t pid)
 	cr_assert_not_null(f, "%s: %s", path, strerror(errno));
 	p = fgets(buf, sizeof(buf), f) ? strrchr(buf, ')') : NULL;
 	fclose(f);
-	/* after the comm: state ppid pgrp session tty_nr tpgid flags minflt cminflt majflt cmajflt utime stime */
+	/* the fields after the comm, up to stime (the 15th) */
 	cr_assert(p && sscanf(p + 2, "%*c %*d %*d %*d %*d %*d %*u %*u %*u %*u %*u %*u %lu", &stime) == 1,
 		  "%s: %s", path, buf);
 	return stime;
@@ -450,54 +450,12 @@ static bool blocked_in(pid_t tid, long nr)
 }
 
 /*
- * A call still blocked when the recorder stops is written once, as unfinished: the task
- * iterator reads it from the in-flight slot of its task (task storage or the tid hash map).
+ * Trace the workload wl by pid; once it printed its line and is in call nr (on_cpu: running
+ * it, its kernel time growing; else blocked in it), stop the recorder. The trace must hold
+ * exactly one unfinished SYSCALL record: that call.
  */
-Test(record_trace, call_in_flight_at_stop_is_unfinished)
+static void assert_stop_during_call(const char *const wl[], long nr, bool on_cpu)
 {
-	const char *wl[] = {rh_workload("blocker"), NULL};
-	const char *args[] = {"-o", rh_trace_path, "-p", NULL, NULL};
-	struct rh_recorder rec;
-	struct rh_proc p;
-	struct rh_trace t;
-	char line[128], pid[16];
-	size_t unfinished = 0;
-
-	cr_assert_eq(rh_spawn(&p, wl, false), 0);
-	snprintf(pid, sizeof(pid), "%d", p.pid);
-	args[3] = pid;
-	cr_assert_eq(rh_recorder_start(&rec, args), 0, "recorder: %s", rec.err);
-	cr_assert_eq(rh_go(&p), 0);
-	cr_assert_gt(rh_read_line(p.out_fd, line, sizeof(line), RH_TIMEOUT_MS), 0);
-	/* After its line the workload makes one more call: the read that blocks. */
-	for (int i = 0; !blocked_in(p.pid, SYS_read); i++) {
-		cr_assert_lt(i, RH_TIMEOUT_MS, "pid %d never blocked in read", p.pid);
-		usleep(1000);
-	}
-	cr_assert_eq(rh_recorder_finish(&rec, SIGINT, RH_TIMEOUT_MS), 0);
-	cr_assert(WIFEXITED(rec.status) && WEXITSTATUS(rec.status) == 0, "status %#x:\n%s", rec.status, rec.err);
-	trace_load(&t, rh_trace_path);
-	for (size_t i = 0; i < t.nsc; i++) {
-		if (!t.sc[i].unfinished)
-			continue;
-		unfinished++;
-		cr_assert_eq(t.sc[i].tid, (uint32_t)p.pid);
-		cr_assert_eq(t.sc[i].nr, SYS_read);
-		cr_assert_gt(t.sc[i].time_ns, 0);
-	}
-	cr_assert_eq(unfinished, 1, "%zu unfinished SYSCALL records", unfinished);
-	rh_trace_free(&t);
-	rh_proc_release(&p);
-}
-
-/*
- * A call still running on its CPU when the recorder stops is written once, as unfinished:
- * the recorder reads it from the CPU's slot (cpu_calls), since its task never left the CPU
- * for sched_switch to park the call (or from its task storage, if it did).
- */
-Test(record_trace, call_running_at_stop_is_unfinished)
-{
-	const char *wl[] = {rh_workload("spinner"), "134217728", NULL};
 	const char *args[] = {"-o", rh_trace_path, "-p", NULL, NULL};
 	struct rh_recorder rec;
 	struct rh_proc p;
@@ -512,10 +470,9 @@ Test(record_trace, call_running_at_stop_is_unfinished)
 	cr_assert_eq(rh_recorder_start(&rec, args), 0, "recorder: %s", rec.err);
 	cr_assert_eq(rh_go(&p), 0);
 	cr_assert_gt(rh_read_line(p.out_fd, line, sizeof(line), RH_TIMEOUT_MS), 0);
-	/* After its line the workload's only kernel time is the getrandom: it is in the call. */
 	ticks = kernel_ticks(p.pid);
-	for (int i = 0; kernel_ticks(p.pid) < ticks + 2; i++) {
-		cr_assert_lt(i, RH_TIMEOUT_MS, "pid %d never ran getrandom", p.pid);
+	for (int i = 0; on_cpu ? kernel_ticks(p.pid) < ticks + 2 : !blocked_in(p.pid, nr); i++) {
+		cr_assert_lt(i, RH_TIMEOUT_MS, "pid %d never got into call %ld", p.pid, nr);
 		usleep(1000);
 	}
 	cr_assert_eq(rh_recorder_finish(&rec, SIGINT, RH_TIMEOUT_MS), 0);
@@ -526,10 +483,35 @@ Test(record_trace, call_running_at_stop_is_unfinished)
 			continue;
 		unfinished++;
 		cr_assert_eq(t.sc[i].tid, (uint32_t)p.pid);
-		cr_assert_eq(t.sc[i].nr, SYS_getrandom);
+		cr_assert_eq(t.sc[i].nr, nr);
 		cr_assert_gt(t.sc[i].time_ns, 0);
 	}
 	cr_assert_eq(unfinished, 1, "%zu unfinished SYSCALL records", unfinished);
 	rh_trace_free(&t);
 	rh_proc_release(&p);
+}
+
+/*
+ * A call still blocked when the recorder stops is written once, as unfinished: the task
+ * iterator reads it from the in-flight slot of its task (task storage or the tid hash map).
+ * After its line the workload makes one more call: the read that blocks.
+ */
+Test(record_trace, call_in_flight_at_stop_is_unfinished)
+{
+	const char *wl[] = {rh_workload("blocker"), NULL};
+
+	assert_stop_during_call(wl, SYS_read, false);
+}
+
+/*
+ * A call still running on its CPU when the recorder stops is written once, as unfinished:
+ * the recorder reads it from the CPU's slot (cpu_calls), since its task never left the CPU
+ * for sched_switch to park the call (or from its task storage, if it did). After its line
+ * the workload's only kernel time is its getrandom.
+ */
+Test(record_trace, call_running_at_stop_is_unfinished)
+{
+	const char *wl[] = {rh_workload("spinner"), "134217728", NULL};
+
+	assert_stop_during_call(wl, SYS_getrandom, true);
 }
