@@ -1017,40 +1017,57 @@ static __always_inline bool task_traced(struct task_struct *task)
 	return true;
 }
 
-/* The in-flight slot of any task, not necessarily current; for the iterator. */
+/* The in-flight slot of any task, not necessarily current, without --args; for the iterator. */
 static __always_inline struct sct_inflight *inflight_find(struct task_struct *task)
 {
 	__u32 tid = task->pid;
 
-	struct sct_inflight_args *ia;
-
 	if (inflight_in_hash)
 		return bpf_map_lookup_elem(&inflight_hash, &tid);
-	if (!args_on)
-		return bpf_task_storage_get(&inflight, task, NULL, 0);
-	ia = bpf_task_storage_get(&inflight_args, task, NULL, 0);
-	return ia ? &ia->in : NULL;
+	return bpf_task_storage_get(&inflight, task, NULL, 0);
 }
 
-/* One sct_iter_task per traced live user task: the TASK snapshot, or the in-flight calls. */
+/* --args: the arguments of ia's call, and what its path holds, into out. */
+static __always_inline void iter_args(struct sct_iter_task *out, struct sct_inflight_args *ia)
+{
+	__u16 len = ia->ev.path_len;
+
+	__builtin_memcpy(out->args, ia->ev.a.args, sizeof(out->args));
+	out->has_args = 1;
+	if (ia->ev.a.sc.type != SCT_EV_SYSCALL_PATH)
+		return;
+	out->path_flags = ia->ev.path_flags;
+	out->path_len = len > SCT_PATH_MAX ? SCT_PATH_MAX : len;
+}
+
+/*
+ * One sct_iter_task per traced live user task: the TASK snapshot, or the in-flight calls
+ * (under --args, each followed by the path_len bytes of its path).
+ */
 SEC("iter/task")
 int iter_tasks(struct bpf_iter__task *ctx)
 {
 	struct task_struct *task = ctx->task;
+	struct sct_inflight_args *ia = NULL;
 	struct sct_iter_task out = {};
 	struct sct_inflight *in;
+	__u32 len;
 
 	if (!task || (task->flags & PF_KTHREAD) || task->exit_state)
 		return 0;
 	if (!task_traced(task))
 		return 0;
 	if (iter_mode == SCT_ITER_INFLIGHT) {
-		in = inflight_find(task);
+		if (args_on)
+			ia = bpf_task_storage_get(&inflight_args, task, NULL, 0);
+		in = args_on ? (ia ? &ia->in : NULL) : inflight_find(task);
 		if (!in || !in->active)
 			return 0;
 		out.enter_ns = in->enter_ns;
 		out.nr = in->nr;
 		out.abi = in->abi;
+		if (ia)
+			iter_args(&out, ia);
 	}
 	out.pid = task->tgid;
 	out.tid = task->pid;
@@ -1059,5 +1076,8 @@ int iter_tasks(struct bpf_iter__task *ctx)
 	out.cgroup_id = task_cgroup_ancestor(task, -1);
 	bpf_probe_read_kernel(out.comm, sizeof(out.comm), task->comm);
 	bpf_seq_write(ctx->meta->seq, &out, sizeof(out));
+	len = out.path_len;
+	if (ia && len && len <= SCT_PATH_MAX)
+		bpf_seq_write(ctx->meta->seq, ia->ev.path, len);
 	return 0;
 }

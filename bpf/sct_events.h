@@ -164,8 +164,13 @@ struct sct_iter_task {
 	__u64 cgroup_id;
 	__u64 enter_ns;
 	__u8 abi;
-	__u8 pad[7];
+	__u8 has_args;   /* INFLIGHT under --args: args and path_flags are the call's */
+	__u8 path_flags; /* SCT_EV_PATH_* of a call with a path argument, else 0 */
+	__u8 pad;
+	__u16 path_len;  /* bytes of the path, right after this struct in the iterator's output */
+	__u16 pad2;
 	char comm[SCT_COMM_LEN];
+	__u64 args[SCT_ARGS];
 };
 
 /*
@@ -199,7 +204,9 @@ _Static_assert(sizeof(struct sct_cpu_call) == 56, "sct_cpu_call");
 SCT_ABI_ASSERT_AT(sct_cpu_call, cgroup_id, 24);
 SCT_ABI_ASSERT_AT(sct_cpu_call, in, 40);
 _Static_assert(sizeof(struct sct_stats) == 32, "sct_stats");
-_Static_assert(sizeof(struct sct_iter_task) == 64, "sct_iter_task");
+_Static_assert(sizeof(struct sct_iter_task) == 112, "sct_iter_task");
+SCT_ABI_ASSERT_AT(sct_iter_task, path_len, 44);
+SCT_ABI_ASSERT_AT(sct_iter_task, args, 64);
 SCT_ABI_ASSERT_AT(sct_iter_task, start_ns, 16);
 SCT_ABI_ASSERT_AT(sct_iter_task, enter_ns, 32);
 SCT_ABI_ASSERT_AT(sct_iter_task, comm, 48);

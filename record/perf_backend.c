@@ -975,6 +975,8 @@ static int perf_inflight(struct perf_backend *b)
 		sc.nr = t->nr;
 		sc.abi = SCT_ABI_NATIVE;
 		sc.unfinished = 1;
+		if (r->env->args)
+			syscall_args(r, t, &sc);
 		err = sct_writer_append_syscall(r->writer, &sc);
 	}
 	if (!err && b->pair.orphan_exits) {

@@ -16,16 +16,51 @@
 
 #include "record.h"
 
-typedef int (*snapshot_fn)(struct recorder *r, const struct sct_iter_task *t, uint64_t now_ns);
+typedef int (*snapshot_fn)(struct recorder *r, const struct sct_iter_task *t, const char *path,
+			   uint64_t now_ns);
+
+/* Exactly n bytes of the iterator's output: 0, 1 at its end (before any byte), or -errno. */
+static int iter_read(int fd, void *buf, size_t n)
+{
+	size_t have = 0;
+
+	while (have < n) {
+		ssize_t got = read(fd, (char *)buf + have, n - have);
+
+		if (got < 0)
+			return -errno;
+		if (got == 0)
+			return have ? -EPROTO : 1;
+		have += (size_t)got;
+	}
+	return 0;
+}
+
+/* Each task of fd (with the path after it, if any) to fn. */
+static int snapshot_each(struct recorder *r, int fd, snapshot_fn fn)
+{
+	char path[SCT_PATH_MAX];
+	struct sct_iter_task t;
+	uint64_t now_ns = clock_now_ns();
+	int err;
+
+	while (!(err = iter_read(fd, &t, sizeof(t)))) {
+		if (t.path_len > sizeof(path))
+			return -EPROTO;
+		err = t.path_len ? iter_read(fd, path, t.path_len) : 0;
+		if (err)
+			return err > 0 ? -EPROTO : err;
+		err = fn(r, &t, path, now_ns);
+		if (err)
+			return err;
+	}
+	return err > 0 ? 0 : err;
+}
 
 /* Run the iterator in mode and hand each task to fn. */
 static int snapshot_run(struct recorder *r, uint32_t mode, snapshot_fn fn)
 {
-	struct sct_iter_task t;
-	uint64_t now_ns;
-	size_t have = 0;
-	ssize_t n;
-	int link, fd, err = 0;
+	int link, fd, err;
 
 	*r->iter_mode = mode;
 	link = bpf_link_create(r->iter_prog_fd, 0, BPF_TRACE_ITER, NULL);
@@ -34,31 +69,21 @@ static int snapshot_run(struct recorder *r, uint32_t mode, snapshot_fn fn)
 	fd = bpf_iter_create(link);
 	if (fd < 0) {
 		err = -errno;
-		goto out_link;
+	} else {
+		err = snapshot_each(r, fd, fn);
+		close(fd);
 	}
-	now_ns = clock_now_ns();
-	while ((n = read(fd, (char *)&t + have, sizeof(t) - have)) > 0) {
-		have += n;
-		if (have < sizeof(t))
-			continue;
-		have = 0;
-		err = fn(r, &t, now_ns);
-		if (err)
-			break;
-	}
-	if (n < 0 && !err)
-		err = -errno;
-	close(fd);
-out_link:
 	close(link);
 	return err;
 }
 
-static int task_write(struct recorder *r, const struct sct_iter_task *t, uint64_t now_ns)
+static int task_write(struct recorder *r, const struct sct_iter_task *t, const char *path,
+		      uint64_t now_ns)
 {
 	struct sct_record rec = { .type = SCT_REC_TASK };
 	int err;
 
+	(void)path;
 	err = events_note_cgroup(r, t->cgroup_id, now_ns);
 	if (err)
 		return err;
@@ -74,7 +99,9 @@ static int task_write(struct recorder *r, const struct sct_iter_task *t, uint64_
 	return sct_writer_append(r->writer, &rec);
 }
 
-static int inflight_write(struct recorder *r, const struct sct_iter_task *t, uint64_t now_ns)
+/* An unfinished SYSCALL record; under --args with its arguments and the path read so far. */
+static int inflight_write(struct recorder *r, const struct sct_iter_task *t, const char *path,
+			  uint64_t now_ns)
 {
 	struct sct_syscall sc = {
 		.time_ns = t->enter_ns,
@@ -89,6 +116,17 @@ static int inflight_write(struct recorder *r, const struct sct_iter_task *t, uin
 	};
 	int err;
 
+	if (t->has_args) {
+		sc.arg0 = t->args[0];
+		sc.arg1 = t->args[1];
+		sc.arg2 = t->args[2];
+		sc.arg3 = t->args[3];
+		sc.arg4 = t->args[4];
+		sc.arg5 = t->args[5];
+		sc.path_flags = t->path_flags;
+		sc.path.ptr = (const uint8_t *)path;
+		sc.path.len = t->path_len;
+	}
 	err = events_note_cgroup(r, t->cgroup_id, now_ns);
 	if (err)
 		return err;
@@ -128,7 +166,7 @@ static int snapshot_cpu_calls(struct recorder *r)
 					   .abi = c->in.abi };
 
 		if (c->task && c->traced && c->in.active)
-			err = inflight_write(r, &t, now_ns);
+			err = inflight_write(r, &t, NULL, now_ns);
 	}
 	free(calls);
 	return err;

@@ -11,7 +11,10 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/mman.h>
+#include <sys/stat.h>
+#include <sys/syscall.h>
 #include <sys/wait.h>
+#include <unistd.h>
 
 #include "record_helpers.h"
 
@@ -286,4 +289,65 @@ Test(record_args, perf_backend_records_the_registers_and_reads_no_path)
 	cr_assert_eq(w->sc.arg3, MAP_PRIVATE);
 	calls_free(&c);
 	rh_run_release(&run);
+}
+
+/*
+ * A call in flight at stop keeps its arguments and the path read at its entry: the workload
+ * blocks in openat(2) of a FIFO no one opens for writing. perf reads no path.
+ */
+static void assert_open_in_flight(bool perf)
+{
+	const char *args[] = { "--args", "-o", rh_trace_path, "-p", NULL, NULL, NULL, NULL };
+	const char *wl[] = { rh_workload("blocker"), NULL, NULL };
+	char fifo[RH_DIR_MAX + 8], line[128], pid[16];
+	const struct call *o = NULL;
+	struct rh_recorder rec;
+	struct rh_proc p;
+	struct calls c;
+
+	snprintf(fifo, sizeof(fifo), "%s/fifo", rh_dir);
+	cr_assert_eq(mkfifo(fifo, 0600), 0, "mkfifo %s: %s", fifo, strerror(errno));
+	wl[1] = fifo;
+	cr_assert_eq(rh_spawn(&p, wl, false), 0);
+	snprintf(pid, sizeof(pid), "%d", p.pid);
+	args[4] = pid;
+	if (perf) {
+		args[5] = "--backend";
+		args[6] = "perf";
+	}
+	cr_assert_eq(rh_recorder_start(&rec, args), 0, "recorder: %s", rec.err);
+	cr_assert_eq(rh_go(&p), 0);
+	cr_assert_gt(rh_read_line(p.out_fd, line, sizeof(line), RH_TIMEOUT_MS), 0);
+	for (int i = 0; !rh_blocked_in(p.pid, SYS_openat); i++) {
+		cr_assert_lt(i, RH_TIMEOUT_MS, "pid %d never blocked in openat", p.pid);
+		usleep(1000);
+	}
+	cr_assert_eq(rh_recorder_finish(&rec, SIGINT, RH_TIMEOUT_MS), 0);
+	cr_assert(WIFEXITED(rec.status) && WEXITSTATUS(rec.status) == 0, "status %#x:\n%s", rec.status,
+		  rec.err);
+	calls_read(rh_trace_path, (uint32_t)p.pid, &c);
+	for (size_t i = 0; i < c.n; i++) {
+		if (!c.v[i].sc.unfinished)
+			continue;
+		cr_assert_null(o, "two unfinished calls");
+		o = &c.v[i];
+	}
+	cr_assert(o, "no unfinished call");
+	cr_assert_eq(o->sc.nr, c.nr_openat);
+	cr_assert_eq((int32_t)o->sc.arg0, AT_FDCWD);
+	cr_assert_eq(o->sc.arg2, O_RDONLY);
+	cr_assert_eq(o->sc.path_flags, perf ? SCT_PATH_NOT_READ : SCT_PATH_CAPTURED);
+	cr_assert_str_eq(o->path, perf ? "" : fifo);
+	calls_free(&c);
+	rh_proc_release(&p);
+}
+
+Test(record_args, call_in_flight_at_stop_keeps_its_arguments)
+{
+	assert_open_in_flight(false);
+}
+
+Test(record_args, perf_backend_call_in_flight_at_stop_keeps_its_registers)
+{
+	assert_open_in_flight(true);
 }

@@ -177,6 +177,20 @@ int rh_go(struct rh_proc *p)
 	return write(p->in_fd, "g", 1) == 1 ? 0 : -errno;
 }
 
+bool rh_blocked_in(pid_t tid, long nr)
+{
+	char path[64], buf[256];
+	FILE *f;
+	bool in;
+
+	snprintf(path, sizeof(path), "/proc/%d/syscall", (int)tid);
+	f = fopen(path, "re");
+	cr_assert_not_null(f, "%s: %s", path, strerror(errno));
+	in = fgets(buf, sizeof(buf), f) && strtol(buf, NULL, 10) == nr && buf[0] != 'r';
+	fclose(f);
+	return in;
+}
+
 int rh_read_line(int fd, char *buf, size_t cap, int timeout_ms)
 {
 	int64_t deadline = rh_now_ms() + timeout_ms;

@@ -39,6 +39,8 @@ struct rh_proc {
 int rh_spawn(struct rh_proc *p, const char *const argv[], bool pipe_err);
 /* Write the go byte to the child's stdin. */
 int rh_go(struct rh_proc *p);
+/* Whether tid is blocked in syscall nr (/proc/TID/syscall starts with the number). */
+bool rh_blocked_in(pid_t tid, long nr);
 /* Read one line (without the newline) into buf. Returns its length, -ENODATA at EOF, or -errno. */
 int rh_read_line(int fd, char *buf, size_t cap, int timeout_ms);
 /* Read until EOF into a NUL-terminated malloc'd string in *out. */

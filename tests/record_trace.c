@@ -434,21 +434,6 @@ static unsigned long kernel_ticks(pid_t pid)
 	return stime;
 }
 
-/* Whether tid is blocked in syscall nr (/proc/TID/syscall starts with the number). */
-static bool blocked_in(pid_t tid, long nr)
-{
-	char path[64], buf[256];
-	FILE *f;
-	bool in;
-
-	snprintf(path, sizeof(path), "/proc/%d/syscall", (int)tid);
-	f = fopen(path, "re");
-	cr_assert_not_null(f, "%s: %s", path, strerror(errno));
-	in = fgets(buf, sizeof(buf), f) && strtol(buf, NULL, 10) == nr && buf[0] != 'r';
-	fclose(f);
-	return in;
-}
-
 /*
  * Trace the workload wl by pid; once it printed its line and is in call nr (on_cpu: running
  * it, its kernel time growing; else blocked in it), stop the recorder. The trace must hold
@@ -471,7 +456,7 @@ static void assert_stop_during_call(const char *const wl[], long nr, bool on_cpu
 	cr_assert_eq(rh_go(&p), 0);
 	cr_assert_gt(rh_read_line(p.out_fd, line, sizeof(line), RH_TIMEOUT_MS), 0);
 	ticks = kernel_ticks(p.pid);
-	for (int i = 0; on_cpu ? kernel_ticks(p.pid) < ticks + 2 : !blocked_in(p.pid, nr); i++) {
+	for (int i = 0; on_cpu ? kernel_ticks(p.pid) < ticks + 2 : !rh_blocked_in(p.pid, nr); i++) {
 		cr_assert_lt(i, RH_TIMEOUT_MS, "pid %d never got into call %ld", p.pid, nr);
 		usleep(1000);
 	}
