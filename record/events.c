@@ -157,6 +157,16 @@ static int event_syscall(struct recorder *r, const struct sct_ev_syscall *e)
 	return events_syscall(r, &sc);
 }
 
+void events_args_set(struct sct_syscall *sc, const __u64 args[SCT_ARGS])
+{
+	sc->arg0 = args[0];
+	sc->arg1 = args[1];
+	sc->arg2 = args[2];
+	sc->arg3 = args[3];
+	sc->arg4 = args[4];
+	sc->arg5 = args[5];
+}
+
 /* --args: e and its arguments; a path syscall's path (path_len checked by the caller). */
 static int event_syscall_args(struct recorder *r, const struct sct_ev_syscall_args *e,
 			      const struct sct_ev_syscall_path *p)
@@ -164,12 +174,7 @@ static int event_syscall_args(struct recorder *r, const struct sct_ev_syscall_ar
 	struct sct_syscall sc;
 
 	syscall_from(&e->sc, &sc);
-	sc.arg0 = e->args[0];
-	sc.arg1 = e->args[1];
-	sc.arg2 = e->args[2];
-	sc.arg3 = e->args[3];
-	sc.arg4 = e->args[4];
-	sc.arg5 = e->args[5];
+	events_args_set(&sc, e->args);
 	if (p) {
 		sc.path_flags = p->path_flags;
 		sc.path.ptr = (const uint8_t *)p->path;

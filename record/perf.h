@@ -159,7 +159,7 @@ struct perf_task {
 	uint32_t pid;
 	uint32_t origin;                  /* events whose samples count for it (duplicates dropped) */
 	uint32_t nr;                      /* syscall in flight */
-	uint64_t args[6];                 /* its argument registers (--args) */
+	__u64 args[SCT_ARGS];             /* its argument registers (--args) */
 	uint64_t enter_ns;                /* 0: no syscall in flight; UINT64_MAX: an exited leader */
 	uint64_t cgroup_id;
 	uint64_t start_ns;

@@ -172,12 +172,7 @@ static int syscall_enter(struct perf_backend *b, struct perf_task *t, const stru
  */
 static void syscall_args(const struct recorder *r, const struct perf_task *t, struct sct_syscall *sc)
 {
-	sc->arg0 = t->args[0];
-	sc->arg1 = t->args[1];
-	sc->arg2 = t->args[2];
-	sc->arg3 = t->args[3];
-	sc->arg4 = t->args[4];
-	sc->arg5 = t->args[5];
+	events_args_set(sc, t->args);
 	if (t->nr < r->args.npath_args && (r->args.path_args[t->nr] & SCT_PATH_ARG_VALID))
 		sc->path_flags = SCT_PATH_NOT_READ;
 }

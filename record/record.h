@@ -391,6 +391,8 @@ int session_privilege_report(void);
 int events_handle(void *ctx, void *data, size_t size);
 /* A SYSCALL record, after the CGROUP record of its id if that is new. */
 RECORD_MUST_CHECK int events_syscall(struct recorder *r, const struct sct_syscall *sc);
+/* --args: the six argument registers into sc's arg0 .. arg5. */
+void events_args_set(struct sct_syscall *sc, const __u64 args[SCT_ARGS]);
 /* Write a CGROUP record for id the first time it is seen. */
 RECORD_MUST_CHECK int events_note_cgroup(struct recorder *r, uint64_t id, uint64_t now_ns);
 RECORD_MUST_CHECK int events_warning(struct recorder *r, uint32_t kind, uint64_t count, const char *text);

@@ -117,12 +117,7 @@ static int inflight_write(struct recorder *r, const struct sct_iter_task *t, con
 	int err;
 
 	if (t->has_args) {
-		sc.arg0 = t->args[0];
-		sc.arg1 = t->args[1];
-		sc.arg2 = t->args[2];
-		sc.arg3 = t->args[3];
-		sc.arg4 = t->args[4];
-		sc.arg5 = t->args[5];
+		events_args_set(&sc, t->args);
 		sc.path_flags = t->path_flags;
 		sc.path.ptr = (const uint8_t *)path;
 		sc.path.len = t->path_len;
