@@ -221,6 +221,19 @@ static void arg_out(struct out *o, const struct sct_arg_desc *d, uint64_t v,
 	}
 }
 
+/*
+ * The mode argument of an open family call that creates nothing (neither O_CREAT nor
+ * O_TMPFILE in the flags before it): the kernel ignores it, and strace leaves it out.
+ */
+static bool mode_unused(const struct sct_syscall_args *a, uint32_t k, const uint64_t *v)
+{
+	const struct sct_arg_desc *f = k ? &a->args[k - 1] : NULL;
+
+	if (a->args[k].kind != SCT_ARG_MODE || !f || f->kind != SCT_ARG_FLAGS || strcmp(f->family, "open"))
+		return false;
+	return !(v[k - 1] & O_CREAT) && (v[k - 1] & O_TMPFILE) != O_TMPFILE;
+}
+
 void args_out(struct out *o, const struct sct_session *s, const struct sct_syscall *sc, bool fd_marks)
 {
 	const struct sct_syscall_args *a = sc->abi == SCT_ABI_NATIVE ? sct_session_syscall_args(s, sc->nr)
@@ -228,6 +241,11 @@ void args_out(struct out *o, const struct sct_session *s, const struct sct_sysca
 	const uint64_t v[SCT_MAX_ARGS] = { sc->arg0, sc->arg1, sc->arg2, sc->arg3, sc->arg4, sc->arg5 };
 	bool path_done = false;
 
+	if (sc->unfinished && !(sc->arg0 | sc->arg1 | sc->arg2 | sc->arg3 | sc->arg4 | sc->arg5) &&
+	    !sc->path_flags) {
+		out_str(o, "...");
+		return;
+	}
 	if (!a) {
 		/* no description: the six registers, as they are */
 		for (int k = 0; k < SCT_MAX_ARGS; k++) {
@@ -237,6 +255,8 @@ void args_out(struct out *o, const struct sct_session *s, const struct sct_sysca
 		return;
 	}
 	for (uint32_t k = 0; k < a->nargs; k++) {
+		if (mode_unused(a, k, v))
+			continue;
 		out_str(o, k ? ", " : "");
 		arg_out(o, &a->args[k], v[k], sc, &path_done, fd_marks);
 	}

@@ -91,7 +91,8 @@ const char *names_signal(int s, char tmp[16]);
  */
 /*
  * fd_marks: fd and dirfd arguments (but AT_FDCWD) go out between FDPATHS_MARK and
- * FDPATHS_END, for fdpaths_out() to fill in their files.
+ * FDPATHS_END, for fdpaths_out() to fill in their files. An unfinished call recorded without
+ * its arguments (six zeros, no path flags: recorders before they kept them) goes out as "...".
  */
 void args_out(struct out *o, const struct sct_session *s, const struct sct_syscall *sc, bool fd_marks);
 

@@ -157,7 +157,7 @@ static void tl_result(struct out *l, const struct sct_syscall *sc)
 /*
  * name(comm pid/tid) = ret <duration>; with arguments (format 1.3) as strace shows a call,
  * name(args) = ret <duration>, then (comm pid/tid), fds marked for their files (e gets the
- * call's effect on them). An unfinished call has no arguments.
+ * call's effect on them).
  */
 static void tl_syscall(struct timeline *tl, struct out *l, struct live *lv, const struct sct_syscall *sc,
 		       struct tl_entry *e, struct fd_effect *fx)
@@ -168,10 +168,7 @@ static void tl_syscall(struct timeline *tl, struct out *l, struct live *lv, cons
 	names_out_escaped(l, strtab_get(tl->c->strs, name), strtab_len(tl->c->strs, name));
 	if (lv->session && sct_session_has_args(lv->session)) {
 		out_char(l, '(');
-		if (sc->unfinished)
-			out_str(l, "...");
-		else
-			args_out(l, lv->session, sc, true);
+		args_out(l, lv->session, sc, true);
 		e->marks = true;
 		fdpaths_effect(tl->fds, lv->s.id, lv->session, sc, fx);
 		out_char(l, ')');

@@ -62,23 +62,24 @@ struct args_case {
 	char path[32];
 	uint32_t path_flags;
 	char want[96];
+	uint8_t unfinished;
 };
 
 ParameterizedTestParameters(report_args, rendered_as_strace_does)
 {
 	static struct args_case cases[] = {
 		{ NR_OPENAT, { (uint32_t)AT_FDCWD, 0x7ffc00, O_RDONLY | O_CLOEXEC, 0 }, "/etc/x",
-		  SCT_PATH_CAPTURED, "AT_FDCWD, \"/etc/x\", O_RDONLY|O_CLOEXEC, 0" },
+		  SCT_PATH_CAPTURED, "AT_FDCWD, \"/etc/x\", O_RDONLY|O_CLOEXEC" },
 		{ NR_OPENAT, { 3, 0x10, O_WRONLY | O_CREAT | O_TRUNC, 0640 }, "a \"q\"\\\n\xc3\xa9",
 		  SCT_PATH_CAPTURED, "3, \"a \\\"q\\\"\\\\\\x0a\\xc3\\xa9\", O_WRONLY|O_CREAT|O_TRUNC, 0640" },
 		{ NR_OPENAT, { (uint32_t)AT_FDCWD, 0x10, O_RDWR | 0x40000000, 0 }, "/long",
-		  SCT_PATH_CAPTURED | SCT_PATH_CUT, "AT_FDCWD, \"/long\"..., O_RDWR|0x40000000, 0" },
+		  SCT_PATH_CAPTURED | SCT_PATH_CUT, "AT_FDCWD, \"/long\"..., O_RDWR|0x40000000" },
 		{ NR_OPENAT, { (uint32_t)AT_FDCWD, 0x1, O_RDONLY, 0 }, "", SCT_PATH_FAULT,
-		  "AT_FDCWD, 0x1, O_RDONLY, 0" },
+		  "AT_FDCWD, 0x1, O_RDONLY" },
 		{ NR_OPENAT, { (uint32_t)AT_FDCWD, 0x7f00, O_RDONLY, 0 }, "", SCT_PATH_NOT_READ,
-		  "AT_FDCWD, 0x7f00, O_RDONLY, 0" },
+		  "AT_FDCWD, 0x7f00, O_RDONLY" },
 		{ NR_OPENAT, { (uint32_t)AT_FDCWD, 0x7f00, O_RDONLY, 0 }, "", SCT_PATH_CAPTURED,
-		  "AT_FDCWD, \"\", O_RDONLY, 0" },
+		  "AT_FDCWD, \"\", O_RDONLY" },
 		{ NR_MMAP, { 0, 8192, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, (uint32_t)-1, 0 },
 		  "", 0, "NULL, 8192, PROT_READ|PROT_WRITE, MAP_PRIVATE|MAP_ANONYMOUS, -1, 0" },
 		{ NR_MMAP, { 0x7f0000, 4096, PROT_NONE, MAP_SHARED | MAP_FIXED, 3, 4096 }, "", 0,
@@ -93,6 +94,15 @@ ParameterizedTestParameters(report_args, rendered_as_strace_does)
 		{ NR_UNLINKAT, { 5, 0x10, AT_REMOVEDIR }, "d", SCT_PATH_CAPTURED, "5, \"d\", AT_REMOVEDIR" },
 		{ NR_UNKNOWN, { 1, 2, 3, 4, 5, 0xffffffffffffffffull }, "", 0,
 		  "0x1, 0x2, 0x3, 0x4, 0x5, 0xffffffffffffffff" },
+		/* the mode of an open that creates: O_CREAT, or O_TMPFILE (which holds O_DIRECTORY) */
+		{ NR_OPENAT, { (uint32_t)AT_FDCWD, 0x10, O_RDWR | O_TMPFILE, 0600 }, "/tmp", SCT_PATH_CAPTURED,
+		  "AT_FDCWD, \"/tmp\", O_RDWR|O_TMPFILE, 0600" },
+		{ NR_OPENAT, { (uint32_t)AT_FDCWD, 0x10, O_RDONLY | O_DIRECTORY, 0600 }, "/tmp",
+		  SCT_PATH_CAPTURED, "AT_FDCWD, \"/tmp\", O_RDONLY|O_DIRECTORY" },
+		/* unfinished: with its arguments, or recorded without them (six zeros, no flags) */
+		{ NR_OPENAT, { (uint32_t)AT_FDCWD, 0x10, O_RDONLY }, "/f", SCT_PATH_CAPTURED,
+		  "AT_FDCWD, \"/f\", O_RDONLY", 1 },
+		{ NR_OPENAT, { 0 }, "", 0, "...", 1 },
 	};
 
 	return cr_make_param_array(struct args_case, cases, sizeof(cases) / sizeof(cases[0]));
@@ -102,7 +112,7 @@ ParameterizedTest(struct args_case *c, report_args, rendered_as_strace_does)
 {
 	struct sct_syscall sc = { .nr = c->nr, .arg0 = c->a[0], .arg1 = c->a[1], .arg2 = c->a[2],
 				  .arg3 = c->a[3], .arg4 = c->a[4], .arg5 = c->a[5],
-				  .path_flags = c->path_flags };
+				  .path_flags = c->path_flags, .unfinished = c->unfinished };
 	struct out o = { .cap = 4096, .fd = -1 };
 	struct args_session as;
 
@@ -125,13 +135,13 @@ Test(report_args, timeline_shows_calls_with_their_arguments)
 
 	cr_assert_eq(rt_run(&out, "TZ=UTC %s -T %s 2>/dev/null", rt_report(), path), 0);
 	cr_assert_str_eq(rt_line(out, 0), "+0.000000 10:00:00.000000 openat(AT_FDCWD, \"/etc/ld.so.cache\", "
-			 "O_RDONLY|O_CLOEXEC, 0) = 3 <0.000000> (? 300/300) cg=cgroup:4242");
+			 "O_RDONLY|O_CLOEXEC) = 3 <0.000000> (? 300/300) cg=cgroup:4242");
 	cr_assert_str_eq(rt_line(out, 1), "+0.000001 10:00:00.000001 read(3</etc/ld.so.cache>, 0x7ffc3b00, 832) "
 			 "= 832 <0.000000> (? 300/300) cg=cgroup:4242");
 	cr_assert_str_eq(rt_line(out, 3), "+0.000003 10:00:00.000003 openat(AT_FDCWD, \"/usr/share/a very long "
-			 "name\"..., O_RDONLY|O_CLOEXEC, 0) = -2 ENOENT <0.000000> (? 300/300) cg=cgroup:4242");
+			 "name\"..., O_RDONLY|O_CLOEXEC) = -2 ENOENT <0.000000> (? 300/300) cg=cgroup:4242");
 	cr_assert_str_eq(rt_line(out, 5), "+0.000005 10:00:00.000005 openat(AT_FDCWD, 0x7ffc4d98, "
-			 "O_RDONLY|O_CLOEXEC, 0) = -14 EFAULT <0.000000> (? 300/300) cg=cgroup:4242");
+			 "O_RDONLY|O_CLOEXEC) = -14 EFAULT <0.000000> (? 300/300) cg=cgroup:4242");
 	free(out);
 }
 
@@ -147,13 +157,13 @@ Test(report_args, convert_has_the_argument_columns)
 			 "cgroup_path,args\r");
 	cr_assert_str_eq(rt_line(out, 3), "0,example-host,1000000002000,900,300,300,4242,257,0,-2,0,"
 			 "4294967196,2147238368,524288,0,0,0,1,1,/etc/ld.so.cache,openat,,,"
-			 "\"AT_FDCWD, \"\"/etc/ld.so.cache\"\", O_RDONLY|O_CLOEXEC, 0\"\r");
+			 "\"AT_FDCWD, \"\"/etc/ld.so.cache\"\", O_RDONLY|O_CLOEXEC\"\r");
 	free(out);
 	cr_assert_eq(rt_run(&out, "%s --to jsonl %s 2>/dev/null", rt_convert(), path), 0);
 	cr_assert_not_null(strstr(rt_line(out, 4), "\"path_flags\":3,\"path_ref\":0,"
 				  "\"path\":\"/tmp/fresh p\xc3\xa4ge\",\"name\":\"openat\""), "%s", out);
 	cr_assert_not_null(strstr(rt_line(out, 4), "\"args\":\"AT_FDCWD, \\\"/tmp/fresh p\\\\xc3\\\\xa4ge\\\", "
-				  "O_RDONLY|O_CLOEXEC, 0\"}"), "%s", out);
+				  "O_RDONLY|O_CLOEXEC\"}"), "%s", out);
 	free(out);
 }
 
