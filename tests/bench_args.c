@@ -82,52 +82,28 @@ static double bpf_ns_per_call(const struct prog_stats *ps)
 
 static int trial_run(enum gen g, enum tool tool, int idx, struct trial *t)
 {
-	char gen_path[PATH_MAX], out[128], pid_s[16], line[256] = { 0 };
+	char gen_path[PATH_MAX], out[128], pid_s[16];
 	const char *gen[] = { gen_path, "1000000", NULL };
 	const char *rec[] = { env_or("SCT_RECORD", "build/sct-record"), "-q", "-o", out, "-p", pid_s,
 			      tool == T_ARGS ? "--args" : NULL, NULL };
-	struct rusage ru;
-	struct stat st;
-	pid_t gen_pid, tracer = -1;
-	int fds[2], progs[BENCH_MAX_PROGS], nprogs = 0, status;
 	struct prog_stats ps = { 0 };
-	double t0;
-	FILE *f;
+	struct bench_run run;
+	struct stat st;
+	int err;
 
 	memset(t, 0, sizeof(*t));
 	snprintf(gen_path, sizeof(gen_path), "%s/%s", env_or("SCT_WORKLOADS", "build/tests/workloads"),
 		 gen_names[g]);
 	snprintf(out, sizeof(out), "%s/t%d-%d-%d", dir, g, tool, idx);
-	if (pipe(fds))
-		return -errno;
-	t0 = now_s();
-	gen_pid = spawn(gen, fds[1], NULL);
-	close(fds[1]);
-	if (gen_pid < 0)
-		return -errno;
-	snprintf(pid_s, sizeof(pid_s), "%d", gen_pid);
+	err = bench_run(gen, tool != T_NONE ? rec : NULL, pid_s, NULL, &ps, &run);
+	if (err)
+		return err;
+	t->loop_ns = run.loop_ns;
 	if (tool != T_NONE) {
-		sleep_until(t0 + 0.2);
-		tracer = spawn(rec, -1, NULL);
-		/* attached well before the calls start at t0 + 1 s */
-		sleep_until(t0 + 0.9);
-		nprogs = prog_stats_hold(tracer, progs);
-	}
-	f = fdopen(fds[0], "r");
-	if (!f || !fgets(line, sizeof(line), f) || sscanf(line, "loop_ns %lf", &t->loop_ns) != 1)
-		t->loop_ns = 0;
-	if (f)
-		fclose(f);
-	waitpid(gen_pid, &status, 0);
-	if (tracer > 0) {
-		sleep_until(now_s() + 0.3);
-		prog_stats_read(progs, nprogs, &ps);
-		t->bpf_ns = bpf_ns_per_call(&ps);
-		kill(tracer, SIGINT);
-		if (wait4(tracer, &status, 0, &ru) != tracer || !WIFEXITED(status) || WEXITSTATUS(status))
+		if (!WIFEXITED(run.tracer_status) || WEXITSTATUS(run.tracer_status))
 			return -EIO;
-		t->cpu_ns = (ru.ru_utime.tv_sec + ru.ru_stime.tv_sec) * 1e9 +
-			    (ru.ru_utime.tv_usec + ru.ru_stime.tv_usec) * 1e3;
+		t->bpf_ns = bpf_ns_per_call(&ps);
+		t->cpu_ns = run.cpu_ns;
 		t->bytes = stat(out, &st) == 0 ? (double)st.st_size : 0;
 		t->records = count_records(out);
 		unlink(out);

@@ -5,11 +5,14 @@
 #include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
-#include <stdlib.h>
-#include <time.h>
+#include <signal.h>
 #include <stdbool.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
+#include <sys/resource.h>
+#include <sys/wait.h>
+#include <time.h>
 #include <unistd.h>
 
 /*
@@ -130,4 +133,64 @@ double median_of(double *v, int k)
 		return -1;
 	qsort(v, (size_t)k, sizeof(v[0]), cmp_double);
 	return k % 2 ? v[k / 2] : (v[k / 2 - 1] + v[k / 2]) / 2;
+}
+
+/* The generator's loop time from its first line; 0 if it printed none. */
+static double loop_ns_read(int fd)
+{
+	char line[256];
+	double ns = 0;
+	FILE *f = fdopen(fd, "r");
+
+	if (!f) {
+		close(fd);
+		return 0;
+	}
+	if (!fgets(line, sizeof(line), f) || sscanf(line, "loop_ns %lf", &ns) != 1)
+		ns = 0;
+	fclose(f);
+	return ns;
+}
+
+int bench_run(const char *const gen[], const char *const *rec, char pid_s[16], const char *err_path,
+	      struct prog_stats *ps, struct bench_run *out)
+{
+	int fds[2], progs[BENCH_MAX_PROGS], nprogs = 0;
+	pid_t gen_pid, tracer = -1;
+	struct rusage ru;
+	double t0;
+
+	memset(out, 0, sizeof(*out));
+	if (pipe(fds))
+		return -errno;
+	t0 = now_s();
+	gen_pid = spawn(gen, fds[1], NULL);
+	close(fds[1]);
+	if (gen_pid < 0) {
+		close(fds[0]);
+		return -errno;
+	}
+	snprintf(pid_s, 16, "%d", gen_pid);
+	if (rec) {
+		sleep_until(t0 + 0.2);
+		tracer = spawn(rec, -1, err_path);
+	}
+	if (ps && tracer > 0) {
+		sleep_until(t0 + 0.9);
+		nprogs = prog_stats_hold(tracer, progs);
+	}
+	out->loop_ns = loop_ns_read(fds[0]);
+	waitpid(gen_pid, &out->gen_status, 0);
+	if (tracer <= 0)
+		return rec ? -ECHILD : 0;
+	sleep_until(now_s() + 0.3);
+	if (ps)
+		prog_stats_read(progs, nprogs, ps);
+	/* strace and perf trace may already have left with the tracee */
+	kill(tracer, SIGINT);
+	if (wait4(tracer, &out->tracer_status, 0, &ru) != tracer)
+		return -errno;
+	out->cpu_ns = (ru.ru_utime.tv_sec + ru.ru_stime.tv_sec) * 1e9 +
+		      (ru.ru_utime.tv_usec + ru.ru_stime.tv_usec) * 1e3;
+	return 0;
 }

@@ -43,4 +43,23 @@ int prog_stats_hold(pid_t pid, int *fds);
 /* The run-time statistics of the programs prog_stats_hold() held, which it closes. */
 void prog_stats_read(int *fds, int n, struct prog_stats *ps);
 
+/* What one bench_run() measured. */
+struct bench_run {
+	double loop_ns;    /* the generator's "loop_ns N" line; 0 if it printed none */
+	double cpu_ns;     /* the tracer's CPU time (user + system) */
+	int gen_status;    /* waitpid() statuses */
+	int tracer_status;
+};
+
+/*
+ * One generator run, as both recorder benchmarks time it: gen starts at t0 and makes its calls
+ * from t0 + 1 s (it sleeps first); the tracer rec (NULL: untraced), whose argv names the
+ * buffer pid_s where the generator's pid is written once it runs, starts at t0 + 0.2 s with
+ * stderr to err_path (NULL: /dev/null), gets SIGINT 0.3 s after the generator ends, and is
+ * waited for. ps (or NULL): the statistics of the tracer's BPF programs, held from
+ * t0 + 0.9 s. 0 or -errno.
+ */
+int bench_run(const char *const gen[], const char *const *rec, char pid_s[16], const char *err_path,
+	      struct prog_stats *ps, struct bench_run *out);
+
 #endif

@@ -179,59 +179,31 @@ static int trial_run(enum tool tool, int nwriters, int idx, struct trial *t, str
 	char gen_path[PATH_MAX], nw[16];
 	const char *gen[] = {gen_path, "1000000", nw, NULL};
 	const char *argv[16];
-	char out[128], err_path[160], pid_s[16], line[256] = {0};
-	struct rusage ru;
+	char out[128], err_path[160], pid_s[16];
+	struct bench_run run;
 	struct stat st;
-	pid_t gen_pid, tracer = -1;
-	int fds[2], progs[BENCH_MAX_PROGS], nprogs = 0, status, ret = 0;
-	double t0;
-	ssize_t n;
-	FILE *gen_out;
+	int ret;
 
 	memset(t, 0, sizeof(*t));
 	snprintf(gen_path, sizeof(gen_path), "%s/bench_writer", env_or("SCT_WORKLOADS", "build/tests/workloads"));
 	snprintf(nw, sizeof(nw), "%d", nwriters);
 	snprintf(out, sizeof(out), "%s/t%d-%d", dir, tool, idx);
 	snprintf(err_path, sizeof(err_path), "%s.err", out);
-	if (pipe(fds))
-		return -errno;
-	t0 = now_s();
-	gen_pid = spawn(gen, fds[1], NULL);
-	close(fds[1]);
-	if (gen_pid < 0)
-		return -errno;
-	snprintf(pid_s, sizeof(pid_s), "%d", gen_pid);
-	if (tool != T_NONE) {
-		sleep_until(t0 + 0.2);
+	if (tool != T_NONE)
 		tool_argv(tool, pid_s, out, argv);
-		tracer = spawn(argv, -1, err_path);
-	}
-	/* The recorder is attached well before the generator's writes start at t0 + 1 s. */
-	if (ps && tracer > 0) {
-		sleep_until(t0 + 0.9);
-		nprogs = prog_stats_hold(tracer, progs);
-	}
-	gen_out = fdopen(fds[0], "r");
-	n = gen_out && fgets(line, sizeof(line), gen_out) ? (ssize_t)strlen(line) : -1;
-	if (gen_out)
-		fclose(gen_out);
-	waitpid(gen_pid, &status, 0);
-	if (n <= 0 || sscanf(line, "loop_ns %lf", &t->loop_ns) != 1) {
-		fprintf(stderr, "bench: the generator printed no loop time (status %#x)\n", status);
+	ret = bench_run(gen, tool != T_NONE ? argv : NULL, pid_s, err_path, ps, &run);
+	if (ret)
+		return ret;
+	t->loop_ns = run.loop_ns;
+	if (!t->loop_ns) {
+		fprintf(stderr, "bench: the generator printed no loop time (status %#x)\n", run.gen_status);
 		ret = -EIO;
 	}
-	if (tracer > 0) {
-		sleep_until(now_s() + 0.3);
-		if (ps)
-			prog_stats_read(progs, nprogs, ps);
-		kill(tracer, SIGINT); /* strace and perf trace may already have left with the tracee */
-		if (wait4(tracer, &status, 0, &ru) != tracer)
-			return -errno;
-		t->cpu_ns = (ru.ru_utime.tv_sec + ru.ru_stime.tv_sec) * 1e9 +
-			    (ru.ru_utime.tv_usec + ru.ru_stime.tv_usec) * 1e3;
-		if (tool_is_sct(tool) && !(WIFEXITED(status) && WEXITSTATUS(status) == 0)) {
-			fprintf(stderr, "bench: %s exited with status %#x (stderr in %s)\n", argv[0], status,
-				err_path);
+	if (tool != T_NONE) {
+		t->cpu_ns = run.cpu_ns;
+		if (tool_is_sct(tool) && !(WIFEXITED(run.tracer_status) && WEXITSTATUS(run.tracer_status) == 0)) {
+			fprintf(stderr, "bench: %s exited with status %#x (stderr in %s)\n", argv[0],
+				run.tracer_status, err_path);
 			ret = -EIO;
 		}
 		t->bytes = stat(out, &st) == 0 ? (double)st.st_size : 0;
