@@ -88,6 +88,14 @@ struct {
 	__uint(max_entries, 1);
 } cpu_calls SEC(".maps");
 
+/* --args: cpu_calls with the arguments and path of the call (sys_enter_args, sys_exit_args). */
+struct {
+	__uint(type, BPF_MAP_TYPE_PERCPU_ARRAY);
+	__type(key, __u32);
+	__type(value, struct sct_cpu_call_args);
+	__uint(max_entries, 1);
+} cpu_calls_args SEC(".maps");
+
 /* The fallback of inflight: not created where task storage is used. */
 struct {
 	__uint(type, BPF_MAP_TYPE_HASH);
@@ -267,29 +275,6 @@ static __always_inline void stat_inflight_full(void)
 		stat_add(&s->inflight_full);
 }
 
-/* --args: the in-flight slot of the current task if it is traced, else NULL. */
-static __always_inline struct sct_inflight_args *inflight_args_get(struct task_struct *task)
-{
-	struct sct_inflight_args *ia;
-
-	/*
-	 * Only traced tasks get storage, and a task stops being a target only by dying (exec
-	 * keeps the task): after its first syscall a target needs no map lookup. A cgroup
-	 * target can leave the cgroup, so that mode checks the ancestry every time.
-	 */
-	ia = bpf_task_storage_get(&inflight_args, task, NULL, 0);
-	if (ia && mode != SCT_MODE_CGROUP)
-		return ia;
-	if (!current_traced(bpf_get_current_pid_tgid()))
-		return NULL;
-	if (ia)
-		return ia;
-	ia = bpf_task_storage_get(&inflight_args, task, NULL, BPF_LOCAL_STORAGE_GET_F_CREATE);
-	if (!ia)
-		stat_inflight_full();
-	return ia;
-}
-
 /*
  * The in-flight slot where the slots live in inflight_hash. sched_exit deletes them, but a
  * delete can fail (the map's per-CPU bucket lock busy): a slot can outlive its task and meet
@@ -453,18 +438,23 @@ static __always_inline struct sct_cpu_call *cpu_call_get(void)
  * The slot taken by task, at its first syscall on this CPU since it was switched in (every
  * syscall in cgroup mode: a task can be moved out of the cgroup while it runs).
  */
-static __always_inline void cpu_call_claim(struct sct_cpu_call *c, struct task_struct *task)
+static __always_inline void cpu_owner_claim(struct sct_cpu_owner *o, struct task_struct *task)
 {
-	c->task = (__u64)task;
-	c->in.active = 0;
-	c->traced = current_traced(bpf_get_current_pid_tgid());
-	if (!c->traced)
+	o->task = (__u64)task;
+	o->traced = current_traced(bpf_get_current_pid_tgid());
+	if (!o->traced)
 		return;
-	c->pid = task->tgid;
-	c->tid = task->pid;
+	o->pid = task->tgid;
+	o->tid = task->pid;
 	/* css first: a move in between then shows at sys_exit as a changed css_set */
-	c->css = (__u64)task->cgroups;
-	c->cgroup_id = bpf_get_current_cgroup_id();
+	o->css = (__u64)task->cgroups;
+	o->cgroup_id = bpf_get_current_cgroup_id();
+}
+
+/* Is the slot's owner not task, or must it be checked again (cgroup mode)? */
+static __always_inline bool cpu_owner_stale(const struct sct_cpu_owner *o, struct task_struct *task)
+{
+	return o->task != (__u64)task || mode == SCT_MODE_CGROUP;
 }
 
 /*
@@ -473,15 +463,15 @@ static __always_inline void cpu_call_claim(struct sct_cpu_call *c, struct task_s
  * comparing the pointer costs one load where the walk to the id costs three, and the verifier
  * follows no pointer chain here (each one costs it linear searches of the kernel's BTF).
  */
-static __always_inline __u64 cpu_call_cgroup(struct sct_cpu_call *c, struct task_struct *task)
+static __always_inline __u64 cpu_owner_cgroup(struct sct_cpu_owner *o, struct task_struct *task)
 {
 	__u64 css = (__u64)task->cgroups;
 
-	if (c->css != css) {
-		c->css = css;
-		c->cgroup_id = bpf_get_current_cgroup_id();
+	if (o->css != css) {
+		o->css = css;
+		o->cgroup_id = bpf_get_current_cgroup_id();
 	}
-	return c->cgroup_id;
+	return o->cgroup_id;
 }
 
 SEC("tp_btf/sys_enter")
@@ -496,9 +486,11 @@ int BPF_PROG(sys_enter, struct pt_regs *regs, long id)
 	if (!c)
 		return 0;
 	task = bpf_get_current_task_btf();
-	if (c->task != (__u64)task || mode == SCT_MODE_CGROUP)
-		cpu_call_claim(c, task);
-	if (c->traced)
+	if (cpu_owner_stale(&c->o, task)) {
+		c->in.active = 0;
+		cpu_owner_claim(&c->o, task);
+	}
+	if (c->o.traced)
 		inflight_start(&c->in, id, task_is_compat(task));
 	return 0;
 }
@@ -527,9 +519,9 @@ int BPF_PROG(sys_exit, struct pt_regs *regs, long ret)
 	if (!c)
 		return 0;
 	task = bpf_get_current_task_btf();
-	if (c->task == (__u64)task) {
+	if (c->o.task == (__u64)task) {
 		if (c->in.active) {
-			struct call_end ce = { task->tgid, task->pid, ret, cpu_call_cgroup(c, task) };
+			struct call_end ce = { task->tgid, task->pid, ret, cpu_owner_cgroup(&c->o, task) };
 
 			syscall_submit(&c->in, &ce);
 		}
@@ -548,37 +540,68 @@ int BPF_PROG(sys_exit, struct pt_regs *regs, long ret)
 	return 0;
 }
 
-/* prev leaves the CPU: its call in flight, if any, moves to its storage. */
-static __always_inline void cpu_call_park(struct sct_cpu_call *c, struct task_struct *prev)
+/*
+ * prev leaves the CPU with the call in in still in flight (in->active): it is given up, and
+ * moves to prev's storage, unless prev leaves for good (its exit call never returns).
+ */
+static __always_inline void *cpu_call_park(void *storage, struct sct_inflight *in,
+					   struct task_struct *prev)
 {
-	struct sct_inflight *in;
+	void *parked;
 
-	c->task = 0;
-	if (!c->in.active)
-		return;
-	c->in.active = 0;
-	/* A task leaving for good (its exit call never returns) needs no storage. */
+	in->active = 0;
 	if (prev->flags & PF_EXITING)
-		return;
-	in = bpf_task_storage_get(&inflight, prev, NULL, BPF_LOCAL_STORAGE_GET_F_CREATE);
-	if (!in) {
+		return NULL;
+	parked = bpf_task_storage_get(storage, prev, NULL, BPF_LOCAL_STORAGE_GET_F_CREATE);
+	if (!parked)
 		stat_inflight_full();
+	return parked;
+}
+
+/* --args: the parked copy holds the call, its arguments and as much of the path as it read. */
+static __always_inline void cpu_call_park_args(struct sct_cpu_call_args *s, struct task_struct *prev)
+{
+	struct sct_inflight_args *ia = cpu_call_park(&inflight_args, &s->ia.in, prev);
+	__u32 size = offsetof(struct sct_inflight_args, ev.path);
+
+	if (!ia)
 		return;
-	}
-	*in = c->in;
-	in->active = 1;
+	if (s->ia.ev.a.sc.type == SCT_EV_SYSCALL_PATH && s->ia.ev.path_len <= SCT_PATH_MAX)
+		size += s->ia.ev.path_len;
+	if (!bpf_probe_read_kernel(ia, size, &s->ia))
+		ia->in.active = 1;
 }
 
 SEC("tp_btf/sched_switch")
 int BPF_PROG(sched_switch, bool preempt, struct task_struct *prev)
 {
+	struct sct_cpu_call_args *s;
+	struct sct_inflight *in;
 	struct sct_cpu_call *c;
+	__u32 zero = 0;
 
 	if (SCT_FLOOR)
 		return 0;
+	if (args_on) {
+		s = bpf_map_lookup_elem(&cpu_calls_args, &zero);
+		if (!s || s->o.task != (__u64)prev)
+			return 0;
+		s->o.task = 0;
+		if (s->ia.in.active)
+			cpu_call_park_args(s, prev);
+		return 0;
+	}
 	c = cpu_call_get();
-	if (c && c->task == (__u64)prev)
-		cpu_call_park(c, prev);
+	if (!c || c->o.task != (__u64)prev)
+		return 0;
+	c->o.task = 0;
+	if (!c->in.active)
+		return 0;
+	in = cpu_call_park(&inflight, &c->in, prev);
+	if (in) {
+		*in = c->in;
+		in->active = 1;
+	}
 	return 0;
 }
 
@@ -667,10 +690,20 @@ SEC("tp_btf/sys_enter")
 int BPF_PROG(sys_enter_args, struct pt_regs *regs, long id)
 {
 	struct task_struct *task = bpf_get_current_task_btf();
-	struct sct_inflight_args *ia = inflight_args_get(task);
+	struct sct_cpu_call_args *s;
+	struct sct_inflight_args *ia;
+	__u32 zero = 0;
 	__u8 compat;
 
-	if (!ia)
+	s = bpf_map_lookup_elem(&cpu_calls_args, &zero);
+	if (!s)
+		return 0;
+	ia = &s->ia;
+	if (cpu_owner_stale(&s->o, task)) {
+		ia->in.active = 0;
+		cpu_owner_claim(&s->o, task);
+	}
+	if (!s->o.traced)
 		return 0;
 	compat = task_is_compat(task);
 	args_read(ia->ev.a.args, regs, compat);
@@ -707,7 +740,7 @@ static __always_inline void stage_args_flush(struct stage_args *st)
 /* The largest argument event; a stage holds one more whenever it is given back. */
 #define ARGS_EVENT_MAX (offsetof(struct sct_ev_syscall_path, path) + SCT_PATH_MAX)
 
-/* ia's event ready to output from the task's storage: its size, its path cut and padded. */
+/* ia's event ready to output from where it was built: its size, its path cut and padded. */
 static __always_inline __u32 args_event(struct sct_inflight_args *ia, const struct call_end *c, __u64 now)
 {
 	struct sct_ev_syscall_path *ev = &ia->ev;
@@ -732,9 +765,9 @@ static __always_inline __u32 args_event(struct sct_inflight_args *ia, const stru
 }
 
 /*
- * The event of the call in ia, which has just ended as c says: staged (a path-less one
- * written in place, as sys_exit does; a path event copied from the task's storage), or
- * output straight from the storage when the stage is taken.
+ * The event of the call in ia (the CPU's slot, or the task's storage), which has just ended as
+ * c says: staged (a path-less one written in place, as sys_exit does; a path event copied
+ * from ia), or output straight from ia when the stage is taken.
  */
 static __always_inline void args_submit(struct sct_inflight_args *ia, const struct call_end *c)
 {
@@ -775,28 +808,33 @@ static __always_inline void args_submit(struct sct_inflight_args *ia, const stru
 	stage_give(st);
 }
 
-/*
- * The task's cgroup through BTF pointers: bpf_get_current_cgroup_id() minus the helper call
- * (~15 ns here), for --args's sys_exit. Each such walk costs the verifier linear searches of
- * the kernel's BTF by name at load, so the plain programs avoid it (cpu_call_cgroup()).
- */
-static __always_inline __u64 task_cgroup_id(struct task_struct *task)
-{
-	return task->cgroups->dfl_cgrp->kn->id;
-}
-
 SEC("tp_btf/sys_exit")
 int BPF_PROG(sys_exit_args, struct pt_regs *regs, long ret)
 {
 	struct task_struct *task = bpf_get_current_task_btf();
-	struct sct_inflight_args *ia = bpf_task_storage_get(&inflight_args, task, NULL, 0);
+	struct sct_cpu_call_args *s;
+	struct sct_inflight_args *ia;
+	__u32 zero = 0;
 
+	s = bpf_map_lookup_elem(&cpu_calls_args, &zero);
+	if (!s)
+		return 0;
+	if (s->o.task == (__u64)task) {
+		if (s->ia.in.active) {
+			struct call_end c = { task->tgid, task->pid, ret, cpu_owner_cgroup(&s->o, task) };
+
+			args_submit(&s->ia, &c);
+		}
+		return 0;
+	}
+	/* Switched out since its sys_enter: the call, if traced, was parked in its storage. */
+	ia = bpf_task_storage_get(&inflight_args, task, NULL, 0);
 	if (!ia) {
 		inflight_missing(task);
 		return 0;
 	}
 	if (ia->in.active) {
-		struct call_end c = { task->tgid, task->pid, ret, task_cgroup_id(task) };
+		struct call_end c = { task->tgid, task->pid, ret, bpf_get_current_cgroup_id() };
 
 		args_submit(ia, &c);
 	}

@@ -121,26 +121,38 @@ struct sct_inflight {
 };
 
 /*
- * Per-CPU value (cpu_calls): the task that last entered a syscall on this CPU and has not been
- * switched out since, and its call. Read by the recorder at stop, for the calls in flight.
+ * The task that last entered a syscall on a CPU and has not been switched out since: the head
+ * of the per-CPU values of cpu_calls and cpu_calls_args.
  */
-struct sct_cpu_call {
+struct sct_cpu_owner {
 	__u64 task;      /* its task_struct's address; 0: none since the last switch */
 	__u32 traced;    /* the filter's verdict on it, taken once per stay on the CPU */
 	__u32 pid, tid;
 	__u32 pad;
 	__u64 cgroup_id; /* its cgroup v2 id, read when it had the css_set in css */
 	__u64 css;       /* its task->cgroups (struct css_set) then */
+};
+
+/* Per-CPU value (cpu_calls): its call in flight. Read by the recorder at stop. */
+struct sct_cpu_call {
+	struct sct_cpu_owner o;
 	struct sct_inflight in;
 };
 
 /*
- * --args: per-task storage of the syscall in flight, its arguments and path: the event is
- * built in place and output from here.
+ * --args: the syscall in flight with its arguments and path, in its CPU's slot
+ * (cpu_calls_args) or, once its task left the CPU, in the task's storage (inflight_args): the
+ * event is built in place and output from there.
  */
 struct sct_inflight_args {
 	struct sct_inflight in;
 	struct sct_ev_syscall_path ev;
+};
+
+/* --args: per-CPU value (cpu_calls_args): its call in flight, arguments and path. */
+struct sct_cpu_call_args {
+	struct sct_cpu_owner o;
+	struct sct_inflight_args ia;
 };
 
 /* Per-CPU counters (stats map, one element). Only ever grow. */
@@ -200,9 +212,11 @@ SCT_ABI_ASSERT_AT(sct_ev_exec, time_ns, 16);
 SCT_ABI_ASSERT_AT(sct_ev_exec, comm, 24);
 SCT_ABI_ASSERT_AT(sct_ev_exec, filename, 40);
 _Static_assert(sizeof(struct sct_inflight) == 16, "sct_inflight");
+_Static_assert(sizeof(struct sct_cpu_owner) == 40, "sct_cpu_owner");
+SCT_ABI_ASSERT_AT(sct_cpu_owner, cgroup_id, 24);
 _Static_assert(sizeof(struct sct_cpu_call) == 56, "sct_cpu_call");
-SCT_ABI_ASSERT_AT(sct_cpu_call, cgroup_id, 24);
 SCT_ABI_ASSERT_AT(sct_cpu_call, in, 40);
+SCT_ABI_ASSERT_AT(sct_cpu_call_args, ia, 40);
 _Static_assert(sizeof(struct sct_stats) == 32, "sct_stats");
 _Static_assert(sizeof(struct sct_iter_task) == 112, "sct_iter_task");
 SCT_ABI_ASSERT_AT(sct_iter_task, path_len, 44);

@@ -37,6 +37,7 @@ struct load_handles {
 	int stage_prog_fd;        /* stage_flush_cpu: run on each CPU by the recorder */
 	int path_args_fd;         /* filled by the recorder before attach under --args */
 	int cpu_calls_fd;         /* the calls in flight on each CPU, read at stop */
+	int cpu_calls_args_fd;    /* the same under --args */
 	__u32 *iter_mode;         /* the iterator's switch, in the mapped .bss */
 	__u64 *ntargets;          /* entries in the targets map, in the mapped .bss */
 };

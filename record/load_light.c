@@ -32,6 +32,7 @@ static int light_load(void **out, const struct load_settings *s, struct load_han
 	h->stage_prog_fd = skel->progs.stage_flush_cpu.prog_fd;
 	h->path_args_fd = skel->maps.path_args.map_fd;
 	h->cpu_calls_fd = skel->maps.cpu_calls.map_fd;
+	h->cpu_calls_args_fd = skel->maps.cpu_calls_args.map_fd;
 	h->iter_mode = &skel->bss->iter_mode;
 	h->ntargets = &skel->bss->ntargets;
 	return 0;
@@ -48,15 +49,15 @@ static int light_attach(void *obj, bool hash, bool args)
 		fd = sct_lskel__sched_exec__attach(skel);
 	if (fd >= 0)
 		fd = sct_lskel__sched_exit__attach(skel);
+	/* Before sys_enter: a call its task takes off the CPU must always be parked. */
+	if (fd >= 0 && !hash)
+		fd = sct_lskel__sched_switch__attach(skel);
 	if (fd >= 0 && args) {
 		fd = sct_lskel__sys_enter_args__attach(skel);
 		if (fd >= 0)
 			fd = sct_lskel__sys_exit_args__attach(skel);
 		return fd < 0 ? fd : 0;
 	}
-	/* Before sys_enter: a call its task takes off the CPU must always be parked. */
-	if (fd >= 0 && !hash)
-		fd = sct_lskel__sched_switch__attach(skel);
 	if (fd >= 0)
 		fd = hash ? sct_lskel__sys_enter_hash__attach(skel) : sct_lskel__sys_enter__attach(skel);
 	if (fd >= 0)

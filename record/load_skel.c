@@ -48,8 +48,8 @@ static int skel_load(void **out, const struct load_settings *s, struct load_hand
 	if (!err)
 		err = bpf_program__set_autoload(hash ? skel->progs.sys_exit : skel->progs.sys_exit_hash,
 						false);
-	/* sched_switch parks the plain programs' calls in inflight. */
-	if (!err && (hash || args))
+	/* sched_switch parks the calls of the task storage programs (plain or --args). */
+	if (!err && hash)
 		err = bpf_program__set_autoload(skel->progs.sched_switch, false);
 	if (!err)
 		err = sct_skel__load(skel);
@@ -62,6 +62,7 @@ static int skel_load(void **out, const struct load_settings *s, struct load_hand
 	h->stage_prog_fd = bpf_program__fd(skel->progs.stage_flush_cpu);
 	h->path_args_fd = bpf_map__fd(skel->maps.path_args);
 	h->cpu_calls_fd = bpf_map__fd(skel->maps.cpu_calls);
+	h->cpu_calls_args_fd = bpf_map__fd(skel->maps.cpu_calls_args);
 	h->iter_mode = &skel->bss->iter_mode;
 	h->ntargets = &skel->bss->ntargets;
 	return 0;
@@ -84,13 +85,13 @@ static int skel_attach(void *obj, bool hash, bool args)
 		err = skel_attach_one(skel->progs.sched_exec, &skel->links.sched_exec);
 	if (!err)
 		err = skel_attach_one(skel->progs.sched_exit, &skel->links.sched_exit);
+	/* Before sys_enter: a call its task takes off the CPU must always be parked. */
+	if (!err && !hash)
+		err = skel_attach_one(skel->progs.sched_switch, &skel->links.sched_switch);
 	if (!err && args)
 		err = skel_attach_one(skel->progs.sys_enter_args, &skel->links.sys_enter_args);
 	if (!err && args)
 		return skel_attach_one(skel->progs.sys_exit_args, &skel->links.sys_exit_args);
-	/* Before sys_enter: a call its task takes off the CPU must always be parked. */
-	if (!err && !hash)
-		err = skel_attach_one(skel->progs.sched_switch, &skel->links.sched_switch);
 	if (!err)
 		err = hash ? skel_attach_one(skel->progs.sys_enter_hash, &skel->links.sys_enter_hash) :
 			     skel_attach_one(skel->progs.sys_enter, &skel->links.sys_enter);

@@ -292,6 +292,7 @@ struct recorder {
 	int iter_prog_fd;
 	int stage_prog_fd;          /* stage_flush_cpu, when SYSCALL events are staged */
 	int cpu_calls_fd;           /* the calls in flight on each CPU (bpf/sct.bpf.c cpu_calls) */
+	int cpu_calls_args_fd;      /* the same under --args (cpu_calls_args) */
 	bool staged;
 	uint64_t stage_flush_ns;    /* last stage_flush_all() */
 	__u32 *iter_mode;           /* the iterator's switch, in the mapped .bss */

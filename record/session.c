@@ -167,6 +167,7 @@ static int session_load_report(struct recorder *r)
 	r->iter_prog_fd = h.iter_prog_fd;
 	r->stage_prog_fd = h.stage_prog_fd;
 	r->cpu_calls_fd = h.cpu_calls_fd;
+	r->cpu_calls_args_fd = h.cpu_calls_args_fd;
 	r->iter_mode = h.iter_mode;
 	r->targets.count = h.ntargets;
 	if (env->args) {

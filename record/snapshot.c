@@ -134,36 +134,60 @@ int snapshot_tasks(struct recorder *r)
 	return snapshot_run(r, SCT_ITER_TASKS, task_write);
 }
 
+/* The call in a CPU's slot, unfinished, if its owner is traced and in a call; ia: --args. */
+static int slot_write(struct recorder *r, const struct sct_cpu_owner *o, const struct sct_inflight *in,
+		      const struct sct_inflight_args *ia, uint64_t now_ns)
+{
+	struct sct_iter_task t = { .pid = o->pid, .tid = o->tid, .nr = in->nr, .cgroup_id = o->cgroup_id,
+				   .enter_ns = in->enter_ns, .abi = in->abi };
+	const char *path = NULL;
+
+	if (!o->task || !o->traced || !in->active)
+		return 0;
+	if (ia) {
+		memcpy(t.args, ia->ev.a.args, sizeof(t.args));
+		t.has_args = 1;
+		if (ia->ev.a.sc.type == SCT_EV_SYSCALL_PATH && ia->ev.path_len <= SCT_PATH_MAX) {
+			t.path_flags = ia->ev.path_flags;
+			t.path_len = ia->ev.path_len;
+			path = ia->ev.path;
+		}
+	}
+	return inflight_write(r, &t, path, now_ns);
+}
+
 /*
- * The calls left in the CPUs' slots (cpu_calls): their tasks were on a CPU when the programs
- * were detached, so sched_switch never parked them in their storage.
+ * The calls left in the CPUs' slots (cpu_calls, or cpu_calls_args under --args): their tasks
+ * were on a CPU when the programs were detached, so sched_switch never parked them.
  */
 static int snapshot_cpu_calls(struct recorder *r)
 {
+	bool args = r->env->args;
+	/* a per-CPU map's values come one per possible CPU, 8-byte aligned */
+	size_t stride = ((args ? sizeof(struct sct_cpu_call_args) : sizeof(struct sct_cpu_call)) + 7) & ~(size_t)7;
 	int ncpus = libbpf_num_possible_cpus();
-	struct sct_cpu_call *calls;
 	uint32_t zero = 0;
 	uint64_t now_ns;
+	uint8_t *vals;
 	int err = 0;
 
 	if (ncpus <= 0)
 		return ncpus ? ncpus : -EINVAL;
-	calls = calloc(ncpus, sizeof(*calls));
-	if (!calls)
+	vals = calloc((size_t)ncpus, stride);
+	if (!vals)
 		return -ENOMEM;
-	if (bpf_map_lookup_elem(r->cpu_calls_fd, &zero, calls))
+	if (bpf_map_lookup_elem(args ? r->cpu_calls_args_fd : r->cpu_calls_fd, &zero, vals))
 		err = -errno;
 	now_ns = clock_now_ns();
 	for (int cpu = 0; !err && cpu < ncpus; cpu++) {
-		const struct sct_cpu_call *c = &calls[cpu];
-		struct sct_iter_task t = { .pid = c->pid, .tid = c->tid, .nr = c->in.nr,
-					   .cgroup_id = c->cgroup_id, .enter_ns = c->in.enter_ns,
-					   .abi = c->in.abi };
+		const void *v = vals + (size_t)cpu * stride;
+		const struct sct_cpu_call_args *s = v;
+		const struct sct_cpu_call *c = v;
 
-		if (c->task && c->traced && c->in.active)
-			err = inflight_write(r, &t, NULL, now_ns);
+		err = args ? slot_write(r, &s->o, &s->ia.in, &s->ia, now_ns) :
+			     slot_write(r, &c->o, &c->in, NULL, now_ns);
 	}
-	free(calls);
+	free(vals);
 	return err;
 }
 

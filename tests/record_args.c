@@ -351,3 +351,15 @@ Test(record_args, perf_backend_call_in_flight_at_stop_keeps_its_registers)
 {
 	assert_open_in_flight(true);
 }
+
+/*
+ * A call running on its CPU at stop keeps its arguments (getrandom's count): read from the
+ * CPU's slot (cpu_calls_args), or from the task's storage if it was switched out.
+ */
+Test(record_args, call_running_at_stop_keeps_its_arguments)
+{
+	const char *wl[] = {rh_workload("spinner"), "134217728", NULL};
+	const uint64_t count = 134217728;
+
+	rh_assert_stop_during_call(wl, SYS_getrandom, true, &count);
+}

@@ -808,3 +808,58 @@ void rh_run_release(struct rh_run *run)
 	free(run->out);
 	run->out = NULL;
 }
+
+unsigned long rh_kernel_ticks(pid_t pid)
+{
+	char path[64], buf[1024], *p;
+	unsigned long stime = 0;
+	FILE *f;
+
+	snprintf(path, sizeof(path), "/proc/%d/stat", (int)pid);
+	f = fopen(path, "re");
+	cr_assert_not_null(f, "%s: %s", path, strerror(errno));
+	p = fgets(buf, sizeof(buf), f) ? strrchr(buf, ')') : NULL;
+	fclose(f);
+	/* the fields after the comm, up to stime (the 15th) */
+	cr_assert(p && sscanf(p + 2, "%*c %*d %*d %*d %*d %*d %*u %*u %*u %*u %*u %*u %lu", &stime) == 1,
+		  "%s: %s", path, buf);
+	return stime;
+}
+
+void rh_assert_stop_during_call(const char *const wl[], long nr, bool on_cpu, const uint64_t *arg1)
+{
+	const char *args[] = {"-o", rh_trace_path, "-p", NULL, arg1 ? "--args" : NULL, NULL};
+	struct rh_recorder rec;
+	struct rh_proc p;
+	struct rh_trace t;
+	char line[128], pid[16];
+	size_t unfinished = 0;
+	unsigned long ticks;
+
+	cr_assert_eq(rh_spawn(&p, wl, false), 0);
+	snprintf(pid, sizeof(pid), "%d", p.pid);
+	args[3] = pid;
+	cr_assert_eq(rh_recorder_start(&rec, args), 0, "recorder: %s", rec.err);
+	cr_assert_eq(rh_go(&p), 0);
+	cr_assert_gt(rh_read_line(p.out_fd, line, sizeof(line), RH_TIMEOUT_MS), 0);
+	ticks = rh_kernel_ticks(p.pid);
+	for (int i = 0; on_cpu ? rh_kernel_ticks(p.pid) < ticks + 2 : !rh_blocked_in(p.pid, nr); i++) {
+		cr_assert_lt(i, RH_TIMEOUT_MS, "pid %d never got into call %ld", p.pid, nr);
+		usleep(1000);
+	}
+	cr_assert_eq(rh_recorder_finish(&rec, SIGINT, RH_TIMEOUT_MS), 0);
+	cr_assert(WIFEXITED(rec.status) && WEXITSTATUS(rec.status) == 0, "status %#x:\n%s", rec.status, rec.err);
+	cr_assert_eq(rh_trace_read(rh_trace_path, &t), 0);
+	for (size_t i = 0; i < t.nsc; i++) {
+		if (!t.sc[i].unfinished)
+			continue;
+		unfinished++;
+		cr_assert_eq(t.sc[i].tid, (uint32_t)p.pid);
+		cr_assert_eq(t.sc[i].nr, nr);
+		cr_assert_gt(t.sc[i].time_ns, 0);
+		cr_assert_eq(t.sc[i].arg1, arg1 ? *arg1 : 0);
+	}
+	cr_assert_eq(unfinished, 1, "%zu unfinished SYSCALL records", unfinished);
+	rh_trace_free(&t);
+	rh_proc_release(&p);
+}

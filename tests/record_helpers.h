@@ -41,6 +41,15 @@ int rh_spawn(struct rh_proc *p, const char *const argv[], bool pipe_err);
 int rh_go(struct rh_proc *p);
 /* Whether tid is blocked in syscall nr (/proc/TID/syscall starts with the number). */
 bool rh_blocked_in(pid_t tid, long nr);
+/* Clock ticks pid has spent in the kernel (/proc/PID/stat's stime). */
+unsigned long rh_kernel_ticks(pid_t pid);
+/*
+ * Trace the workload wl by pid (with --args if arg1 is not NULL); once it printed its line and
+ * is in call nr (on_cpu: running it, its kernel time growing; else blocked in it), stop the
+ * recorder. The trace must hold exactly one unfinished SYSCALL record: that call, its second
+ * argument *arg1 under --args.
+ */
+void rh_assert_stop_during_call(const char *const wl[], long nr, bool on_cpu, const uint64_t *arg1);
 /* Read one line (without the newline) into buf. Returns its length, -ENODATA at EOF, or -errno. */
 int rh_read_line(int fd, char *buf, size_t cap, int timeout_ms);
 /* Read until EOF into a NUL-terminated malloc'd string in *out. */

@@ -416,66 +416,6 @@ Test(record_trace, all_tasks_but_the_recorder)
 	rh_proc_release(&p);
 }
 
-/* Clock ticks pid has spent in the kernel (/proc/PID/stat's stime). */
-static unsigned long kernel_ticks(pid_t pid)
-{
-	char path[64], buf[1024], *p;
-	unsigned long stime = 0;
-	FILE *f;
-
-	snprintf(path, sizeof(path), "/proc/%d/stat", (int)pid);
-	f = fopen(path, "re");
-	cr_assert_not_null(f, "%s: %s", path, strerror(errno));
-	p = fgets(buf, sizeof(buf), f) ? strrchr(buf, ')') : NULL;
-	fclose(f);
-	/* the fields after the comm, up to stime (the 15th) */
-	cr_assert(p && sscanf(p + 2, "%*c %*d %*d %*d %*d %*d %*u %*u %*u %*u %*u %*u %lu", &stime) == 1,
-		  "%s: %s", path, buf);
-	return stime;
-}
-
-/*
- * Trace the workload wl by pid; once it printed its line and is in call nr (on_cpu: running
- * it, its kernel time growing; else blocked in it), stop the recorder. The trace must hold
- * exactly one unfinished SYSCALL record: that call.
- */
-static void assert_stop_during_call(const char *const wl[], long nr, bool on_cpu)
-{
-	const char *args[] = {"-o", rh_trace_path, "-p", NULL, NULL};
-	struct rh_recorder rec;
-	struct rh_proc p;
-	struct rh_trace t;
-	char line[128], pid[16];
-	size_t unfinished = 0;
-	unsigned long ticks;
-
-	cr_assert_eq(rh_spawn(&p, wl, false), 0);
-	snprintf(pid, sizeof(pid), "%d", p.pid);
-	args[3] = pid;
-	cr_assert_eq(rh_recorder_start(&rec, args), 0, "recorder: %s", rec.err);
-	cr_assert_eq(rh_go(&p), 0);
-	cr_assert_gt(rh_read_line(p.out_fd, line, sizeof(line), RH_TIMEOUT_MS), 0);
-	ticks = kernel_ticks(p.pid);
-	for (int i = 0; on_cpu ? kernel_ticks(p.pid) < ticks + 2 : !rh_blocked_in(p.pid, nr); i++) {
-		cr_assert_lt(i, RH_TIMEOUT_MS, "pid %d never got into call %ld", p.pid, nr);
-		usleep(1000);
-	}
-	cr_assert_eq(rh_recorder_finish(&rec, SIGINT, RH_TIMEOUT_MS), 0);
-	cr_assert(WIFEXITED(rec.status) && WEXITSTATUS(rec.status) == 0, "status %#x:\n%s", rec.status, rec.err);
-	trace_load(&t, rh_trace_path);
-	for (size_t i = 0; i < t.nsc; i++) {
-		if (!t.sc[i].unfinished)
-			continue;
-		unfinished++;
-		cr_assert_eq(t.sc[i].tid, (uint32_t)p.pid);
-		cr_assert_eq(t.sc[i].nr, nr);
-		cr_assert_gt(t.sc[i].time_ns, 0);
-	}
-	cr_assert_eq(unfinished, 1, "%zu unfinished SYSCALL records", unfinished);
-	rh_trace_free(&t);
-	rh_proc_release(&p);
-}
-
 /*
  * A call still blocked when the recorder stops is written once, as unfinished: the task
  * iterator reads it from the in-flight slot of its task (task storage or the tid hash map).
@@ -485,7 +425,7 @@ Test(record_trace, call_in_flight_at_stop_is_unfinished)
 {
 	const char *wl[] = {rh_workload("blocker"), NULL};
 
-	assert_stop_during_call(wl, SYS_read, false);
+	rh_assert_stop_during_call(wl, SYS_read, false, NULL);
 }
 
 /*
@@ -498,5 +438,5 @@ Test(record_trace, call_running_at_stop_is_unfinished)
 {
 	const char *wl[] = {rh_workload("spinner"), "134217728", NULL};
 
-	assert_stop_during_call(wl, SYS_getrandom, true);
+	rh_assert_stop_during_call(wl, SYS_getrandom, true, NULL);
 }
