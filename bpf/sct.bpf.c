@@ -434,6 +434,13 @@ static __always_inline struct sct_cpu_call *cpu_call_get(void)
 	return bpf_map_lookup_elem(&cpu_calls, &zero);
 }
 
+static __always_inline struct sct_cpu_call_args *cpu_call_args_get(void)
+{
+	__u32 zero = 0;
+
+	return bpf_map_lookup_elem(&cpu_calls_args, &zero);
+}
+
 /*
  * The slot taken by task, at its first syscall on this CPU since it was switched in (every
  * syscall in cgroup mode: a task can be moved out of the cgroup while it runs).
@@ -578,12 +585,11 @@ int BPF_PROG(sched_switch, bool preempt, struct task_struct *prev)
 	struct sct_cpu_call_args *s;
 	struct sct_inflight *in;
 	struct sct_cpu_call *c;
-	__u32 zero = 0;
 
 	if (SCT_FLOOR)
 		return 0;
 	if (args_on) {
-		s = bpf_map_lookup_elem(&cpu_calls_args, &zero);
+		s = cpu_call_args_get();
 		if (!s || s->o.task != (__u64)prev)
 			return 0;
 		s->o.task = 0;
@@ -692,10 +698,9 @@ int BPF_PROG(sys_enter_args, struct pt_regs *regs, long id)
 	struct task_struct *task = bpf_get_current_task_btf();
 	struct sct_cpu_call_args *s;
 	struct sct_inflight_args *ia;
-	__u32 zero = 0;
 	__u8 compat;
 
-	s = bpf_map_lookup_elem(&cpu_calls_args, &zero);
+	s = cpu_call_args_get();
 	if (!s)
 		return 0;
 	ia = &s->ia;
@@ -814,9 +819,8 @@ int BPF_PROG(sys_exit_args, struct pt_regs *regs, long ret)
 	struct task_struct *task = bpf_get_current_task_btf();
 	struct sct_cpu_call_args *s;
 	struct sct_inflight_args *ia;
-	__u32 zero = 0;
 
-	s = bpf_map_lookup_elem(&cpu_calls_args, &zero);
+	s = cpu_call_args_get();
 	if (!s)
 		return 0;
 	if (s->o.task == (__u64)task) {

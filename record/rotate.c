@@ -296,7 +296,7 @@ void rotate_discard(struct recorder *r)
 		return;
 	if (rot->created)
 		unlink(r->env->output);
-	/* the first numbered file, published with only its start (the perf backend opens its output first) */
+	/* the first numbered file, published holding only its start (perf opens the output first) */
 	else if (env_rotates(r->env) && rot->files == 1)
 		unlink(rot->name);
 }
