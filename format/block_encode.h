@@ -25,7 +25,7 @@ struct enc_bytes {
 };
 
 struct enc_type {
-	uint64_t *cols;  /* nfields columns of cap values each, field-major */
+	uint64_t *cols;  /* nfields columns of stride values each (cap used), field-major */
 	struct enc_bytes data[SCHEMA_MAX_BUILTIN_FIELDS]; /* contents of the bytes fields */
 	uint32_t count;
 };
@@ -47,6 +47,7 @@ struct enc_run {
 
 struct block_enc {
 	uint32_t cap;     /* records per block */
+	uint32_t stride;  /* values from one column to the next: cap, padded */
 	uint32_t count;   /* records pending */
 	size_t raw_bound; /* payload bytes the pending records need at most */
 	struct enc_type types[SCT_REC_MAX + 1];
@@ -106,7 +107,7 @@ static inline size_t block_enc_syscall_bound(const struct block_enc *e, const st
  * sign-extends a SINT one as block_enc_add() does); the path through block_enc_path().
  */
 #define ENC_SYSCALL_COLUMN(t, member, kind, unit) ENC_SYSCALL_##kind(member)
-#define ENC_SYSCALL_UINT(member) c[SYSCALL_COL_##member * cap] = (uint64_t)sc->member;
+#define ENC_SYSCALL_UINT(member) c[SYSCALL_COL_##member * stride] = (uint64_t)sc->member;
 #define ENC_SYSCALL_SINT ENC_SYSCALL_UINT
 #define ENC_SYSCALL_TIME ENC_SYSCALL_UINT
 #define ENC_SYSCALL_BYTES(member)
@@ -114,7 +115,7 @@ static inline int block_enc_add_syscall(struct block_enc *e, const struct sct_sy
 {
 	struct enc_type *t = &e->types[SCT_REC_SYSCALL];
 	uint64_t *c = t->cols + t->count;
-	size_t cap = e->cap;
+	size_t stride = e->stride;
 
 	if (e->syscall_args) {
 		uint64_t ref, len;
@@ -123,8 +124,8 @@ static inline int block_enc_add_syscall(struct block_enc *e, const struct sct_sy
 		if (err)
 			return err;
 		RECORD_SYSCALL_ARGS_FIELDS(ENC_SYSCALL_COLUMN, syscall)
-		c[SYSCALL_COL_path_ref * cap] = ref;
-		c[SYSCALL_COL_path * cap] = len;
+		c[SYSCALL_COL_path_ref * stride] = ref;
+		c[SYSCALL_COL_path * stride] = len;
 	}
 	RECORD_SYSCALL_BASE_FIELDS(ENC_SYSCALL_COLUMN, syscall)
 	t->count++;
