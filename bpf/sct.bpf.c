@@ -442,40 +442,51 @@ static __always_inline struct sct_cpu_call_args *cpu_call_args_get(void)
 }
 
 /*
- * The slot taken by task, at its first syscall on this CPU since it was switched in (every
- * syscall in cgroup mode: a task can be moved out of the cgroup while it runs).
+ * Tasks moved from one cgroup to another since load, counted by cgroup_attach below. A slot
+ * keeps the count under which it read its task's cgroup id: while the count holds, so does
+ * the id, and checking costs one load where the walk to the id costs four. (Comparing the
+ * task's css_set pointer would be as cheap at run time, but each load of a pointer from a
+ * task costs the verifier linear searches of the kernel's BTF: ~0.7 ms of load per program.)
+ */
+__u64 cgroup_moves;
+
+static __always_inline __u64 cgroup_moves_read(void)
+{
+	return *(volatile __u64 *)&cgroup_moves;
+}
+
+/*
+ * The slot taken by task, at its first syscall on this CPU since it was switched in, or since
+ * a task moved between cgroups in cgroup mode (it may have been this one, out of the cgroup).
  */
 static __always_inline void cpu_owner_claim(struct sct_cpu_owner *o, struct task_struct *task)
 {
 	o->task = (__u64)task;
+	/* the count first: a move in between then shows at sys_exit as a new count */
+	o->moves = cgroup_moves_read();
 	o->traced = current_traced(bpf_get_current_pid_tgid());
 	if (!o->traced)
 		return;
 	o->pid = task->tgid;
 	o->tid = task->pid;
-	/* css first: a move in between then shows at sys_exit as a changed css_set */
-	o->css = (__u64)task->cgroups;
 	o->cgroup_id = bpf_get_current_cgroup_id();
 }
 
-/* Is the slot's owner not task, or must it be checked again (cgroup mode)? */
+/* Is the slot's owner not task, or must its verdict be taken again (cgroup mode)? */
 static __always_inline bool cpu_owner_stale(const struct sct_cpu_owner *o, struct task_struct *task)
 {
-	return o->task != (__u64)task || mode == SCT_MODE_CGROUP;
+	return o->task != (__u64)task || (mode == SCT_MODE_CGROUP && o->moves != cgroup_moves_read());
 }
 
-/*
- * The cgroup id of the slot's task, at its sys_exit. A css_set names one cgroup per hierarchy
- * for its whole life, so while the task keeps its css_set the id read at the claim holds;
- * comparing the pointer costs one load where the walk to the id costs three, and the verifier
- * follows no pointer chain here (each one costs it linear searches of the kernel's BTF).
- */
-static __always_inline __u64 cpu_owner_cgroup(struct sct_cpu_owner *o, struct task_struct *task)
+/* The cgroup id of the slot's task at its sys_exit: read again only after a move. */
+static __always_inline __u64 cpu_owner_cgroup(struct sct_cpu_owner *o)
 {
-	__u64 css = (__u64)task->cgroups;
+	__u64 moves = cgroup_moves_read();
 
-	if (o->css != css) {
-		o->css = css;
+	if (o->moves != moves) {
+		/* in cgroup mode the count also dates the verdict: the next sys_enter takes both */
+		if (mode != SCT_MODE_CGROUP)
+			o->moves = moves;
 		o->cgroup_id = bpf_get_current_cgroup_id();
 	}
 	return o->cgroup_id;
@@ -528,7 +539,7 @@ int BPF_PROG(sys_exit, struct pt_regs *regs, long ret)
 	task = bpf_get_current_task_btf();
 	if (c->o.task == (__u64)task) {
 		if (c->in.active) {
-			struct call_end ce = { task->tgid, task->pid, ret, cpu_owner_cgroup(&c->o, task) };
+			struct call_end ce = { task->tgid, task->pid, ret, cpu_owner_cgroup(&c->o) };
 
 			syscall_submit(&c->in, &ce);
 		}
@@ -608,6 +619,17 @@ int BPF_PROG(sched_switch, bool preempt, struct task_struct *prev)
 		*in = c->in;
 		in->active = 1;
 	}
+	return 0;
+}
+
+/*
+ * Fires once a move's tasks are in their new css_sets (a whole process counts once). The
+ * attach that changes no cgroup v2 id (a v1 hierarchy's) only costs the slots a fresh read.
+ */
+SEC("tp_btf/cgroup_attach_task")
+int BPF_PROG(cgroup_attach)
+{
+	__sync_fetch_and_add(&cgroup_moves, 1);
 	return 0;
 }
 
@@ -825,7 +847,7 @@ int BPF_PROG(sys_exit_args, struct pt_regs *regs, long ret)
 		return 0;
 	if (s->o.task == (__u64)task) {
 		if (s->ia.in.active) {
-			struct call_end c = { task->tgid, task->pid, ret, cpu_owner_cgroup(&s->o, task) };
+			struct call_end c = { task->tgid, task->pid, ret, cpu_owner_cgroup(&s->o) };
 
 			args_submit(&s->ia, &c);
 		}

@@ -129,8 +129,8 @@ struct sct_cpu_owner {
 	__u32 traced;    /* the filter's verdict on it, taken once per stay on the CPU */
 	__u32 pid, tid;
 	__u32 pad;
-	__u64 cgroup_id; /* its cgroup v2 id, read when it had the css_set in css */
-	__u64 css;       /* its task->cgroups (struct css_set) then */
+	__u64 cgroup_id; /* its cgroup v2 id, read when cgroup_moves was moves */
+	__u64 moves;
 };
 
 /* Per-CPU value (cpu_calls): its call in flight. Read by the recorder at stop. */

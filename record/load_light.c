@@ -49,9 +49,14 @@ static int light_attach(void *obj, bool hash, bool args)
 		fd = sct_lskel__sched_exec__attach(skel);
 	if (fd >= 0)
 		fd = sct_lskel__sched_exit__attach(skel);
-	/* Before sys_enter: a call its task takes off the CPU must always be parked. */
+	/*
+	 * Before sys_enter: a call its task takes off the CPU must always be parked, and a slot
+	 * must always learn of a move to another cgroup.
+	 */
 	if (fd >= 0 && !hash)
 		fd = sct_lskel__sched_switch__attach(skel);
+	if (fd >= 0 && !hash)
+		fd = sct_lskel__cgroup_attach__attach(skel);
 	if (fd >= 0 && args) {
 		fd = sct_lskel__sys_enter_args__attach(skel);
 		if (fd >= 0)
@@ -73,7 +78,8 @@ static void light_detach(void *obj)
 			 &skel->links.sys_enter_hash_fd, &skel->links.sys_exit_hash_fd,
 			 &skel->links.sys_enter_args_fd, &skel->links.sys_exit_args_fd,
 			 &skel->links.sched_fork_fd, &skel->links.sched_exec_fd,
-			 &skel->links.sched_exit_fd, &skel->links.sched_switch_fd };
+			 &skel->links.sched_exit_fd, &skel->links.sched_switch_fd,
+			 &skel->links.cgroup_attach_fd };
 
 	for (size_t i = 0; i < sizeof(links) / sizeof(links[0]); i++) {
 		if (*links[i] > 0)

@@ -48,9 +48,14 @@ static int skel_load(void **out, const struct load_settings *s, struct load_hand
 	if (!err)
 		err = bpf_program__set_autoload(hash ? skel->progs.sys_exit : skel->progs.sys_exit_hash,
 						false);
-	/* sched_switch parks the calls of the task storage programs (plain or --args). */
+	/*
+	 * sched_switch parks the calls of the task storage programs (plain or --args), whose
+	 * CPU slots cgroup_attach keeps true to their tasks' cgroups.
+	 */
 	if (!err && hash)
 		err = bpf_program__set_autoload(skel->progs.sched_switch, false);
+	if (!err && hash)
+		err = bpf_program__set_autoload(skel->progs.cgroup_attach, false);
 	if (!err)
 		err = sct_skel__load(skel);
 	if (err)
@@ -85,9 +90,14 @@ static int skel_attach(void *obj, bool hash, bool args)
 		err = skel_attach_one(skel->progs.sched_exec, &skel->links.sched_exec);
 	if (!err)
 		err = skel_attach_one(skel->progs.sched_exit, &skel->links.sched_exit);
-	/* Before sys_enter: a call its task takes off the CPU must always be parked. */
+	/*
+	 * Before sys_enter: a call its task takes off the CPU must always be parked, and a slot
+	 * must always learn of a move to another cgroup.
+	 */
 	if (!err && !hash)
 		err = skel_attach_one(skel->progs.sched_switch, &skel->links.sched_switch);
+	if (!err && !hash)
+		err = skel_attach_one(skel->progs.cgroup_attach, &skel->links.cgroup_attach);
 	if (!err && args)
 		err = skel_attach_one(skel->progs.sys_enter_args, &skel->links.sys_enter_args);
 	if (!err && args)
@@ -108,7 +118,8 @@ static void skel_detach(void *obj)
 				      &skel->links.sys_enter_hash, &skel->links.sys_exit_hash,
 				      &skel->links.sys_enter_args, &skel->links.sys_exit_args,
 				      &skel->links.sched_fork, &skel->links.sched_exec,
-				      &skel->links.sched_exit, &skel->links.sched_switch };
+				      &skel->links.sched_exit, &skel->links.sched_switch,
+				      &skel->links.cgroup_attach };
 
 	for (size_t i = 0; i < sizeof(links) / sizeof(links[0]); i++) {
 		bpf_link__destroy(*links[i]);

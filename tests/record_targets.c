@@ -11,17 +11,22 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <sys/syscall.h>
 #include <sys/wait.h>
+#include <time.h>
 #include <unistd.h>
 
 #include "record_helpers.h"
 
-static char cg_dir[PATH_MAX]; /* the fresh cgroup of the test, "" if none */
+static char cg_dir[PATH_MAX];   /* the fresh cgroup of the test, "" if none */
+static char cg_other[PATH_MAX]; /* a second one, for the tests that move a task */
 
 static void targets_fini(void)
 {
 	if (cg_dir[0])
 		rmdir(cg_dir);
+	if (cg_other[0])
+		rmdir(cg_other);
 	rh_teardown();
 }
 
@@ -45,32 +50,46 @@ static void assert_exit0(const struct rh_recorder *r)
 		  r->status, r->err);
 }
 
-/* mkdir a fresh cgroup under the v2 mount; returns its id (the directory's inode number). */
-static uint64_t cgroup_make(char *rel, size_t cap)
+/*
+ * mkdir a fresh cgroup under the v2 mount, named after the test and suffix, into dir; returns
+ * its id (the directory's inode number).
+ */
+static uint64_t cgroup_make_in(char *dir, const char *suffix, char *rel, size_t cap)
 {
 	char mnt[PATH_MAX];
 	struct stat st;
 
 	rh_cgroup2_mount(mnt, sizeof(mnt));
-	snprintf(rel, cap, "/sct-test-%d", getpid());
-	snprintf(cg_dir, sizeof(cg_dir), "%s%s", mnt, rel);
-	rmdir(cg_dir);
-	cr_assert_eq(mkdir(cg_dir, 0755), 0, "mkdir %s: %s", cg_dir, strerror(errno));
-	cr_assert_eq(stat(cg_dir, &st), 0);
+	snprintf(rel, cap, "/sct-test-%d%s", getpid(), suffix);
+	snprintf(dir, PATH_MAX, "%s%s", mnt, rel);
+	rmdir(dir);
+	cr_assert_eq(mkdir(dir, 0755), 0, "mkdir %s: %s", dir, strerror(errno));
+	cr_assert_eq(stat(dir, &st), 0);
 	return st.st_ino;
 }
 
-static void cgroup_enter(pid_t pid)
+static uint64_t cgroup_make(char *rel, size_t cap)
+{
+	return cgroup_make_in(cg_dir, "", rel, cap);
+}
+
+/* Move pid (its whole process) into the cgroup at dir. */
+static void cgroup_move(const char *dir, pid_t pid)
 {
 	char path[PATH_MAX + 16], buf[16];
 	int fd, n;
 
-	snprintf(path, sizeof(path), "%s/cgroup.procs", cg_dir);
+	snprintf(path, sizeof(path), "%s/cgroup.procs", dir);
 	fd = open(path, O_WRONLY);
 	cr_assert_geq(fd, 0, "open %s: %s", path, strerror(errno));
 	n = snprintf(buf, sizeof(buf), "%d", pid);
-	cr_assert_eq(write(fd, buf, (size_t)n), n, "move %d into %s: %s", pid, cg_dir, strerror(errno));
+	cr_assert_eq(write(fd, buf, (size_t)n), n, "move %d into %s: %s", pid, dir, strerror(errno));
 	close(fd);
+}
+
+static void cgroup_enter(pid_t pid)
+{
+	cgroup_move(cg_dir, pid);
 }
 
 /* Run the workload to its end and reap it. */
@@ -122,6 +141,24 @@ Test(record_targets, cgroup_id_and_path)
 	rh_proc_release(&p);
 }
 
+/*
+ * -G with the perf backend where perf_event has no state in cgroup2 (no per-cgroup event
+ * opens): the recorder refuses, and says why. Returns whether it was that case.
+ */
+static bool perf_cgroup_refused(const char **args)
+{
+	struct rh_recorder rec;
+
+	if (!RH_PERF() || rh_perf_cgroup())
+		return false;
+	cr_assert_eq(rh_recorder_start(&rec, args), -ECHILD, "ready:\n%s", rec.err);
+	cr_assert(WIFEXITED(rec.status) && WEXITSTATUS(rec.status) == 1, "status %#x", rec.status);
+	cr_assert_not_null(strstr(rec.err, "sct-record: -G with the perf backend needs the "
+				  "perf_event controller on cgroup2: perf_event has no state in "),
+			  "%s", rec.err);
+	return true;
+}
+
 Test(record_targets, cgroup_filter_traces_only_inside)
 {
 	const char *in_wl[] = {rh_workload("writer"), "100", "7", NULL};
@@ -134,26 +171,13 @@ Test(record_targets, cgroup_filter_traces_only_inside)
 	uint64_t id = cgroup_make(rel, sizeof(rel));
 	uint32_t in_pid, outside_pid;
 
+	if (perf_cgroup_refused(args))
+		return;
 	cr_assert_eq(rh_spawn(&in, in_wl, false), 0);
 	cgroup_enter(in.pid);
 	cr_assert_eq(rh_spawn(&outside, out_wl, false), 0);
 	in_pid = (uint32_t)in.pid;
 	outside_pid = (uint32_t)outside.pid;
-	if (RH_PERF() && !rh_perf_cgroup()) {
-		/* perf_event has no state in the cgroup: no per-cgroup event opens, -G says so */
-		cr_assert_eq(rh_recorder_start(&rec, args), -ECHILD, "ready:\n%s", rec.err);
-		cr_assert(WIFEXITED(rec.status) && WEXITSTATUS(rec.status) == 1, "status %#x", rec.status);
-		cr_assert_not_null(strstr(rec.err, "sct-record: -G with the perf backend needs the "
-					  "perf_event controller on cgroup2: perf_event has no state in "),
-				  "%s", rec.err);
-		workload_finish(&in, &in_out);
-		workload_finish(&outside, &outside_out);
-		free(in_out);
-		free(outside_out);
-		rh_proc_release(&in);
-		rh_proc_release(&outside);
-		return;
-	}
 	cr_assert_eq(rh_recorder_start(&rec, args), 0, "recorder: %s", rec.err);
 	workload_finish(&in, &in_out);
 	workload_finish(&outside, &outside_out);
@@ -386,4 +410,129 @@ Test(record_targets, pid_list)
 	free(out2);
 	rh_proc_release(&p1);
 	rh_proc_release(&p2);
+}
+
+static uint64_t monotonic_ns(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (uint64_t)ts.tv_sec * 1000000000u + (uint64_t)ts.tv_nsec;
+}
+
+/*
+ * A run of the mover, moved from cgroup from to cgroup to by a write(2) of the test between
+ * moving_ns and moved_ns. A call that overlaps the write may be seen in either cgroup: the
+ * move is not one instant for the kernel either.
+ */
+struct mover {
+	uint32_t pid;
+	uint64_t from, to;
+	uint64_t moving_ns, moved_ns;
+	bool kernel_ids; /* the recorder's cgroup ids are the kernel's at each call */
+	struct rh_trace t;
+};
+
+/*
+ * The mover runs from one cgroup to the other without sleeping: it is moved while it calls
+ * getppid(2) in a loop, told so, and calls getuid(2). args: the recorder's, "-p" followed by
+ * *pid_arg, filled in here, or "-G DIR" (pid_arg NULL). False: -G refused by perf_cgroup_refused().
+ */
+static bool mover_run(const char **args, const char **pid_arg, struct mover *m)
+{
+	const char *wl[] = {rh_workload("mover"), NULL};
+	char rel[64], rel2[64], pid_s[16], line[128], *out = NULL;
+	struct rh_recorder rec;
+	struct rh_proc p;
+
+	m->from = cgroup_make(rel, sizeof(rel));
+	m->to = cgroup_make_in(cg_other, "-to", rel2, sizeof(rel2));
+	if (!pid_arg && perf_cgroup_refused(args))
+		return false;
+	cr_assert_eq(rh_spawn(&p, wl, false), 0);
+	m->pid = (uint32_t)p.pid;
+	cgroup_enter(p.pid);
+	snprintf(pid_s, sizeof(pid_s), "%d", p.pid);
+	if (pid_arg)
+		*pid_arg = pid_s;
+	cr_assert_eq(rh_recorder_start(&rec, args), 0, "recorder: %s", rec.err);
+	/* perf without PERF_SAMPLE_CGROUP reads a task's cgroup once (README: Backends) */
+	m->kernel_ids = !strstr(rec.err, "recorder cgroup ids");
+	cr_assert_eq(rh_go(&p), 0);
+	cr_assert_gt(rh_read_line(p.out_fd, line, sizeof(line), RH_TIMEOUT_MS), 0);
+	m->moving_ns = monotonic_ns();
+	cgroup_move(cg_other, p.pid);
+	m->moved_ns = monotonic_ns();
+	workload_finish(&p, &out);
+	cr_assert_eq(rh_recorder_finish(&rec, SIGINT, RH_TIMEOUT_MS), 0);
+	assert_exit0(&rec);
+	trace_load(&m->t, rh_trace_path);
+	free(out);
+	rh_proc_release(&p);
+	return true;
+}
+
+/* Where a call of the mover ran: -1 all before the move, 1 all after it, 0 across it. */
+static int mover_side(const struct mover *m, const struct sct_syscall *sc)
+{
+	if (sc->time_ns + sc->duration_ns < m->moving_ns)
+		return -1;
+	return sc->time_ns > m->moved_ns ? 1 : 0;
+}
+
+/* The mover's calls of nr on the given side of the move. */
+static size_t mover_count(const struct mover *m, long nr, int side)
+{
+	size_t n = 0;
+
+	for (size_t i = 0; i < m->t.nsc; i++)
+		n += m->t.sc[i].pid == m->pid && m->t.sc[i].nr == nr && mover_side(m, &m->t.sc[i]) == side;
+	return n;
+}
+
+Test(record_targets, cgroup_id_follows_a_move_while_running)
+{
+	const char *args[] = {"-o", rh_trace_path, "-p", NULL, NULL};
+	struct mover m;
+
+	cr_assert(mover_run(args, &args[3], &m));
+	cr_assert_gt(mover_count(&m, SYS_getppid, -1), 0, "no getppid before the move");
+	cr_assert_eq(mover_count(&m, SYS_getuid, 1), 1, "no getuid after the move");
+	for (size_t i = 0; i < m.t.nsc; i++) {
+		const struct sct_syscall *sc = &m.t.sc[i];
+		int side = mover_side(&m, sc);
+
+		if (sc->pid != m.pid)
+			continue;
+		if (side < 0)
+			cr_assert_eq(sc->cgroup_id, m.from, "before the move: syscall %u in cgroup %lu, want %lu",
+				     sc->nr, (unsigned long)sc->cgroup_id, (unsigned long)m.from);
+		if (side > 0 && m.kernel_ids)
+			cr_assert_eq(sc->cgroup_id, m.to, "after the move: syscall %u in cgroup %lu, want %lu",
+				     sc->nr, (unsigned long)sc->cgroup_id, (unsigned long)m.to);
+	}
+	rh_trace_free(&m.t);
+}
+
+Test(record_targets, cgroup_filter_drops_a_task_moved_out_while_running)
+{
+	const char *args[] = {"-o", rh_trace_path, "-G", cg_dir, NULL};
+	struct mover m;
+
+	if (!mover_run(args, NULL, &m))
+		return;
+	cr_assert_gt(mover_count(&m, SYS_getppid, -1), 0, "no getppid before the move");
+	for (size_t i = 0; i < m.t.nsc; i++) {
+		const struct sct_syscall *sc = &m.t.sc[i];
+
+		if (sc->pid != m.pid)
+			continue;
+		cr_assert_leq(mover_side(&m, sc), 0, "syscall %u after the move out of the cgroup was traced "
+			      "(entered %ld ns after the move, in cgroup %lu)", sc->nr,
+			      (long)(sc->time_ns - m.moved_ns), (unsigned long)sc->cgroup_id);
+		if (mover_side(&m, sc) < 0)
+			cr_assert_eq(sc->cgroup_id, m.from, "syscall %u in cgroup %lu", sc->nr,
+				     (unsigned long)sc->cgroup_id);
+	}
+	rh_trace_free(&m.t);
 }
