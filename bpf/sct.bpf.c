@@ -22,6 +22,23 @@ char LICENSE[] SEC("license") = "GPL";
 #define SCT_FLOOR 0
 #endif
 
+/*
+ * The syscall programs an object carries. The ordinary skeleton's object has every pair and
+ * the recorder picks one at load (autoload). A light skeleton's loader loads, so the kernel
+ * verifies, every program of its object: ~0.4 to 1.3 ms each here, so each light object
+ * carries one pair (bpf/build.mk builds the plain and the --args one; neither needs the hash
+ * pair, since in-kernel CO-RE came after task storage).
+ */
+#define SCT_PROGS_ALL 0
+#define SCT_PROGS_PLAIN 1
+#define SCT_PROGS_ARGS 2
+#ifndef SCT_PROGS
+#define SCT_PROGS SCT_PROGS_ALL
+#endif
+#define SCT_HAS_PLAIN (SCT_PROGS != SCT_PROGS_ARGS)
+#define SCT_HAS_ARGS (SCT_PROGS != SCT_PROGS_PLAIN)
+#define SCT_HAS_HASH (SCT_PROGS == SCT_PROGS_ALL)
+
 /* Set by the recorder before load. */
 const volatile __u32 self_tgid;
 const volatile __u32 mode = SCT_MODE_TARGETS;
@@ -492,6 +509,7 @@ static __always_inline __u64 cpu_owner_cgroup(struct sct_cpu_owner *o)
 	return o->cgroup_id;
 }
 
+#if SCT_HAS_PLAIN
 SEC("tp_btf/sys_enter")
 int BPF_PROG(sys_enter, struct pt_regs *regs, long id)
 {
@@ -512,6 +530,7 @@ int BPF_PROG(sys_enter, struct pt_regs *regs, long id)
 		inflight_start(&c->in, id, task_is_compat(task));
 	return 0;
 }
+#endif
 
 /*
  * Before 6.2 the storage helper fails while the kernel's per-CPU task storage lock is held,
@@ -524,6 +543,7 @@ static __always_inline void inflight_missing(struct task_struct *task)
 		stat_inflight_full();
 }
 
+#if SCT_HAS_PLAIN
 SEC("tp_btf/sys_exit")
 int BPF_PROG(sys_exit, struct pt_regs *regs, long ret)
 {
@@ -557,6 +577,7 @@ int BPF_PROG(sys_exit, struct pt_regs *regs, long ret)
 	inflight_missing(task);
 	return 0;
 }
+#endif
 
 /*
  * prev leaves the CPU with the call in in still in flight (in->active): it is given up, and
@@ -714,6 +735,7 @@ static __always_inline void path_exit(struct sct_ev_syscall_path *ev)
 		ev->path_flags |= SCT_EV_PATH_LATE;
 }
 
+#if SCT_HAS_ARGS
 SEC("tp_btf/sys_enter")
 int BPF_PROG(sys_enter_args, struct pt_regs *regs, long id)
 {
@@ -739,6 +761,7 @@ int BPF_PROG(sys_enter_args, struct pt_regs *regs, long id)
 	inflight_start(&ia->in, id, compat);
 	return 0;
 }
+#endif
 
 /* The staged argument events to the ring buffer, as one record; the stage is taken. */
 static __always_inline void stage_args_flush(struct stage_args *st)
@@ -835,6 +858,7 @@ static __always_inline void args_submit(struct sct_inflight_args *ia, const stru
 	stage_give(st);
 }
 
+#if SCT_HAS_ARGS
 SEC("tp_btf/sys_exit")
 int BPF_PROG(sys_exit_args, struct pt_regs *regs, long ret)
 {
@@ -866,11 +890,13 @@ int BPF_PROG(sys_exit_args, struct pt_regs *regs, long ret)
 	}
 	return 0;
 }
+#endif
 
 /*
  * The pair above without task storage, and without bpf_get_current_task_btf(), which came
  * with it (5.11): the task is read through CO-RE, as kernels before BTF pointers need.
  */
+#if SCT_HAS_HASH
 SEC("tp_btf/sys_enter")
 int BPF_PROG(sys_enter_hash, struct pt_regs *regs, long id)
 {
@@ -885,7 +911,9 @@ int BPF_PROG(sys_enter_hash, struct pt_regs *regs, long id)
 		inflight_start(in, id, task_is_compat_read(task));
 	return 0;
 }
+#endif
 
+#if SCT_HAS_HASH
 SEC("tp_btf/sys_exit")
 int BPF_PROG(sys_exit_hash, struct pt_regs *regs, long ret)
 {
@@ -905,6 +933,7 @@ int BPF_PROG(sys_exit_hash, struct pt_regs *regs, long ret)
 	}
 	return 0;
 }
+#endif
 
 /* Deactivate first: a failed delete then leaves a slot no sys_exit_hash will report. */
 static __always_inline void inflight_hash_drop(__u32 tid)

@@ -1,7 +1,9 @@
 # record/: sct-record, the BPF recorder.
 RECORD_BIN := $(BUILD)/sct-record
 RECORD_SRCS := $(wildcard record/*.c)
-RECORD_OBJS := $(RECORD_SRCS:%.c=$(BUILD)/%.o) $(BUILD)/record/syscall_table.o
+# load_light.c is compiled twice: against the plain light skeleton, and the --args one.
+RECORD_OBJS := $(RECORD_SRCS:%.c=$(BUILD)/%.o) $(BUILD)/record/load_light_args.o \
+	$(BUILD)/record/syscall_table.o
 RECORD_LIBS := -lbpf -lelf -lz
 RECORD_COMPAT_ARCH := $(if $(filter x86,$(ARCH)),i386,)
 
@@ -25,7 +27,12 @@ $(BUILD)/record/syscall_table.o: $(BUILD)/record/syscall_table.c
 	$(Q)$(CC) $(CFLAGS) -Irecord -c $< -o $@
 
 # Every record object may include a skeleton: they must exist before any of them compiles.
-$(RECORD_SRCS:%.c=$(BUILD)/%.o): | $(BPF_SKEL) $(BPF_LSKEL)
+$(RECORD_SRCS:%.c=$(BUILD)/%.o) $(BUILD)/record/load_light_args.o: | $(BPF_SKEL) $(BPF_LSKELS)
+
+$(BUILD)/record/load_light_args.o: record/load_light.c
+	$(call msg,CC,$@)
+	$(Q)mkdir -p $(@D)
+	$(Q)$(CC) $(CFLAGS) -DLOAD_LIGHT_ARGS=1 -c $< -o $@
 
 $(RECORD_BIN): $(RECORD_OBJS) $(LIBSCT)
 	$(call msg,LD,$@)

@@ -1,8 +1,9 @@
 /* SPDX-License-Identifier: BSD-2-Clause */
 /*
- * The two skeletons of bpf/sct.bpf.c behind one interface: load_light.c (bpftool's light
- * skeleton: the kernel applies CO-RE, Linux 5.17+) and load_skel.c (the ordinary skeleton:
- * libbpf applies CO-RE from the vmlinux BTF). session.c picks one from the probes.
+ * The skeletons of bpf/sct.bpf.c behind one interface: load_light.c (bpftool's light
+ * skeletons, one with the plain syscall programs and one with the --args ones: the kernel
+ * applies CO-RE, Linux 5.17+) and load_skel.c (the ordinary skeleton, every program: libbpf
+ * applies CO-RE from the vmlinux BTF). session.c picks one from the probes.
  *
  * load() sets *skel and fills the handles the recorder uses; on error *skel may be set, and
  * destroy() frees it. Functions return 0 or a negative errno.
@@ -56,7 +57,7 @@ struct loader {
 	void (*destroy)(void *skel);
 };
 
-extern const struct loader load_light, load_skel;
+extern const struct loader load_light, load_light_args, load_skel;
 
 /* The rodata of either skeleton: both come from one object, so the fields are the same. */
 #define LOAD_RODATA_SET(ro, s)                                  \

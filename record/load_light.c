@@ -1,11 +1,25 @@
 // SPDX-License-Identifier: BSD-2-Clause
-/* The light skeleton: the default where the kernel applies CO-RE relocations itself. */
+/*
+ * The light skeleton: the default where the kernel applies CO-RE relocations itself. Its
+ * loader loads every program of its object, so there are two objects, and this file is
+ * compiled once for each (record/build.mk): load_light, with the plain syscall programs, and
+ * load_light_args (LOAD_LIGHT_ARGS), with the --args ones. Both skeletons are named sct_lskel.
+ */
 #include <errno.h>
 #include <unistd.h>
 
 #include "load.h"
+#ifndef LOAD_LIGHT_ARGS
+#define LOAD_LIGHT_ARGS 0
+#endif
 /* The light skeleton (bpftool gen skeleton -L) uses errno without including <errno.h>. */
-#include "sct.lskel.h"
+#if LOAD_LIGHT_ARGS
+#include "sct_args.lskel.h"
+#define LOADER load_light_args
+#else
+#include "sct_plain.lskel.h"
+#define LOADER load_light
+#endif
 
 static int light_load(void **out, const struct load_settings *s, struct load_handles *h)
 {
@@ -19,7 +33,7 @@ static int light_load(void **out, const struct load_settings *s, struct load_han
 	LOAD_RODATA_SET(skel->rodata, s);
 	skel->maps.targets.max_entries = s->max_tasks;
 	/* Its loader creates every map: the one not used costs one entry. */
-	skel->maps.inflight_hash.max_entries = s->inflight_in_hash ? s->max_inflight : 1;
+	skel->maps.inflight_hash.max_entries = 1;
 	skel->maps.events.max_entries = s->ringbuf_size;
 	skel->maps.path_args.max_entries = s->npath_args;
 	err = sct_lskel__load(skel);
@@ -38,35 +52,37 @@ static int light_load(void **out, const struct load_settings *s, struct load_han
 	return 0;
 }
 
+/*
+ * Before the syscall programs: a call its task takes off the CPU must always be parked, and a
+ * slot must always learn of a move to another cgroup.
+ */
 static int light_attach(void *obj, bool hash, bool args)
 {
 	struct sct_lskel *skel = obj;
 	int fd;
 
-	/* Lifecycle first: a tid hash slot made by sys_enter must never miss its task's exit. */
+	if (hash || args != LOAD_LIGHT_ARGS)
+		return -EINVAL;
 	fd = sct_lskel__sched_fork__attach(skel);
 	if (fd >= 0)
 		fd = sct_lskel__sched_exec__attach(skel);
 	if (fd >= 0)
 		fd = sct_lskel__sched_exit__attach(skel);
-	/*
-	 * Before sys_enter: a call its task takes off the CPU must always be parked, and a slot
-	 * must always learn of a move to another cgroup.
-	 */
-	if (fd >= 0 && !hash)
+	if (fd >= 0)
 		fd = sct_lskel__sched_switch__attach(skel);
-	if (fd >= 0 && !hash)
+	if (fd >= 0)
 		fd = sct_lskel__cgroup_attach__attach(skel);
-	if (fd >= 0 && args) {
+#if LOAD_LIGHT_ARGS
+	if (fd >= 0)
 		fd = sct_lskel__sys_enter_args__attach(skel);
-		if (fd >= 0)
-			fd = sct_lskel__sys_exit_args__attach(skel);
-		return fd < 0 ? fd : 0;
-	}
 	if (fd >= 0)
-		fd = hash ? sct_lskel__sys_enter_hash__attach(skel) : sct_lskel__sys_enter__attach(skel);
+		fd = sct_lskel__sys_exit_args__attach(skel);
+#else
 	if (fd >= 0)
-		fd = hash ? sct_lskel__sys_exit_hash__attach(skel) : sct_lskel__sys_exit__attach(skel);
+		fd = sct_lskel__sys_enter__attach(skel);
+	if (fd >= 0)
+		fd = sct_lskel__sys_exit__attach(skel);
+#endif
 	return fd < 0 ? fd : 0;
 }
 
@@ -74,9 +90,12 @@ static int light_attach(void *obj, bool hash, bool args)
 static void light_detach(void *obj)
 {
 	struct sct_lskel *skel = obj;
-	int *links[] = { &skel->links.sys_enter_fd, &skel->links.sys_exit_fd,
-			 &skel->links.sys_enter_hash_fd, &skel->links.sys_exit_hash_fd,
+	int *links[] = {
+#if LOAD_LIGHT_ARGS
 			 &skel->links.sys_enter_args_fd, &skel->links.sys_exit_args_fd,
+#else
+			 &skel->links.sys_enter_fd, &skel->links.sys_exit_fd,
+#endif
 			 &skel->links.sched_fork_fd, &skel->links.sched_exec_fd,
 			 &skel->links.sched_exit_fd, &skel->links.sched_switch_fd,
 			 &skel->links.cgroup_attach_fd };
@@ -93,7 +112,7 @@ static void light_destroy(void *skel)
 	sct_lskel__destroy(skel);
 }
 
-const struct loader load_light = {
+const struct loader LOADER = {
 	.name = "light skeleton",
 	.load = light_load,
 	.attach = light_attach,

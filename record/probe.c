@@ -247,7 +247,7 @@ static const struct feature features[PROBE_COUNT] = {
 				    "5.7", "-G stops, the other modes do not use it",
 				    probe_ancestor_cgroup },
 	[PROBE_TASK_STORAGE] = { false, "task-storage", "task storage for tracing programs", "5.12",
-				 "in-flight syscalls in a hash map keyed by tid",
+				 "in-flight syscalls in a hash map keyed by tid, ordinary skeleton",
 				 probe_task_storage },
 	[PROBE_LIGHT_SKELETON] = { false, "light-skeleton", "in-kernel CO-RE for the light skeleton",
 				   "5.17", "the ordinary skeleton, relocated by libbpf",

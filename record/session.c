@@ -78,8 +78,10 @@ static int session_check_report(struct recorder *r)
 		err = session_backend_report(r, &probes);
 	if (err)
 		return err;
-	r->loader = probes.have[PROBE_LIGHT_SKELETON] ? &load_light : &load_skel;
 	r->inflight_in_hash = !probes.have[PROBE_TASK_STORAGE];
+	r->loader = &load_skel;
+	if (probes.have[PROBE_LIGHT_SKELETON] && !r->inflight_in_hash)
+		r->loader = env->args ? &load_light_args : &load_light;
 	/* The perf backend reads its rings directly: nothing is staged, no flush adds its delay. */
 	r->staged = r->backend == BACKEND_BPF && probes.have[PROBE_RUN_ON_CPU];
 	if (env->args && r->backend == BACKEND_BPF && r->inflight_in_hash) {

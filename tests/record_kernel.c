@@ -119,7 +119,7 @@ Test(record_kernel, probe_shows_a_forced_feature_and_its_fallback)
 	cr_assert(WIFEXITED(status) && WEXITSTATUS(status) == 0, "status %#x", status);
 	cr_assert_not_null(probe_line(out, "task-storage", line, sizeof(line)), "%s", out);
 	cr_assert_str_eq(line, "task-storage     no  Linux 5.12  forced off by SCT_RECORD_FORCE "
-			 "(test only); without it: in-flight syscalls in a hash map keyed by tid");
+			 "(test only); without it: in-flight syscalls in a hash map keyed by tid, ordinary skeleton");
 	cr_assert_not_null(probe_line(out, "ringbuf", line, sizeof(line)), "%s", out);
 	cr_assert_str_eq(line, "ringbuf          no  Linux 5.8   forced off by SCT_RECORD_FORCE "
 			 "(test only)");
@@ -225,9 +225,8 @@ ParameterizedTestParameters(record_kernel, fallback_passes_the_suites)
 {
 	static struct fallback fallbacks[] = {
 		{"no-light-skeleton", "(ordinary skeleton, task storage, staged)", "", FALLBACK_SUITES},
-		{"no-task-storage", "(light skeleton, tid hash map, staged)", "", FALLBACK_SUITES},
-		{"no-light-skeleton,no-task-storage", "(ordinary skeleton, tid hash map, staged)", "",
-		 FALLBACK_SUITES},
+		/* the light skeletons' objects have no hash pair */
+		{"no-task-storage", "(ordinary skeleton, tid hash map, staged)", "", FALLBACK_SUITES},
 		{"no-run-on-cpu", "(light skeleton, task storage, unstaged)", "", FALLBACK_SUITES},
 		{"", "(perf, kernel cgroup ids)", "perf", BACKEND_SUITES},
 		/* no PERF_SAMPLE_CGROUP: the ids come from /proc, the rest of the trace is the same */
