@@ -201,11 +201,36 @@ int block_enc_add(struct block_enc *e, const struct sct_record *rec, size_t boun
 		t->cols[(size_t)k * e->stride + row] = v;
 	}
 	t->count++;
-	block_enc_run(e, rec->type);
+	block_enc_run(e, rec->type, 1);
 	e->count++;
 	e->raw_bound += bound;
 	return 0;
 }
+
+#define ENC_SYSCALLS_COLUMN(t, member, kind, unit) ENC_SYSCALLS_##kind(member)
+#define ENC_SYSCALLS_UINT(member)                                       \
+	for (uint32_t i = 0; i < n; i++)                                \
+		c[SYSCALL_COL_##member * stride + i] = (uint64_t)sc[i].member;
+#define ENC_SYSCALLS_SINT ENC_SYSCALLS_UINT
+#define ENC_SYSCALLS_TIME ENC_SYSCALLS_UINT
+#define ENC_SYSCALLS_BYTES(member)
+void block_enc_add_syscalls(struct block_enc *e, const struct sct_syscall *sc, uint32_t n)
+{
+	struct enc_type *t = &e->types[SCT_REC_SYSCALL];
+	uint64_t *c = t->cols + t->count;
+	size_t stride = e->stride;
+
+	RECORD_SYSCALL_BASE_FIELDS(ENC_SYSCALLS_COLUMN, syscall)
+	t->count += n;
+	block_enc_run(e, SCT_REC_SYSCALL, n);
+	e->count += n;
+	e->raw_bound += (size_t)n * BLOCK_RECORD_BOUND(SYSCALL_BASE_NCOLS);
+}
+#undef ENC_SYSCALLS_COLUMN
+#undef ENC_SYSCALLS_UINT
+#undef ENC_SYSCALLS_SINT
+#undef ENC_SYSCALLS_TIME
+#undef ENC_SYSCALLS_BYTES
 
 static int buf_reserve(uint8_t **p, size_t *cap, size_t need)
 {

@@ -78,14 +78,15 @@ int block_enc_add(struct block_enc *e, const struct sct_record *rec, size_t boun
 int block_enc_finish(struct block_enc *e, const uint8_t **frame, size_t *len);
 void block_enc_reset(struct block_enc *e);
 
-static inline void block_enc_run(struct block_enc *e, uint32_t type)
+/* n more records of type, after those pending. */
+static inline void block_enc_run(struct block_enc *e, uint32_t type, uint32_t n)
 {
 	if (e->nruns && e->runs[e->nruns - 1].type == type) {
-		e->runs[e->nruns - 1].count++;
+		e->runs[e->nruns - 1].count += n;
 		return;
 	}
 	e->runs[e->nruns].type = type;
-	e->runs[e->nruns].count = 1;
+	e->runs[e->nruns].count = n;
 	e->nruns++;
 }
 
@@ -101,6 +102,12 @@ static inline size_t block_enc_syscall_bound(const struct block_enc *e, const st
 		return BLOCK_RECORD_BOUND(SYSCALL_BASE_NCOLS);
 	return BLOCK_RECORD_BOUND(SYSCALL_NCOLS) + sc->path.len;
 }
+
+/*
+ * n SYSCALL records of a session without argument fields, each column filled for all of them
+ * at once (their type's columns allocated, room for n checked by the caller).
+ */
+void block_enc_add_syscalls(struct block_enc *e, const struct sct_syscall *sc, uint32_t n);
 
 /*
  * The SYSCALL hot path of block_enc_add(): its columns straight from the struct (the cast
@@ -129,7 +136,7 @@ static inline int block_enc_add_syscall(struct block_enc *e, const struct sct_sy
 	}
 	RECORD_SYSCALL_BASE_FIELDS(ENC_SYSCALL_COLUMN, syscall)
 	t->count++;
-	block_enc_run(e, SCT_REC_SYSCALL);
+	block_enc_run(e, SCT_REC_SYSCALL, 1);
 	e->count++;
 	e->raw_bound += block_enc_syscall_bound(e, sc);
 	return 0;

@@ -370,6 +370,13 @@ struct sct_writer *sct_writer_open_fd(int fd, const struct sct_header_info *info
 SCT_MUST_CHECK int sct_writer_append(struct sct_writer *w, const struct sct_record *rec);
 /* The hot path for SYSCALL records; same contract. */
 SCT_MUST_CHECK int sct_writer_append_syscall(struct sct_writer *w, const struct sct_syscall *sc);
+/*
+ * n SYSCALL records, as n calls of sct_writer_append_syscall() would append them, but each
+ * column filled for a run of them at once (libsct 3.1). Returns 0 or the first error; the
+ * records before the one refused are appended (sct_writer_records() counts them).
+ */
+SCT_MUST_CHECK int sct_writer_append_syscalls(struct sct_writer *w, const struct sct_syscall *sc,
+					      size_t n);
 /* Write the pending block now (no-op when empty). */
 SCT_MUST_CHECK int sct_writer_flush(struct sct_writer *w);
 /* Flush if the oldest pending record was appended flush_interval_ns ago or more (clock: monotonic). */

@@ -310,11 +310,12 @@ static int writer_room(struct sct_writer *w, size_t bound)
 	return 0;
 }
 
-static void writer_added(struct sct_writer *w)
+/* n records were added to the pending block. */
+static void writer_added(struct sct_writer *w, uint32_t n)
 {
-	if (w->enc.count == 1)
+	if (w->enc.count == n)
 		w->pending_since_ns = monotonic_ns();
-	w->records++;
+	w->records += n;
 }
 
 /* The writer's first error, -SCT_E_STATE once finished, else 0. */
@@ -344,8 +345,66 @@ int sct_writer_append_syscall(struct sct_writer *w, const struct sct_syscall *sc
 	err = block_enc_add_syscall(&w->enc, sc);
 	if (err)
 		return err;
-	writer_added(w);
+	writer_added(w, 1);
 	return 0;
+}
+
+/* How many records of bound bytes at most the pending block has room for. */
+static uint32_t writer_room_for(const struct sct_writer *w, size_t bound)
+{
+	const struct block_enc *e = &w->enc;
+	size_t by_bytes = e->raw_bound < BLOCK_RAW_BUDGET ? (BLOCK_RAW_BUDGET - e->raw_bound) / bound : 0;
+
+	return by_bytes < e->cap - e->count ? (uint32_t)by_bytes : e->cap - e->count;
+}
+
+/* n SYSCALL records of a session without argument fields, a block's room at a time. */
+static int writer_syscalls_add(struct sct_writer *w, const struct sct_syscall *sc, size_t n)
+{
+	const size_t bound = BLOCK_RECORD_BOUND(SYSCALL_BASE_NCOLS);
+
+	while (n) {
+		uint32_t k = writer_room_for(w, bound);
+		int err;
+
+		if (!k) {
+			err = writer_flush_block(w);
+			if (err)
+				return err;
+			continue;
+		}
+		if (k > n)
+			k = (uint32_t)n;
+		block_enc_add_syscalls(&w->enc, sc, k);
+		writer_added(w, k);
+		sc += k;
+		n -= k;
+	}
+	return 0;
+}
+
+int sct_writer_append_syscalls(struct sct_writer *w, const struct sct_syscall *sc, size_t n)
+{
+	size_t ok = 0;
+	int err = writer_state(w);
+
+	if (err)
+		return err;
+	/* argument fields: a path each, checked and stored one record at a time */
+	if (w->enc.syscall_args) {
+		for (size_t i = 0; i < n && !err; i++)
+			err = sct_writer_append_syscall(w, &sc[i]);
+		return err;
+	}
+	while (ok < n && sc[ok].path.len <= SCT_MAX_STRING)
+		ok++;
+	if (ok && !w->enc.types[SCT_REC_SYSCALL].cols) {
+		err = block_enc_type_alloc(&w->enc, SCT_REC_SYSCALL);
+		if (err)
+			return err;
+	}
+	err = writer_syscalls_add(w, sc, ok);
+	return err ? err : ok < n ? -SCT_E_LIMIT : 0;
 }
 
 int sct_writer_append(struct sct_writer *w, const struct sct_record *rec)
@@ -378,7 +437,7 @@ int sct_writer_append(struct sct_writer *w, const struct sct_record *rec)
 		return err;
 	if (rec->type == SCT_REC_LOST)
 		w->block_lost += rec->lost.count;
-	writer_added(w);
+	writer_added(w, 1);
 	return 0;
 }
 

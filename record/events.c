@@ -133,28 +133,44 @@ int events_syscall(struct recorder *r, const struct sct_syscall *sc)
 	return sct_writer_append_syscall(r->writer, sc);
 }
 
-/* The record of e, with no arguments. */
-static void syscall_from(const struct sct_ev_syscall *e, struct sct_syscall *out)
+/* The fields of e's record, in sc; the argument fields are left as they are. */
+static void syscall_set(struct sct_syscall *sc, const struct sct_ev_syscall *e)
 {
-	struct sct_syscall sc = { 0 };
-
-	sc.time_ns = e->enter_ns;
-	sc.duration_ns = e->duration_ns;
-	sc.cgroup_id = e->cgroup_id;
-	sc.ret = e->ret;
-	sc.pid = e->pid;
-	sc.tid = e->tid;
-	sc.nr = e->nr;
-	sc.abi = e->abi;
-	*out = sc;
+	sc->time_ns = e->enter_ns;
+	sc->duration_ns = e->duration_ns;
+	sc->cgroup_id = e->cgroup_id;
+	sc->ret = e->ret;
+	sc->pid = e->pid;
+	sc->tid = e->tid;
+	sc->nr = e->nr;
+	sc->abi = e->abi;
 }
 
-static int event_syscall(struct recorder *r, const struct sct_ev_syscall *e)
+/*
+ * A run of SYSCALL events (a CPU's staged batch, or one event), appended together: libsct
+ * fills each column for the whole run. A CGROUP record goes first where the cgroup id changes.
+ */
+static int event_syscalls(struct recorder *r, const struct sct_ev_syscall *e, size_t n)
 {
-	struct sct_syscall sc;
+	size_t k = 0;
+	int err = 0;
 
-	syscall_from(e, &sc);
-	return events_syscall(r, &sc);
+	for (size_t i = 0; i < n && !err; i++) {
+		if (e[i].cgroup_id != r->last_cgroup) {
+			err = sct_writer_append_syscalls(r->writer, r->run, k) ?:
+			      events_note_cgroup(r, e[i].cgroup_id, e[i].enter_ns);
+			k = 0;
+			if (err)
+				break;
+			r->last_cgroup = e[i].cgroup_id;
+		}
+		syscall_set(&r->run[k++], &e[i]);
+		if (k == SCT_STAGE_LEN) {
+			err = sct_writer_append_syscalls(r->writer, r->run, k);
+			k = 0;
+		}
+	}
+	return err ?: sct_writer_append_syscalls(r->writer, r->run, k);
 }
 
 void events_args_set(struct sct_syscall *sc, const __u64 args[SCT_ARGS])
@@ -171,9 +187,9 @@ void events_args_set(struct sct_syscall *sc, const __u64 args[SCT_ARGS])
 static int event_syscall_args(struct recorder *r, const struct sct_ev_syscall_args *e,
 			      const struct sct_ev_syscall_path *p)
 {
-	struct sct_syscall sc;
+	struct sct_syscall sc = { 0 };
 
-	syscall_from(&e->sc, &sc);
+	syscall_set(&sc, &e->sc);
 	events_args_set(&sc, e->args);
 	if (p) {
 		sc.path_flags = p->path_flags;
@@ -225,8 +241,7 @@ int events_handle(void *ctx, void *data, size_t size)
 
 	/* SYSCALL events come one at a time or as a CPU's staged batch, back to back. */
 	if (e->type == SCT_EV_SYSCALL && size >= sizeof(*e) && !(size % sizeof(*e))) {
-		for (size_t i = 0; !err && i < size / sizeof(*e); i++)
-			err = event_syscall(r, &e[i]);
+		err = event_syscalls(r, e, size / sizeof(*e));
 	} else if (e->type == SCT_EV_SYSCALL_ARGS || e->type == SCT_EV_SYSCALL_PATH) {
 		err = event_args_batch(r, data, size);
 	} else {

@@ -325,3 +325,28 @@ Test(format_args, a_valid_reference_decodes)
 	cr_assert_eq(load(ref, len, "/a", 2, &d), 0);
 	block_dec_free(&d);
 }
+
+Test(format_args, a_batch_writes_the_bytes_of_single_appends)
+{
+	static const char *const paths[] = { "/etc/a", NULL, "/etc/a", "/b" };
+	struct sct_header_info info = args_info();
+	struct sct_syscall sc[4];
+	struct sct_writer *w;
+	struct fh_trace one, batch;
+	int fd;
+
+	w = args_writer(&info, 0, &fd);
+	write_calls(w, paths, 4);
+	cr_assert_eq(sct_writer_close(w), 0);
+	fh_collect_fd(fd, &one);
+	for (size_t i = 0; i < 4; i++)
+		sc[i] = call(i, paths[i], paths[i] ? SCT_PATH_CAPTURED : 0);
+	w = args_writer(&info, 0, &fd);
+	cr_assert_eq(sct_writer_append_syscalls(w, sc, 4), 0);
+	cr_assert_eq(sct_writer_close(w), 0);
+	fh_collect_fd(fd, &batch);
+	cr_assert_eq(batch.len, one.len);
+	cr_assert(!memcmp(batch.p, one.p, one.len));
+	fh_trace_free(&one);
+	fh_trace_free(&batch);
+}

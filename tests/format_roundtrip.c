@@ -335,3 +335,79 @@ Test(format_roundtrip, invalid_utf8_in_header_is_repaired)
 	sct_reader_close(r);
 	fh_trace_free(&t);
 }
+
+/*
+ * The bytes of n records fh_syscall(0..n-1) appended batch at a time (1: one by one; a batch
+ * is cut at each multiple of 5,000), and a CGROUP record after each multiple of 5,000.
+ */
+static void batch_write(size_t n, size_t batch, struct fh_trace *t)
+{
+	struct sct_syscall *sc = calloc(n, sizeof(*sc));
+	struct sct_record rec = { .type = SCT_REC_CGROUP, .cgroup = { .cgroup_id = 9,
+						       .path = { (const uint8_t *)"/x", 2 } } };
+	struct sct_writer *w;
+	int fd;
+
+	cr_assert_not_null(sc);
+	for (size_t i = 0; i < n; i++)
+		sc[i] = fh_syscall(i).syscall;
+	w = fh_writer(&(struct sct_writer_opts){ .block_records = 1000, .no_fsync = true }, &fd);
+	for (size_t i = 0, k; i < n; i += k) {
+		k = n - i < batch ? n - i : batch;
+		if (k > 5000 - i % 5000)
+			k = 5000 - i % 5000;
+		if (batch == 1)
+			cr_assert_eq(sct_writer_append_syscall(w, &sc[i]), 0);
+		else
+			cr_assert_eq(sct_writer_append_syscalls(w, &sc[i], k), 0);
+		if ((i + k) % 5000 == 0) {
+			rec.cgroup.time_ns = i + k;
+			cr_assert_eq(sct_writer_append(w, &rec), 0);
+		}
+	}
+	cr_assert_eq(sct_writer_records(w), n + n / 5000);
+	cr_assert_eq(sct_writer_close(w), 0);
+	fh_collect_fd(fd, t);
+	free(sc);
+}
+
+Test(format_roundtrip, batch_append_writes_the_bytes_of_single_appends)
+{
+	static const size_t batches[] = { 2, 7, 64, 999, 1000, 3001, 25000 };
+	struct fh_trace one, many;
+
+	batch_write(25000, 1, &one);
+	for (size_t b = 0; b < sizeof(batches) / sizeof(batches[0]); b++) {
+		batch_write(25000, batches[b], &many);
+		cr_assert_eq(many.len, one.len, "batches of %zu: %zu bytes, not %zu", batches[b], many.len,
+			     one.len);
+		cr_assert(!memcmp(many.p, one.p, one.len), "batches of %zu: other bytes", batches[b]);
+		fh_trace_free(&many);
+	}
+	fh_trace_free(&one);
+}
+
+Test(format_roundtrip, batch_append_stops_at_a_refused_record)
+{
+	struct sct_syscall sc[5];
+	struct sct_writer *w;
+	struct fh_trace t;
+	struct fh_read rd;
+	int fd;
+
+	for (size_t i = 0; i < 5; i++)
+		sc[i] = fh_syscall(i).syscall;
+	sc[3].path = (struct sct_bytes){ big, SCT_MAX_STRING + 1 };
+	w = fh_writer(&(struct sct_writer_opts){ .no_fsync = true }, &fd);
+	cr_assert_eq(sct_writer_append_syscalls(w, sc, 5), -SCT_E_LIMIT);
+	cr_assert_eq(sct_writer_records(w), 3);
+	cr_assert_eq(sct_writer_append_syscalls(w, &sc[4], 1), 0, "the writer stays usable");
+	cr_assert_eq(sct_writer_close(w), 0);
+	fh_collect_fd(fd, &t);
+	fh_read_mem(t.p, t.len, true, &rd);
+	cr_assert_eq(rd.rc, 0);
+	cr_assert_eq(rd.nrecords, 4);
+	cr_assert_eq(rd.recs[3].syscall.time_ns, sc[4].time_ns);
+	fh_read_free(&rd);
+	fh_trace_free(&t);
+}
