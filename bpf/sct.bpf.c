@@ -647,7 +647,7 @@ int BPF_PROG(sched_switch, bool preempt, struct task_struct *prev)
  * Fires once a move's tasks are in their new css_sets (a whole process counts once). The
  * attach that changes no cgroup v2 id (a v1 hierarchy's) only costs the slots a fresh read.
  */
-SEC("tp_btf/cgroup_attach_task")
+SEC("raw_tp/cgroup_attach_task")
 int BPF_PROG(cgroup_attach)
 {
 	__sync_fetch_and_add(&cgroup_moves, 1);
@@ -964,39 +964,49 @@ static __always_inline void inflight_hash_move(__u32 old_tid, __u32 tid)
 		stat_inflight_full();
 }
 
-SEC("tp_btf/sched_process_fork")
+/*
+ * The lifecycle programs, like cgroup_attach, are raw_tp, not tp_btf: they run rarely, so
+ * reading a task through CO-RE costs nothing that matters, while each tp_btf program costs
+ * its load two linear searches of the kernel's BTF for its tracepoint (~0.2 ms).
+ */
+SEC("raw_tp/sched_process_fork")
 int BPF_PROG(sched_fork, struct task_struct *parent, struct task_struct *child)
 {
+	__u64 pid_tgid = bpf_get_current_pid_tgid();
+	__u32 child_tid, child_pid;
 	struct sct_ev_fork *e;
 
-	/* The tracepoint runs in the thread that called clone, before the child can run. */
-	if (!current_traced(bpf_get_current_pid_tgid()))
+	/* The tracepoint runs in the thread that called clone (parent), before the child can run. */
+	if (!current_traced(pid_tgid))
 		return 0;
+	child_tid = BPF_CORE_READ(child, pid);
+	child_pid = BPF_CORE_READ(child, tgid);
 	if (mode == SCT_MODE_TARGETS)
-		targets_add(child->pid);
+		targets_add(child_tid);
 	e = bpf_ringbuf_reserve(&events, sizeof(*e), 0);
 	if (!e) {
 		stat_ringbuf_full();
 		return 0;
 	}
 	e->type = SCT_EV_FORK;
-	e->is_thread = child->tgid == parent->tgid;
+	e->is_thread = child_pid == pid_tgid >> 32;
 	e->pad = 0;
-	e->parent_pid = parent->tgid;
-	e->parent_tid = parent->pid;
-	e->child_pid = child->tgid;
-	e->child_tid = child->pid;
+	e->parent_pid = pid_tgid >> 32;
+	e->parent_tid = (__u32)pid_tgid;
+	e->child_pid = child_pid;
+	e->child_tid = child_tid;
 	e->pad2 = 0;
 	e->time_ns = bpf_ktime_get_ns();
-	e->child_start_ns = child->start_time;
+	e->child_start_ns = BPF_CORE_READ(child, start_time);
 	event_submit(e);
 	return 0;
 }
 
-SEC("tp_btf/sched_process_exec")
+SEC("raw_tp/sched_process_exec")
 int BPF_PROG(sched_exec, struct task_struct *p, pid_t old_pid, struct linux_binprm *bprm)
 {
-	__u32 old_tid = old_pid, tid = p->pid;
+	__u64 pid_tgid = bpf_get_current_pid_tgid(); /* p is current */
+	__u32 old_tid = old_pid, tid = (__u32)pid_tgid;
 	struct sct_ev_exec *e;
 	long n;
 
@@ -1008,7 +1018,7 @@ int BPF_PROG(sched_exec, struct task_struct *p, pid_t old_pid, struct linux_binp
 		/* A non-leader exec took the leader's tid. */
 		if (old_tid != tid)
 			targets_move(old_tid, tid);
-	} else if (!current_traced(bpf_get_current_pid_tgid())) {
+	} else if (!current_traced(pid_tgid)) {
 		return 0;
 	}
 	e = bpf_ringbuf_reserve(&events, sizeof(*e), 0);
@@ -1017,7 +1027,7 @@ int BPF_PROG(sched_exec, struct task_struct *p, pid_t old_pid, struct linux_binp
 		return 0;
 	}
 	e->type = SCT_EV_EXEC;
-	e->pid = p->tgid;
+	e->pid = pid_tgid >> 32;
 	e->tid = tid;
 	e->old_tid = old_tid;
 	e->time_ns = bpf_ktime_get_ns();
@@ -1028,7 +1038,7 @@ int BPF_PROG(sched_exec, struct task_struct *p, pid_t old_pid, struct linux_binp
 	return 0;
 }
 
-SEC("tp_btf/sched_process_exit")
+SEC("raw_tp/sched_process_exit")
 int BPF_PROG(sched_exit, struct task_struct *p)
 {
 	__u64 pid_tgid = bpf_get_current_pid_tgid();
@@ -1049,7 +1059,7 @@ int BPF_PROG(sched_exit, struct task_struct *p)
 		stat_ringbuf_full();
 		return 0;
 	}
-	code = p->exit_code;
+	code = BPF_CORE_READ(p, exit_code);
 	e->type = SCT_EV_EXIT;
 	/* do_exit() decremented signal->live before this tracepoint: 0 means the group is gone. */
 	e->group_dead = BPF_CORE_READ(p, signal, live.counter) == 0;
@@ -1060,7 +1070,7 @@ int BPF_PROG(sched_exit, struct task_struct *p)
 	e->signal = code & 0x7f;
 	e->pad2 = 0;
 	e->time_ns = bpf_ktime_get_ns();
-	e->start_ns = p->start_time;
+	e->start_ns = BPF_CORE_READ(p, start_time);
 	/* The recorder stops when the last target is gone: tell it now, not at its poll timeout. */
 	event_submit_wake(e, last);
 	return 0;
