@@ -120,17 +120,23 @@ static int event_lifecycle(struct recorder *r, const void *data, size_t size)
 	return -EPROTO;
 }
 
+/* The CGROUP record that goes before a SYSCALL record whose cgroup id is not the last one's. */
+static int events_cgroup_change(struct recorder *r, uint64_t id, uint64_t time_ns)
+{
+	int err = events_note_cgroup(r, id, time_ns);
+
+	if (!err)
+		r->last_cgroup = id;
+	return err;
+}
+
 int events_syscall(struct recorder *r, const struct sct_syscall *sc)
 {
-	int err;
+	int err = 0;
 
-	if (sc->cgroup_id != r->last_cgroup) {
-		err = events_note_cgroup(r, sc->cgroup_id, sc->time_ns);
-		if (err)
-			return err;
-		r->last_cgroup = sc->cgroup_id;
-	}
-	return sct_writer_append_syscall(r->writer, sc);
+	if (sc->cgroup_id != r->last_cgroup)
+		err = events_cgroup_change(r, sc->cgroup_id, sc->time_ns);
+	return err ?: sct_writer_append_syscall(r->writer, sc);
 }
 
 /* The fields of e's record, in sc; the argument fields are left as they are. */
@@ -158,11 +164,10 @@ static int event_syscalls(struct recorder *r, const struct sct_ev_syscall *e, si
 	for (size_t i = 0; i < n && !err; i++) {
 		if (e[i].cgroup_id != r->last_cgroup) {
 			err = sct_writer_append_syscalls(r->writer, r->run, k) ?:
-			      events_note_cgroup(r, e[i].cgroup_id, e[i].enter_ns);
+			      events_cgroup_change(r, e[i].cgroup_id, e[i].enter_ns);
 			k = 0;
 			if (err)
 				break;
-			r->last_cgroup = e[i].cgroup_id;
 		}
 		syscall_set(&r->run[k++], &e[i]);
 		if (k == SCT_STAGE_LEN) {

@@ -59,7 +59,7 @@ struct loader {
 
 extern const struct loader load_light, load_light_args, load_skel;
 
-/* The rodata of either skeleton: both come from one object, so the fields are the same. */
+/* The rodata of any skeleton: their objects come from one source, so the fields are the same. */
 #define LOAD_RODATA_SET(ro, s)                                  \
 	do {                                                    \
 		(ro)->self_tgid = (s)->self_tgid;               \
