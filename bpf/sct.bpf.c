@@ -597,7 +597,19 @@ static __always_inline void *cpu_call_park(void *storage, struct sct_inflight *i
 	return parked;
 }
 
-/* --args: the parked copy holds the call, its arguments and as much of the path as it read. */
+/* --args: the bytes ev's paths take, both of them (at most 2 * SCT_PATH_MAX). */
+static __always_inline __u32 path_bytes(const struct sct_ev_syscall_path *ev)
+{
+	__u32 len = ev->path_len, len2 = ev->path2_len;
+
+	if (len > SCT_PATH_MAX)
+		len = SCT_PATH_MAX;
+	if (len2 > SCT_PATH_MAX)
+		len2 = SCT_PATH_MAX;
+	return len + len2;
+}
+
+/* --args: the parked copy holds the call, its arguments and as much of its paths as it read. */
 static __always_inline void cpu_call_park_args(struct sct_cpu_call_args *s, struct task_struct *prev)
 {
 	struct sct_inflight_args *ia = cpu_call_park(&inflight_args, &s->ia.in, prev);
@@ -605,8 +617,8 @@ static __always_inline void cpu_call_park_args(struct sct_cpu_call_args *s, stru
 
 	if (!ia)
 		return;
-	if (s->ia.ev.a.sc.type == SCT_EV_SYSCALL_PATH && s->ia.ev.path_len <= SCT_PATH_MAX)
-		size += s->ia.ev.path_len;
+	if (s->ia.ev.a.sc.type == SCT_EV_SYSCALL_PATH)
+		size += path_bytes(&s->ia.ev);
 	if (!bpf_probe_read_kernel(ia, size, &s->ia))
 		ia->in.active = 1;
 }
@@ -675,27 +687,56 @@ static __always_inline void args_read(__u64 *a, struct pt_regs *regs, __u8 compa
 }
 
 /*
- * A path read into ev; 0 on success, else the helper's error. One byte past args_max is
- * asked for: a string that fills it is longer than the bound, and is cut.
+ * A path read to dst (in ev's path), its length to *len and what it holds to *flags:
+ * captured, perhaps cut, or a fault. One byte past args_max is asked for: a string that
+ * fills it is longer than the bound, and is cut.
  */
-static __always_inline long path_read(struct sct_ev_syscall_path *ev, __u64 ptr)
+static __always_inline void path_read(char *dst, __u64 ptr, __u16 *len, __u8 *flags)
 {
 	__u32 size = args_max + 2;
 	long n;
 
-	if (size > sizeof(ev->path))
-		size = sizeof(ev->path);
-	n = bpf_probe_read_user_str(ev->path, size, (const void *)ptr);
-	if (n <= 0)
-		return n ? n : -1;
+	if (size > SCT_PATH_ROOM)
+		size = SCT_PATH_ROOM;
+	*len = 0;
+	n = bpf_probe_read_user_str(dst, size, (const void *)ptr);
+	if (n <= 0) {
+		*flags = SCT_EV_PATH_FAULT;
+		return;
+	}
 	n--;
-	ev->path_flags |= SCT_EV_PATH_CAPTURED;
+	*flags = SCT_EV_PATH_CAPTURED;
 	if (n > args_max) {
 		n = args_max;
-		ev->path_flags |= SCT_EV_PATH_CUT;
+		*flags |= SCT_EV_PATH_CUT;
 	}
-	ev->path_len = n;
-	return 0;
+	*len = n;
+}
+
+/* Where ev's second path goes: right after the first. */
+static __always_inline char *path2_at(struct sct_ev_syscall_path *ev)
+{
+	__u32 off = ev->path_len;
+
+	/* a no-op (path_read keeps it), for the verifier */
+	barrier_var(off);
+	if (off > SCT_PATH_MAX)
+		off = SCT_PATH_MAX;
+	return ev->path + off;
+}
+
+/* The argument index of ev's second path, or -1: the path_args value holds 1 + it. */
+static __always_inline int path2_arg(const struct sct_ev_syscall_path *ev)
+{
+	return (ev->path_arg >> SCT_PATH2_ARG_SHIFT) - 1;
+}
+
+static __always_inline void path2_read(struct sct_ev_syscall_path *ev)
+{
+	int k = path2_arg(ev);
+
+	if (k >= 0 && k < SCT_ARGS)
+		path_read(path2_at(ev), ev->a.args[k], &ev->path2_len, &ev->path2_flags);
 }
 
 /*
@@ -715,24 +756,32 @@ static __always_inline void path_enter(struct sct_ev_syscall_path *ev, long id, 
 	if (!pa || !(*pa & SCT_PATH_ARG_VALID))
 		return;
 	ev->a.sc.type = SCT_EV_SYSCALL_PATH;
-	ev->path_len = 0;
-	ev->path_flags = 0;
 	ev->path_arg = *pa;
-	if (path_read(ev, ev->a.args[*pa & SCT_PATH_ARG_MASK]))
-		ev->path_flags = SCT_EV_PATH_FAULT;
+	ev->path2_len = 0;
+	ev->path2_flags = 0;
+	path_read(ev->path, ev->a.args[*pa & SCT_PATH_ARG_MASK], &ev->path_len, &ev->path_flags);
+	path2_read(ev);
 }
 
+/*
+ * The paths that could not be read at entry, read again. A first path read now moves the
+ * second, which follows it: that one is read again too, and keeps what it was read as.
+ */
 static __always_inline void path_exit(struct sct_ev_syscall_path *ev)
 {
-	__u8 pa = ev->path_arg;
+	__u8 pa = ev->path_arg, late2 = ev->path2_flags == SCT_EV_PATH_FAULT;
+	bool again = ev->path_flags == SCT_EV_PATH_FAULT && !(pa & SCT_PATH_NO_RETRY);
 
-	if (ev->path_flags != SCT_EV_PATH_FAULT || (pa & SCT_PATH_NO_RETRY))
+	if (again) {
+		path_read(ev->path, ev->a.args[pa & SCT_PATH_ARG_MASK], &ev->path_len, &ev->path_flags);
+		if (ev->path_flags != SCT_EV_PATH_FAULT)
+			ev->path_flags |= SCT_EV_PATH_LATE;
+	}
+	if (!again && !late2)
 		return;
-	ev->path_flags = 0;
-	if (path_read(ev, ev->a.args[pa & SCT_PATH_ARG_MASK]))
-		ev->path_flags = SCT_EV_PATH_FAULT;
-	else
-		ev->path_flags |= SCT_EV_PATH_LATE;
+	path2_read(ev);
+	if (late2 && ev->path2_flags != SCT_EV_PATH_FAULT)
+		ev->path2_flags |= SCT_EV_PATH_LATE;
 }
 
 #if SCT_HAS_ARGS
@@ -788,7 +837,7 @@ static __always_inline void stage_args_flush(struct stage_args *st)
 }
 
 /* The largest argument event; a stage holds one more whenever it is given back. */
-#define ARGS_EVENT_MAX (offsetof(struct sct_ev_syscall_path, path) + SCT_PATH_MAX)
+#define ARGS_EVENT_MAX (offsetof(struct sct_ev_syscall_path, path) + 2 * SCT_PATH_MAX)
 
 /* ia's event ready to output from where it was built: its size, its path cut and padded. */
 static __always_inline __u32 args_event(struct sct_inflight_args *ia, const struct call_end *c, __u64 now)
@@ -802,10 +851,7 @@ static __always_inline __u32 args_event(struct sct_inflight_args *ia, const stru
 	if (kind != SCT_EV_SYSCALL_PATH)
 		return sizeof(ev->a);
 	path_exit(ev);
-	size = ev->path_len;
-	if (size > SCT_PATH_MAX)
-		size = SCT_PATH_MAX;
-	size = (offsetof(struct sct_ev_syscall_path, path) + size + 7) & ~7u;
+	size = (offsetof(struct sct_ev_syscall_path, path) + path_bytes(ev) + 7) & ~7u;
 	/*
 	 * A no-op (both are multiples of 8) that the verifier, which cannot see through the
 	 * rounding, needs; the barrier keeps the compiler, which can, from dropping it.
@@ -1130,10 +1176,10 @@ static __always_inline struct sct_inflight *inflight_find(struct task_struct *ta
 	return bpf_task_storage_get(&inflight, task, NULL, 0);
 }
 
-/* --args: the arguments of ia's call, and what its path holds, into out. */
+/* --args: the arguments of ia's call, and what its paths hold, into out. */
 static __always_inline void iter_args(struct sct_iter_task *out, struct sct_inflight_args *ia)
 {
-	__u16 len = ia->ev.path_len;
+	__u16 len = ia->ev.path_len, len2 = ia->ev.path2_len;
 
 	__builtin_memcpy(out->args, ia->ev.a.args, sizeof(out->args));
 	out->has_args = 1;
@@ -1141,11 +1187,14 @@ static __always_inline void iter_args(struct sct_iter_task *out, struct sct_infl
 		return;
 	out->path_flags = ia->ev.path_flags;
 	out->path_len = len > SCT_PATH_MAX ? SCT_PATH_MAX : len;
+	out->path2_flags = ia->ev.path2_flags;
+	out->path2_len = len2 > SCT_PATH_MAX ? SCT_PATH_MAX : len2;
 }
 
 /*
  * One sct_iter_task per traced live user task: the TASK snapshot, or the in-flight calls
- * (under --args, each followed by the path_len bytes of its path).
+ * (under --args, each followed by the path_len bytes of its path and the path2_len of its
+ * second).
  */
 SEC("iter/task")
 int iter_tasks(struct bpf_iter__task *ctx)
@@ -1179,8 +1228,8 @@ int iter_tasks(struct bpf_iter__task *ctx)
 	out.cgroup_id = task_cgroup_ancestor(task, -1);
 	bpf_probe_read_kernel(out.comm, sizeof(out.comm), task->comm);
 	bpf_seq_write(ctx->meta->seq, &out, sizeof(out));
-	len = out.path_len;
-	if (ia && len && len <= SCT_PATH_MAX)
+	len = out.path_len + out.path2_len;
+	if (ia && len && len <= 2 * SCT_PATH_MAX)
 		bpf_seq_write(ctx->meta->seq, ia->ev.path, len);
 	return 0;
 }

@@ -46,10 +46,11 @@ struct sct_ev_syscall {
 };
 
 /*
- * --args: a completed syscall with its six raw arguments. A path syscall adds its string:
- * sct_ev_syscall_path, cut after path_len bytes of path and padded to a multiple of 8. A ring
- * buffer record of --args events holds one or more of either kind back to back (a CPU's
- * staged batch, at most SCT_ARGS_STAGE_BYTES), each telling its size by its type.
+ * --args: a completed syscall with its six raw arguments. A path syscall adds its strings:
+ * sct_ev_syscall_path, cut after the path_len bytes of its first path and the path2_len of its
+ * second (right after the first in path) and padded to a multiple of 8. A ring buffer record
+ * of --args events holds one or more of either kind back to back (a CPU's staged batch, at
+ * most SCT_ARGS_STAGE_BYTES), each telling its size by its type.
  */
 #define SCT_ARGS 6
 /* Bytes of path read, at most: --args-max's bound, the kernel's PATH_MAX. */
@@ -65,20 +66,24 @@ struct sct_ev_syscall_args {
 #define SCT_EV_PATH_LATE 2
 #define SCT_EV_PATH_CUT 4
 #define SCT_EV_PATH_FAULT 8
+/* Room for one path: one more byte than --args-max could ask, and the NUL (a cut is seen). */
+#define SCT_PATH_ROOM (SCT_PATH_MAX + 8)
 struct sct_ev_syscall_path {
 	struct sct_ev_syscall_args a;
-	__u16 path_len;   /* bytes of path used, no NUL */
+	__u16 path_len;   /* bytes of the first path, no NUL */
 	__u8 path_flags;
 	__u8 path_arg;    /* the path_args value it was read by (for sys_exit) */
-	__u8 pad[4];
-	/* one more byte than --args-max could ask, and the NUL: a cut string is told apart */
-	char path[SCT_PATH_MAX + 8];
+	__u16 path2_len;  /* bytes of the second path, at path + path_len */
+	__u8 path2_flags;
+	__u8 pad;
+	char path[2 * SCT_PATH_ROOM];
 };
 
-/* path_args map values: which argument of a syscall is its path. */
-#define SCT_PATH_ARG_MASK 7   /* the argument's index, 0 .. 5 */
+/* path_args map values: which arguments of a syscall are its paths. */
+#define SCT_PATH_ARG_MASK 7   /* the first path argument's index, 0 .. 5 */
 #define SCT_PATH_NO_RETRY 8   /* exec family: at exit the memory is another program's */
 #define SCT_PATH_ARG_VALID 16 /* the syscall has a path argument */
+#define SCT_PATH2_ARG_SHIFT 5 /* bits 5..7: 1 + the second path argument's index, 0 if none */
 
 struct sct_ev_fork {
 	__u16 type; /* SCT_EV_FORK */
@@ -178,9 +183,9 @@ struct sct_iter_task {
 	__u8 abi;
 	__u8 has_args;   /* INFLIGHT under --args: args and path_flags are the call's */
 	__u8 path_flags; /* SCT_EV_PATH_* of a call with a path argument, else 0 */
-	__u8 pad;
+	__u8 path2_flags; /* of its second path argument */
 	__u16 path_len;  /* bytes of the path, right after this struct in the iterator's output */
-	__u16 pad2;
+	__u16 path2_len; /* bytes of the second path, right after the first */
 	char comm[SCT_COMM_LEN];
 	__u64 args[SCT_ARGS];
 };
@@ -197,8 +202,9 @@ SCT_ABI_ASSERT_AT(sct_ev_syscall, enter_ns, 16);
 SCT_ABI_ASSERT_AT(sct_ev_syscall, ret, 40);
 _Static_assert(sizeof(struct sct_ev_syscall_args) == 96, "sct_ev_syscall_args");
 SCT_ABI_ASSERT_AT(sct_ev_syscall_path, path_len, 96);
+SCT_ABI_ASSERT_AT(sct_ev_syscall_path, path2_len, 100);
 SCT_ABI_ASSERT_AT(sct_ev_syscall_path, path, 104);
-_Static_assert(__builtin_offsetof(struct sct_ev_syscall_path, path) + SCT_PATH_MAX <= SCT_ARGS_STAGE_BYTES,
+_Static_assert(__builtin_offsetof(struct sct_ev_syscall_path, path) + 2 * SCT_PATH_MAX <= SCT_ARGS_STAGE_BYTES,
 	       "a path event fits a stage");
 _Static_assert(sizeof(struct sct_ev_fork) == 40, "sct_ev_fork");
 SCT_ABI_ASSERT_AT(sct_ev_fork, time_ns, 24);
@@ -220,6 +226,7 @@ SCT_ABI_ASSERT_AT(sct_cpu_call_args, ia, 40);
 _Static_assert(sizeof(struct sct_stats) == 32, "sct_stats");
 _Static_assert(sizeof(struct sct_iter_task) == 112, "sct_iter_task");
 SCT_ABI_ASSERT_AT(sct_iter_task, path_len, 44);
+SCT_ABI_ASSERT_AT(sct_iter_task, path2_len, 46);
 SCT_ABI_ASSERT_AT(sct_iter_task, args, 64);
 SCT_ABI_ASSERT_AT(sct_iter_task, start_ns, 16);
 SCT_ABI_ASSERT_AT(sct_iter_task, enter_ns, 32);

@@ -15,7 +15,8 @@ void block_dec_free(struct block_dec *d)
 {
 	free(d->raw);
 	free(d->runs);
-	free(d->paths);
+	for (uint32_t k = 0; k < DEC_PATH_COLUMNS; k++)
+		free(d->paths[k]);
 	for (uint32_t i = 0; i < SCT_MAX_SECTIONS; i++) {
 		free(d->secs[i].cols);
 		free(d->secs[i].vals);
@@ -262,22 +263,28 @@ static int payload_get(struct block_dec *d, const struct block_meta *m)
 	return 0;
 }
 
+/* SYSCALL's path columns: reference column, bytes column. */
+static const uint32_t path_cols[DEC_PATH_COLUMNS][2] = {
+	{ SYSCALL_COL_path_ref, SYSCALL_COL_path },
+	{ SYSCALL_COL_path2_ref, SYSCALL_COL_path2 },
+};
+
 /*
- * The SYSCALL section's path table (spec/FORMAT.md section 7.1): the rows that store a path
- * whole, in row order. A reference to an entry not yet defined, or a referring row that
- * also stores bytes, makes the block not decode.
+ * The table of the SYSCALL section's k-th path column (spec/FORMAT.md section 7.1): the rows
+ * that store a path whole, in row order. A reference to an entry not yet defined, or a
+ * referring row that also stores bytes, makes the block not decode.
  */
-static int paths_index(struct block_dec *d, struct dec_section *sec)
+static int paths_index(struct block_dec *d, struct dec_section *sec, uint32_t k)
 {
-	const struct dec_col *rc = &sec->cols[SYSCALL_COL_path_ref], *lc = &sec->cols[SYSCALL_COL_path];
+	const struct dec_col *rc = &sec->cols[path_cols[k][0]], *lc = &sec->cols[path_cols[k][1]];
 	uint64_t ref[DEC_CHUNK], len[DEC_CHUNK], off = 0;
 	uint32_t n = 0;
 	int err;
 
-	sec->paths = NULL;
+	sec->paths[k] = NULL;
 	if (!rc->width)
 		return 0;
-	err = grow((void **)&d->paths, &d->paths_cap, sec->count, sizeof(*d->paths));
+	err = grow((void **)&d->paths[k], &d->paths_cap[k], sec->count, sizeof(*d->paths[k]));
 	if (err)
 		return err;
 	for (uint32_t i = 0; i < sec->count; i += DEC_CHUNK) {
@@ -289,12 +296,22 @@ static int paths_index(struct block_dec *d, struct dec_section *sec)
 			if (ref[j] > n || (ref[j] && len[j]))
 				return -SCT_E_CORRUPT;
 			if (!ref[j] && len[j])
-				d->paths[n++] = off << 32 | len[j];
+				d->paths[k][n++] = off << 32 | len[j];
 			off += len[j];
 		}
 	}
-	sec->paths = d->paths;
+	sec->paths[k] = d->paths[k];
 	return 0;
+}
+
+/* SYSCALL path columns the section has: both from 1.4 on, the first alone in 1.3. */
+static uint32_t section_path_columns(const struct dec_section *sec)
+{
+	if (sec->type != SCT_REC_SYSCALL || !sec->slots || !sec->deliver)
+		return 0;
+	if (sec->nslots >= SYSCALL_NCOLS)
+		return 2;
+	return sec->nslots >= SYSCALL_ARGS13_NCOLS ? 1 : 0;
 }
 
 /* Path tables of the sections that have them. */
@@ -302,15 +319,16 @@ static int sections_index(struct block_dec *d)
 {
 	for (uint32_t s = 0; s < d->nsecs; s++) {
 		struct dec_section *sec = &d->secs[s];
-		int err;
+		uint32_t npaths = section_path_columns(sec);
 
-		sec->paths = NULL;
-		if (sec->type != SCT_REC_SYSCALL || !sec->slots || sec->nslots < SYSCALL_NCOLS ||
-		    !sec->deliver)
-			continue;
-		err = paths_index(d, sec);
-		if (err)
-			return err;
+		for (uint32_t k = 0; k < DEC_PATH_COLUMNS; k++)
+			sec->paths[k] = NULL;
+		for (uint32_t k = 0; k < npaths; k++) {
+			int err = paths_index(d, sec, k);
+
+			if (err)
+				return err;
+		}
 	}
 	return 0;
 }
@@ -380,13 +398,17 @@ void block_dec_chunk(struct dec_section *sec, uint32_t row)
 			break;
 		}
 	}
-	if (sec->paths) {
-		const uint64_t *ref = sec->vals + (size_t)SYSCALL_COL_path_ref * DEC_CHUNK;
-		uint64_t *path = sec->vals + (size_t)SYSCALL_COL_path * DEC_CHUNK;
+	for (uint32_t k = 0; k < DEC_PATH_COLUMNS; k++) {
+		const uint64_t *ref, *table = sec->paths[k];
+		uint64_t *path;
 
+		if (!table)
+			continue;
+		ref = sec->vals + (size_t)path_cols[k][0] * DEC_CHUNK;
+		path = sec->vals + (size_t)path_cols[k][1] * DEC_CHUNK;
 		for (uint32_t i = 0; i < n; i++)
 			if (ref[i])
-				path[i] = sec->paths[ref[i] - 1];
+				path[i] = table[ref[i] - 1];
 	}
 	sec->chunk0 = row;
 	sec->chunk_n = n;
@@ -441,4 +463,10 @@ void block_dec_fill_args(const struct dec_section *sec, uint32_t i, struct sct_s
 	const uint64_t *v = sec->vals + i;
 
 	RECORD_SYSCALL_ARGS_FIELDS(DEC_SYSCALL_ARG, syscall)
+	if (sec->nslots < SYSCALL_NCOLS) {
+		sc->path2_flags = sc->path2_ref = 0;
+		sc->path2 = (struct sct_bytes){ (const uint8_t *)"", 0 };
+		return;
+	}
+	RECORD_SYSCALL_PATH2_FIELDS(DEC_SYSCALL_ARG, syscall)
 }

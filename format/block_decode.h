@@ -18,6 +18,9 @@
 /* Rows decoded at a time per section. */
 #define DEC_CHUNK 256u
 
+/* SYSCALL's path columns (path, path2), each resolved against its own table. */
+#define DEC_PATH_COLUMNS 2
+
 struct dec_col {
 	uint32_t kind;
 	uint32_t width;          /* 0 also for a column the section lacks */
@@ -40,7 +43,8 @@ struct dec_section {
 	uint64_t runsum;
 	struct dec_col *cols;
 	uint64_t *vals;          /* ncols columns of DEC_CHUNK values */
-	const uint64_t *paths;   /* SYSCALL with arguments: the block's paths, offset << 32 | len */
+	/* SYSCALL with arguments: the block's paths of path and of path2, offset << 32 | len */
+	const uint64_t *paths[DEC_PATH_COLUMNS];
 };
 
 struct dec_run {
@@ -63,8 +67,8 @@ struct block_dec {
 	uint32_t nsecs;
 	uint32_t run_idx, run_left, cur; /* position in record order */
 	bool deliver_unknown;    /* also deliver types whose HEADER entry contradicts section 9 */
-	uint64_t *paths;         /* storage of the SYSCALL section's paths */
-	uint32_t paths_cap;
+	uint64_t *paths[DEC_PATH_COLUMNS]; /* storage of the SYSCALL section's path tables */
+	uint32_t paths_cap[DEC_PATH_COLUMNS];
 };
 
 void block_dec_free(struct block_dec *d);

@@ -52,7 +52,13 @@ int block_enc_init(struct block_enc *e, uint32_t cap, bool syscall_args)
 	e->runs = calloc(cap, sizeof(*e->runs));
 	if (!e->runs)
 		return -ENOMEM;
-	return syscall_args ? strtab_init(&e->paths, cap) : 0;
+	for (uint32_t k = 0; syscall_args && k < ENC_PATH_COLUMNS; k++) {
+		int err = strtab_init(&e->paths[k], cap);
+
+		if (err)
+			return err;
+	}
+	return 0;
 }
 
 void block_enc_free(struct block_enc *e)
@@ -62,8 +68,10 @@ void block_enc_free(struct block_enc *e)
 		for (uint32_t k = 0; k < SCHEMA_MAX_BUILTIN_FIELDS; k++)
 			free(e->types[t].data[k].p);
 	}
-	free(e->paths.slots);
-	free(e->paths.v);
+	for (uint32_t k = 0; k < ENC_PATH_COLUMNS; k++) {
+		free(e->paths[k].slots);
+		free(e->paths[k].v);
+	}
 	free(e->runs);
 	free(e->raw);
 	free(e->frame);
@@ -125,31 +133,58 @@ static uint32_t path_hash(struct sct_bytes b)
 	return h;
 }
 
-int block_enc_path(struct block_enc *e, struct sct_bytes path, uint64_t *ref, uint64_t *len)
+/* The path's entry in t, or 0; *slot gets where it goes if new. */
+static uint32_t strtab_find(const struct enc_strtab *t, const struct enc_bytes *d, struct sct_bytes path,
+			    uint32_t h, uint32_t *slot)
 {
-	struct enc_bytes *d = &e->types[SCT_REC_SYSCALL].data[SYSCALL_COL_path];
-	struct enc_strtab *t = &e->paths;
-	uint32_t h, i;
+	uint32_t i;
 
-	*ref = *len = 0;
-	if (!path.len)
-		return 0;
-	h = path_hash(path);
 	for (i = h & (t->nslots - 1); t->slots[i]; i = (i + 1) & (t->nslots - 1)) {
 		const struct enc_str *s = &t->v[t->slots[i] - 1];
 
-		if (s->hash == h && s->len == path.len && !memcmp(d->p + s->off, path.ptr, path.len)) {
-			*ref = t->slots[i];
-			return 0;
-		}
+		if (s->hash == h && s->len == path.len && !memcmp(d->p + s->off, path.ptr, path.len))
+			return t->slots[i];
 	}
-	if (bytes_reserve(d, path.len))
-		return -ENOMEM;
+	*slot = i;
+	return 0;
+}
+
+/* One path column's values, its bytes reserved before. */
+static void path_store(struct enc_strtab *t, struct enc_bytes *d, struct sct_bytes path,
+		       uint64_t *ref, uint64_t *len)
+{
+	uint32_t h, slot = 0;
+
+	*ref = *len = 0;
+	if (!path.len)
+		return;
+	h = path_hash(path);
+	*ref = strtab_find(t, d, path, h, &slot);
+	if (*ref)
+		return;
 	t->v[t->n] = (struct enc_str){ h, path.len, d->len };
-	t->slots[i] = ++t->n;
+	t->slots[slot] = ++t->n;
 	memcpy(d->p + d->len, path.ptr, path.len);
 	d->len += path.len;
 	*len = path.len;
+}
+
+static const uint32_t path_cols[ENC_PATH_COLUMNS][2] = {
+	{ SYSCALL_COL_path_ref, SYSCALL_COL_path },
+	{ SYSCALL_COL_path2_ref, SYSCALL_COL_path2 },
+};
+
+int block_enc_paths(struct block_enc *e, const struct sct_syscall *sc, uint64_t *c, size_t stride)
+{
+	struct enc_bytes *data = e->types[SCT_REC_SYSCALL].data;
+	const struct sct_bytes path[ENC_PATH_COLUMNS] = { sc->path, sc->path2 };
+
+	for (uint32_t k = 0; k < ENC_PATH_COLUMNS; k++)
+		if (bytes_reserve(&data[path_cols[k][1]], path[k].len))
+			return -ENOMEM;
+	for (uint32_t k = 0; k < ENC_PATH_COLUMNS; k++)
+		path_store(&e->paths[k], &data[path_cols[k][1]], path[k], &c[path_cols[k][0] * stride],
+			   &c[path_cols[k][1] * stride]);
 	return 0;
 }
 
@@ -267,8 +302,7 @@ static void block_time_range(struct block_enc *e)
 /* One section: header varints, then each column as width planes (and string data). */
 static uint8_t *section_put(struct block_enc *e, uint32_t type, uint8_t *out)
 {
-	const struct sct_type_schema *s = schema_builtin_version(type, RECORD_SYSCALL_ARGS_MINOR,
-								  e->syscall_args);
+	const struct sct_type_schema *s = schema_builtin_version(type, SCT_FORMAT_MINOR, e->syscall_args);
 	struct enc_type *t = &e->types[type];
 	unsigned width[SCHEMA_MAX_BUILTIN_FIELDS];
 	bool same[SCHEMA_MAX_BUILTIN_FIELDS];
@@ -353,6 +387,20 @@ int block_enc_finish(struct block_enc *e, const uint8_t **frame, size_t *len)
 	return 0;
 }
 
+/* Only the slots of its entries: a block's few paths, not a table sized for its records. */
+static void strtab_clear(struct enc_strtab *t)
+{
+	for (uint32_t k = 0; k < t->n; k++) {
+		uint32_t i = t->v[k].hash & (t->nslots - 1);
+
+		while (t->slots[i]) {
+			t->slots[i] = 0;
+			i = (i + 1) & (t->nslots - 1);
+		}
+	}
+	t->n = 0;
+}
+
 void block_enc_reset(struct block_enc *e)
 {
 	for (uint32_t type = 0; type <= SCT_REC_MAX; type++) {
@@ -360,15 +408,8 @@ void block_enc_reset(struct block_enc *e)
 		for (uint32_t k = 0; k < SCHEMA_MAX_BUILTIN_FIELDS; k++)
 			e->types[type].data[k].len = 0;
 	}
-	for (uint32_t k = 0; k < e->paths.n; k++) {
-		uint32_t i = e->paths.v[k].hash & (e->paths.nslots - 1);
-
-		while (e->paths.slots[i]) {
-			e->paths.slots[i] = 0;
-			i = (i + 1) & (e->paths.nslots - 1);
-		}
-	}
-	e->paths.n = 0;
+	for (uint32_t k = 0; k < ENC_PATH_COLUMNS; k++)
+		strtab_clear(&e->paths[k]);
 	e->nruns = 0;
 	e->count = 0;
 	e->raw_bound = BLOCK_FIXED_BOUND;

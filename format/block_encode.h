@@ -31,8 +31,9 @@ struct enc_type {
 };
 
 /*
- * The block's distinct SYSCALL paths (spec/FORMAT.md section 7.1): entry k - 1 is the k-th
- * path stored whole, at data offset off. Open addressing over entry + 1 (0: free slot).
+ * The block's distinct SYSCALL paths of one path column (spec/FORMAT.md section 7.1): entry
+ * k - 1 is the k-th path stored whole, at data offset off. Open addressing over entry + 1
+ * (0: free slot).
  */
 struct enc_strtab {
 	uint32_t *slots;
@@ -44,6 +45,9 @@ struct enc_strtab {
 struct enc_run {
 	uint32_t type, count;
 };
+
+/* SYSCALL's path columns: path and path2, each with its own table. */
+#define ENC_PATH_COLUMNS 2
 
 struct block_enc {
 	uint32_t cap;     /* records per block */
@@ -58,8 +62,8 @@ struct block_enc {
 	uint8_t *frame;   /* the finished frame */
 	size_t frame_cap;
 	uint64_t first_ns, last_ns; /* of the last finished block */
-	bool syscall_args;  /* SYSCALL sections hold the argument fields (format 1.3) */
-	struct enc_strtab paths;
+	bool syscall_args;  /* SYSCALL sections hold the argument fields (format 1.4) */
+	struct enc_strtab paths[ENC_PATH_COLUMNS]; /* of path, then path2 */
 };
 
 int block_enc_init(struct block_enc *e, uint32_t cap, bool syscall_args);
@@ -91,16 +95,17 @@ static inline void block_enc_run(struct block_enc *e, uint32_t type, uint32_t n)
 }
 
 /*
- * The path's column values: 0 and its bytes appended for a path new to the block (or
- * empty), else 1 + its entry with no bytes. 0 or -ENOMEM (nothing changed).
+ * sc's path columns in the pending row c (columns stride values apart): per path, ref 0 and its
+ * bytes appended for a path new to the block (or empty), else ref 1 + its entry with no bytes.
+ * 0 or -ENOMEM (nothing changed).
  */
-int block_enc_path(struct block_enc *e, struct sct_bytes path, uint64_t *ref, uint64_t *len);
+int block_enc_paths(struct block_enc *e, const struct sct_syscall *sc, uint64_t *c, size_t stride);
 /* Worst-case payload bytes of a SYSCALL record. */
 static inline size_t block_enc_syscall_bound(const struct block_enc *e, const struct sct_syscall *sc)
 {
 	if (!e->syscall_args)
 		return BLOCK_RECORD_BOUND(SYSCALL_BASE_NCOLS);
-	return BLOCK_RECORD_BOUND(SYSCALL_NCOLS) + sc->path.len;
+	return BLOCK_RECORD_BOUND(SYSCALL_NCOLS) + sc->path.len + sc->path2.len;
 }
 
 /*
@@ -111,7 +116,7 @@ void block_enc_add_syscalls(struct block_enc *e, const struct sct_syscall *sc, u
 
 /*
  * The SYSCALL hot path of block_enc_add(): its columns straight from the struct (the cast
- * sign-extends a SINT one as block_enc_add() does); the path through block_enc_path().
+ * sign-extends a SINT one as block_enc_add() does); the paths through block_enc_paths().
  */
 #define ENC_SYSCALL_COLUMN(t, member, kind, unit) ENC_SYSCALL_##kind(member)
 #define ENC_SYSCALL_UINT(member) c[SYSCALL_COL_##member * stride] = (uint64_t)sc->member;
@@ -125,14 +130,14 @@ static inline int block_enc_add_syscall(struct block_enc *e, const struct sct_sy
 	size_t stride = e->stride;
 
 	if (e->syscall_args) {
-		uint64_t ref, len;
-		int err = block_enc_path(e, sc->path, &ref, &len);
+		int err;
 
+		RECORD_SYSCALL_ARGS_FIELDS(ENC_SYSCALL_COLUMN, syscall)
+		RECORD_SYSCALL_PATH2_FIELDS(ENC_SYSCALL_COLUMN, syscall)
+		/* after them: the stored refs replace the struct's (a row counts once added) */
+		err = block_enc_paths(e, sc, c, stride);
 		if (err)
 			return err;
-		RECORD_SYSCALL_ARGS_FIELDS(ENC_SYSCALL_COLUMN, syscall)
-		c[SYSCALL_COL_path_ref * stride] = ref;
-		c[SYSCALL_COL_path * stride] = len;
 	}
 	RECORD_SYSCALL_BASE_FIELDS(ENC_SYSCALL_COLUMN, syscall)
 	t->count++;

@@ -63,7 +63,7 @@ static void encode_schema(struct cbuf *b, uint32_t minor, bool args)
 uint32_t header_minor(const struct sct_header_info *info)
 {
 	if (info->syscall_args)
-		return RECORD_SYSCALL_ARGS_MINOR;
+		return RECORD_SYSCALL_PATH2_MINOR;
 	if (info->recording_id)
 		return 2;
 	return info->nevents || info->backend || info->sample_cgroup ? 1 : 0;
@@ -98,7 +98,7 @@ void header_encode(struct cbuf *b, const struct sct_header_info *info)
 {
 	bool compat = info->compat_syscalls && info->ncompat_syscalls;
 	uint32_t minor = header_minor(info);
-	/* 1.3 needs no recording id: a session with arguments may state none */
+	/* 1.3 and later need no recording id: a session with arguments may state none */
 	bool recording = minor >= 2 && info->recording_id;
 	bool args = minor >= RECORD_SYSCALL_ARGS_MINOR;
 

@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: BSD-2-Clause
-/* The built-in schema of format 1.0: names, kinds, units and struct offsets of every field. */
+/* The built-in schema of format 1.4: names, kinds, units and struct offsets of every field. */
 #include "schema.h"
 
 #include <stddef.h>
@@ -48,13 +48,22 @@ const struct sct_type_schema *sct_schema_builtin(uint32_t type)
 
 /* SYSCALL as sessions before RECORD_SYSCALL_ARGS_MINOR, and sessions without arguments, list it. */
 static const struct sct_type_schema syscall_base = {
-	SCT_REC_SYSCALL, "syscall", RECORD_NFIELDS(RECORD_SYSCALL_BASE_FIELDS), syscall_fields
+	SCT_REC_SYSCALL, "syscall", SYSCALL_BASE_NCOLS, syscall_fields
+};
+
+/* SYSCALL as 1.3 sessions with arguments list it. */
+static const struct sct_type_schema syscall_args13 = {
+	SCT_REC_SYSCALL, "syscall", SYSCALL_ARGS13_NCOLS, syscall_fields
 };
 
 const struct sct_type_schema *schema_builtin_version(uint32_t type, uint32_t minor, bool args)
 {
-	if (type == SCT_REC_SYSCALL && (minor < RECORD_SYSCALL_ARGS_MINOR || !args))
+	if (type != SCT_REC_SYSCALL)
+		return sct_schema_builtin(type);
+	if (minor < RECORD_SYSCALL_ARGS_MINOR || !args)
 		return &syscall_base;
+	if (minor < RECORD_SYSCALL_PATH2_MINOR)
+		return &syscall_args13;
 	return sct_schema_builtin(type);
 }
 

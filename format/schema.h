@@ -26,7 +26,8 @@ struct field_slot {
 
 /*
  * The built-in schema of type as a session of minor version minor writes it: SYSCALL has its
- * argument fields only from RECORD_SYSCALL_ARGS_MINOR on and only in a session with args.
+ * argument fields only from RECORD_SYSCALL_ARGS_MINOR on and only in a session with args, and
+ * its second path from RECORD_SYSCALL_PATH2_MINOR on.
  */
 const struct sct_type_schema *schema_builtin_version(uint32_t type, uint32_t minor, bool args);
 /* Column of a SYSCALL field by member name. */
@@ -34,6 +35,8 @@ const struct sct_type_schema *schema_builtin_version(uint32_t type, uint32_t min
 enum { RECORD_SYSCALL_FIELDS(SYSCALL_COLUMN_ENUM, _) SYSCALL_NCOLS };
 #undef SYSCALL_COLUMN_ENUM
 #define SYSCALL_BASE_NCOLS RECORD_NFIELDS(RECORD_SYSCALL_BASE_FIELDS)
+/* SYSCALL's columns in a 1.3 session with arguments: no second path. */
+#define SYSCALL_ARGS13_NCOLS (SYSCALL_BASE_NCOLS + RECORD_NFIELDS(RECORD_SYSCALL_ARGS_FIELDS))
 /* The slots of a built-in type's fields, in schema order; NULL for other types. */
 const struct field_slot *schema_slots(uint32_t type);
 /* Kind name in the HEADER ("uint", ...), and back; -1 if unknown. */

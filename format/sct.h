@@ -37,7 +37,7 @@ extern "C" {
 #define SCT_MUST_CHECK __attribute__((warn_unused_result))
 
 #define SCT_FORMAT_MAJOR 1
-#define SCT_FORMAT_MINOR 3
+#define SCT_FORMAT_MINOR 4
 
 /* Hard limits (spec/FORMAT.md, "Limits"). A reader refuses anything larger before allocating. */
 #define SCT_MAX_FRAME_BODY   (16u << 20) /* bytes in one frame body */
@@ -99,7 +99,10 @@ struct sct_bytes {
 	uint32_t len;
 };
 
-/* SYSCALL path_flags (format 1.3); 0: the call has no path argument, or no arguments. */
+/*
+ * SYSCALL path_flags (format 1.3) and path2_flags (1.4); 0: the call has no such path argument,
+ * or no arguments.
+ */
 enum sct_path_flag {
 	SCT_PATH_CAPTURED = 1,  /* path holds the string (perhaps cut) */
 	SCT_PATH_LATE = 2,      /* read at syscall exit: its page was not present at entry */
@@ -122,6 +125,10 @@ struct sct_syscall {
 	uint32_t path_flags;  /* enum sct_path_flag */
 	uint32_t path_ref;    /* the block's string reference as stored; writers leave it 0 */
 	struct sct_bytes path; /* the string of the call's first path argument (see path_flags) */
+	/* format 1.4: the call's second path argument, alike (0 and empty in 1.3 sessions) */
+	uint32_t path2_flags; /* enum sct_path_flag */
+	uint32_t path2_ref;
+	struct sct_bytes path2;
 };
 
 struct sct_task {

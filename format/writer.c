@@ -332,7 +332,7 @@ int sct_writer_append_syscall(struct sct_writer *w, const struct sct_syscall *sc
 
 	if (err)
 		return err;
-	if (sc->path.len > SCT_MAX_STRING)
+	if (sc->path.len > SCT_MAX_STRING || sc->path2.len > SCT_MAX_STRING)
 		return -SCT_E_LIMIT;
 	err = writer_room(w, block_enc_syscall_bound(&w->enc, sc));
 	if (err)
@@ -396,7 +396,7 @@ int sct_writer_append_syscalls(struct sct_writer *w, const struct sct_syscall *s
 			err = sct_writer_append_syscall(w, &sc[i]);
 		return err;
 	}
-	while (ok < n && sc[ok].path.len <= SCT_MAX_STRING)
+	while (ok < n && sc[ok].path.len <= SCT_MAX_STRING && sc[ok].path2.len <= SCT_MAX_STRING)
 		ok++;
 	if (ok && !w->enc.types[SCT_REC_SYSCALL].cols) {
 		err = block_enc_type_alloc(&w->enc, SCT_REC_SYSCALL);

@@ -3,9 +3,10 @@
  * Property: what the writer writes, the reader reads back unchanged. The input is taken as a
  * recipe: block size, then records of every type with values drawn at every width (0, small,
  * full 64-bit, negative) and strings of any bytes, appended through either append call with
- * flushes in between, in a session with or without syscall arguments (SYSCALL paths often
- * repeat the previous one, so blocks refer to their path table). They are written to a memfd, read back,
- * and compared field by field; a clean file must produce no diagnostic at all. SAMPLEs refer
+ * flushes in between, in a session with or without syscall arguments (SYSCALL paths, path
+ * and path2, often repeat the previous one of their column or the call's other path, so
+ * blocks refer to their path tables, one per column). They are written to a memfd, read
+ * back, and compared field by field; a clean file must produce no diagnostic at all. SAMPLEs refer
  * to a fixed event table whose fields lie anywhere (past short payloads, __data_loc and
  * __rel_loc), and every field of every SAMPLE read back is decoded: ASan sees any read
  * outside the payload.
@@ -92,22 +93,34 @@ static const struct sct_event_desc events[] = {
 };
 #define NEVENTS (sizeof(events) / sizeof(events[0]))
 
-/* A SYSCALL as the session stores it: no argument fields without arguments. */
+/*
+ * A SYSCALL as the session stores it: no argument fields without arguments. prev holds the
+ * last path and path2: repeated, they are references to the block's table of their column;
+ * path2 as the call's own path is new to path2's table.
+ */
 static void take_syscall_args(struct recipe *rc, struct sct_syscall *sc, bool args,
-			      struct sct_bytes *prev)
+			      struct sct_bytes prev[2])
 {
-	sc->path_ref = 0; /* the writer's to choose */
+	uint8_t reuse;
+
+	sc->path_ref = sc->path2_ref = 0; /* the writer's to choose */
 	if (!args) {
 		memset(&sc->arg0, 0, sizeof(*sc) - offsetof(struct sct_syscall, arg0));
 		return;
 	}
-	if (take_u8(rc) & 1)
-		sc->path = *prev;
-	*prev = sc->path;
+	reuse = take_u8(rc);
+	if (reuse & 1)
+		sc->path = prev[0];
+	if (reuse & 2)
+		sc->path2 = prev[1];
+	else if (reuse & 4)
+		sc->path2 = sc->path;
+	prev[0] = sc->path;
+	prev[1] = sc->path2;
 }
 
 static void take_record(struct recipe *rc, struct sct_record *r, uint8_t *how, bool args,
-			struct sct_bytes *prev)
+			struct sct_bytes prev[2])
 {
 	uint8_t t = take_u8(rc);
 
@@ -173,9 +186,11 @@ static void expect_record(const struct sct_record *want, const struct sct_record
 	struct sct_record copy = *want;
 	const struct sct_record *a = &copy;
 
-	/* the reference the writer chose: what it refers to is checked as path */
-	if (copy.type == SCT_REC_SYSCALL)
+	/* the references the writer chose: what they refer to is checked as path and path2 */
+	if (copy.type == SCT_REC_SYSCALL) {
 		copy.syscall.path_ref = b->syscall.path_ref;
+		copy.syscall.path2_ref = b->syscall.path2_ref;
+	}
 	EXPECT(a->type == b->type);
 	switch (a->type) {
 	RECORD_TYPES(EXPECT_TYPE)
@@ -195,6 +210,7 @@ static const struct sct_syscall_name names[] = { { 0, "read" }, { 1, "write" } }
 
 static const struct sct_syscall_args arg_descs[] = {
 	{ 257, 2, { { "dfd", SCT_ARG_DIRFD, "" }, { "filename", SCT_ARG_PATH, "" } } },
+	{ 82, 2, { { "oldname", SCT_ARG_PATH, "" }, { "newname", SCT_ARG_PATH, "" } } },
 };
 
 static void write_recs(int fd, uint32_t block_records, bool args, const struct sct_record *recs,
@@ -212,7 +228,7 @@ static void write_recs(int fd, uint32_t block_records, bool args, const struct s
 
 	if (args) {
 		info.syscall_args = arg_descs;
-		info.nsyscall_args = 1;
+		info.nsyscall_args = sizeof(arg_descs) / sizeof(arg_descs[0]);
 		info.args_max = 4096;
 		info.args_paths = "enter";
 	}
@@ -265,12 +281,12 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	uint8_t head = take_u8(&rc);
 	uint32_t block_records = head % 16 + 1;
 	bool args = head & 0x10;
-	struct sct_bytes prev = { NULL, 0 };
+	struct sct_bytes prev[2] = { { NULL, 0 }, { NULL, 0 } };
 	size_t n = 0;
 	int fd, wfd;
 
 	for (; rc.left && n < MAX_RECS; n++)
-		take_record(&rc, &recs[n], &how[n], args, &prev);
+		take_record(&rc, &recs[n], &how[n], args, prev);
 	fd = memfd_create("roundtrip", 0);
 	EXPECT(fd >= 0);
 	wfd = dup(fd); /* the writer owns and closes its fd */

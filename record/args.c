@@ -202,19 +202,24 @@ static const char *tracefs_find(void)
 	return NULL;
 }
 
-static int path_arg_note(struct args_table *t, const struct sct_syscall_args *a, const char *sc)
+/* The path_args value of a: its first two path arguments (a third is never read). */
+static void path_arg_note(struct args_table *t, const struct sct_syscall_args *a, const char *sc)
 {
+	uint8_t v = 0;
+
+	if (a->nr >= t->npath_args)
+		return;
 	for (uint32_t k = 0; k < a->nargs; k++) {
 		if (a->args[k].kind != SCT_ARG_PATH)
 			continue;
-		if (a->nr >= t->npath_args)
-			return 0;
+		if (v) {
+			v |= (uint8_t)((k + 1) << SCT_PATH2_ARG_SHIFT);
+			break;
+		}
 		/* after a successful exec the address space is the new program's */
-		t->path_args[a->nr] = SCT_PATH_ARG_VALID | k |
-			(!strncmp(sc, "execve", 6) ? SCT_PATH_NO_RETRY : 0);
-		return 0;
+		v = SCT_PATH_ARG_VALID | (uint8_t)k | (!strncmp(sc, "execve", 6) ? SCT_PATH_NO_RETRY : 0);
 	}
-	return 0;
+	t->path_args[a->nr] = v;
 }
 
 static int args_add(struct args_table *t, const char *dir, const char *event)
@@ -238,7 +243,8 @@ static int args_add(struct args_table *t, const char *dir, const char *event)
 	t->n++;
 	if (err)
 		return err;
-	return path_arg_note(t, a, sc);
+	path_arg_note(t, a, sc);
+	return 0;
 }
 
 int args_describe(struct args_table *t)

@@ -188,7 +188,10 @@ void events_args_set(struct sct_syscall *sc, const __u64 args[SCT_ARGS])
 	sc->arg5 = args[5];
 }
 
-/* --args: e and its arguments; a path syscall's path (path_len checked by the caller). */
+/*
+ * --args: e and its arguments; a path syscall's paths (their lengths checked by the caller),
+ * the second right after the first.
+ */
 static int event_syscall_args(struct recorder *r, const struct sct_ev_syscall_args *e,
 			      const struct sct_ev_syscall_path *p)
 {
@@ -200,13 +203,16 @@ static int event_syscall_args(struct recorder *r, const struct sct_ev_syscall_ar
 		sc.path_flags = p->path_flags;
 		sc.path.ptr = (const uint8_t *)p->path;
 		sc.path.len = p->path_len;
+		sc.path2_flags = p->path2_flags;
+		sc.path2.ptr = (const uint8_t *)p->path + p->path_len;
+		sc.path2.len = p->path2_len;
 	}
 	return events_syscall(r, &sc);
 }
 
 /*
  * A batch of --args events back to back: each the size its type says, a path event cut after
- * its path and padded to 8 bytes. Returns 0 or the first error; -EPROTO for a torn batch.
+ * its paths and padded to 8 bytes. Returns 0 or the first error; -EPROTO for a torn batch.
  */
 static int event_args_batch(struct recorder *r, const uint8_t *p, size_t size)
 {
@@ -222,8 +228,9 @@ static int event_args_batch(struct recorder *r, const uint8_t *p, size_t size)
 		if (e->a.sc.type == SCT_EV_SYSCALL_ARGS) {
 			n = sizeof(e->a);
 			err = event_syscall_args(r, &e->a, NULL);
-		} else if (e->a.sc.type == SCT_EV_SYSCALL_PATH && size >= head && e->path_len <= SCT_PATH_MAX) {
-			n = (head + e->path_len + 7) & ~(size_t)7;
+		} else if (e->a.sc.type == SCT_EV_SYSCALL_PATH && size >= head && e->path_len <= SCT_PATH_MAX &&
+			   e->path2_len <= SCT_PATH_MAX) {
+			n = (head + e->path_len + e->path2_len + 7) & ~(size_t)7;
 			if (n > size)
 				return -EPROTO;
 			err = event_syscall_args(r, &e->a, e);

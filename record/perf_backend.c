@@ -172,9 +172,13 @@ static int syscall_enter(struct perf_backend *b, struct perf_task *t, const stru
  */
 static void syscall_args(const struct recorder *r, const struct perf_task *t, struct sct_syscall *sc)
 {
+	uint8_t pa = t->nr < r->args.npath_args ? r->args.path_args[t->nr] : 0;
+
 	events_args_set(sc, t->args);
-	if (t->nr < r->args.npath_args && (r->args.path_args[t->nr] & SCT_PATH_ARG_VALID))
+	if (pa & SCT_PATH_ARG_VALID)
 		sc->path_flags = SCT_PATH_NOT_READ;
+	if (pa >> SCT_PATH2_ARG_SHIFT)
+		sc->path2_flags = SCT_PATH_NOT_READ;
 }
 
 static int syscall_exit(struct perf_backend *b, struct perf_task *t, const struct perf_sample *s)

@@ -36,18 +36,20 @@ static int iter_read(int fd, void *buf, size_t n)
 	return 0;
 }
 
-/* Each task of fd (with the path after it, if any) to fn. */
+/* Each task of fd (with the paths after it, if any) to fn. */
 static int snapshot_each(struct recorder *r, int fd, snapshot_fn fn)
 {
-	char path[SCT_PATH_MAX];
+	char path[2 * SCT_PATH_MAX];
 	struct sct_iter_task t;
 	uint64_t now_ns = clock_now_ns();
 	int err;
 
 	while (!(err = iter_read(fd, &t, sizeof(t)))) {
-		if (t.path_len > sizeof(path))
+		size_t len = (size_t)t.path_len + t.path2_len;
+
+		if (t.path_len > SCT_PATH_MAX || t.path2_len > SCT_PATH_MAX)
 			return -EPROTO;
-		err = t.path_len ? iter_read(fd, path, t.path_len) : 0;
+		err = len ? iter_read(fd, path, len) : 0;
 		if (err)
 			return err > 0 ? -EPROTO : err;
 		err = fn(r, &t, path, now_ns);
@@ -99,7 +101,10 @@ static int task_write(struct recorder *r, const struct sct_iter_task *t, const c
 	return sct_writer_append(r->writer, &rec);
 }
 
-/* An unfinished SYSCALL record; under --args with its arguments and the path read so far. */
+/*
+ * An unfinished SYSCALL record; under --args with its arguments and the paths read so far
+ * (path: the first's bytes, then the second's).
+ */
 static int inflight_write(struct recorder *r, const struct sct_iter_task *t, const char *path,
 			  uint64_t now_ns)
 {
@@ -121,6 +126,9 @@ static int inflight_write(struct recorder *r, const struct sct_iter_task *t, con
 		sc.path_flags = t->path_flags;
 		sc.path.ptr = (const uint8_t *)path;
 		sc.path.len = t->path_len;
+		sc.path2_flags = t->path2_flags;
+		sc.path2.ptr = (const uint8_t *)path + t->path_len;
+		sc.path2.len = t->path2_len;
 	}
 	err = events_note_cgroup(r, t->cgroup_id, now_ns);
 	if (err)
@@ -147,9 +155,12 @@ static int slot_write(struct recorder *r, const struct sct_cpu_owner *o, const s
 	if (ia) {
 		memcpy(t.args, ia->ev.a.args, sizeof(t.args));
 		t.has_args = 1;
-		if (ia->ev.a.sc.type == SCT_EV_SYSCALL_PATH && ia->ev.path_len <= SCT_PATH_MAX) {
+		if (ia->ev.a.sc.type == SCT_EV_SYSCALL_PATH && ia->ev.path_len <= SCT_PATH_MAX &&
+		    ia->ev.path2_len <= SCT_PATH_MAX) {
 			t.path_flags = ia->ev.path_flags;
 			t.path_len = ia->ev.path_len;
+			t.path2_flags = ia->ev.path2_flags;
+			t.path2_len = ia->ev.path2_len;
 			path = ia->ev.path;
 		}
 	}

@@ -1,8 +1,9 @@
 // SPDX-License-Identifier: BSD-2-Clause
 /*
  * A syscall's arguments as strace prints them, from the session's HEADER descriptions
- * (format 1.3): fds, AT_FDCWD, the captured path, flag sets and enums by name (argnames.def),
- * modes in octal, sizes in decimal, pointers in hex.
+ * (format 1.3): fds, AT_FDCWD, the captured paths (the first path argument from path, the
+ * second from path2 of format 1.4), flag sets and enums by name (argnames.def), modes in octal,
+ * sizes in decimal, pointers in hex.
  */
 #include <fcntl.h>
 #include <sched.h>
@@ -132,18 +133,21 @@ static void family_out(struct out *o, const char *name, uint32_t kind, uint64_t 
 	}
 }
 
-/* A path as strace quotes it; `...` after a string the recorder cut. */
-static void path_out(struct out *o, const struct sct_syscall *sc, uint64_t ptr)
+/*
+ * A path as strace quotes it; `...` after a string the recorder cut; the pointer when the
+ * string was not captured (a 1.3 trace's second path: flags 0).
+ */
+static void path_out(struct out *o, uint32_t flags, struct sct_bytes path, uint64_t ptr)
 {
 	static const char hex[] = "0123456789abcdef";
 
-	if (!(sc->path_flags & SCT_PATH_CAPTURED)) {
+	if (!(flags & SCT_PATH_CAPTURED)) {
 		out_hex(o, ptr);
 		return;
 	}
 	out_char(o, '"');
-	for (uint32_t i = 0; i < sc->path.len; i++) {
-		uint8_t b = sc->path.ptr[i];
+	for (uint32_t i = 0; i < path.len; i++) {
+		uint8_t b = path.ptr[i];
 
 		if (b == '"' || b == '\\') {
 			out_char(o, '\\');
@@ -157,7 +161,7 @@ static void path_out(struct out *o, const struct sct_syscall *sc, uint64_t ptr)
 		}
 	}
 	out_char(o, '"');
-	if (sc->path_flags & SCT_PATH_CUT)
+	if (flags & SCT_PATH_CUT)
 		out_str(o, "...");
 }
 
@@ -181,7 +185,7 @@ static void fd_out(struct out *o, uint64_t v, bool fd_marks)
 }
 
 static void arg_out(struct out *o, const struct sct_arg_desc *d, uint64_t v,
-		    const struct sct_syscall *sc, bool *path_done, bool fd_marks)
+		    const struct sct_syscall *sc, uint32_t *npaths, bool fd_marks)
 {
 	switch (d->kind) {
 	case SCT_ARG_FD:
@@ -194,11 +198,14 @@ static void arg_out(struct out *o, const struct sct_arg_desc *d, uint64_t v,
 			fd_out(o, v, fd_marks);
 		break;
 	case SCT_ARG_PATH:
-		if (*path_done)
-			out_hex(o, v);
+		/* the record holds the strings of the first two; a third (none today) is its pointer */
+		if (*npaths == 0)
+			path_out(o, sc->path_flags, sc->path, v);
+		else if (*npaths == 1)
+			path_out(o, sc->path2_flags, sc->path2, v);
 		else
-			path_out(o, sc, v);
-		*path_done = true;
+			out_hex(o, v);
+		++*npaths;
 		break;
 	case SCT_ARG_FLAGS:
 	case SCT_ARG_ENUM:
@@ -239,10 +246,10 @@ void args_out(struct out *o, const struct sct_session *s, const struct sct_sysca
 	const struct sct_syscall_args *a = sc->abi == SCT_ABI_NATIVE ? sct_session_syscall_args(s, sc->nr)
 								      : NULL;
 	const uint64_t v[SCT_MAX_ARGS] = { sc->arg0, sc->arg1, sc->arg2, sc->arg3, sc->arg4, sc->arg5 };
-	bool path_done = false;
+	uint32_t npaths = 0;
 
 	if (sc->unfinished && !(sc->arg0 | sc->arg1 | sc->arg2 | sc->arg3 | sc->arg4 | sc->arg5) &&
-	    !sc->path_flags) {
+	    !sc->path_flags && !sc->path2_flags) {
 		out_str(o, "...");
 		return;
 	}
@@ -258,6 +265,6 @@ void args_out(struct out *o, const struct sct_session *s, const struct sct_sysca
 		if (mode_unused(a, k, v))
 			continue;
 		out_str(o, k ? ", " : "");
-		arg_out(o, &a->args[k], v[k], sc, &path_done, fd_marks);
+		arg_out(o, &a->args[k], v[k], sc, &npaths, fd_marks);
 	}
 }

@@ -30,8 +30,9 @@ static const char usage_text[] =
 "parent_comm; exit: comm (empty/null when no record named them). Blocks after a damaged or\n"
 "missing HEADER have no session number and no host (empty/null).\n"
 "Syscall rows always have arg0..arg5 (raw, unsigned), path_flags, path_ref, path (the\n"
-"captured file name) and args (the arguments as strace shows them): empty/null in a\n"
-"trace recorded without sct-record --args.\n"
+"captured file name), path2_flags, path2_ref, path2 (the second one: rename's target,\n"
+"format 1.4) and args (the arguments as strace shows them): empty/null in a trace\n"
+"recorded without sct-record --args, path2 also in a 1.3 trace.\n"
 "Samples (tracepoints recorded with sct-record -e): event is the tracepoint's GROUP:NAME,\n"
 "and the payload is replaced by its fields, named as in the tracepoint's format: JSON: a\n"
 "\"fields\" object (integers, strings for char arrays and __data_loc strings, arrays of\n"
@@ -335,8 +336,8 @@ static int convert_event_cols(struct convert *cv, const struct sct_event_desc *e
 }
 
 /*
- * SYSCALL rows have the argument columns (format 1.3) whatever the first session recorded:
- * empty (null) for a session without arguments.
+ * SYSCALL rows have the argument columns (format 1.3, path2's 1.4) whatever the first session
+ * recorded: empty (null) for a session without them.
  */
 static int convert_syscall_cols(struct convert *cv, const struct sct_type_schema *ts)
 {

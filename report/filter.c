@@ -274,18 +274,24 @@ bool filter_sample(struct ctx *c, struct live *lv, const struct sct_sample *sm)
 			   f->need_task ? tasks_lookup(lv->tasks, lv->s.id, sm->pid, sm->tid) : NULL);
 }
 
-/* --path: a captured path that starts with one of the prefixes. */
-static bool filter_path(const struct filter *f, const struct sct_syscall *sc)
+/* A captured path that starts with one of the --path prefixes. */
+static bool path_matches(const struct filter *f, uint32_t flags, struct sct_bytes path)
 {
-	if (!(sc->path_flags & SCT_PATH_CAPTURED))
+	if (!(flags & SCT_PATH_CAPTURED))
 		return false;
 	for (uint32_t i = 0; i < f->npaths; i++) {
 		size_t n = strlen(f->paths[i]);
 
-		if (n <= sc->path.len && !memcmp(sc->path.ptr, f->paths[i], n))
+		if (n <= path.len && !memcmp(path.ptr, f->paths[i], n))
 			return true;
 	}
 	return false;
+}
+
+/* --path: the call's first or second captured path (rename's source or target) matches. */
+static bool filter_path(const struct filter *f, const struct sct_syscall *sc)
+{
+	return path_matches(f, sc->path_flags, sc->path) || path_matches(f, sc->path2_flags, sc->path2);
 }
 
 bool filter_syscall(struct ctx *c, struct live *lv, const struct sct_syscall *sc)

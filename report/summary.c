@@ -36,7 +36,7 @@ struct subject {
 	uint32_t pid, tid;
 	uint64_t cgroup_id;
 	uint32_t name;            /* strtab id: syscall or event name (when sm->named) */
-	uint32_t path;            /* strtab id: the captured path (when sm->paths) */
+	uint32_t path;            /* strtab id: the first captured path (when sm->paths) */
 };
 
 static const char *const by_names[BY_NKEYS] = { "syscall", "process", "thread", "cgroup", "comm", "host",
@@ -314,7 +314,7 @@ int summary_add(struct summary *sm, struct live *lv, const struct sct_syscall *s
 
 	if (summary_session(sm, lv))
 		return -ENOMEM;
-	/* --by path: the calls whose path was captured */
+	/* --by path: the calls whose first path was captured; a rename counts under its source */
 	if (sm->paths && !(sc->path_flags & SCT_PATH_CAPTURED))
 		return 0;
 	g = summary_find(sm, lv, sc);

@@ -29,11 +29,12 @@ MAX_NESTING = 8
 START_SCAN = 1 << 20
 KINDS = ("uint", "sint", "time", "bytes")
 
-# Section 9: the built-in schema of version 1.3; SINCE: the minor version that added a type.
+# Section 9: the built-in schema of version 1.4; SINCE: the minor version that added a type.
 BUILTIN = {
     1: ("syscall", "time_ns:time duration_ns:uint pid:uint tid:uint cgroup_id:uint nr:uint "
                    "abi:uint ret:sint unfinished:uint arg0:uint arg1:uint arg2:uint arg3:uint "
-                   "arg4:uint arg5:uint path_flags:uint path_ref:uint path:bytes"),
+                   "arg4:uint arg5:uint path_flags:uint path_ref:uint path:bytes "
+                   "path2_flags:uint path2_ref:uint path2:bytes"),
     2: ("task", "time_ns:time pid:uint tid:uint ppid:uint cgroup_id:uint start_ns:uint "
                 "comm:bytes"),
     3: ("fork", "time_ns:time parent_pid:uint parent_tid:uint child_pid:uint child_tid:uint "
@@ -47,9 +48,14 @@ BUILTIN = {
     9: ("sample", "time_ns:time pid:uint tid:uint cpu:uint cgroup_id:uint event:uint payload:bytes"),
 }
 SINCE = {9: 1}
-# SYSCALL's first nine fields; the rest (1.3) only in a session with "syscall_args".
+# SYSCALL's first nine fields; the rest only in a session with "syscall_args": up to path
+# (18 fields) from 1.3, up to path2 (21 fields) from 1.4.
 SYSCALL_BASE = 9
 ARGS_MINOR = 3
+SYSCALL_ARGS13 = 18
+PATH2_MINOR = 4
+# Section 7.1: SYSCALL's path columns, (ref field, string field), each with its own table.
+PATH_COLUMNS = (("path_ref", "path"), ("path2_ref", "path2"))
 ARG_KINDS = ("int", "fd", "dirfd", "path", "flags", "enum", "mode", "size", "ptr")
 MAX_ARGS = 6
 MAX_ARGS_STRING = 4096
@@ -180,6 +186,8 @@ def builtin(t, minor, args=False):
         return None
     if t == 1 and minor is not None and (minor < ARGS_MINOR or not args):
         return BUILTIN[1][0], BUILTIN[1][1][:SYSCALL_BASE]
+    if t == 1 and minor is not None and minor < PATH2_MINOR:
+        return BUILTIN[1][0], BUILTIN[1][1][:SYSCALL_ARGS13]
     return BUILTIN.get(t)
 
 
@@ -433,16 +441,21 @@ def column(p, kind, count, first_ns):
     return stored
 
 
-def resolve_paths(cols):
-    """Section 7.1: SYSCALL path_ref k > 0 names the k-th path the block stores whole."""
-    refs, paths, table = cols[SYSCALL_BASE + 7], cols[SYSCALL_BASE + 8], []
-    for i, (ref, path) in enumerate(zip(refs, paths)):
-        if ref > len(table) or (ref and path):
-            raise Bad("path_ref")
-        if ref:
-            paths[i] = table[ref - 1]
-        elif path:
-            table.append(path)
+def resolve_paths(cols, fields):
+    """Section 7.1: in each path column that the session's SYSCALL has (fields: its section 9
+    fields), a ref k > 0 names the k-th string that column stores whole in the block."""
+    names = [name for name, _kind in fields]
+    for ref_name, path_name in PATH_COLUMNS:
+        if path_name not in names:
+            continue
+        refs, paths, table = cols[names.index(ref_name)], cols[names.index(path_name)], []
+        for i, (ref, path) in enumerate(zip(refs, paths)):
+            if ref > len(table) or (ref and path):
+                raise Bad(ref_name)
+            if ref:
+                paths[i] = table[ref - 1]
+            elif path:
+                table.append(path)
 
 
 def parse_block(body, schema, minor=None, args=False):
@@ -505,7 +518,7 @@ def parse_block(body, schema, minor=None, args=False):
             if t == 1 and entry[2] and len(known[1]) > SYSCALL_BASE:
                 # fields the HEADER's entry lacks read as 0 and empty (section 5)
                 cols += [[b"" if kind == "bytes" else 0] * c for _n, kind in known[1][len(cols):]]
-                resolve_paths(cols)
+                resolve_paths(cols, known[1])
         sections[t] = [entry, cols, c, 0]
         order.append((t, c))
     if p.pos != p.end:

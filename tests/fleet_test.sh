@@ -224,7 +224,8 @@ for t in syscall task fork exec exit cgroup lost warning; do
 	# the argument columns of a trace without arguments: empty in CSV, 0 in ClickHouse
 	python3 -c 'import csv, sys
 rows = list(csv.reader(open(sys.argv[1], encoding="latin-1", newline="")))
-skip = {"session", "arg0", "arg1", "arg2", "arg3", "arg4", "arg5", "path_flags", "path_ref"}
+skip = {"session", "arg0", "arg1", "arg2", "arg3", "arg4", "arg5", "path_flags", "path_ref",
+        "path2_flags", "path2_ref"}
 keep = [i for i, n in enumerate(rows[0]) if n not in skip]
 print(",".join("hex(toString(%s))" % rows[0][i] for i in keep))
 for r in rows[1:]:

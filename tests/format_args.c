@@ -1,7 +1,8 @@
 // SPDX-License-Identifier: BSD-2-Clause
 /*
- * Format 1.3's syscall arguments: the HEADER's descriptions, the argument columns, the
- * block's path table (each distinct path stored once) and the reader's checks of it.
+ * Format 1.4's syscall arguments: the HEADER's descriptions, the argument columns, the
+ * block's path tables (each distinct path stored once per path column) and the reader's
+ * checks of them.
  */
 #include <criterion/criterion.h>
 #include <criterion/parameterized.h>
@@ -47,6 +48,11 @@ static struct sct_writer *args_writer(const struct sct_header_info *info, uint32
 	return w;
 }
 
+static struct sct_bytes str(const char *s)
+{
+	return (struct sct_bytes){ (const uint8_t *)s, (uint32_t)strlen(s) };
+}
+
 static struct sct_syscall call(uint64_t i, const char *path, uint32_t flags)
 {
 	struct sct_syscall sc = {
@@ -57,17 +63,42 @@ static struct sct_syscall call(uint64_t i, const char *path, uint32_t flags)
 	};
 
 	if (path)
-		sc.path = (struct sct_bytes){ (const uint8_t *)path, (uint32_t)strlen(path) };
+		sc.path = str(path);
 	return sc;
+}
+
+/* Row i of a test: a call of paths[i], and of seconds[i] too (a rename) where seconds has one. */
+static struct sct_syscall row(uint64_t i, const char *const *paths, const char *const *seconds)
+{
+	struct sct_syscall sc = call(i, paths[i], paths[i] ? SCT_PATH_CAPTURED : 0);
+
+	if (seconds && seconds[i]) {
+		sc.nr = 82;
+		sc.path2 = str(seconds[i]);
+		sc.path2_flags = SCT_PATH_CAPTURED | SCT_PATH_LATE;
+	}
+	return sc;
+}
+
+static void write_rows(struct sct_writer *w, const char *const *paths, const char *const *seconds,
+		       size_t n)
+{
+	for (size_t i = 0; i < n; i++) {
+		struct sct_syscall sc = row(i, paths, seconds);
+
+		cr_assert_eq(sct_writer_append_syscall(w, &sc), 0);
+	}
 }
 
 static void write_calls(struct sct_writer *w, const char *const *paths, size_t n)
 {
-	for (size_t i = 0; i < n; i++) {
-		struct sct_syscall sc = call(i, paths[i], paths[i] ? SCT_PATH_CAPTURED : 0);
+	write_rows(w, paths, NULL, n);
+}
 
-		cr_assert_eq(sct_writer_append_syscall(w, &sc), 0);
-	}
+static void bytes_assert(struct sct_bytes got, struct sct_bytes want, size_t row)
+{
+	cr_assert_eq(got.len, want.len, "row %zu", row);
+	cr_assert(!memcmp(got.ptr, want.len ? (const void *)want.ptr : "", want.len), "row %zu", row);
 }
 
 Test(format_args, every_field_reads_back_and_repeats_are_references)
@@ -75,6 +106,9 @@ Test(format_args, every_field_reads_back_and_repeats_are_references)
 	static const char *const paths[] = { "/etc/a", "/etc/b b", "/etc/a", NULL, "", "/etc/b b",
 					     "/t\xc3\xa9st", "/etc/a" };
 	static const uint32_t refs[] = { 0, 0, 1, 0, 0, 2, 0, 1 };
+	/* the second path's table is its own: "/etc/a" is new to it in row 1 */
+	static const char *const seconds[] = { NULL, "/etc/a", "/n", NULL, NULL, "/n", "/etc/a", NULL };
+	static const uint32_t refs2[] = { 0, 0, 0, 0, 0, 2, 1, 0 };
 	struct sct_header_info info = args_info();
 	struct sct_writer *w;
 	struct fh_trace t;
@@ -86,7 +120,7 @@ Test(format_args, every_field_reads_back_and_repeats_are_references)
 	int fd, err = 0;
 
 	w = args_writer(&info, 0, &fd);
-	write_calls(w, paths, 8);
+	write_rows(w, paths, seconds, 8);
 	cr_assert_eq(sct_writer_close(w), 0);
 	fh_collect_fd(fd, &t);
 	r = sct_reader_open_mem(t.p, t.len, &err);
@@ -99,7 +133,7 @@ Test(format_args, every_field_reads_back_and_repeats_are_references)
 
 			sct_session_version(s, &major, &minor);
 			cr_assert_eq(major, 1);
-			cr_assert_eq(minor, 3);
+			cr_assert_eq(minor, 4);
 			cr_assert(sct_session_has_args(s));
 			cr_assert_eq(sct_session_args_max(s), 256);
 			cr_assert_str_eq(sct_session_args_paths(s), "enter");
@@ -115,7 +149,7 @@ Test(format_args, every_field_reads_back_and_repeats_are_references)
 			continue;
 		}
 		cr_assert_lt(n, 8);
-		want = call(n, paths[n], paths[n] ? SCT_PATH_CAPTURED : 0);
+		want = row(n, paths, seconds);
 		cr_assert_eq(rec.syscall.time_ns, want.time_ns);
 		cr_assert_eq(rec.syscall.ret, want.ret);
 		cr_assert_eq(rec.syscall.nr, want.nr);
@@ -127,9 +161,10 @@ Test(format_args, every_field_reads_back_and_repeats_are_references)
 		cr_assert_eq(rec.syscall.arg5, want.arg5);
 		cr_assert_eq(rec.syscall.path_flags, want.path_flags);
 		cr_assert_eq(rec.syscall.path_ref, refs[n], "row %zu", n);
-		cr_assert_eq(rec.syscall.path.len, want.path.len, "row %zu", n);
-		cr_assert(!memcmp(rec.syscall.path.ptr, want.path.len ? (const void *)want.path.ptr : "",
-				  want.path.len));
+		bytes_assert(rec.syscall.path, want.path, n);
+		cr_assert_eq(rec.syscall.path2_flags, want.path2_flags);
+		cr_assert_eq(rec.syscall.path2_ref, refs2[n], "row %zu", n);
+		bytes_assert(rec.syscall.path2, want.path2, n);
 		n++;
 	}
 	cr_assert_eq(n, 8);
@@ -141,6 +176,7 @@ Test(format_args, every_field_reads_back_and_repeats_are_references)
 Test(format_args, generic_field_access_resolves_references)
 {
 	static const char *const paths[] = { "/x", "/x" };
+	static const char *const seconds[] = { "/y", "/y" };
 	struct sct_header_info info = args_info();
 	const struct sct_type_schema *ts;
 	struct sct_writer *w;
@@ -151,7 +187,7 @@ Test(format_args, generic_field_access_resolves_references)
 	int fd, err = 0, rows = 0;
 
 	w = args_writer(&info, 0, &fd);
-	write_calls(w, paths, 2);
+	write_rows(w, paths, seconds, 2);
 	cr_assert_eq(sct_writer_close(w), 0);
 	fh_collect_fd(fd, &t);
 	r = sct_reader_open_mem(t.p, t.len, &err);
@@ -159,11 +195,15 @@ Test(format_args, generic_field_access_resolves_references)
 		if (rec.type != SCT_REC_SYSCALL)
 			continue;
 		ts = sct_reader_schema(r, SCT_REC_SYSCALL);
-		cr_assert_eq(ts->nfields, 18);
+		cr_assert_eq(ts->nfields, 21);
 		cr_assert_str_eq(ts->fields[17].name, "path");
+		cr_assert_str_eq(ts->fields[20].name, "path2");
 		cr_assert_eq(sct_reader_field(r, 17, &v), 0);
 		cr_assert_eq(v.b.len, 2);
 		cr_assert(!memcmp(v.b.ptr, "/x", 2));
+		cr_assert_eq(sct_reader_field(r, 20, &v), 0);
+		cr_assert_eq(v.b.len, 2);
+		cr_assert(!memcmp(v.b.ptr, "/y", 2));
 		cr_assert_eq(sct_reader_field(r, 9, &v), 0);
 		cr_assert_eq(v.u, (uint64_t)-100);
 		rows++;
@@ -235,14 +275,18 @@ Test(format_args, repeated_paths_cost_a_reference)
 
 /* ---------------------------------------------------------------- hostile tables */
 
-/* A BLOCK payload of one SYSCALL section of the 18 columns: path_ref and path given. */
-static size_t payload(uint8_t *out, const uint64_t *ref, const uint32_t *len, const char *data,
-		      uint32_t n)
+/*
+ * A BLOCK payload of one SYSCALL section whose k-th path column (0: path, 1: path2) has the
+ * given refs, lengths and bytes; every column before them is all zero, none after them.
+ */
+static size_t payload(uint8_t *out, uint32_t k, const uint64_t *ref, const uint32_t *len,
+		      const char *data, uint32_t n)
 {
+	uint32_t ref_col = k ? 19 : 16;
 	uint8_t cols[512], *c = cols, *p = out;
 	size_t dlen = 0;
 
-	for (uint32_t k = 0; k < 16; k++)
+	for (uint32_t i = 0; i < ref_col; i++)
 		*c++ = 0;
 	*c++ = 1;
 	for (uint32_t i = 0; i < n; i++)
@@ -260,13 +304,13 @@ static size_t payload(uint8_t *out, const uint64_t *ref, const uint32_t *len, co
 	p += varint_put(p, 1);
 	p += varint_put(p, SCT_REC_SYSCALL);
 	p += varint_put(p, n);
-	p += varint_put(p, 18);
+	p += varint_put(p, ref_col + 2);
 	p += varint_put(p, (uint64_t)(c - cols));
 	memcpy(p, cols, (size_t)(c - cols));
 	return (size_t)(p - out) + (size_t)(c - cols);
 }
 
-static int load(const uint64_t *ref, const uint32_t *len, const char *data, uint32_t n,
+static int load(uint32_t k, const uint64_t *ref, const uint32_t *len, const char *data, uint32_t n,
 		struct block_dec *d)
 {
 	struct sct_header_info info = args_info();
@@ -282,7 +326,7 @@ static int load(const uint64_t *ref, const uint32_t *len, const char *data, uint
 	header_encode(&b, &info);
 	cr_assert_eq(b.err, 0);
 	cr_assert_eq(header_parse(b.p, b.len, s, err, sizeof(err)), 0, "%s", err);
-	m.raw_size = payload(raw, ref, len, data, n);
+	m.raw_size = payload(raw, k, ref, len, data, n);
 	m.payload = raw;
 	m.payload_len = m.raw_size;
 	memset(d, 0, sizeof(*d));
@@ -312,8 +356,10 @@ ParameterizedTest(struct bad_ref *c, format_args, bad_references_do_not_decode)
 {
 	struct block_dec d;
 
-	cr_assert_eq(load(c->ref, c->len, "/a/b", 2, &d), -SCT_E_CORRUPT);
-	block_dec_free(&d);
+	for (uint32_t k = 0; k < 2; k++) {
+		cr_assert_eq(load(k, c->ref, c->len, "/a/b", 2, &d), -SCT_E_CORRUPT, "path column %u", k);
+		block_dec_free(&d);
+	}
 }
 
 Test(format_args, a_valid_reference_decodes)
@@ -322,13 +368,86 @@ Test(format_args, a_valid_reference_decodes)
 	uint32_t len[2] = { 2, 0 };
 	struct block_dec d;
 
-	cr_assert_eq(load(ref, len, "/a", 2, &d), 0);
+	for (uint32_t k = 0; k < 2; k++) {
+		cr_assert_eq(load(k, ref, len, "/a", 2, &d), 0, "path column %u", k);
+		block_dec_free(&d);
+	}
+}
+
+/* Each path column refers to its own table: path2's first row cannot name path's entry. */
+Test(format_args, a_second_path_cannot_refer_to_the_first_paths_table)
+{
+	uint8_t raw[256], cols[128], *c = cols, *p = raw;
+	struct sct_header_info info = args_info();
+	struct sct_session *s = session_new(0);
+	struct block_meta m = { .count = 1, .codec = 0 };
+	struct block_dec d = { 0 };
+	const char *why;
+	struct cbuf b;
+	char err[128];
+
+	for (uint32_t i = 0; i < 16; i++)
+		*c++ = 0;
+	*c++ = 0;           /* path_ref: 0 */
+	*c++ = 1;           /* path: "/a", a new entry of path's table */
+	*c++ = 2;
+	memcpy(c, "/a", 2);
+	c += 2;
+	*c++ = 0;           /* path2_flags */
+	*c++ = 1;           /* path2_ref: 1, which path2's table does not have */
+	*c++ = 1;
+	*c++ = 0;           /* path2: empty */
+	p += varint_put(p, 1);
+	p += varint_put(p, SCT_REC_SYSCALL);
+	p += varint_put(p, 1);
+	p += varint_put(p, 1);
+	p += varint_put(p, SCT_REC_SYSCALL);
+	p += varint_put(p, 1);
+	p += varint_put(p, 21);
+	p += varint_put(p, (uint64_t)(c - cols));
+	memcpy(p, cols, (size_t)(c - cols));
+	m.raw_size = (size_t)(p - raw) + (size_t)(c - cols);
+	m.payload = raw;
+	m.payload_len = m.raw_size;
+	cbuf_init(&b, 0, SCT_MAX_HEADER_BODY);
+	header_encode(&b, &info);
+	cr_assert_eq(header_parse(b.p, b.len, s, err, sizeof(err)), 0, "%s", err);
+	cr_assert_eq(block_dec_load(&d, &m, s, &why), -SCT_E_CORRUPT);
 	block_dec_free(&d);
+	cbuf_free(&b);
+	session_free(s);
+}
+
+/* A second path past SCT_MAX_STRING is refused like a first one, and nothing is written. */
+Test(format_args, a_second_path_past_the_limit_is_refused)
+{
+	struct sct_header_info info = args_info();
+	struct sct_syscall sc = call(0, "/a", SCT_PATH_CAPTURED);
+	char *big = malloc(SCT_MAX_STRING + 1);
+	struct sct_writer *w;
+	struct fh_read rd;
+	struct fh_trace t;
+	int fd;
+
+	cr_assert(big);
+	memset(big, 'x', SCT_MAX_STRING + 1);
+	sc.path2 = (struct sct_bytes){ (const uint8_t *)big, SCT_MAX_STRING + 1 };
+	w = args_writer(&info, 0, &fd);
+	cr_assert_eq(sct_writer_append_syscall(w, &sc), -SCT_E_LIMIT);
+	cr_assert_eq(sct_writer_append_syscalls(w, &sc, 1), -SCT_E_LIMIT);
+	cr_assert_eq(sct_writer_close(w), 0);
+	fh_collect_fd(fd, &t);
+	fh_read_mem(t.p, t.len, true, &rd);
+	cr_assert_eq(rd.nrecords, 0);
+	fh_read_free(&rd);
+	fh_trace_free(&t);
+	free(big);
 }
 
 Test(format_args, a_batch_writes_the_bytes_of_single_appends)
 {
 	static const char *const paths[] = { "/etc/a", NULL, "/etc/a", "/b" };
+	static const char *const seconds[] = { "/b", NULL, NULL, "/b" };
 	struct sct_header_info info = args_info();
 	struct sct_syscall sc[4];
 	struct sct_writer *w;
@@ -336,11 +455,11 @@ Test(format_args, a_batch_writes_the_bytes_of_single_appends)
 	int fd;
 
 	w = args_writer(&info, 0, &fd);
-	write_calls(w, paths, 4);
+	write_rows(w, paths, seconds, 4);
 	cr_assert_eq(sct_writer_close(w), 0);
 	fh_collect_fd(fd, &one);
 	for (size_t i = 0; i < 4; i++)
-		sc[i] = call(i, paths[i], paths[i] ? SCT_PATH_CAPTURED : 0);
+		sc[i] = row(i, paths, seconds);
 	w = args_writer(&info, 0, &fd);
 	cr_assert_eq(sct_writer_append_syscalls(w, sc, 4), 0);
 	cr_assert_eq(sct_writer_close(w), 0);

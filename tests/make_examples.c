@@ -468,14 +468,18 @@ static int make_recording(struct out *o)
 }
 
 /*
- * Format 1.3: calls with their arguments, as `sct-record --args` writes them: openat's path
+ * Format 1.4: calls with their arguments, as `sct-record --args` writes them: openat's path
  * stored once per block and referred to after, a path cut at args_max, one read at exit, one
- * that could not be read, and calls with no path.
+ * that could not be read, and calls with no path; renameats with two paths, the second in a
+ * table of its own (a string of path's table is new to path2's), repeated by reference, and
+ * cut at args_max.
  */
 static const struct sct_syscall_args args_descs[] = {
 	{ 0, 3, { { "fd", SCT_ARG_FD, "" }, { "buf", SCT_ARG_PTR, "" }, { "count", SCT_ARG_SIZE, "" } } },
 	{ 257, 4, { { "dfd", SCT_ARG_DIRFD, "" }, { "filename", SCT_ARG_PATH, "" },
 		    { "flags", SCT_ARG_FLAGS, "open" }, { "mode", SCT_ARG_MODE, "" } } },
+	{ 264, 4, { { "olddfd", SCT_ARG_DIRFD, "" }, { "oldname", SCT_ARG_PATH, "" },
+		    { "newdfd", SCT_ARG_DIRFD, "" }, { "newname", SCT_ARG_PATH, "" } } },
 };
 
 static struct sct_record open_rec(uint64_t t, int64_t ret, const char *path, uint32_t flags)
@@ -490,10 +494,24 @@ static struct sct_record open_rec(uint64_t t, int64_t ret, const char *path, uin
 	return r;
 }
 
+static struct sct_record rename_rec(uint64_t t, int64_t ret, const char *from, const char *to,
+				    uint32_t to_flags)
+{
+	struct sct_record r = open_rec(t, ret, from, SCT_PATH_CAPTURED);
+
+	r.syscall.nr = 264;
+	r.syscall.arg2 = 0xffffff9c;
+	r.syscall.arg3 = 0x7ffc3c20 + t;
+	r.syscall.path2_flags = to_flags;
+	r.syscall.path2 = (struct sct_bytes){ (const uint8_t *)to, (uint32_t)strlen(to) };
+	return r;
+}
+
 static int make_args(struct out *o)
 {
+	struct sct_syscall_name names[NRECS(native_names) + 1];
 	struct sct_header_info info = header_info(HOST);
-	struct sct_record recs[7];
+	struct sct_record recs[10];
 
 	recs[0] = open_rec(100, 3, "/etc/ld.so.cache", SCT_PATH_CAPTURED);
 	recs[1] = sys(1100, 400, 300, 300, 0, 832);
@@ -505,6 +523,16 @@ static int make_args(struct out *o)
 	recs[4] = open_rec(4000, 4, "/tmp/fresh p\xc3\xa4ge", SCT_PATH_CAPTURED | SCT_PATH_LATE);
 	recs[5] = open_rec(5000, -14, "", SCT_PATH_FAULT);
 	recs[6] = open_rec(6000, -2, "/etc/ld.so.cache", SCT_PATH_CAPTURED);
+	recs[7] = rename_rec(7000, 0, "/etc/ld.so.cache~", "/etc/ld.so.cache", SCT_PATH_CAPTURED);
+	/* "/home/user/documents/report-final.txt" cut at args_max */
+	recs[8] = rename_rec(8000, 0, "/tmp/fresh p\xc3\xa4ge", "/home/user/documents/report",
+			     SCT_PATH_CAPTURED | SCT_PATH_CUT);
+	recs[9] = rename_rec(9000, -2, "/etc/ld.so.cache~", "/etc/ld.so.cache", SCT_PATH_CAPTURED);
+	/* the shared table, and renameat: only this session names it */
+	memcpy(names, native_names, sizeof(native_names));
+	names[NRECS(native_names)] = (struct sct_syscall_name){ 264, "renameat" };
+	info.syscalls = names;
+	info.nsyscalls = NRECS(names);
 	info.syscall_args = args_descs;
 	info.nsyscall_args = sizeof(args_descs) / sizeof(args_descs[0]);
 	info.args_max = 27;

@@ -20,10 +20,11 @@
 
 TestSuite(record_args, .init = rh_setup, .fini = rh_teardown, .timeout = 120);
 
-/* One SYSCALL of the workload, its path copied. */
+/* One SYSCALL of the workload, its paths copied. */
 struct call {
 	struct sct_syscall sc;
 	char path[4200];
+	char path2[4200];
 };
 
 struct calls {
@@ -31,7 +32,7 @@ struct calls {
 	size_t n;
 	bool has_args;
 	uint32_t args_max;
-	int64_t nr_openat, nr_write, nr_mmap;
+	int64_t nr_openat, nr_write, nr_mmap, nr_renameat, nr_linkat;
 	const struct sct_syscall_args *openat_desc;
 	struct sct_syscall_args openat;
 };
@@ -65,6 +66,8 @@ static void calls_read(const char *path, uint32_t pid, struct calls *c)
 			c->nr_openat = sct_session_syscall_nr(s, "openat", SCT_ABI_NATIVE);
 			c->nr_write = sct_session_syscall_nr(s, "write", SCT_ABI_NATIVE);
 			c->nr_mmap = sct_session_syscall_nr(s, "mmap", SCT_ABI_NATIVE);
+			c->nr_renameat = sct_session_syscall_nr(s, "renameat", SCT_ABI_NATIVE);
+			c->nr_linkat = sct_session_syscall_nr(s, "linkat", SCT_ABI_NATIVE);
 			if (c->nr_openat >= 0 && sct_session_syscall_args(s, (uint32_t)c->nr_openat)) {
 				c->openat = *sct_session_syscall_args(s, (uint32_t)c->nr_openat);
 				c->openat_desc = &c->openat;
@@ -79,6 +82,10 @@ static void calls_read(const char *path, uint32_t pid, struct calls *c)
 		memcpy(c->v[c->n].path, rec.syscall.path.ptr, rec.syscall.path.len);
 		c->v[c->n].path[rec.syscall.path.len] = '\0';
 		c->v[c->n].sc.path.ptr = NULL;
+		cr_assert_lt(rec.syscall.path2.len, sizeof(c->v[c->n].path2));
+		memcpy(c->v[c->n].path2, rec.syscall.path2.ptr, rec.syscall.path2.len);
+		c->v[c->n].path2[rec.syscall.path2.len] = '\0';
+		c->v[c->n].sc.path2.ptr = NULL;
 		c->n++;
 	}
 	cr_assert_eq(rc, 0, "reader: %s", sct_strerror(rc));
@@ -132,10 +139,24 @@ static void assert_open(const struct call *o, const char *path, uint32_t flags, 
 	cr_assert_str_eq(o->path, path);
 }
 
+/* A call of two paths (rename, link) with its dirfds AT_FDCWD. */
+static void assert_two_paths(const struct call *o, const char *path, uint32_t flags, const char *path2,
+			     uint32_t flags2, int64_t ret)
+{
+	cr_assert(o, "missing call of %s, %s", path, path2);
+	cr_assert_eq((int32_t)o->sc.arg0, AT_FDCWD);
+	cr_assert_eq((int32_t)o->sc.arg2, AT_FDCWD);
+	cr_assert_eq(o->sc.ret, ret, "%s: ret %lld", path2, (long long)o->sc.ret);
+	cr_assert_eq(o->sc.path_flags, flags, "%s: path_flags %u", path, o->sc.path_flags);
+	cr_assert_str_eq(o->path, path);
+	cr_assert_eq(o->sc.path2_flags, flags2, "%s: path2_flags %u", path2, o->sc.path2_flags);
+	cr_assert_str_eq(o->path2, path2);
+}
+
 Test(record_args, every_argument_and_path_of_known_calls)
 {
 	const char *extra[] = { "--args", NULL };
-	char a[512], b[512], name[512], cut[257], longp[1024];
+	char a[512], b[512], name[512], cut[257], longp[1024], renamed[512], linked[512];
 	int len;
 	struct rh_run run;
 	struct calls c;
@@ -182,6 +203,21 @@ Test(record_args, every_argument_and_path_of_known_calls)
 	cr_assert_eq(nth(&c, c.nr_openat, 6)->sc.arg1, 1);
 	cr_assert_null(nth(&c, c.nr_openat, 7));
 
+	snprintf(renamed, sizeof(renamed), "%s/renamed", rh_dir);
+	snprintf(linked, sizeof(linked), "%s/linked", rh_dir);
+	assert_two_paths(nth(&c, c.nr_renameat, 0), a, SCT_PATH_CAPTURED, renamed, SCT_PATH_CAPTURED, 0);
+	/* the second path's page was not present at entry */
+	assert_two_paths(nth(&c, c.nr_linkat, 0), renamed, SCT_PATH_CAPTURED, linked,
+			 SCT_PATH_CAPTURED | SCT_PATH_LATE, 0);
+	cr_assert_eq(nth(&c, c.nr_linkat, 0)->sc.arg4, 0);
+	/* the first path unreadable: the second, read at entry, stays as it was read */
+	assert_two_paths(nth(&c, c.nr_renameat, 1), "", SCT_PATH_FAULT, renamed, SCT_PATH_CAPTURED, -EFAULT);
+	cr_assert_eq(nth(&c, c.nr_renameat, 1)->sc.arg1, 1);
+	cr_assert_null(nth(&c, c.nr_renameat, 2));
+	for (size_t i = 0; i < c.n; i++)
+		if (c.v[i].sc.nr != c.nr_renameat && c.v[i].sc.nr != c.nr_linkat)
+			cr_assert_eq(c.v[i].sc.path2_flags, 0, "call %zu (nr %u)", i, c.v[i].sc.nr);
+
 	w = nth(&c, c.nr_write, 0);
 	cr_assert(w);
 	cr_assert_eq(w->sc.arg0, (uint64_t)fd1);
@@ -224,6 +260,13 @@ Test(record_args, args_max_cuts_and_flags_the_path)
 	cr_assert_eq(o->sc.path_flags, SCT_PATH_CAPTURED | SCT_PATH_CUT);
 	cr_assert_eq(strlen(o->path), 16);
 	cr_assert(!strncmp(o->path, a, 16));
+	o = nth(&c, c.nr_renameat, 0);
+	cr_assert(o);
+	snprintf(a, sizeof(a), "%s/renamed", rh_dir);
+	cr_assert_eq(o->sc.path_flags, SCT_PATH_CAPTURED | SCT_PATH_CUT);
+	cr_assert_eq(o->sc.path2_flags, SCT_PATH_CAPTURED | SCT_PATH_CUT);
+	cr_assert_eq(strlen(o->path2), 16);
+	cr_assert(!strncmp(o->path2, a, 16));
 	calls_free(&c);
 	rh_run_release(&run);
 }
@@ -277,6 +320,11 @@ Test(record_args, perf_backend_records_the_registers_and_reads_no_path)
 	cr_assert(o);
 	cr_assert_eq(o->sc.arg1, 1, "the bad address as it was passed");
 	cr_assert_eq(o->sc.path_flags, SCT_PATH_NOT_READ);
+	o = nth(&c, c.nr_renameat, 0);
+	cr_assert(o);
+	cr_assert_eq(o->sc.path_flags, SCT_PATH_NOT_READ);
+	cr_assert_eq(o->sc.path2_flags, SCT_PATH_NOT_READ);
+	cr_assert_str_eq(o->path2, "");
 	w = nth(&c, c.nr_write, 0);
 	cr_assert(w);
 	cr_assert_eq(w->sc.arg0, (uint64_t)fd1);

@@ -20,7 +20,7 @@
 TestSuite(report_args, .fini = rt_cleanup);
 
 enum { NR_OPENAT = 257, NR_MMAP = 9, NR_CLONE = 56, NR_LSEEK = 8, NR_KILL = 62, NR_ACCESS = 21,
-       NR_UNLINKAT = 263, NR_UNKNOWN = 400 };
+       NR_UNLINKAT = 263, NR_RENAME = RT_NR_RENAME, NR_RENAMEAT = RT_NR_RENAMEAT, NR_UNKNOWN = 400 };
 
 #define ARG(n, k, f) { n, SCT_ARG_##k, f }
 static const struct sct_syscall_args descs[] = {
@@ -33,6 +33,9 @@ static const struct sct_syscall_args descs[] = {
 	{ NR_OPENAT, 4, { ARG("dfd", DIRFD, ""), ARG("filename", PATH, ""), ARG("flags", FLAGS, "open"),
 			  ARG("mode", MODE, "") } },
 	{ NR_UNLINKAT, 3, { ARG("dfd", DIRFD, ""), ARG("pathname", PATH, ""), ARG("flag", FLAGS, "at") } },
+	{ NR_RENAME, 2, { ARG("oldname", PATH, ""), ARG("newname", PATH, "") } },
+	{ NR_RENAMEAT, 4, { ARG("olddfd", DIRFD, ""), ARG("oldname", PATH, ""), ARG("newdfd", DIRFD, ""),
+			    ARG("newname", PATH, "") } },
 };
 
 /* A trace with the descriptions above and one call, read back for its session. */
@@ -122,6 +125,67 @@ ParameterizedTest(struct args_case *c, report_args, rendered_as_strace_does)
 	sct_reader_close(as.r);
 }
 
+/* A call with two path arguments: the first from path, the second from path2 (format 1.4). */
+struct two_paths_case {
+	uint32_t nr;
+	uint64_t a[6];
+	char path[32];
+	uint32_t path_flags;
+	char path2[32];
+	uint32_t path2_flags;
+	char want[96];
+};
+
+#define AT_CWD ((uint32_t)AT_FDCWD)
+#define CAPTURED SCT_PATH_CAPTURED
+
+ParameterizedTestParameters(report_args, second_path_rendered_as_the_first)
+{
+	static struct two_paths_case cases[] = {
+		{ NR_RENAMEAT, { AT_CWD, 0x10, AT_CWD, 0x20 }, "/a", CAPTURED, "/b", CAPTURED,
+		  "AT_FDCWD, \"/a\", AT_FDCWD, \"/b\"" },
+		{ NR_RENAME, { 0x10, 0x20 }, "/x y", CAPTURED, "n \"q\"\\\n\xc3\xa9", CAPTURED,
+		  "\"/x y\", \"n \\\"q\\\"\\\\\\x0a\\xc3\\xa9\"" },
+		/* cut, unreadable, not read: the second as the first would be */
+		{ NR_RENAMEAT, { 3, 0x10, 4, 0x20 }, "a", CAPTURED, "/very/lo", CAPTURED | SCT_PATH_CUT,
+		  "3, \"a\", 4, \"/very/lo\"..." },
+		{ NR_RENAME, { 0x10, 0x20 }, "/lo", CAPTURED | SCT_PATH_CUT, "/b", CAPTURED, "\"/lo\"..., \"/b\"" },
+		{ NR_RENAMEAT, { AT_CWD, 0x10, AT_CWD, 0x1 }, "/a", CAPTURED, "", SCT_PATH_FAULT,
+		  "AT_FDCWD, \"/a\", AT_FDCWD, 0x1" },
+		{ NR_RENAME, { 0x10, 0x7f00 }, "", SCT_PATH_NOT_READ, "", SCT_PATH_NOT_READ, "0x10, 0x7f00" },
+		{ NR_RENAME, { 0x1, 0x20 }, "", SCT_PATH_FAULT, "/b", CAPTURED, "0x1, \"/b\"" },
+		{ NR_RENAME, { 0x10, 0x20 }, "/a", CAPTURED, "/late", CAPTURED | SCT_PATH_LATE, "\"/a\", \"/late\"" },
+		{ NR_RENAME, { 0x10, 0x20 }, "/a", CAPTURED, "", CAPTURED, "\"/a\", \"\"" },
+		/* a 1.3 trace has no second path (flags 0): its pointer, as 1.3 readers showed it */
+		{ NR_RENAMEAT, { AT_CWD, 0x10, AT_CWD, 0x7ffc20 }, "/a", CAPTURED, "", 0,
+		  "AT_FDCWD, \"/a\", AT_FDCWD, 0x7ffc20" },
+		/* a call with one path argument ignores path2 */
+		{ NR_UNLINKAT, { 5, 0x10, 0 }, "d", CAPTURED, "/stray", CAPTURED, "5, \"d\", 0" },
+	};
+
+	return cr_make_param_array(struct two_paths_case, cases, sizeof(cases) / sizeof(cases[0]));
+}
+
+ParameterizedTest(struct two_paths_case *c, report_args, second_path_rendered_as_the_first)
+{
+	struct sct_syscall sc = { .nr = c->nr, .arg0 = c->a[0], .arg1 = c->a[1], .arg2 = c->a[2],
+				  .arg3 = c->a[3], .arg4 = c->a[4], .arg5 = c->a[5],
+				  .path_flags = c->path_flags, .path2_flags = c->path2_flags };
+	struct out o = { .cap = 4096, .fd = -1 };
+	struct args_session as;
+
+	session_open(&as);
+	sc.path = (struct sct_bytes){ (const uint8_t *)c->path, (uint32_t)strlen(c->path) };
+	sc.path2 = (struct sct_bytes){ (const uint8_t *)c->path2, (uint32_t)strlen(c->path2) };
+	o.buf = malloc(o.cap);
+	cr_assert(o.buf);
+	args_out(&o, as.s, &sc, false);
+	cr_assert_eq(o.len, strlen(c->want), "got '%.*s', want '%s'", (int)o.len, o.buf, c->want);
+	cr_assert(!memcmp(o.buf, c->want, o.len), "got '%.*s', want '%s'", (int)o.len, o.buf, c->want);
+	free(o.buf);
+	sct_reader_close(as.r);
+}
+
 /* An unfinished call shows its arguments; one recorded without them (six zeros, no flags), "...". */
 Test(report_args, unfinished_call_shows_its_arguments)
 {
@@ -164,25 +228,44 @@ Test(report_args, timeline_shows_calls_with_their_arguments)
 	free(out);
 }
 
-/* sct-convert: raw values, the resolved path and the rendered text, in CSV and JSON Lines. */
+/*
+ * sct-convert: raw values, the resolved paths and the rendered text, in CSV and JSON Lines. A
+ * 1.3 trace (the frozen example) has no second path: those columns are empty (null).
+ */
 Test(report_args, convert_has_the_argument_columns)
 {
-	const char *path = "spec/examples/args.sct";
+	const char *path = "spec/examples/args.sct", *path13 = "spec/examples/args_1_3.sct";
 	char *out;
 
 	cr_assert_eq(rt_run(&out, "%s --to csv %s 2>/dev/null", rt_convert(), path), 0);
 	cr_assert_str_eq(rt_line(out, 0), "session,host,time_ns,duration_ns,pid,tid,cgroup_id,nr,abi,ret,"
-			 "unfinished,arg0,arg1,arg2,arg3,arg4,arg5,path_flags,path_ref,path,name,comm,"
-			 "cgroup_path,args\r");
+			 "unfinished,arg0,arg1,arg2,arg3,arg4,arg5,path_flags,path_ref,path,path2_flags,"
+			 "path2_ref,path2,name,comm,cgroup_path,args\r");
 	cr_assert_str_eq(rt_line(out, 3), "0,example-host,1000000002000,900,300,300,4242,257,0,-2,0,"
-			 "4294967196,2147238368,524288,0,0,0,1,1,/etc/ld.so.cache,openat,,,"
+			 "4294967196,2147238368,524288,0,0,0,1,1,/etc/ld.so.cache,0,0,,openat,,,"
 			 "\"AT_FDCWD, \"\"/etc/ld.so.cache\"\", O_RDONLY|O_CLOEXEC\"\r");
+	/* a rename repeated: both paths by reference, each to its own column's table */
+	cr_assert_str_eq(rt_line(out, 10), "0,example-host,1000000009000,900,300,300,4242,264,0,-2,0,"
+			 "4294967196,2147245368,4294967196,2147245896,0,0,1,4,/etc/ld.so.cache~,1,1,"
+			 "/etc/ld.so.cache,renameat,,,\"AT_FDCWD, \"\"/etc/ld.so.cache~\"\", AT_FDCWD, "
+			 "\"\"/etc/ld.so.cache\"\"\"\r");
 	free(out);
 	cr_assert_eq(rt_run(&out, "%s --to jsonl %s 2>/dev/null", rt_convert(), path), 0);
+	cr_assert_not_null(strstr(rt_line(out, 8), "\"path_flags\":1,\"path_ref\":3,"
+				  "\"path\":\"/tmp/fresh p\xc3\xa4ge\",\"path2_flags\":5,\"path2_ref\":0,"
+				  "\"path2\":\"/home/user/documents/report\",\"name\":\"renameat\""), "%s", out);
+	cr_assert_not_null(strstr(rt_line(out, 8), "\"args\":\"AT_FDCWD, \\\"/tmp/fresh p\\\\xc3\\\\xa4ge\\\", "
+				  "AT_FDCWD, \\\"/home/user/documents/report\\\"...\"}"), "%s", out);
+	free(out);
+	cr_assert_eq(rt_run(&out, "%s --to csv %s 2>/dev/null", rt_convert(), path13), 0);
+	cr_assert_str_eq(rt_line(out, 3), "0,example-host,1000000002000,900,300,300,4242,257,0,-2,0,"
+			 "4294967196,2147238368,524288,0,0,0,1,1,/etc/ld.so.cache,,,,openat,,,"
+			 "\"AT_FDCWD, \"\"/etc/ld.so.cache\"\", O_RDONLY|O_CLOEXEC\"\r");
+	free(out);
+	cr_assert_eq(rt_run(&out, "%s --to jsonl %s 2>/dev/null", rt_convert(), path13), 0);
 	cr_assert_not_null(strstr(rt_line(out, 4), "\"path_flags\":3,\"path_ref\":0,"
-				  "\"path\":\"/tmp/fresh p\xc3\xa4ge\",\"name\":\"openat\""), "%s", out);
-	cr_assert_not_null(strstr(rt_line(out, 4), "\"args\":\"AT_FDCWD, \\\"/tmp/fresh p\\\\xc3\\\\xa4ge\\\", "
-				  "O_RDONLY|O_CLOEXEC\"}"), "%s", out);
+				  "\"path\":\"/tmp/fresh p\xc3\xa4ge\",\"path2_flags\":null,\"path2_ref\":null,"
+				  "\"path2\":null,\"name\":\"openat\""), "%s", out);
 	free(out);
 }
 
@@ -195,9 +278,12 @@ Test(report_args, by_path_and_path_prefix)
 	cr_assert_eq(rt_run(&out, "%s --by path --sort name %s 2>/dev/null", rt_report(), path), 0);
 	cr_assert_not_null(strstr(rt_line(out, 1), "  /etc/ld.so.cache"), "%s", out);
 	cr_assert(!strncmp(rt_line(out, 1), "         3        2 ", 20), "%s", out);
-	cr_assert_not_null(strstr(rt_line(out, 2), "  /tmp/fresh p\\xc3\\xa4ge"), "%s", out);
-	cr_assert_not_null(strstr(rt_line(out, 3), "  /usr/share/a very long name"), "%s", out);
-	cr_assert(!strncmp(rt_line(out, 4), "         5        3 100.00 ", 27), "%s", out);
+	/* renames group by their first path */
+	cr_assert_not_null(strstr(rt_line(out, 2), "  /etc/ld.so.cache~"), "%s", out);
+	cr_assert(!strncmp(rt_line(out, 2), "         2        1 ", 20), "%s", out);
+	cr_assert_not_null(strstr(rt_line(out, 3), "  /tmp/fresh p\\xc3\\xa4ge"), "%s", out);
+	cr_assert_not_null(strstr(rt_line(out, 4), "  /usr/share/a very long name"), "%s", out);
+	cr_assert(!strncmp(rt_line(out, 5), "         8        4 100.00 ", 27), "%s", out);
 	free(out);
 	cr_assert_eq(rt_run(&out, "%s --timeline --path /etc/ --path /tmp %s 2>/dev/null | grep -c openat",
 			    rt_report(), path), 0);
@@ -253,5 +339,117 @@ Test(report_args, timeline_follows_fds_to_their_files)
 	cr_assert_str_eq(rt_line(out, 3), "read(3) = -9 EBADF <0.000000> (? 7/7) cg=cgroup:0");
 	cr_assert_str_eq(rt_line(out, 4), "openat(4, \"rel\") = 3 <0.000000> (? 7/7) cg=cgroup:0");
 	cr_assert_str_eq(rt_line(out, 5), "read(3<rel>) = 0 <0.000000> (? 7/7) cg=cgroup:0");
+	free(out);
+}
+
+static void call2(struct sct_writer *w, uint64_t rel_ns, uint32_t nr, int64_t ret, const uint64_t a[4],
+		  const char *path, uint32_t path_flags, const char *path2, uint32_t path2_flags)
+{
+	struct sct_record r = { .type = SCT_REC_SYSCALL };
+
+	r.syscall = (struct sct_syscall){ .time_ns = RT_ANCHOR_CLOCK + rel_ns, .duration_ns = 10,
+					  .ret = ret, .pid = 7, .tid = 7, .nr = nr, .arg0 = a[0],
+					  .arg1 = a[1], .arg2 = a[2], .arg3 = a[3], .path_flags = path_flags,
+					  .path = { (const uint8_t *)path, (uint32_t)strlen(path) },
+					  .path2_flags = path2_flags,
+					  .path2 = { (const uint8_t *)path2, (uint32_t)strlen(path2) } };
+	rt_record(w, &r);
+}
+
+/*
+ * A trace of calls with two paths, written by libsct (format 1.4): both renameat calls of one
+ * block store "/var/b" once in path2's table, and openat's "/var/b" again in path's.
+ */
+static const char *two_paths_trace(void)
+{
+	const char *path = rt_path("two.sct");
+	struct sct_writer *w = rt_open_args(path, "h", descs, sizeof(descs) / sizeof(descs[0]));
+
+	call2(w, 1000, NR_RENAMEAT, 0, (const uint64_t[4]){ AT_CWD, 0x10, AT_CWD, 0x20 }, "/etc/a", CAPTURED,
+	      "/var/b", CAPTURED);
+	call2(w, 2000, NR_RENAMEAT, -2, (const uint64_t[4]){ AT_CWD, 0x30, AT_CWD, 0x20 }, "/etc/c", CAPTURED,
+	      "/var/b", CAPTURED);
+	call2(w, 3000, NR_RENAMEAT, 0, (const uint64_t[4]){ AT_CWD, 0x10, AT_CWD, 0x20 }, "/tmp/x", CAPTURED,
+	      "/tmp/lo", CAPTURED | SCT_PATH_CUT);
+	call2(w, 4000, NR_RENAME, -14, (const uint64_t[4]){ 0x10, 0x1 }, "/home/u", CAPTURED, "", SCT_PATH_FAULT);
+	call2(w, 5000, NR_OPENAT, 3, (const uint64_t[4]){ AT_CWD, 0x40, O_RDONLY }, "/var/b", CAPTURED, "", 0);
+	rt_close(w);
+	return path;
+}
+
+Test(report_args, timeline_shows_both_paths)
+{
+	const char *path = two_paths_trace();
+	char *out;
+
+	cr_assert_eq(rt_run(&out, "%s -T %s 2>/dev/null | cut -d' ' -f3-", rt_report(), path), 0);
+	cr_assert_str_eq(rt_line(out, 0), "renameat(AT_FDCWD, \"/etc/a\", AT_FDCWD, \"/var/b\") = 0 <0.000000> "
+			 "(? 7/7) cg=cgroup:0");
+	cr_assert_str_eq(rt_line(out, 1), "renameat(AT_FDCWD, \"/etc/c\", AT_FDCWD, \"/var/b\") = -2 ENOENT "
+			 "<0.000000> (? 7/7) cg=cgroup:0");
+	cr_assert_str_eq(rt_line(out, 2), "renameat(AT_FDCWD, \"/tmp/x\", AT_FDCWD, \"/tmp/lo\"...) = 0 "
+			 "<0.000000> (? 7/7) cg=cgroup:0");
+	cr_assert_str_eq(rt_line(out, 3), "rename(\"/home/u\", 0x1) = -14 EFAULT <0.000000> (? 7/7) cg=cgroup:0");
+	cr_assert_str_eq(rt_line(out, 4), "openat(AT_FDCWD, \"/var/b\", O_RDONLY) = 3 <0.000000> (? 7/7) "
+			 "cg=cgroup:0");
+	free(out);
+}
+
+/* --path keeps a call when either of its paths matches; --by path groups by the first only. */
+Test(report_args, path_prefix_matches_the_second_path)
+{
+	static const struct { const char *prefix; const char *want; } cases[] = {
+		{ "/var/", "1\n2\n5\n" },  /* renameat's targets, openat's path */
+		{ "/etc/a", "1\n" },         /* a source */
+		{ "/tmp/lo", "3\n" },        /* a cut target: its captured bytes */
+		{ "/tmp/long", "" },         /* longer than what was captured */
+		{ "/home", "4\n" },          /* the source of a call whose target is unreadable */
+		{ "/nowhere", "" },
+	};
+	const char *path = two_paths_trace();
+	char *out;
+
+	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+		/* a call is known by its wall-clock microsecond */
+		cr_assert_eq(rt_run(&out, "TZ=UTC %s -T --path %s %s 2>/dev/null | grep '^+' | cut -d' ' -f2 | "
+				    "cut -c15", rt_report(), cases[i].prefix, path), 0);
+		cr_assert_str_eq(out, cases[i].want, "--path %s", cases[i].prefix);
+		free(out);
+	}
+	cr_assert_eq(rt_run(&out, "%s --by path --sort name %s 2>/dev/null | grep -o '  /.*'", rt_report(), path), 0);
+	cr_assert_str_eq(out, "  /etc/a\n  /etc/c\n  /home/u\n  /tmp/x\n  /var/b\n");
+	free(out);
+	cr_assert_eq(rt_run(&out, "%s --by path --path /tmp/lo %s 2>/dev/null | grep -o '  /.*'", rt_report(), path), 0);
+	cr_assert_str_eq(out, "  /tmp/x\n");
+	free(out);
+}
+
+/* sct-convert: path2_flags, path2_ref and path2 after the first path's columns, exactly. */
+Test(report_args, convert_has_the_second_path_columns)
+{
+	const char *path = two_paths_trace();
+	char *out;
+
+	cr_assert_eq(rt_run(&out, "%s --to csv %s 2>/dev/null | cut -d, -f11-", rt_convert(), path), 0);
+	cr_assert_str_eq(rt_line(out, 0), "unfinished,arg0,arg1,arg2,arg3,arg4,arg5,path_flags,path_ref,path,"
+			 "path2_flags,path2_ref,path2,name,comm,cgroup_path,args\r");
+	cr_assert_str_eq(rt_line(out, 1), "0,4294967196,16,4294967196,32,0,0,1,0,/etc/a,1,0,/var/b,renameat,,,"
+			 "\"AT_FDCWD, \"\"/etc/a\"\", AT_FDCWD, \"\"/var/b\"\"\"\r");
+	cr_assert_str_eq(rt_line(out, 2), "0,4294967196,48,4294967196,32,0,0,1,0,/etc/c,1,1,/var/b,renameat,,,"
+			 "\"AT_FDCWD, \"\"/etc/c\"\", AT_FDCWD, \"\"/var/b\"\"\"\r");
+	cr_assert_str_eq(rt_line(out, 3), "0,4294967196,16,4294967196,32,0,0,1,0,/tmp/x,5,0,/tmp/lo,renameat,,,"
+			 "\"AT_FDCWD, \"\"/tmp/x\"\", AT_FDCWD, \"\"/tmp/lo\"\"...\"\r");
+	cr_assert_str_eq(rt_line(out, 4), "0,16,1,0,0,0,0,1,0,/home/u,8,0,,rename,,,\"\"\"/home/u\"\", 0x1\"\r");
+	cr_assert_str_eq(rt_line(out, 5), "0,4294967196,64,0,0,0,0,1,0,/var/b,0,0,,openat,,,"
+			 "\"AT_FDCWD, \"\"/var/b\"\", O_RDONLY\"\r");
+	cr_assert_str_eq(rt_line(out, 6), "");
+	free(out);
+	cr_assert_eq(rt_run(&out, "%s --to jsonl %s 2>/dev/null", rt_convert(), path), 0);
+	cr_assert_not_null(strstr(rt_line(out, 1), "\"path_flags\":1,\"path_ref\":0,\"path\":\"/etc/c\","
+				  "\"path2_flags\":1,\"path2_ref\":1,\"path2\":\"/var/b\",\"name\":\"renameat\""),
+			   "%s", out);
+	cr_assert_not_null(strstr(rt_line(out, 1), "\"args\":\"AT_FDCWD, \\\"/etc/c\\\", AT_FDCWD, "
+				  "\\\"/var/b\\\"\"}"), "%s", out);
+	cr_assert_not_null(strstr(rt_line(out, 3), "\"path2_flags\":8,\"path2_ref\":0,\"path2\":\"\","), "%s", out);
 	free(out);
 }

@@ -75,6 +75,7 @@ Test(report_clickhouse, schema_columns_follow_the_header_schema)
 			   "    cgroup_id UInt64,\n    nr UInt32,\n    abi UInt8,\n    ret Int64,\n    unfinished UInt8,\n"
 			   "    arg0 UInt64,\n    arg1 UInt64,\n    arg2 UInt64,\n    arg3 UInt64,\n    arg4 UInt64,\n"
 			   "    arg5 UInt64,\n    path_flags UInt32,\n    path_ref UInt32,\n    path String,\n"
+			   "    path2_flags UInt32,\n    path2_ref UInt32,\n    path2 String,\n"
 			   "    wall_ns UInt64,\n    name String,\n    comm String,\n    cgroup_path String,\n"
 			   "    args String\n)\n"
 			   "ENGINE = MergeTree\nPARTITION BY toDate(toDateTime(intDiv(wall_ns, 1000000000)))\n"

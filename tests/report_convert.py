@@ -15,9 +15,10 @@ import subprocess
 import sys
 
 TYPES = ["syscall", "task", "fork", "exec", "exit", "cgroup", "lost", "warning"]
-# SYSCALL's argument columns (format 1.3): empty (null) in a trace recorded without --args.
+# SYSCALL's argument columns (format 1.3, path2 1.4): empty (null) in a trace recorded
+# without --args.
 ARG_COLUMNS = ["arg0", "arg1", "arg2", "arg3", "arg4", "arg5", "path_flags", "path_ref", "path",
-               "args"]
+               "path2_flags", "path2_ref", "path2", "args"]
 
 
 def latin1_fallback(err):

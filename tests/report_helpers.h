@@ -1,9 +1,10 @@
 /* SPDX-License-Identifier: BSD-2-Clause */
 /*
  * Helpers of the sct-report / sct-convert tests: write traces of known content with libsct's
- * writer (a small syscall table: 0 read, 1 write, 2 open, 3 close, 257 openat) and run the
- * tools, capturing stdout, stderr and the exit status. Paths of the tools come from the
- * environment tests/report.mk sets: SCT_REPORT, SCT_CONVERT, SCT_GEN_REPORT.
+ * writer (a small syscall table: 0 read, 1 write, 2 open, 3 close, 82 rename, 257 openat,
+ * 264 renameat) and run the tools, capturing stdout, stderr and the exit status. Paths of the
+ * tools come from the environment tests/report.mk sets: SCT_REPORT, SCT_CONVERT,
+ * SCT_GEN_REPORT.
  * Functions abort the test (cr_assert) on failure: a test never runs on a half-made trace.
  */
 #ifndef SCT_REPORT_HELPERS_H
@@ -20,7 +21,9 @@
 #define RT_NR_WRITE 1
 #define RT_NR_OPEN 2
 #define RT_NR_CLOSE 3
+#define RT_NR_RENAME 82
 #define RT_NR_OPENAT 257
+#define RT_NR_RENAMEAT 264
 
 /* A fresh temporary folder (removed by rt_cleanup) and a path in it (one of 8 static buffers). */
 const char *rt_dir(void);
