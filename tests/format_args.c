@@ -90,11 +90,6 @@ static void write_rows(struct sct_writer *w, const char *const *paths, const cha
 	}
 }
 
-static void write_calls(struct sct_writer *w, const char *const *paths, size_t n)
-{
-	write_rows(w, paths, NULL, n);
-}
-
 static void bytes_assert(struct sct_bytes got, struct sct_bytes want, size_t row)
 {
 	cr_assert_eq(got.len, want.len, "row %zu", row);
