@@ -138,10 +138,26 @@ struct sct_cpu_owner {
 	__u64 moves;
 };
 
-/* Per-CPU value (cpu_calls): its call in flight. Read by the recorder at stop. */
+/* Its call in flight: the head of the per-CPU value of cpu_calls. Read by the recorder at stop. */
 struct sct_cpu_call {
 	struct sct_cpu_owner o;
 	struct sct_inflight in;
+};
+
+/* One CPU's SYSCALL events not yet in the ring buffer (bpf/sct.bpf.c). */
+struct sct_stage {
+	__u32 busy; /* taken by a program on this CPU: another one writes directly */
+	__u32 n;    /* events in ev; always < SCT_STAGE_LEN outside a taken stage */
+	struct sct_ev_syscall ev[SCT_STAGE_LEN];
+};
+
+/*
+ * Per-CPU value (cpu_calls): the CPU's call in flight and its stage side by side, so that
+ * sys_exit finds both with one lookup.
+ */
+struct sct_cpu_slot {
+	struct sct_cpu_call call;
+	struct sct_stage stage;
 };
 
 /*
@@ -223,6 +239,8 @@ SCT_ABI_ASSERT_AT(sct_cpu_owner, cgroup_id, 24);
 _Static_assert(sizeof(struct sct_cpu_call) == 56, "sct_cpu_call");
 SCT_ABI_ASSERT_AT(sct_cpu_call, in, 40);
 SCT_ABI_ASSERT_AT(sct_cpu_call_args, ia, 40);
+SCT_ABI_ASSERT_AT(sct_cpu_slot, stage, 56);
+_Static_assert(sizeof(struct sct_cpu_slot) == 64 + 48 * SCT_STAGE_LEN, "sct_cpu_slot");
 _Static_assert(sizeof(struct sct_stats) == 32, "sct_stats");
 _Static_assert(sizeof(struct sct_iter_task) == 112, "sct_iter_task");
 SCT_ABI_ASSERT_AT(sct_iter_task, path_len, 44);

@@ -174,8 +174,11 @@ static int slot_write(struct recorder *r, const struct sct_cpu_owner *o, const s
 static int snapshot_cpu_calls(struct recorder *r)
 {
 	bool args = r->env->args;
-	/* a per-CPU map's values come one per possible CPU, 8-byte aligned */
-	size_t stride = ((args ? sizeof(struct sct_cpu_call_args) : sizeof(struct sct_cpu_call)) + 7) & ~(size_t)7;
+	/*
+	 * A per-CPU map's values come one per possible CPU, 8-byte aligned; cpu_calls' value is
+	 * the CPU's call, then its stage.
+	 */
+	size_t stride = ((args ? sizeof(struct sct_cpu_call_args) : sizeof(struct sct_cpu_slot)) + 7) & ~(size_t)7;
 	int ncpus = libbpf_num_possible_cpus();
 	uint32_t zero = 0;
 	uint64_t now_ns;
