@@ -88,6 +88,8 @@ void block_dec_fill(const struct dec_section *sec, uint32_t i, struct sct_record
 
 /* The argument fields of a SYSCALL section that has them, row i of its current chunk. */
 void block_dec_fill_args(const struct dec_section *sec, uint32_t i, struct sct_syscall *sc);
+/* The argument fields of a SYSCALL record of a section without them: 0 and empty. */
+void block_dec_clear_args(struct sct_syscall *sc);
 
 /* Next deliverable record's section and chunk index; false when the block is exhausted. */
 static inline bool block_dec_next(struct block_dec *d, struct dec_section **out, uint32_t *idx)

@@ -526,9 +526,7 @@ static void reader_fill_syscall(const struct dec_section *sec, uint32_t i, struc
 	sc->ret = (int64_t)v[7 * DEC_CHUNK];
 	sc->unfinished = (uint8_t)v[8 * DEC_CHUNK];
 	if (sec->nslots < SYSCALL_ARGS13_NCOLS) {
-		memset(&sc->arg0, 0, sizeof(*sc) - offsetof(struct sct_syscall, arg0));
-		sc->path.ptr = (const uint8_t *)"";
-		sc->path2.ptr = (const uint8_t *)"";
+		block_dec_clear_args(sc);
 		return;
 	}
 	block_dec_fill_args(sec, i, sc);
