@@ -107,11 +107,14 @@ struct {
 	__uint(max_entries, 1);
 } cpu_calls SEC(".maps");
 
-/* --args: cpu_calls with the arguments and path of the call (sys_enter_args, sys_exit_args). */
+/*
+ * --args: cpu_calls with the arguments and paths of the call (sys_enter_args, sys_exit_args),
+ * and the CPU's stage of argument events.
+ */
 struct {
 	__uint(type, BPF_MAP_TYPE_PERCPU_ARRAY);
 	__type(key, __u32);
-	__type(value, struct sct_cpu_call_args);
+	__type(value, struct sct_cpu_slot_args);
 	__uint(max_entries, 1);
 } cpu_calls_args SEC(".maps");
 
@@ -154,24 +157,6 @@ struct {
 	__type(value, __u8);
 	__uint(max_entries, 1); /* resized before load to the syscall table */
 } path_args SEC(".maps");
-
-/*
- * --args: the stage of the argument events, of both kinds and sizes, back to back: a path
- * event is staged like any other, so the ring buffer's lock and lines are paid per batch.
- */
-struct stage_args {
-	__u32 busy, n; /* as struct sct_stage's */
-	__u32 used;    /* bytes of buf staged */
-	__u32 pad;
-	__u8 buf[SCT_ARGS_STAGE_BYTES];
-};
-
-struct {
-	__uint(type, BPF_MAP_TYPE_PERCPU_ARRAY);
-	__type(key, __u32);
-	__type(value, struct stage_args);
-	__uint(max_entries, 1);
-} stages_args SEC(".maps");
 
 static __always_inline void stat_add(__u64 *counter)
 {
@@ -335,13 +320,14 @@ static __always_inline void syscall_fill(struct sct_ev_syscall *e, struct sct_in
 }
 
 /*
- * The CPU's stage, taken, or NULL. Only programs on this CPU touch it, and they never preempt
- * one another (cpu_calls); one can interrupt another (the flush, run from an interrupt), but
- * then ends before the one it interrupted goes on. So a flag tested then set, with no atomic
+ * stage (the CPU's, in its cpu_calls or cpu_calls_args value; NULL: none), taken, or NULL.
+ * Only programs on this CPU touch it, and they never preempt one another (cpu_calls); one can
+ * interrupt another (the flush, run from an interrupt), but then ends before the one it
+ * interrupted goes on. So a flag tested then set, with no atomic
  * instruction, gives the stage to one program at a time: an interrupt between the test and
  * the set finds the flag clear and leaves the stage as it found it, given back.
  */
-static __always_inline void *stage_take_at(void *stage)
+static __always_inline void *stage_take(void *stage)
 {
 	struct sct_stage *st = stage;
 
@@ -351,13 +337,6 @@ static __always_inline void *stage_take_at(void *stage)
 	/* every access of the stage after the flag is set */
 	asm volatile("" ::: "memory");
 	return st;
-}
-
-static __always_inline void *stage_take(void *map)
-{
-	__u32 zero = 0;
-
-	return stage_take_at(bpf_map_lookup_elem(map, &zero));
 }
 
 /* Every later access of the stage is on this CPU: a compiler barrier orders the release. */
@@ -426,7 +405,7 @@ static __always_inline void syscall_submit(struct sct_inflight *in, const struct
 		syscall_output(in, c, now);
 		return;
 	}
-	st = stage_take_at(slot ? &slot->stage : NULL);
+	st = stage_take(slot ? &slot->stage : NULL);
 	if (!st) {
 		stat_stage_busy();
 		syscall_output(in, c, now);
@@ -456,11 +435,18 @@ static __always_inline struct sct_cpu_call *cpu_call_get(void)
 	return slot ? &slot->call : NULL;
 }
 
-static __always_inline struct sct_cpu_call_args *cpu_call_args_get(void)
+static __always_inline struct sct_cpu_slot_args *cpu_slot_args_get(void)
 {
 	__u32 zero = 0;
 
 	return bpf_map_lookup_elem(&cpu_calls_args, &zero);
+}
+
+static __always_inline struct sct_cpu_call_args *cpu_call_args_get(void)
+{
+	struct sct_cpu_slot_args *slot = cpu_slot_args_get();
+
+	return slot ? &slot->call : NULL;
 }
 
 /*
@@ -820,7 +806,7 @@ int BPF_PROG(sys_enter_args, struct pt_regs *regs, long id)
 #endif
 
 /* The staged argument events to the ring buffer, as one record; the stage is taken. */
-static __always_inline void stage_args_flush(struct stage_args *st)
+static __always_inline void stage_args_flush(struct sct_stage_args *st)
 {
 	__u32 used = st->used, n = st->n;
 	struct sct_stats *s;
@@ -843,7 +829,7 @@ static __always_inline void stage_args_flush(struct stage_args *st)
 		__sync_fetch_and_add(&s->ringbuf_full, n);
 }
 
-/* The largest argument event; a stage holds one more whenever it is given back. */
+/* The largest argument event. */
 #define ARGS_EVENT_MAX (offsetof(struct sct_ev_syscall_path, path) + 2 * SCT_PATH_MAX)
 
 /* ia's event ready to output from where it was built: its size, its path cut and padded. */
@@ -868,19 +854,36 @@ static __always_inline __u32 args_event(struct sct_inflight_args *ia, const stru
 }
 
 /*
- * The event of the call in ia (the CPU's slot, or the task's storage), which has just ended as
- * c says: staged (a path-less one written in place, as sys_exit does; a path event copied
- * from ia), or output straight from ia when the stage is taken.
+ * Room for size bytes in st, flushed first if it has less. A stage is flushed when the next
+ * event does not fit, so path-less events fill it whole. The bounds are the verifier's too.
  */
-static __always_inline void args_submit(struct sct_inflight_args *ia, const struct call_end *c)
+static __always_inline __u32 stage_args_room(struct sct_stage_args *st, __u32 size)
+{
+	__u32 used = st->used;
+
+	if (used > sizeof(st->buf) - size) {
+		stage_args_flush(st);
+		used = 0;
+	}
+	return used;
+}
+
+/*
+ * The event of the call in ia (the CPU's slot, or the task's storage), which has just ended as
+ * c says: staged in slot's stage (slot: the CPU's cpu_calls_args value) as a path-less one
+ * written in place, as sys_exit does, or a path event copied from ia; or output straight from
+ * ia when the stage is taken.
+ */
+static __always_inline void args_submit(struct sct_inflight_args *ia, const struct call_end *c,
+					struct sct_cpu_slot_args *slot)
 {
 	__u64 now = bpf_ktime_get_ns();
 	struct sct_ev_syscall_args *e;
-	struct stage_args *st;
+	struct sct_stage_args *st;
 	__u32 size, used;
 
 	ia->in.active = 0;
-	st = staged ? stage_take(&stages_args) : NULL;
+	st = staged ? stage_take(&slot->stage) : NULL;
 	if (!st) {
 		if (staged)
 			stat_stage_busy();
@@ -889,25 +892,21 @@ static __always_inline void args_submit(struct sct_inflight_args *ia, const stru
 			stat_ringbuf_full();
 		return;
 	}
-	used = st->used;
-	/* always true, as the flush below keeps it; it bounds the writes for the verifier */
-	if (used <= sizeof(st->buf) - ARGS_EVENT_MAX) {
-		if (ia->ev.a.sc.type == SCT_EV_SYSCALL_ARGS) {
-			e = (struct sct_ev_syscall_args *)(st->buf + used);
-			syscall_fill(&e->sc, &ia->in, c, now);
-			e->sc.type = SCT_EV_SYSCALL_ARGS;
-			__builtin_memcpy(e->args, ia->ev.a.args, sizeof(e->args));
-			size = sizeof(*e);
-		} else {
-			size = args_event(ia, c, now);
-			if (bpf_probe_read_kernel(st->buf + used, size, &ia->ev))
-				size = 0;
-		}
-		st->used = used + size;
-		st->n += size != 0;
+	if (ia->ev.a.sc.type == SCT_EV_SYSCALL_ARGS) {
+		used = stage_args_room(st, sizeof(*e));
+		e = (struct sct_ev_syscall_args *)(st->buf + used);
+		syscall_fill(&e->sc, &ia->in, c, now);
+		e->sc.type = SCT_EV_SYSCALL_ARGS;
+		__builtin_memcpy(e->args, ia->ev.a.args, sizeof(e->args));
+		size = sizeof(*e);
+	} else {
+		size = args_event(ia, c, now);
+		used = stage_args_room(st, ARGS_EVENT_MAX);
+		if (bpf_probe_read_kernel(st->buf + used, size, &ia->ev))
+			size = 0;
 	}
-	if (st->used > sizeof(st->buf) - ARGS_EVENT_MAX)
-		stage_args_flush(st);
+	st->used = used + size;
+	st->n += size != 0;
 	stage_give(st);
 }
 
@@ -916,17 +915,19 @@ SEC("tp_btf/sys_exit")
 int BPF_PROG(sys_exit_args, struct pt_regs *regs, long ret)
 {
 	struct task_struct *task = bpf_get_current_task_btf();
+	struct sct_cpu_slot_args *slot;
 	struct sct_cpu_call_args *s;
 	struct sct_inflight_args *ia;
 
-	s = cpu_call_args_get();
-	if (!s)
+	slot = cpu_slot_args_get();
+	if (!slot)
 		return 0;
+	s = &slot->call;
 	if (s->o.task == (__u64)task) {
 		if (s->ia.in.active) {
 			struct call_end c = { task->tgid, task->pid, ret, cpu_owner_cgroup(&s->o) };
 
-			args_submit(&s->ia, &c);
+			args_submit(&s->ia, &c, slot);
 		}
 		return 0;
 	}
@@ -939,7 +940,7 @@ int BPF_PROG(sys_exit_args, struct pt_regs *regs, long ret)
 	if (ia->in.active) {
 		struct call_end c = { task->tgid, task->pid, ret, bpf_get_current_cgroup_id() };
 
-		args_submit(ia, &c);
+		args_submit(ia, &c, slot);
 	}
 	return 0;
 }
@@ -1140,12 +1141,14 @@ int BPF_PROG(sched_exit, struct task_struct *p)
 SEC("raw_tp/sys_enter")
 int stage_flush_cpu(void *ctx)
 {
-	struct stage_args *sa;
+	struct sct_cpu_slot_args *slot_args;
+	struct sct_stage_args *sa;
 	struct sct_cpu_slot *slot;
 	struct sct_stage *st;
 
 	if (args_on) {
-		sa = stage_take(&stages_args);
+		slot_args = cpu_slot_args_get();
+		sa = stage_take(slot_args ? &slot_args->stage : NULL);
 		if (!sa)
 			return 1;
 		stage_args_flush(sa);
@@ -1153,7 +1156,7 @@ int stage_flush_cpu(void *ctx)
 		return 0;
 	}
 	slot = cpu_slot_get();
-	st = stage_take_at(slot ? &slot->stage : NULL);
+	st = stage_take(slot ? &slot->stage : NULL);
 	if (!st)
 		return 1;
 	stage_flush(st, sizeof(st->ev[0]));

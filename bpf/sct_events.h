@@ -170,10 +170,28 @@ struct sct_inflight_args {
 	struct sct_ev_syscall_path ev;
 };
 
-/* --args: per-CPU value (cpu_calls_args): its call in flight, arguments and path. */
+/* --args: its call in flight, arguments and paths: the head of cpu_calls_args' value. */
 struct sct_cpu_call_args {
 	struct sct_cpu_owner o;
 	struct sct_inflight_args ia;
+};
+
+/*
+ * --args: one CPU's argument events not yet in the ring buffer, of both kinds and sizes, back
+ * to back: a path event is staged like any other, so the ring buffer's lock and lines are paid
+ * per batch.
+ */
+struct sct_stage_args {
+	__u32 busy, n; /* as struct sct_stage's */
+	__u32 used;    /* bytes of buf staged */
+	__u32 pad;
+	__u8 buf[SCT_ARGS_STAGE_BYTES];
+};
+
+/* --args: per-CPU value (cpu_calls_args): the CPU's call and its stage, found with one lookup. */
+struct sct_cpu_slot_args {
+	struct sct_cpu_call_args call;
+	struct sct_stage_args stage;
 };
 
 /* Per-CPU counters (stats map, one element). Only ever grow. */

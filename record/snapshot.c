@@ -175,10 +175,10 @@ static int snapshot_cpu_calls(struct recorder *r)
 {
 	bool args = r->env->args;
 	/*
-	 * A per-CPU map's values come one per possible CPU, 8-byte aligned; cpu_calls' value is
-	 * the CPU's call, then its stage.
+	 * A per-CPU map's values come one per possible CPU, 8-byte aligned; each value is the
+	 * CPU's call, then its stage.
 	 */
-	size_t stride = ((args ? sizeof(struct sct_cpu_call_args) : sizeof(struct sct_cpu_slot)) + 7) & ~(size_t)7;
+	size_t stride = ((args ? sizeof(struct sct_cpu_slot_args) : sizeof(struct sct_cpu_slot)) + 7) & ~(size_t)7;
 	int ncpus = libbpf_num_possible_cpus();
 	uint32_t zero = 0;
 	uint64_t now_ns;
