@@ -124,25 +124,25 @@ static int bytes_reserve(struct enc_bytes *d, size_t n)
 }
 
 /* FNV-1a: paths are short, and a block holds few distinct ones. */
-static uint32_t path_hash(struct sct_bytes b)
+static uint32_t path_hash(const uint8_t *p, uint32_t n)
 {
 	uint32_t h = 2166136261u;
 
-	for (uint32_t i = 0; i < b.len; i++)
-		h = (h ^ b.ptr[i]) * 16777619u;
+	for (uint32_t i = 0; i < n; i++)
+		h = (h ^ p[i]) * 16777619u;
 	return h;
 }
 
 /* The path's entry in t, or 0; *slot gets where it goes if new. */
-static uint32_t strtab_find(const struct enc_strtab *t, const struct enc_bytes *d, struct sct_bytes path,
-			    uint32_t h, uint32_t *slot)
+static uint32_t strtab_find(const struct enc_strtab *t, const struct enc_bytes *d, const uint8_t *p,
+			    uint32_t n, uint32_t h, uint32_t *slot)
 {
 	uint32_t i;
 
 	for (i = h & (t->nslots - 1); t->slots[i]; i = (i + 1) & (t->nslots - 1)) {
 		const struct enc_str *s = &t->v[t->slots[i] - 1];
 
-		if (s->hash == h && s->len == path.len && !memcmp(d->p + s->off, path.ptr, path.len))
+		if (s->hash == h && s->len == n && !memcmp(d->p + s->off, p, n))
 			return t->slots[i];
 	}
 	*slot = i;
@@ -150,23 +150,24 @@ static uint32_t strtab_find(const struct enc_strtab *t, const struct enc_bytes *
 }
 
 /* One path column's values, its bytes reserved before. */
-static void path_store(struct enc_strtab *t, struct enc_bytes *d, struct sct_bytes path,
+static void path_store(struct enc_strtab *t, struct enc_bytes *d, const struct sct_bytes *path,
 		       uint64_t *ref, uint64_t *len)
 {
-	uint32_t h, slot = 0;
+	const uint8_t *p = path->ptr;
+	uint32_t h, n = path->len, slot = 0;
 
 	*ref = *len = 0;
-	if (!path.len)
+	if (!n)
 		return;
-	h = path_hash(path);
-	*ref = strtab_find(t, d, path, h, &slot);
+	h = path_hash(p, n);
+	*ref = strtab_find(t, d, p, n, h, &slot);
 	if (*ref)
 		return;
-	t->v[t->n] = (struct enc_str){ h, path.len, d->len };
+	t->v[t->n] = (struct enc_str){ h, n, d->len };
 	t->slots[slot] = ++t->n;
-	memcpy(d->p + d->len, path.ptr, path.len);
-	d->len += path.len;
-	*len = path.len;
+	memcpy(d->p + d->len, p, n);
+	d->len += n;
+	*len = n;
 }
 
 static const uint32_t path_cols[ENC_PATH_COLUMNS][2] = {
@@ -177,10 +178,11 @@ static const uint32_t path_cols[ENC_PATH_COLUMNS][2] = {
 int block_enc_paths(struct block_enc *e, const struct sct_syscall *sc, uint64_t *c, size_t stride)
 {
 	struct enc_bytes *data = e->types[SCT_REC_SYSCALL].data;
-	const struct sct_bytes path[ENC_PATH_COLUMNS] = { sc->path, sc->path2 };
+	/* pointers, not copies: a 16-byte copy of a struct the caller has just written stalls */
+	const struct sct_bytes *path[ENC_PATH_COLUMNS] = { &sc->path, &sc->path2 };
 
 	for (uint32_t k = 0; k < ENC_PATH_COLUMNS; k++)
-		if (bytes_reserve(&data[path_cols[k][1]], path[k].len))
+		if (bytes_reserve(&data[path_cols[k][1]], path[k]->len))
 			return -ENOMEM;
 	for (uint32_t k = 0; k < ENC_PATH_COLUMNS; k++)
 		path_store(&e->paths[k], &data[path_cols[k][1]], path[k], &c[path_cols[k][0] * stride],

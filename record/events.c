@@ -195,18 +195,19 @@ void events_args_set(struct sct_syscall *sc, const __u64 args[SCT_ARGS])
 static int event_syscall_args(struct recorder *r, const struct sct_ev_syscall_args *e,
 			      const struct sct_ev_syscall_path *p)
 {
-	struct sct_syscall sc = { 0 };
+	/* every field set below: zeroing the 144 bytes first compiled to a `rep stos` (~10 ns) */
+	struct sct_syscall sc;
 
 	syscall_set(&sc, &e->sc);
+	sc.unfinished = 0;
 	events_args_set(&sc, e->args);
-	if (p) {
-		sc.path_flags = p->path_flags;
-		sc.path.ptr = (const uint8_t *)p->path;
-		sc.path.len = p->path_len;
-		sc.path2_flags = p->path2_flags;
-		sc.path2.ptr = (const uint8_t *)p->path + p->path_len;
-		sc.path2.len = p->path2_len;
-	}
+	sc.path_ref = sc.path2_ref = 0;
+	sc.path_flags = p ? p->path_flags : 0;
+	sc.path.ptr = p ? (const uint8_t *)p->path : NULL;
+	sc.path.len = p ? p->path_len : 0;
+	sc.path2_flags = p ? p->path2_flags : 0;
+	sc.path2.ptr = p ? (const uint8_t *)p->path + p->path_len : NULL;
+	sc.path2.len = p ? p->path2_len : 0;
 	return events_syscall(r, &sc);
 }
 
