@@ -320,18 +320,20 @@ static __always_inline void syscall_fill(struct sct_ev_syscall *e, struct sct_in
 }
 
 /*
- * stage (the CPU's, in its cpu_calls or cpu_calls_args value; NULL: none), taken, or NULL.
- * Only programs on this CPU touch it, and they never preempt one another (cpu_calls); one can
- * interrupt another (the flush, run from an interrupt), but then ends before the one it
- * interrupted goes on. So a flag tested then set, with no atomic
- * instruction, gives the stage to one program at a time: an interrupt between the test and
- * the set finds the flag clear and leaves the stage as it found it, given back.
+ * stage (the CPU's, in its cpu_calls or cpu_calls_args value), taken, or NULL. Callers test
+ * the value for NULL in a branch of their own: the 6.1 verifier refuses what clang makes of
+ * `value ? &value->stage : NULL` (arithmetic on a pointer that may be NULL). Only programs on
+ * this CPU touch the stage, and they never preempt one another (cpu_calls); one can interrupt
+ * another (the flush, run from an interrupt), but then ends before the one it interrupted goes
+ * on. So a flag tested then set, with no atomic instruction, gives the stage to one program at
+ * a time: an interrupt between the test and the set finds the flag clear and leaves the stage
+ * as it found it, given back.
  */
 static __always_inline void *stage_take(void *stage)
 {
 	struct sct_stage *st = stage;
 
-	if (!st || st->busy)
+	if (st->busy)
 		return NULL;
 	st->busy = 1;
 	/* every access of the stage after the flag is set */
@@ -391,7 +393,7 @@ static __always_inline void syscall_output(struct sct_inflight *in, const struct
 
 /*
  * The SYSCALL event of the call in in, which has just ended as c says: staged in slot's stage
- * (slot: the CPU's cpu_calls value, or NULL), or direct.
+ * (slot: the CPU's cpu_calls value), or direct.
  */
 static __always_inline void syscall_submit(struct sct_inflight *in, const struct call_end *c,
 					   struct sct_cpu_slot *slot)
@@ -405,7 +407,7 @@ static __always_inline void syscall_submit(struct sct_inflight *in, const struct
 		syscall_output(in, c, now);
 		return;
 	}
-	st = stage_take(slot ? &slot->stage : NULL);
+	st = stage_take(&slot->stage);
 	if (!st) {
 		stat_stage_busy();
 		syscall_output(in, c, now);
@@ -971,11 +973,15 @@ int BPF_PROG(sys_enter_hash, struct pt_regs *regs, long id)
 SEC("tp_btf/sys_exit")
 int BPF_PROG(sys_exit_hash, struct pt_regs *regs, long ret)
 {
+	struct sct_cpu_slot *slot;
 	struct sct_inflight *in;
 	__u64 pid_tgid;
 	__u32 tid;
 
 	if (SCT_FLOOR)
+		return 0;
+	slot = cpu_slot_get();
+	if (!slot)
 		return 0;
 	pid_tgid = bpf_get_current_pid_tgid();
 	tid = (__u32)pid_tgid;
@@ -983,7 +989,7 @@ int BPF_PROG(sys_exit_hash, struct pt_regs *regs, long ret)
 	if (in && in->active) {
 		struct call_end c = { pid_tgid >> 32, tid, ret, bpf_get_current_cgroup_id() };
 
-		syscall_submit(in, &c, cpu_slot_get());
+		syscall_submit(in, &c, slot);
 	}
 	return 0;
 }
@@ -1148,7 +1154,9 @@ int stage_flush_cpu(void *ctx)
 
 	if (args_on) {
 		slot_args = cpu_slot_args_get();
-		sa = stage_take(slot_args ? &slot_args->stage : NULL);
+		if (!slot_args)
+			return 1;
+		sa = stage_take(&slot_args->stage);
 		if (!sa)
 			return 1;
 		stage_args_flush(sa);
@@ -1156,7 +1164,9 @@ int stage_flush_cpu(void *ctx)
 		return 0;
 	}
 	slot = cpu_slot_get();
-	st = stage_take(slot ? &slot->stage : NULL);
+	if (!slot)
+		return 1;
+	st = stage_take(&slot->stage);
 	if (!st)
 		return 1;
 	stage_flush(st, sizeof(st->ev[0]));
