@@ -64,6 +64,8 @@ const volatile bool staged = true;
  */
 const volatile bool args_on;
 const volatile __u32 args_max = 256;
+/* --args: path_args holds a compat syscall's value at compat_path_base + its number. */
+const volatile __u32 compat_path_base;
 
 /* Set by the recorder between iterator runs. */
 __u32 iter_mode;
@@ -148,8 +150,8 @@ struct {
 } inflight_args SEC(".maps");
 
 /*
- * --args: syscall number -> its path argument (SCT_PATH_ARG_*), from the kernel's syscall
- * descriptions, filled by the recorder before attach.
+ * --args: syscall number -> its path arguments (SCT_PATH_ARG_*), from the kernel's syscall
+ * descriptions, filled by the recorder before attach; compat numbers from compat_path_base.
  */
 struct {
 	__uint(type, BPF_MAP_TYPE_ARRAY);
@@ -746,7 +748,7 @@ static __always_inline void path_enter(struct sct_ev_syscall_path *ev, long id, 
 
 	ev->a.sc.type = SCT_EV_SYSCALL_ARGS;
 	if (compat)
-		return;
+		nr += compat_path_base;
 	pa = bpf_map_lookup_elem(&path_args, &nr);
 	if (!pa || !(*pa & SCT_PATH_ARG_VALID))
 		return;

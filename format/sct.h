@@ -291,7 +291,7 @@ struct sct_arg_desc {
 
 /* One syscall's arguments, as the kernel's tracefs sys_enter_NAME/format describes them. */
 struct sct_syscall_args {
-	uint32_t nr;          /* native ABI */
+	uint32_t nr;          /* in its ABI: native, or compat (format 1.4) */
 	uint32_t nargs;       /* 0 .. SCT_MAX_ARGS */
 	struct sct_arg_desc args[SCT_MAX_ARGS];
 };
@@ -336,6 +336,9 @@ struct sct_header_info {
 	uint32_t nsyscall_args;
 	uint32_t args_max;             /* bytes of a path kept, 1 .. SCT_MAX_ARGS_STRING */
 	const char *args_paths;        /* "enter": path strings read at entry; "none": raw only */
+	/* format 1.4: the compat ABI's syscalls by compat number, as syscall_args (NULL: none) */
+	const struct sct_syscall_args *compat_syscall_args;
+	uint32_t ncompat_syscall_args;
 };
 #define SCT_RECORDING_ID_LEN 32
 #define SCT_MAX_SYSCALL_ARGS 4096u
@@ -613,6 +616,13 @@ uint32_t sct_session_nsyscall_args(const struct sct_session *s);
 const struct sct_syscall_args *sct_session_syscall_args_at(const struct sct_session *s, uint32_t i);
 uint32_t sct_session_args_max(const struct sct_session *s);
 const char *sct_session_args_paths(const struct sct_session *s);
+/*
+ * Format 1.4: the descriptions of the compat ABI's syscalls (abi SCT_ABI_COMPAT), by compat
+ * number, alike; none in a session that has no compat table or is older.
+ */
+const struct sct_syscall_args *sct_session_compat_syscall_args(const struct sct_session *s, uint32_t nr);
+uint32_t sct_session_ncompat_syscall_args(const struct sct_session *s);
+const struct sct_syscall_args *sct_session_compat_syscall_args_at(const struct sct_session *s, uint32_t i);
 
 /* ---------------------------------------------------------------- sample fields */
 

@@ -27,6 +27,8 @@ struct session_args {
 
 /* Schema entries a HEADER may declare; more are ignored. */
 #define SESSION_MAX_TYPES 1024u
+/* The ABIs "syscall_args" describes: "native" and "compat" (1.4), indexed by enum sct_abi. */
+#define SESSION_ARGS_ABIS 2
 
 struct session_type {
 	struct sct_type_schema schema; /* name and fields owned here */
@@ -52,8 +54,9 @@ struct sct_session {
 	bool has_args;
 	uint32_t args_max;
 	char *args_paths;
-	struct sct_syscall_args *sargs;   /* sorted by nr, strings owned here */
-	uint32_t nsargs;
+	/* by ABI (SCT_ABI_NATIVE, SCT_ABI_COMPAT): sorted by nr, strings owned here */
+	struct sct_syscall_args *sargs[SESSION_ARGS_ABIS];
+	uint32_t nsargs[SESSION_ARGS_ABIS];
 };
 
 /* A session with every key "" and no schema; NULL on ENOMEM. */

@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include "cbor_item.h"
+#include "records.def"
 #include "session.h"
 
 /* Items of one argument's array: name, kind, family. */
@@ -39,16 +40,13 @@ static size_t text_len(const char *s)
 	return s ? strlen(s) : 0;
 }
 
-int syscall_args_check(const struct sct_header_info *info)
+/* One ABI's descriptions within the limits; -SCT_E_LIMIT or -EINVAL. */
+static int table_check(const struct sct_syscall_args *v, uint32_t n)
 {
-	if (!info->syscall_args)
-		return 0;
-	if (info->nsyscall_args > SCT_MAX_SYSCALL_ARGS)
+	if (n > SCT_MAX_SYSCALL_ARGS)
 		return -SCT_E_LIMIT;
-	if (info->args_max < 1 || info->args_max > SCT_MAX_ARGS_STRING)
-		return -EINVAL;
-	for (uint32_t i = 0; i < info->nsyscall_args; i++) {
-		const struct sct_syscall_args *a = &info->syscall_args[i];
+	for (uint32_t i = 0; i < n; i++) {
+		const struct sct_syscall_args *a = &v[i];
 
 		if (a->nargs > SCT_MAX_ARGS)
 			return -EINVAL;
@@ -60,17 +58,23 @@ int syscall_args_check(const struct sct_header_info *info)
 	return 0;
 }
 
-void syscall_args_encode(struct cbuf *b, const struct sct_header_info *info)
+int syscall_args_check(const struct sct_header_info *info)
 {
-	cbuf_map(b, 3);
-	cbuf_text(b, "max");
-	cbuf_uint(b, info->args_max);
-	cbuf_text(b, "paths");
-	cbuf_text(b, info->args_paths ? info->args_paths : "none");
-	cbuf_text(b, "native");
-	cbuf_map(b, info->nsyscall_args);
-	for (uint32_t i = 0; i < info->nsyscall_args; i++) {
-		const struct sct_syscall_args *a = &info->syscall_args[i];
+	int err;
+
+	if (!info->syscall_args)
+		return 0;
+	if (info->args_max < 1 || info->args_max > SCT_MAX_ARGS_STRING)
+		return -EINVAL;
+	err = table_check(info->syscall_args, info->nsyscall_args);
+	return err ? err : table_check(info->compat_syscall_args, info->ncompat_syscall_args);
+}
+
+static void table_encode(struct cbuf *b, const struct sct_syscall_args *v, uint32_t n)
+{
+	cbuf_map(b, n);
+	for (uint32_t i = 0; i < n; i++) {
+		const struct sct_syscall_args *a = &v[i];
 
 		cbuf_uint(b, a->nr);
 		cbuf_array(b, a->nargs);
@@ -81,6 +85,23 @@ void syscall_args_encode(struct cbuf *b, const struct sct_header_info *info)
 			cbuf_text(b, a->args[k].family);
 		}
 	}
+}
+
+void syscall_args_encode(struct cbuf *b, const struct sct_header_info *info)
+{
+	bool compat = info->compat_syscall_args != NULL;
+
+	cbuf_map(b, 3 + compat);
+	cbuf_text(b, "max");
+	cbuf_uint(b, info->args_max);
+	cbuf_text(b, "paths");
+	cbuf_text(b, info->args_paths ? info->args_paths : "none");
+	cbuf_text(b, "native");
+	table_encode(b, info->syscall_args, info->nsyscall_args);
+	if (!compat)
+		return;
+	cbuf_text(b, "compat");
+	table_encode(b, info->compat_syscall_args, info->ncompat_syscall_args);
 }
 
 /* By number, then by position in the map: the first of repeated numbers comes first. */
@@ -143,10 +164,14 @@ static int entry_parse(const struct cbor_pair *p, struct sct_syscall_args *a)
 	return 0;
 }
 
-/* The entries of a "native" map, sorted by number, the first of repeated numbers kept. */
-static int entries_parse(const cbor_item_t *native, struct sct_session *s)
+/*
+ * The entries of a "native" or "compat" map into ABI abi's table, sorted by number, the first
+ * of repeated numbers kept.
+ */
+static int entries_parse(const cbor_item_t *map, struct sct_session *s, uint32_t abi)
 {
-	size_t n = native && cbor_isa_map(native) ? cbor_map_size(native) : 0;
+	size_t n = map && cbor_isa_map(map) ? cbor_map_size(map) : 0;
+	struct sct_syscall_args *out;
 	struct session_args *v;
 	uint32_t got = 0, kept = 0;
 	int rc = 0;
@@ -154,24 +179,24 @@ static int entries_parse(const cbor_item_t *native, struct sct_session *s)
 	if (n > SCT_MAX_SYSCALL_ARGS)
 		n = SCT_MAX_SYSCALL_ARGS;
 	v = calloc(n ? n : 1, sizeof(*v));
-	s->sargs = calloc(n ? n : 1, sizeof(*s->sargs));
-	if (!v || !s->sargs) {
+	out = s->sargs[abi] = calloc(n ? n : 1, sizeof(*out));
+	if (!v || !out) {
 		free(v);
 		return -ENOMEM;
 	}
 	for (size_t i = 0; rc >= 0 && i < n; i++) {
-		rc = entry_parse(&cbor_map_handle(native)[i], &v[got].a);
+		rc = entry_parse(&cbor_map_handle(map)[i], &v[got].a);
 		v[got].pos = (uint32_t)i;
 		got += rc == 0;
 	}
 	qsort(v, got, sizeof(*v), args_cmp);
 	for (uint32_t i = 0; i < got; i++) {
-		if (rc >= 0 && (!kept || v[i].a.nr != s->sargs[kept - 1].nr))
-			s->sargs[kept++] = v[i].a;
+		if (rc >= 0 && (!kept || v[i].a.nr != out[kept - 1].nr))
+			out[kept++] = v[i].a;
 		else
 			entry_free(&v[i].a);
 	}
-	s->nsargs = kept;
+	s->nsargs[abi] = kept;
 	free(v);
 	return rc < 0 ? rc : 0;
 }
@@ -179,6 +204,7 @@ static int entries_parse(const cbor_item_t *native, struct sct_session *s)
 int syscall_args_parse(const cbor_item_t *it, struct sct_session *s)
 {
 	uint64_t max;
+	int rc;
 
 	if (!it || !cbor_isa_map(it))
 		return 0;
@@ -187,18 +213,24 @@ int syscall_args_parse(const cbor_item_t *it, struct sct_session *s)
 	s->args_paths = item_strdup(item_map_get(it, "paths"));
 	if (!s->args_paths)
 		return -ENOMEM;
-	return entries_parse(item_map_get(it, "native"), s);
+	rc = entries_parse(item_map_get(it, "native"), s, SCT_ABI_NATIVE);
+	/* a 1.3 session has no compat table, whatever its HEADER holds */
+	if (!rc && s->minor >= RECORD_SYSCALL_PATH2_MINOR)
+		rc = entries_parse(item_map_get(it, "compat"), s, SCT_ABI_COMPAT);
+	return rc;
 }
 
 void syscall_args_free(struct sct_session *s)
 {
-	for (uint32_t i = 0; i < s->nsargs; i++)
-		entry_free(&s->sargs[i]);
-	free(s->sargs);
+	for (uint32_t abi = 0; abi < SESSION_ARGS_ABIS; abi++) {
+		for (uint32_t i = 0; i < s->nsargs[abi]; i++)
+			entry_free(&s->sargs[abi][i]);
+		free(s->sargs[abi]);
+		s->sargs[abi] = NULL;
+		s->nsargs[abi] = 0;
+	}
 	free(s->args_paths);
-	s->sargs = NULL;
 	s->args_paths = NULL;
-	s->nsargs = 0;
 }
 
 bool sct_session_has_args(const struct sct_session *s)
@@ -206,16 +238,17 @@ bool sct_session_has_args(const struct sct_session *s)
 	return s->has_args;
 }
 
-const struct sct_syscall_args *sct_session_syscall_args(const struct sct_session *s, uint32_t nr)
+static const struct sct_syscall_args *table_find(const struct sct_session *s, uint32_t abi, uint32_t nr)
 {
-	uint32_t lo = 0, hi = s->nsargs;
+	const struct sct_syscall_args *v = s->sargs[abi];
+	uint32_t lo = 0, hi = s->nsargs[abi];
 
 	while (lo < hi) {
 		uint32_t mid = lo + (hi - lo) / 2;
 
-		if (s->sargs[mid].nr == nr)
-			return &s->sargs[mid];
-		if (s->sargs[mid].nr < nr)
+		if (v[mid].nr == nr)
+			return &v[mid];
+		if (v[mid].nr < nr)
 			lo = mid + 1;
 		else
 			hi = mid;
@@ -223,14 +256,34 @@ const struct sct_syscall_args *sct_session_syscall_args(const struct sct_session
 	return NULL;
 }
 
+const struct sct_syscall_args *sct_session_syscall_args(const struct sct_session *s, uint32_t nr)
+{
+	return table_find(s, SCT_ABI_NATIVE, nr);
+}
+
 uint32_t sct_session_nsyscall_args(const struct sct_session *s)
 {
-	return s->nsargs;
+	return s->nsargs[SCT_ABI_NATIVE];
 }
 
 const struct sct_syscall_args *sct_session_syscall_args_at(const struct sct_session *s, uint32_t i)
 {
-	return i < s->nsargs ? &s->sargs[i] : NULL;
+	return i < s->nsargs[SCT_ABI_NATIVE] ? &s->sargs[SCT_ABI_NATIVE][i] : NULL;
+}
+
+const struct sct_syscall_args *sct_session_compat_syscall_args(const struct sct_session *s, uint32_t nr)
+{
+	return table_find(s, SCT_ABI_COMPAT, nr);
+}
+
+uint32_t sct_session_ncompat_syscall_args(const struct sct_session *s)
+{
+	return s->nsargs[SCT_ABI_COMPAT];
+}
+
+const struct sct_syscall_args *sct_session_compat_syscall_args_at(const struct sct_session *s, uint32_t i)
+{
+	return i < s->nsargs[SCT_ABI_COMPAT] ? &s->sargs[SCT_ABI_COMPAT][i] : NULL;
 }
 
 uint32_t sct_session_args_max(const struct sct_session *s)

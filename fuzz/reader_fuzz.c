@@ -83,20 +83,31 @@ static void events_walk(const struct sct_session *s)
 	}
 }
 
-/* The argument descriptions keep their limits, sorted, each found by its number. */
-static void args_walk(const struct sct_session *s)
+/* One ABI's table of accessors: its count, its entries by position and by number. */
+struct args_table {
+	uint32_t (*count)(const struct sct_session *s);
+	const struct sct_syscall_args *(*at)(const struct sct_session *s, uint32_t i);
+	const struct sct_syscall_args *(*find)(const struct sct_session *s, uint32_t nr);
+};
+
+static const struct args_table args_tables[] = {
+	{ sct_session_nsyscall_args, sct_session_syscall_args_at, sct_session_syscall_args },
+	{ sct_session_ncompat_syscall_args, sct_session_compat_syscall_args_at,
+	  sct_session_compat_syscall_args },
+};
+
+/* One ABI's argument descriptions keep their limits, sorted, each found by its number. */
+static void args_table_walk(const struct sct_session *s, const struct args_table *t)
 {
-	uint32_t n = sct_session_nsyscall_args(s);
+	uint32_t n = t->count(s);
 
-	if (n > SCT_MAX_SYSCALL_ARGS || sct_session_syscall_args_at(s, n) ||
-	    sct_session_args_max(s) > SCT_MAX_ARGS_STRING || (n && !sct_session_has_args(s)))
+	if (n > SCT_MAX_SYSCALL_ARGS || t->at(s, n) || (n && !sct_session_has_args(s)))
 		abort();
-	touch_str(sct_session_args_paths(s));
 	for (uint32_t i = 0; i < n; i++) {
-		const struct sct_syscall_args *a = sct_session_syscall_args_at(s, i);
+		const struct sct_syscall_args *a = t->at(s, i);
 
-		if (a->nargs > SCT_MAX_ARGS || sct_session_syscall_args(s, a->nr) != a ||
-		    (i && sct_session_syscall_args_at(s, i - 1)->nr >= a->nr))
+		if (a->nargs > SCT_MAX_ARGS || t->find(s, a->nr) != a ||
+		    (i && t->at(s, i - 1)->nr >= a->nr))
 			abort();
 		for (uint32_t k = 0; k < a->nargs; k++) {
 			if (a->args[k].kind >= SCT_ARG_NKINDS ||
@@ -105,6 +116,20 @@ static void args_walk(const struct sct_session *s)
 			touch_str(sct_arg_kind_name(a->args[k].kind));
 		}
 	}
+}
+
+/* Both ABIs' descriptions; a session before 1.4 has no compat ones, whatever its HEADER holds. */
+static void args_walk(const struct sct_session *s)
+{
+	uint32_t major, minor;
+
+	sct_session_version(s, &major, &minor);
+	if (sct_session_args_max(s) > SCT_MAX_ARGS_STRING ||
+	    (major == 1 && minor < 4 && sct_session_ncompat_syscall_args(s)))
+		abort();
+	touch_str(sct_session_args_paths(s));
+	for (size_t i = 0; i < sizeof(args_tables) / sizeof(args_tables[0]); i++)
+		args_table_walk(s, &args_tables[i]);
 }
 
 /*

@@ -135,8 +135,18 @@ static int field_split(char *line, char **type, char **name)
 	return 0;
 }
 
-/* One syscall's format file into a (names copied); -errno. */
-static int format_read(const char *dir, const char *event, const char *sc, struct sct_syscall_args *a)
+/*
+ * A 64-bit integer type: an ia32 caller passes such a value in two registers, so the native
+ * argument list does not describe its compat call.
+ */
+static bool type_wide(const char *type)
+{
+	return !strchr(type, '*') && (strstr(type, "loff_t") || strstr(type, "64") || strstr(type, "long long"));
+}
+
+/* One syscall's format file into a (names copied), *wide if it takes a 64-bit integer; -errno. */
+static int format_read(const char *dir, const char *event, const char *sc, struct sct_syscall_args *a,
+		       bool *wide)
 {
 	char path[512], line[512];
 	bool in_args = false;
@@ -158,6 +168,7 @@ static int format_read(const char *dir, const char *event, const char *sc, struc
 		}
 		if (!in_args || !strncmp(name, "__", 2))
 			continue;
+		*wide |= type_wide(type);
 		arg_kind(sc, type, name, &a->args[a->nargs]);
 		a->args[a->nargs].name = strdup(name);
 		if (!a->args[a->nargs].name) {
@@ -202,12 +213,13 @@ static const char *tracefs_find(void)
 	return NULL;
 }
 
-/* The path_args value of a: its first two path arguments (a third is never read). */
-static void path_arg_note(struct args_table *t, const struct sct_syscall_args *a, const char *sc)
+/* The path_args value of a at index at: its first two path arguments (a third is never read). */
+static void path_arg_note(struct args_table *t, const struct sct_syscall_args *a, uint32_t at,
+			  const char *sc)
 {
 	uint8_t v = 0;
 
-	if (a->nr >= t->npath_args)
+	if (at >= t->npath_args)
 		return;
 	for (uint32_t k = 0; k < a->nargs; k++) {
 		if (a->args[k].kind != SCT_ARG_PATH)
@@ -219,7 +231,7 @@ static void path_arg_note(struct args_table *t, const struct sct_syscall_args *a
 		/* after a successful exec the address space is the new program's */
 		v = SCT_PATH_ARG_VALID | (uint8_t)k | (!strncmp(sc, "execve", 6) ? SCT_PATH_NO_RETRY : 0);
 	}
-	t->path_args[a->nr] = v;
+	t->path_args[at] = v;
 }
 
 static int args_add(struct args_table *t, const char *dir, const char *event)
@@ -237,13 +249,60 @@ static int args_add(struct args_table *t, const char *dir, const char *event)
 	a = &t->v[t->n];
 	memset(a, 0, sizeof(*a));
 	a->nr = (uint32_t)nr;
-	err = format_read(dir, event, sc, a);
+	t->wide[t->n] = false;
+	err = format_read(dir, event, sc, a, &t->wide[t->n]);
 	if (err == -ENOENT)
 		return 0;
 	t->n++;
 	if (err)
 		return err;
-	path_arg_note(t, a, sc);
+	path_arg_note(t, a, a->nr, sc);
+	return 0;
+}
+
+/*
+ * Calls whose ia32 entry takes other arguments than the native call of the same name: ia32
+ * mmap and select are the old one-struct calls, and ia32 clone swaps tls and child_tid.
+ */
+static const char *const compat_differs[] = { "mmap", "select", "clone" };
+
+/* The native description of the compat call named name, if it describes that call too. */
+static const struct sct_syscall_args *compat_native(const struct args_table *t, const char *name)
+{
+	int64_t nr = -1;
+
+	if (name_in(name, compat_differs, sizeof(compat_differs) / sizeof(compat_differs[0])))
+		return NULL;
+	for (uint32_t i = 0; nr < 0 && i < syscall_table_native_len; i++)
+		if (syscall_table_native[i].name && !strcmp(syscall_table_native[i].name, name))
+			nr = syscall_table_native[i].nr;
+	for (uint32_t i = 0; nr >= 0 && i < t->n; i++)
+		if (t->v[i].nr == nr)
+			return t->wide[i] ? NULL : &t->v[i];
+	return NULL;
+}
+
+/*
+ * The compat ABI's descriptions: tracefs describes native syscalls only, and a compat call
+ * reads as the native call of its name unless a 64-bit argument or its ia32 entry differs.
+ * The descriptions share the native ones' strings.
+ */
+static int args_compat(struct args_table *t)
+{
+	t->compat = calloc(syscall_table_compat_len ? syscall_table_compat_len : 1, sizeof(*t->compat));
+	if (!t->compat)
+		return -ENOMEM;
+	for (uint32_t i = 0; i < syscall_table_compat_len; i++) {
+		const struct sct_syscall_name *c = &syscall_table_compat[i];
+		const struct sct_syscall_args *a = c->name ? compat_native(t, c->name) : NULL;
+
+		if (!a)
+			continue;
+		t->compat[t->ncompat] = *a;
+		t->compat[t->ncompat].nr = c->nr;
+		path_arg_note(t, a, t->compat_base + c->nr, c->name);
+		t->ncompat++;
+	}
 	return 0;
 }
 
@@ -259,10 +318,15 @@ int args_describe(struct args_table *t)
 	memset(t, 0, sizeof(*t));
 	for (uint32_t i = 0; i < syscall_table_native_len; i++)
 		max_nr = syscall_table_native[i].nr > max_nr ? syscall_table_native[i].nr : max_nr;
-	t->npath_args = max_nr + 1;
+	t->compat_base = max_nr + 1;
+	max_nr = 0;
+	for (uint32_t i = 0; i < syscall_table_compat_len; i++)
+		max_nr = syscall_table_compat[i].nr > max_nr ? syscall_table_compat[i].nr : max_nr;
+	t->npath_args = t->compat_base + (syscall_table_compat_len ? max_nr + 1 : 0);
 	t->path_args = calloc(t->npath_args, 1);
 	t->v = calloc(syscall_table_native_len ? syscall_table_native_len : 1, sizeof(*t->v));
-	if (!t->path_args || !t->v)
+	t->wide = calloc(syscall_table_native_len ? syscall_table_native_len : 1, sizeof(*t->wide));
+	if (!t->path_args || !t->v || !t->wide)
 		return -ENOMEM;
 	if (!dir)
 		return -ENOENT;
@@ -274,6 +338,8 @@ int args_describe(struct args_table *t)
 		if (!strncmp(de->d_name, "sys_enter_", 10))
 			err = args_add(t, dir, de->d_name);
 	closedir(d);
+	if (!err)
+		err = args_compat(t);
 	t->paths = !err && t->n > 0;
 	return err ? err : (t->n ? 0 : -ENOENT);
 }
@@ -284,6 +350,8 @@ void args_free(struct args_table *t)
 		for (uint32_t k = 0; k < t->v[i].nargs; k++)
 			free((char *)t->v[i].args[k].name);
 	free(t->v);
+	free(t->compat);
+	free(t->wide);
 	free(t->path_args);
 	memset(t, 0, sizeof(*t));
 }

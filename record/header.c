@@ -126,6 +126,10 @@ int host_info_args_report(struct host_info *h, struct args_table *t, const struc
 			"(%s): raw arguments only, no paths\n", strerror(-err));
 	i->syscall_args = t->v;
 	i->nsyscall_args = t->n;
+	if (t->ncompat) {
+		i->compat_syscall_args = t->compat;
+		i->ncompat_syscall_args = t->ncompat;
+	}
 	i->args_max = env->args_max;
 	i->args_paths = read_paths && t->paths ? "enter" : "none";
 	return 0;

@@ -28,7 +28,8 @@ struct load_settings {
 	bool staged;              /* SYSCALL events staged per CPU, flushed by stage_prog_fd */
 	bool args;                /* --args: the *_args syscall programs (task storage only) */
 	__u32 args_max;
-	__u32 npath_args;         /* entries of path_args: the syscall table's numbers */
+	__u32 npath_args;         /* entries of path_args: both syscall tables' numbers */
+	__u32 compat_path_base;   /* where path_args' compat numbers start */
 };
 
 /* What the recorder uses of the loaded skeleton. */
@@ -71,6 +72,7 @@ extern const struct loader load_light, load_light_args, load_skel;
 		(ro)->staged = (s)->staged;                     \
 		(ro)->args_on = (s)->args;                      \
 		(ro)->args_max = (s)->args_max;                 \
+		(ro)->compat_path_base = (s)->compat_path_base; \
 	} while (0)
 
 #endif

@@ -105,10 +105,16 @@ int cgroups_target(const char *mount, const char *arg, uint64_t *id, uint32_t *l
 
 /* args.c: --args, the kernel's syscall descriptions. */
 struct args_table {
-	struct sct_syscall_args *v;  /* the HEADER's descriptions, n of them */
+	struct sct_syscall_args *v;  /* the HEADER's native descriptions, n of them */
 	uint32_t n;
-	uint8_t *path_args;          /* by syscall number: the BPF path_args map's values */
-	uint32_t npath_args;
+	struct sct_syscall_args *compat; /* the compat ABI's (HEADER "compat"), ncompat of them */
+	uint32_t ncompat;
+	bool *wide;                  /* v[i] takes a 64-bit integer: split in two on ia32 */
+	/*
+	 * The BPF path_args map's values: native syscall nr at nr, compat nr at compat_base + nr.
+	 */
+	uint8_t *path_args;
+	uint32_t npath_args, compat_base;
 	bool paths;                  /* the descriptions were read: paths are captured */
 };
 /*

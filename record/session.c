@@ -150,6 +150,7 @@ static int session_load_report(struct recorder *r)
 		.args = env->args,
 		.args_max = env->args_max,
 		.npath_args = r->args.npath_args ? r->args.npath_args : 1,
+		.compat_path_base = r->args.compat_base,
 	};
 	struct load_handles h;
 	int err;

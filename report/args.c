@@ -244,7 +244,7 @@ static bool mode_unused(const struct sct_syscall_args *a, uint32_t k, const uint
 void args_out(struct out *o, const struct sct_session *s, const struct sct_syscall *sc, bool fd_marks)
 {
 	const struct sct_syscall_args *a = sc->abi == SCT_ABI_NATIVE ? sct_session_syscall_args(s, sc->nr)
-								      : NULL;
+								      : sct_session_compat_syscall_args(s, sc->nr);
 	const uint64_t v[SCT_MAX_ARGS] = { sc->arg0, sc->arg1, sc->arg2, sc->arg3, sc->arg4, sc->arg5 };
 	uint32_t npaths = 0;
 

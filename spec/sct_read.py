@@ -54,6 +54,8 @@ SYSCALL_BASE = 9
 ARGS_MINOR = 3
 SYSCALL_ARGS13 = 18
 PATH2_MINOR = 4
+# "syscall_args"' "compat" table: read from 1.4 on, ignored in a 1.3 session.
+COMPAT_ARGS_MINOR = 4
 # Section 7.1: SYSCALL's path columns, (ref field, string field), each with its own table.
 PATH_COLUMNS = (("path_ref", "path"), ("path2_ref", "path2"))
 ARG_KINDS = ("int", "fd", "dirfd", "path", "flags", "enum", "mode", "size", "ptr")
@@ -253,20 +255,28 @@ def parse_arg(a):
     return [text(a[0]), kind if kind in ARG_KINDS else "int", text(a[2])]
 
 
-def parse_syscall_args(v):
-    """Section 5, "syscall_args": entries one by one, the first of a number kept."""
-    m = uint(get(v, "max"))
-    native = get(v, "native")
+def parse_args_table(m):
+    """One ABI's table of "syscall_args": entries one by one, the first of a number kept."""
     table = {}
-    for k, args in (native[1][:MAX_SYSCALL_ARGS] if is_map(native) else []):
+    for k, args in (m[1][:MAX_SYSCALL_ARGS] if is_map(m) else []):
         if uint(k) is None or k > 0xFFFFFFFF or not isinstance(args, list) or \
                 len(args) > MAX_ARGS or k in table:
             continue
         parsed = [parse_arg(a) for a in args]
         if None not in parsed:
             table[k] = parsed
-    return {"max": m if m is not None and m <= MAX_ARGS_STRING else 0,
-            "paths": text(get(v, "paths")), "native": [[k, table[k]] for k in sorted(table)]}
+    return [[k, table[k]] for k in sorted(table)]
+
+
+def parse_syscall_args(v, minor):
+    """Section 5, "syscall_args"; "compat" shown only when it describes a syscall."""
+    m = uint(get(v, "max"))
+    out = {"max": m if m is not None and m <= MAX_ARGS_STRING else 0,
+           "paths": text(get(v, "paths")), "native": parse_args_table(get(v, "native"))}
+    compat = parse_args_table(get(v, "compat")) if minor >= COMPAT_ARGS_MINOR else []
+    if compat:
+        out["compat"] = compat
+    return out
 
 
 def parse_header(body, index):
@@ -306,7 +316,7 @@ def parse_header(body, index):
     })
     args = get(h, "syscall_args") if fmt[1] >= ARGS_MINOR else None
     if is_map(args):
-        s["syscall_args"] = parse_syscall_args(args)
+        s["syscall_args"] = parse_syscall_args(args, fmt[1])
     tables = []
     for abi in ("native", "compat"):
         names = get(get(syscalls, abi), "names")

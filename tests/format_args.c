@@ -167,6 +167,56 @@ Test(format_args, every_field_reads_back_and_repeats_are_references)
 	fh_trace_free(&t);
 }
 
+/* The compat ABI's descriptions by compat number (1.4), apart from the native ones. */
+Test(format_args, compat_descriptions_read_back_by_their_own_numbers)
+{
+	static const struct sct_syscall_args compat[] = {
+		{ 5, 3, { { "filename", SCT_ARG_PATH, "" }, { "flags", SCT_ARG_FLAGS, "open" },
+			  { "mode", SCT_ARG_MODE, "" } } },
+	};
+	struct sct_header_info info = args_info();
+	const struct sct_session *s;
+	struct sct_writer *w;
+	struct sct_reader *r;
+	struct sct_record rec;
+	struct fh_trace t;
+	int fd, err = 0;
+
+	info.compat_syscall_args = compat;
+	info.ncompat_syscall_args = 1;
+	w = args_writer(&info, 0, &fd);
+	cr_assert_eq(sct_writer_close(w), 0);
+	fh_collect_fd(fd, &t);
+	r = sct_reader_open_mem(t.p, t.len, &err);
+	cr_assert(r);
+	cr_assert_eq(sct_reader_next(r, &rec), 1);
+	cr_assert_eq(rec.type, SCT_REC_SESSION);
+	s = sct_reader_session(r);
+	cr_assert_eq(sct_session_ncompat_syscall_args(s), 1);
+	cr_assert_eq(sct_session_compat_syscall_args_at(s, 0), sct_session_compat_syscall_args(s, 5));
+	cr_assert_null(sct_session_compat_syscall_args_at(s, 1));
+	cr_assert_str_eq(sct_session_compat_syscall_args(s, 5)->args[0].name, "filename");
+	cr_assert_eq(sct_session_compat_syscall_args(s, 5)->args[0].kind, SCT_ARG_PATH);
+	cr_assert_str_eq(sct_session_compat_syscall_args(s, 5)->args[1].family, "open");
+	cr_assert_null(sct_session_compat_syscall_args(s, 257));
+	cr_assert_null(sct_session_syscall_args(s, 5));
+	cr_assert_eq(sct_session_nsyscall_args(s), 2);
+	sct_reader_close(r);
+	fh_trace_free(&t);
+
+	/* without a compat table, no compat descriptions */
+	info = args_info();
+	w = args_writer(&info, 0, &fd);
+	cr_assert_eq(sct_writer_close(w), 0);
+	fh_collect_fd(fd, &t);
+	r = sct_reader_open_mem(t.p, t.len, &err);
+	cr_assert_eq(sct_reader_next(r, &rec), 1);
+	cr_assert_eq(sct_session_ncompat_syscall_args(sct_reader_session(r)), 0);
+	cr_assert_null(sct_session_compat_syscall_args(sct_reader_session(r), 5));
+	sct_reader_close(r);
+	fh_trace_free(&t);
+}
+
 /* The path by field index too (sct-convert's way), resolved through the table. */
 Test(format_args, generic_field_access_resolves_references)
 {

@@ -472,7 +472,7 @@ static int make_recording(struct out *o)
  * stored once per block and referred to after, a path cut at args_max, one read at exit, one
  * that could not be read, and calls with no path; renameats with two paths, the second in a
  * table of its own (a string of path's table is new to path2's), repeated by reference, and
- * cut at args_max.
+ * cut at args_max. Then an i386 open (abi 1), its path captured by its compat description.
  */
 static const struct sct_syscall_args args_descs[] = {
 	{ 0, 3, { { "fd", SCT_ARG_FD, "" }, { "buf", SCT_ARG_PTR, "" }, { "count", SCT_ARG_SIZE, "" } } },
@@ -480,6 +480,14 @@ static const struct sct_syscall_args args_descs[] = {
 		    { "flags", SCT_ARG_FLAGS, "open" }, { "mode", SCT_ARG_MODE, "" } } },
 	{ 264, 4, { { "olddfd", SCT_ARG_DIRFD, "" }, { "oldname", SCT_ARG_PATH, "" },
 		    { "newdfd", SCT_ARG_DIRFD, "" }, { "newname", SCT_ARG_PATH, "" } } },
+};
+static const struct sct_syscall_args args_compat_descs[] = {
+	{ 5, 3, { { "filename", SCT_ARG_PATH, "" }, { "flags", SCT_ARG_FLAGS, "open" },
+		  { "mode", SCT_ARG_MODE, "" } } },
+};
+/* compat_names with open, 5, in number order: only this session names it */
+static const struct sct_syscall_name args_compat_names[] = {
+	{ 3, "read" }, { 4, "write" }, { 5, "open" }, { 6, "close" }, { 252, "exit_group" },
 };
 
 static struct sct_record open_rec(uint64_t t, int64_t ret, const char *path, uint32_t flags)
@@ -511,7 +519,7 @@ static int make_args(struct out *o)
 {
 	struct sct_syscall_name names[NRECS(native_names) + 1];
 	struct sct_header_info info = header_info(HOST);
-	struct sct_record recs[10];
+	struct sct_record recs[11];
 
 	recs[0] = open_rec(100, 3, "/etc/ld.so.cache", SCT_PATH_CAPTURED);
 	recs[1] = sys(1100, 400, 300, 300, 0, 832);
@@ -528,6 +536,13 @@ static int make_args(struct out *o)
 	recs[8] = rename_rec(8000, 0, "/tmp/fresh p\xc3\xa4ge", "/home/user/documents/report",
 			     SCT_PATH_CAPTURED | SCT_PATH_CUT);
 	recs[9] = rename_rec(9000, -2, "/etc/ld.so.cache~", "/etc/ld.so.cache", SCT_PATH_CAPTURED);
+	/* an ia32 task's open("/etc/hosts", O_RDONLY|O_LARGEFILE): 32-bit registers */
+	recs[10] = sys(10000, 1500, 310, 310, 5, 3);
+	recs[10].syscall.abi = SCT_ABI_COMPAT;
+	recs[10].syscall.arg0 = 0xffd4e5a0;
+	recs[10].syscall.arg1 = 0x8000;
+	recs[10].syscall.path_flags = SCT_PATH_CAPTURED;
+	recs[10].syscall.path = BYTES("/etc/hosts");
 	/* the shared table, and renameat: only this session names it */
 	memcpy(names, native_names, sizeof(native_names));
 	names[NRECS(native_names)] = (struct sct_syscall_name){ 264, "renameat" };
@@ -535,6 +550,10 @@ static int make_args(struct out *o)
 	info.nsyscalls = NRECS(names);
 	info.syscall_args = args_descs;
 	info.nsyscall_args = sizeof(args_descs) / sizeof(args_descs[0]);
+	info.compat_syscalls = args_compat_names;
+	info.ncompat_syscalls = NRECS(args_compat_names);
+	info.compat_syscall_args = args_compat_descs;
+	info.ncompat_syscall_args = NRECS(args_compat_descs);
 	info.args_max = 27;
 	info.args_paths = "enter";
 	return session_write_info(o, &info, 0, recs, NRECS(recs), true);

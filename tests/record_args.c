@@ -290,6 +290,78 @@ Test(record_args, without_args_nothing_changes)
 	rh_run_release(&run);
 }
 
+/* The first compat call of ia32 number nr made by pid; *desc0: its first argument's description. */
+static bool compat_call(const char *trace, uint32_t pid, uint32_t nr, struct call *out,
+			struct sct_arg_desc *desc0)
+{
+	struct sct_reader *r;
+	struct sct_record rec;
+	int err = 0;
+	bool found = false;
+
+	r = sct_reader_open(trace, &err);
+	cr_assert(r, "reading %s: %s", trace, sct_strerror(err));
+	while (!found && sct_reader_next(r, &rec) == 1) {
+		const struct sct_syscall_args *a;
+
+		if (rec.type != SCT_REC_SYSCALL || rec.syscall.pid != pid || rec.syscall.abi != SCT_ABI_COMPAT ||
+		    rec.syscall.nr != nr)
+			continue;
+		a = sct_session_compat_syscall_args(sct_reader_session(r), nr);
+		cr_assert(a, "no description of compat call %u in the HEADER", nr);
+		cr_assert_gt(a->nargs, 0);
+		desc0->kind = a->args[0].kind;
+		out->sc = rec.syscall;
+		cr_assert_lt(rec.syscall.path.len, sizeof(out->path));
+		cr_assert_lt(rec.syscall.path2.len, sizeof(out->path2));
+		memcpy(out->path, rec.syscall.path.ptr, rec.syscall.path.len);
+		out->path[rec.syscall.path.len] = '\0';
+		memcpy(out->path2, rec.syscall.path2.ptr, rec.syscall.path2.len);
+		out->path2[rec.syscall.path2.len] = '\0';
+		found = true;
+	}
+	sct_reader_close(r);
+	return found;
+}
+
+/*
+ * ia32 calls of a 64-bit process (int $0x80): described in the HEADER's compat table as the
+ * native calls of their names, their arguments read from the ia32 registers, their paths read.
+ */
+Test(record_args, compat_calls_carry_their_arguments_and_paths)
+{
+	const char *extra[] = { "--args", NULL };
+	const char *wl[] = { rh_workload("compat"), rh_dir, NULL };
+	char one[512], two[512];
+	struct sct_arg_desc d0;
+	struct rh_run run;
+	struct call c;
+	long fd;
+
+	cr_assert_eq(rh_run_traced(&run, wl, rh_trace_path, extra), 0, "run failed (see stderr)");
+	cr_assert(WIFEXITED(run.wl_status) && WEXITSTATUS(run.wl_status) == 0, "workload: %s", run.out);
+	cr_assert(WIFEXITED(run.rec.status) && WEXITSTATUS(run.rec.status) == 0, "recorder:\n%s",
+		  run.rec.err);
+	fd = rh_field(strstr(run.out, "fd"), "fd");
+	snprintf(one, sizeof(one), "%s/c one", rh_dir);
+	snprintf(two, sizeof(two), "%s/c two", rh_dir);
+	cr_assert(compat_call(rh_trace_path, (uint32_t)run.wl_pid, 5, &c, &d0), "no ia32 open");
+	cr_assert_eq(d0.kind, SCT_ARG_PATH);
+	cr_assert_eq(c.sc.arg1, O_WRONLY | O_CREAT | O_TRUNC);
+	cr_assert_eq(c.sc.arg2, 0640);
+	cr_assert_eq(c.sc.ret, fd);
+	cr_assert_eq(c.sc.path_flags, SCT_PATH_CAPTURED);
+	cr_assert_str_eq(c.path, one);
+	cr_assert_eq(c.sc.path2_flags, 0);
+	cr_assert(compat_call(rh_trace_path, (uint32_t)run.wl_pid, 38, &c, &d0), "no ia32 rename");
+	cr_assert_eq(c.sc.ret, 0);
+	cr_assert_eq(c.sc.path_flags, SCT_PATH_CAPTURED);
+	cr_assert_str_eq(c.path, one);
+	cr_assert_eq(c.sc.path2_flags, SCT_PATH_CAPTURED);
+	cr_assert_str_eq(c.path2, two);
+	rh_run_release(&run);
+}
+
 /*
  * The perf backend: the six registers from raw_syscalls:sys_enter's samples, exact; a call
  * with a path argument says its string was not read (perf reads no user memory).

@@ -100,16 +100,30 @@ struct sct_writer *rt_open_recording(const char *path, const char *host, const c
 	return rt_open_info(path, &info, 0);
 }
 
-struct sct_writer *rt_open_args(const char *path, const char *host, const struct sct_syscall_args *descs,
-				uint32_t ndescs)
+struct sct_writer *rt_open_args_compat(const char *path, const char *host, const struct sct_syscall_args *descs,
+				       uint32_t ndescs, const struct sct_syscall_args *compat, uint32_t ncompat)
 {
+	static const struct sct_syscall_name compat_names[] = { { 5, "open" }, { 38, "rename" } };
 	struct sct_header_info info = RT_INFO(host, names, sizeof(names) / sizeof(names[0]));
 
 	info.syscall_args = descs;
 	info.nsyscall_args = ndescs;
 	info.args_max = 256;
 	info.args_paths = "enter";
+	if (compat) {
+		info.compat_arch = "i386";
+		info.compat_syscalls = compat_names;
+		info.ncompat_syscalls = sizeof(compat_names) / sizeof(compat_names[0]);
+		info.compat_syscall_args = compat;
+		info.ncompat_syscall_args = ncompat;
+	}
 	return rt_open_info(path, &info, 0);
+}
+
+struct sct_writer *rt_open_args(const char *path, const char *host, const struct sct_syscall_args *descs,
+				uint32_t ndescs)
+{
+	return rt_open_args_compat(path, host, descs, ndescs, NULL, 0);
 }
 
 void rt_sample(struct sct_writer *w, uint64_t rel_ns, uint32_t pid, uint32_t tid, uint32_t cpu,

@@ -41,9 +41,12 @@ struct sct_writer *rt_open_events(const char *path, const char *host, const stru
 /* A file of a recording (format 1.2): its id, its sequence number, snapshot or not. */
 struct sct_writer *rt_open_recording(const char *path, const char *host, const char *id, uint64_t seq,
 				     bool snapshot);
-/* A session with syscall arguments (format 1.3) described by descs. */
+/* A session with syscall arguments (format 1.4) described by descs. */
 struct sct_writer *rt_open_args(const char *path, const char *host, const struct sct_syscall_args *descs,
 				uint32_t ndescs);
+/* The same with an i386 compat table (open 5, rename 38) and its compat descriptions. */
+struct sct_writer *rt_open_args_compat(const char *path, const char *host, const struct sct_syscall_args *descs,
+				       uint32_t ndescs, const struct sct_syscall_args *compat, uint32_t ncompat);
 void rt_close(struct sct_writer *w);
 void rt_sample(struct sct_writer *w, uint64_t rel_ns, uint32_t pid, uint32_t tid, uint32_t cpu,
 	       uint64_t cg, uint32_t event, const void *payload, uint32_t len);

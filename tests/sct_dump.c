@@ -153,16 +153,13 @@ static void trailer_print(struct dump *d, const struct sct_reader *r)
 		(unsigned long long)t->first_ns, (unsigned long long)t->last_ns);
 }
 
-/* Format 1.3: the argument descriptions, in a session that has arguments only. */
-static void syscall_args_print(struct dump *d, const struct sct_session *s)
+/* One ABI's descriptions, as a list of [nr, [[name, kind, family], ...]]. */
+static void args_table_print(struct dump *d, const struct sct_session *s, uint32_t n,
+			     const struct sct_syscall_args *(*at)(const struct sct_session *, uint32_t))
 {
-	if (!sct_session_has_args(s))
-		return;
-	fprintf(d->out, ", \"syscall_args\": {\"max\": %u, \"paths\": ", sct_session_args_max(s));
-	put_cstr(d->out, sct_session_args_paths(s));
-	fputs(", \"native\": [", d->out);
-	for (uint32_t i = 0; i < sct_session_nsyscall_args(s); i++) {
-		const struct sct_syscall_args *a = sct_session_syscall_args_at(s, i);
+	fputc('[', d->out);
+	for (uint32_t i = 0; i < n; i++) {
+		const struct sct_syscall_args *a = at(s, i);
 
 		fprintf(d->out, "%s[%u, [", i ? ", " : "", a->nr);
 		for (uint32_t k = 0; k < a->nargs; k++) {
@@ -176,7 +173,27 @@ static void syscall_args_print(struct dump *d, const struct sct_session *s)
 		}
 		fputs("]]", d->out);
 	}
-	fputs("]}", d->out);
+	fputc(']', d->out);
+}
+
+/*
+ * Format 1.3: the argument descriptions, in a session that has arguments only; "compat" (1.4)
+ * only when it describes a syscall, so that examples without one read as before.
+ */
+static void syscall_args_print(struct dump *d, const struct sct_session *s)
+{
+	if (!sct_session_has_args(s))
+		return;
+	fprintf(d->out, ", \"syscall_args\": {\"max\": %u, \"paths\": ", sct_session_args_max(s));
+	put_cstr(d->out, sct_session_args_paths(s));
+	fputs(", \"native\": ", d->out);
+	args_table_print(d, s, sct_session_nsyscall_args(s), sct_session_syscall_args_at);
+	if (sct_session_ncompat_syscall_args(s)) {
+		fputs(", \"compat\": ", d->out);
+		args_table_print(d, s, sct_session_ncompat_syscall_args(s),
+				 sct_session_compat_syscall_args_at);
+	}
+	fputc('}', d->out);
 }
 
 static void session_print(struct dump *d, const struct sct_session *s)
