@@ -115,24 +115,38 @@ static off_t file_size(const char *path)
 	return stat(path, &st) == 0 ? st.st_size : -1;
 }
 
+/*
+ * Does the trace at path hold a SYSCALL record yet? Read up to the first one only: the file
+ * grows while it is read, and a recorder of a syscall loop can outwrite a reader built with
+ * sanitizers, which then never reaches the end.
+ */
+static bool has_syscall(const char *path)
+{
+	struct sct_reader *r;
+	struct sct_record rec;
+	int err = 0, rc;
+
+	r = sct_reader_open(path, &err);
+	cr_assert(r, "reading %s: %s", path, sct_strerror(err));
+	while ((rc = sct_reader_next(r, &rec)) == 1 && rec.type != SCT_REC_SYSCALL)
+		;
+	cr_assert_geq(rc, 0, "reading %s: %s", path, sct_strerror(rc));
+	sct_reader_close(r);
+	return rc == 1;
+}
+
 /* Wait until the trace at path holds at least one SYSCALL record (a block was flushed). */
 static void wait_first_block(const char *path)
 {
 	struct timespec tick = {0, 20 * 1000 * 1000};
 	off_t seen = file_size(path);
-	struct rh_trace t;
 
 	for (int i = 0; i < 1500; i++) {
 		off_t now = file_size(path);
 
 		if (now > seen) {
-			size_t records;
-
 			seen = now;
-			cr_assert_eq(rh_trace_read(path, &t), 0);
-			records = t.nsc;
-			rh_trace_free(&t);
-			if (records > 0)
+			if (has_syscall(path))
 				return;
 		}
 		nanosleep(&tick, NULL);
