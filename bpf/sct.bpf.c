@@ -471,9 +471,11 @@ static __always_inline __u64 cgroup_moves_read(void)
  * The slot taken by task, at its first syscall on this CPU since it was switched in, or since
  * a task moved between cgroups in cgroup mode (it may have been this one, out of the cgroup).
  */
-static __always_inline void cpu_owner_claim(struct sct_cpu_owner *o, struct task_struct *task)
+static __always_inline void cpu_owner_claim(struct sct_cpu_owner *o, struct task_struct *task,
+					    struct pt_regs *regs)
 {
 	o->task = (__u64)task;
+	o->regs = (__u64)regs;
 	/* the count first: a move in between then shows at sys_exit as a new count */
 	o->moves = cgroup_moves_read();
 	o->traced = current_traced(bpf_get_current_pid_tgid());
@@ -504,6 +506,22 @@ static __always_inline __u64 cpu_owner_cgroup(struct sct_cpu_owner *o)
 	return o->cgroup_id;
 }
 
+/*
+ * A non-leader's exec gives it its leader's tid, which its call to execve returns with: the
+ * CPU's slots, where sys_exit takes the tid from, follow. An owner still set is current: every
+ * switch clears it.
+ */
+static __always_inline void cpu_owners_retid(__u32 tid)
+{
+	struct sct_cpu_call_args *s = cpu_call_args_get();
+	struct sct_cpu_call *c = cpu_call_get();
+
+	if (c && c->o.task)
+		c->o.tid = tid;
+	if (s && s->o.task)
+		s->o.tid = tid;
+}
+
 #if SCT_HAS_PLAIN
 SEC("tp_btf/sys_enter")
 int BPF_PROG(sys_enter, struct pt_regs *regs, long id)
@@ -519,7 +537,7 @@ int BPF_PROG(sys_enter, struct pt_regs *regs, long id)
 	task = bpf_get_current_task_btf();
 	if (cpu_owner_stale(&c->o, task)) {
 		c->in.active = 0;
-		cpu_owner_claim(&c->o, task);
+		cpu_owner_claim(&c->o, task, regs);
 	}
 	if (c->o.traced)
 		inflight_start(&c->in, id, task_is_compat(task));
@@ -553,15 +571,15 @@ int BPF_PROG(sys_exit, struct pt_regs *regs, long ret)
 	if (!slot)
 		return 0;
 	c = &slot->call;
-	task = bpf_get_current_task_btf();
-	if (c->o.task == (__u64)task) {
+	if (c->o.regs == (__u64)regs) {
 		if (c->in.active) {
-			struct call_end ce = { task->tgid, task->pid, ret, cpu_owner_cgroup(&c->o) };
+			struct call_end ce = { c->o.pid, c->o.tid, ret, cpu_owner_cgroup(&c->o) };
 
 			syscall_submit(&c->in, &ce, slot);
 		}
 		return 0;
 	}
+	task = bpf_get_current_task_btf();
 	/* Switched out since its sys_enter: the call, if traced, was parked in its storage. */
 	in = bpf_task_storage_get(&inflight, task, NULL, 0);
 	if (in) {
@@ -634,6 +652,7 @@ int BPF_PROG(sched_switch, bool preempt, struct task_struct *prev)
 		if (!s || s->o.task != (__u64)prev)
 			return 0;
 		s->o.task = 0;
+		s->o.regs = 0;
 		if (s->ia.in.active)
 			cpu_call_park_args(s, prev);
 		return 0;
@@ -642,6 +661,7 @@ int BPF_PROG(sched_switch, bool preempt, struct task_struct *prev)
 	if (!c || c->o.task != (__u64)prev)
 		return 0;
 	c->o.task = 0;
+	c->o.regs = 0;
 	if (!c->in.active)
 		return 0;
 	in = cpu_call_park(&inflight, &c->in, prev);
@@ -796,7 +816,7 @@ int BPF_PROG(sys_enter_args, struct pt_regs *regs, long id)
 	ia = &s->ia;
 	if (cpu_owner_stale(&s->o, task)) {
 		ia->in.active = 0;
-		cpu_owner_claim(&s->o, task);
+		cpu_owner_claim(&s->o, task, regs);
 	}
 	if (!s->o.traced)
 		return 0;
@@ -918,23 +938,24 @@ static __always_inline void args_submit(struct sct_inflight_args *ia, const stru
 SEC("tp_btf/sys_exit")
 int BPF_PROG(sys_exit_args, struct pt_regs *regs, long ret)
 {
-	struct task_struct *task = bpf_get_current_task_btf();
 	struct sct_cpu_slot_args *slot;
 	struct sct_cpu_call_args *s;
 	struct sct_inflight_args *ia;
+	struct task_struct *task;
 
 	slot = cpu_slot_args_get();
 	if (!slot)
 		return 0;
 	s = &slot->call;
-	if (s->o.task == (__u64)task) {
+	if (s->o.regs == (__u64)regs) {
 		if (s->ia.in.active) {
-			struct call_end c = { task->tgid, task->pid, ret, cpu_owner_cgroup(&s->o) };
+			struct call_end c = { s->o.pid, s->o.tid, ret, cpu_owner_cgroup(&s->o) };
 
 			args_submit(&s->ia, &c, slot);
 		}
 		return 0;
 	}
+	task = bpf_get_current_task_btf();
 	/* Switched out since its sys_enter: the call, if traced, was parked in its storage. */
 	ia = bpf_task_storage_get(&inflight_args, task, NULL, 0);
 	if (!ia) {
@@ -1072,6 +1093,8 @@ int BPF_PROG(sched_exec, struct task_struct *p, pid_t old_pid, struct linux_binp
 	struct sct_ev_exec *e;
 	long n;
 
+	if (old_tid != tid)
+		cpu_owners_retid(tid);
 	if (inflight_in_hash && old_tid != tid)
 		inflight_hash_move(old_tid, tid);
 	if (mode == SCT_MODE_TARGETS) {

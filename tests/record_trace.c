@@ -271,6 +271,9 @@ Test(record_trace, exec_by_non_leader_thread)
 	cr_assert_eq(x->rec.tid, pid);
 	cr_assert_eq(x->rec.old_tid, old_tid);
 	cr_assert_str_eq(x->filename, strstr(thread[0], " file ") + 6);
+	/* the execve returns to the thread under its new tid, whether it slept or not */
+	cr_assert_eq(rh_count_returns(&t, pid, t.nr_execve, 0), 1);
+	cr_assert_eq(rh_count_syscalls(&t, pid, pid, t.nr_execve), 1);
 	/* still traced under its new tid: the post-exec image's three writes are there */
 	for (size_t i = 0; i < t.nsc; i++)
 		if (t.sc[i].tid == pid && t.sc[i].nr == t.nr_write && t.sc[i].ret == 300 &&
