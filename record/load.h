@@ -27,6 +27,7 @@ struct load_settings {
 	bool inflight_in_hash;    /* no task storage: the *_hash syscall programs */
 	bool staged;              /* SYSCALL events staged per CPU, flushed by stage_prog_fd */
 	bool args;                /* --args: the *_args syscall programs (task storage only) */
+	bool task_cast;           /* sys_enter casts the task address its slot keeps */
 	__u32 args_max;
 	__u32 npath_args;         /* entries of path_args: both syscall tables' numbers */
 	__u32 compat_path_base;   /* where path_args' compat numbers start */
@@ -70,6 +71,7 @@ extern const struct loader load_light, load_light_args, load_skel;
 		(ro)->wakeup_bytes = (s)->wakeup_bytes;         \
 		(ro)->inflight_in_hash = (s)->inflight_in_hash; \
 		(ro)->staged = (s)->staged;                     \
+		(ro)->task_cast = (s)->task_cast;               \
 		(ro)->args_on = (s)->args;                      \
 		(ro)->args_max = (s)->args_max;                 \
 		(ro)->compat_path_base = (s)->compat_path_base; \

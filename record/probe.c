@@ -11,6 +11,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/syscall.h>
+#include <sys/utsname.h>
 #include <unistd.h>
 #include <linux/bpf.h>
 #include <linux/capability.h>
@@ -210,6 +211,26 @@ static bool probe_light_skeleton(char *why, size_t cap)
 	return true;
 }
 
+/*
+ * Finding a kfunc takes the kernel's BTF, ~5 MB that only the light skeleton's loader searches
+ * cheaply, in the kernel. The release tells instead: since 6.2 every kernel with BPF registers
+ * bpf_rdonly_cast() for every program type.
+ */
+static bool probe_task_cast(char *why, size_t cap)
+{
+	unsigned major = 0, minor = 0;
+	struct utsname u;
+
+	if (uname(&u))
+		return why_errno(why, cap, "uname", errno);
+	if (sscanf(u.release, "%u.%u", &major, &minor) != 2 || major < 6 || (major == 6 && minor < 2)) {
+		snprintf(why, cap, "Linux %s is older than 6.2", u.release);
+		return false;
+	}
+	snprintf(why, cap, "Linux %s has bpf_rdonly_cast()", u.release);
+	return true;
+}
+
 static bool probe_raw_syscalls(char *why, size_t cap)
 {
 	struct perf_tps tps;
@@ -255,6 +276,9 @@ static const struct feature features[PROBE_COUNT] = {
 	[PROBE_RUN_ON_CPU] = { false, "run-on-cpu", "BPF_PROG_TEST_RUN on a chosen CPU", "5.10",
 			       "SYSCALL events go to the ring buffer one by one, not staged per CPU",
 			       probe_run_on_cpu },
+	[PROBE_TASK_CAST] = { false, "task-cast", "bpf_rdonly_cast() kfunc", "6.2",
+			      "each syscall's entry asks a helper for its task (~17 ns a call here)",
+			      probe_task_cast },
 	[PROBE_PERF_ACCESS] = { true, "perf-access", "CAP_PERFMON or perf_event_paranoid -1", "5.8",
 				NULL, perf_probe_access },
 	[PROBE_RAW_SYSCALLS] = { true, "raw-syscalls", "raw_syscalls tracepoints in tracefs",

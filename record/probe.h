@@ -28,6 +28,7 @@ enum probe_feature {
 	PROBE_TASK_STORAGE,    /* task storage maps and their helper in tracing programs */
 	PROBE_LIGHT_SKELETON,  /* BPF_PROG_TYPE_SYSCALL loader and in-kernel CO-RE */
 	PROBE_RUN_ON_CPU,      /* BPF_F_TEST_RUN_ON_CPU: the per-CPU stages can be flushed */
+	PROBE_TASK_CAST,       /* bpf_rdonly_cast(): sys_enter finds its task without a helper */
 	PROBE_PERF_ACCESS,     /* perf backend: CAP_PERFMON, root or perf_event_paranoid -1 */
 	PROBE_RAW_SYSCALLS,    /* perf backend: raw_syscalls and sched tracepoints in tracefs */
 	PROBE_SAMPLE_CGROUP,   /* perf backend: PERF_SAMPLE_CGROUP */

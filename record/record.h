@@ -300,6 +300,7 @@ struct recorder {
 	int cpu_calls_fd;           /* the calls in flight on each CPU (bpf/sct.bpf.c cpu_calls) */
 	int cpu_calls_args_fd;      /* the same under --args (cpu_calls_args) */
 	bool staged;
+	bool task_cast;             /* sys_enter casts its slot's task address (bpf_rdonly_cast) */
 	uint64_t stage_flush_ns;    /* last stage_flush_all() */
 	__u32 *iter_mode;           /* the iterator's switch, in the mapped .bss */
 	struct ringbuf rb;

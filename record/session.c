@@ -84,6 +84,7 @@ static int session_check_report(struct recorder *r)
 		r->loader = env->args ? &load_light_args : &load_light;
 	/* The perf backend reads its rings directly: nothing is staged, no flush adds its delay. */
 	r->staged = r->backend == BACKEND_BPF && probes.have[PROBE_RUN_ON_CPU];
+	r->task_cast = probes.have[PROBE_TASK_CAST];
 	if (env->args && r->backend == BACKEND_BPF && r->inflight_in_hash) {
 		fprintf(stderr, "sct-record: --args needs task storage for tracing programs (Linux "
 			"5.12); see sct-record --probe\n");
@@ -147,6 +148,7 @@ static int session_load_report(struct recorder *r)
 		.ringbuf_size = env->ringbuf_size,
 		.inflight_in_hash = r->inflight_in_hash,
 		.staged = r->staged,
+		.task_cast = r->task_cast,
 		.args = env->args,
 		.args_max = env->args_max,
 		.npath_args = r->args.npath_args ? r->args.npath_args : 1,

@@ -15,6 +15,7 @@
 #include <string.h>
 #include <sys/stat.h>
 #include <sys/syscall.h>
+#include <sys/utsname.h>
 #include <sys/wait.h>
 #include <unistd.h>
 #include <linux/perf_event.h>
@@ -74,15 +75,27 @@ static const char *probe_line(const char *out, const char *feature, char *line, 
 }
 
 /*
- * Every kernel the tests run on (6.1 and later) has every feature; perf-cgroup depends on the
- * host's setup too (see probe_perf_cgroup_agrees_with_the_kernel).
+ * Every kernel the tests run on (6.1 and later) has every feature but task-cast (6.2), which
+ * --probe gives as its release says; perf-cgroup depends on the host's setup too (see
+ * probe_perf_cgroup_agrees_with_the_kernel).
  */
+/* Is this kernel's release 6.2 or later? */
+static bool release_has_cast(void)
+{
+	unsigned major = 0, minor = 0;
+	struct utsname u;
+
+	cr_assert_eq(uname(&u), 0);
+	cr_assert_eq(sscanf(u.release, "%u.%u", &major, &minor), 2, "release %s", u.release);
+	return major > 6 || (major == 6 && minor >= 2);
+}
+
 Test(record_kernel, probe_finds_every_feature)
 {
 	static const char *const features[] = {"btf", "cgroup-v2", "tp-btf", "ringbuf", "task-iter",
 					       "ancestor-cgroup", "task-storage", "light-skeleton",
 					       "run-on-cpu", "perf-access", "raw-syscalls", "sample-cgroup"};
-	const size_t more = 1; /* perf-cgroup */
+	const size_t more = 2; /* perf-cgroup, task-cast */
 	const char *args[] = {"--probe", NULL};
 	char *out = NULL, line[512], want[64];
 	size_t lines = 0;
@@ -96,6 +109,9 @@ Test(record_kernel, probe_finds_every_feature)
 	/* one line per feature, then the backend auto picks */
 	cr_assert_eq(lines, sizeof(features) / sizeof(features[0]) + more + 1, "--probe printed:\n%s", out);
 	cr_assert_not_null(probe_line(out, "perf-cgroup", line, sizeof(line)), "%s", out);
+	cr_assert_not_null(probe_line(out, "task-cast", line, sizeof(line)), "%s", out);
+	cr_assert_eq(strncmp(line, release_has_cast() ? "task-cast        yes" : "task-cast        no ", 20),
+		     0, "'%s'", line);
 	cr_assert_not_null(probe_line(out, "backend-auto", line, sizeof(line)), "%s", out);
 	cr_assert_eq(strncmp(line, "backend-auto     bpf  ", 22), 0, "'%s'", line);
 	for (size_t i = 0; i < sizeof(features) / sizeof(features[0]); i++) {
@@ -228,6 +244,8 @@ ParameterizedTestParameters(record_kernel, fallback_passes_the_suites)
 		/* the light skeletons' objects have no hash pair */
 		{"no-task-storage", "(ordinary skeleton, tid hash map, staged)", "", FALLBACK_SUITES},
 		{"no-run-on-cpu", "(light skeleton, task storage, unstaged)", "", FALLBACK_SUITES},
+		/* sys_enter asks the helper for its task: the ABI of each call still exact */
+		{"no-task-cast", "(light skeleton, task storage, staged)", "", FALLBACK_SUITES},
 		{"", "(perf, kernel cgroup ids)", "perf", BACKEND_SUITES},
 		/* no PERF_SAMPLE_CGROUP: the ids come from /proc, the rest of the trace is the same */
 		{"no-sample-cgroup", "(perf, recorder cgroup ids)", "perf", BACKEND_SUITES},

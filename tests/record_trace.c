@@ -91,6 +91,51 @@ Test(record_trace, exact_writes_of_one_thread)
 	rh_run_release(&run);
 }
 
+/* SYSCALL records of pid with that ABI, number and return value. */
+static size_t count_abi(const struct rh_trace *t, uint32_t pid, uint8_t abi, int64_t nr, int64_t ret)
+{
+	size_t n = 0;
+
+	for (size_t i = 0; i < t->nsc; i++)
+		n += t->sc[i].pid == pid && t->sc[i].abi == abi && t->sc[i].nr == nr && t->sc[i].ret == ret;
+	return n;
+}
+
+/*
+ * ia32 calls (int $0x80) of a 64-bit process, among its native ones: each record has the ABI
+ * its call was made with, whether sys_enter found the task by the helper or by its slot. The
+ * perf backend has no ABI to give (raw_syscalls): it writes them as native, with their ia32
+ * numbers, as the README says.
+ */
+Test(record_trace, ia32_calls_of_a_64_bit_process_are_compat)
+{
+	const char *wl[] = {rh_workload("compat"), rh_dir, NULL};
+	const uint8_t abi = RH_PERF() ? SCT_ABI_NATIVE : SCT_ABI_COMPAT;
+	struct rh_run run;
+	struct rh_trace t;
+	uint32_t pid;
+	size_t compat = 0;
+	long fd;
+
+	cr_assert_eq(rh_run_traced(&run, wl, rh_trace_path, NULL), 0, "run failed (see stderr)");
+	cr_assert(WIFEXITED(run.wl_status) && WEXITSTATUS(run.wl_status) == 0, "workload: %s", run.out);
+	pid = (uint32_t)run.wl_pid;
+	fd = rh_field(strstr(run.out, "fd"), "fd");
+	trace_load(&t, rh_trace_path);
+	assert_clean(&run, &t);
+	/* ia32 open, close and rename */
+	cr_assert_eq(count_abi(&t, pid, abi, 5, fd), 1);
+	cr_assert_eq(count_abi(&t, pid, abi, 6, 0), 1);
+	cr_assert_eq(count_abi(&t, pid, abi, 38, 0), 1);
+	for (size_t i = 0; i < t.nsc; i++)
+		compat += t.sc[i].abi == SCT_ABI_COMPAT;
+	cr_assert_eq(compat, abi == SCT_ABI_COMPAT ? 3 : 0, "%zu compat records", compat);
+	/* then the native write of its "fd N" line */
+	cr_assert_eq(count_abi(&t, pid, SCT_ABI_NATIVE, t.nr_write, (int64_t)strlen(run.out)), 1);
+	rh_trace_free(&t);
+	rh_run_release(&run);
+}
+
 Test(record_trace, process_tree_lifecycle)
 {
 	const char *wl[] = {rh_workload("tree"), "5", "2", NULL}; /* 6 levels, 63 processes */
