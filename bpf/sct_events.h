@@ -132,8 +132,9 @@ struct sct_inflight {
 struct sct_cpu_owner {
 	__u64 task;      /* its task_struct's address; 0: none since the last switch */
 	/*
-	 * Its pt_regs' address, the same at its sys_enter and sys_exit: who is current at
-	 * sys_exit without a helper call (~8 ns a call here); 0 with task.
+	 * Its pt_regs' address, the same at its sys_enter and sys_exit and unique among live
+	 * tasks: the programs know the running task is the owner without a helper call; cleared
+	 * with task.
 	 */
 	__u64 regs;
 	__u32 traced;    /* the filter's verdict on it, taken once per stay on the CPU */
