@@ -338,6 +338,7 @@ Test(record_args, compat_calls_carry_their_arguments_and_paths)
 	struct call c;
 	long fd;
 
+	rh_require_ia32();
 	cr_assert_eq(rh_run_traced(&run, wl, rh_trace_path, extra), 0, "run failed (see stderr)");
 	cr_assert(WIFEXITED(run.wl_status) && WEXITSTATUS(run.wl_status) == 0, "workload: %s", run.out);
 	cr_assert(WIFEXITED(run.rec.status) && WEXITSTATUS(run.rec.status) == 0, "recorder:\n%s",

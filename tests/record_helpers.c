@@ -63,6 +63,38 @@ void rh_require_root(void)
 	cr_skip_test("%s", why);
 }
 
+/* In a child, since where ia32 calls do not run, the first one kills the process making it. */
+static bool rh_ia32_runs(void)
+{
+	const long ia32_getpid = 20;
+	int status;
+	pid_t pid;
+
+	pid = fork();
+	cr_assert_geq(pid, 0, "fork: %s", strerror(errno));
+	if (pid == 0) {
+		long ret;
+
+		__asm__ volatile("int $0x80"
+				 : "=a"(ret)
+				 : "a"(ia32_getpid)
+				 : "memory", "r8", "r9", "r10", "r11");
+		_exit(ret == getpid() ? 0 : 1);
+	}
+	cr_assert_eq(waitpid(pid, &status, 0), pid, "waitpid: %s", strerror(errno));
+	return WIFEXITED(status) && WEXITSTATUS(status) == 0;
+}
+
+void rh_require_ia32(void)
+{
+	const char *why = "this kernel runs no ia32 calls of a 64-bit process (ia32 emulation off)";
+
+	if (rh_ia32_runs())
+		return;
+	fprintf(stderr, "\n*** SKIPPING: %s; the kernel matrix's guests run them ***\n\n", why);
+	cr_skip_test("%s", why);
+}
+
 static int64_t rh_now_ms(void)
 {
 	struct timespec ts;

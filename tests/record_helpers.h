@@ -24,6 +24,12 @@
 /* Skip (outside CI, loudly) or fail (CI=true) unless we are root and the recorder exists. */
 void rh_require_root(void);
 bool rh_in_ci(void);
+/*
+ * Skip, loudly, unless this kernel runs ia32 calls (int $0x80) of a 64-bit process: it does not
+ * where its ia32 emulation is off (ia32_emulation=0, CONFIG_IA32_EMULATION unset) or the
+ * hypervisor refuses the call. CI does not fail on it: the kernel matrix's guests run them.
+ */
+void rh_require_ia32(void);
 
 const char *rh_recorder_path(void);
 /* Absolute path of workload NAME (static buffer, valid until the next call). */

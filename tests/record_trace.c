@@ -117,6 +117,7 @@ Test(record_trace, ia32_calls_of_a_64_bit_process_are_compat)
 	size_t compat = 0;
 	long fd;
 
+	rh_require_ia32();
 	cr_assert_eq(rh_run_traced(&run, wl, rh_trace_path, NULL), 0, "run failed (see stderr)");
 	cr_assert(WIFEXITED(run.wl_status) && WEXITSTATUS(run.wl_status) == 0, "workload: %s", run.out);
 	pid = (uint32_t)run.wl_pid;
