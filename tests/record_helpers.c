@@ -798,6 +798,12 @@ static int rh_run_fail(struct rh_run *run, const char *step, int err)
 int rh_run_traced(struct rh_run *run, const char *const wl_argv[], const char *trace,
 		  const char *const extra[])
 {
+	return rh_run_traced_within(run, wl_argv, trace, extra, RH_TIMEOUT_MS);
+}
+
+int rh_run_traced_within(struct rh_run *run, const char *const wl_argv[], const char *trace,
+			 const char *const extra[], int timeout_ms)
+{
 	const char *args[48] = {"-o", trace, "-p"};
 	char pid[16];
 	size_t n = 4;
@@ -820,14 +826,14 @@ int rh_run_traced(struct rh_run *run, const char *const wl_argv[], const char *t
 	ret = rh_go(&run->wl);
 	if (ret)
 		return rh_run_fail(run, "send go byte", ret);
-	ret = rh_read_all(run->wl.out_fd, &run->out, RH_TIMEOUT_MS);
+	ret = rh_read_all(run->wl.out_fd, &run->out, timeout_ms);
 	if (ret)
 		return rh_run_fail(run, "read workload output", ret);
 	ret = rh_wait(run->wl.pid, RH_TIMEOUT_MS, &run->wl_status, NULL);
 	if (ret)
 		return rh_run_fail(run, "wait workload", ret);
 	run->wl.pid = -1;
-	ret = rh_recorder_finish(&run->rec, 0, RH_TIMEOUT_MS);
+	ret = rh_recorder_finish(&run->rec, 0, timeout_ms);
 	if (ret)
 		return rh_run_fail(run, "recorder did not stop after the workload exited", ret);
 	return 0;

@@ -208,6 +208,9 @@ struct rh_run {
  */
 int rh_run_traced(struct rh_run *run, const char *const wl_argv[], const char *trace,
 		  const char *const extra[]);
+/* The same, each step of it (reading, reaping, the recorder's stop) bounded by timeout_ms. */
+int rh_run_traced_within(struct rh_run *run, const char *const wl_argv[], const char *trace,
+			 const char *const extra[], int timeout_ms);
 void rh_run_release(struct rh_run *run);
 
 /* Parse "key value" pairs out of a workload line: the number after word key, -1 if absent. */
