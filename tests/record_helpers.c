@@ -829,7 +829,7 @@ int rh_run_traced_within(struct rh_run *run, const char *const wl_argv[], const 
 	ret = rh_read_all(run->wl.out_fd, &run->out, timeout_ms);
 	if (ret)
 		return rh_run_fail(run, "read workload output", ret);
-	ret = rh_wait(run->wl.pid, RH_TIMEOUT_MS, &run->wl_status, NULL);
+	ret = rh_wait(run->wl.pid, timeout_ms, &run->wl_status, NULL);
 	if (ret)
 		return rh_run_fail(run, "wait workload", ret);
 	run->wl.pid = -1;
