@@ -263,16 +263,33 @@ void block_enc_add_syscalls(struct block_enc *e, const struct sct_syscall *sc, u
 	for (uint32_t i = 0; i < n; i++) {
 		RECORD_SYSCALL_BASE_FIELDS(ENC_SYSCALLS_COLUMN, syscall)
 	}
-	t->count += n;
-	block_enc_run(e, SCT_REC_SYSCALL, n);
-	e->count += n;
-	e->raw_bound += (size_t)n * BLOCK_RECORD_BOUND(SYSCALL_BASE_NCOLS);
+	block_enc_add_syscall_rows(e, n);
 }
 #undef ENC_SYSCALLS_COLUMN
 #undef ENC_SYSCALLS_UINT
 #undef ENC_SYSCALLS_SINT
 #undef ENC_SYSCALLS_TIME
 #undef ENC_SYSCALLS_BYTES
+
+/* sct.h spells the columns out: a field it lacks fails to compile, one it adds fails here. */
+_Static_assert(sizeof(struct sct_syscall_rows) == SYSCALL_BASE_NCOLS * sizeof(uint64_t *),
+	       "struct sct_syscall_rows has a member per base SYSCALL field");
+#define ENC_ROWS_COLUMN(t, member, kind, unit) rows->member = c + SYSCALL_COL_##member * e->stride;
+void block_enc_syscall_rows(struct block_enc *e, struct sct_syscall_rows *rows)
+{
+	uint64_t *c = e->types[SCT_REC_SYSCALL].cols + e->types[SCT_REC_SYSCALL].count;
+
+	RECORD_SYSCALL_BASE_FIELDS(ENC_ROWS_COLUMN, syscall)
+}
+#undef ENC_ROWS_COLUMN
+
+void block_enc_add_syscall_rows(struct block_enc *e, uint32_t n)
+{
+	e->types[SCT_REC_SYSCALL].count += n;
+	block_enc_run(e, SCT_REC_SYSCALL, n);
+	e->count += n;
+	e->raw_bound += (size_t)n * BLOCK_RECORD_BOUND(SYSCALL_BASE_NCOLS);
+}
 
 static int buf_reserve(uint8_t **p, size_t *cap, size_t need)
 {

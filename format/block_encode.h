@@ -115,6 +115,14 @@ static inline size_t block_enc_syscall_bound(const struct block_enc *e, const st
 void block_enc_add_syscalls(struct block_enc *e, const struct sct_syscall *sc, uint32_t n);
 
 /*
+ * rows at the next free row of each base SYSCALL column (their type's columns allocated), for
+ * a caller that fills them and counts them in with block_enc_add_syscall_rows().
+ */
+void block_enc_syscall_rows(struct block_enc *e, struct sct_syscall_rows *rows);
+/* n rows filled through block_enc_syscall_rows() (room for them checked by the caller). */
+void block_enc_add_syscall_rows(struct block_enc *e, uint32_t n);
+
+/*
  * The SYSCALL hot path of block_enc_add(): its columns straight from the struct (the cast
  * sign-extends a SINT one as block_enc_add() does); the paths through block_enc_paths().
  */

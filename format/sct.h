@@ -387,6 +387,23 @@ SCT_MUST_CHECK int sct_writer_append_syscall(struct sct_writer *w, const struct 
  */
 SCT_MUST_CHECK int sct_writer_append_syscalls(struct sct_writer *w, const struct sct_syscall *sc,
 					      size_t n);
+/*
+ * SYSCALL records filled in place (libsct 4.1), for a producer whose records come in a layout
+ * of its own (sct-record's ring buffer events): no struct sct_syscall in between. Only in a
+ * session without "syscall_args". sct_writer_syscall_rows() points each member of rows at the
+ * pending block's column of that field, at the first free row, and returns how many rows (1
+ * to n) they have room for, or a negative code: -EINVAL (n 0, or a session with
+ * "syscall_args"), -ENOMEM, or the writer's error (it may write the full block first). Fill
+ * rows [0, k) of every column, each value as the struct's field would hold it, converted to
+ * uint64_t (ret sign-extended), then sct_writer_syscall_rows_commit(w, k) appends them, as k
+ * calls of sct_writer_append_syscall() would. No other writer call may come in between; a
+ * commit of 0 rows gives them up. Returns 0, or -EINVAL for k past the room given.
+ */
+struct sct_syscall_rows {
+	uint64_t *time_ns, *duration_ns, *pid, *tid, *cgroup_id, *nr, *abi, *ret, *unfinished;
+};
+SCT_MUST_CHECK int sct_writer_syscall_rows(struct sct_writer *w, size_t n, struct sct_syscall_rows *rows);
+SCT_MUST_CHECK int sct_writer_syscall_rows_commit(struct sct_writer *w, size_t k);
 /* Write the pending block now (no-op when empty). */
 SCT_MUST_CHECK int sct_writer_flush(struct sct_writer *w);
 /* Flush if the oldest pending record was appended flush_interval_ns ago or more (clock: monotonic). */

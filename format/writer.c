@@ -40,6 +40,7 @@ struct sct_writer {
 	uint64_t pending_since_ns; /* monotonic time of the first pending record */
 	struct block_enc enc;
 	struct trailer_acc tr;
+	uint32_t rows_open; /* rows the last sct_writer_syscall_rows() gave */
 };
 
 static uint64_t monotonic_ns(void)
@@ -279,6 +280,7 @@ static int writer_flush_block(struct sct_writer *w)
 	struct index_entry ie;
 	int err;
 
+	w->rows_open = 0;
 	if (!e->count)
 		return 0;
 	for (uint32_t type = 0; type <= SCT_REC_MAX; type++)
@@ -313,6 +315,7 @@ static int writer_room(struct sct_writer *w, size_t bound)
 /* n records were added to the pending block. */
 static void writer_added(struct sct_writer *w, uint32_t n)
 {
+	w->rows_open = 0;
 	if (w->enc.count == n)
 		w->pending_since_ns = monotonic_ns();
 	w->records += n;
@@ -405,6 +408,46 @@ int sct_writer_append_syscalls(struct sct_writer *w, const struct sct_syscall *s
 	}
 	err = writer_syscalls_add(w, sc, ok);
 	return err ? err : ok < n ? -SCT_E_LIMIT : 0;
+}
+
+int sct_writer_syscall_rows(struct sct_writer *w, size_t n, struct sct_syscall_rows *rows)
+{
+	const size_t bound = BLOCK_RECORD_BOUND(SYSCALL_BASE_NCOLS);
+	uint32_t k;
+	int err = writer_state(w);
+
+	w->rows_open = 0;
+	if (err)
+		return err;
+	if (!n || w->enc.syscall_args)
+		return -EINVAL;
+	if (!w->enc.types[SCT_REC_SYSCALL].cols) {
+		err = block_enc_type_alloc(&w->enc, SCT_REC_SYSCALL);
+		if (err)
+			return err;
+	}
+	k = writer_room_for(w, bound);
+	if (!k) {
+		err = writer_flush_block(w);
+		if (err)
+			return err;
+		k = writer_room_for(w, bound);
+	}
+	block_enc_syscall_rows(&w->enc, rows);
+	w->rows_open = k < n ? k : (uint32_t)n;
+	return (int)w->rows_open;
+}
+
+int sct_writer_syscall_rows_commit(struct sct_writer *w, size_t k)
+{
+	if (k > w->rows_open)
+		return -EINVAL;
+	w->rows_open = 0;
+	if (k) {
+		block_enc_add_syscall_rows(&w->enc, (uint32_t)k);
+		writer_added(w, (uint32_t)k);
+	}
+	return 0;
 }
 
 int sct_writer_append(struct sct_writer *w, const struct sct_record *rec)

@@ -153,29 +153,52 @@ static void syscall_set(struct sct_syscall *sc, const struct sct_ev_syscall *e)
 }
 
 /*
- * A run of SYSCALL events (a CPU's staged batch, or one event), appended together: libsct
- * fills each column for the whole run. A CGROUP record goes first where the cgroup id changes.
+ * Rows of e[0..n) straight into the writer's columns, up to the first whose cgroup id is not
+ * the last one's. Returns how many, or a negative code.
+ */
+static int event_syscall_rows(struct recorder *r, const struct sct_ev_syscall *e, size_t n)
+{
+	struct sct_syscall_rows c;
+	int room = sct_writer_syscall_rows(r->writer, n, &c), k;
+
+	if (room < 0)
+		return room;
+	for (k = 0; k < room && e[k].cgroup_id == r->last_cgroup; k++) {
+		c.time_ns[k] = e[k].enter_ns;
+		c.duration_ns[k] = e[k].duration_ns;
+		c.pid[k] = e[k].pid;
+		c.tid[k] = e[k].tid;
+		c.cgroup_id[k] = e[k].cgroup_id;
+		c.nr[k] = e[k].nr;
+		c.abi[k] = e[k].abi;
+		c.ret[k] = (uint64_t)e[k].ret;
+		c.unfinished[k] = 0;
+	}
+	return sct_writer_syscall_rows_commit(r->writer, k) ?: k;
+}
+
+/*
+ * A run of SYSCALL events (a CPU's staged batch, or one event): libsct's columns filled in
+ * place, with no struct sct_syscall in between. A CGROUP record goes first where the cgroup
+ * id changes.
  */
 static int event_syscalls(struct recorder *r, const struct sct_ev_syscall *e, size_t n)
 {
-	size_t k = 0;
-	int err = 0;
+	while (n) {
+		int k = event_syscall_rows(r, e, n);
 
-	for (size_t i = 0; i < n && !err; i++) {
-		if (e[i].cgroup_id != r->last_cgroup) {
-			err = sct_writer_append_syscalls(r->writer, r->run, k) ?:
-			      events_cgroup_change(r, e[i].cgroup_id, e[i].enter_ns);
-			k = 0;
+		if (k < 0)
+			return k;
+		e += k;
+		n -= k;
+		if (n && e->cgroup_id != r->last_cgroup) {
+			int err = events_cgroup_change(r, e->cgroup_id, e->enter_ns);
+
 			if (err)
-				break;
-		}
-		syscall_set(&r->run[k++], &e[i]);
-		if (k == SCT_STAGE_LEN) {
-			err = sct_writer_append_syscalls(r->writer, r->run, k);
-			k = 0;
+				return err;
 		}
 	}
-	return err ?: sct_writer_append_syscalls(r->writer, r->run, k);
+	return 0;
 }
 
 void events_args_set(struct sct_syscall *sc, const __u64 args[SCT_ARGS])

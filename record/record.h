@@ -312,11 +312,6 @@ struct recorder {
 	struct args_table args;     /* --args */
 	int err;                    /* first error of the event loop */
 	uint64_t last_cgroup;       /* cgroup id of the previous SYSCALL record: known */
-	/*
-	 * events.c's run of SYSCALL records for libsct: zeroed with the recorder, and only the
-	 * fields a plain SYSCALL event has are ever set, so the others need no zeroing per event.
-	 */
-	struct sct_syscall run[SCT_STAGE_LEN];
 	uint64_t tasks;             /* tasks traced at start */
 	uint64_t start_ns;
 	int poll_ms;                /* ring buffer wait, from --flush-interval */

@@ -5,8 +5,8 @@
  *   bench_format [PATH] [N]                  both streams, N records each (default 10,000,000)
  *   bench_format --write-only PATH N [--mixed]  just write an N-record trace to PATH
  * Records are generated in batches outside the timed region; only the appends (one record per
- * sct_writer_append_syscall(), or runs of 64 per sct_writer_append_syscalls(), as sct-record
- * appends a CPU's staged batch) and sct_writer_close() (without fsync) are timed, on the
+ * sct_writer_append_syscall(), or runs of 64 per sct_writer_append_syscalls(), the size of
+ * sct-record's staged batches) and sct_writer_close() (without fsync) are timed, on the
  * process CPU clock.
  */
 #include <errno.h>

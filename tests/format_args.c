@@ -6,6 +6,7 @@
  */
 #include <criterion/criterion.h>
 #include <criterion/parameterized.h>
+#include <errno.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/mman.h>
@@ -487,6 +488,21 @@ Test(format_args, a_second_path_past_the_limit_is_refused)
 	fh_read_free(&rd);
 	fh_trace_free(&t);
 	free(big);
+}
+
+Test(format_args, rows_in_place_are_refused_where_records_carry_arguments)
+{
+	struct sct_header_info info = args_info();
+	struct sct_syscall_rows c;
+	struct sct_writer *w;
+	int fd;
+
+	w = args_writer(&info, 0, &fd);
+	cr_assert_eq(sct_writer_syscall_rows(w, 1, &c), -EINVAL);
+	cr_assert_eq(sct_writer_syscall_rows_commit(w, 1), -EINVAL);
+	cr_assert_eq(sct_writer_records(w), 0);
+	cr_assert_eq(sct_writer_close(w), 0);
+	close(fd);
 }
 
 Test(format_args, a_batch_writes_the_bytes_of_single_appends)

@@ -336,11 +336,39 @@ Test(format_roundtrip, invalid_utf8_in_header_is_repaired)
 	fh_trace_free(&t);
 }
 
+/* sc[0..k) through sct_writer_syscall_rows(), as many rows at a time as it gives room for. */
+static void rows_append(struct sct_writer *w, const struct sct_syscall *sc, size_t k)
+{
+	while (k) {
+		struct sct_syscall_rows c;
+		int room = sct_writer_syscall_rows(w, k, &c);
+
+		cr_assert(room > 0 && (size_t)room <= k, "room %d for %zu rows", room, k);
+		for (int i = 0; i < room; i++) {
+			c.time_ns[i] = sc[i].time_ns;
+			c.duration_ns[i] = sc[i].duration_ns;
+			c.pid[i] = sc[i].pid;
+			c.tid[i] = sc[i].tid;
+			c.cgroup_id[i] = sc[i].cgroup_id;
+			c.nr[i] = sc[i].nr;
+			c.abi[i] = sc[i].abi;
+			c.ret[i] = (uint64_t)sc[i].ret;
+			c.unfinished[i] = sc[i].unfinished;
+		}
+		cr_assert_eq(sct_writer_syscall_rows_commit(w, (size_t)room), 0);
+		sc += room;
+		k -= (size_t)room;
+	}
+}
+
+enum batch_mode { BATCH_STRUCTS, BATCH_ROWS };
+
 /*
  * The bytes of n records fh_syscall(0..n-1) appended batch at a time (1: one by one; a batch
- * is cut at each multiple of 5,000), and a CGROUP record after each multiple of 5,000.
+ * is cut at each multiple of 5,000), as structs or rows filled in place, and a CGROUP record
+ * after each multiple of 5,000.
  */
-static void batch_write(size_t n, size_t batch, struct fh_trace *t)
+static void batch_write(size_t n, size_t batch, enum batch_mode mode, struct fh_trace *t)
 {
 	struct sct_syscall *sc = calloc(n, sizeof(*sc));
 	struct sct_record rec = { .type = SCT_REC_CGROUP, .cgroup = { .cgroup_id = 9,
@@ -349,14 +377,19 @@ static void batch_write(size_t n, size_t batch, struct fh_trace *t)
 	int fd;
 
 	cr_assert_not_null(sc);
-	for (size_t i = 0; i < n; i++)
+	for (size_t i = 0; i < n; i++) {
 		sc[i] = fh_syscall(i).syscall;
+		sc[i].abi = i % 17 == 0;
+		sc[i].unfinished = i % 19 == 0;
+	}
 	w = fh_writer(&(struct sct_writer_opts){ .block_records = 1000, .no_fsync = true }, &fd);
 	for (size_t i = 0, k; i < n; i += k) {
 		k = n - i < batch ? n - i : batch;
 		if (k > 5000 - i % 5000)
 			k = 5000 - i % 5000;
-		if (batch == 1)
+		if (mode == BATCH_ROWS)
+			rows_append(w, &sc[i], k);
+		else if (batch == 1)
 			cr_assert_eq(sct_writer_append_syscall(w, &sc[i]), 0);
 		else
 			cr_assert_eq(sct_writer_append_syscalls(w, &sc[i], k), 0);
@@ -376,15 +409,75 @@ Test(format_roundtrip, batch_append_writes_the_bytes_of_single_appends)
 	static const size_t batches[] = { 2, 7, 64, 999, 1000, 3001, 25000 };
 	struct fh_trace one, many;
 
-	batch_write(25000, 1, &one);
+	batch_write(25000, 1, BATCH_STRUCTS, &one);
 	for (size_t b = 0; b < sizeof(batches) / sizeof(batches[0]); b++) {
-		batch_write(25000, batches[b], &many);
+		batch_write(25000, batches[b], BATCH_STRUCTS, &many);
 		cr_assert_eq(many.len, one.len, "batches of %zu: %zu bytes, not %zu", batches[b], many.len,
 			     one.len);
 		cr_assert(!memcmp(many.p, one.p, one.len), "batches of %zu: other bytes", batches[b]);
 		fh_trace_free(&many);
 	}
 	fh_trace_free(&one);
+}
+
+Test(format_roundtrip, rows_filled_in_place_write_the_bytes_of_single_appends)
+{
+	static const size_t batches[] = { 1, 7, 64, 1000, 3001, 25000 };
+	struct fh_trace one, rows;
+
+	batch_write(25000, 1, BATCH_STRUCTS, &one);
+	for (size_t b = 0; b < sizeof(batches) / sizeof(batches[0]); b++) {
+		batch_write(25000, batches[b], BATCH_ROWS, &rows);
+		cr_assert_eq(rows.len, one.len, "rows %zu at a time: %zu bytes, not %zu", batches[b],
+			     rows.len, one.len);
+		cr_assert(!memcmp(rows.p, one.p, one.len), "rows %zu at a time: other bytes", batches[b]);
+		fh_trace_free(&rows);
+	}
+	fh_trace_free(&one);
+}
+
+Test(format_roundtrip, rows_commit_only_what_was_given)
+{
+	struct sct_record first = fh_syscall(0), cg = { .type = SCT_REC_CGROUP };
+	struct sct_syscall_rows c;
+	struct sct_writer *w;
+	struct fh_trace t;
+	struct fh_read rd;
+	int fd;
+
+	w = fh_writer(&(struct sct_writer_opts){ .block_records = 10, .no_fsync = true }, &fd);
+	cr_assert_eq(sct_writer_syscall_rows(w, 0, &c), -EINVAL);
+	cr_assert_eq(sct_writer_syscall_rows_commit(w, 1), -EINVAL, "no rows were given");
+	cr_assert_eq(sct_writer_syscall_rows(w, 64, &c), 10, "a block's room, not more");
+	cr_assert_eq(sct_writer_syscall_rows_commit(w, 11), -EINVAL);
+	cr_assert_eq(sct_writer_syscall_rows_commit(w, 0), 0, "0 rows: given up");
+	cr_assert_eq(sct_writer_syscall_rows_commit(w, 1), -EINVAL, "given up already");
+	cr_assert_eq(sct_writer_syscall_rows(w, 3, &c), 3);
+	cr_assert_eq(sct_writer_append(w, &cg), 0);
+	cr_assert_eq(sct_writer_syscall_rows_commit(w, 3), -EINVAL, "another call came between");
+	cr_assert_eq(sct_writer_syscall_rows(w, 1, &c), 1);
+	c.time_ns[0] = first.syscall.time_ns;
+	c.duration_ns[0] = first.syscall.duration_ns;
+	c.pid[0] = first.syscall.pid;
+	c.tid[0] = first.syscall.tid;
+	c.cgroup_id[0] = first.syscall.cgroup_id;
+	c.nr[0] = first.syscall.nr;
+	c.abi[0] = 1;
+	c.ret[0] = (uint64_t)(int64_t)-2;
+	c.unfinished[0] = 0;
+	cr_assert_eq(sct_writer_syscall_rows_commit(w, 1), 0);
+	cr_assert_eq(sct_writer_records(w), 2);
+	cr_assert_eq(sct_writer_close(w), 0);
+	fh_collect_fd(fd, &t);
+	fh_read_mem(t.p, t.len, true, &rd);
+	cr_assert_eq(rd.rc, 0);
+	cr_assert_eq(rd.nrecords, 2);
+	cr_assert_eq(rd.recs[0].type, SCT_REC_CGROUP);
+	cr_assert_eq(rd.recs[1].syscall.time_ns, first.syscall.time_ns);
+	cr_assert_eq(rd.recs[1].syscall.abi, 1);
+	cr_assert_eq(rd.recs[1].syscall.ret, -2);
+	fh_read_free(&rd);
+	fh_trace_free(&t);
 }
 
 Test(format_roundtrip, batch_append_stops_at_a_refused_record)
