@@ -59,6 +59,12 @@ const volatile bool inflight_in_hash;
  */
 const volatile bool staged = true;
 /*
+ * A stage goes to the ring buffer when full, or with the first event staged this long after
+ * its oldest: a CPU that keeps making syscalls delivers them in time by itself, and the
+ * recorder interrupts only a CPU whose stage_marks entry is this old (it went idle).
+ */
+const volatile __u64 stage_age_ns = 100000000;
+/*
  * sys_enter knows the slot's owner by its pt_regs and casts the task address the slot keeps
  * (bpf_rdonly_cast(), Linux 6.2, which the verifier inlines) instead of asking the helper,
  * ~17 ns a call here. Weak: a kernel without it loads the programs with this off.
@@ -147,6 +153,15 @@ struct {
 	__type(value, struct sct_stats);
 	__uint(max_entries, 1);
 } stats SEC(".maps");
+
+/* Each CPU's stage as the recorder sees it (struct sct_stage_mark), by CPU number. */
+struct {
+	__uint(type, BPF_MAP_TYPE_ARRAY);
+	__uint(map_flags, BPF_F_MMAPABLE);
+	__type(key, __u32);
+	__type(value, struct sct_stage_mark);
+	__uint(max_entries, 1); /* resized before load: the possible CPUs */
+} stage_marks SEC(".maps");
 
 /* --args: the in-flight syscall with its arguments; the hot path of --args only. */
 struct {
@@ -360,8 +375,36 @@ static __always_inline void stage_give(void *stage)
 }
 
 /*
- * The staged events (size bytes each, right after busy and n) to the ring buffer, as one
- * record; the stage is taken.
+ * This CPU's stage_marks entry: since, when its stage takes its first event, or 0, when the
+ * stage is flushed. Once per batch, not per event.
+ */
+static __always_inline void stage_mark(__u64 since)
+{
+	__u32 cpu = bpf_get_smp_processor_id();
+	struct sct_stage_mark *m = bpf_map_lookup_elem(&stage_marks, &cpu);
+
+	if (m)
+		m->since_ns = since;
+}
+
+/* The first event of an empty stage, staged at now, sets its time. */
+static __always_inline void stage_start(__u64 *since, __u64 now)
+{
+	*since = now;
+	stage_mark(now);
+}
+
+/* The stage holding n events, the first at since, is due at now. */
+static __always_inline bool stage_due(__u64 *since, __u32 n, __u64 now)
+{
+	if (n == 1)
+		stage_start(since, now);
+	return now - *since >= stage_age_ns;
+}
+
+/*
+ * The staged events (size bytes each, right after busy, n and since_ns) to the ring buffer,
+ * as one record; the stage is taken.
  */
 static __always_inline void stage_flush(void *stage, __u32 size)
 {
@@ -369,6 +412,7 @@ static __always_inline void stage_flush(void *stage, __u32 size)
 	__u32 n = st->n;
 	struct sct_stats *s;
 
+	stage_mark(0);
 	if (!n || n > SCT_STAGE_LEN)
 		return;
 	st->n = 0;
@@ -427,7 +471,7 @@ static __always_inline void syscall_submit(struct sct_inflight *in, const struct
 		syscall_fill(&st->ev[n], in, c, now);
 		st->n = n + 1;
 	}
-	if (st->n >= SCT_STAGE_LEN)
+	if (stage_due(&st->since_ns, st->n, now) || st->n >= SCT_STAGE_LEN)
 		stage_flush(st, sizeof(st->ev[0]));
 	stage_give(st);
 }
@@ -858,6 +902,7 @@ static __always_inline void stage_args_flush(struct sct_stage_args *st)
 	__u32 used = st->used, n = st->n;
 	struct sct_stats *s;
 
+	stage_mark(0);
 	if (!used)
 		return;
 	/*
@@ -901,14 +946,17 @@ static __always_inline __u32 args_event(struct sct_inflight_args *ia, const stru
 }
 
 /*
- * Room for size bytes in st, flushed first if it has less. A stage is flushed when the next
- * event does not fit, so path-less events fill it whole. The bounds are the verifier's too.
+ * Room for size bytes in st, flushed first if it has less, or if its oldest event is
+ * stage_age_ns old at now. A stage is flushed when the next event does not fit, so path-less
+ * events fill it whole. The bounds are the verifier's too: flushing here, not after the event
+ * is staged, keeps one flush per path through the program, where a second one made clang
+ * check a copy of used that the verifier of Linux 6.1 does not bound.
  */
-static __always_inline __u32 stage_args_room(struct sct_stage_args *st, __u32 size)
+static __always_inline __u32 stage_args_room(struct sct_stage_args *st, __u32 size, __u64 now)
 {
 	__u32 used = st->used;
 
-	if (used > sizeof(st->buf) - size) {
+	if (used > sizeof(st->buf) - size || (used && now - st->since_ns >= stage_age_ns)) {
 		stage_args_flush(st);
 		used = 0;
 	}
@@ -940,7 +988,7 @@ static __always_inline void args_submit(struct sct_inflight_args *ia, const stru
 		return;
 	}
 	if (ia->ev.a.sc.type == SCT_EV_SYSCALL_ARGS) {
-		used = stage_args_room(st, sizeof(*e));
+		used = stage_args_room(st, sizeof(*e), now);
 		e = (struct sct_ev_syscall_args *)(st->buf + used);
 		syscall_fill(&e->sc, &ia->in, c, now);
 		e->sc.type = SCT_EV_SYSCALL_ARGS;
@@ -948,12 +996,14 @@ static __always_inline void args_submit(struct sct_inflight_args *ia, const stru
 		size = sizeof(*e);
 	} else {
 		size = args_event(ia, c, now);
-		used = stage_args_room(st, ARGS_EVENT_MAX);
+		used = stage_args_room(st, ARGS_EVENT_MAX, now);
 		if (bpf_probe_read_kernel(st->buf + used, size, &ia->ev))
 			size = 0;
 	}
 	st->used = used + size;
 	st->n += size != 0;
+	if (size && st->n == 1)
+		stage_start(&st->since_ns, now);
 	stage_give(st);
 }
 
@@ -1185,10 +1235,11 @@ int BPF_PROG(sched_exit, struct task_struct *p)
 }
 
 /*
- * Run by the recorder on each CPU (BPF_PROG_TEST_RUN with BPF_F_TEST_RUN_ON_CPU) once per
- * poll period and at stop, so a CPU that went idle still delivers what it staged. A stage
- * found taken belongs to a program this run interrupted: it stays for the next period, and
- * the run returns 1 so that the final flush at stop tries again.
+ * Run by the recorder (BPF_PROG_TEST_RUN with BPF_F_TEST_RUN_ON_CPU) on a CPU whose
+ * stage_marks entry is a poll period old, and on each CPU at stop, so a CPU that went idle
+ * still delivers what it staged. A stage found taken belongs to a program this run
+ * interrupted: it stays for the recorder's next wakeup, and the run returns 1 so that the
+ * final flush at stop tries again.
  * Never attached: the tracepoint in its section name only keeps bpftool 7.1's light
  * skeleton generator from crashing on a bare "raw_tp".
  */

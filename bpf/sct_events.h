@@ -154,7 +154,18 @@ struct sct_cpu_call {
 struct sct_stage {
 	__u32 busy; /* taken by a program on this CPU: another one writes directly */
 	__u32 n;    /* events in ev; always < SCT_STAGE_LEN outside a taken stage */
+	__u64 since_ns; /* when the first of them was staged */
 	struct sct_ev_syscall ev[SCT_STAGE_LEN];
+};
+
+/*
+ * A CPU's entry of stage_marks, which the recorder reads mapped: since_ns of the CPU's stage
+ * while it holds events, 0 once they are in the ring buffer. A cache line each, as each CPU
+ * writes its own.
+ */
+struct sct_stage_mark {
+	__u64 since_ns;
+	__u64 pad[7];
 };
 
 /*
@@ -189,6 +200,7 @@ struct sct_cpu_call_args {
  */
 struct sct_stage_args {
 	__u32 busy, n; /* as struct sct_stage's */
+	__u64 since_ns;
 	__u32 used;    /* bytes of buf staged */
 	__u32 pad;
 	__u8 buf[SCT_ARGS_STAGE_BYTES];
@@ -264,7 +276,8 @@ _Static_assert(sizeof(struct sct_cpu_call) == 64, "sct_cpu_call");
 SCT_ABI_ASSERT_AT(sct_cpu_call, in, 48);
 SCT_ABI_ASSERT_AT(sct_cpu_call_args, ia, 48);
 SCT_ABI_ASSERT_AT(sct_cpu_slot, stage, 64);
-_Static_assert(sizeof(struct sct_cpu_slot) == 72 + 48 * SCT_STAGE_LEN, "sct_cpu_slot");
+_Static_assert(sizeof(struct sct_cpu_slot) == 80 + 48 * SCT_STAGE_LEN, "sct_cpu_slot");
+_Static_assert(sizeof(struct sct_stage_mark) == 64, "sct_stage_mark");
 _Static_assert(sizeof(struct sct_stats) == 32, "sct_stats");
 _Static_assert(sizeof(struct sct_iter_task) == 112, "sct_iter_task");
 SCT_ABI_ASSERT_AT(sct_iter_task, path_len, 44);

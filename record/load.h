@@ -26,6 +26,8 @@ struct load_settings {
 	__u64 ringbuf_size;
 	bool inflight_in_hash;    /* no task storage: the *_hash syscall programs */
 	bool staged;              /* SYSCALL events staged per CPU, flushed by stage_prog_fd */
+	__u64 stage_age_ns;       /* a stage this old is due (the poll timeout) */
+	__u32 ncpus;              /* entries of stage_marks: the possible CPUs */
 	bool args;                /* --args: the *_args syscall programs (task storage only) */
 	bool task_cast;           /* sys_enter casts the task address its slot keeps */
 	__u32 args_max;
@@ -38,6 +40,7 @@ struct load_handles {
 	int targets_fd, stats_fd, events_fd;
 	int iter_prog_fd;
 	int stage_prog_fd;        /* stage_flush_cpu: run on each CPU by the recorder */
+	int stage_marks_fd;       /* each CPU's stage, mapped by the recorder */
 	int path_args_fd;         /* filled by the recorder before attach under --args */
 	int cpu_calls_fd;         /* the calls in flight on each CPU, read at stop */
 	int cpu_calls_args_fd;    /* the same under --args */
@@ -71,6 +74,7 @@ extern const struct loader load_light, load_light_args, load_skel;
 		(ro)->wakeup_bytes = (s)->wakeup_bytes;         \
 		(ro)->inflight_in_hash = (s)->inflight_in_hash; \
 		(ro)->staged = (s)->staged;                     \
+		(ro)->stage_age_ns = (s)->stage_age_ns;         \
 		(ro)->task_cast = (s)->task_cast;               \
 		(ro)->args_on = (s)->args;                      \
 		(ro)->args_max = (s)->args_max;                 \

@@ -36,6 +36,7 @@ static int light_load(void **out, const struct load_settings *s, struct load_han
 	skel->maps.inflight_hash.max_entries = 1;
 	skel->maps.events.max_entries = s->ringbuf_size;
 	skel->maps.path_args.max_entries = s->npath_args;
+	skel->maps.stage_marks.max_entries = s->ncpus;
 	err = sct_lskel__load(skel);
 	if (err)
 		return err;
@@ -45,6 +46,7 @@ static int light_load(void **out, const struct load_settings *s, struct load_han
 	h->iter_prog_fd = skel->progs.iter_tasks.prog_fd;
 	h->stage_prog_fd = skel->progs.stage_flush_cpu.prog_fd;
 	h->path_args_fd = skel->maps.path_args.map_fd;
+	h->stage_marks_fd = skel->maps.stage_marks.map_fd;
 	h->cpu_calls_fd = skel->maps.cpu_calls.map_fd;
 	h->cpu_calls_args_fd = skel->maps.cpu_calls_args.map_fd;
 	h->iter_mode = &skel->bss->iter_mode;

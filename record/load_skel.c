@@ -32,6 +32,8 @@ static int skel_load(void **out, const struct load_settings *s, struct load_hand
 	if (!err)
 		err = bpf_map__set_max_entries(skel->maps.path_args, s->npath_args);
 	if (!err)
+		err = bpf_map__set_max_entries(skel->maps.stage_marks, s->ncpus);
+	if (!err)
 		err = bpf_map__set_autocreate(hash ? skel->maps.inflight : skel->maps.inflight_hash,
 					      false);
 	if (!err && !args)
@@ -66,6 +68,7 @@ static int skel_load(void **out, const struct load_settings *s, struct load_hand
 	h->iter_prog_fd = bpf_program__fd(skel->progs.iter_tasks);
 	h->stage_prog_fd = bpf_program__fd(skel->progs.stage_flush_cpu);
 	h->path_args_fd = bpf_map__fd(skel->maps.path_args);
+	h->stage_marks_fd = bpf_map__fd(skel->maps.stage_marks);
 	h->cpu_calls_fd = bpf_map__fd(skel->maps.cpu_calls);
 	h->cpu_calls_args_fd = bpf_map__fd(skel->maps.cpu_calls_args);
 	h->iter_mode = &skel->bss->iter_mode;

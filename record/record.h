@@ -161,12 +161,25 @@ int64_t ringbuf_consume(struct ringbuf *rb, ringbuf_fn fn, void *ctx);
 /* Wait up to timeout_ms for a wakeup (a signal ends the wait early). Returns 0 or -errno. */
 int ringbuf_wait(struct ringbuf *rb, int timeout_ms);
 
+/* stage.c: each CPU's stage_marks entry (bpf/sct_events.h), mapped read-only. */
+struct stage_marks {
+	const struct sct_stage_mark *m;
+	size_t len;               /* bytes mapped */
+	int ncpus;
+};
+void stage_marks_init(struct stage_marks *sm);
+int stage_marks_open(struct stage_marks *sm, int map_fd, int ncpus);
+void stage_marks_close(struct stage_marks *sm);
 /*
- * stage.c: run bpf/'s stage_flush_cpu on every CPU, so the SYSCALL events each one staged
- * are in the ring buffer; final (at stop, programs detached): retry a CPU whose stage a
+ * Run bpf/'s stage_flush_cpu on each CPU whose stage has held events for age_ns or longer at
+ * now_ns (CLOCK_MONOTONIC), so that they are in the ring buffer. Returns 0 or -errno.
+ */
+int stage_flush_old(const struct stage_marks *sm, int prog_fd, uint64_t now_ns, uint64_t age_ns);
+/*
+ * At stop, the programs detached: the flush on every CPU, retried on a CPU whose stage a
  * program still holds. Returns 0 or -errno.
  */
-int stage_flush_all(int prog_fd, bool final);
+int stage_flush_all(int prog_fd);
 
 struct recorder;
 
@@ -301,7 +314,7 @@ struct recorder {
 	int cpu_calls_args_fd;      /* the same under --args (cpu_calls_args) */
 	bool staged;
 	bool task_cast;             /* sys_enter casts its slot's task address (bpf_rdonly_cast) */
-	uint64_t stage_flush_ns;    /* last stage_flush_all() */
+	struct stage_marks marks;   /* when SYSCALL events are staged */
 	__u32 *iter_mode;           /* the iterator's switch, in the mapped .bss */
 	struct ringbuf rb;
 	struct sct_writer *writer;

@@ -129,9 +129,21 @@ static int session_path_args(struct recorder *r, int fd)
 	return 0;
 }
 
+/* The ring buffer wait: a quarter of --flush-interval, at most POLL_TIMEOUT_NS, whole ms. */
+static int session_poll_ms(const struct env *env)
+{
+	uint64_t poll_ns = env->flush_interval_ns / 4;
+
+	if (poll_ns > POLL_TIMEOUT_NS)
+		poll_ns = POLL_TIMEOUT_NS;
+	/* rounded down: the bound holds; --flush-interval >= 10 ms gives >= 2 */
+	return (int)(poll_ns / 1000000);
+}
+
 static int session_load_report(struct recorder *r)
 {
 	const struct env *env = r->env;
+	int ncpus = libbpf_num_possible_cpus();
 	struct load_settings s = {
 		.self_tgid = getpid(),
 		.mode = r->mode,
@@ -148,6 +160,8 @@ static int session_load_report(struct recorder *r)
 		.ringbuf_size = env->ringbuf_size,
 		.inflight_in_hash = r->inflight_in_hash,
 		.staged = r->staged,
+		.stage_age_ns = (uint64_t)session_poll_ms(env) * 1000000,
+		.ncpus = (__u32)ncpus,
 		.task_cast = r->task_cast,
 		.args = env->args,
 		.args_max = env->args_max,
@@ -157,6 +171,11 @@ static int session_load_report(struct recorder *r)
 	struct load_handles h;
 	int err;
 
+	if (ncpus <= 0) {
+		err = ncpus ? ncpus : -EINVAL;
+		fprintf(stderr, "sct-record: cannot count the possible CPUs: %s\n", strerror(-err));
+		return err;
+	}
 	/* Every failure below gets one message of ours; libbpf's own lines would only repeat it. */
 	libbpf_set_print(NULL);
 	err = r->loader->load(&r->skel, &s, &h);
@@ -183,8 +202,14 @@ static int session_load_report(struct recorder *r)
 		}
 	}
 	err = ringbuf_open(&r->rb, h.events_fd, env->ringbuf_size);
-	if (err)
+	if (err) {
 		fprintf(stderr, "sct-record: cannot map the ring buffer: %s\n", strerror(-err));
+		return err;
+	}
+	if (r->staged)
+		err = stage_marks_open(&r->marks, h.stage_marks_fd, ncpus);
+	if (err)
+		fprintf(stderr, "sct-record: cannot map the CPUs' stage marks: %s\n", strerror(-err));
 	return err;
 }
 
@@ -214,21 +239,17 @@ static int session_attach_report(struct recorder *r, struct targets_result *res)
 /*
  * An event waits up to one poll timeout in the ring buffer, up to the writer's interval in
  * the pending block, and up to one more timeout until the loop sees the block is due. A
- * staged SYSCALL event first waits for its stage's flush, due once per timeout and run when
- * the loop next wakes, right before it reads the ring buffer: up to two timeouts in all
- * before it is read. A timeout of at most a quarter of --flush-interval, and a writer
- * interval of what the timeouts leave, put every event in the file within --flush-interval
- * of its submission.
+ * staged SYSCALL event first waits for its stage: one timeout after the stage's oldest event
+ * it goes with the CPU's next event, or the loop flushes it when it next wakes (within one
+ * more timeout), right before it reads the ring buffer: up to two timeouts in all before it
+ * is read. A timeout of at most a quarter of --flush-interval, and a writer interval of what
+ * the timeouts leave, put every event in the file within --flush-interval of its submission.
  */
 static void session_timing(struct recorder *r, uint64_t *writer_interval_ns)
 {
-	uint64_t interval = r->env->flush_interval_ns, poll_ns = interval / 4;
-
-	if (poll_ns > POLL_TIMEOUT_NS)
-		poll_ns = POLL_TIMEOUT_NS;
-	/* whole milliseconds, rounded down: the bound holds; --flush-interval >= 10 ms gives >= 2 */
-	r->poll_ms = poll_ns / 1000000;
-	*writer_interval_ns = interval - (r->staged ? 3 : 2) * (uint64_t)r->poll_ms * 1000000;
+	r->poll_ms = session_poll_ms(r->env);
+	*writer_interval_ns = r->env->flush_interval_ns -
+			      (r->staged ? 3 : 2) * (uint64_t)r->poll_ms * 1000000;
 }
 
 int session_open_report(struct recorder *r)
@@ -332,19 +353,18 @@ static void session_sweep(struct recorder *r, uint64_t now_ns)
 	r->sweep_records = records;
 }
 
-/*
- * The stages to the ring buffer once per poll period, however often the consumer wakes; and
- * a final time at stop.
- */
+/* The stages a poll timeout old to the ring buffer, at each wakeup; every stage at stop. */
 static int session_stage_flush(struct recorder *r, bool final)
 {
-	uint64_t now_ns = clock_now_ns();
 	int err;
 
-	if (!r->staged || (!final && now_ns - r->stage_flush_ns < (uint64_t)r->poll_ms * 1000000))
+	if (!r->staged)
 		return 0;
-	r->stage_flush_ns = now_ns;
-	err = stage_flush_all(r->stage_prog_fd, final);
+	if (final)
+		err = stage_flush_all(r->stage_prog_fd);
+	else
+		err = stage_flush_old(&r->marks, r->stage_prog_fd, clock_now_ns(),
+				      (uint64_t)r->poll_ms * 1000000);
 	if (err)
 		fprintf(stderr, "sct-record: cannot flush the per-CPU stages: %s\n", strerror(-err));
 	return err;
@@ -425,6 +445,7 @@ static void session_destroy(struct recorder *r)
 	perf_sampler_free(r->sampler);
 	r->sampler = NULL;
 	ringbuf_close(&r->rb);
+	stage_marks_close(&r->marks);
 	if (r->skel) {
 		r->loader->detach(r->skel);
 		r->loader->destroy(r->skel);
@@ -453,6 +474,7 @@ static int session_record(struct recorder *r)
 
 	command_init(&r->cmd);
 	ringbuf_init(&r->rb);
+	stage_marks_init(&r->marks);
 	r->mode = r->env->all ? SCT_MODE_ALL : r->env->cgroup ? SCT_MODE_CGROUP : SCT_MODE_TARGETS;
 	host_info_fill(&r->host, r->env);
 	err = session_check_report(r);

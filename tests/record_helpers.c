@@ -95,6 +95,16 @@ void rh_require_ia32(void)
 	cr_skip_test("%s", why);
 }
 
+void rh_require_cpus(long n)
+{
+	long online = sysconf(_SC_NPROCESSORS_ONLN);
+
+	if (online >= n)
+		return;
+	fprintf(stderr, "\n*** SKIPPING: %ld CPU(s) online, the test needs %ld ***\n\n", online, n);
+	cr_skip_test("%ld CPU(s) online, the test needs %ld", online, n);
+}
+
 static int64_t rh_now_ms(void)
 {
 	struct timespec ts;
@@ -441,7 +451,7 @@ int rh_recorder_start(struct rh_recorder *r, const char *const args[])
 int rh_recorder_start_straced(struct rh_recorder *r, const char *log, const char *const args[])
 {
 	/* LeakSanitizer cannot run under ptrace: a sanitized recorder's leak check is off here. */
-	const char *strace[] = {"/usr/bin/strace", "-f", "-q", "-e", "trace=epoll_wait", "-o", log,
+	const char *strace[] = {"/usr/bin/strace", "-f", "-q", "-e", "trace=epoll_wait,bpf", "-o", log,
 				"-E", "ASAN_OPTIONS=detect_leaks=0", NULL};
 
 	return rh_recorder_start_under(r, strace, args);
@@ -489,6 +499,32 @@ int rh_strace_epoll_waits(const char *log, struct rh_epoll_wait *w, size_t cap)
 	}
 	fclose(f);
 	return (int)n;
+}
+
+/* strace prints a run on a chosen CPU as "bpf(BPF_PROG_TEST_RUN, {test={... flags=BPF_F_TEST_RUN_ON_CPU, cpu=N, ...". */
+int rh_strace_cpu_runs(const char *log, unsigned *runs, unsigned ncpus)
+{
+	static const char mark[] = "BPF_F_TEST_RUN_ON_CPU, cpu=";
+	FILE *f = fopen(log, "re");
+	char line[4096];
+	int n = 0;
+
+	if (!f)
+		return -errno;
+	memset(runs, 0, ncpus * sizeof(*runs));
+	while (fgets(line, sizeof(line), f)) {
+		const char *p = strstr(line, mark);
+		unsigned long cpu;
+
+		if (!p || !strstr(line, "bpf(BPF_PROG_TEST_RUN"))
+			continue;
+		cpu = strtoul(p + sizeof(mark) - 1, NULL, 10);
+		if (cpu < ncpus)
+			runs[cpu]++;
+		n++;
+	}
+	fclose(f);
+	return n;
 }
 
 int rh_recorder_finish(struct rh_recorder *r, int sig, int timeout_ms)

@@ -96,8 +96,9 @@ void rh_cgroup2_mount(char *out, size_t cap);
  */
 int rh_recorder_start(struct rh_recorder *r, const char *const args[]);
 /*
- * The same under `strace -f -e trace=epoll_wait -o log`: what the recorder waits for and how
- * long it is willing to wait, as facts rather than as times measured on a busy machine.
+ * The same under `strace -f -e trace=epoll_wait,bpf -o log`: what the recorder waits for, how
+ * long it is willing to wait and which CPUs it interrupts, as facts rather than as times
+ * measured on a busy machine.
  */
 int rh_recorder_start_straced(struct rh_recorder *r, const char *log, const char *const args[]);
 /* The same under prefix (a NULL-terminated argv of a program that runs the recorder). */
@@ -109,6 +110,13 @@ struct rh_epoll_wait {
 };
 /* Read log's epoll_wait calls into w (at most cap). Returns how many, or -errno. */
 int rh_strace_epoll_waits(const char *log, struct rh_epoll_wait *w, size_t cap);
+/*
+ * Count log's BPF_PROG_TEST_RUN calls on a chosen CPU (the stage flushes) into runs[cpu], for
+ * CPUs below ncpus (zeroed first). Returns the calls counted, or -errno.
+ */
+int rh_strace_cpu_runs(const char *log, unsigned *runs, unsigned ncpus);
+/* Skip the test, loudly, on a machine with fewer than n CPUs online. */
+void rh_require_cpus(long n);
 /* Send sig (0: none), read stderr to EOF, reap, close the pipes. The exit status is in r->status. */
 int rh_recorder_finish(struct rh_recorder *r, int sig, int timeout_ms);
 
