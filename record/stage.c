@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: BSD-2-Clause
 /*
  * The per-CPU stages of SYSCALL events (bpf/sct.bpf.c) reach the ring buffer when full, or
- * with the first event staged a poll timeout after their oldest; a CPU that stops making
+ * when their CPU stages an event a poll timeout after their oldest; a CPU that stops making
  * syscalls would keep the rest. Each CPU's stage_marks entry says since when its stage holds
  * events: the recorder runs the flush program on a CPU whose entry is that old
  * (BPF_PROG_TEST_RUN with BPF_F_TEST_RUN_ON_CPU: one interrupt there), and on every CPU at
@@ -53,7 +53,7 @@ void stage_marks_close(struct stage_marks *sm)
 }
 
 /* The flush program on cpu, up to tries times while it finds the stage taken. */
-static int stage_flush_cpu(int prog_fd, int cpu, int tries)
+static int stage_flush_on(int prog_fd, int cpu, int tries)
 {
 	LIBBPF_OPTS(bpf_test_run_opts, opts, .flags = BPF_F_TEST_RUN_ON_CPU, .cpu = cpu);
 	int err;
@@ -75,7 +75,7 @@ int stage_flush_old(const struct stage_marks *sm, int prog_fd, uint64_t now_ns, 
 
 		if (!since || since > now_ns || now_ns - since < age_ns)
 			continue;
-		err = stage_flush_cpu(prog_fd, cpu, 1);
+		err = stage_flush_on(prog_fd, cpu, 1);
 		if (err)
 			return err;
 	}
@@ -89,7 +89,7 @@ int stage_flush_all(int prog_fd)
 	if (ncpus <= 0)
 		return ncpus ? ncpus : -EINVAL;
 	for (int cpu = 0; cpu < ncpus; cpu++) {
-		int err = stage_flush_cpu(prog_fd, cpu, STAGE_FINAL_TRIES);
+		int err = stage_flush_on(prog_fd, cpu, STAGE_FINAL_TRIES);
 
 		if (err)
 			return err;
