@@ -52,16 +52,17 @@ const volatile __u64 wakeup_bytes = 1 << 20;
  */
 const volatile bool inflight_in_hash;
 /*
- * SYSCALL events are staged per CPU and reach the ring buffer SCT_STAGE_LEN at a time: its
- * lock, its producer and consumer lines and the wakeup check are paid once per batch. Off
- * where the recorder cannot run stage_flush_cpu on a chosen CPU (BPF_F_TEST_RUN_ON_CPU, 5.10):
- * a CPU gone idle would keep its staged events.
+ * SYSCALL events are staged per CPU and reach the ring buffer up to SCT_STAGE_LEN slots at a
+ * time (sct_ev_run, sct_ev_call): its lock, its producer and consumer lines and the wakeup
+ * check are paid once per batch. Off where the recorder cannot run stage_flush_cpu on a chosen
+ * CPU (BPF_F_TEST_RUN_ON_CPU, 5.10): a CPU gone idle would keep its staged events.
  */
 const volatile bool staged = true;
 /*
- * A stage goes to the ring buffer when full, or with the first event staged this long after
- * its oldest: a CPU that keeps making syscalls delivers them in time by itself, and the
- * recorder interrupts only a CPU whose stage_marks entry is this old (it went idle).
+ * A stage goes to the ring buffer when the next call does not fit it, or with the first call
+ * staged this long after its oldest: a CPU that keeps making syscalls delivers them in time
+ * by itself, and the recorder interrupts only a CPU whose stage_marks entry is this old (it
+ * went idle).
  */
 const volatile __u64 stage_age_ns = 100000000;
 /*
@@ -387,40 +388,36 @@ static __always_inline void stage_mark(__u64 since)
 		m->since_ns = since;
 }
 
-/* The first event of an empty stage, staged at now, sets its time. */
+/* The first slot of an empty stage, staged at now, sets its time. */
 static __always_inline void stage_start(__u64 *since, __u64 now)
 {
 	*since = now;
 	stage_mark(now);
 }
 
-/* The stage holding n events, the first at since, is due at now. */
-static __always_inline bool stage_due(__u64 *since, __u32 n, __u64 now)
+/* The staged slots to the ring buffer, as one record; the stage is taken. */
+static __always_inline void stage_flush(struct sct_stage *st)
 {
-	if (n == 1)
-		stage_start(since, now);
-	return now - *since >= stage_age_ns;
-}
-
-/*
- * The staged events (size bytes each, right after busy, n and since_ns) to the ring buffer,
- * as one record; the stage is taken.
- */
-static __always_inline void stage_flush(void *stage, __u32 size)
-{
-	struct sct_stage *st = stage;
-	__u32 n = st->n;
+	__u32 n, calls, size;
 	struct sct_stats *s;
 
 	stage_mark(0);
+	/*
+	 * Read after the call above, and bounded before the next: a copy of n spilled across a
+	 * call before its test is one the verifier of Linux 6.1 does not bound.
+	 */
+	n = st->n;
+	calls = st->calls;
 	if (!n || n > SCT_STAGE_LEN)
 		return;
+	size = n * sizeof(st->slot[0]);
 	st->n = 0;
-	if (!bpf_ringbuf_output(&events, st->ev, n * size, wakeup_flags(false)))
+	st->calls = 0;
+	if (!bpf_ringbuf_output(&events, st->slot, size, wakeup_flags(false)))
 		return;
 	s = stats_get();
 	if (s)
-		__sync_fetch_and_add(&s->ringbuf_full, n);
+		__sync_fetch_and_add(&s->ringbuf_full, calls);
 }
 
 static __always_inline void stat_stage_busy(void)
@@ -445,35 +442,76 @@ static __always_inline void syscall_output(struct sct_inflight *in, const struct
 }
 
 /*
+ * st flushed if it has no room for a call (two slots: a RUN slot may go first), if its oldest
+ * slot is stage_age_ns old at now, or if the call does not fit a CALL slot (!fits: it goes out
+ * alone, after the staged ones). One flush per path through the program, before the call is
+ * staged, as the --args stage does.
+ */
+static __always_inline void stage_room(struct sct_stage *st, bool fits, __u64 now)
+{
+	__u32 n = st->n;
+
+	if (!fits || n > SCT_STAGE_LEN - 2 || (n && now - st->since_ns >= stage_age_ns))
+		stage_flush(st);
+}
+
+/*
+ * The call in in, which ended as c says duration ns after it began, into st's slots: a RUN
+ * slot first where the stage is empty or its last run is of another task or cgroup.
+ */
+static __always_inline void stage_call(struct sct_stage *st, struct sct_inflight *in, const struct call_end *c,
+				       __u64 duration, __u64 now)
+{
+	struct sct_ev_call *call;
+	__u32 n = st->n;
+
+	if (n > SCT_STAGE_LEN - 2)
+		return;
+	if (!n || st->run_tid != c->tid || st->run_cgroup_id != c->cgroup_id) {
+		if (!n)
+			stage_start(&st->since_ns, now);
+		st->slot[n].run = (struct sct_ev_run){ .type = SCT_EV_RUN, .pid = c->pid, .tid = c->tid,
+						       .cgroup_id = c->cgroup_id };
+		st->run_tid = c->tid;
+		st->run_cgroup_id = c->cgroup_id;
+		n++;
+	}
+	call = &st->slot[n].call;
+	call->type = SCT_EV_CALL;
+	call->abi = in->abi;
+	call->nr = in->nr;
+	call->duration_ns = duration;
+	call->enter_ns = in->enter_ns;
+	call->ret = c->ret;
+	st->n = n + 1;
+	st->calls++;
+}
+
+/*
  * The SYSCALL event of the call in in, which has just ended as c says: staged in slot's stage
  * (slot: the CPU's cpu_calls value), or direct.
  */
 static __always_inline void syscall_submit(struct sct_inflight *in, const struct call_end *c,
 					   struct sct_cpu_slot *slot)
 {
-	__u64 now = bpf_ktime_get_ns();
+	__u64 now = bpf_ktime_get_ns(), duration = now - in->enter_ns;
 	struct sct_stage *st;
-	__u32 n;
+	bool fits;
 
 	in->active = 0;
-	if (!staged) {
-		syscall_output(in, c, now);
-		return;
-	}
-	st = stage_take(&slot->stage);
-	if (!st) {
+	st = staged ? stage_take(&slot->stage) : NULL;
+	if (st) {
+		fits = in->nr <= 0xffff && duration <= 0xffffffff;
+		stage_room(st, fits, now);
+		if (fits)
+			stage_call(st, in, c, duration, now);
+		stage_give(st);
+		if (fits)
+			return;
+	} else if (staged) {
 		stat_stage_busy();
-		syscall_output(in, c, now);
-		return;
 	}
-	n = st->n;
-	if (n < SCT_STAGE_LEN) {
-		syscall_fill(&st->ev[n], in, c, now);
-		st->n = n + 1;
-	}
-	if (stage_due(&st->since_ns, st->n, now) || st->n >= SCT_STAGE_LEN)
-		stage_flush(st, sizeof(st->ev[0]));
-	stage_give(st);
+	syscall_output(in, c, now);
 }
 
 static __always_inline struct sct_cpu_slot *cpu_slot_get(void)
@@ -1268,7 +1306,7 @@ int stage_flush_cpu(void *ctx)
 	st = stage_take(&slot->stage);
 	if (!st)
 		return 1;
-	stage_flush(st, sizeof(st->ev[0]));
+	stage_flush(st);
 	stage_give(st);
 	return 0;
 }

@@ -26,13 +26,11 @@ enum sct_ev_type {
 	SCT_EV_EXIT = 4,
 	SCT_EV_SYSCALL_ARGS = 5, /* --args: sct_ev_syscall_args, staged like SCT_EV_SYSCALL */
 	SCT_EV_SYSCALL_PATH = 6, /* --args, a path syscall: sct_ev_syscall_path, one at a time */
+	SCT_EV_RUN = 7,          /* a staged batch: sct_ev_run, then its task's sct_ev_call slots */
+	SCT_EV_CALL = 8,
 };
 
-/*
- * One completed syscall: the hot event, kept small (48 bytes). A ring buffer record of
- * SYSCALL events holds 1 to SCT_STAGE_LEN of them back to back: a CPU's staged batch.
- */
-#define SCT_STAGE_LEN 64
+/* One completed syscall, written straight to the ring buffer (not staged): 48 bytes. */
 struct sct_ev_syscall {
 	__u16 type; /* SCT_EV_SYSCALL */
 	__u8 abi;   /* 0 native, 1 compat (ia32 call of a 64-bit task) */
@@ -43,6 +41,36 @@ struct sct_ev_syscall {
 	__u64 duration_ns;
 	__u64 cgroup_id;
 	__s64 ret;
+};
+
+/*
+ * A CPU's staged batch of completed syscalls is one ring buffer record of 24-byte slots (1 to
+ * SCT_STAGE_LEN): runs, each a RUN slot naming a task then a CALL slot for each of its calls.
+ * Half the bytes of sct_ev_syscall per call, and it is these bytes that the recorder reads
+ * from the cache of the CPU that wrote them. A call that does not fit a CALL slot (a number
+ * past 16 bits, a duration past 32) goes out alone as sct_ev_syscall, after the stage.
+ */
+#define SCT_STAGE_LEN 64
+struct sct_ev_run {
+	__u8 type;  /* SCT_EV_RUN; the next byte 0, so it reads as a __u16 type too */
+	__u8 pad[3];
+	__u32 pid, tid;
+	__u32 pad2;
+	__u64 cgroup_id;
+};
+
+struct sct_ev_call {
+	__u8 type; /* SCT_EV_CALL */
+	__u8 abi;  /* as sct_ev_syscall's */
+	__u16 nr;
+	__u32 duration_ns;
+	__u64 enter_ns;
+	__s64 ret;
+};
+
+union sct_stage_slot {
+	struct sct_ev_run run;
+	struct sct_ev_call call;
 };
 
 /*
@@ -153,9 +181,12 @@ struct sct_cpu_call {
 /* One CPU's SYSCALL events not yet in the ring buffer (bpf/sct.bpf.c). */
 struct sct_stage {
 	__u32 busy; /* taken by a program on this CPU: another one writes directly */
-	__u32 n;    /* events in ev; always < SCT_STAGE_LEN outside a taken stage */
+	__u32 n;    /* slots used; always < SCT_STAGE_LEN outside a taken stage */
 	__u64 since_ns; /* when the first of them was staged */
-	struct sct_ev_syscall ev[SCT_STAGE_LEN];
+	__u32 calls;    /* CALL slots used */
+	__u32 run_tid;  /* the last run's task, while n > 0 */
+	__u64 run_cgroup_id;
+	union sct_stage_slot slot[SCT_STAGE_LEN];
 };
 
 /*
@@ -252,6 +283,13 @@ _Static_assert(sizeof(struct sct_ev_syscall) == 48, "sct_ev_syscall");
 SCT_ABI_ASSERT_AT(sct_ev_syscall, nr, 4);
 SCT_ABI_ASSERT_AT(sct_ev_syscall, enter_ns, 16);
 SCT_ABI_ASSERT_AT(sct_ev_syscall, ret, 40);
+_Static_assert(sizeof(struct sct_ev_run) == 24, "sct_ev_run");
+SCT_ABI_ASSERT_AT(sct_ev_run, pid, 4);
+SCT_ABI_ASSERT_AT(sct_ev_run, cgroup_id, 16);
+_Static_assert(sizeof(struct sct_ev_call) == 24, "sct_ev_call");
+SCT_ABI_ASSERT_AT(sct_ev_call, duration_ns, 4);
+SCT_ABI_ASSERT_AT(sct_ev_call, enter_ns, 8);
+SCT_ABI_ASSERT_AT(sct_ev_call, ret, 16);
 _Static_assert(sizeof(struct sct_ev_syscall_args) == 96, "sct_ev_syscall_args");
 SCT_ABI_ASSERT_AT(sct_ev_syscall_path, path_len, 96);
 SCT_ABI_ASSERT_AT(sct_ev_syscall_path, path2_len, 100);
@@ -276,7 +314,7 @@ _Static_assert(sizeof(struct sct_cpu_call) == 64, "sct_cpu_call");
 SCT_ABI_ASSERT_AT(sct_cpu_call, in, 48);
 SCT_ABI_ASSERT_AT(sct_cpu_call_args, ia, 48);
 SCT_ABI_ASSERT_AT(sct_cpu_slot, stage, 64);
-_Static_assert(sizeof(struct sct_cpu_slot) == 80 + 48 * SCT_STAGE_LEN, "sct_cpu_slot");
+_Static_assert(sizeof(struct sct_cpu_slot) == 96 + 24 * SCT_STAGE_LEN, "sct_cpu_slot");
 _Static_assert(sizeof(struct sct_stage_mark) == 64, "sct_stage_mark");
 _Static_assert(sizeof(struct sct_stats) == 32, "sct_stats");
 _Static_assert(sizeof(struct sct_iter_task) == 112, "sct_iter_task");

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: BSD-2-Clause
 /*
  * Ring buffer events -> trace records. events_handle() runs once per ring buffer record
- * (one event, or a batch of SYSCALL events): the SYSCALL path does no syscall and no
+ * (one event, or a CPU's staged batch of calls): the SYSCALL path does no syscall and no
  * allocation, only the first sight of a cgroup id costs more.
  */
 #include <errno.h>
@@ -152,50 +152,71 @@ static void syscall_set(struct sct_syscall *sc, const struct sct_ev_syscall *e)
 	sc->abi = e->abi;
 }
 
-/*
- * Rows of e[0..n) straight into the writer's columns, up to the first whose cgroup id is not
- * the last one's. Returns how many, or a negative code.
- */
-static int event_syscall_rows(struct recorder *r, const struct sct_ev_syscall *e, size_t n)
+/* A SYSCALL event written straight to the ring buffer, not staged: the rare path. */
+static int event_syscall(struct recorder *r, const struct sct_ev_syscall *e)
 {
+	struct sct_syscall sc = {0};
+
+	syscall_set(&sc, e);
+	return events_syscall(r, &sc);
+}
+
+/*
+ * The CALL slots at s (at most n) of run's task straight into the writer's columns, up to the
+ * first slot that is not a CALL. Returns how many, or a negative code.
+ */
+static int event_call_rows(struct recorder *r, const struct sct_ev_run *run, const union sct_stage_slot *s,
+			   size_t n)
+{
+	/* locals: the compiler cannot tell that the column stores leave run alone */
+	const uint64_t pid = run->pid, tid = run->tid, cgroup_id = run->cgroup_id;
 	struct sct_syscall_rows c;
 	int room = sct_writer_syscall_rows(r->writer, n, &c), k;
 
 	if (room < 0)
 		return room;
-	for (k = 0; k < room && e[k].cgroup_id == r->last_cgroup; k++) {
-		c.time_ns[k] = e[k].enter_ns;
-		c.duration_ns[k] = e[k].duration_ns;
-		c.pid[k] = e[k].pid;
-		c.tid[k] = e[k].tid;
-		c.cgroup_id[k] = e[k].cgroup_id;
-		c.nr[k] = e[k].nr;
-		c.abi[k] = e[k].abi;
-		c.ret[k] = (uint64_t)e[k].ret;
+	for (k = 0; k < room && s[k].call.type == SCT_EV_CALL; k++) {
+		const struct sct_ev_call *e = &s[k].call;
+
+		c.time_ns[k] = e->enter_ns;
+		c.duration_ns[k] = e->duration_ns;
+		c.pid[k] = pid;
+		c.tid[k] = tid;
+		c.cgroup_id[k] = cgroup_id;
+		c.nr[k] = e->nr;
+		c.abi[k] = e->abi;
+		c.ret[k] = (uint64_t)e->ret;
 		c.unfinished[k] = 0;
 	}
 	return sct_writer_syscall_rows_commit(r->writer, k) ?: k;
 }
 
 /*
- * A run of SYSCALL events (a CPU's staged batch, or one event): libsct's columns filled in
- * place, with no struct sct_syscall in between. A CGROUP record goes first where the cgroup
- * id changes.
+ * A CPU's staged batch of n slots: runs, each a RUN slot then its task's CALL slots, filled
+ * into libsct's columns in place. A CGROUP record goes first where the run's cgroup id is not
+ * the last one's.
  */
-static int event_syscalls(struct recorder *r, const struct sct_ev_syscall *e, size_t n)
+static int event_runs(struct recorder *r, const union sct_stage_slot *s, size_t n)
 {
 	while (n) {
-		int k = event_syscall_rows(r, e, n);
+		const struct sct_ev_run *run = &s->run;
+		int k;
 
-		if (k < 0)
-			return k;
-		e += k;
-		n -= k;
-		if (n && e->cgroup_id != r->last_cgroup) {
-			int err = events_cgroup_change(r, e->cgroup_id, e->enter_ns);
-
-			if (err)
-				return err;
+		if (run->type != SCT_EV_RUN)
+			return -EPROTO;
+		s++;
+		n--;
+		if (n && s->call.type == SCT_EV_CALL && run->cgroup_id != r->last_cgroup) {
+			k = events_cgroup_change(r, run->cgroup_id, s->call.enter_ns);
+			if (k)
+				return k;
+		}
+		while (n && s->call.type == SCT_EV_CALL) {
+			k = event_call_rows(r, run, s, n);
+			if (k < 0)
+				return k;
+			s += k;
+			n -= k;
 		}
 	}
 	return 0;
@@ -275,9 +296,10 @@ int events_handle(void *ctx, void *data, size_t size)
 	struct recorder *r = ctx;
 	int err = 0;
 
-	/* SYSCALL events come one at a time or as a CPU's staged batch, back to back. */
-	if (e->type == SCT_EV_SYSCALL && size >= sizeof(*e) && !(size % sizeof(*e))) {
-		err = event_syscalls(r, e, size / sizeof(*e));
+	if (e->type == SCT_EV_RUN && size >= sizeof(union sct_stage_slot) && !(size % sizeof(union sct_stage_slot))) {
+		err = event_runs(r, data, size / sizeof(union sct_stage_slot));
+	} else if (e->type == SCT_EV_SYSCALL && size == sizeof(*e)) {
+		err = event_syscall(r, e);
 	} else if (e->type == SCT_EV_SYSCALL_ARGS || e->type == SCT_EV_SYSCALL_PATH) {
 		err = event_args_batch(r, data, size);
 	} else {

@@ -91,6 +91,57 @@ Test(record_trace, exact_writes_of_one_thread)
 	rh_run_release(&run);
 }
 
+/*
+ * Calls whose record does not fit the BPF stage's 24-byte slot (a number past 16 bits, a
+ * duration past 32) go to the ring buffer whole, after the calls their CPU staged before them:
+ * on one CPU, the trace has every call once, in the order it was made, and exactly as made.
+ */
+Test(record_trace, calls_too_big_for_a_stage_slot_keep_their_place)
+{
+	const long calls = 200;
+	const char *wl[] = {rh_workload("unusual"), "200", NULL};
+	int64_t want[3 * 200 + 2], nr, sleep_ns;
+	const struct sct_syscall *big = NULL, *nap = NULL;
+	struct rh_run run;
+	struct rh_trace t;
+	size_t n = 0, k = 0;
+	uint32_t pid;
+
+	cr_assert_eq(rh_run_traced(&run, wl, rh_trace_path, NULL), 0, "run failed (see stderr)");
+	cr_assert(WIFEXITED(run.wl_status) && WEXITSTATUS(run.wl_status) == 0, "workload: %s", run.out);
+	pid = (uint32_t)run.wl_pid;
+	nr = rh_field(run.out, "nr");
+	sleep_ns = rh_field(run.out, "sleep");
+	trace_load(&t, rh_trace_path);
+	assert_clean(&run, &t);
+	for (long i = 0; i < 3 * calls; i++) {
+		if (i == calls)
+			want[n++] = nr;
+		if (i == 2 * calls)
+			want[n++] = SYS_nanosleep;
+		want[n++] = t.nr_getppid;
+	}
+	for (size_t i = 0; i < t.nsc; i++) {
+		const struct sct_syscall *sc = &t.sc[i];
+
+		if (sc->pid != pid || (sc->nr != t.nr_getppid && sc->nr != nr && sc->nr != SYS_nanosleep))
+			continue;
+		cr_assert_lt(k, n, "more calls than made");
+		cr_assert_eq(sc->nr, want[k], "call %zu: nr %lld, not %lld", k, (long long)sc->nr, (long long)want[k]);
+		big = sc->nr == nr ? sc : big;
+		nap = sc->nr == SYS_nanosleep ? sc : nap;
+		k++;
+	}
+	cr_assert_eq(k, n, "%zu of the %zu calls", k, n);
+	cr_assert_eq(big->ret, -ENOSYS);
+	cr_assert_eq(big->unfinished, 0);
+	cr_assert_eq(nap->ret, 0);
+	cr_assert_geq(nap->duration_ns, (uint64_t)sleep_ns, "slept %llu ns", (unsigned long long)nap->duration_ns);
+	cr_assert_lt(big->time_ns, nap->time_ns);
+	rh_trace_free(&t);
+	rh_run_release(&run);
+}
+
 /* SYSCALL records of pid with that ABI, number and return value. */
 static size_t count_abi(const struct rh_trace *t, uint32_t pid, uint8_t abi, int64_t nr, int64_t ret)
 {
