@@ -48,6 +48,7 @@ int block_enc_init(struct block_enc *e, uint32_t cap, bool syscall_args)
 	e->cap = cap;
 	e->stride = cap + BLOCK_COLUMN_PAD;
 	e->raw_bound = BLOCK_FIXED_BOUND;
+	e->lo_ns = UINT64_MAX;
 	e->syscall_args = syscall_args;
 	e->runs = calloc(cap, sizeof(*e->runs));
 	if (!e->runs)
@@ -237,6 +238,7 @@ int block_enc_add(struct block_enc *e, const struct sct_record *rec, size_t boun
 		}
 		t->cols[(size_t)k * e->stride + row] = v;
 	}
+	block_enc_time(e, t->cols[row]);
 	t->count++;
 	block_enc_run(e, rec->type, 1);
 	e->count++;
@@ -285,6 +287,10 @@ void block_enc_syscall_rows(struct block_enc *e, struct sct_syscall_rows *rows)
 
 void block_enc_add_syscall_rows(struct block_enc *e, uint32_t n)
 {
+	const uint64_t *time = e->types[SCT_REC_SYSCALL].cols + e->types[SCT_REC_SYSCALL].count;
+
+	for (uint32_t i = 0; i < n; i++)
+		block_enc_time(e, time[i]);
 	e->types[SCT_REC_SYSCALL].count += n;
 	block_enc_run(e, SCT_REC_SYSCALL, n);
 	e->count += n;
@@ -303,24 +309,6 @@ static int buf_reserve(uint8_t **p, size_t *cap, size_t need)
 	*p = tmp;
 	*cap = need;
 	return 0;
-}
-
-static void block_time_range(struct block_enc *e)
-{
-	uint64_t lo = UINT64_MAX, hi = 0;
-
-	for (uint32_t type = 1; type <= SCT_REC_MAX; type++) {
-		const struct enc_type *t = &e->types[type];
-
-		for (uint32_t i = 0; i < t->count; i++) {
-			uint64_t v = t->cols[i];
-
-			lo = v < lo ? v : lo;
-			hi = v > hi ? v : hi;
-		}
-	}
-	e->first_ns = lo;
-	e->last_ns = hi;
 }
 
 /* One section: header varints, then each column as width planes (and string data). */
@@ -384,7 +372,8 @@ int block_enc_finish(struct block_enc *e, const uint8_t **frame, size_t *len)
 	err = buf_reserve(&e->raw, &e->raw_cap, e->raw_bound);
 	if (err)
 		return err;
-	block_time_range(e);
+	e->first_ns = e->lo_ns;
+	e->last_ns = e->hi_ns;
 	raw_len = payload_put(e);
 	err = buf_reserve(&e->frame, &e->frame_cap,
 			  FRAME_HEADROOM + (size_t)LZ4_compressBound((int)raw_len) + FRAME_CHECK_LEN);
@@ -437,4 +426,6 @@ void block_enc_reset(struct block_enc *e)
 	e->nruns = 0;
 	e->count = 0;
 	e->raw_bound = BLOCK_FIXED_BOUND;
+	e->lo_ns = UINT64_MAX;
+	e->hi_ns = 0;
 }

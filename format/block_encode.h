@@ -62,6 +62,7 @@ struct block_enc {
 	uint8_t *frame;   /* the finished frame */
 	size_t frame_cap;
 	uint64_t first_ns, last_ns; /* of the last finished block */
+	uint64_t lo_ns, hi_ns;      /* the pending records' times, least and greatest */
 	bool syscall_args;  /* SYSCALL sections hold the argument fields (format 1.4) */
 	struct enc_strtab paths[ENC_PATH_COLUMNS]; /* of path, then path2 */
 };
@@ -81,6 +82,16 @@ int block_enc_add(struct block_enc *e, const struct sct_record *rec, size_t boun
  */
 int block_enc_finish(struct block_enc *e, const uint8_t **frame, size_t *len);
 void block_enc_reset(struct block_enc *e);
+
+/*
+ * A pending record's time (its first field, whatever its type) into the block's range: as
+ * records arrive, while the value is in cache, not in a pass over the columns at the end.
+ */
+static inline void block_enc_time(struct block_enc *e, uint64_t t)
+{
+	e->lo_ns = t < e->lo_ns ? t : e->lo_ns;
+	e->hi_ns = t > e->hi_ns ? t : e->hi_ns;
+}
 
 /* n more records of type, after those pending. */
 static inline void block_enc_run(struct block_enc *e, uint32_t type, uint32_t n)
@@ -148,6 +159,7 @@ static inline int block_enc_add_syscall(struct block_enc *e, const struct sct_sy
 			return err;
 	}
 	RECORD_SYSCALL_BASE_FIELDS(ENC_SYSCALL_COLUMN, syscall)
+	block_enc_time(e, sc->time_ns);
 	t->count++;
 	block_enc_run(e, SCT_REC_SYSCALL, 1);
 	e->count++;
