@@ -24,10 +24,10 @@ enum sct_ev_type {
 	SCT_EV_FORK = 2,
 	SCT_EV_EXEC = 3,
 	SCT_EV_EXIT = 4,
-	SCT_EV_SYSCALL_ARGS = 5, /* --args: sct_ev_syscall_args, staged like SCT_EV_SYSCALL */
+	SCT_EV_SYSCALL_ARGS = 5, /* --args: sct_ev_syscall_args, staged per CPU as is */
 	SCT_EV_SYSCALL_PATH = 6, /* --args, a path syscall: sct_ev_syscall_path, one at a time */
 	SCT_EV_RUN = 7,          /* a staged batch: sct_ev_run, then its task's sct_ev_call slots */
-	SCT_EV_CALL = 8,
+	SCT_EV_CALL = 8,         /* a staged call, after its task's SCT_EV_RUN slot */
 };
 
 /* One completed syscall, written straight to the ring buffer (not staged): 48 bytes. */
@@ -181,7 +181,7 @@ struct sct_cpu_call {
 /* One CPU's SYSCALL events not yet in the ring buffer (bpf/sct.bpf.c). */
 struct sct_stage {
 	__u32 busy; /* taken by a program on this CPU: another one writes directly */
-	__u32 n;    /* slots used; always < SCT_STAGE_LEN outside a taken stage */
+	__u32 n;    /* slots used, at most SCT_STAGE_LEN */
 	__u64 since_ns; /* when the first of them was staged */
 	__u32 calls;    /* CALL slots used */
 	__u32 run_tid;  /* the last run's task, while n > 0 */
