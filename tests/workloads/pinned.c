@@ -10,7 +10,6 @@
 #include "workload.h"
 
 #include <pthread.h>
-#include <sched.h>
 #include <sys/wait.h>
 
 #define MAX_THREADS 64
@@ -43,7 +42,6 @@ static void *thread_run(void *arg)
 int main(int argc, char **argv)
 {
 	static pthread_t th[MAX_THREADS];
-	cpu_set_t set;
 	long n, i;
 	int cpu;
 
@@ -54,15 +52,7 @@ int main(int argc, char **argv)
 	n = wl_arg(argv[1], 1, MAX_THREADS);
 	calls = wl_arg(argv[2], 0, 10000000);
 	forks = wl_arg(argv[3], 0, 100000);
-	/* The first CPU we may use; threads inherit the mask. */
-	if (sched_getaffinity(0, sizeof(set), &set))
-		wl_die("sched_getaffinity");
-	for (cpu = 0; cpu < CPU_SETSIZE && !CPU_ISSET(cpu, &set); cpu++)
-		;
-	CPU_ZERO(&set);
-	CPU_SET(cpu, &set);
-	if (sched_setaffinity(0, sizeof(set), &set))
-		wl_die("sched_setaffinity");
+	cpu = wl_pin_first_cpu();
 	wl_wait_go();
 	for (i = 0; i < n; i++)
 		if (pthread_create(&th[i], NULL, thread_run, (void *)i))

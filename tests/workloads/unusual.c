@@ -9,7 +9,6 @@
  */
 #include "workload.h"
 
-#include <sched.h>
 #include <time.h>
 
 #define UNUSUAL_NR 0x10001L
@@ -24,23 +23,14 @@ static void getppids(long n)
 int main(int argc, char **argv)
 {
 	const struct timespec nap = { UNUSUAL_SLEEP_NS / 1000000000, UNUSUAL_SLEEP_NS % 1000000000 };
-	cpu_set_t set;
 	long calls;
-	int cpu;
 
 	if (argc != 2) {
 		fprintf(stderr, "usage: unusual CALLS\n");
 		return 2;
 	}
 	calls = wl_arg(argv[1], 0, 1000000);
-	if (sched_getaffinity(0, sizeof(set), &set))
-		wl_die("sched_getaffinity");
-	for (cpu = 0; cpu < CPU_SETSIZE && !CPU_ISSET(cpu, &set); cpu++)
-		;
-	CPU_ZERO(&set);
-	CPU_SET(cpu, &set);
-	if (sched_setaffinity(0, sizeof(set), &set))
-		wl_die("sched_setaffinity");
+	wl_pin_first_cpu();
 	wl_wait_go();
 	getppids(calls);
 	if (syscall(UNUSUAL_NR) != -1)

@@ -7,6 +7,7 @@
 #ifndef SCT_WORKLOAD_H
 #define SCT_WORKLOAD_H
 
+#include <sched.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -54,6 +55,23 @@ static inline long wl_arg(const char *s, long min, long max)
 		exit(2);
 	}
 	return v;
+}
+
+/* Keep to the first CPU we may use (threads started later inherit it); returns its number. */
+static inline int wl_pin_first_cpu(void)
+{
+	cpu_set_t set;
+	int cpu;
+
+	if (sched_getaffinity(0, sizeof(set), &set))
+		wl_die("sched_getaffinity");
+	for (cpu = 0; cpu < CPU_SETSIZE && !CPU_ISSET(cpu, &set); cpu++)
+		;
+	CPU_ZERO(&set);
+	CPU_SET(cpu, &set);
+	if (sched_setaffinity(0, sizeof(set), &set))
+		wl_die("sched_setaffinity");
+	return cpu;
 }
 
 #endif
