@@ -98,15 +98,17 @@ Test(record_trace, exact_writes_of_one_thread)
  */
 Test(record_trace, calls_too_big_for_a_stage_slot_keep_their_place)
 {
-	const long calls = 200;
-	const char *wl[] = {rh_workload("unusual"), "200", NULL};
-	int64_t want[3 * 200 + 2], nr, sleep_ns;
+	enum { calls = 200 };
+	char arg[16];
+	const char *wl[] = {rh_workload("unusual"), arg, NULL};
+	int64_t want[3 * calls + 2], nr, sleep_ns;
 	const struct sct_syscall *big = NULL, *nap = NULL;
 	struct rh_run run;
 	struct rh_trace t;
 	size_t n = 0, k = 0;
 	uint32_t pid;
 
+	snprintf(arg, sizeof(arg), "%d", calls);
 	cr_assert_eq(rh_run_traced(&run, wl, rh_trace_path, NULL), 0, "run failed (see stderr)");
 	cr_assert(WIFEXITED(run.wl_status) && WEXITSTATUS(run.wl_status) == 0, "workload: %s", run.out);
 	pid = (uint32_t)run.wl_pid;
@@ -114,7 +116,7 @@ Test(record_trace, calls_too_big_for_a_stage_slot_keep_their_place)
 	sleep_ns = rh_field(run.out, "sleep");
 	trace_load(&t, rh_trace_path);
 	assert_clean(&run, &t);
-	for (long i = 0; i < 3 * calls; i++) {
+	for (int i = 0; i < 3 * calls; i++) {
 		if (i == calls)
 			want[n++] = nr;
 		if (i == 2 * calls)
