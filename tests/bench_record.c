@@ -9,7 +9,7 @@
  * sct-record runs with its default backend (bpf here) and with --backend perf ("sct perf").
  * The floor is sct-record built with its syscall programs emptied (SCT_RECORD_FLOOR, built by
  * `make bench-record` into build/bench/): what attaching to the two tracepoints costs by
- * itself, the bound any tp_btf tracer pays. sct's loop time is shown as a ratio to it.
+ * itself, the bound any BPF tracer of them pays. sct's loop time is shown as a ratio to it.
  * Each tool runs BENCH_TRIALS times (default 5), interleaved with the others and with untraced
  * runs; the tables show medians, so every ratio compares figures of the same run.
  * Then one more trial each of the floor and sct with the kernel's BPF run-time statistics on
