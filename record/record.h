@@ -151,7 +151,9 @@ struct ringbuf {
 	size_t page_size, size, mask, publish_every;
 	unsigned long *consumer_pos;         /* written by us */
 	const unsigned long *producer_pos;   /* written by the kernel */
-	uint8_t *data;                       /* mapped twice: a record never wraps */
+	uint8_t *data;                       /* mapped once: see ringbuf_record() */
+	uint8_t *wrap;                       /* the last record that wrapped, copied whole */
+	size_t wrap_cap;
 };
 void ringbuf_init(struct ringbuf *rb);
 int ringbuf_open(struct ringbuf *rb, int map_fd, size_t size);
