@@ -80,8 +80,9 @@ void ringbuf_close(struct ringbuf *rb)
 
 /*
  * The record of len bytes at offset off of the data area. libbpf maps the area twice, so that
- * no record wraps; mapping and unmapping the 4 MB default twice took 0.2 to 0.9 ms more of the
- * recorder's fixed CPU here than once, for a record that wraps once per pass over the buffer.
+ * no record wraps; mapping and unmapping the 4 MB default twice took 0.3 ms more of the
+ * recorder's fixed CPU here than once (median of ten rounds; up to 1.6 ms with the host busy),
+ * for a record that wraps once per pass over the buffer.
  * So the area is mapped once, and that record is copied whole into rb->wrap. NULL if that copy
  * cannot be made.
  */
