@@ -53,7 +53,9 @@ struct loader {
 	int (*load)(void **skel, const struct load_settings *s, struct load_handles *h);
 	/*
 	 * The syscall programs of the in-flight store chosen at load (or the --args ones), and
-	 * the lifecycle ones.
+	 * the lifecycle ones, these first: sched_exit before sched_fork, so that no key
+	 * sched_fork adds for a child outlives the child (the recorder would wait for a target
+	 * long gone), and both before sys_enter, so that no in-flight slot misses its task's exit.
 	 */
 	int (*attach)(void *skel, bool inflight_in_hash, bool args);
 	/* Close the links and forget them; the programs and maps stay. */

@@ -65,11 +65,12 @@ static int light_attach(void *obj, bool hash, bool args)
 
 	if (hash || args != LOAD_LIGHT_ARGS)
 		return -EINVAL;
-	fd = sct_lskel__sched_fork__attach(skel);
+	/* In the order struct loader's attach gives (load.h), for its reasons. */
+	fd = sct_lskel__sched_exit__attach(skel);
 	if (fd >= 0)
 		fd = sct_lskel__sched_exec__attach(skel);
 	if (fd >= 0)
-		fd = sct_lskel__sched_exit__attach(skel);
+		fd = sct_lskel__sched_fork__attach(skel);
 	if (fd >= 0)
 		fd = sct_lskel__sched_switch__attach(skel);
 	if (fd >= 0)

@@ -87,12 +87,12 @@ static int skel_attach(void *obj, bool hash, bool args)
 	struct sct_skel *skel = obj;
 	int err;
 
-	/* Lifecycle first: a tid hash slot made by sys_enter must never miss its task's exit. */
-	err = skel_attach_one(skel->progs.sched_fork, &skel->links.sched_fork);
+	/* In the order struct loader's attach gives (load.h), for its reasons. */
+	err = skel_attach_one(skel->progs.sched_exit, &skel->links.sched_exit);
 	if (!err)
 		err = skel_attach_one(skel->progs.sched_exec, &skel->links.sched_exec);
 	if (!err)
-		err = skel_attach_one(skel->progs.sched_exit, &skel->links.sched_exit);
+		err = skel_attach_one(skel->progs.sched_fork, &skel->links.sched_fork);
 	/*
 	 * Before sys_enter: a call its task takes off the CPU must always be parked, and a slot
 	 * must always learn of a move to another cgroup.
