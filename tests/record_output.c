@@ -165,6 +165,24 @@ static void wait_for_write(int in_fd, const char *path, uint32_t pid, int64_t le
 }
 
 /*
+ * n ticks of the ticker p, each waited for until its write (of 101, 102, ... bytes) is in the
+ * trace: a write the ticker makes then waits in read(2) reaches the file only once the
+ * recorder has flushed its CPU's stage, so n ticks span at least n poll timeouts.
+ */
+static void ticks_recorded(struct rh_proc *p, int n)
+{
+	int in_fd = inotify_init1(IN_CLOEXEC | IN_NONBLOCK);
+
+	cr_assert_geq(in_fd, 0);
+	cr_assert_geq(inotify_add_watch(in_fd, rh_trace_path, IN_MODIFY), 0);
+	for (int i = 0; i < n; i++) {
+		cr_assert_eq(rh_go(p), 0);
+		wait_for_write(in_fd, rh_trace_path, (uint32_t)p->pid, 101 + i);
+	}
+	close(in_fd);
+}
+
+/*
  * --flush-interval 0.02: each write is in the file while recording goes on, and the recorder
  * never waits for events longer than a quarter of the interval (5 ms), where a fixed 100 ms
  * poll timeout made an event wait up to 200 ms. The waits are read from strace, not timed.
@@ -177,20 +195,13 @@ Test(record_output, flush_interval_below_the_poll_timeout_is_honoured)
 	struct rh_epoll_wait w[4096];
 	struct rh_proc p;
 	struct rh_recorder rec;
-	int in_fd, n;
+	int n;
 
 	snprintf(log, sizeof(log), "%s/strace.log", rh_dir);
 	cr_assert_eq(rh_spawn(&p, wl, false), 0);
 	snprintf(pid, sizeof(pid), "%d", p.pid);
 	cr_assert_eq(rh_recorder_start_straced(&rec, log, args), 0, "recorder: %s", rec.err);
-	in_fd = inotify_init1(IN_CLOEXEC | IN_NONBLOCK);
-	cr_assert_geq(in_fd, 0);
-	cr_assert_geq(inotify_add_watch(in_fd, rh_trace_path, IN_MODIFY), 0);
-	for (int i = 0; i < 5; i++) {
-		cr_assert_eq(rh_go(&p), 0);
-		wait_for_write(in_fd, rh_trace_path, (uint32_t)p.pid, 101 + i);
-	}
-	close(in_fd);
+	ticks_recorded(&p, 5);
 	rh_proc_release(&p);
 	cr_assert_eq(rh_recorder_finish(&rec, 0, RH_TIMEOUT_MS), 0);
 	cr_assert(WIFEXITED(rec.status) && WEXITSTATUS(rec.status) == 0, "%s", rec.err);
@@ -204,11 +215,10 @@ Test(record_output, flush_interval_below_the_poll_timeout_is_honoured)
 /*
  * A CPU where nothing traced runs stages nothing, and the recorder never interrupts it to
  * flush its stage: the target pinned to CPU 0, CPU 1 sees the one flush at stop, where a
- * flush of every CPU at each poll timeout (5 ms here) interrupted it at every tick. Each tick
- * is a write the target makes then waits in read(2): it reaches the file only once the
- * recorder has flushed CPU 0, so the session spans a poll timeout per tick, however fast the
- * machine (a busy loop of writes could end within a few poll timeouts of a slow guest's
- * clock). A recorder that stages nothing (unstaged, or the perf backend) flushes no CPU.
+ * flush of every CPU at each poll timeout (5 ms here) interrupted it at every tick. Ticks, not
+ * a busy loop of writes: the session spans a poll timeout per tick however fast the machine
+ * (a busy loop could end within two poll timeouts of a slow guest's clock). A recorder that
+ * stages nothing (unstaged, or the perf backend) flushes no CPU.
  */
 Test(record_output, a_cpu_with_nothing_staged_is_not_interrupted)
 {
@@ -221,7 +231,6 @@ Test(record_output, a_cpu_with_nothing_staged_is_not_interrupted)
 	struct rh_recorder rec;
 	cpu_set_t cpu0;
 	bool staged;
-	int in_fd;
 
 	rh_require_cpus(2);
 	CPU_ZERO(&cpu0);
@@ -231,14 +240,7 @@ Test(record_output, a_cpu_with_nothing_staged_is_not_interrupted)
 	cr_assert_eq(sched_setaffinity(p.pid, sizeof(cpu0), &cpu0), 0, "pin: %s", strerror(errno));
 	snprintf(pid, sizeof(pid), "%d", p.pid);
 	cr_assert_eq(rh_recorder_start_straced(&rec, log, args), 0, "recorder: %s", rec.err);
-	in_fd = inotify_init1(IN_CLOEXEC | IN_NONBLOCK);
-	cr_assert_geq(in_fd, 0);
-	cr_assert_geq(inotify_add_watch(in_fd, rh_trace_path, IN_MODIFY), 0);
-	for (int i = 0; i < TICKS; i++) {
-		cr_assert_eq(rh_go(&p), 0);
-		wait_for_write(in_fd, rh_trace_path, (uint32_t)p.pid, 101 + i);
-	}
-	close(in_fd);
+	ticks_recorded(&p, TICKS);
 	rh_proc_release(&p);
 	cr_assert_eq(rh_recorder_finish(&rec, 0, RH_TIMEOUT_MS), 0);
 	cr_assert(WIFEXITED(rec.status) && WEXITSTATUS(rec.status) == 0, "%s", rec.err);
