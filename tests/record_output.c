@@ -166,8 +166,8 @@ static void wait_for_write(int in_fd, const char *path, uint32_t pid, int64_t le
 
 /*
  * n ticks of the ticker p, each waited for until its write (of 101, 102, ... bytes) is in the
- * trace: a write the ticker makes then waits in read(2) reaches the file only once the
- * recorder has flushed its CPU's stage, so n ticks span at least n poll timeouts.
+ * trace. Where the recorder stages, a write the ticker makes then waits in read(2) reaches the
+ * file only once the recorder has flushed its CPU's stage: n ticks span n poll timeouts.
  */
 static void ticks_recorded(struct rh_proc *p, int n)
 {
