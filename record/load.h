@@ -14,6 +14,8 @@
 #include <stdbool.h>
 #include <linux/types.h>
 
+#include "../bpf/sct_events.h"
+
 /* What both skeletons set before load. */
 struct load_settings {
 	__u32 self_tgid;
@@ -65,6 +67,12 @@ struct loader {
 };
 
 extern const struct loader load_light, load_light_args, load_skel;
+
+/* The forked map's entries: the children of -G's tasks with task storage, else unused. */
+static inline __u32 load_forked_entries(const struct load_settings *s)
+{
+	return s->mode == SCT_MODE_CGROUP && !s->inflight_in_hash ? s->max_tasks : 1;
+}
 
 /* The rodata of any skeleton: their objects come from one source, so the fields are the same. */
 #define LOAD_RODATA_SET(ro, s)                                  \

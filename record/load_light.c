@@ -37,6 +37,7 @@ static int light_load(void **out, const struct load_settings *s, struct load_han
 	skel->maps.events.max_entries = s->ringbuf_size;
 	skel->maps.path_args.max_entries = s->npath_args;
 	skel->maps.stage_marks.max_entries = s->ncpus;
+	skel->maps.forked.max_entries = load_forked_entries(s);
 	err = sct_lskel__load(skel);
 	if (err)
 		return err;

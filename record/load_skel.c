@@ -34,8 +34,12 @@ static int skel_load(void **out, const struct load_settings *s, struct load_hand
 	if (!err)
 		err = bpf_map__set_max_entries(skel->maps.stage_marks, s->ncpus);
 	if (!err)
+		err = bpf_map__set_max_entries(skel->maps.forked, load_forked_entries(s));
+	if (!err)
 		err = bpf_map__set_autocreate(hash ? skel->maps.inflight : skel->maps.inflight_hash,
 					      false);
+	if (!err && hash)
+		err = bpf_map__set_autocreate(skel->maps.described, false);
 	if (!err && !args)
 		err = bpf_map__set_autocreate(skel->maps.inflight_args, false);
 	if (!err)
