@@ -341,8 +341,8 @@ static int task_record(struct recorder *r, const struct perf_proc_task *pt, uint
  * A task met first in a sample or as a parent, neither at start nor by a FORK: one that
  * entered -G's cgroup by a move, say. Its TASK record from /proc, stamped time_ns, in
  * cgroup_id when the sample gave one (0: /proc's). The rings are read up to a poll period
- * late: a task gone from /proc by then (or whose tid is another process's) is described by
- * its exit sample instead, which gives its comm (task_describe_exit()).
+ * late: a task gone from /proc by then (or whose tid another task has taken since) is
+ * described by its exit sample instead, which gives its comm (task_describe_exit()).
  */
 static int task_describe(struct perf_backend *b, struct perf_task *t, uint64_t time_ns, uint64_t cgroup_id)
 {
@@ -351,7 +351,8 @@ static int task_describe(struct perf_backend *b, struct perf_task *t, uint64_t t
 	if (t->described || b->sampler)
 		return 0;
 	t->described = true;
-	if (perf_proc_task(b->r->host.cgroup_mount, t->tid, &pt) || pt.pid != t->pid) {
+	/* a start after time_ns (to the tick) is a task given the tid since */
+	if (perf_proc_task(b->r->host.cgroup_mount, t->tid, &pt) || pt.pid != t->pid || pt.start_ns > time_ns) {
 		t->undescribed_ns = time_ns;
 		return 0;
 	}
