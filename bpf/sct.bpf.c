@@ -84,6 +84,12 @@ const volatile __u32 compat_path_base;
 /* Set by the recorder between iterator runs. */
 __u32 iter_mode;
 /*
+ * Set by the recorder once the first TASK snapshot is written. Until then any traced task may
+ * make calls that no record describes yet (the snapshot comes after the attach, and the task
+ * may be gone by then); from then on only -G's cgroup takes tasks in otherwise than by fork.
+ */
+bool snapshot_done;
+/*
  * Entries in the targets map, so the recorder sees "every target exited" without walking the
  * map's buckets. Changed only beside a successful insert or delete: by targets_add(),
  * targets_del() and targets_move() here, and by their namesakes in record/targets.c.
@@ -165,11 +171,10 @@ struct {
 } stage_marks SEC(".maps");
 
 /*
- * -G: 1 once the task is described in the trace, by a TASK record (the iterator's, or
- * task_event()'s) or its FORK. A task that enters the cgroup other than by the fork of a
- * traced task (moved in, cloned into it) has no record yet, and gets one from its first claim
- * of a CPU slot there: once per task, off the per-call path. With inflight_hash instead of
- * task storage, sct_inflight's described holds the flag.
+ * 1 once the task is described in the trace, by a TASK record (the iterator's, or
+ * task_event()'s) or its FORK, while describing() holds. A traced task without it gets an
+ * event at its first claim of a CPU slot: once per task, off the per-call path. With
+ * inflight_hash instead of task storage, sct_inflight's described holds the flag.
  */
 struct {
 	__uint(type, BPF_MAP_TYPE_TASK_STORAGE);
@@ -179,16 +184,16 @@ struct {
 } described SEC(".maps");
 
 /*
- * -G with task storage: tid -> start time of each child whose FORK is recorded, until its
- * first claim finds it here. The fork program cannot make the child's storage itself: a raw
- * tracepoint gives it no trusted pointer to the child.
+ * With task storage, while describing(): tid -> start time of each child whose FORK is
+ * recorded, until its first claim finds it here. The fork program cannot make the child's
+ * storage itself: a raw tracepoint gives it no trusted pointer to the child.
  */
 struct {
 	__uint(type, BPF_MAP_TYPE_HASH);
 	__uint(map_flags, BPF_F_NO_PREALLOC);
 	__type(key, __u32);   /* tid */
 	__type(value, __u64); /* start time */
-	__uint(max_entries, 1); /* resized before load: --max-tasks under -G */
+	__uint(max_entries, 1); /* resized before load from --max-tasks */
 } forked SEC(".maps");
 
 /* --args: the in-flight syscall with its arguments; the hot path of --args only. */
@@ -318,6 +323,15 @@ static __always_inline void stat_inflight_full(void)
 }
 
 /*
+ * Can a traced task be without a record that describes it? Under -G, always: a task moved into
+ * the cgroup has none. Elsewhere, until the first TASK snapshot: then one load a claim.
+ */
+static __always_inline bool describing(void)
+{
+	return mode == SCT_MODE_CGROUP || !*(volatile bool *)&snapshot_done;
+}
+
+/*
  * The TASK event of task (current, in cgroup_id); false if the ring buffer had no room
  * (counted). Read through CO-RE: the hash fallback's task has no BTF.
  */
@@ -356,7 +370,7 @@ static __always_inline bool forked_take(__u32 tid, __u64 start_ns)
 }
 
 /*
- * -G: task (current, traced, in cgroup_id) described in the trace, by an event now if nothing
+ * task (current, traced, in cgroup_id) described in the trace, by an event now if nothing
  * described it yet. The flag is taken with an atomic exchange: the iterator may mark the same
  * task on another CPU. A failed event clears it, for the next claim to try again.
  */
@@ -364,7 +378,7 @@ static __always_inline void task_describe(struct task_struct *task, __u64 cgroup
 {
 	__u32 *d;
 
-	if (mode != SCT_MODE_CGROUP)
+	if (!describing())
 		return;
 	d = bpf_task_storage_get(&described, task, NULL, BPF_LOCAL_STORAGE_GET_F_CREATE);
 	if (d && (*d || __sync_val_compare_and_swap(d, 0, 1)))
@@ -378,7 +392,7 @@ static __always_inline void task_describe(struct task_struct *task, __u64 cgroup
 /* task_describe() for the hash fallback: the flag is in the task's slot, in. */
 static __always_inline void task_describe_hash(struct sct_inflight *in, struct task_struct *task)
 {
-	if (mode != SCT_MODE_CGROUP || in->described)
+	if (!describing() || in->described)
 		return;
 	in->described = 1;
 	if (!task_event(task, bpf_get_current_cgroup_id()))
@@ -759,10 +773,14 @@ int BPF_PROG(sys_enter, struct pt_regs *regs, long id)
  * Before 6.2 the storage helper fails while the kernel's per-CPU task storage lock is held,
  * for instance by an exiting task preempted (PREEMPT_RT) in the middle of freeing its
  * storage: a traced task then finds no slot at sys_exit, and its call is counted, not dropped.
+ * A task with storage of the described map only has no call parked: that lookup answering
+ * says the lock was free.
  */
 static __always_inline void inflight_missing(struct task_struct *task)
 {
-	if (BPF_CORE_READ(task, bpf_storage) && current_traced(bpf_get_current_pid_tgid()))
+	if (!BPF_CORE_READ(task, bpf_storage) || !current_traced(bpf_get_current_pid_tgid()))
+		return;
+	if (!bpf_task_storage_get(&described, task, NULL, 0))
 		stat_inflight_full();
 }
 
@@ -1276,8 +1294,8 @@ static __always_inline void inflight_hash_move(__u32 old_tid, __u32 tid)
 }
 
 /*
- * -G: a child whose FORK is recorded is described (a failed insert costs it a TASK record as
- * well, at its first call; nothing is lost). With the hash fallback its slot is made here.
+ * A child whose FORK is recorded is described (a failed insert costs it a TASK record as well,
+ * at its first call; nothing is lost). With the hash fallback its slot is made here.
  */
 static __always_inline void forked_note(__u32 tid, __u64 start_ns)
 {
@@ -1309,7 +1327,7 @@ int BPF_PROG(sched_fork, struct task_struct *parent, struct task_struct *child)
 	child_start = BPF_CORE_READ(child, start_time);
 	if (mode == SCT_MODE_TARGETS)
 		targets_add(child_tid);
-	else if (mode == SCT_MODE_CGROUP)
+	if (describing())
 		forked_note(child_tid, child_start);
 	e = bpf_ringbuf_reserve(&events, sizeof(*e), 0);
 	if (!e) {
@@ -1381,7 +1399,7 @@ int BPF_PROG(sched_exit, struct task_struct *p)
 	if (inflight_in_hash)
 		inflight_hash_drop(tid);
 	/* a child that left the cgroup before its first call is not traced here: forget it anyway */
-	else if (mode == SCT_MODE_CGROUP)
+	else if (describing())
 		bpf_map_delete_elem(&forked, &tid);
 	if (!current_traced(pid_tgid))
 		return 0;
@@ -1472,27 +1490,33 @@ static __always_inline struct sct_inflight *inflight_find(struct task_struct *ta
 	return bpf_task_storage_get(&inflight, task, NULL, 0);
 }
 
-/* -G: task, which the iterator writes a TASK record of, is described. */
-static __always_inline void iter_described(struct task_struct *task)
+/*
+ * task, which the iterator reports for a TASK record, is described. Returns whether an event
+ * described it already: in the first snapshot, its record is then not written again.
+ */
+static __always_inline bool iter_described(struct task_struct *task)
 {
 	static const struct sct_inflight marked = { .described = 1 };
 	__u32 tid = task->pid;
 	struct sct_inflight *in;
+	bool first = !snapshot_done;
 	__u32 *d;
 
-	if (mode != SCT_MODE_CGROUP)
-		return;
+	if (!describing())
+		return false;
 	if (inflight_in_hash) {
 		in = bpf_map_lookup_elem(&inflight_hash, &tid);
-		if (in)
-			in->described = 1;
-		else
+		if (!in) {
 			bpf_map_update_elem(&inflight_hash, &tid, &marked, BPF_NOEXIST);
-		return;
+			return false;
+		}
+		if (in->described)
+			return first;
+		in->described = 1;
+		return false;
 	}
 	d = bpf_task_storage_get(&described, task, NULL, BPF_LOCAL_STORAGE_GET_F_CREATE);
-	if (d)
-		*d = 1;
+	return d && __sync_val_compare_and_swap(d, 0, 1) && first;
 }
 
 /* --args: the arguments of ia's call, and what its paths hold, into out. */
@@ -1540,7 +1564,7 @@ int iter_tasks(struct bpf_iter__task *ctx)
 		if (ia)
 			iter_args(&out, ia);
 	} else {
-		iter_described(task);
+		out.described = iter_described(task);
 	}
 	out.pid = task->tgid;
 	out.tid = task->pid;

@@ -28,7 +28,7 @@ enum sct_ev_type {
 	SCT_EV_SYSCALL_PATH = 6, /* --args, a path syscall: sct_ev_syscall_path, one at a time */
 	SCT_EV_RUN = 7,          /* a staged batch: sct_ev_run, then its task's sct_ev_call slots */
 	SCT_EV_CALL = 8,         /* a staged call, after its task's SCT_EV_RUN slot */
-	SCT_EV_TASK = 9,         /* -G: a task first seen in a call there, not forked by a traced one */
+	SCT_EV_TASK = 9,         /* a traced task no record describes yet, at its first call */
 };
 
 /* One completed syscall, written straight to the ring buffer (not staged): 48 bytes. */
@@ -146,8 +146,10 @@ struct sct_ev_exec {
 };
 
 /*
- * -G: a task that entered the cgroup other than by a traced parent's fork (moved in, cloned
- * into it), at the first call it makes there: the facts of a TASK record.
+ * A traced task that no TASK or FORK record describes, at the first call it makes: under -G one
+ * that entered the cgroup other than by a traced parent's fork (moved in, cloned into it); in
+ * every mode one that made a call between the attach and the first TASK snapshot (it may be
+ * gone by the snapshot). The facts of a TASK record.
  */
 struct sct_ev_task {
 	__u16 type; /* SCT_EV_TASK */
@@ -279,7 +281,14 @@ enum sct_iter_mode {
 
 struct sct_iter_task {
 	__u32 pid, tid, ppid;
-	__u32 nr;
+	union {
+		__u32 nr;        /* INFLIGHT */
+		/*
+		 * TASKS, the first snapshot: an SCT_EV_TASK event describes the task already (it
+		 * made a call since the attach): counted among the tasks, not written again.
+		 */
+		__u32 described;
+	};
 	__u64 start_ns;
 	__u64 cgroup_id;
 	__u64 enter_ns;

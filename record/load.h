@@ -14,8 +14,6 @@
 #include <stdbool.h>
 #include <linux/types.h>
 
-#include "../bpf/sct_events.h"
-
 /* What both skeletons set before load. */
 struct load_settings {
 	__u32 self_tgid;
@@ -25,6 +23,7 @@ struct load_settings {
 	__u64 wakeup_bytes;
 	__u32 max_tasks;          /* entries of the targets map */
 	__u32 max_inflight;       /* entries of inflight_hash, when it is used */
+	__u32 max_forked;         /* entries of forked: children whose FORK describes them */
 	__u64 ringbuf_size;
 	bool inflight_in_hash;    /* no task storage: the *_hash syscall programs */
 	bool staged;              /* SYSCALL events staged per CPU, flushed by stage_prog_fd */
@@ -47,6 +46,7 @@ struct load_handles {
 	int cpu_calls_fd;         /* the calls in flight on each CPU, read at stop */
 	int cpu_calls_args_fd;    /* the same under --args */
 	__u32 *iter_mode;         /* the iterator's switch, in the mapped .bss */
+	bool *snapshot_done;      /* set once the first TASK snapshot is written, in the .bss */
 	__u64 *ntargets;          /* entries in the targets map, in the mapped .bss */
 };
 
@@ -67,12 +67,6 @@ struct loader {
 };
 
 extern const struct loader load_light, load_light_args, load_skel;
-
-/* The forked map's entries: the children of -G's tasks with task storage, else unused. */
-static inline __u32 load_forked_entries(const struct load_settings *s)
-{
-	return s->mode == SCT_MODE_CGROUP && !s->inflight_in_hash ? s->max_tasks : 1;
-}
 
 /* The rodata of any skeleton: their objects come from one source, so the fields are the same. */
 #define LOAD_RODATA_SET(ro, s)                                  \

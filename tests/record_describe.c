@@ -160,13 +160,21 @@ static size_t tasks_of(const struct rh_trace *t, uint32_t tid, const struct rh_t
 }
 
 /*
- * A TASK record's parent and start time: exact, or, from the perf backend for a task gone from
- * /proc before it read the task's first sample, both unknown (0).
+ * A TASK record's parent, start time and cgroup: exact, or, from the perf backend for a task
+ * gone from /proc before it read the task's first sample, parent and start time unknown (0),
+ * and the cgroup too where the recorder reads the ids from /proc.
  */
-static void assert_task_origin(const struct sct_task *task, uint32_t ppid)
+static void assert_task_origin(const struct rh_trace *t, const struct sct_task *task, uint32_t ppid,
+			       uint64_t cgroup_id)
 {
-	if (RH_PERF() && !task->ppid && !task->start_ns)
+	if (RH_PERF() && !task->ppid && !task->start_ns) {
+		cr_assert(task->cgroup_id == cgroup_id || (t->recorder_cgroup_ids && !task->cgroup_id),
+			  "TASK of tid %u: cgroup %lu, want %lu", task->tid, (unsigned long)task->cgroup_id,
+			  (unsigned long)cgroup_id);
 		return;
+	}
+	cr_assert_eq(task->cgroup_id, cgroup_id, "TASK of tid %u: cgroup %lu, want %lu", task->tid,
+		     (unsigned long)task->cgroup_id, (unsigned long)cgroup_id);
 	cr_assert_eq(task->ppid, ppid, "TASK of tid %u: ppid %u, want %u", task->tid, task->ppid, ppid);
 	cr_assert_gt(task->start_ns, 0, "TASK of tid %u: no start time", task->tid);
 }
@@ -257,8 +265,7 @@ Test(record_describe, shell_moving_itself_into_the_cgroup)
 	cr_assert_eq(tasks_of(&t, (uint32_t)shell, tasks, 2), 1, "TASK records of the shell");
 	cr_assert_eq(tasks[0]->rec.pid, (uint32_t)shell);
 	cr_assert_str_eq(tasks[0]->comm, "sh");
-	cr_assert_eq(tasks[0]->rec.cgroup_id, id);
-	assert_task_origin(&tasks[0]->rec, (uint32_t)getpid());
+	assert_task_origin(&t, &tasks[0]->rec, (uint32_t)getpid(), id);
 	cr_assert_gt(rh_count_syscalls(&t, (uint32_t)shell, (uint32_t)shell, -1), 0, "no call of the shell");
 	for (size_t i = 0; i < t.nsc; i++) {
 		cr_assert(!strcmp(w[i].comm, "sh") || !strcmp(w[i].comm, "true"), "call %zu of tid %u made as '%s'",
@@ -299,8 +306,7 @@ Test(record_describe, threads_moved_into_the_cgroup)
 	assert_threads_described(&t, w, pid, tids, 8);
 	for (size_t i = 0; i < t.ntask; i++) {
 		cr_assert_eq(t.task[i].rec.pid, (uint32_t)pid, "TASK of pid %u", t.task[i].rec.pid);
-		cr_assert_eq(t.task[i].rec.cgroup_id, id);
-		assert_task_origin(&t.task[i].rec, (uint32_t)getpid());
+		assert_task_origin(&t, &t.task[i].rec, (uint32_t)getpid(), id);
 	}
 	cr_assert_eq(t.ntask, 9, "one TASK record per thread");
 	rh_trace_free(&t);
@@ -498,8 +504,7 @@ Test(record_describe, tid_reused_within_a_session_is_two_tasks)
 	cr_assert_str_eq(tasks[1]->comm, "second");
 	for (size_t k = 0; k < 2; k++) {
 		cr_assert_eq(tasks[k]->rec.pid, tid);
-		cr_assert_eq(tasks[k]->rec.cgroup_id, id);
-		assert_task_origin(&tasks[k]->rec, (uint32_t)parent);
+		assert_task_origin(&t, &tasks[k]->rec, (uint32_t)parent, id);
 	}
 	for (size_t i = 0; i < t.nsc; i++) {
 		if (t.sc[i].tid != tid || (int64_t)t.sc[i].nr != t.nr_write)

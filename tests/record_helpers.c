@@ -682,6 +682,7 @@ static void rh_session_note(struct rh_trace *t, const struct sct_session *s)
 		 sct_session_get(s, SCT_SESSION_RECORDING_ID));
 	t->sequence = sct_session_sequence(s);
 	t->snapshot = sct_session_snapshot(s);
+	t->recorder_cgroup_ids = !strcmp(sct_session_get(s, SCT_SESSION_SAMPLE_CGROUP), "recorder");
 }
 
 static int rh_trace_add(struct rh_trace *t, const struct sct_record *rec)

@@ -170,6 +170,7 @@ struct rh_trace {
 	char recording_id[SCT_RECORDING_ID_LEN + 1]; /* the HEADER's, "" if none */
 	uint64_t sequence;
 	bool snapshot;
+	bool recorder_cgroup_ids; /* the HEADER's sample_cgroup is "recorder" (perf, from /proc) */
 	/* syscall numbers of the session's table; -1 when absent */
 	int64_t nr_write, nr_getppid, nr_execve;
 	struct sct_syscall *sc;
