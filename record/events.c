@@ -106,7 +106,7 @@ static int event_exit(struct recorder *r, const struct sct_ev_exit *e)
 	return sct_writer_append(r->writer, &rec);
 }
 
-/* -G: a task first seen in a call there, described where BPF met it. */
+/* A traced task that no record described yet, at its first call (bpf/sct_events.h). */
 static int event_task(struct recorder *r, const struct sct_ev_task *e)
 {
 	struct sct_record rec = { .type = SCT_REC_TASK };
@@ -128,9 +128,9 @@ static int event_task(struct recorder *r, const struct sct_ev_task *e)
 static int event_lifecycle(struct recorder *r, const void *data, size_t size)
 {
 	uint16_t type = *(const uint16_t *)data;
+
 	if (type == SCT_EV_TASK && size >= sizeof(struct sct_ev_task))
 		return event_task(r, data);
-
 	if (type == SCT_EV_FORK && size >= sizeof(struct sct_ev_fork))
 		return event_fork(r, data);
 	if (type == SCT_EV_EXEC && size >= sizeof(struct sct_ev_exec))
