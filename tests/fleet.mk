@@ -10,7 +10,7 @@ GEN_FLEET := $(BUILD)/tests/gen_fleet
 FLEET_ENV = SCT_REPORT=$(abspath $(BUILD)/sct-report) SCT_CONVERT=$(abspath $(BUILD)/sct-convert) \
 	SCT_SHIP=$(abspath $(BUILD)/sct-ship) SCT_GEN_FLEET=$(abspath $(GEN_FLEET)) SCT_GEN_REPORT=$(abspath $(GEN_REPORT))
 
-$(GEN_FLEET): $(BUILD)/tests/gen_fleet.o $(LIBSCT)
+$(GEN_FLEET): $(BUILD)/tests/gen_fleet.o $(BUILD)/tests/format_craft.o $(LIBSCT)
 	$(call msg,LD,$@)
 	$(Q)$(CC) $(LDFLAGS) $^ -o $@ $(LIBSCT_LIBS)
 
