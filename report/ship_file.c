@@ -5,8 +5,10 @@
  * The rows are sct-convert's --to clickhouse output (run per table, streamed): the loader and
  * the shipper cannot disagree on a column. A file is identified by the (host, recording,
  * sequence) of its sessions: one host and one recording (ship_ident.c), one or more
- * sequences. Non-replicated MergeTree does not deduplicate inserts, so exactness comes from
- * an order of steps that any crash or failure may cut anywhere:
+ * sequences; the record tables' rows carry identity columns that sct-convert writes from the
+ * same HEADERs as the sessions rows checked there. Non-replicated MergeTree does not
+ * deduplicate inserts, so exactness comes from an order of steps that any crash or failure
+ * may cut anywhere:
  *   1. a row in DB.files for every identity of the file: done, nothing to send; for some of
  *      them only: refused, as another file shipped those rows and they are not this file's
  *      to delete or to add to;

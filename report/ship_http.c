@@ -23,8 +23,9 @@
 struct ship_http {
 	CURL *curl;
 	struct curl_slist *headers;
-	struct ship_http_opts o;
 	char *url, *user, *password;
+	unsigned timeout_s;
+	size_t max_response;
 	char err[SHIP_ERR_MAX * 4 + 64];
 	char curl_err[CURL_ERROR_SIZE];
 };
@@ -59,7 +60,8 @@ struct ship_http *ship_http_new(const struct ship_http_opts *o)
 
 	if (!h)
 		return NULL;
-	h->o = *o;
+	h->timeout_s = o->timeout_s;
+	h->max_response = o->max_response;
 	h->url = ship_strdup(o->url, &failed);
 	h->user = ship_strdup(o->user, &failed);
 	h->password = ship_strdup(o->password, &failed);
@@ -143,14 +145,18 @@ static void ship_curl_error(struct ship_http *h, const struct ship_body *b, cons
 	const char *what = *h->curl_err ? h->curl_err : curl_easy_strerror(rc);
 	int n = 0;
 
-	if (b->read_failed)
-		what = "reading the converter's output failed";
-	else if (rc == CURLE_WRITE_ERROR && a->total > a->max)
-		n = snprintf(h->err, sizeof(h->err), "the server's answer is over %zu bytes (--max-response)", a->max);
-	else if (rc == CURLE_OPERATION_TIMEDOUT && !strstr(what, "too slow"))
-		n = snprintf(h->err, sizeof(h->err), "no whole answer within %u s (--timeout): ", h->o.timeout_s);
-	if (!n || h->err[n - 1] == ' ')
-		names_escape(h->err + n, sizeof(h->err) - (size_t)n, what, strlen(what));
+	if (b->read_failed) {
+		snprintf(h->err, sizeof(h->err), "reading the converter's output failed");
+		return;
+	}
+	if (rc == CURLE_WRITE_ERROR && a->total > a->max) {
+		snprintf(h->err, sizeof(h->err), "the server's answer is over %zu bytes (--max-response)", a->max);
+		return;
+	}
+	/* the low-speed limit says so itself ("too slow"); the total timeout gets its option's name */
+	if (rc == CURLE_OPERATION_TIMEDOUT && !strstr(what, "too slow"))
+		n = snprintf(h->err, sizeof(h->err), "no whole answer within %u s (--timeout): ", h->timeout_s);
+	names_escape(h->err + n, sizeof(h->err) - (size_t)n, what, strlen(what));
 }
 
 static int ship_post(struct ship_http *h, struct ship_body *b, struct ship_answer *a)
@@ -177,7 +183,7 @@ static int ship_post(struct ship_http *h, struct ship_body *b, struct ship_answe
 	curl_easy_setopt(c, CURLOPT_CONNECTTIMEOUT, 10L);
 	curl_easy_setopt(c, CURLOPT_LOW_SPEED_LIMIT, 1L);
 	curl_easy_setopt(c, CURLOPT_LOW_SPEED_TIME, 60L);
-	curl_easy_setopt(c, CURLOPT_TIMEOUT, (long)h->o.timeout_s);
+	curl_easy_setopt(c, CURLOPT_TIMEOUT, (long)h->timeout_s);
 	curl_easy_setopt(c, CURLOPT_NOSIGNAL, 1L);
 	if (b->fd < 0)
 		curl_easy_setopt(c, CURLOPT_POSTFIELDSIZE_LARGE, (curl_off_t)b->len);
@@ -200,7 +206,7 @@ static int ship_post(struct ship_http *h, struct ship_body *b, struct ship_answe
 int ship_http_query(struct ship_http *h, const char *sql, char *out, size_t cap)
 {
 	struct ship_body b = { .head = sql, .len = strlen(sql), .fd = -1 };
-	struct ship_answer a = { .max = h->o.max_response };
+	struct ship_answer a = { .max = h->max_response };
 	int err = ship_post(h, &b, &a);
 
 	if (!err && out && cap)
@@ -211,7 +217,7 @@ int ship_http_query(struct ship_http *h, const char *sql, char *out, size_t cap)
 int ship_http_post_fd(struct ship_http *h, const char *head, size_t len, int fd)
 {
 	struct ship_body b = { .head = head, .len = len, .fd = fd };
-	struct ship_answer a = { .max = h->o.max_response };
+	struct ship_answer a = { .max = h->max_response };
 
 	return ship_post(h, &b, &a);
 }

@@ -305,8 +305,12 @@ static int ship_file(struct shipper *sh, const char *path, char *buf)
 		ship_say(path, "no HEADER: nothing identifies its rows");
 		return EXIT_UNREADABLE;
 	}
-	if (err)
-		return err == -EINVAL ? ship_quarantine(sh, path, &st, sh->msg, false) : EXIT_SHIP_FAILED;
+	if (err == -EINVAL)
+		return ship_quarantine(sh, path, &st, sh->msg, false);
+	if (err) {
+		ship_say(path, "%s", strerror(-err));
+		return EXIT_SHIP_FAILED;
+	}
 	err = ship_attempts(sh, path, &st, buf, len, &sent);
 	if (err)
 		return err;
@@ -392,6 +396,7 @@ static int ship_setup(struct shipper *sh, char *password)
 		fprintf(stderr, "sct-ship: warning: a password in --url is visible to every local user (ps) and in "
 			"server logs: use --password-file or CLICKHOUSE_PASSWORD\n");
 	o.password = have_password ? password : NULL;
+	unsetenv("CLICKHOUSE_PASSWORD"); /* the converters sct-ship runs have no use for it */
 	ship_find_convert(sh);
 	if (curl_global_init(CURL_GLOBAL_DEFAULT)) {
 		fprintf(stderr, "sct-ship: libcurl cannot start\n");
