@@ -119,27 +119,30 @@ fake_rows "a tab in the recording id" "evil3\t0123456789abcdef\t0123456789abcdef
 fake_rows "an escape sct-convert never writes" "evil3\\\\x27\t0123456789abcdef0123456789abcdef\t1\t0"
 fake_rows "two hosts" "evil3\t0123456789abcdef0123456789abcdef\t1\t0\nweb2\tfedcba9876543210fedcba9876543210\t1\t0"
 
-# Host names with quotes, backslashes, a tab, a newline: shipped byte for byte, found again
-# (already there), and, once unmarked, deleted and sent again, exactly.
+# Host names with quotes, backslashes, a tab, a newline, every ASCII byte and UTF-8: shipped
+# byte for byte, found again (already there), and, once unmarked, deleted and sent again,
+# exactly.
 reset
-HOSTS=("o'q\\\\\"\\" "x\\', 0)) OR 1=1 --" $'t\tn\nr\\')
-for i in 0 1 2; do
+HOSTS=("o'q\\\\\"\\" "x\\', 0)) OR 1=1 --" $'t\tn\nr\\' "")
+for i in $(seq 1 127); do [ $i = 10 ] || HOSTS[3]+=$(printf "\\$(printf %03o $i)"); done
+HOSTS[3]+="é中😀"
+for i in 0 1 2 3; do
 	h=${HOSTS[i]}
 	hex=$(printf '%s' "$h" | od -An -tx1 | tr -d ' \n' | tr a-f A-F)
 	w="hex(host) = '$hex'"
 	gen one "$T/host-$i.sct" 200 "$h" cccccccccccccccccccccccccccccccc 1
 	ship "$T/host-$i.sct" 2>"$ERR" && [ "$(rows_of syscall "$w")" = 200 ] && [ "$(rows_of files "$w")" = 1 ] &&
-		ok "host $(printf '%q' "$h"): shipped, 200 syscall rows under the exact bytes" ||
+		ok "host $(printf '%q' "$h" | cut -c1-40): shipped, 200 syscall rows under the exact bytes" ||
 		{ bad "host $(printf '%q' "$h"): not shipped exactly"; cat "$ERR" >&2; }
 	ship "$T/host-$i.sct" 2>"$ERR" && [ "$(rows_of syscall "$w")" = 200 ] && [ "$(rows_of files "$w")" = 1 ] &&
-		ok "host $(printf '%q' "$h"): shipped again with no state, nothing added" ||
+		ok "host $(printf '%q' "$h" | cut -c1-40): shipped again with no state, nothing added" ||
 		{ bad "host $(printf '%q' "$h"): re-sent"; cat "$ERR" >&2; }
 	fleet_q 1 "ALTER TABLE sct.files DELETE WHERE $w"
 	for t in $(seq 1 600); do [ "$(rows_of files "$w")" = 0 ] && break; sleep 0.1; done
 	fleet_q 1 "INSERT INTO sct.syscall (host, recording, sequence, session) SELECT host, recording, sequence, 0
 		   FROM sct.sessions WHERE $w"
 	ship "$T/host-$i.sct" 2>"$ERR" && [ "$(rows_of syscall "$w")" = 200 ] && [ "$(rows_of files "$w")" = 1 ] &&
-		ok "host $(printf '%q' "$h"): rows without a files row deleted and sent again: 200" ||
+		ok "host $(printf '%q' "$h" | cut -c1-40): rows without a files row deleted and sent again: 200" ||
 		{ bad "host $(printf '%q' "$h"): $(rows_of syscall "$w") rows after the redo"; cat "$ERR" >&2; }
 done
 intact "hosts with quotes and backslashes shipped, found, deleted and sent again"
