@@ -142,11 +142,20 @@ struct convert {
 static const char *const type_names[SCT_REC_MAX + 1] = { "session", "syscall", "task", "fork", "exec",
 							  "exit", "cgroup", "lost", "warning", "sample" };
 
+static int usage_hint(void)
+{
+	fputs("Usage: sct-convert --to csv|jsonl|clickhouse [--records TYPE] [--event G:N] [-o OUT [--force]] FILE...\n",
+	      stderr);
+	return -EINVAL;
+}
+
 static int usage_error(const char *what, const char *arg)
 {
-	fprintf(stderr, "sct-convert: %s '%s'\nUsage: sct-convert --to csv|jsonl|clickhouse [--records TYPE] [--event G:N] [-o OUT [--force]] FILE...\n",
-		what, arg ? arg : "");
-	return -EINVAL;
+	if (arg)
+		fprintf(stderr, "sct-convert: %s '%s'\n", what, arg);
+	else
+		fprintf(stderr, "sct-convert: %s\n", what);
+	return usage_hint();
 }
 
 /* A record type by number, 1 .. 2^32-1 (a newer minor version's); 0 if arg is no such number. */
@@ -200,6 +209,7 @@ static int parse_args(struct convert *cv, int argc, char **argv)
 	cv->type = SCT_REC_SYSCALL;
 	cv->ddl.db = "sct";
 	cv->ddl.local_db = "sct_local";
+	argv[0] = (char *)"sct-convert"; /* getopt's messages name the tool, not the path it ran by */
 	while ((c = getopt_long(argc, argv, "T:r:o:fhe:", opts, NULL)) != -1) {
 		uint32_t t;
 
@@ -231,15 +241,18 @@ static int parse_args(struct convert *cv, int argc, char **argv)
 			if (!*optarg || (!cv->type && strspn(optarg, "0123456789") == strlen(optarg)))
 				return usage_error("invalid --records type:", optarg);
 			break;
-		default:
-			return usage_error("bad option", NULL);
+		default: /* getopt said which option and why */
+			return usage_hint();
 		}
 	}
 	if (!to && cv->schema)
 		to = "clickhouse";
 	if (!cv->schema && (!to || strcmp(to, "clickhouse")) && (ddl_given || cv->ddl.cluster))
-		return usage_error("--database, --cluster and --local-database need --to clickhouse or --schema, not", to);
-	if (!to || (strcmp(to, "csv") && strcmp(to, "jsonl") && strcmp(to, "clickhouse")))
+		return usage_error(to ? "--database, --cluster and --local-database need --to clickhouse or --schema, not" :
+				   "--database, --cluster and --local-database need --to clickhouse or --schema", to);
+	if (!to)
+		return usage_error("--to csv, --to jsonl or --to clickhouse is required", NULL);
+	if (strcmp(to, "csv") && strcmp(to, "jsonl") && strcmp(to, "clickhouse"))
 		return usage_error("--to must be csv, jsonl or clickhouse, not", to);
 	cv->jsonl = !strcmp(to, "jsonl");
 	cv->ch = !strcmp(to, "clickhouse");
@@ -803,7 +816,7 @@ static int convert_sessions_one(struct convert *cv, const char *path)
 		input_error(&cv->c, NULL, path, n);
 		return 0;
 	}
-	while ((n = sct_reader_next(in.r, &rec)) > 0 && !cv->o.err) {
+	while ((n = input_read(&cv->c, &in, &rec)) > 0 && !cv->o.err) {
 		if (rec.type == SCT_REC_SESSION && sct_reader_session(in.r)) {
 			if (!cv->ch_table)
 				ch_session_insert(&cv->o, cv->ddl.db);
@@ -859,7 +872,8 @@ static int convert_run(struct convert *cv)
 	if (cv->ch_headless)
 		fprintf(stderr, "sct-convert: %llu records without a HEADER not written: no host or recording identifies them\n",
 			(unsigned long long)cv->ch_headless);
-	if (!err && !cv->ncols) {
+	/* every input failed, and said why: no header row of nothing */
+	if (!err && !cv->ncols && cv->c.inputs_read) {
 		const struct sct_type_schema *ts = sct_schema_builtin(cv->type);
 
 		err = convert_columns(cv, ts, NULL);
@@ -943,13 +957,13 @@ int main(int argc, char **argv)
 	}
 	err = convert_run(cv);
 	status = footer_exit_status(cv->c.footer, "sct-convert", cv->strict, err);
-	if (!cv->type && !cv->ch_sessions && !cv->schema) {
+	if (!cv->type && !cv->ch_sessions && !cv->schema && cv->c.inputs_read) {
 		usage_error("invalid --records type (no input's HEADER schema names it):", cv->type_name);
 		status = EXIT_USAGE;
 	}
 	if (out_finish(&cv->o, "sct-convert", cv->output ? cv->output : "stdout"))
 		status = EXIT_INPUT;
-	if (!cv->schema && !out_open(&errout, NULL, false, 0)) {
+	if (!cv->schema && (err || cv->c.inputs_read) && !out_open(&errout, NULL, false, 0)) {
 		errout.fd = 2;
 		footer_print(cv->c.footer, cv->c.sessions, cv->c.strs, &errout);
 		if (out_close(&errout))

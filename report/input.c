@@ -167,13 +167,24 @@ int input_track(struct ctx *c, struct input *in, const struct sct_record *rec)
 	return 0;
 }
 
+int input_read(struct ctx *c, struct input *in, struct sct_record *rec)
+{
+	int n = sct_reader_next(in->r, rec);
+
+	if (n >= 0 && !in->read) {
+		in->read = true;
+		c->inputs_read++;
+	}
+	return n;
+}
+
 int input_next(struct ctx *c, struct input *in, struct sct_record *rec)
 {
 	int n, err;
 
 	footer_set_file(c->footer, in->path);
 	for (;;) {
-		n = sct_reader_next(in->r, rec);
+		n = input_read(c, in, rec);
 		if (n <= 0)
 			return n;
 		if (rec->type == SCT_REC_SESSION || !in->cur) {
@@ -195,10 +206,10 @@ int input_next(struct ctx *c, struct input *in, struct sct_record *rec)
 void input_error(struct ctx *c, struct input *in, const char *path, int err)
 {
 	const char *detail = in && in->r ? sct_reader_error(in->r) : "";
-	char msg[512];
+	/* the reader's text says what sct_strerror() says, with where: one of them, not both */
+	const char *msg = *detail ? detail : sct_strerror(err);
 	struct out e;
 
-	snprintf(msg, sizeof(msg), "%s%s%s", sct_strerror(err), *detail ? ": " : "", detail);
 	footer_input_error(c->footer, path, msg);
 	if (out_open(&e, NULL, false, 0))
 		return;

@@ -254,6 +254,7 @@ struct input {
 	struct sct_reader *r;
 	const char *path;
 	struct live *cur;  /* current session, NULL before the first record */
+	bool read;         /* a record or a clean end came: counted in ctx.inputs_read */
 };
 
 struct ctx;
@@ -261,6 +262,8 @@ struct ctx;
 int input_tables_new(struct ctx *c);
 void input_tables_free(struct ctx *c);
 int input_open(struct ctx *c, struct input *in, const char *path);
+/* sct_reader_next(), counting the input in c->inputs_read once it gives a record or its end. */
+int input_read(struct ctx *c, struct input *in, struct sct_record *rec);
 /*
  * Next record, with sessions and cgroups kept up to date. 1, 0 at end, or -err. Records of a
  * type above SCT_REC_MAX that the session's HEADER describes come too (read their fields with
@@ -424,6 +427,11 @@ struct ctx {
 	struct sessions *sessions;
 	struct cgroups *cgroups;
 	struct tasks *tasks;
+	/*
+	 * Inputs that gave a record or a clean end. With none, every input failed and its
+	 * message said why: no table or footer of nothing follows.
+	 */
+	uint32_t inputs_read;
 };
 
 /* ---------------------------------------------------------------- footer.c */

@@ -76,12 +76,18 @@ static const struct option long_opts[] = {
 	{ NULL, 0, NULL, 0 },
 };
 
+static int usage_hint(void)
+{
+	fputs("Usage: sct-report [OPTIONS] FILE...  (sct-report --help for more)\n", stderr);
+	return -EINVAL;
+}
+
 static int usage_error(const char *fmt, const char *arg)
 {
 	fprintf(stderr, "sct-report: ");
 	fprintf(stderr, fmt, arg);
-	fprintf(stderr, "\nUsage: sct-report [OPTIONS] FILE...  (sct-report --help for more)\n");
-	return -EINVAL;
+	fputc('\n', stderr);
+	return usage_hint();
 }
 
 static int parse_by(struct env *env, const char *arg)
@@ -208,13 +214,14 @@ static int parse_args(struct env *env, int argc, char **argv)
 
 	env->by[0] = BY_SYSCALL;
 	env->nby = 1;
+	argv[0] = (char *)"sct-report"; /* getopt's messages name the tool, not the path it ran by */
 	while ((c = getopt_long(argc, argv, "THb:s:n:ep:t:c:g:S:P:fd:h", long_opts, NULL)) != -1) {
 		if (c == 'h') {
 			fputs(usage_text, stdout);
 			exit(0);
 		}
-		if (c == '?')
-			return usage_error("%s", "bad option");
+		if (c == '?') /* getopt said which option and why */
+			return usage_hint();
 		err = parse_opt(env, c, optarg);
 		if (err)
 			return err;
@@ -376,7 +383,9 @@ static int run(struct ctx *c, struct out *o)
 	}
 	sm = summary_new(c);
 	err = sm ? run_aggregate(c, sm) : -ENOMEM;
-	if (!err && c->env->mode == MODE_SUMMARY)
+	if (!err && !c->inputs_read)
+		; /* every input failed, and said why: no table of nothing */
+	else if (!err && c->env->mode == MODE_SUMMARY)
 		err = summary_print(sm, o);
 	else if (!err && c->env->mode == MODE_HIST)
 		err = hist_print(c, sm, o);
@@ -411,7 +420,8 @@ int main(int argc, char **argv)
 		return EXIT_INPUT;
 	}
 	err = run(&c, &o);
-	footer_print(c.footer, c.sessions, c.strs, &o);
+	if (err || c.inputs_read)
+		footer_print(c.footer, c.sessions, c.strs, &o);
 	status = footer_exit_status(c.footer, "sct-report", env.strict, err);
 	if (out_finish(&o, "sct-report", "output"))
 		status = EXIT_INPUT;
