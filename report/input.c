@@ -70,6 +70,8 @@ static int input_session(struct ctx *c, struct input *in)
 	if (live) {
 		const char *h = sct_session_get(live, SCT_SESSION_HOSTNAME);
 
+		if (c->env)
+			filter_note_session(&c->env->filter, live);
 		lv->s.host = strtab_intern(c->strs, h, strlen(h));
 		sct_session_anchor(live, &lv->s.anchor_clock, &lv->s.anchor_real);
 		lv->s.cgroup_v1 = !strcmp(sct_session_get(live, SCT_SESSION_CGROUP_HIERARCHY), "v1");

@@ -293,6 +293,8 @@ struct filter {
 	char **comms; uint32_t ncomms;
 	char **cgroups; uint32_t ncgroups; /* path prefixes or ids */
 	char **syscalls; uint32_t nsyscalls;
+	uint8_t *syscall_known; /* per --syscall name: a HEADER's table names it (or it is syscall_N) */
+	bool tables_seen;       /* a session with a HEADER was read: the names could be checked */
 	char **paths; uint32_t npaths;     /* --path: prefixes of a captured path (format 1.3) */
 	bool failed;
 	uint64_t min_duration;
@@ -307,6 +309,18 @@ int filter_parse_ids(uint32_t *ids, uint32_t *n, const char *arg);
 int filter_parse_list(char ***list, uint32_t *n, const char *arg);
 /* One item, taken whole (a path may hold commas). */
 int filter_add_item(char ***list, uint32_t *n, const char *item);
+/*
+ * --syscall NAME[,NAME...]: 0, -EINVAL (empty), -ENOMEM, or -EPROTONOSUPPORT with *bad the
+ * first of strace's classes (%file, ...), which no tool takes yet.
+ */
+int filter_parse_syscalls(struct filter *f, const char *arg, const char **bad);
+/* A session's HEADER was read: its tables say which --syscall names exist. */
+void filter_note_session(struct filter *f, const struct sct_session *s);
+/*
+ * Once every input is read: the next --syscall name (from *from on) that no HEADER's table
+ * names, or NULL; none when no HEADER was read (blocks without one have no names to check).
+ */
+const char *filter_unknown_syscall(const struct filter *f, uint32_t *from);
 int filter_parse_duration(const char *arg, uint64_t *ns);
 int filter_parse_time(const char *arg, int64_t *v, bool *wall);
 /* Task-level filters on a sample; false under a syscall-only filter (--syscall, ...). */
