@@ -870,8 +870,8 @@ static int convert_run(struct convert *cv)
 	if (cv->ch_sessions)
 		return err;
 	if (cv->ch_headless)
-		fprintf(stderr, "sct-convert: %llu records without a HEADER not written: no host or recording identifies them\n",
-			(unsigned long long)cv->ch_headless);
+		fprintf(stderr, "sct-convert: %llu record%s without a HEADER not written: no host or recording identifies %s\n",
+			(unsigned long long)cv->ch_headless, names_plural(cv->ch_headless), cv->ch_headless == 1 ? "it" : "them");
 	/* every input failed, and said why: no header row of nothing */
 	if (!err && !cv->ncols && cv->c.inputs_read) {
 		const struct sct_type_schema *ts = sct_schema_builtin(cv->type);

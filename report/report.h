@@ -122,6 +122,11 @@ int fdpaths_apply(struct fdpaths *fp, const struct fd_effect *e);
 /* line with its fd marks filled in: "3</etc/hosts>", or "3" for an fd not followed. */
 void fdpaths_out(const struct fdpaths *fp, struct out *o, const char *line, size_t len, uint32_t sess,
 		 uint32_t pid);
+/* "s" after a count of n things but 1: "1 call", "2 calls". */
+static inline const char *names_plural(uint64_t n)
+{
+	return n == 1 ? "" : "s";
+}
 /* True when a return value is a failed syscall's -errno. */
 static inline bool names_is_error(int64_t ret)
 {
