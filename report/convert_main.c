@@ -2,8 +2,9 @@
 /*
  * sct-convert: one record type of sct traces as CSV or JSON Lines. Columns are the
  * session number and hostname, then the fields the HEADER's schema names for the type (so a
- * newer minor version's fields appear without a change here), then names resolved from
- * other records: syscall name, comm, cgroup path. A sample's event is its name, and its
+ * newer minor version's fields appear without a change here) with the wall clock and errno
+ * name beside time_ns and ret, then names resolved from other records: syscall name, comm,
+ * cgroup path. A sample's event is its name, and its
  * payload is its tracepoint's fields, decoded by the HEADER's event table.
  */
 #include <errno.h>
@@ -29,6 +30,10 @@ static const char usage_text[] =
 "resolved names: syscall: name, comm, cgroup_path, args; task: cgroup_path; fork:\n"
 "parent_comm; exit: comm (empty/null when no record named them). Blocks after a damaged or\n"
 "missing HEADER have no session number and no host (empty/null).\n"
+"Derived columns beside their field: wall_time after time_ns (every type: the time on the\n"
+"wall clock by the HEADER's clock anchor, ISO 8601 UTC with ns, 2025-11-29T10:00:00.000004500Z;\n"
+"empty/null without a HEADER); errno after a syscall's ret (ENOENT; E4095 for a number\n"
+"without a name; empty/null when the call succeeded or is unfinished).\n"
 "Syscall rows always have arg0..arg5 (raw, unsigned), path_flags, path_ref, path (the\n"
 "captured file name), path2_flags, path2_ref, path2 (the second one: rename's target,\n"
 "format 1.4) and args (the arguments as strace shows them): empty/null in a trace\n"
@@ -84,7 +89,11 @@ static const char usage_text[] =
 "  sct-convert --to clickhouse --records lost *.sct | clickhouse-client\n";
 
 enum col_src { COL_SESSION, COL_HOST, COL_FIELD, COL_NAME, COL_COMM, COL_CGROUP, COL_PARENT_COMM,
-	       COL_WALL, COL_ARGS, COL_EVENT, COL_FIELDS, COL_EVFIELD };
+	       COL_WALL, COL_ERRNO, COL_ARGS, COL_EVENT, COL_FIELDS, COL_EVFIELD };
+
+/* CSV and JSON: derived columns beside the field they are read from. */
+#define COL_WALL_TIME "wall_time" /* time_ns on the wall clock, ISO 8601 UTC */
+#define COL_ERRNO_NAME "errno"    /* ret's errno name when the call failed */
 
 /* SYSCALL fields read straight from the decoded record (the hot path), where records.def says. */
 struct sc_slot {
@@ -132,6 +141,7 @@ struct convert {
 	const struct sct_event_desc *ev_mapped; /* the event the COL_EVFIELD indexes are for */
 	uint32_t ev_sess;    /* session + 1 of ev_mapped */
 	struct out scratch;  /* one field's JSON, SAMPLE_JSON_MAX bytes */
+	struct iso_second wall_last; /* wall_time: the second last rendered */
 	uint32_t mapped;     /* session + 1 the field indexes were computed for, 0 = none */
 	char *prefix;        /* the session and host columns of mapped, rendered */
 	size_t prefix_len;
@@ -370,6 +380,28 @@ static int convert_syscall_cols(struct convert *cv, const struct sct_type_schema
 	return err;
 }
 
+static bool convert_schema_has(const struct sct_type_schema *ts, const char *name)
+{
+	for (uint32_t i = 0; i < ts->nfields; i++)
+		if (!strcmp(ts->fields[i].name, name))
+			return true;
+	return false;
+}
+
+/*
+ * CSV and JSON: wall_time after time_ns (every type has it), errno after a SYSCALL's ret, so
+ * that a table loaded from them needs no anchor or errno table; unless a newer schema has a
+ * field of that name.
+ */
+static int convert_derived_col(struct convert *cv, const struct sct_type_schema *ts, const char *field)
+{
+	if (!strcmp(field, "time_ns") && !convert_schema_has(ts, COL_WALL_TIME))
+		return convert_add_col(cv, COL_WALL_TIME, COL_WALL);
+	if (cv->type == SCT_REC_SYSCALL && !strcmp(field, "ret") && !convert_schema_has(ts, COL_ERRNO_NAME))
+		return convert_add_col(cv, COL_ERRNO_NAME, COL_ERRNO);
+	return 0;
+}
+
 /*
  * Columns come from the first session's schema (or the built-in one without any input); for
  * samples, ev is the event whose fields get a column each (CSV of one event), else NULL.
@@ -400,6 +432,8 @@ static int convert_columns(struct convert *cv, const struct sct_type_schema *ts,
 		} else if (!strcmp(name, "event")) {
 			err = convert_add_col(cv, name, COL_EVENT);
 		}
+		if (!err && !cv->ch)
+			err = convert_derived_col(cv, ts, name);
 	}
 	/* ClickHouse orders and partitions by wall-clock time, comparable across hosts */
 	if (!err && cv->ch && convert_has_col(cv, "time_ns"))
@@ -572,6 +606,14 @@ static void convert_str(struct convert *cv, const void *p, size_t len)
 	convert_str_to(cv, &cv->o, p, len);
 }
 
+/* The ISO text holds no byte JSON escapes: quoted as it is. */
+static void convert_iso_json(struct convert *cv, uint64_t wall_ns)
+{
+	out_char(&cv->o, '"');
+	names_out_iso(&cv->o, wall_ns, &cv->wall_last);
+	out_char(&cv->o, '"');
+}
+
 static void convert_field(struct convert *cv, struct input *in, const struct column *col)
 {
 	struct sct_value v;
@@ -642,16 +684,42 @@ static void convert_resolved(struct convert *cv, struct input *in, const struct 
 	}
 }
 
-/* time_ns on the wall clock, by the session's anchor (0 if the session lacks time_ns). */
+/*
+ * time_ns on the wall clock, by the session's anchor as the timeline has it. ClickHouse: ns
+ * (0 if the session lacks time_ns); CSV and JSON: ISO 8601 UTC, empty/null where no HEADER
+ * gives an anchor or the session lacks time_ns.
+ */
 static void convert_wall(struct convert *cv, struct input *in, const struct sct_record *rec, const struct column *col)
 {
 	struct sct_value v = { .u = 0 };
+	bool have = true;
 
 	if (rec->type == SCT_REC_SYSCALL)
 		v.u = rec->syscall.time_ns;
 	else if (col->idx < 0 || sct_reader_field(in->r, (uint32_t)col->idx, &v) < 0)
-		v.u = 0;
-	out_u64(&cv->o, v.u ? sess_wall(&in->cur->s, v.u) : 0);
+		have = false;
+	if (cv->ch)
+		out_u64(&cv->o, have && v.u ? sess_wall(&in->cur->s, v.u) : 0);
+	else if (!have || in->cur->s.headless)
+		convert_null(cv);
+	else if (cv->jsonl)
+		convert_iso_json(cv, sess_wall(&in->cur->s, v.u));
+	else
+		names_out_iso(&cv->o, sess_wall(&in->cur->s, v.u), &cv->wall_last);
+}
+
+/* A failed call's errno name beside its ret ("ENOENT"); empty/null for a success or an unfinished call. */
+static void convert_errno(struct convert *cv, const struct sct_syscall *sc)
+{
+	char tmp[16];
+	const char *name;
+
+	if (sc->unfinished || !names_is_error(sc->ret)) {
+		convert_null(cv);
+		return;
+	}
+	name = names_errno((int)-sc->ret, tmp);
+	convert_str(cv, name, strlen(name));
 }
 
 /* The event fields of a row's session, by the names the columns were made with. */
@@ -738,6 +806,8 @@ static int convert_row(struct convert *cv, struct input *in, const struct sct_re
 			out_mem(o, col->jkey, col->jkeylen);
 		if (col->src == COL_WALL)
 			convert_wall(cv, in, rec, col);
+		else if (col->src == COL_ERRNO)
+			convert_errno(cv, &rec->syscall);
 		else if (col->slot)
 			convert_slot_out(o, &rec->syscall, col->slot);
 		else if (col->src >= COL_EVENT)

@@ -142,6 +142,17 @@ void names_out_escaped(struct out *o, const void *p, size_t len);
 size_t names_escaped_len(const void *p, size_t len);
 /* Seconds with 6 decimals from ns (truncated toward zero), with a sign if asked. */
 void names_out_secs(struct out *o, int64_t ns, bool sign);
+/*
+ * Wall clock as ISO 8601 UTC with nanoseconds, 2026-01-01T00:00:00.000000007Z. The text of
+ * the second last rendered is kept in *last (zeroed at first): rows come in time order.
+ */
+#define ISO_SECOND_LEN 19 /* 2026-01-01T00:00:00 */
+struct iso_second {
+	uint64_t sec;
+	bool valid;
+	char text[ISO_SECOND_LEN + 1];
+};
+void names_out_iso(struct out *o, uint64_t realtime_ns, struct iso_second *last);
 /* Wall clock as YYYY-MM-DD HH:MM:SS.ffffff (local time zone) or HH:MM:SS.ffffff. */
 void names_out_wall(struct out *o, uint64_t realtime_ns, bool with_date);
 

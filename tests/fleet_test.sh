@@ -221,11 +221,12 @@ for t in syscall task fork exec exit cgroup lost warning; do
 	"$SCT_CONVERT" --to clickhouse --database hostile --records "$t" "$TRACES/hostile.sct" 2>/dev/null |
 		{ read -r q && clickhouse-client --port "${FLEET_TCP[1]}" -q "$q"; }
 	"$SCT_CONVERT" --to csv --records "$t" "$TRACES/hostile.sct" 2>/dev/null >"$FLEET_TMP/h.csv"
-	# the argument columns of a trace without arguments: empty in CSV, 0 in ClickHouse
+	# the argument columns of a trace without arguments: empty in CSV, 0 in ClickHouse; the
+	# CSV's derived columns (wall_time, errno) are not ClickHouse's (it has wall_ns)
 	python3 -c 'import csv, sys
 rows = list(csv.reader(open(sys.argv[1], encoding="latin-1", newline="")))
 skip = {"session", "arg0", "arg1", "arg2", "arg3", "arg4", "arg5", "path_flags", "path_ref",
-        "path2_flags", "path2_ref"}
+        "path2_flags", "path2_ref", "wall_time", "errno"}
 keep = [i for i, n in enumerate(rows[0]) if n not in skip]
 print(",".join("hex(toString(%s))" % rows[0][i] for i in keep))
 for r in rows[1:]:
