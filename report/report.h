@@ -487,7 +487,7 @@ void footer_free(struct footer *f);
 void csv_bytes(struct out *o, const void *p, size_t len);
 /* Bytes inside a quoted CSV field: quotes doubled, no surrounding quotes. */
 void csv_quoted_part(struct out *o, const void *p, size_t len);
-/* One JSON string: valid UTF-8 as is, other bytes as \u00XX of their value. */
+/* One JSON string: valid UTF-8 as is but C1 controls (\u0080..\u009f), other bytes as \u00XX of their value. */
 void json_string(struct out *o, const void *p, size_t len);
 
 /* ---------------------------------------------------------------- samples.c */

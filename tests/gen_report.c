@@ -74,7 +74,7 @@ static void hex(FILE *f, const char *s)
 #define COMM2 "ok \xc3\xa9 \xf0\x9f\x98\x80"
 #define FILE3 "/bin/with space,comma\"quote\"\n\xc3\x28\xed\xa0\x80\xe2\x82"
 #define COMM3 "\x01\x7f\x80\t"
-#define WTEXT "map full, \"x\"\n"
+#define WTEXT "map full, \"x\"\n\xc2\x9b" "2J \xc2\x85"
 
 static int gen_hostile(const char *path, const char *expect)
 {
