@@ -243,5 +243,18 @@ for r in rows[1:]:
 	fi
 done
 
+# --- 8. what sct-ship says: a file it cannot read, in the reader's words (one line, exit 3);
+# a bad option, getopt's line and the usage line (exit 2)
+echo "not a trace" >"$FLEET_TMP/notrace.sct"
+out=$("$SCT_SHIP" --url "http://127.0.0.1:${FLEET_HTTP[1]}/" --state "$FLEET_TMP/state8" "$FLEET_TMP/notrace.sct" 2>&1)
+rc=$?
+want="sct-ship: $FLEET_TMP/notrace.sct: not an sct trace: no sct label and no valid frame in the first 1048576 bytes"
+[ $rc = 3 ] && [ "$out" = "$want" ] && ok "sct-ship on a file that is not a trace: why, in one line, exit 3" ||
+	bad "sct-ship on a file that is not a trace: exit $rc: $out"
+out=$("$SCT_SHIP" --bogus x 2>&1)
+rc=$?
+want=$'sct-ship: unrecognized option \'--bogus\'\nUsage: sct-ship --url URL [OPTIONS] FILE|DIR...  (sct-ship --help for more)'
+[ $rc = 2 ] && [ "$out" = "$want" ] && ok "sct-ship --bogus: two lines, exit 2" || bad "sct-ship --bogus: exit $rc: $out"
+
 echo "fleet: $PASS passed, $FAIL failed"
 [ $FAIL = 0 ]
