@@ -443,8 +443,10 @@ int main(int argc, char **argv)
 	struct out o;
 	int err, status;
 
-	if (parse_args(&env, argc, argv))
+	if (parse_args(&env, argc, argv)) {
+		filter_free(&env.filter);
 		return EXIT_USAGE;
+	}
 	env.filter_active = filter_active(&env.filter);
 	c.track_tasks = needs_tasks(&env);
 	c.keep_sessions = needs_sessions(&env);
