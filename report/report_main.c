@@ -422,16 +422,12 @@ static int run(struct ctx *c, struct out *o)
 	}
 	sm = summary_new(c);
 	err = sm ? run_aggregate(c, sm) : -ENOMEM;
-	if (!err && !c->inputs_read)
-		; /* every input failed, and said why: no table of nothing */
-	else if (!err && (err = check_syscalls(&c->env->filter)))
-		;
-	else if (!err && c->env->mode == MODE_SUMMARY)
-		err = summary_print(sm, o);
-	else if (!err && c->env->mode == MODE_HIST)
-		err = hist_print(c, sm, o);
-	else if (!err)
-		err = tree_print(c, o);
+	/* with every input failed, each said why: no table of nothing */
+	if (!err && c->inputs_read)
+		err = check_syscalls(&c->env->filter);
+	if (!err && c->inputs_read)
+		err = c->env->mode == MODE_SUMMARY ? summary_print(sm, o) :
+		      c->env->mode == MODE_HIST ? hist_print(c, sm, o) : tree_print(c, o);
 	summary_free(sm);
 	return err;
 }
