@@ -96,10 +96,19 @@ struct shipper {
 	char msg[256];      /* what failed, when it is not the HTTP request */
 };
 
+static int usage_hint(void)
+{
+	fputs("Usage: sct-ship --url URL [OPTIONS] FILE|DIR...  (sct-ship --help for more)\n", stderr);
+	return -EINVAL;
+}
+
 static int usage_error(const char *what, const char *arg)
 {
-	fprintf(stderr, "sct-ship: %s '%s'\nUsage: sct-ship --url URL [OPTIONS] FILE|DIR...\n", what, arg ? arg : "");
-	return -EINVAL;
+	if (arg)
+		fprintf(stderr, "sct-ship: %s '%s'\n", what, arg);
+	else
+		fprintf(stderr, "sct-ship: %s\n", what);
+	return usage_hint();
 }
 
 static int parse_uint(const char *arg, unsigned max, unsigned *out, const char *what)
@@ -128,6 +137,7 @@ static int parse_args(struct env *env, int argc, char **argv)
 
 	*env = (struct env){ .db = "sct", .state = "/var/lib/sct-ship", .retries = 5, .backoff_ms = 1000,
 			     .settle = 600 };
+	argv[0] = (char *)"sct-ship"; /* getopt's messages name the tool, not the path it ran by */
 	while (!err && (c = getopt_long(argc, argv, "u:d:s:r:b:h", opts, NULL)) != -1) {
 		switch (c) {
 		case 'u': env->url = optarg; break;
@@ -138,13 +148,15 @@ static int parse_args(struct env *env, int argc, char **argv)
 		case 'b': err = parse_uint(optarg, 3600000, &env->backoff_ms, "invalid --backoff:"); break;
 		case 'S': err = parse_uint(optarg, 86400 * 365, &env->settle, "invalid --settle:"); break;
 		case 'h': fputs(usage_text, stdout); exit(0);
-		default: return usage_error("bad option", NULL);
+		default: return usage_hint(); /* getopt said which option and why */
 		}
 	}
 	if (err)
 		return err;
-	if (!env->url || strncmp(env->url, "http", 4))
-		return usage_error("--url http://HOST:PORT/ is required, not", env->url);
+	if (!env->url)
+		return usage_error("--url http://HOST:PORT/ is required", NULL);
+	if (strncmp(env->url, "http", 4))
+		return usage_error("--url must be http://HOST:PORT/, not", env->url);
 	if (!*env->db || strspn(env->db, "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_") !=
 	    strlen(env->db))
 		return usage_error("invalid --database name:", env->db);
@@ -278,7 +290,10 @@ static pid_t ship_convert(struct shipper *sh, const char *table, const char *pat
 	return pid;
 }
 
-/* The converter's exit status: 0, 3 (damaged or no trailer: the rows read are fine), else -EIO. */
+/*
+ * The converter's exit status: 0, 3 (damaged or no trailer: the rows read are fine), -ENOEXEC
+ * if it could not be run, else -EIO.
+ */
 static int ship_convert_wait(pid_t pid)
 {
 	int status;
@@ -286,6 +301,8 @@ static int ship_convert_wait(pid_t pid)
 	while (waitpid(pid, &status, 0) < 0)
 		if (errno != EINTR)
 			return -EIO;
+	if (WIFEXITED(status) && WEXITSTATUS(status) == 127)
+		return -ENOEXEC;
 	if (!WIFEXITED(status) || (WEXITSTATUS(status) != 0 && WEXITSTATUS(status) != 3))
 		return -EIO;
 	return WEXITSTATUS(status);
@@ -498,6 +515,43 @@ static int ship_sessions(struct shipper *sh, const char *path, char *buf, size_t
 	return st;
 }
 
+/*
+ * Why the converter could not read path, in the reader's words ("not an sct trace: ...",
+ * "file format 2.0 is newer ..."): read again here, as the converter's own stderr is its footer.
+ */
+static void ship_unreadable_why(const char *path, char *why, size_t cap)
+{
+	struct sct_record rec;
+	struct sct_reader *r;
+	int err = 0, n;
+
+	r = sct_reader_open(path, &err);
+	if (!r) {
+		snprintf(why, cap, "%s", sct_strerror(err ? err : -EIO));
+		return;
+	}
+	while ((n = sct_reader_next(r, &rec)) > 0)
+		;
+	if (n < 0)
+		snprintf(why, cap, "%s", *sct_reader_error(r) ? sct_reader_error(r) : sct_strerror(n));
+	else
+		snprintf(why, cap, "sct-convert failed on it");
+	sct_reader_close(r);
+}
+
+/* What a failure to identify path (err from ship_sessions() or ship_identify()) means, in sh->msg. */
+static const char *ship_why(struct shipper *sh, const char *path, int err)
+{
+	if (err == -EIO)
+		ship_unreadable_why(path, sh->msg, sizeof(sh->msg));
+	else if (err == -ENOEXEC)
+		snprintf(sh->msg, sizeof(sh->msg), "cannot run %.180s (--sct-convert PATH names it)", sh->convert_path);
+	else
+		snprintf(sh->msg, sizeof(sh->msg), "%s", err == -ENODATA ? "no HEADER: nothing identifies its rows" :
+			 sct_strerror(err));
+	return sh->msg;
+}
+
 /* Exit status of one file: 0 shipped (or there, or not settled), or an EXIT_* code. */
 static int ship_file(struct shipper *sh, const char *path, char *buf)
 {
@@ -519,8 +573,7 @@ static int ship_file(struct shipper *sh, const char *path, char *buf)
 	if (err >= 0)
 		err = ship_identify(sh, buf);
 	if (err < 0) {
-		fprintf(stderr, "sct-ship: %s: %s\n", path, err == -ENODATA ? "no HEADER: nothing identifies its rows" :
-			err == -EIO ? "sct-convert cannot read it" : sct_strerror(err));
+		fprintf(stderr, "sct-ship: %s: %s\n", path, ship_why(sh, path, err));
 		return EXIT_UNREADABLE;
 	}
 	for (unsigned attempt = 0, wait = sh->env.backoff_ms;; attempt++) {
