@@ -42,9 +42,11 @@ static const char usage_line[] =
 	"usage: sct-record [options] (-p PID[,PID...] | -t TID[,TID...] | -G CGROUP | -a) [-- CMD [ARGS...]]\n"
 	"       sct-record [options] -- CMD [ARGS...]\n";
 
+/* After the line that says what is wrong: one line, as the other sct tools do. */
 static void usage_short(void)
 {
-	fprintf(stderr, "%sTry 'sct-record --help' for more information.\n", usage_line);
+	fputs("Usage: sct-record [OPTIONS] (-p PID | -t TID | -G CGROUP | -a) [-- CMD [ARGS...]]  "
+	      "(sct-record --help for more)\n", stderr);
 }
 
 static void usage_full(void)
@@ -588,12 +590,10 @@ static int cli_check(struct env *env)
 	return cli_check_long_run(env);
 }
 
-int cli_parse(struct env *env, int argc, char **argv)
+static int cli_options(struct env *env, int argc, char **argv)
 {
 	int opt, err;
 
-	env->argc = argc;
-	env->argv = argv;
 	/* '+': stop at the first non-option, so CMD's own options are left alone. */
 	while ((opt = getopt_long(argc, argv, "+p:t:G:ao:fu:d:e:qhV", long_opts, NULL)) != -1) {
 		if (opt == 'h') {
@@ -609,6 +609,22 @@ int cli_parse(struct env *env, int argc, char **argv)
 		if (err)
 			return err;
 	}
+	return 0;
+}
+
+int cli_parse(struct env *env, int argc, char **argv)
+{
+	char *argv0 = argv[0];
+	int err;
+
+	env->argc = argc;
+	env->argv = argv;
+	/* getopt's messages name the tool, not the path it ran by; the HEADER keeps argv as given */
+	argv[0] = (char *)"sct-record";
+	err = cli_options(env, argc, argv);
+	argv[0] = argv0;
+	if (err)
+		return err;
 	if (optind < argc) {
 		/* Without "--" a stray word is a mistake, not a command. */
 		if (strcmp(argv[optind - 1], "--")) {

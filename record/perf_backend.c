@@ -979,8 +979,9 @@ static int perf_inflight(struct perf_backend *b)
 		err = sct_writer_append_syscall(r->writer, &sc);
 	}
 	if (!err && b->pair.orphan_exits) {
-		snprintf(text, sizeof(text), "%llu syscall exits without their enter (enter samples "
-			 "lost): not recorded", (unsigned long long)b->pair.orphan_exits);
+		snprintf(text, sizeof(text), "%llu syscall exit%s without %s enter (enter samples "
+			 "lost): not recorded", (unsigned long long)b->pair.orphan_exits,
+			 stats_plural(b->pair.orphan_exits), b->pair.orphan_exits == 1 ? "its" : "their");
 		err = events_warning(r, SCT_WARN_OTHER, b->pair.orphan_exits, text);
 	}
 	return err;

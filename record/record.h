@@ -430,6 +430,11 @@ RECORD_MUST_CHECK int stats_check(struct recorder *r, uint64_t now_ns);
 RECORD_MUST_CHECK int stats_targets_full(struct recorder *r, uint64_t count, bool at_start);
 void stats_status(struct recorder *r, uint64_t now_ns);
 void stats_status_clear(struct recorder *r);
+/* "s" after a count of n things but 1: "1 task", "2 tasks". */
+static inline const char *stats_plural(uint64_t n)
+{
+	return n == 1 ? "" : "s";
+}
 
 extern volatile sig_atomic_t record_exiting;
 extern volatile sig_atomic_t record_hup;       /* SIGHUP: next file, or reopen -o */

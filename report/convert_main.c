@@ -2,8 +2,9 @@
 /*
  * sct-convert: one record type of sct traces as CSV or JSON Lines. Columns are the
  * session number and hostname, then the fields the HEADER's schema names for the type (so a
- * newer minor version's fields appear without a change here), then names resolved from
- * other records: syscall name, comm, cgroup path. A sample's event is its name, and its
+ * newer minor version's fields appear without a change here) with the wall clock and errno
+ * name beside time_ns and ret, then names resolved from other records: syscall name, comm,
+ * cgroup path. A sample's event is its name, and its
  * payload is its tracepoint's fields, decoded by the HEADER's event table.
  */
 #include <errno.h>
@@ -29,6 +30,10 @@ static const char usage_text[] =
 "resolved names: syscall: name, comm, cgroup_path, args; task: cgroup_path; fork:\n"
 "parent_comm; exit: comm (empty/null when no record named them). Blocks after a damaged or\n"
 "missing HEADER have no session number and no host (empty/null).\n"
+"Derived columns beside their field: wall_time after time_ns (every type: the time on the\n"
+"wall clock by the HEADER's clock anchor, ISO 8601 UTC with ns, 2025-11-29T10:00:00.000004500Z;\n"
+"empty/null without a HEADER); errno after a syscall's ret (ENOENT; E4095 for a number\n"
+"without a name; empty/null when the call succeeded or is unfinished).\n"
 "Syscall rows always have arg0..arg5 (raw, unsigned), path_flags, path_ref, path (the\n"
 "captured file name), path2_flags, path2_ref, path2 (the second one: rename's target,\n"
 "format 1.4) and args (the arguments as strace shows them): empty/null in a trace\n"
@@ -41,8 +46,8 @@ static const char usage_text[] =
 "field_NAME if NAME is already a column). event and fields are null/empty when the\n"
 "HEADER does not describe the event.\n"
 "Strings: CSV writes bytes as they are (quoted when they hold , \" CR or LF); JSON writes\n"
-"valid UTF-8 as is and each other byte as \\u00XX of its value. 64-bit values are exact\n"
-"integers in both.\n"
+"valid UTF-8 as is, but control characters (C0, DEL, C1 U+0080..U+009F) escaped, and each\n"
+"other byte as \\u00XX of its value. 64-bit values are exact integers in both.\n"
 "\n"
 "ClickHouse: --to clickhouse writes 'INSERT INTO DB.TYPE FORMAT TabSeparated' and the rows,\n"
 "for clickhouse-client or ClickHouse's HTTP interface. Columns: host, recording (the\n"
@@ -84,7 +89,11 @@ static const char usage_text[] =
 "  sct-convert --to clickhouse --records lost *.sct | clickhouse-client\n";
 
 enum col_src { COL_SESSION, COL_HOST, COL_FIELD, COL_NAME, COL_COMM, COL_CGROUP, COL_PARENT_COMM,
-	       COL_WALL, COL_ARGS, COL_EVENT, COL_FIELDS, COL_EVFIELD };
+	       COL_WALL, COL_ERRNO, COL_ARGS, COL_EVENT, COL_FIELDS, COL_EVFIELD };
+
+/* CSV and JSON: derived columns beside the field they are read from. */
+#define COL_WALL_TIME "wall_time" /* time_ns on the wall clock, ISO 8601 UTC */
+#define COL_ERRNO_NAME "errno"    /* ret's errno name when the call failed */
 
 /* SYSCALL fields read straight from the decoded record (the hot path), where records.def says. */
 struct sc_slot {
@@ -132,6 +141,7 @@ struct convert {
 	const struct sct_event_desc *ev_mapped; /* the event the COL_EVFIELD indexes are for */
 	uint32_t ev_sess;    /* session + 1 of ev_mapped */
 	struct out scratch;  /* one field's JSON, SAMPLE_JSON_MAX bytes */
+	struct iso_second wall_last; /* wall_time: the second last rendered */
 	uint32_t mapped;     /* session + 1 the field indexes were computed for, 0 = none */
 	char *prefix;        /* the session and host columns of mapped, rendered */
 	size_t prefix_len;
@@ -142,11 +152,20 @@ struct convert {
 static const char *const type_names[SCT_REC_MAX + 1] = { "session", "syscall", "task", "fork", "exec",
 							  "exit", "cgroup", "lost", "warning", "sample" };
 
+static int usage_hint(void)
+{
+	fputs("Usage: sct-convert --to csv|jsonl|clickhouse [--records TYPE] [--event G:N] [-o OUT [--force]] FILE...\n",
+	      stderr);
+	return -EINVAL;
+}
+
 static int usage_error(const char *what, const char *arg)
 {
-	fprintf(stderr, "sct-convert: %s '%s'\nUsage: sct-convert --to csv|jsonl|clickhouse [--records TYPE] [--event G:N] [-o OUT [--force]] FILE...\n",
-		what, arg ? arg : "");
-	return -EINVAL;
+	if (arg)
+		fprintf(stderr, "sct-convert: %s '%s'\n", what, arg);
+	else
+		fprintf(stderr, "sct-convert: %s\n", what);
+	return usage_hint();
 }
 
 /* A record type by number, 1 .. 2^32-1 (a newer minor version's); 0 if arg is no such number. */
@@ -200,6 +219,7 @@ static int parse_args(struct convert *cv, int argc, char **argv)
 	cv->type = SCT_REC_SYSCALL;
 	cv->ddl.db = "sct";
 	cv->ddl.local_db = "sct_local";
+	argv[0] = (char *)"sct-convert"; /* getopt's messages name the tool, not the path it ran by */
 	while ((c = getopt_long(argc, argv, "T:r:o:fhe:", opts, NULL)) != -1) {
 		uint32_t t;
 
@@ -231,15 +251,18 @@ static int parse_args(struct convert *cv, int argc, char **argv)
 			if (!*optarg || (!cv->type && strspn(optarg, "0123456789") == strlen(optarg)))
 				return usage_error("invalid --records type:", optarg);
 			break;
-		default:
-			return usage_error("bad option", NULL);
+		default: /* getopt said which option and why */
+			return usage_hint();
 		}
 	}
 	if (!to && cv->schema)
 		to = "clickhouse";
 	if (!cv->schema && (!to || strcmp(to, "clickhouse")) && (ddl_given || cv->ddl.cluster))
-		return usage_error("--database, --cluster and --local-database need --to clickhouse or --schema, not", to);
-	if (!to || (strcmp(to, "csv") && strcmp(to, "jsonl") && strcmp(to, "clickhouse")))
+		return usage_error(to ? "--database, --cluster and --local-database need --to clickhouse or --schema, not" :
+				   "--database, --cluster and --local-database need --to clickhouse or --schema", to);
+	if (!to)
+		return usage_error("--to csv, --to jsonl or --to clickhouse is required", NULL);
+	if (strcmp(to, "csv") && strcmp(to, "jsonl") && strcmp(to, "clickhouse"))
 		return usage_error("--to must be csv, jsonl or clickhouse, not", to);
 	cv->jsonl = !strcmp(to, "jsonl");
 	cv->ch = !strcmp(to, "clickhouse");
@@ -357,6 +380,28 @@ static int convert_syscall_cols(struct convert *cv, const struct sct_type_schema
 	return err;
 }
 
+static bool convert_schema_has(const struct sct_type_schema *ts, const char *name)
+{
+	for (uint32_t i = 0; i < ts->nfields; i++)
+		if (!strcmp(ts->fields[i].name, name))
+			return true;
+	return false;
+}
+
+/*
+ * CSV and JSON: wall_time after time_ns (every type has it), errno after a SYSCALL's ret, so
+ * that a table loaded from them needs no anchor or errno table; unless a newer schema has a
+ * field of that name.
+ */
+static int convert_derived_col(struct convert *cv, const struct sct_type_schema *ts, const char *field)
+{
+	if (!strcmp(field, "time_ns") && !convert_schema_has(ts, COL_WALL_TIME))
+		return convert_add_col(cv, COL_WALL_TIME, COL_WALL);
+	if (cv->type == SCT_REC_SYSCALL && !strcmp(field, "ret") && !convert_schema_has(ts, COL_ERRNO_NAME))
+		return convert_add_col(cv, COL_ERRNO_NAME, COL_ERRNO);
+	return 0;
+}
+
 /*
  * Columns come from the first session's schema (or the built-in one without any input); for
  * samples, ev is the event whose fields get a column each (CSV of one event), else NULL.
@@ -387,6 +432,8 @@ static int convert_columns(struct convert *cv, const struct sct_type_schema *ts,
 		} else if (!strcmp(name, "event")) {
 			err = convert_add_col(cv, name, COL_EVENT);
 		}
+		if (!err && !cv->ch)
+			err = convert_derived_col(cv, ts, name);
 	}
 	/* ClickHouse orders and partitions by wall-clock time, comparable across hosts */
 	if (!err && cv->ch && convert_has_col(cv, "time_ns"))
@@ -559,6 +606,14 @@ static void convert_str(struct convert *cv, const void *p, size_t len)
 	convert_str_to(cv, &cv->o, p, len);
 }
 
+/* The ISO text holds no byte JSON escapes: quoted as it is. */
+static void convert_iso_json(struct convert *cv, uint64_t wall_ns)
+{
+	out_char(&cv->o, '"');
+	names_out_iso(&cv->o, wall_ns, &cv->wall_last);
+	out_char(&cv->o, '"');
+}
+
 static void convert_field(struct convert *cv, struct input *in, const struct column *col)
 {
 	struct sct_value v;
@@ -629,16 +684,42 @@ static void convert_resolved(struct convert *cv, struct input *in, const struct 
 	}
 }
 
-/* time_ns on the wall clock, by the session's anchor (0 if the session lacks time_ns). */
+/*
+ * time_ns on the wall clock, by the session's anchor as the timeline has it. ClickHouse: ns
+ * (0 if the session lacks time_ns); CSV and JSON: ISO 8601 UTC, empty/null where no HEADER
+ * gives an anchor or the session lacks time_ns.
+ */
 static void convert_wall(struct convert *cv, struct input *in, const struct sct_record *rec, const struct column *col)
 {
 	struct sct_value v = { .u = 0 };
+	bool have = true;
 
 	if (rec->type == SCT_REC_SYSCALL)
 		v.u = rec->syscall.time_ns;
 	else if (col->idx < 0 || sct_reader_field(in->r, (uint32_t)col->idx, &v) < 0)
-		v.u = 0;
-	out_u64(&cv->o, v.u ? sess_wall(&in->cur->s, v.u) : 0);
+		have = false;
+	if (cv->ch)
+		out_u64(&cv->o, have && v.u ? sess_wall(&in->cur->s, v.u) : 0);
+	else if (!have || in->cur->s.headless)
+		convert_null(cv);
+	else if (cv->jsonl)
+		convert_iso_json(cv, sess_wall(&in->cur->s, v.u));
+	else
+		names_out_iso(&cv->o, sess_wall(&in->cur->s, v.u), &cv->wall_last);
+}
+
+/* A failed call's errno name beside its ret ("ENOENT"); empty/null for a success or an unfinished call. */
+static void convert_errno(struct convert *cv, const struct sct_syscall *sc)
+{
+	char tmp[16];
+	const char *name;
+
+	if (sc->unfinished || !names_is_error(sc->ret)) {
+		convert_null(cv);
+		return;
+	}
+	name = names_errno((int)-sc->ret, tmp);
+	convert_str(cv, name, strlen(name));
 }
 
 /* The event fields of a row's session, by the names the columns were made with. */
@@ -725,6 +806,8 @@ static int convert_row(struct convert *cv, struct input *in, const struct sct_re
 			out_mem(o, col->jkey, col->jkeylen);
 		if (col->src == COL_WALL)
 			convert_wall(cv, in, rec, col);
+		else if (col->src == COL_ERRNO)
+			convert_errno(cv, &rec->syscall);
 		else if (col->slot)
 			convert_slot_out(o, &rec->syscall, col->slot);
 		else if (col->src >= COL_EVENT)
@@ -803,7 +886,7 @@ static int convert_sessions_one(struct convert *cv, const char *path)
 		input_error(&cv->c, NULL, path, n);
 		return 0;
 	}
-	while ((n = sct_reader_next(in.r, &rec)) > 0 && !cv->o.err) {
+	while ((n = input_read(&cv->c, &in, &rec)) > 0 && !cv->o.err) {
 		if (rec.type == SCT_REC_SESSION && sct_reader_session(in.r)) {
 			if (!cv->ch_table)
 				ch_session_insert(&cv->o, cv->ddl.db);
@@ -857,9 +940,10 @@ static int convert_run(struct convert *cv)
 	if (cv->ch_sessions)
 		return err;
 	if (cv->ch_headless)
-		fprintf(stderr, "sct-convert: %llu records without a HEADER not written: no host or recording identifies them\n",
-			(unsigned long long)cv->ch_headless);
-	if (!err && !cv->ncols) {
+		fprintf(stderr, "sct-convert: %llu record%s without a HEADER not written: no host or recording identifies %s\n",
+			(unsigned long long)cv->ch_headless, names_plural(cv->ch_headless), cv->ch_headless == 1 ? "it" : "them");
+	/* every input failed, and said why: no header row of nothing */
+	if (!err && !cv->ncols && cv->c.inputs_read) {
 		const struct sct_type_schema *ts = sct_schema_builtin(cv->type);
 
 		err = convert_columns(cv, ts, NULL);
@@ -943,13 +1027,13 @@ int main(int argc, char **argv)
 	}
 	err = convert_run(cv);
 	status = footer_exit_status(cv->c.footer, "sct-convert", cv->strict, err);
-	if (!cv->type && !cv->ch_sessions && !cv->schema) {
+	if (!cv->type && !cv->ch_sessions && !cv->schema && cv->c.inputs_read) {
 		usage_error("invalid --records type (no input's HEADER schema names it):", cv->type_name);
 		status = EXIT_USAGE;
 	}
 	if (out_finish(&cv->o, "sct-convert", cv->output ? cv->output : "stdout"))
 		status = EXIT_INPUT;
-	if (!cv->schema && !out_open(&errout, NULL, false, 0)) {
+	if (!cv->schema && (err || cv->c.inputs_read) && !out_open(&errout, NULL, false, 0)) {
 		errout.fd = 2;
 		footer_print(cv->c.footer, cv->c.sessions, cv->c.strs, &errout);
 		if (out_close(&errout))

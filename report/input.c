@@ -70,6 +70,8 @@ static int input_session(struct ctx *c, struct input *in)
 	if (live) {
 		const char *h = sct_session_get(live, SCT_SESSION_HOSTNAME);
 
+		if (c->env)
+			filter_note_session(&c->env->filter, live);
 		lv->s.host = strtab_intern(c->strs, h, strlen(h));
 		sct_session_anchor(live, &lv->s.anchor_clock, &lv->s.anchor_real);
 		lv->s.cgroup_v1 = !strcmp(sct_session_get(live, SCT_SESSION_CGROUP_HIERARCHY), "v1");
@@ -167,13 +169,24 @@ int input_track(struct ctx *c, struct input *in, const struct sct_record *rec)
 	return 0;
 }
 
+int input_read(struct ctx *c, struct input *in, struct sct_record *rec)
+{
+	int n = sct_reader_next(in->r, rec);
+
+	if (n >= 0 && !in->read) {
+		in->read = true;
+		c->inputs_read++;
+	}
+	return n;
+}
+
 int input_next(struct ctx *c, struct input *in, struct sct_record *rec)
 {
 	int n, err;
 
 	footer_set_file(c->footer, in->path);
 	for (;;) {
-		n = sct_reader_next(in->r, rec);
+		n = input_read(c, in, rec);
 		if (n <= 0)
 			return n;
 		if (rec->type == SCT_REC_SESSION || !in->cur) {
@@ -195,10 +208,10 @@ int input_next(struct ctx *c, struct input *in, struct sct_record *rec)
 void input_error(struct ctx *c, struct input *in, const char *path, int err)
 {
 	const char *detail = in && in->r ? sct_reader_error(in->r) : "";
-	char msg[512];
+	/* the reader's text says what sct_strerror() says, with where: one of them, not both */
+	const char *msg = *detail ? detail : sct_strerror(err);
 	struct out e;
 
-	snprintf(msg, sizeof(msg), "%s%s%s", sct_strerror(err), *detail ? ": " : "", detail);
 	footer_input_error(c->footer, path, msg);
 	if (out_open(&e, NULL, false, 0))
 		return;

@@ -117,6 +117,33 @@ void names_out_secs(struct out *o, int64_t ns, bool sign)
 	out_mem(o, frac, 7);
 }
 
+void names_out_iso(struct out *o, uint64_t realtime_ns, struct iso_second *last)
+{
+	uint64_t sec = realtime_ns / 1000000000u;
+	uint32_t frac = (uint32_t)(realtime_ns % 1000000000u);
+	char *p;
+
+	if (!last->valid || last->sec != sec) {
+		time_t t = (time_t)sec;
+		struct tm tm;
+
+		if (!gmtime_r(&t, &tm) ||
+		    strftime(last->text, sizeof(last->text), "%Y-%m-%dT%H:%M:%S", &tm) != ISO_SECOND_LEN) {
+			out_u64(o, realtime_ns); /* past year 9999: cannot be, from a 64-bit count of ns */
+			return;
+		}
+		last->sec = sec;
+		last->valid = true;
+	}
+	out_mem(o, last->text, ISO_SECOND_LEN);
+	p = out_reserve(o, 11);
+	p[0] = '.';
+	for (int i = 9; i > 0; i--, frac /= 10)
+		p[i] = (char)('0' + frac % 10);
+	p[10] = 'Z';
+	o->len += 11;
+}
+
 void names_out_wall(struct out *o, uint64_t realtime_ns, bool with_date)
 {
 	time_t secs = (time_t)(realtime_ns / 1000000000u);

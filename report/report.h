@@ -122,6 +122,11 @@ int fdpaths_apply(struct fdpaths *fp, const struct fd_effect *e);
 /* line with its fd marks filled in: "3</etc/hosts>", or "3" for an fd not followed. */
 void fdpaths_out(const struct fdpaths *fp, struct out *o, const char *line, size_t len, uint32_t sess,
 		 uint32_t pid);
+/* "s" after a count of n things but 1: "1 call", "2 calls". */
+static inline const char *names_plural(uint64_t n)
+{
+	return n == 1 ? "" : "s";
+}
 /* True when a return value is a failed syscall's -errno. */
 static inline bool names_is_error(int64_t ret)
 {
@@ -139,6 +144,17 @@ size_t names_escaped_len(const void *p, size_t len);
 size_t names_escape(char *dst, size_t cap, const void *p, size_t len);
 /* Seconds with 6 decimals from ns (truncated toward zero), with a sign if asked. */
 void names_out_secs(struct out *o, int64_t ns, bool sign);
+/*
+ * Wall clock as ISO 8601 UTC with nanoseconds, 2026-01-01T00:00:00.000000007Z. The text of
+ * the second last rendered is kept in *last (zeroed at first): rows come in time order.
+ */
+#define ISO_SECOND_LEN 19 /* 2026-01-01T00:00:00 */
+struct iso_second {
+	uint64_t sec;
+	bool valid;
+	char text[ISO_SECOND_LEN + 1];
+};
+void names_out_iso(struct out *o, uint64_t realtime_ns, struct iso_second *last);
 /* Wall clock as YYYY-MM-DD HH:MM:SS.ffffff (local time zone) or HH:MM:SS.ffffff. */
 void names_out_wall(struct out *o, uint64_t realtime_ns, bool with_date);
 
@@ -256,6 +272,7 @@ struct input {
 	struct sct_reader *r;
 	const char *path;
 	struct live *cur;  /* current session, NULL before the first record */
+	bool read;         /* a record or a clean end came: counted in ctx.inputs_read */
 };
 
 struct ctx;
@@ -263,6 +280,8 @@ struct ctx;
 int input_tables_new(struct ctx *c);
 void input_tables_free(struct ctx *c);
 int input_open(struct ctx *c, struct input *in, const char *path);
+/* sct_reader_next(), counting the input in c->inputs_read once it gives a record or its end. */
+int input_read(struct ctx *c, struct input *in, struct sct_record *rec);
 /*
  * Next record, with sessions and cgroups kept up to date. 1, 0 at end, or -err. Records of a
  * type above SCT_REC_MAX that the session's HEADER describes come too (read their fields with
@@ -292,6 +311,8 @@ struct filter {
 	char **comms; uint32_t ncomms;
 	char **cgroups; uint32_t ncgroups; /* path prefixes or ids */
 	char **syscalls; uint32_t nsyscalls;
+	uint8_t *syscall_known; /* per --syscall name: a HEADER's table names it (or it is syscall_N) */
+	bool tables_seen;       /* a session with a HEADER was read: the names could be checked */
 	char **paths; uint32_t npaths;     /* --path: prefixes of a captured path (format 1.3) */
 	bool failed;
 	uint64_t min_duration;
@@ -306,6 +327,18 @@ int filter_parse_ids(uint32_t *ids, uint32_t *n, const char *arg);
 int filter_parse_list(char ***list, uint32_t *n, const char *arg);
 /* One item, taken whole (a path may hold commas). */
 int filter_add_item(char ***list, uint32_t *n, const char *item);
+/*
+ * --syscall NAME[,NAME...]: 0, -EINVAL (empty), -ENOMEM, or -EPROTONOSUPPORT with *bad the
+ * first of strace's classes (%file, ...), which no tool takes yet.
+ */
+int filter_parse_syscalls(struct filter *f, const char *arg, const char **bad);
+/* A session's HEADER was read: its tables say which --syscall names exist. */
+void filter_note_session(struct filter *f, const struct sct_session *s);
+/*
+ * Once every input is read: the next --syscall name (from *from on) that no HEADER's table
+ * names, or NULL; none when no HEADER was read (blocks without one have no names to check).
+ */
+const char *filter_unknown_syscall(const struct filter *f, uint32_t *from);
 int filter_parse_duration(const char *arg, uint64_t *ns);
 int filter_parse_time(const char *arg, int64_t *v, bool *wall);
 /* Task-level filters on a sample; false under a syscall-only filter (--syscall, ...). */
@@ -426,6 +459,11 @@ struct ctx {
 	struct sessions *sessions;
 	struct cgroups *cgroups;
 	struct tasks *tasks;
+	/*
+	 * Inputs that gave a record or a clean end. With none, every input failed and its
+	 * message said why: no table or footer of nothing follows.
+	 */
+	uint32_t inputs_read;
 };
 
 /* ---------------------------------------------------------------- footer.c */
@@ -451,7 +489,7 @@ void footer_free(struct footer *f);
 void csv_bytes(struct out *o, const void *p, size_t len);
 /* Bytes inside a quoted CSV field: quotes doubled, no surrounding quotes. */
 void csv_quoted_part(struct out *o, const void *p, size_t len);
-/* One JSON string: valid UTF-8 as is, other bytes as \u00XX of their value. */
+/* One JSON string: valid UTF-8 as is but C1 controls (\u0080..\u009f), other bytes as \u00XX of their value. */
 void json_string(struct out *o, const void *p, size_t len);
 
 /* ---------------------------------------------------------------- samples.c */

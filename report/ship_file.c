@@ -64,7 +64,10 @@ static pid_t ship_convert(struct shipper *sh, const char *table, const char *pat
 	return pid;
 }
 
-/* The converter's exit status: 0, 3 (damaged or no trailer: the rows read are fine), else -EIO. */
+/*
+ * The converter's exit status: 0, 3 (damaged or no trailer: the rows read are fine), -ENOEXEC
+ * if it could not be run, else -EIO.
+ */
 static int ship_convert_wait(pid_t pid)
 {
 	int status;
@@ -72,6 +75,8 @@ static int ship_convert_wait(pid_t pid)
 	while (waitpid(pid, &status, 0) < 0)
 		if (errno != EINTR)
 			return -EIO;
+	if (WIFEXITED(status) && WEXITSTATUS(status) == 127)
+		return -ENOEXEC;
 	if (!WIFEXITED(status) || (WEXITSTATUS(status) != 0 && WEXITSTATUS(status) != 3))
 		return -EIO;
 	return WEXITSTATUS(status);

@@ -74,10 +74,19 @@ static const char usage_text[] =
 "  sct-ship --url https://ch1:8443/ --user sct --password-file /etc/sct/ch-password \\\n"
 "           --database sct_local a.sct\n";
 
+static int usage_hint(void)
+{
+	fputs("Usage: sct-ship --url URL [OPTIONS] FILE|DIR...  (sct-ship --help for more)\n", stderr);
+	return -EINVAL;
+}
+
 static int usage_error(const char *what, const char *arg)
 {
-	fprintf(stderr, "sct-ship: %s '%s'\nUsage: sct-ship --url URL [OPTIONS] FILE|DIR...\n", what, arg ? arg : "");
-	return -EINVAL;
+	if (arg)
+		fprintf(stderr, "sct-ship: %s '%s'\n", what, arg);
+	else
+		fprintf(stderr, "sct-ship: %s\n", what);
+	return usage_hint();
 }
 
 static int parse_uint(const char *arg, unsigned min, unsigned max, unsigned *out, const char *what)
@@ -109,6 +118,7 @@ static int parse_args(struct ship_env *env, int argc, char **argv)
 	*env = (struct ship_env){ .db = "sct", .state = "/var/lib/sct-ship", .retries = 5, .backoff_ms = 1000,
 				  .settle = 600, .timeout_s = 600, .max_response = 1u << 20, .quarantine = 3,
 				  .user = getenv("CLICKHOUSE_USER") };
+	argv[0] = (char *)"sct-ship"; /* getopt's messages name the tool, not the path it ran by */
 	while (!err && (c = getopt_long(argc, argv, "u:d:s:r:b:h", opts, NULL)) != -1) {
 		switch (c) {
 		case 'u': env->url = optarg; break;
@@ -124,13 +134,15 @@ static int parse_args(struct ship_env *env, int argc, char **argv)
 		case 'M': err = parse_uint(optarg, 1024, 1u << 30, &env->max_response, "invalid --max-response:"); break;
 		case 'Q': err = parse_uint(optarg, 1, 1000, &env->quarantine, "invalid --quarantine-after:"); break;
 		case 'h': fputs(usage_text, stdout); exit(0);
-		default: return usage_error("bad option", NULL);
+		default: return usage_hint(); /* getopt said which option and why */
 		}
 	}
 	if (err)
 		return err;
-	if (!env->url || (strncmp(env->url, "http://", 7) && strncmp(env->url, "https://", 8)))
-		return usage_error("--url http://HOST:PORT/ is required, not", env->url);
+	if (!env->url)
+		return usage_error("--url http://HOST:PORT/ is required", NULL);
+	if (strncmp(env->url, "http://", 7) && strncmp(env->url, "https://", 8))
+		return usage_error("--url must be http://HOST:PORT/ or https://HOST:PORT/, not", env->url);
 	if (!*env->db || strspn(env->db, "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_") !=
 	    strlen(env->db))
 		return usage_error("invalid --database name:", env->db);
@@ -269,6 +281,43 @@ static int ship_attempts(struct shipper *sh, const char *path, const struct stat
 	}
 }
 
+/*
+ * Why the converter could not read path, in the reader's words ("not an sct trace: ...",
+ * "file format 2.0 is newer ..."): read again here, as the converter's own stderr is its footer.
+ */
+static void ship_unreadable_why(const char *path, char *why, size_t cap)
+{
+	struct sct_record rec;
+	struct sct_reader *r;
+	int err = 0, n;
+
+	r = sct_reader_open(path, &err);
+	if (!r) {
+		snprintf(why, cap, "%s", sct_strerror(err ? err : -EIO));
+		return;
+	}
+	while ((n = sct_reader_next(r, &rec)) > 0)
+		;
+	if (n < 0)
+		snprintf(why, cap, "%s", *sct_reader_error(r) ? sct_reader_error(r) : sct_strerror(n));
+	else
+		snprintf(why, cap, "sct-convert failed on it");
+	sct_reader_close(r);
+}
+
+/* What a failure to read path's sessions (err from ship_file_sessions()) means, in sh->msg. */
+static const char *ship_why(struct shipper *sh, const char *path, int err)
+{
+	if (err == -EIO)
+		ship_unreadable_why(path, sh->msg, sizeof(sh->msg));
+	else if (err == -ENOEXEC)
+		snprintf(sh->msg, sizeof(sh->msg), "cannot run %.180s (--sct-convert PATH names it)", sh->convert_path);
+	else
+		snprintf(sh->msg, sizeof(sh->msg), "%s", err == -ENODATA ? "no HEADER: nothing identifies its rows" :
+			 sct_strerror(err));
+	return sh->msg;
+}
+
 /* Exit status of one file: 0 shipped (or there, or not settled), or an EXIT_* code. */
 static int ship_file(struct shipper *sh, const char *path, char *buf)
 {
@@ -296,7 +345,7 @@ static int ship_file(struct shipper *sh, const char *path, char *buf)
 		return 0;
 	}
 	if (err < 0) {
-		ship_say(path, "%s", err == -EIO ? "sct-convert cannot read it" : sct_strerror(err));
+		ship_say(path, "%s", ship_why(sh, path, err));
 		return EXIT_UNREADABLE;
 	}
 	ship_ident_free(&sh->id);

@@ -247,8 +247,8 @@ static void tl_lifecycle(struct timeline *tl, struct out *l, struct live *lv, co
 			out_str(l, " [process gone]");
 		break;
 	case SCT_REC_LOST:
-		out_printf(l, "lost %llu events (%s) over ", (unsigned long long)rec->lost.count,
-			   causes[rec->lost.cause < 3 ? rec->lost.cause : 0]);
+		out_printf(l, "lost %llu event%s (%s) over ", (unsigned long long)rec->lost.count,
+			   names_plural(rec->lost.count), causes[rec->lost.cause < 3 ? rec->lost.cause : 0]);
 		names_out_secs(l, (int64_t)(rec->lost.end_ns - rec->lost.time_ns), false);
 		out_char(l, 's');
 		break;

@@ -221,11 +221,12 @@ for t in syscall task fork exec exit cgroup lost warning; do
 	"$SCT_CONVERT" --to clickhouse --database hostile --records "$t" "$TRACES/hostile.sct" 2>/dev/null |
 		{ read -r q && clickhouse-client --port "${FLEET_TCP[1]}" -q "$q"; }
 	"$SCT_CONVERT" --to csv --records "$t" "$TRACES/hostile.sct" 2>/dev/null >"$FLEET_TMP/h.csv"
-	# the argument columns of a trace without arguments: empty in CSV, 0 in ClickHouse
+	# the argument columns of a trace without arguments: empty in CSV, 0 in ClickHouse; the
+	# CSV's derived columns (wall_time, errno) are not ClickHouse's (it has wall_ns)
 	python3 -c 'import csv, sys
 rows = list(csv.reader(open(sys.argv[1], encoding="latin-1", newline="")))
 skip = {"session", "arg0", "arg1", "arg2", "arg3", "arg4", "arg5", "path_flags", "path_ref",
-        "path2_flags", "path2_ref"}
+        "path2_flags", "path2_ref", "wall_time", "errno"}
 keep = [i for i, n in enumerate(rows[0]) if n not in skip]
 print(",".join("hex(toString(%s))" % rows[0][i] for i in keep))
 for r in rows[1:]:
@@ -241,6 +242,19 @@ for r in rows[1:]:
 		diff "$FLEET_TMP/want" "$FLEET_TMP/got" >&2
 	fi
 done
+
+# --- 8. what sct-ship says: a file it cannot read, in the reader's words (one line, exit 3);
+# a bad option, getopt's line and the usage line (exit 2)
+echo "not a trace" >"$FLEET_TMP/notrace.sct"
+out=$("$SCT_SHIP" --url "http://127.0.0.1:${FLEET_HTTP[1]}/" --state "$FLEET_TMP/state8" "$FLEET_TMP/notrace.sct" 2>&1)
+rc=$?
+want="sct-ship: $FLEET_TMP/notrace.sct: not an sct trace: no sct label and no valid frame in the first 1048576 bytes"
+[ $rc = 3 ] && [ "$out" = "$want" ] && ok "sct-ship on a file that is not a trace: why, in one line, exit 3" ||
+	bad "sct-ship on a file that is not a trace: exit $rc: $out"
+out=$("$SCT_SHIP" --bogus x 2>&1)
+rc=$?
+want=$'sct-ship: unrecognized option \'--bogus\'\nUsage: sct-ship --url URL [OPTIONS] FILE|DIR...  (sct-ship --help for more)'
+[ $rc = 2 ] && [ "$out" = "$want" ] && ok "sct-ship --bogus: two lines, exit 2" || bad "sct-ship --bogus: exit $rc: $out"
 
 echo "fleet: $PASS passed, $FAIL failed"
 [ $FAIL = 0 ]

@@ -3,7 +3,8 @@
  * Trace generator of the sct-report / sct-convert tests and benchmark:
  *   gen_report hostile OUT.sct EXPECT.json   every record type with hostile strings and
  *                                            extreme values, and the rows sct-convert must
- *                                            print for them (strings as hex) in EXPECT.json
+ *                                            print for them (strings as hex) and the HEADER's
+ *                                            clock anchor in EXPECT.json
  *   gen_report version IN.sct OUT.sct        IN with its HEADER claiming format 2.0
  *   gen_report bench OUT.sct N               N syscall records (one process, 4 threads,
  *                                            mostly write, ~300 ns apart, 1 cgroup)
@@ -33,12 +34,16 @@ static const struct sct_syscall_name names[] = {
 	{ 0, "read" }, { 1, "write" }, { 2, "open" }, { 3, "close" }, { 257, "openat" },
 };
 
+/* Records of the hostile trace are stamped before the anchor: their wall clock is before it too. */
+#define ANCHOR_CLOCK 1000ull
+#define ANCHOR_REAL 1767225600000000000ull /* 2026-01-01 00:00:00 UTC */
+
 static struct sct_writer *gen_open(const char *path, const char *host)
 {
 	struct sct_header_info info = {
 		.producer = "gen_report", .producer_version = "1", .hostname = host, .kernel = "6.18.0",
-		.arch = "x86_64", .boot_id = "b", .clock = "CLOCK_MONOTONIC", .anchor_clock_ns = 1000,
-		.anchor_realtime_ns = 1767225600000000000ull, .cgroup_hierarchy = "v2",
+		.arch = "x86_64", .boot_id = "b", .clock = "CLOCK_MONOTONIC", .anchor_clock_ns = ANCHOR_CLOCK,
+		.anchor_realtime_ns = ANCHOR_REAL, .cgroup_hierarchy = "v2",
 		.cgroup_mount = "/sys/fs/cgroup", .syscalls = names, .nsyscalls = 5,
 	};
 	struct sct_writer_opts opts = { .no_fsync = true };
@@ -69,7 +74,7 @@ static void hex(FILE *f, const char *s)
 #define COMM2 "ok \xc3\xa9 \xf0\x9f\x98\x80"
 #define FILE3 "/bin/with space,comma\"quote\"\n\xc3\x28\xed\xa0\x80\xe2\x82"
 #define COMM3 "\x01\x7f\x80\t"
-#define WTEXT "map full, \"x\"\n"
+#define WTEXT "map full, \"x\"\n\xc2\x9b" "2J \xc2\x85"
 
 static int gen_hostile(const char *path, const char *expect)
 {
@@ -167,7 +172,8 @@ static int gen_hostile(const char *path, const char *expect)
 	hex(f, WTEXT);
 	fputs("}],\n\"host\":", f);
 	hex(f, HOST);
-	fputs("}\n", f);
+	fprintf(f, ",\n\"anchor\":{\"clock\":%llu,\"real\":%llu}}\n", (unsigned long long)ANCHOR_CLOCK,
+		(unsigned long long)ANCHOR_REAL);
 	return fclose(f) ? 1 : 0;
 }
 

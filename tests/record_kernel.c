@@ -338,9 +338,9 @@ ParameterizedTestParameters(record_kernel, auto_says_which_backend_and_why)
 {
 	static struct auto_pick picks[] = {
 		{"", "sct-record: backend auto: bpf (BTF, tp_btf programs, ring buffer and task "
-		 "iterator are there)\nsct-record: tracing 1 tasks (light skeleton, task storage, staged)\n"},
+		 "iterator are there)\nsct-record: tracing 1 task (light skeleton, task storage, staged)\n"},
 		{"no-btf", "sct-record: backend auto: perf (no BTF (CONFIG_DEBUG_INFO_BTF=y): forced off "
-		 "by SCT_RECORD_FORCE (test only))\nsct-record: tracing 1 tasks (perf, kernel cgroup ids)\n"},
+		 "by SCT_RECORD_FORCE (test only))\nsct-record: tracing 1 task (perf, kernel cgroup ids)\n"},
 	};
 
 	return cr_make_param_array(struct auto_pick, picks, sizeof(picks) / sizeof(picks[0]));

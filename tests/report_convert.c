@@ -28,7 +28,7 @@ Test(report_convert, empty_input_still_has_a_header_row)
 
 	rt_close(rt_open(path, "h", 0));
 	cr_assert_eq(rt_run(&out, "%s --to csv --records exit %s 2>/dev/null", rt_convert(), path), 0);
-	cr_assert_str_eq(out, "session,host,time_ns,pid,tid,exit_code,signal,group_dead,start_ns,comm\r\n");
+	cr_assert_str_eq(out, "session,host,time_ns,wall_time,pid,tid,exit_code,signal,group_dead,start_ns,comm\r\n");
 	free(out);
 	cr_assert_eq(rt_run(&out, "%s --to jsonl %s 2>/dev/null", rt_convert(), path), 0);
 	cr_assert_str_eq(out, "");
@@ -45,13 +45,16 @@ Test(report_convert, newer_type_described_by_its_header_is_delivered)
 
 	cr_assert_eq(rt_run(NULL, "%s future %s", rt_gen(), path), 0);
 	cr_assert_eq(rt_run(&out, "%s --to csv --records 20 %s 2>/dev/null", rt_convert(), path), 0);
-	cr_assert_str_eq(out, "session,host,time_ns,value,blob\r\n"
-			      "0,crafthost,1100,-7,\"a,\"\"b\"\"\"\r\n"
-			      "0,crafthost,1200,3,\r\n");
+	/* its time_ns is a time like every type's: its wall clock beside it */
+	cr_assert_str_eq(out, "session,host,time_ns,wall_time,value,blob\r\n"
+			      "0,crafthost,1100,1970-01-01T00:00:00.000001100Z,-7,\"a,\"\"b\"\"\"\r\n"
+			      "0,crafthost,1200,1970-01-01T00:00:00.000001200Z,3,\r\n");
 	free(out);
 	cr_assert_eq(rt_run(&out, "%s --to jsonl --records future %s 2>/dev/null", rt_convert(), path), 0);
-	cr_assert_str_eq(out, "{\"session\":0,\"host\":\"crafthost\",\"time_ns\":1100,\"value\":-7,\"blob\":\"a,\\\"b\\\"\"}\n"
-			      "{\"session\":0,\"host\":\"crafthost\",\"time_ns\":1200,\"value\":3,\"blob\":\"\"}\n");
+	cr_assert_str_eq(out, "{\"session\":0,\"host\":\"crafthost\",\"time_ns\":1100,"
+			      "\"wall_time\":\"1970-01-01T00:00:00.000001100Z\",\"value\":-7,\"blob\":\"a,\\\"b\\\"\"}\n"
+			      "{\"session\":0,\"host\":\"crafthost\",\"time_ns\":1200,"
+			      "\"wall_time\":\"1970-01-01T00:00:00.000001200Z\",\"value\":3,\"blob\":\"\"}\n");
 	free(out);
 	/* the report counts them as records, neither unknown nor damage, and shows only the syscall */
 	cr_assert_eq(rt_run(&out, "%s -T %s", rt_report(), path), 0);

@@ -74,6 +74,13 @@ Test(report_safety, every_mode_escapes_strings_from_the_file)
 	}
 	snprintf(cmd, sizeof(cmd), "%s --to csv '%s' 2>&1 >/dev/null", rt_convert(), path);
 	cr_assert_eq(unprintable(cmd), 0, "raw bytes in sct-convert's footer");
+	/* JSON Lines escape every control, C1 too (U+009B is CSI): here every string is escaped */
+	for (int t = 0; t < 5; t++) {
+		static const char *const types[] = { "syscall", "task", "exec", "cgroup", "warning" };
+
+		snprintf(cmd, sizeof(cmd), "%s --to jsonl --records %s '%s' 2>/dev/null", rt_convert(), types[t], path);
+		cr_assert_eq(unprintable(cmd), 0, "raw bytes from: %s", cmd);
+	}
 	/* and the bytes are shown, escaped */
 	cr_assert_eq(rt_run(&out, "%s -T %s", rt_report(), path), 0);
 	cr_assert_not_null(strstr(out, "wr\\x1b[31m\\xc2\\x9b2J\\x07\\x0d\\x7fite(comm\\x1b[31m\\x9b2J\\xc2\\x9b0m"
