@@ -73,6 +73,35 @@ void names_out_escaped(struct out *o, const void *p, size_t len)
 	}
 }
 
+size_t names_escape(char *dst, size_t cap, const void *p, size_t len)
+{
+	static const char hex[] = "0123456789abcdef";
+	const uint8_t *b = p;
+	size_t n = 0;
+
+	for (size_t i = 0; i < len; i++) {
+		char e[4] = { '\\', '\\' };
+		size_t k = 2;
+
+		if (names_plain(b[i])) {
+			e[0] = (char)b[i];
+			k = 1;
+		} else if (b[i] != '\\') {
+			e[1] = 'x';
+			e[2] = hex[b[i] >> 4];
+			e[3] = hex[b[i] & 15];
+			k = 4;
+		}
+		if (n + k >= cap)
+			break;
+		memcpy(dst + n, e, k);
+		n += k;
+	}
+	if (cap)
+		dst[n] = '\0';
+	return n;
+}
+
 void names_out_secs(struct out *o, int64_t ns, bool sign)
 {
 	uint64_t a = ns < 0 ? (uint64_t)0 - (uint64_t)ns : (uint64_t)ns;

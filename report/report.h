@@ -140,6 +140,8 @@ static inline bool names_is_error(int64_t ret)
 void names_out_escaped(struct out *o, const void *p, size_t len);
 /* Columns names_out_escaped() takes for these bytes. */
 size_t names_escaped_len(const void *p, size_t len);
+/* The same escapes into dst (cap bytes, NUL-terminated; whole escapes only): bytes written. */
+size_t names_escape(char *dst, size_t cap, const void *p, size_t len);
 /* Seconds with 6 decimals from ns (truncated toward zero), with a sign if asked. */
 void names_out_secs(struct out *o, int64_t ns, bool sign);
 /*
