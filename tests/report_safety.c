@@ -84,6 +84,24 @@ Test(report_safety, every_mode_escapes_strings_from_the_file)
 	free(out);
 }
 
+/* Two files of a recording (sequences 1 and 3: a gap the footer names) with a hostile id. */
+Test(report_safety, a_recording_id_reaches_no_terminal_raw)
+{
+	static const uint64_t t[] = { 1000, 2000 };
+	const char *f1 = rt_hostile_recording("r1.sct", 1, t, 2), *f3 = rt_hostile_recording("r3.sct", 3, t, 2);
+	static const char *const modes[] = { "", "-T", "--tree", "--by process" };
+	char cmd[1024];
+
+	for (size_t i = 0; i < sizeof(modes) / sizeof(modes[0]); i++) {
+		snprintf(cmd, sizeof(cmd), "%s %s '%s' '%s' 2>&1", rt_report(), modes[i], f1, f3);
+		cr_assert_eq(unprintable(cmd), 0, "raw bytes from: %s", cmd);
+	}
+	snprintf(cmd, sizeof(cmd), "%s --to csv '%s' '%s' 2>&1 >/dev/null", rt_convert(), f1, f3);
+	cr_assert_eq(unprintable(cmd), 0, "raw bytes in sct-convert's stderr");
+	snprintf(cmd, sizeof(cmd), "%s --to clickhouse '%s' '%s' 2>&1 >/dev/null", rt_convert(), f1, f3);
+	cr_assert_eq(unprintable(cmd), 0, "raw bytes in sct-convert's stderr");
+}
+
 static mode_t mode_of(const char *path)
 {
 	struct stat st;
