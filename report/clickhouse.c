@@ -133,7 +133,7 @@ void ch_prefix(struct out *o, const struct sct_session *s)
 	ch_identity(s, id, &seq);
 	ch_string(o, host, strlen(host));
 	out_char(o, '\t');
-	out_str(o, id);
+	ch_string(o, id, strlen(id));
 	out_char(o, '\t');
 	out_u64(o, seq);
 	out_char(o, '\t');

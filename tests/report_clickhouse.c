@@ -49,6 +49,44 @@ Test(report_clickhouse, rows_escape_strings_and_carry_the_identity_and_wall_time
 	free(out);
 }
 
+/* Lines of text and the tabs in each: every row of one INSERT has as many as its column list. */
+static void assert_rows_aligned(const char *out, int rows)
+{
+	int cols = 1, lines = 0, tabs = 0;
+
+	cr_assert_eq(strncmp(out, "INSERT INTO ", 12), 0, "%s", out);
+	for (const char *p = strchr(out, '(') + 1; *p != ')'; p++)
+		cols += *p == ',';
+	for (const char *p = strchr(out, '\n') + 1; *p; p++) {
+		if (*p == '\t') {
+			tabs++;
+		} else if (*p == '\n') {
+			cr_assert_eq(tabs, cols - 1, "row %d has %d columns, not %d:\n%s", lines, tabs + 1, cols, out);
+			tabs = 0;
+			lines++;
+		}
+	}
+	cr_assert_eq(lines, rows, "%s", out);
+}
+
+/* A tab or newline from a file never moves a value into another column or row. */
+Test(report_clickhouse, a_hostile_recording_id_shifts_no_row)
+{
+	static const uint64_t t[] = { 1000, 2000, 3000 };
+	const char *path = rt_hostile_recording("id.sct", 2, t, 3);
+	char *out;
+
+	cr_assert_eq(rt_run(&out, "%s --to clickhouse %s 2>/dev/null", rt_convert(), path), 0);
+	assert_rows_aligned(out, 3);
+	free(out);
+	cr_assert_eq(rt_run(&out, "%s --to clickhouse --records task %s 2>/dev/null", rt_convert(), path), 0);
+	assert_rows_aligned(out, 1);
+	free(out);
+	cr_assert_eq(rt_run(&out, "%s --to clickhouse --records sessions %s 2>/dev/null", rt_convert(), path), 0);
+	assert_rows_aligned(out, 1);
+	free(out);
+}
+
 Test(report_clickhouse, sessions_rows_hold_the_header)
 {
 	const char *path = rt_path("s.sct");
