@@ -273,12 +273,13 @@ static int gen_sessions(const char *path, unsigned long long n)
 	return fclose(f) ? 1 : 0;
 }
 
-static int gen_future(const char *path)
+/* A file whose HEADER's schema describes type 20, named name, and holds two of them. */
+static int gen_future(const char *path, const char *name)
 {
 	static const struct sct_field_schema f9[] = {
 		{ "time_ns", SCT_KIND_TIME, "ns" }, { "value", SCT_KIND_SINT, "" }, { "blob", SCT_KIND_BYTES, "" },
 	};
-	static const struct craft_type t9 = { 20, "future", 3, f9 };
+	const struct craft_type t9 = { 20, name, 3, f9 };
 	static const uint64_t t9v[] = { 1100, 1200 }, v9[] = { (uint64_t)-7, 3 }, t1[] = { 1000 }, one[] = { 1 },
 		zero[] = { 0 }, ret[] = { 5 };
 	static const struct sct_bytes b9[] = { { (const uint8_t *)"a,\"b\"", 5 }, { NULL, 0 } };
@@ -352,10 +353,10 @@ int main(int argc, char **argv)
 		return gen_sessions(argv[2], strtoull(argv[3], NULL, 10));
 	if (argc == 4 && !strcmp(argv[1], "headers"))
 		return gen_headers(argv[2], strtoull(argv[3], NULL, 10));
-	if (argc == 3 && !strcmp(argv[1], "future"))
-		return gen_future(argv[2]);
+	if ((argc == 3 || argc == 4) && !strcmp(argv[1], "future"))
+		return gen_future(argv[2], argc == 4 ? argv[3] : "future");
 	if (argc == 3 && !strcmp(argv[1], "read"))
 		return gen_read(argv[2]);
-	fprintf(stderr, "usage: gen_report hostile OUT EXPECT | version IN OUT | bench OUT N | sessions OUT N | headers OUT N | future OUT | read IN\n");
+	fprintf(stderr, "usage: gen_report hostile OUT EXPECT | version IN OUT | bench OUT N | sessions OUT N | headers OUT N | future OUT [NAME] | read IN\n");
 	return 2;
 }
