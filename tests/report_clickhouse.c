@@ -78,6 +78,9 @@ Test(report_clickhouse, a_hostile_recording_id_shifts_no_row)
 
 	cr_assert_eq(rt_run(&out, "%s --to clickhouse %s 2>/dev/null", rt_convert(), path), 0);
 	assert_rows_aligned(out, 3);
+	/* libsct reads the id as none: the row carries the id derived from the HEADER, sequence 0 */
+	cr_assert_eq(strspn(rt_line(out, 1) + 3, "0123456789abcdef"), 32, "%s", out);
+	cr_assert_eq(strncmp(rt_line(out, 1) + 35, "\t0\t0\t", 5), 0, "%s", out);
 	free(out);
 	cr_assert_eq(rt_run(&out, "%s --to clickhouse --records task %s 2>/dev/null", rt_convert(), path), 0);
 	assert_rows_aligned(out, 1);
