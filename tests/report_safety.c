@@ -203,6 +203,24 @@ Test(report_safety, a_syscall_name_of_any_size_is_whole)
 	free(name);
 }
 
+/* A process's label kept 200 bytes of its comm. */
+Test(report_safety, a_comm_of_any_size_is_whole_in_a_label)
+{
+	char *comm = repeat("c", 300), *want, *out;
+	const char *path = rt_path("long-comm.sct");
+	struct sct_writer *w = rt_open(path, "h1", 0);
+
+	rt_task(w, 0, 100, 101, 1, 0, 0, comm);
+	rt_sc(w, 1000, 500, 100, 101, 0, RT_NR_WRITE, 1);
+	rt_close(w);
+	cr_assert(asprintf(&want, "%s 100/101\n", comm) > 0);
+	cr_assert_eq(rt_run(&out, "%s --by thread %s", rt_report(), path), 0);
+	cr_assert_not_null(strstr(out, want), "%s", out);
+	free(out);
+	free(want);
+	free(comm);
+}
+
 static mode_t mode_of(const char *path)
 {
 	struct stat st;
