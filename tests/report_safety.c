@@ -203,6 +203,42 @@ Test(report_safety, a_syscall_name_of_any_size_is_whole)
 	free(name);
 }
 
+/*
+ * A rename's two paths of 64 KiB of control bytes: 512 KiB and more of escaped arguments,
+ * which the args column rendered in a 512 KiB buffer and cut.
+ */
+Test(report_safety, arguments_of_any_size_come_out_whole)
+{
+	static const struct sct_syscall_args descs[] = {
+		{ RT_NR_RENAME, 2, { { "oldname", SCT_ARG_PATH, "" }, { "newname", SCT_ARG_PATH, "" } } },
+	};
+	char *p = repeat("\x01", SCT_MAX_STRING), *escaped = repeat("\\x01", SCT_MAX_STRING), *want, *out;
+	const char *path = rt_path("long-args.sct");
+	struct sct_writer *w = rt_open_args(path, "h1", descs, 1);
+	struct sct_record r = { .type = SCT_REC_SYSCALL };
+
+	r.syscall = (struct sct_syscall){ .time_ns = RT_ANCHOR_CLOCK + 1000, .pid = 100, .tid = 100,
+					  .nr = RT_NR_RENAME, .arg0 = 0x1000, .arg1 = 0x2000,
+					  .path_flags = SCT_PATH_CAPTURED, .path2_flags = SCT_PATH_CAPTURED,
+					  .path = { (const uint8_t *)p, SCT_MAX_STRING },
+					  .path2 = { (const uint8_t *)p, SCT_MAX_STRING } };
+	rt_record(w, &r);
+	rt_close(w);
+	cr_assert(asprintf(&want, ",\"\"\"%s\"\", \"\"%s\"\"\"\r\n", escaped, escaped) > 0);
+	cr_assert_eq(rt_run(&out, "%s --to csv %s 2>/dev/null", rt_convert(), path), 0);
+	cr_assert(strlen(out) > strlen(want) && !strcmp(out + strlen(out) - strlen(want), want),
+		  "args: %zu bytes of output, the column wants %zu", strlen(out), strlen(want));
+	free(out);
+	free(want);
+	cr_assert(asprintf(&want, "rename(\"%s\", \"%s\") = 0 <", escaped, escaped) > 0);
+	cr_assert_eq(rt_run(&out, "%s -T %s", rt_report(), path), 0);
+	cr_assert_not_null(strstr(out, want), "timeline: %zu bytes", strlen(out));
+	free(out);
+	free(want);
+	free(escaped);
+	free(p);
+}
+
 /* A process's label kept 200 bytes of its comm. */
 Test(report_safety, a_comm_of_any_size_is_whole_in_a_label)
 {
