@@ -16,7 +16,7 @@ $(REPORT_TEST_BIN): $(REPORT_TEST_OBJS) $(BUILD)/report/latency.o $(BUILD)/repor
 	$(call msg,LD,$@)
 	$(Q)$(CC) $(LDFLAGS) $^ -o $@ -lcriterion $(LIBSCT_LIBS) -lm -lxxhash
 
-$(GEN_REPORT): $(BUILD)/tests/gen_report.o $(BUILD)/tests/format_craft.o $(LIBSCT)
+$(GEN_REPORT): $(BUILD)/tests/gen_report.o $(BUILD)/tests/format_craft.o $(BUILD)/fuzz/frame_fixup.o $(LIBSCT)
 	$(call msg,LD,$@)
 	$(Q)$(CC) $(LDFLAGS) $^ -o $@ $(LIBSCT_LIBS)
 
