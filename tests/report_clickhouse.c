@@ -106,6 +106,22 @@ Test(report_clickhouse, a_long_type_name_names_its_whole_table)
 	free(out);
 }
 
+/* A type's name with a newline keeps the INSERT on one line: its rows are not shifted under it. */
+Test(report_clickhouse, a_type_name_with_a_newline_keeps_the_insert_one_line)
+{
+	const char *path = rt_path("newline-type.sct");
+	char *out;
+
+	cr_assert_eq(rt_run(NULL, "%s future %s \"$(printf 'a\\nb')\"", rt_gen(), path), 0);
+	cr_assert_eq(rt_run(&out, "%s --to clickhouse --records 20 %s 2>/dev/null", rt_convert(), path), 0);
+	cr_assert_eq(strncmp(out, "INSERT INTO sct.`a\\x0ab` (host, ", 32), 0, "%s", out);
+	cr_assert_not_null(strstr(rt_line(out, 0), ") FORMAT TabSeparated"), "%s", out);
+	cr_assert_eq(strncmp(rt_line(out, 1), "crafthost\t", 10), 0, "%s", out);
+	cr_assert_eq(strncmp(rt_line(out, 2), "crafthost\t", 10), 0, "%s", out);
+	cr_assert_str_eq(rt_line(out, 3), "");
+	free(out);
+}
+
 Test(report_clickhouse, sessions_rows_hold_the_header)
 {
 	const char *path = rt_path("s.sct");
@@ -178,6 +194,7 @@ Test(report_clickhouse, names_from_a_header_are_quoted_identifiers)
 	static const char *const cases[][2] = {
 		{ "time_ns", "time_ns" }, { "_x9", "_x9" }, { "9x", "`9x`" }, { "a b", "`a b`" },
 		{ "x`); DROP TABLE t; --", "`x\\`); DROP TABLE t; --`" }, { "a\\b", "`a\\\\b`" }, { "", "``" },
+		{ "a\nb\t\x1b\x7f", "`a\\x0ab\\x09\\x1b\\x7f`" },
 	};
 	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
 		struct out o;
