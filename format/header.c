@@ -69,15 +69,29 @@ uint32_t header_minor(const struct sct_header_info *info)
 	return info->nevents || info->backend || info->sample_cgroup ? 1 : 0;
 }
 
-/* A recording id is what sct-record writes, so that ids compare as plain strings. */
+/*
+ * A recording id is what sct-record writes, SCT_RECORDING_ID_LEN lowercase hex digits, so that
+ * ids compare as plain strings; the writer writes nothing else and the reader reads nothing
+ * else: what a tool puts into a file name, SQL, a TabSeparated row or a terminal holds no
+ * byte of a hostile id.
+ */
+static bool recording_id_valid(const char *id, size_t len)
+{
+	if (len != SCT_RECORDING_ID_LEN)
+		return false;
+	for (size_t i = 0; i < len; i++)
+		if (!((id[i] >= '0' && id[i] <= '9') || (id[i] >= 'a' && id[i] <= 'f')))
+			return false;
+	return true;
+}
+
 static int recording_check(const struct sct_header_info *info)
 {
 	const char *id = info->recording_id;
 
 	if (!id)
 		return 0;
-	if (strlen(id) != SCT_RECORDING_ID_LEN || strspn(id, "0123456789abcdef") != SCT_RECORDING_ID_LEN ||
-	    !info->sequence)
+	if (!recording_id_valid(id, strlen(id)) || !info->sequence)
 		return -EINVAL;
 	return 0;
 }
@@ -393,15 +407,22 @@ static int parse_strings(struct sct_session *s, const cbor_item_t *h)
 	return err;
 }
 
-/* A 1.2 HEADER's "recording"; a wrong-typed value reads as missing, a snapshot is exactly 1. */
+/*
+ * A 1.2 HEADER's "recording"; a wrong-typed value reads as missing, and so does an id the
+ * writer would not write (the whole string, as stored); a snapshot is exactly 1.
+ */
 static int parse_recording(struct sct_session *s, const cbor_item_t *rec)
 {
+	const cbor_item_t *id = item_map_get(rec, "id");
 	uint64_t v;
 
 	if (!item_uint(item_map_get(rec, "sequence"), &v))
 		s->sequence = v;
 	s->snapshot = !item_uint(item_map_get(rec, "snapshot"), &v) && v == 1;
-	return set_key(s, SCT_SESSION_RECORDING_ID, item_map_get(rec, "id"));
+	if (!id || !cbor_isa_string(id) || !cbor_string_is_definite(id) ||
+	    !recording_id_valid((const char *)cbor_string_handle(id), cbor_string_length(id)))
+		return 0;
+	return set_key(s, SCT_SESSION_RECORDING_ID, id);
 }
 
 int header_parse(const uint8_t *body, size_t len, struct sct_session *s, char *err, size_t errlen)

@@ -593,7 +593,9 @@ enum sct_session_key {
 	SCT_SESSION_COMPAT_ARCH,      /* "" if the session has no compat syscall table */
 	SCT_SESSION_BACKEND,          /* "bpf", "perf"; "" before format 1.1 */
 	SCT_SESSION_SAMPLE_CGROUP,    /* "kernel", "recorder", "none"; "" before format 1.1 */
-	SCT_SESSION_RECORDING_ID,     /* the HEADER's recording id; "" before format 1.2 */
+	SCT_SESSION_RECORDING_ID,     /* the HEADER's recording id, SCT_RECORDING_ID_LEN lowercase
+					 hex digits; "" if it states none or another value, and
+					 before format 1.2 */
 	SCT_SESSION_NKEYS,            /* number of keys; grows with minor versions */
 };
 

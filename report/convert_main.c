@@ -51,8 +51,9 @@ static const char usage_text[] =
 "\n"
 "ClickHouse: --to clickhouse writes 'INSERT INTO DB.TYPE FORMAT TabSeparated' and the rows,\n"
 "for clickhouse-client or ClickHouse's HTTP interface. Columns: host, recording (the\n"
-"HEADER's recording id, or one derived from the HEADER for older files), sequence (the\n"
-"file's number in its recording, 0 when derived), session (its index in the file), the\n"
+"HEADER's recording id, or one derived from the HEADER for files that state none or an\n"
+"id other than 32 lowercase hex digits), sequence (the file's number in its recording,\n"
+"0 when derived), session (its index in the file), the\n"
 "schema's fields, wall_ns (time_ns on the wall clock), then the names above. A value a\n"
 "session lacks is 0 or ''. --records sessions writes a row per HEADER (table sessions).\n"
 "Records without a HEADER (after damage) have no host or recording: not written, counted\n"
@@ -127,7 +128,7 @@ struct convert {
 	uint32_t nprefix;      /* leading columns of convert_prefix(): session and host, or the identity */
 	uint64_t ch_headless;  /* records not written: no HEADER gives them an identity */
 	const char *ch_table;  /* the table the INSERT was written for, NULL before the first row */
-	char table[64];        /* the type's name in the schema the columns came from */
+	char *table;           /* the type's name in the schema the columns came from (any length) */
 	uint32_t type;         /* 0 until type_name is found in a HEADER schema */
 	const char *type_name; /* --records NAME of a type only a HEADER schema names */
 	const char *output;
@@ -140,7 +141,7 @@ struct convert {
 	bool per_field;      /* CSV of one event: a column per field */
 	const struct sct_event_desc *ev_mapped; /* the event the COL_EVFIELD indexes are for */
 	uint32_t ev_sess;    /* session + 1 of ev_mapped */
-	struct out scratch;  /* one field's JSON, SAMPLE_JSON_MAX bytes */
+	struct out scratch;  /* a memory out: one field's JSON, the args column */
 	struct iso_second wall_last; /* wall_time: the second last rendered */
 	uint32_t mapped;     /* session + 1 the field indexes were computed for, 0 = none */
 	char *prefix;        /* the session and host columns of mapped, rendered */
@@ -289,13 +290,16 @@ static int parse_args(struct convert *cv, int argc, char **argv)
 static int convert_jkey(struct column *col)
 {
 	size_t len = strlen(col->name);
-	struct out tmp = { .cap = len * 6 + 8, .fd = -1 };
+	struct out tmp;
 
-	tmp.buf = malloc(tmp.cap);
-	if (!tmp.buf)
+	if (out_open_mem(&tmp, len * 6 + 8))
 		return -ENOMEM;
 	json_string(&tmp, col->name, len);
 	out_char(&tmp, ':');
+	if (tmp.err) {
+		free(tmp.buf);
+		return tmp.err;
+	}
 	col->jkey = tmp.buf;
 	col->jkeylen = tmp.len;
 	return 0;
@@ -469,17 +473,23 @@ static void convert_insert(struct convert *cv, const char *table)
 	out_str(&cv->o, ") FORMAT TabSeparated\n");
 }
 
-static void convert_header(struct convert *cv, const char *table)
+static int convert_header(struct convert *cv, const char *table)
 {
-	snprintf(cv->table, sizeof(cv->table), "%s", table);
+	char *copy = strdup(table);
+
+	if (!copy)
+		return -ENOMEM;
+	free(cv->table);
+	cv->table = copy;
 	if (cv->jsonl || cv->ch)
-		return;
+		return 0;
 	for (uint32_t i = 0; i < cv->ncols; i++) {
 		if (i)
 			out_char(&cv->o, ',');
 		csv_bytes(&cv->o, cv->cols[i].name, strlen(cv->cols[i].name));
 	}
 	out_mem(&cv->o, "\r\n", 2);
+	return 0;
 }
 
 /*
@@ -512,11 +522,9 @@ static int convert_prefix(struct convert *cv, const struct live *lv)
 {
 	const struct sess *s = &lv->s;
 	uint32_t hlen = strtab_len(cv->c.strs, s->host);
-	struct out p = { .cap = 6 * (size_t)hlen + 2 * 64 + CH_ID_LEN + cv->cols[0].jkeylen + cv->cols[1].jkeylen,
-			 .fd = -1 };
+	struct out p;
 
-	p.buf = malloc(p.cap);
-	if (!p.buf)
+	if (out_open_mem(&p, 6 * (size_t)hlen + 2 * 64 + CH_ID_LEN + cv->cols[0].jkeylen + cv->cols[1].jkeylen))
 		return -ENOMEM;
 	if (cv->ch) {
 		if (lv->session)
@@ -538,6 +546,10 @@ static int convert_prefix(struct convert *cv, const struct live *lv)
 			convert_str_to(cv, &p, strtab_get(cv->c.strs, s->host), hlen);
 		else if (cv->jsonl)
 			out_str(&p, "null");
+	}
+	if (p.err) {
+		free(p.buf);
+		return p.err;
 	}
 	free(cv->prefix);
 	cv->prefix = p.buf;
@@ -741,12 +753,16 @@ static void convert_map_event(struct convert *cv, struct input *in, const struct
 	cv->ev_sess = in->cur->s.id + 1;
 }
 
-/* A sample's fields as one JSON text in a TabSeparated string. */
+/*
+ * A sample's fields as one JSON text in a TabSeparated string, escaped as it streams through
+ * the scratch: an event of 256 fields over a 64 KiB payload makes ~100 MB of it.
+ */
 static void convert_ch_fields(struct convert *cv, const struct sct_event_desc *ev, struct sct_bytes payload)
 {
-	cv->scratch.len = 0;
-	sample_json_fields(&cv->scratch, ev, payload);
-	ch_string(&cv->o, cv->scratch.buf, cv->scratch.len);
+	struct out f = { .buf = cv->scratch.buf, .cap = cv->scratch.cap, .fd = -1, .put = ch_string, .to = &cv->o };
+
+	sample_json_fields(&f, ev, payload);
+	out_flush(&f);
 }
 
 static void convert_sample_col(struct convert *cv, struct input *in, const struct sct_sample *sm,
@@ -823,7 +839,7 @@ static int convert_row(struct convert *cv, struct input *in, const struct sct_re
 		out_char(o, '\n');
 	else
 		out_mem(o, "\r\n", 2);
-	return 0;
+	return cv->scratch.err;
 }
 
 static int convert_one(struct convert *cv, const char *path)
@@ -854,10 +870,10 @@ static int convert_one(struct convert *cv, const char *path)
 
 			n = ts ? convert_columns(cv, ts, wanted && cv->per_field ?
 						 input_event(in.cur, &rec.sample) : NULL) : 0;
+			if (!n && ts)
+				n = convert_header(cv, ts->name);
 			if (n)
 				break;
-			if (ts)
-				convert_header(cv, ts->name);
 		}
 		n = wanted ? convert_row(cv, &in, &rec) : 0;
 		if (!n)
@@ -948,7 +964,7 @@ static int convert_run(struct convert *cv)
 
 		err = convert_columns(cv, ts, NULL);
 		if (!err && ts)
-			convert_header(cv, ts->name);
+			err = convert_header(cv, ts->name);
 	}
 	return err;
 }
@@ -985,6 +1001,7 @@ static void convert_free(struct convert *cv)
 	input_tables_free(&cv->c);
 	footer_free(cv->c.footer);
 	free(cv->prefix);
+	free(cv->table);
 	convert_free_cols(cv);
 	convert_free_events(cv);
 	free(cv->scratch.buf);
@@ -1012,10 +1029,7 @@ int main(int argc, char **argv)
 	cv->c.track_tasks = true;
 	cv->c.footer = footer_new();
 	signal(SIGPIPE, SIG_IGN); /* a closed pipe is a write error: exit with the documented 1 */
-	cv->scratch.buf = malloc(SAMPLE_JSON_MAX);
-	cv->scratch.cap = SAMPLE_JSON_MAX;
-	cv->scratch.fd = -1;
-	err = cv->c.footer && cv->scratch.buf ? input_tables_new(&cv->c) : -ENOMEM;
+	err = cv->c.footer && !out_open_mem(&cv->scratch, SAMPLE_JSON_MAX) ? input_tables_new(&cv->c) : -ENOMEM;
 	if (!err)
 		err = out_open(&cv->o, cv->output, cv->force, convert_mode(cv));
 	if (err) {

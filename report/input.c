@@ -92,7 +92,7 @@ static int input_session(struct ctx *c, struct input *in)
 uint32_t input_syscall_name(struct ctx *c, struct live *lv, uint32_t nr, uint32_t abi)
 {
 	const char *name = NULL;
-	char tmp[64];
+	char *full = NULL;
 	uint32_t id;
 
 	abi = abi ? 1 : 0;
@@ -100,13 +100,17 @@ uint32_t input_syscall_name(struct ctx *c, struct live *lv, uint32_t nr, uint32_
 		return lv->nr_name[abi][nr] - 1;
 	if (lv->session)
 		name = sct_session_syscall_name(lv->session, nr, abi);
-	if (name && abi)
-		snprintf(tmp, sizeof(tmp), "compat:%.48s", name);
-	else if (name)
-		snprintf(tmp, sizeof(tmp), "%.56s", name);
-	else
-		snprintf(tmp, sizeof(tmp), abi ? "compat:syscall_%u" : "syscall_%u", nr);
-	id = strtab_intern(c->strs, tmp, strlen(tmp));
+	/* a name is never cut: two names with one prefix are two syscalls */
+	if (name && !abi)
+		full = strdup(name);
+	else if (name && asprintf(&full, "compat:%s", name) < 0)
+		full = NULL;
+	else if (!name && asprintf(&full, abi ? "compat:syscall_%u" : "syscall_%u", nr) < 0)
+		full = NULL;
+	if (!full)
+		abort(); /* as strtab_intern() does: the ids handed out must stay valid */
+	id = strtab_intern(c->strs, full, strlen(full));
+	free(full);
 	if (nr < NR_CACHE)
 		lv->nr_name[abi][nr] = id + 1;
 	return id;

@@ -12,6 +12,7 @@
 #include "report.h"
 
 #define OUT_CAP (64u << 10) /* stays in cache; a write(2) per 64 KiB costs little */
+#define OUT_MIN 4096u       /* out_reserve()'s largest request */
 
 /*
  * A named output is created without following a final symlink and never replaces a file
@@ -45,6 +46,15 @@ static int out_create(const char *path, bool force, mode_t mode)
 	return fd;
 }
 
+int out_open_mem(struct out *o, size_t cap)
+{
+	memset(o, 0, sizeof(*o));
+	o->fd = -1;
+	o->cap = cap < OUT_MIN ? OUT_MIN : cap;
+	o->buf = malloc(o->cap);
+	return o->buf ? 0 : -ENOMEM;
+}
+
 int out_open(struct out *o, const char *path, bool force, mode_t mode)
 {
 	memset(o, 0, sizeof(*o));
@@ -65,9 +75,35 @@ int out_open(struct out *o, const char *path, bool force, mode_t mode)
 	return 0;
 }
 
+/* A memory out doubles; after a failure it drops what it holds and keeps -ENOMEM. */
+static void out_grow(struct out *o)
+{
+	size_t cap = o->cap > SIZE_MAX / 2 ? SIZE_MAX : o->cap * 2;
+	char *tmp = o->err ? NULL : realloc(o->buf, cap);
+
+	if (!tmp) {
+		o->err = o->err ? o->err : -ENOMEM;
+		o->len = 0;
+		return;
+	}
+	o->buf = tmp;
+	o->cap = cap;
+}
+
 void out_flush(struct out *o)
 {
 	size_t off = 0;
+
+	if (o->put) {
+		o->put(o->to, o->buf, o->len);
+		o->len = 0;
+		return;
+	}
+	if (o->fd < 0) {
+		if (o->len == o->cap)
+			out_grow(o);
+		return;
+	}
 
 	while (off < o->len && !o->err) {
 		ssize_t n = write(o->fd, o->buf + off, o->len - off);
@@ -109,9 +145,14 @@ int out_close(struct out *o)
 	return err;
 }
 
+/* One flush or one doubling makes room: every buffer holds at least OUT_MIN bytes. */
 char *out_reserve(struct out *o, size_t n)
 {
-	if (o->cap - o->len < n)
+	if (o->cap - o->len >= n)
+		return o->buf + o->len;
+	if (o->fd < 0 && !o->put)
+		out_grow(o);
+	else
 		out_flush(o);
 	return o->buf + o->len;
 }

@@ -46,13 +46,22 @@ void hashmap_remove(struct hashmap *m, const uint64_t *key);
 void hashmap_free(struct hashmap *m);
 
 /* ---------------------------------------------------------------- outbuf.c */
-/* Buffered output to an fd; the first write error sticks and out_close() returns it. */
+/*
+ * Buffered output to an fd; the first write error sticks and out_close() returns it. An out
+ * with fd -1 is a memory buffer (out_open_mem()) that grows to hold whatever is written: a
+ * value from a file is as long as the format's limits allow, never cut; a growth that fails
+ * sets err to -ENOMEM, which its user must check. With put, an out passes each full buffer
+ * through put() into the out to instead (an escaping filter: a value of any size streams
+ * through a fixed buffer).
+ */
 struct out {
 	char *buf;
 	size_t len, cap;
 	int fd;
 	int err;
 	bool own_fd;
+	void (*put)(struct out *to, const void *p, size_t n);
+	struct out *to;
 };
 /*
  * "-" or NULL = stdout. A file is created with mode (less the umask), never through a final
@@ -60,6 +69,8 @@ struct out {
  * file is truncated and loses the permissions mode lacks.
  */
 int out_open(struct out *o, const char *path, bool force, mode_t mode);
+/* A memory out of at least cap bytes (fd -1; the caller frees o->buf). 0 or -ENOMEM. */
+int out_open_mem(struct out *o, size_t cap);
 int out_close(struct out *o);
 /* out_close(), then 0, or EXIT_INPUT with "TOOL: writing NAME: reason" on stderr (silent on
  * EPIPE: whoever read the output chose to stop). */
@@ -498,13 +509,14 @@ void json_string(struct out *o, const void *p, size_t len);
  * integers as numbers, strings as strings, other arrays as arrays of numbers, and a field
  * whose data lies outside the payload as an error marker, never its bytes.
  */
-/* Bytes a field's JSON text takes at most (a 64 KiB payload as \u00XX escapes): scratch size. */
+/* Bytes a field's JSON text takes at most (a 64 KiB payload as \u00XX escapes): the first
+ * size of a scratch, which then never grows for one field. */
 #define SAMPLE_JSON_MAX (512u << 10)
 /* JSON value of one field. */
 void sample_json_value(struct out *o, const struct sct_event_field *f, struct sct_bytes payload);
 /* JSON object of every field: {"name":value,...}. */
 void sample_json_fields(struct out *o, const struct sct_event_desc *ev, struct sct_bytes payload);
-/* The same object as one CSV field; scratch: an fd -1 out of SAMPLE_JSON_MAX bytes. */
+/* The same object as one CSV field; scratch: a memory out (out_open_mem()). */
 void sample_csv_fields(struct out *o, struct out *scratch, const struct sct_event_desc *ev,
 		       struct sct_bytes payload);
 /* One field as a CSV field: numbers, strings as their bytes, arrays and errors as JSON. */

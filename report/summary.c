@@ -332,18 +332,20 @@ int summary_add(struct summary *sm, struct live *lv, const struct sct_syscall *s
 static uint32_t summary_task_label(struct summary *sm, const struct task *t, bool thread)
 {
 	struct strtab *strs = sm->c->strs;
-	uint32_t clen = strtab_len(strs, t->comm);
-	char buf[256];
-	int n;
+	uint32_t clen = strtab_len(strs, t->comm), id;
+	/* the whole comm (a file's may be 64 KiB, NULs included), then at most " 4294967295/4294967295@4294967295" */
+	char *buf = malloc((size_t)clen + 40);
+	size_t n = clen ? clen : 1;
 
-	if (clen > 200)
-		clen = 200;
-	memcpy(buf, clen ? strtab_get(strs, t->comm) : "?", clen ? clen : 1);
-	n = (int)(clen ? clen : 1);
-	n += snprintf(buf + n, sizeof(buf) - (size_t)n, thread ? " %u/%u" : " %u", t->pid, t->tid);
+	if (!buf)
+		abort(); /* as strtab_intern() does: the ids handed out must stay valid */
+	memcpy(buf, clen ? strtab_get(strs, t->comm) : "?", n);
+	n += (size_t)snprintf(buf + n, 40, thread ? " %u/%u" : " %u", t->pid, t->tid);
 	if (sessions_count(sm->c->sessions) > 1)
-		n += snprintf(buf + n, sizeof(buf) - (size_t)n, "@%u", sessions_get(sm->c->sessions, t->sess)->number);
-	return strtab_intern(strs, buf, (size_t)n);
+		n += (size_t)snprintf(buf + n, (size_t)clen + 40 - n, "@%u", sessions_get(sm->c->sessions, t->sess)->number);
+	id = strtab_intern(strs, buf, n);
+	free(buf);
+	return id;
 }
 
 /* What a raw atom prints as, and the id rows merge by (equal labels merge, tasks never). */

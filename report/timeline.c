@@ -3,8 +3,10 @@
  * --timeline: one line per record in time order. Records reach a file roughly in time
  * order (a syscall is written when it returns, stamped with its entry), so lines pass
  * through a bounded reorder heap keyed by wall-clock time: exact order whenever records are
- * less than TIMELINE_WINDOW records out of place, and memory bounded by that window. Inputs
- * read together are merged by wall-clock time (report_main.c feeds the oldest first).
+ * less than TIMELINE_WINDOW records out of place, and memory bounded by that window and by
+ * TIMELINE_BYTES of lines (a hostile file's lines can be megabytes each: a 900 KB host name is
+ * on every line of several inputs). Inputs read together are merged by wall-clock time
+ * (report_main.c feeds the oldest first).
  */
 #include <errno.h>
 #include <stdlib.h>
@@ -13,7 +15,12 @@
 #include "report.h"
 
 #define TIMELINE_WINDOW 65536u
-#define LINE_CAP (2u << 20) /* two escaped 64 KiB strings and the rest always fit */
+#define TIMELINE_BYTES (64u << 20)
+/*
+ * A line's first room; it grows for longer ones (HEADER strings of up to 1 MiB escaped, 64 KiB
+ * record strings, arguments), so a line is never cut: a few MiB at most, well within len.
+ */
+#define LINE_CAP (64u << 10)
 
 /*
  * One line waiting in the window. A call with arguments has fd marks to fill and an effect
@@ -31,6 +38,7 @@ struct timeline {
 	struct ctx *c;
 	struct tl_entry *heap;
 	uint32_t n;
+	size_t held; /* bytes of the lines in the heap */
 	uint64_t seq;
 	uint64_t last_key; /* wall clock of the newest line of a session with a clock */
 	struct out line;
@@ -45,11 +53,8 @@ struct timeline *timeline_new(struct ctx *c)
 		return NULL;
 	tl->c = c;
 	tl->heap = calloc(TIMELINE_WINDOW + 1, sizeof(*tl->heap));
-	tl->line.buf = malloc(LINE_CAP);
-	tl->line.cap = LINE_CAP;
-	tl->line.fd = -1;
 	tl->fds = fdpaths_new(c->strs);
-	if (!tl->heap || !tl->line.buf || !tl->fds) {
+	if (!tl->heap || out_open_mem(&tl->line, LINE_CAP) || !tl->fds) {
 		timeline_free(tl);
 		return NULL;
 	}
@@ -88,6 +93,7 @@ static int tl_pop(struct timeline *tl, struct out *o)
 	uint32_t i = 0;
 
 	tl->heap[0] = tl->heap[--tl->n];
+	tl->held -= top.len;
 	for (;;) {
 		uint32_t l = 2 * i + 1, r = l + 1, m = i;
 
@@ -359,13 +365,14 @@ int timeline_add(struct timeline *tl, struct live *lv, const struct sct_record *
 	if (e.marks)
 		memcpy(e.line, &fx, sizeof(fx));
 	memcpy(e.line + head, l->buf, l->len);
-	if (tl->n == TIMELINE_WINDOW) {
+	while (tl->n && (tl->n == TIMELINE_WINDOW || tl->held + e.len > TIMELINE_BYTES)) {
 		err = tl_pop(tl, o);
 		if (err) {
 			free(e.line);
 			return err;
 		}
 	}
+	tl->held += e.len;
 	tl_push(tl, e);
 	return 0;
 }

@@ -176,6 +176,12 @@ def text(v):
     return text_all(v).split("\0")[0]
 
 
+def recording_id(v):
+    """Section 5: 32 lowercase hex digits, the whole string as stored; anything else is missing."""
+    ok = isinstance(v, tuple) and v[0] == "tstr" and re.fullmatch(rb"[0-9a-f]{32}", v[1])
+    return v[1].decode() if ok else ""
+
+
 def uint(v):
     return v if isinstance(v, int) and not isinstance(v, bool) and v >= 0 else None
 
@@ -310,7 +316,7 @@ def parse_header(body, index):
     })
     recording = get(h, "recording") if fmt[1] >= 2 else None
     s.update({
-        "recording_id": text(get(recording, "id")),
+        "recording_id": recording_id(get(recording, "id")),
         "sequence": uint(get(recording, "sequence")) or 0,
         "snapshot": uint(get(recording, "snapshot")) == 1,
     })

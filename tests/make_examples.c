@@ -467,6 +467,43 @@ static int make_recording(struct out *o)
 	return err ? err : session_write_info(o, &info, 0, cgroup_recs, NRECS(cgroup_recs), true);
 }
 
+/* Put id (32 bytes) where the session written at base names its recording; repair the HEADER. */
+static int recording_id_patch(struct out *o, size_t base, const char *valid, const char *id)
+{
+	uint8_t *at = o->nblock_end ? memmem(o->p + base, o->block_end[0] - base, valid, 32) : NULL;
+
+	if (!at || strlen(id) != 32)
+		return -EINVAL;
+	memcpy(at, id, 32);
+	frame_fixup(o->p + base + 12, o->block_end[0] - base - 12);
+	return 0;
+}
+
+/*
+ * Format 1.2 HEADERs naming their recording by ids sct's writer refuses, patched in after
+ * writing (checksums repaired): 32 upper-case hex digits, then 32 bytes of terminal escapes, a
+ * tab, a newline and SQL quoting. A reader reads both as missing; the sequences still read.
+ */
+static int make_bad_recording_id(struct out *o)
+{
+	static const char valid[] = "6f1c0d2e9a8b47c5b3e2d1f0a9b8c7d6";
+	static const char *const ids[] = { "6F1C0D2E9A8B47C5B3E2D1F0A9B8C7D6",
+					   "\x1b]2;x\a\x1b[2J\t\nx', 0)) OR 1=1 --   " };
+	struct sct_header_info info = header_info(HOST);
+	int err = 0;
+
+	info.recording_id = valid;
+	for (size_t i = 0; i < NRECS(ids) && !err; i++) {
+		size_t base = o->len;
+
+		info.sequence = i + 1;
+		err = session_write_info(o, &info, 0, syscall_recs, 2, true);
+		if (!err)
+			err = recording_id_patch(o, base, valid, ids[i]);
+	}
+	return err;
+}
+
 /*
  * Format 1.4: calls with their arguments, as `sct-record --args` writes them: openat's path
  * stored once per block and referred to after, a path cut at args_max, one read at exit, one
@@ -719,6 +756,7 @@ static const struct example {
 	{ "all_types", make_all_types },
 	{ "sample", make_sample },
 	{ "recording", make_recording },
+	{ "bad_recording_id", make_bad_recording_id },
 	{ "args", make_args },
 	{ "small", make_small },
 	{ "multi_block", make_multi_block },
