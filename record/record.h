@@ -202,6 +202,19 @@ int output_open(const struct env *env, bool *created);
 /* Whether -o is a FIFO, a device or stdout: written into, never reopened or rotated. */
 bool output_is_stream_path(const char *path);
 /*
+ * Whether fd, opened at an output's name, may be written into: a regular file of ours with
+ * no other link or, if stream_ok, a FIFO or character device of ours or of root. 0, -EPERM
+ * (another user's), -EEXIST (another type), -EMLINK (a file with other links), -errno.
+ */
+int output_check_fd(int fd, bool stream_ok);
+/* The text of output_check_fd()'s refusals, else sct_strerror(err). */
+const char *output_strerror(int err);
+/*
+ * SIGHUP without rotation: -o created anew (O_EXCL), or appended to if it is a file that
+ * output_check_fd() accepts (one that was made while -o was away). Returns the fd or -errno.
+ */
+int output_reopen(const char *path);
+/*
  * The name of file seq of a rotated recording ("rec.000002.sct" for -o rec.sct), or of
  * snapshot seq ("rec.snapshot-000002.sct"): -o's stem, a dot, the number, -o's extension.
  * -ENAMETOOLONG if it does not fit in cap.
