@@ -291,6 +291,8 @@ int command_start_report(struct command *c, const struct env *env)
 	if (slave >= 0)
 		close(slave);
 	if (err) {
+		relay_free(c->relay);
+		c->relay = NULL;
 		fprintf(stderr, "sct-record: cannot fork the command: %s\n", strerror(-err));
 		return err;
 	}
