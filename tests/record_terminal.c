@@ -233,3 +233,35 @@ Test(record_terminal, input_output_and_size_flow_through_the_commands_terminal)
 	rh_trace_free(&tr);
 	free(t);
 }
+
+/* The recorder: the one child of the session leader. */
+static pid_t term_recorder(const struct term_run *t)
+{
+	char path[64];
+	FILE *f;
+	int pid = -1;
+
+	snprintf(path, sizeof(path), "/proc/%d/task/%d/children", (int)t->pid, (int)t->pid);
+	f = fopen(path, "r");
+	cr_assert_not_null(f, "%s: %s", path, strerror(errno));
+	cr_assert_eq(fscanf(f, "%d", &pid), 1, "the session leader has no child");
+	fclose(f);
+	return pid;
+}
+
+/* A recording ended by SIGTERM while the command runs: the terminal's modes are back too. */
+Test(record_terminal, sigterm_to_the_recorder_restores_the_terminal)
+{
+	const char *cmd[] = {"/bin/sh", "-c", "echo running; exec sleep 1000", NULL};
+	struct term_run *t = calloc(1, sizeof(*t));
+	struct term_report rep;
+
+	cr_assert_not_null(t);
+	term_start(t, cmd, 24, 80);
+	term_expect(t, "running");
+	cr_assert_eq(kill(term_recorder(t), SIGTERM), 0);
+	term_finish(t, &rep);
+	cr_assert(WIFEXITED(rep.status) && WEXITSTATUS(rep.status) == 0, "status %#x:\n%s", rep.status, t->out);
+	cr_assert(rep.restored, "the terminal's modes were not restored:\n%s", t->out);
+	free(t);
+}
