@@ -149,7 +149,7 @@ static int rotate_open_plain(struct recorder *r, uint64_t seq)
 	if (fd < 0)
 		return fd;
 	if (seq == 1)
-		rot->stream = fstat(fd, &st) || !S_ISREG(st.st_mode);
+		rot->stream = !strcmp(r->env->output, "-") || fstat(fd, &st) || !S_ISREG(st.st_mode);
 	rot->files++;
 	return rotate_start(r, fd);
 }
