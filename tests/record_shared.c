@@ -231,3 +231,31 @@ Test(record_shared, sighup_reopen_appends_to_our_own_file)
 	cr_assert_eq(t.sessions, 2);
 	rh_trace_free(&t);
 }
+
+/*
+ * -o - with stdout redirected to a file: still stdout, never reopened by name (a SIGHUP must
+ * not create a file named '-'); the trace in the redirected file is whole.
+ */
+Test(record_shared, sighup_with_stdout_on_a_file_reopens_nothing)
+{
+	const char *prefix[] = {"/bin/sh", "-c", "exec \"$@\" > trace.sct", "sh", NULL};
+	const char *args[] = {"-o", "-", "--", "/bin/sleep", "1000", NULL};
+	struct rh_recorder rec;
+	struct rh_trace t;
+	struct stat st;
+	char path[RH_DIR_MAX + 16];
+
+	cr_assert_eq(chdir(rh_dir), 0);
+	cr_assert_eq(rh_recorder_start_under(&rec, prefix, args), 0, "recorder: %s", rec.err);
+	cr_assert_eq(kill(rec.proc.pid, SIGHUP), 0);
+	wait_text(&rec, "sct-record: SIGHUP ignored: no file to reopen");
+	cr_assert_eq(rh_recorder_finish(&rec, SIGINT, RH_TIMEOUT_MS), 0, "%s", rec.err);
+	cr_assert(WIFEXITED(rec.status) && WEXITSTATUS(rec.status) == 0, "status %#x:\n%s", rec.status, rec.err);
+	cr_assert_neq(lstat("-", &st), 0, "a file named '-' was created");
+	snprintf(path, sizeof(path), "%s/trace.sct", rh_dir);
+	cr_assert_eq(rh_trace_read(path, &t), 0);
+	cr_assert_eq(t.err, 0);
+	cr_assert(t.has_trailer);
+	cr_assert_eq(t.sessions, 1);
+	rh_trace_free(&t);
+}
