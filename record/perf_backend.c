@@ -1038,9 +1038,9 @@ int perf_session_run(struct recorder *r)
 
 	/* Started already when auto fell back from bpf. */
 	if (r->env->cmd && !r->cmd.pid) {
-		err = command_start(&r->cmd, r->env);
+		err = command_start_report(&r->cmd, r->env);
 		if (err) {
-			fprintf(stderr, "sct-record: cannot fork the command: %s\n", strerror(-err));
+			r->cmd_status = command_status(&r->cmd);
 			return err;
 		}
 	}

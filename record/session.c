@@ -462,6 +462,8 @@ static void session_destroy(struct recorder *r)
 
 int session_close_report(struct recorder *r, int err)
 {
+	/* Our terminal back from raw mode before the last lines are printed. */
+	command_relay_end(&r->cmd);
 	stats_status_clear(r);
 	err = rotate_close_report(r, err);
 	if (!err)
@@ -486,9 +488,9 @@ static int session_record(struct recorder *r)
 	if (r->backend == BACKEND_PERF)
 		return perf_session_run(r);
 	if (r->env->cmd) {
-		err = command_start(&r->cmd, r->env);
+		err = command_start_report(&r->cmd, r->env);
 		if (err) {
-			fprintf(stderr, "sct-record: cannot fork the command: %s\n", strerror(-err));
+			r->cmd_status = command_status(&r->cmd);
 			return err;
 		}
 	}

@@ -1035,7 +1035,9 @@ int main(int argc, char **argv)
 	if (err) {
 		fprintf(stderr, "sct-convert: %s: %s%s\n", cv->output ? cv->output : "stdout", sct_strerror(err),
 			err == -EEXIST ? " (--force overwrites it)" :
-			err == -ELOOP ? " (a symlink: not followed)" : "");
+			err == -ELOOP ? " (a symlink: not followed)" :
+			err == -EPERM ? " (it belongs to another user: not written)" :
+			err == -EMLINK ? " (a file with other hard links: not written)" : "");
 		convert_free(cv);
 		return EXIT_INPUT;
 	}

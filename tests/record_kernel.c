@@ -30,7 +30,8 @@
 #define FALLBACK_SUITES "@(record_trace|record_targets|record_preempt)/*"
 /* The perf backend replaces all of the recording path: every suite but this one runs again. */
 #define BACKEND_SUITES \
-	"@(record_trace|record_targets|record_preempt|record_command|record_output|record_robust|record_cli|record_rotate)/*"
+	"@(record_trace|record_targets|record_preempt|record_command|record_output|record_robust|record_cli|record_rotate|" \
+	"record_shared|record_terminal)/*"
 #define NESTED_TIMEOUT_MS (20 * 60 * 1000)
 
 TestSuite(record_kernel, .init = rh_setup, .fini = rh_teardown, .timeout = 1500);
