@@ -130,9 +130,9 @@ struct convert {
 	uint32_t nevents;
 	bool per_field;      /* CSV of one event: a column per field */
 	const struct sct_event_desc *ev_mapped; /* the event the COL_EVFIELD indexes are for */
-	uint32_t ev_sess;    /* session + 1 of ev_mapped */
+	uint64_t ev_sess;    /* struct live's serial of ev_mapped */
 	struct out scratch;  /* one field's JSON, SAMPLE_JSON_MAX bytes */
-	uint32_t mapped;     /* session + 1 the field indexes were computed for, 0 = none */
+	uint64_t mapped;     /* struct live's serial the field indexes were computed for, 0 = none */
 	char *prefix;        /* the session and host columns of mapped, rendered */
 	size_t prefix_len;
 	struct out o;
@@ -519,7 +519,7 @@ static int convert_map(struct convert *cv, struct input *in)
 					col->slot = convert_slot(&ts->fields[f]);
 			}
 	}
-	cv->mapped = in->cur->s.id + 1;
+	cv->mapped = in->cur->serial;
 	return convert_prefix(cv, in->cur);
 }
 
@@ -644,7 +644,7 @@ static void convert_wall(struct convert *cv, struct input *in, const struct sct_
 /* The event fields of a row's session, by the names the columns were made with. */
 static void convert_map_event(struct convert *cv, struct input *in, const struct sct_event_desc *ev)
 {
-	if (cv->ev_mapped == ev && cv->ev_sess == in->cur->s.id + 1)
+	if (cv->ev_mapped == ev && cv->ev_sess == in->cur->serial)
 		return;
 	for (uint32_t i = 0; i < cv->ncols; i++) {
 		struct column *col = &cv->cols[i];
@@ -657,7 +657,7 @@ static void convert_map_event(struct convert *cv, struct input *in, const struct
 				col->idx = (int)k;
 	}
 	cv->ev_mapped = ev;
-	cv->ev_sess = in->cur->s.id + 1;
+	cv->ev_sess = in->cur->serial;
 }
 
 /* A sample's fields as one JSON text in a TabSeparated string. */
@@ -710,7 +710,7 @@ static int convert_row(struct convert *cv, struct input *in, const struct sct_re
 		cv->ch_headless++;
 		return 0;
 	}
-	if (cv->mapped != in->cur->s.id + 1 && convert_map(cv, in))
+	if (cv->mapped != in->cur->serial && convert_map(cv, in))
 		return -ENOMEM;
 	if (cv->ch)
 		convert_insert(cv, cv->table);

@@ -62,6 +62,7 @@ static int input_session(struct ctx *c, struct input *in)
 	input_live_free(c, lv);
 	memset(lv, 0, sizeof(*lv));
 	lv->session = live;
+	lv->serial = ++c->nlive;
 	lv->tasks = c->keep_sessions ? c->tasks : tasks_new(c->strs);
 	lv->cgroups = c->keep_ended ? c->cgroups : cgroups_new(c->strs);
 	if (!lv->tasks || !lv->cgroups)

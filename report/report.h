@@ -244,6 +244,11 @@ void tasks_free(struct tasks *ts);
 struct live {
 	struct sess s;
 	const struct sct_session *session; /* the reader's: valid until its next SESSION record */
+	/*
+	 * Which HEADER (or stretch without one) this is, unique over all inputs: the files of one
+	 * recording share s.id, so what is cached per HEADER is keyed by this.
+	 */
+	uint64_t serial;
 	struct tasks *tasks;
 	struct cgroups *cgroups;
 	uint32_t nr_name[2][NR_CACHE];  /* [abi][nr] -> strtab id + 1 of the name; 0 = not looked up */
@@ -424,6 +429,7 @@ struct ctx {
 	struct sessions *sessions;
 	struct cgroups *cgroups;
 	struct tasks *tasks;
+	uint64_t nlive;      /* HEADERs and stretches without one read so far (struct live's serial) */
 };
 
 /* ---------------------------------------------------------------- footer.c */
