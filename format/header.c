@@ -262,6 +262,42 @@ static int parse_table(struct syscall_table *t, const cbor_item_t *tab)
 	return 0;
 }
 
+static int field_set(struct sct_field_schema *f, const struct sct_field_schema *from)
+{
+	free((char *)f->name);
+	free((char *)f->unit);
+	f->kind = from->kind;
+	f->name = strdup(from->name);
+	f->unit = strdup(from->unit);
+	return f->name && f->unit ? 0 : -ENOMEM;
+}
+
+/*
+ * A typed entry's fields are section 9's by position (spec/FORMAT.md section 5): their names,
+ * whatever the HEADER calls them, and all of them, however few the entry lists (those it
+ * lacks read as 0 or empty). The entry's fields past them keep the HEADER's names.
+ */
+static int type_builtin_names(struct session_type *st, const struct sct_type_schema *builtin)
+{
+	struct sct_type_schema *ts = &st->schema;
+	struct sct_field_schema *f = (struct sct_field_schema *)ts->fields;
+	int err = 0;
+
+	if (ts->nfields < builtin->nfields) {
+		f = realloc(f, builtin->nfields * sizeof(*f));
+		if (!f)
+			return -ENOMEM;
+		memset(f + ts->nfields, 0, (builtin->nfields - ts->nfields) * sizeof(*f));
+		ts->fields = f;
+		ts->nfields = builtin->nfields;
+	}
+	for (uint32_t k = 0; !err && k < builtin->nfields; k++)
+		err = field_set(&f[k], &builtin->fields[k]);
+	free((char *)ts->name);
+	ts->name = strdup(builtin->name);
+	return err || !ts->name ? -ENOMEM : 0;
+}
+
 /* Fill one schema entry; 1 if it is unusable (skipped), 0, or -ENOMEM. */
 static int parse_type(const struct sct_session *s, struct session_type *st, const cbor_item_t *m)
 {
@@ -304,12 +340,13 @@ static int parse_type(const struct sct_session *s, struct session_type *st, cons
 		if (!f[k].name || !f[k].unit)
 			return -ENOMEM;
 	}
+	st->listed = (uint32_t)n;
 	builtin = session_builtin(s, (uint32_t)type);
 	st->typed = builtin != NULL;
 	for (uint32_t k = 0; builtin && k < n && k < builtin->nfields; k++)
 		if (f[k].kind != builtin->fields[k].kind)
 			st->typed = false;
-	return 0;
+	return st->typed ? type_builtin_names(st, builtin) : 0;
 }
 
 static int parse_schema(struct sct_session *s, const cbor_item_t *schema)

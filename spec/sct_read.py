@@ -208,7 +208,11 @@ def parse_schema_entry(m, minor, args):
     known = builtin(t, minor, args)
     typed = known is not None and all(
         out[k][1] == known[1][k][1] for k in range(min(len(out), len(known[1]))))
-    return t, (text(get(m, "name")), out, typed)
+    if typed:
+        # section 5: section 9's type by position, its names whatever the HEADER says; the
+        # fields the entry lists past them are trailing fields, as the HEADER names them
+        return t, (known[0], known[1] + out[len(known[1]):], True, len(out))
+    return t, (text(get(m, "name")), out, typed, len(out))
 
 
 def text_len(v):
@@ -519,15 +523,14 @@ def parse_block(body, schema, minor=None, args=False):
         p.take(length)
         sp = Payload(raw, start, p.pos)  # the section's columns, skipped whole by length
         known = builtin(t, minor, args)
-        entry = schema.get(t) or (known + (True,) if known else None)
+        entry = schema.get(t) or (known + (True, len(known[1])) if known else None)
         cols = []
         if entry:
+            # fields the HEADER's entry lacks read as 0 and empty, whatever the section holds
             for k, (_name, kind) in enumerate(entry[1]):
-                cols.append(column(sp, kind, c, first_ns) if k < nfields else
+                cols.append(column(sp, kind, c, first_ns) if k < nfields and k < entry[3] else
                             [b"" if kind == "bytes" else 0] * c)
             if t == 1 and entry[2] and len(known[1]) > SYSCALL_BASE:
-                # fields the HEADER's entry lacks read as 0 and empty (section 5)
-                cols += [[b"" if kind == "bytes" else 0] * c for _n, kind in known[1][len(cols):]]
                 resolve_paths(cols, known[1])
         sections[t] = [entry, cols, c, 0]
         order.append((t, c))
@@ -772,11 +775,8 @@ class Reader:
                 self.diag("bad_block", 2, pos, total)
                 return
             for st, c in sections:
-                known = builtin(st, minor, args)
-                entry = schema.get(st) or (known + (True,) if known else None)
-                if entry is None or not entry[2]:
-                    if entry is None:
-                        self.diag("unknown_record", st, pos, 0, c)
+                if schema.get(st) is None and builtin(st, minor, args) is None:
+                    self.diag("unknown_record", st, pos, 0, c)
             for rt, entry, values in records:
                 self.record(rt, entry, values)
         elif t == 3:
@@ -796,7 +796,9 @@ class Reader:
         ev = {"event": "record", "type": entry[0]}
         for (name, kind), v in zip(entry[1], values):
             # the examples' JSON calls a field named "event" "event_index" ("event" is its kind)
-            ev["event_index" if name == "event" else name] = text_bytes(v) if kind == "bytes" else v
+            key = "event_index" if name == "event" else name
+            if key not in ev:  # of fields with one name (section 5), the first
+                ev[key] = text_bytes(v) if kind == "bytes" else v
         minor = self.session[0]["format"][1] if self.session else None
         if rt == 9 and builtin(rt, minor):
             events = self.session[0]["events"] if self.session else []

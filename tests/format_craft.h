@@ -44,6 +44,10 @@ struct craft_type {
 void craft_header_body(struct craft *c, uint32_t major, uint32_t minor,
 		       const struct craft_type *extra, size_t nextra);
 
+/* The same with "syscall_args": {"max": 256, "paths": "enter", "native": {}}. */
+void craft_header_body_args(struct craft *c, uint32_t major, uint32_t minor,
+			    const struct craft_type *extra, size_t nextra);
+
 /* One column of a crafted section: values (uint/sint/time) or strings (bytes). */
 struct craft_col {
 	uint32_t kind;

@@ -663,6 +663,136 @@ static int make_unknown_types(struct out *o)
 	return 0;
 }
 
+/* ------------------------------------------------------------------ schema_edges */
+
+enum { FRAME_HEADER = 1, FRAME_TRAILER = 3 };
+
+/* A label and a hand-made HEADER of format 1.minor, with "syscall_args" when args. */
+static void edges_header(struct craft *c, uint32_t minor, bool args, const struct craft_type *types,
+			 size_t ntypes)
+{
+	struct craft body;
+
+	craft_init(&body);
+	if (args)
+		craft_header_body_args(&body, 1, minor, types, ntypes);
+	else
+		craft_header_body(&body, 1, minor, types, ntypes);
+	craft_label(c);
+	craft_frame(c, FRAME_HEADER, body.p, body.len);
+	craft_free(&body);
+}
+
+/* The smallest TRAILER: {"blocks": 1}. */
+static void edges_trailer(struct craft *c)
+{
+	static const uint8_t body[] = { 0xa1, 0x66, 'b', 'l', 'o', 'c', 'k', 's', 0x01 };
+
+	craft_frame(c, FRAME_TRAILER, body, sizeof(body));
+}
+
+static void edges_block(struct craft *c, uint64_t first_ns, uint64_t last_ns, const struct craft_run *runs,
+			size_t nruns, const struct craft_section *secs, size_t nsecs)
+{
+	struct craft body;
+
+	craft_init(&body);
+	craft_block_body(&body, first_ns, last_ns, runs, nruns, secs, nsecs);
+	craft_frame(c, FRAME_BLOCK, body.p, body.len);
+	craft_free(&body);
+}
+
+/*
+ * A 1.0 session whose SYSCALL entry lists five fields, the second named "dur", and whose
+ * type 9 is "probe" (time_ns, value, note). Its BLOCK holds two SYSCALLs with all nine
+ * columns (nr 1, ret 64: read as 0, the entry does not name them), a probe between them, and
+ * a CGROUP section of count 0 with no run.
+ */
+static void edges_prefix(struct craft *c)
+{
+	static const struct sct_field_schema sc_fields[] = {
+		{ "time_ns", SCT_KIND_TIME, "ns" }, { "dur", SCT_KIND_UINT, "ns" }, { "pid", SCT_KIND_UINT, "" },
+		{ "tid", SCT_KIND_UINT, "" }, { "cgroup_id", SCT_KIND_UINT, "" },
+	};
+	static const struct sct_field_schema probe_fields[] = {
+		{ "time_ns", SCT_KIND_TIME, "ns" }, { "value", SCT_KIND_UINT, "" }, { "note", SCT_KIND_BYTES, "" },
+	};
+	const struct craft_type types[] = {
+		{ SCT_REC_SYSCALL, "syscall", NRECS(sc_fields), sc_fields },
+		{ 9, "probe", NRECS(probe_fields), probe_fields },
+	};
+	const uint64_t time[2] = { T0, T0 + 100 }, dur[2] = { 300, 400 }, pid[2] = { 1200, 1200 },
+		       tid[2] = { 1201, 1201 }, cg[2] = { 4242, 4242 }, nr[2] = { 1, 1 }, zero[2] = { 0, 0 },
+		       ret[2] = { 64, 64 }, ptime = T0 + 50, value = 7;
+	const struct sct_bytes note = { (const uint8_t *)"x", 1 };
+	const struct craft_col sc[] = {
+		{ SCT_KIND_TIME, time, NULL }, { SCT_KIND_UINT, dur, NULL }, { SCT_KIND_UINT, pid, NULL },
+		{ SCT_KIND_UINT, tid, NULL }, { SCT_KIND_UINT, cg, NULL }, { SCT_KIND_UINT, nr, NULL },
+		{ SCT_KIND_UINT, zero, NULL }, { SCT_KIND_SINT, ret, NULL }, { SCT_KIND_UINT, zero, NULL },
+	};
+	const struct craft_col probe[] = {
+		{ SCT_KIND_TIME, &ptime, NULL }, { SCT_KIND_UINT, &value, NULL }, { SCT_KIND_BYTES, NULL, &note },
+	};
+	const struct craft_col cgroup[] = {
+		{ SCT_KIND_TIME, NULL, NULL }, { SCT_KIND_UINT, NULL, NULL }, { SCT_KIND_BYTES, NULL, NULL },
+	};
+	const struct craft_section secs[] = {
+		{ .type = SCT_REC_SYSCALL, .count = 2, .ncols = NRECS(sc), .cols = sc },
+		{ .type = 9, .count = 1, .ncols = NRECS(probe), .cols = probe },
+		{ .type = SCT_REC_CGROUP, .count = 0, .ncols = NRECS(cgroup), .cols = cgroup },
+	};
+	static const struct craft_run runs[] = { { SCT_REC_SYSCALL, 1 }, { 9, 1 }, { SCT_REC_SYSCALL, 1 } };
+
+	edges_header(c, 0, false, types, NRECS(types));
+	edges_block(c, T0, T0 + 100, runs, NRECS(runs), secs, NRECS(secs));
+	edges_trailer(c);
+}
+
+/*
+ * A session of format 1.minor, with "syscall_args" when args, whose SYSCALL entry lists all 21
+ * fields of 1.4, and a BLOCK of two renameats stored with all 21: the first stores its paths
+ * "/a" and "/b" whole, the second refers to them (path_ref 1, path2_ref 1).
+ */
+static void edges_21(struct craft *c, uint32_t minor, bool args)
+{
+	const struct sct_type_schema *all = sct_schema_builtin(SCT_REC_SYSCALL);
+	const struct craft_type types[] = { { SCT_REC_SYSCALL, "syscall", all->nfields, all->fields } };
+	const uint64_t t0 = T0 + 1000 * (minor + 1);
+	const uint64_t time[2] = { t0, t0 + 100 }, dur[2] = { 500, 600 }, pid[2] = { 1300, 1300 },
+		       cg[2] = { 4242, 4242 }, nr[2] = { 264, 264 }, zero[2] = { 0, 0 },
+		       arg0[2] = { 4294967196u, 4294967196u }, arg1[2] = { 0x1000, 0x1000 },
+		       arg3[2] = { 0x2000, 0x2000 }, one[2] = { 1, 1 }, ref[2] = { 0, 1 };
+	const struct sct_bytes path[2] = { { (const uint8_t *)"/a", 2 }, { (const uint8_t *)"", 0 } },
+			       path2[2] = { { (const uint8_t *)"/b", 2 }, { (const uint8_t *)"", 0 } };
+	const struct craft_col sc[] = {
+		{ SCT_KIND_TIME, time, NULL }, { SCT_KIND_UINT, dur, NULL }, { SCT_KIND_UINT, pid, NULL },
+		{ SCT_KIND_UINT, pid, NULL }, { SCT_KIND_UINT, cg, NULL }, { SCT_KIND_UINT, nr, NULL },
+		{ SCT_KIND_UINT, zero, NULL }, { SCT_KIND_SINT, zero, NULL }, { SCT_KIND_UINT, zero, NULL },
+		{ SCT_KIND_UINT, arg0, NULL }, { SCT_KIND_UINT, arg1, NULL }, { SCT_KIND_UINT, arg0, NULL },
+		{ SCT_KIND_UINT, arg3, NULL }, { SCT_KIND_UINT, zero, NULL }, { SCT_KIND_UINT, zero, NULL },
+		{ SCT_KIND_UINT, one, NULL }, { SCT_KIND_UINT, ref, NULL }, { SCT_KIND_BYTES, NULL, path },
+		{ SCT_KIND_UINT, one, NULL }, { SCT_KIND_UINT, ref, NULL }, { SCT_KIND_BYTES, NULL, path2 },
+	};
+	const struct craft_section secs[] = { { .type = SCT_REC_SYSCALL, .count = 2, .ncols = NRECS(sc), .cols = sc } };
+	static const struct craft_run runs[] = { { SCT_REC_SYSCALL, 2 } };
+
+	edges_header(c, minor, args, types, NRECS(types));
+	edges_block(c, t0, t0 + 100, runs, NRECS(runs), secs, NRECS(secs));
+	edges_trailer(c);
+}
+
+/* Hand-made HEADERs whose schema differs from section 9's: a prefix, other names, more fields. */
+static int make_schema_edges(struct out *o)
+{
+	struct craft c;
+
+	craft_init(&c);
+	edges_prefix(&c);
+	edges_21(&c, 3, true);
+	edges_21(&c, 4, false);
+	return craft_add(o, &c);
+}
+
 /* A session with no TRAILER: a recorder killed after its last flush. */
 static int make_no_trailer(struct out *o)
 {
@@ -726,6 +856,7 @@ static const struct example {
 	{ "corrupt_block", make_corrupt_block },
 	{ "bad_block", make_bad_block },
 	{ "unknown_types", make_unknown_types },
+	{ "schema_edges", make_schema_edges },
 	{ "no_trailer", make_no_trailer },
 	{ "concatenated", make_concatenated },
 	{ "bad_header", make_bad_header },
