@@ -406,23 +406,25 @@ static int parse_strings(struct sct_session *s, const cbor_item_t *h)
 	static const struct {
 		const char *map, *key;
 		enum sct_session_key k;
+		uint32_t since; /* the minor version that added the key: unknown before it */
 	} strs[] = {
-		{ "producer", "name", SCT_SESSION_PRODUCER },
-		{ "producer", "version", SCT_SESSION_PRODUCER_VERSION },
-		{ "host", "hostname", SCT_SESSION_HOSTNAME }, { "host", "kernel", SCT_SESSION_KERNEL },
-		{ "host", "arch", SCT_SESSION_ARCH }, { "host", "boot_id", SCT_SESSION_BOOT_ID },
-		{ "clock", "name", SCT_SESSION_CLOCK },
-		{ "cgroup", "hierarchy", SCT_SESSION_CGROUP_HIERARCHY },
-		{ "cgroup", "mount", SCT_SESSION_CGROUP_MOUNT },
-		{ NULL, "backend", SCT_SESSION_BACKEND },
-		{ NULL, "sample_cgroup", SCT_SESSION_SAMPLE_CGROUP },
+		{ "producer", "name", SCT_SESSION_PRODUCER, 0 },
+		{ "producer", "version", SCT_SESSION_PRODUCER_VERSION, 0 },
+		{ "host", "hostname", SCT_SESSION_HOSTNAME, 0 }, { "host", "kernel", SCT_SESSION_KERNEL, 0 },
+		{ "host", "arch", SCT_SESSION_ARCH, 0 }, { "host", "boot_id", SCT_SESSION_BOOT_ID, 0 },
+		{ "clock", "name", SCT_SESSION_CLOCK, 0 },
+		{ "cgroup", "hierarchy", SCT_SESSION_CGROUP_HIERARCHY, 0 },
+		{ "cgroup", "mount", SCT_SESSION_CGROUP_MOUNT, 0 },
+		{ NULL, "backend", SCT_SESSION_BACKEND, 1 },
+		{ NULL, "sample_cgroup", SCT_SESSION_SAMPLE_CGROUP, 1 },
 	};
 	const cbor_item_t *compat = item_map_get(item_map_get(h, "syscalls"), "compat");
 	int err = 0;
 
 	for (size_t i = 0; !err && i < sizeof(strs) / sizeof(strs[0]); i++)
-		err = set_key(s, strs[i].k, item_map_get(strs[i].map ? item_map_get(h, strs[i].map) : h,
-							 strs[i].key));
+		if (s->minor >= strs[i].since)
+			err = set_key(s, strs[i].k, item_map_get(strs[i].map ? item_map_get(h, strs[i].map) : h,
+								 strs[i].key));
 	if (!err && compat)
 		err = set_key(s, SCT_SESSION_COMPAT_ARCH, item_map_get(compat, "arch"));
 	if (!err)

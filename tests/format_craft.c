@@ -207,6 +207,19 @@ void craft_header_body(struct craft *c, uint32_t major, uint32_t minor,
 	header_body(c, major, minor, extra, nextra, false);
 }
 
+void craft_header_body_keys(struct craft *c, uint32_t major, uint32_t minor, const void *pairs, size_t len,
+			    unsigned npairs)
+{
+	size_t at = c->len;
+
+	header_body(c, major, minor, NULL, 0, false);
+	/* the map holds fewer than 24 pairs: its head is the one byte a0 + n */
+	if ((c->p[at] & 0xe0) != 0xa0 || (c->p[at] & 0x1f) + npairs >= 24)
+		craft_die("craft_header_body_keys: map head");
+	c->p[at] = (uint8_t)(c->p[at] + npairs);
+	craft_bytes(c, pairs, len);
+}
+
 void craft_header_body_args(struct craft *c, uint32_t major, uint32_t minor,
 			    const struct craft_type *extra, size_t nextra)
 {

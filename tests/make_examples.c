@@ -793,6 +793,42 @@ static int make_schema_edges(struct out *o)
 	return craft_add(o, &c);
 }
 
+/*
+ * Keys of later versions in older HEADERs, read as absent (FORMAT.md section 5): a 1.0
+ * HEADER with "backend", "sample_cgroup" and an "events" table (1.1), and a 1.2 HEADER with
+ * "syscall_args" (1.3).
+ */
+static int make_key_versions(struct out *o)
+{
+	static const uint8_t keys_1_1[] = {
+		0x67, 'b', 'a', 'c', 'k', 'e', 'n', 'd', 0x64, 'p', 'e', 'r', 'f',
+		0x6d, 's', 'a', 'm', 'p', 'l', 'e', '_', 'c', 'g', 'r', 'o', 'u', 'p',
+		0x66, 'k', 'e', 'r', 'n', 'e', 'l',
+		0x66, 'e', 'v', 'e', 'n', 't', 's', 0x81,
+		0xa2, 0x64, 'n', 'a', 'm', 'e', 0x63, 'a', ':', 'b', 0x66, 'f', 'i', 'e', 'l', 'd', 's', 0x80,
+	};
+	static const uint8_t keys_1_3[] = {
+		0x6c, 's', 'y', 's', 'c', 'a', 'l', 'l', '_', 'a', 'r', 'g', 's', 0xa3,
+		0x63, 'm', 'a', 'x', 0x19, 0x01, 0x00, 0x65, 'p', 'a', 't', 'h', 's', 0x65, 'e', 'n', 't', 'e', 'r',
+		0x66, 'n', 'a', 't', 'i', 'v', 'e', 0xa0,
+	};
+	struct craft c, body;
+
+	craft_init(&c);
+	for (int i = 0; i < 2; i++) {
+		craft_init(&body);
+		if (i)
+			craft_header_body_keys(&body, 1, 2, keys_1_3, sizeof(keys_1_3), 1);
+		else
+			craft_header_body_keys(&body, 1, 0, keys_1_1, sizeof(keys_1_1), 3);
+		craft_label(&c);
+		craft_frame(&c, FRAME_HEADER, body.p, body.len);
+		craft_free(&body);
+		edges_trailer(&c);
+	}
+	return craft_add(o, &c);
+}
+
 /* A session with no TRAILER: a recorder killed after its last flush. */
 static int make_no_trailer(struct out *o)
 {
@@ -857,6 +893,7 @@ static const struct example {
 	{ "bad_block", make_bad_block },
 	{ "unknown_types", make_unknown_types },
 	{ "schema_edges", make_schema_edges },
+	{ "key_versions", make_key_versions },
 	{ "no_trailer", make_no_trailer },
 	{ "concatenated", make_concatenated },
 	{ "bad_header", make_bad_header },
