@@ -387,9 +387,21 @@ static const struct sct_event_field switch_fields[] = {
 	{ "next_pid", "pid_t", 56, 4, 1, 0 },
 	{ "next_prio", "int", 60, 4, 1, 0 },
 };
+/* Arrays whose bound does not fit their size (FORMAT.md section 9.1, step 3). */
+static const struct sct_event_field array_fields[] = {
+	{ "odd", "u8 odd[3]", 0, 4, 0, 0 },     /* N does not divide size: 4 bytes */
+	{ "pair", "u16 pair[2]", 4, 4, 0, 0 },  /* 2 elements of 2 bytes */
+	{ "wide", "u8 wide[8]", 8, 3, 0, 0 },   /* N past size: 3 bytes */
+	{ "trio", "s24 trio[2]", 11, 6, 1, 0 }, /* 3-byte elements: 6 bytes, sign-extended */
+	{ "none", "u8 none[0]", 17, 0, 0, 0 },  /* [0] is no bound: size 0, no bytes */
+};
 static const struct sct_event_desc sample_events[] = {
 	{ "sched:sched_process_exec", exec_fields, NRECS(exec_fields) },
 	{ "sched:sched_switch", switch_fields, NRECS(switch_fields) },
+	{ "example:arrays", array_fields, NRECS(array_fields) },
+};
+static const uint8_t arrays_payload[17] = {
+	1, 2, 3, 4, 1, 2, 3, 4, 5, 6, 7, 0xff, 0x01, 0xfe, 0x02, 0x80, 0x7f,
 };
 
 static void le_put(uint8_t *p, uint64_t v, unsigned n)
@@ -438,6 +450,9 @@ static int make_sample(struct out *o)
 			.pid = 1200, .tid = 1201, .cpu = 0, .event = 1, .payload = { sw, 64 } } },
 		{ .type = SCT_REC_SAMPLE, .sample = { .time_ns = T0 + 6000, .cgroup_id = 4242,
 			.pid = 1200, .tid = 1200, .cpu = 1, .event = 0, .payload = { exec_bad, 34 } } },
+		{ .type = SCT_REC_SAMPLE, .sample = { .time_ns = T0 + 7000, .cgroup_id = 4242,
+			.pid = 1200, .tid = 1200, .cpu = 1, .event = 2,
+			.payload = { arrays_payload, sizeof(arrays_payload) } } },
 	};
 
 	exec_payload(exec_ok, 14);
