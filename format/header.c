@@ -330,7 +330,7 @@ static int parse_type(const struct sct_session *s, struct session_type *st, cons
 			return 1;
 		kind = cbor_array_handle(d)[1];
 		kv = cbor_isa_string(kind) ? schema_kind_parse((const char *)cbor_string_handle(kind),
-							       cbor_string_length(kind)) : -1;
+							       item_text_len(kind)) : -1;
 		if (kv < 0)
 			return 1;
 		f[k].kind = (uint32_t)kv;

@@ -216,7 +216,8 @@ def parse_schema_entry(m, minor, args):
 
 
 def text_len(v):
-    return len(v[1]) if isinstance(v, tuple) and v[0] == "tstr" else None
+    """Section 5: a limit counts the bytes of the string as repaired, before the cut at NUL."""
+    return len(utf8_repair(v[1]).encode()) if isinstance(v, tuple) and v[0] == "tstr" else None
 
 
 def parse_event_field(f):
@@ -255,7 +256,7 @@ def parse_arg(a):
     name, family = text_len(a[0]), text_len(a[2])
     if name is None or not 1 <= name <= MAX_NAME or family is None or family > MAX_NAME:
         return None
-    kind = a[1][1].decode("latin-1") if isinstance(a[1], tuple) and a[1][0] == "tstr" else ""
+    kind = text(a[1])  # a non-text kind reads as "", which is no kind: "int"
     return [text(a[0]), kind if kind in ARG_KINDS else "int", text(a[2])]
 
 

@@ -844,6 +844,98 @@ static int make_key_versions(struct out *o)
 	return craft_add(o, &c);
 }
 
+/* ------------------------------------------------------------------ header_strings */
+
+static void cb_text(struct craft *c, const char *s, size_t len)
+{
+	craft_head(c, 3, len);
+	craft_bytes(c, s, len);
+}
+
+static void cb_str(struct craft *c, const char *s)
+{
+	cb_text(c, s, strlen(s));
+}
+
+/*
+ * A 1.4 HEADER of strings a reader cuts, repairs or skips (FORMAT.md sections 1 and 5): a
+ * syscall name with a NUL ("wr\0ite": "wr"), a byte-string name (skipped: 2 has no name), a
+ * non-text item of "args" (read as ""), an event and a field name with a NUL, argument kinds
+ * "dirfd\0x" ("dirfd") and 7 (not text: "int"), and an argument name of 255 bytes and one
+ * invalid byte, 258 bytes once repaired: past the limit, its entry is ignored.
+ */
+static void strings_header(struct craft *h)
+{
+	char longname[256];
+
+	memset(longname, 'n', 255);
+	longname[255] = (char)0xff;
+	craft_head(h, 5, 7);
+	cb_str(h, "format"), craft_head(h, 4, 2), craft_head(h, 0, 1), craft_head(h, 0, 4);
+	cb_str(h, "producer"), craft_head(h, 5, 1), cb_str(h, "args"), craft_head(h, 4, 3);
+	cb_str(h, "a"), craft_head(h, 0, 5), cb_str(h, "b");
+	cb_str(h, "host"), craft_head(h, 5, 1), cb_str(h, "hostname"), cb_str(h, "strings-host");
+	cb_str(h, "syscalls"), craft_head(h, 5, 1), cb_str(h, "native"), craft_head(h, 5, 2);
+	cb_str(h, "arch"), cb_str(h, "x86_64"), cb_str(h, "names"), craft_head(h, 5, 3);
+	craft_head(h, 0, 1), cb_text(h, "wr\0ite", 6);
+	craft_head(h, 0, 2), craft_head(h, 2, 4), craft_bytes(h, "open", 4);
+	craft_head(h, 0, 3), cb_str(h, "close");
+	cb_str(h, "events"), craft_head(h, 4, 1), craft_head(h, 5, 2);
+	cb_str(h, "name"), cb_text(h, "x:y\0z", 5);
+	cb_str(h, "fields"), craft_head(h, 4, 1), craft_head(h, 4, 6), cb_text(h, "f\0g", 3), cb_str(h, "int");
+	craft_head(h, 0, 0), craft_head(h, 0, 4), craft_head(h, 0, 1), craft_head(h, 0, 0);
+	cb_str(h, "backend"), cb_str(h, "perf");
+	cb_str(h, "syscall_args"), craft_head(h, 5, 3);
+	cb_str(h, "max"), craft_head(h, 0, 256), cb_str(h, "paths"), cb_str(h, "enter");
+	cb_str(h, "native"), craft_head(h, 5, 2);
+	craft_head(h, 0, 257), craft_head(h, 4, 2);
+	craft_head(h, 4, 3), cb_str(h, "dfd"), cb_text(h, "dirfd\0x", 7), cb_str(h, "");
+	craft_head(h, 4, 3), cb_str(h, "filename"), craft_head(h, 0, 7), cb_str(h, "");
+	craft_head(h, 0, 258), craft_head(h, 4, 1);
+	craft_head(h, 4, 3), cb_text(h, longname, sizeof(longname)), cb_str(h, "int"), cb_str(h, "");
+}
+
+/* A 1.1 HEADER whose second event has no "fields": the table is malformed, so there is none. */
+static void strings_header_events(struct craft *h)
+{
+	craft_head(h, 5, 3);
+	cb_str(h, "format"), craft_head(h, 4, 2), craft_head(h, 0, 1), craft_head(h, 0, 1);
+	cb_str(h, "host"), craft_head(h, 5, 1), cb_str(h, "hostname"), cb_str(h, "strings-host");
+	cb_str(h, "events"), craft_head(h, 4, 2);
+	craft_head(h, 5, 2), cb_str(h, "name"), cb_str(h, "a:b"), cb_str(h, "fields"), craft_head(h, 4, 0);
+	craft_head(h, 5, 1), cb_str(h, "name"), cb_str(h, "c:d");
+}
+
+static int make_header_strings(struct out *o)
+{
+	const uint64_t time[2] = { T0, T0 + 100 }, nr[2] = { 1, 2 }, pid[2] = { 1400, 1400 },
+		       zero[2] = { 0, 0 };
+	const struct craft_col sc[] = {
+		{ SCT_KIND_TIME, time, NULL }, { SCT_KIND_UINT, zero, NULL }, { SCT_KIND_UINT, pid, NULL },
+		{ SCT_KIND_UINT, pid, NULL }, { SCT_KIND_UINT, zero, NULL }, { SCT_KIND_UINT, nr, NULL },
+		{ SCT_KIND_UINT, zero, NULL }, { SCT_KIND_SINT, zero, NULL }, { SCT_KIND_UINT, zero, NULL },
+	};
+	const struct craft_section secs[] = { { .type = SCT_REC_SYSCALL, .count = 2, .ncols = NRECS(sc), .cols = sc } };
+	static const struct craft_run runs[] = { { SCT_REC_SYSCALL, 2 } };
+	struct craft c, body;
+
+	craft_init(&c);
+	for (int i = 0; i < 2; i++) {
+		craft_init(&body);
+		if (i)
+			strings_header_events(&body);
+		else
+			strings_header(&body);
+		craft_label(&c);
+		craft_frame(&c, FRAME_HEADER, body.p, body.len);
+		craft_free(&body);
+		if (!i)
+			edges_block(&c, T0, T0 + 100, runs, NRECS(runs), secs, NRECS(secs));
+		edges_trailer(&c);
+	}
+	return craft_add(o, &c);
+}
+
 /* A session with no TRAILER: a recorder killed after its last flush. */
 static int make_no_trailer(struct out *o)
 {
@@ -909,6 +1001,7 @@ static const struct example {
 	{ "unknown_types", make_unknown_types },
 	{ "schema_edges", make_schema_edges },
 	{ "key_versions", make_key_versions },
+	{ "header_strings", make_header_strings },
 	{ "no_trailer", make_no_trailer },
 	{ "concatenated", make_concatenated },
 	{ "bad_header", make_bad_header },
