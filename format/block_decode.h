@@ -33,6 +33,7 @@ struct dec_section {
 	uint32_t type;
 	uint32_t count;
 	uint32_t ncols;          /* columns held: schema fields, at least the built-in ones */
+	uint32_t listed;         /* fields the HEADER lists: columns past them read as 0 and empty */
 	const struct sct_type_schema *schema; /* NULL: no schema, the records are skipped */
 	const struct field_slot *slots;       /* built-in storage; NULL if not typed */
 	uint32_t nslots;

@@ -536,7 +536,10 @@ SCT_MUST_CHECK int sct_reader_next(struct sct_reader *r, struct sct_record *rec)
 int sct_reader_field(const struct sct_reader *r, uint32_t idx, struct sct_value *out);
 /*
  * Schema of a record type in the current session: the HEADER's entry, else the built-in one
- * (sct_schema_builtin()); NULL if neither knows the type.
+ * (sct_schema_builtin()); NULL if neither knows the type. The entry of a type the session's
+ * version defines is read by position (spec/FORMAT.md section 5): its type name and its first
+ * fields are the built-in ones, all of them however few the HEADER lists, followed by the
+ * fields the HEADER lists past them (trailing fields, read as stored).
  */
 const struct sct_type_schema *sct_reader_schema(const struct sct_reader *r, uint32_t type);
 /*

@@ -37,7 +37,8 @@ static const char usage_text[] =
 "Syscall rows always have arg0..arg5 (raw, unsigned), path_flags, path_ref, path (the\n"
 "captured file name), path2_flags, path2_ref, path2 (the second one: rename's target,\n"
 "format 1.4) and args (the arguments as strace shows them): empty/null in a trace\n"
-"recorded without sct-record --args, path2 also in a 1.3 trace.\n"
+"recorded without sct-record --args, path2 also in a 1.3 trace, unless the HEADER lists\n"
+"fields of those names past the ones its version defines: those show as stored.\n"
 "Samples (tracepoints recorded with sct-record -e): event is the tracepoint's GROUP:NAME,\n"
 "and the payload is replaced by its fields, named as in the tracepoint's format: JSON: a\n"
 "\"fields\" object (integers, strings for char arrays and __data_loc strings, arrays of\n"
@@ -130,6 +131,8 @@ struct convert {
 	const char *ch_table;  /* the table the INSERT was written for, NULL before the first row */
 	char *table;           /* the type's name in the schema the columns came from (any length) */
 	uint32_t type;         /* 0 until type_name is found in a HEADER schema */
+	/* type is SAMPLE in the session the columns came from (type 9 of a 1.0 session is not) */
+	bool sample;
 	const char *type_name; /* --records NAME of a type only a HEADER schema names */
 	const char *output;
 	char **files;
@@ -140,10 +143,10 @@ struct convert {
 	uint32_t nevents;
 	bool per_field;      /* CSV of one event: a column per field */
 	const struct sct_event_desc *ev_mapped; /* the event the COL_EVFIELD indexes are for */
-	uint32_t ev_sess;    /* session + 1 of ev_mapped */
+	uint64_t ev_sess;    /* struct live's serial of ev_mapped */
 	struct out scratch;  /* a memory out: one field's JSON, the args column */
 	struct iso_second wall_last; /* wall_time: the second last rendered */
-	uint32_t mapped;     /* session + 1 the field indexes were computed for, 0 = none */
+	uint64_t mapped;     /* struct live's serial the field indexes were computed for, 0 = none */
 	char *prefix;        /* the session and host columns of mapped, rendered */
 	size_t prefix_len;
 	struct out o;
@@ -429,7 +432,7 @@ static int convert_columns(struct convert *cv, const struct sct_type_schema *ts,
 	for (uint32_t i = 0; !err && ts && i < ts->nfields && i < SCT_MAX_FIELDS; i++) {
 		const char *name = ts->fields[i].name;
 
-		if (cv->type != SCT_REC_SAMPLE || (strcmp(name, "event") && strcmp(name, "payload"))) {
+		if (!cv->sample || (strcmp(name, "event") && strcmp(name, "payload"))) {
 			err = convert_add_col(cv, name, COL_FIELD);
 			if (!err)
 				cv->cols[cv->ncols - 1].kind = ts->fields[i].kind;
@@ -448,7 +451,7 @@ static int convert_columns(struct convert *cv, const struct sct_type_schema *ts,
 	for (size_t i = 0; !err && i < sizeof(extras) / sizeof(extras[0]); i++)
 		if (extras[i].type == cv->type)
 			err = convert_add_col(cv, extras[i].name, extras[i].src);
-	if (!err && cv->type == SCT_REC_SAMPLE)
+	if (!err && cv->sample)
 		err = cv->per_field ? convert_event_cols(cv, ev) : convert_add_col(cv, "fields", COL_FIELDS);
 	return err;
 }
@@ -557,10 +560,30 @@ static int convert_prefix(struct convert *cv, const struct live *lv)
 	return 0;
 }
 
+/*
+ * SYSCALL fields the decoded record holds: those section 9 defines for the session's version
+ * and arguments. Fields a HEADER lists past them are trailing fields, read as stored (their
+ * names may be those of a later version's fields: a 1.3 session's path2 is not resolved).
+ */
+static uint32_t convert_syscall_held(const struct sct_session *s)
+{
+	uint32_t major, minor;
+
+	if (!s)
+		return RECORD_NFIELDS(RECORD_SYSCALL_FIELDS);
+	sct_session_version(s, &major, &minor);
+	if (!sct_session_has_args(s))
+		return RECORD_NFIELDS(RECORD_SYSCALL_BASE_FIELDS);
+	return minor < RECORD_SYSCALL_PATH2_MINOR ?
+	       RECORD_NFIELDS(RECORD_SYSCALL_BASE_FIELDS) + RECORD_NFIELDS(RECORD_SYSCALL_ARGS_FIELDS) :
+	       RECORD_NFIELDS(RECORD_SYSCALL_FIELDS);
+}
+
 /* A later session may order or extend its fields differently: match columns by name. */
 static int convert_map(struct convert *cv, struct input *in)
 {
 	const struct sct_type_schema *ts = sct_reader_schema(in->r, cv->type);
+	uint32_t held = convert_syscall_held(in->cur->session);
 
 	if (!ts)
 		ts = sct_schema_builtin(cv->type);
@@ -571,14 +594,15 @@ static int convert_map(struct convert *cv, struct input *in)
 			continue;
 		col->idx = -1;
 		col->slot = NULL;
-		for (uint32_t f = 0; ts && f < ts->nfields; f++)
+		/* of fields with the same name (a trailing field named like another), the first */
+		for (uint32_t f = 0; ts && f < ts->nfields && col->idx < 0; f++)
 			if (!strcmp(ts->fields[f].name, col->src == COL_WALL ? "time_ns" : col->name)) {
 				col->idx = (int)f;
-				if (cv->type == SCT_REC_SYSCALL)
+				if (cv->type == SCT_REC_SYSCALL && f < held)
 					col->slot = convert_slot(&ts->fields[f]);
 			}
 	}
-	cv->mapped = in->cur->s.id + 1;
+	cv->mapped = in->cur->serial;
 	return convert_prefix(cv, in->cur);
 }
 
@@ -737,7 +761,7 @@ static void convert_errno(struct convert *cv, const struct sct_syscall *sc)
 /* The event fields of a row's session, by the names the columns were made with. */
 static void convert_map_event(struct convert *cv, struct input *in, const struct sct_event_desc *ev)
 {
-	if (cv->ev_mapped == ev && cv->ev_sess == in->cur->s.id + 1)
+	if (cv->ev_mapped == ev && cv->ev_sess == in->cur->serial)
 		return;
 	for (uint32_t i = 0; i < cv->ncols; i++) {
 		struct column *col = &cv->cols[i];
@@ -750,7 +774,7 @@ static void convert_map_event(struct convert *cv, struct input *in, const struct
 				col->idx = (int)k;
 	}
 	cv->ev_mapped = ev;
-	cv->ev_sess = in->cur->s.id + 1;
+	cv->ev_sess = in->cur->serial;
 }
 
 /*
@@ -807,11 +831,11 @@ static int convert_row(struct convert *cv, struct input *in, const struct sct_re
 		cv->ch_headless++;
 		return 0;
 	}
-	if (cv->mapped != in->cur->s.id + 1 && convert_map(cv, in))
+	if (cv->mapped != in->cur->serial && convert_map(cv, in))
 		return -ENOMEM;
 	if (cv->ch)
 		convert_insert(cv, cv->table);
-	if (rec->type == SCT_REC_SAMPLE)
+	if (cv->sample)
 		convert_map_event(cv, in, input_event(in->cur, &rec->sample));
 	out_mem(o, cv->prefix, cv->prefix_len);
 	for (uint32_t i = cv->nprefix; i < cv->ncols; i++) {
@@ -846,7 +870,7 @@ static int convert_one(struct convert *cv, const char *path)
 {
 	struct sct_record rec;
 	struct input in;
-	bool wanted;
+	bool wanted, sample;
 	int n = input_open(&cv->c, &in, path);
 
 	if (n) {
@@ -859,8 +883,10 @@ static int convert_one(struct convert *cv, const char *path)
 
 			cv->type = t > 0 ? (uint32_t)t : 0;
 		}
-		wanted = rec.type == cv->type &&
-			 (rec.type != SCT_REC_SAMPLE || convert_event_wanted(cv, &in, &rec.sample));
+		/* type 9 of a 1.0 session is a type its HEADER describes, not SAMPLE (no --event) */
+		sample = rec.type == SCT_REC_SAMPLE && input_sample_session(in.cur);
+		wanted = rec.type == cv->type && (sample ? convert_event_wanted(cv, &in, &rec.sample) :
+						   rec.type != SCT_REC_SAMPLE || !cv->nevents);
 		/*
 		 * Columns from the first session whose HEADER describes the type (a newer type's
 		 * come from no other place); per field: the event's, as its first sample describes them.
@@ -868,6 +894,7 @@ static int convert_one(struct convert *cv, const char *path)
 		if (!cv->ncols && cv->type && (!cv->per_field || wanted)) {
 			const struct sct_type_schema *ts = sct_reader_schema(in.r, cv->type);
 
+			cv->sample = cv->type == SCT_REC_SAMPLE && input_sample_session(in.cur);
 			n = ts ? convert_columns(cv, ts, wanted && cv->per_field ?
 						 input_event(in.cur, &rec.sample) : NULL) : 0;
 			if (!n && ts)
@@ -875,6 +902,9 @@ static int convert_one(struct convert *cv, const char *path)
 			if (n)
 				break;
 		}
+		/* one kind of type 9 per output: the columns' */
+		if (rec.type == SCT_REC_SAMPLE && sample != cv->sample)
+			wanted = false;
 		n = wanted ? convert_row(cv, &in, &rec) : 0;
 		if (!n)
 			n = input_track(&cv->c, &in, &rec);
@@ -1027,6 +1057,7 @@ int main(int argc, char **argv)
 	cv->c.tool = "sct-convert";
 	cv->c.env = &env;
 	cv->c.track_tasks = true;
+	cv->c.schema_type9 = true;
 	cv->c.footer = footer_new();
 	signal(SIGPIPE, SIG_IGN); /* a closed pipe is a write error: exit with the documented 1 */
 	err = cv->c.footer && !out_open_mem(&cv->scratch, SAMPLE_JSON_MAX) ? input_tables_new(&cv->c) : -ENOMEM;

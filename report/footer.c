@@ -126,6 +126,11 @@ void footer_record(struct footer *f, const struct sct_record *rec)
 	}
 }
 
+void footer_schema_record(struct footer *f)
+{
+	f->newer_records++;
+}
+
 void footer_add_stats(struct footer *f, const struct sct_reader_stats *st)
 {
 	for (int i = 0; i <= SCT_REC_MAX; i++)

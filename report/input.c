@@ -62,6 +62,7 @@ static int input_session(struct ctx *c, struct input *in)
 	input_live_free(c, lv);
 	memset(lv, 0, sizeof(*lv));
 	lv->session = live;
+	lv->serial = ++c->nlive;
 	lv->tasks = c->keep_sessions ? c->tasks : tasks_new(c->strs);
 	lv->cgroups = c->keep_ended ? c->cgroups : cgroups_new(c->strs);
 	if (!lv->tasks || !lv->cgroups)
@@ -132,8 +133,7 @@ uint32_t input_event_name(struct ctx *c, struct live *lv, const struct sct_sampl
 	return strtab_intern(c->strs, tmp, strlen(tmp));
 }
 
-/* Type 9 is SAMPLE from format 1.1 on; in a 1.0 session it is another, unknown type. */
-static bool input_is_sample_version(const struct live *lv)
+bool input_sample_session(const struct live *lv)
 {
 	uint32_t major, minor;
 
@@ -200,8 +200,13 @@ int input_next(struct ctx *c, struct input *in, struct sct_record *rec)
 			if (rec->type == SCT_REC_SESSION)
 				continue;
 		}
-		if (rec->type == SCT_REC_SAMPLE && !input_is_sample_version(in->cur))
-			continue;
+		/* readable, not unknown: counted, and shown by the modes that show such types */
+		if (rec->type == SCT_REC_SAMPLE && !input_sample_session(in->cur)) {
+			footer_schema_record(c->footer);
+			if (!c->schema_type9)
+				continue;
+			return 1;
+		}
 		err = input_apply(c, in, rec);
 		if (err)
 			return err;

@@ -273,6 +273,11 @@ void tasks_free(struct tasks *ts);
 struct live {
 	struct sess s;
 	const struct sct_session *session; /* the reader's: valid until its next SESSION record */
+	/*
+	 * Which HEADER (or stretch without one) this is, unique over all inputs: the files of one
+	 * recording share s.id, so what is cached per HEADER is keyed by this.
+	 */
+	uint64_t serial;
 	struct tasks *tasks;
 	struct cgroups *cgroups;
 	uint32_t nr_name[2][NR_CACHE];  /* [abi][nr] -> strtab id + 1 of the name; 0 = not looked up */
@@ -312,6 +317,8 @@ uint32_t input_syscall_name(struct ctx *c, struct live *lv, uint32_t nr, uint32_
 const struct sct_event_desc *input_event(const struct live *lv, const struct sct_sample *sm);
 /* Name of a sample's event: strtab id of "GROUP:NAME" ("event_N" if the HEADER has none). */
 uint32_t input_event_name(struct ctx *c, struct live *lv, const struct sct_sample *sm);
+/* Type 9 is SAMPLE in the live session: from format 1.1 on (and without a HEADER). */
+bool input_sample_session(const struct live *lv);
 
 /* ---------------------------------------------------------------- filter.c */
 #define FILTER_MAX_IDS 256
@@ -475,6 +482,12 @@ struct ctx {
 	 * message said why: no table or footer of nothing follows.
 	 */
 	uint32_t inputs_read;
+	uint64_t nlive;      /* HEADERs and stretches without one read so far (struct live's serial) */
+	/*
+	 * input_next() also returns records of type 9 of a 1.0 session, a type only its HEADER's
+	 * schema describes (read them with sct_reader_field()); else it passes them by.
+	 */
+	bool schema_type9;
 };
 
 /* ---------------------------------------------------------------- footer.c */
@@ -483,6 +496,8 @@ struct footer *footer_new(void);
 void footer_diag(void *footer, const struct sct_diag *d);
 void footer_set_file(struct footer *f, const char *path);
 void footer_record(struct footer *f, const struct sct_record *rec);
+/* A record of a type its session's version does not define, which its HEADER describes. */
+void footer_schema_record(struct footer *f);
 void footer_add_stats(struct footer *f, const struct sct_reader_stats *st);
 void footer_input_error(struct footer *f, const char *path, const char *msg);
 /* The footer, with a line per session of ss (names in strs). */

@@ -214,11 +214,16 @@ def parse_schema_entry(m, minor, args):
     known = builtin(t, minor, args)
     typed = known is not None and all(
         out[k][1] == known[1][k][1] for k in range(min(len(out), len(known[1]))))
-    return t, (text(get(m, "name")), out, typed)
+    if typed:
+        # section 5: section 9's type by position, its names whatever the HEADER says; the
+        # fields the entry lists past them are trailing fields, as the HEADER names them
+        return t, (known[0], known[1] + out[len(known[1]):], True, len(out))
+    return t, (text(get(m, "name")), out, typed, len(out))
 
 
 def text_len(v):
-    return len(v[1]) if isinstance(v, tuple) and v[0] == "tstr" else None
+    """Section 5: a limit counts the bytes of the string as repaired, before the cut at NUL."""
+    return len(utf8_repair(v[1]).encode()) if isinstance(v, tuple) and v[0] == "tstr" else None
 
 
 def parse_event_field(f):
@@ -257,7 +262,7 @@ def parse_arg(a):
     name, family = text_len(a[0]), text_len(a[2])
     if name is None or not 1 <= name <= MAX_NAME or family is None or family > MAX_NAME:
         return None
-    kind = a[1][1].decode("latin-1") if isinstance(a[1], tuple) and a[1][0] == "tstr" else ""
+    kind = text(a[1])  # a non-text kind reads as "", which is no kind: "int"
     return [text(a[0]), kind if kind in ARG_KINDS else "int", text(a[2])]
 
 
@@ -525,15 +530,14 @@ def parse_block(body, schema, minor=None, args=False):
         p.take(length)
         sp = Payload(raw, start, p.pos)  # the section's columns, skipped whole by length
         known = builtin(t, minor, args)
-        entry = schema.get(t) or (known + (True,) if known else None)
+        entry = schema.get(t) or (known + (True, len(known[1])) if known else None)
         cols = []
         if entry:
+            # fields the HEADER's entry lacks read as 0 and empty, whatever the section holds
             for k, (_name, kind) in enumerate(entry[1]):
-                cols.append(column(sp, kind, c, first_ns) if k < nfields else
+                cols.append(column(sp, kind, c, first_ns) if k < nfields and k < entry[3] else
                             [b"" if kind == "bytes" else 0] * c)
             if t == 1 and entry[2] and len(known[1]) > SYSCALL_BASE:
-                # fields the HEADER's entry lacks read as 0 and empty (section 5)
-                cols += [[b"" if kind == "bytes" else 0] * c for _n, kind in known[1][len(cols):]]
                 resolve_paths(cols, known[1])
         sections[t] = [entry, cols, c, 0]
         order.append((t, c))
@@ -778,11 +782,8 @@ class Reader:
                 self.diag("bad_block", 2, pos, total)
                 return
             for st, c in sections:
-                known = builtin(st, minor, args)
-                entry = schema.get(st) or (known + (True,) if known else None)
-                if entry is None or not entry[2]:
-                    if entry is None:
-                        self.diag("unknown_record", st, pos, 0, c)
+                if schema.get(st) is None and builtin(st, minor, args) is None:
+                    self.diag("unknown_record", st, pos, 0, c)
             for rt, entry, values in records:
                 self.record(rt, entry, values)
         elif t == 3:
@@ -802,7 +803,9 @@ class Reader:
         ev = {"event": "record", "type": entry[0]}
         for (name, kind), v in zip(entry[1], values):
             # the examples' JSON calls a field named "event" "event_index" ("event" is its kind)
-            ev["event_index" if name == "event" else name] = text_bytes(v) if kind == "bytes" else v
+            key = "event_index" if name == "event" else name
+            if key not in ev:  # of fields with one name (section 5), the first
+                ev[key] = text_bytes(v) if kind == "bytes" else v
         minor = self.session[0]["format"][1] if self.session else None
         if rt == 9 and builtin(rt, minor):
             events = self.session[0]["events"] if self.session else []
@@ -849,13 +852,10 @@ class Reader:
         return self.events
 
 
-def split(events):
-    """Events by kind, in order; diagnostics without their text (each reader words its own)."""
-    out = {}
-    for e in events:
-        e = {k: v for k, v in e.items() if k != "text"}
-        out.setdefault(e["event"], []).append(e)
-    return out
+def comparable(events):
+    """Events in input order; diagnostics without their text (each reader words its own)."""
+    return [{k: v for k, v in e.items() if e["event"] != "diagnostic" or k != "text"}
+            for e in events]
 
 
 def appendix_lines(text, base):
@@ -906,17 +906,17 @@ def main(argv):
     if len(argv) == 4 and argv[1] == "--check-appendix":
         return check_appendix(argv[2], argv[3])
     if len(argv) == 4 and argv[1] == "--check":
-        want = split(json.load(open(argv[2]))["events"])
+        want = comparable(json.load(open(argv[2]))["events"])
         try:
-            got = split(Reader(open(argv[3], "rb").read()).read())
+            got = comparable(Reader(open(argv[3], "rb").read()).read())
         except Refused as e:
             print("%s: refused: %s" % (argv[3], e))
             return 1
         if got != want:
-            for kind in sorted(set(got) | set(want)):
-                if got.get(kind) != want.get(kind):
-                    print("%s: %s differ:\n  spec reader: %s\n  libsct:      %s" %
-                          (argv[3], kind, got.get(kind), want.get(kind)))
+            i = next((i for i, (g, w) in enumerate(zip(got, want)) if g != w), min(len(got), len(want)))
+            print("%s: event %d differs (of %d and %d):\n  spec reader: %s\n  libsct:      %s" %
+                  (argv[3], i, len(got), len(want), got[i] if i < len(got) else None,
+                   want[i] if i < len(want) else None))
             return 1
         return 0
     if len(argv) != 2:

@@ -8,8 +8,8 @@
 # Frozen examples were written by an older writer and are never regenerated: files of older
 # versions that readers must still read. test-examples checks that each NAME.sct still decodes
 # to its committed NAME.json, through libsct and spec/sct_read.py; `make examples` keeps them.
-EXAMPLES := syscall task fork exec exit cgroup lost warning all_types sample recording bad_recording_id args \
-	small multi_block \
+EXAMPLES := syscall task fork exec exit cgroup lost warning all_types sample schema_edges key_versions header_strings \
+	recording bad_recording_id args small multi_block \
 	truncated corrupt_block bad_block unknown_types no_trailer concatenated bad_header label_only
 FROZEN_EXAMPLES := args_1_3
 EXAMPLES_GEN := $(BUILD)/tests/make_examples

@@ -102,6 +102,13 @@ for t in $TABLES; do
 done
 check_exact "sct-convert | clickhouse-client" "${FILES[@]}"
 check_sharded "sct-convert | clickhouse-client"
+# Each row names its own file (web1-1 and web1-2 are sequences 1 and 2 of one recording), so
+# joins on (host, recording, sequence, session) line up: the identities of the syscall rows
+# are those of the sessions rows, one per file.
+ids() { fleet_q 1 "SELECT DISTINCT host, recording, sequence, session FROM sct.$1 ORDER BY 1, 2, 3, 4"; }
+diff <(ids sessions) <(ids syscall) >"$FLEET_TMP/diff" && [ "$(ids syscall | wc -l)" = ${#FILES[@]} ] &&
+	ok "sct-convert | clickhouse-client: syscall rows carry their file's (recording, sequence, session)" ||
+	{ bad "syscall rows' identities differ from the sessions rows' (sessions < > syscall)"; cat "$FLEET_TMP/diff" >&2; }
 
 # --- 2. sct-ship to each host's shard (local tables), read through the Distributed tables
 truncate_all

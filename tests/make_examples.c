@@ -387,9 +387,21 @@ static const struct sct_event_field switch_fields[] = {
 	{ "next_pid", "pid_t", 56, 4, 1, 0 },
 	{ "next_prio", "int", 60, 4, 1, 0 },
 };
+/* Arrays whose bound does not fit their size (FORMAT.md section 9.1, step 3). */
+static const struct sct_event_field array_fields[] = {
+	{ "odd", "u8 odd[3]", 0, 4, 0, 0 },     /* N does not divide size: 4 bytes */
+	{ "pair", "u16 pair[2]", 4, 4, 0, 0 },  /* 2 elements of 2 bytes */
+	{ "wide", "u8 wide[8]", 8, 3, 0, 0 },   /* N past size: 3 bytes */
+	{ "trio", "s24 trio[2]", 11, 6, 1, 0 }, /* 3-byte elements: 6 bytes, sign-extended */
+	{ "none", "u8 none[0]", 17, 0, 0, 0 },  /* [0] is no bound: size 0, no bytes */
+};
 static const struct sct_event_desc sample_events[] = {
 	{ "sched:sched_process_exec", exec_fields, NRECS(exec_fields) },
 	{ "sched:sched_switch", switch_fields, NRECS(switch_fields) },
+	{ "example:arrays", array_fields, NRECS(array_fields) },
+};
+static const uint8_t arrays_payload[17] = {
+	1, 2, 3, 4, 1, 2, 3, 4, 5, 6, 7, 0xff, 0x01, 0xfe, 0x02, 0x80, 0x7f,
 };
 
 static void le_put(uint8_t *p, uint64_t v, unsigned n)
@@ -438,6 +450,9 @@ static int make_sample(struct out *o)
 			.pid = 1200, .tid = 1201, .cpu = 0, .event = 1, .payload = { sw, 64 } } },
 		{ .type = SCT_REC_SAMPLE, .sample = { .time_ns = T0 + 6000, .cgroup_id = 4242,
 			.pid = 1200, .tid = 1200, .cpu = 1, .event = 0, .payload = { exec_bad, 34 } } },
+		{ .type = SCT_REC_SAMPLE, .sample = { .time_ns = T0 + 7000, .cgroup_id = 4242,
+			.pid = 1200, .tid = 1200, .cpu = 1, .event = 2,
+			.payload = { arrays_payload, sizeof(arrays_payload) } } },
 	};
 
 	exec_payload(exec_ok, 14);
@@ -700,6 +715,264 @@ static int make_unknown_types(struct out *o)
 	return 0;
 }
 
+/* ------------------------------------------------------------------ schema_edges */
+
+enum { FRAME_HEADER = 1, FRAME_TRAILER = 3 };
+
+/* A label and a hand-made HEADER of format 1.minor, with "syscall_args" when args. */
+static void edges_header(struct craft *c, uint32_t minor, bool args, const struct craft_type *types,
+			 size_t ntypes)
+{
+	struct craft body;
+
+	craft_init(&body);
+	if (args)
+		craft_header_body_args(&body, 1, minor, types, ntypes);
+	else
+		craft_header_body(&body, 1, minor, types, ntypes);
+	craft_label(c);
+	craft_frame(c, FRAME_HEADER, body.p, body.len);
+	craft_free(&body);
+}
+
+/* The smallest TRAILER: {"blocks": 1}. */
+static void edges_trailer(struct craft *c)
+{
+	static const uint8_t body[] = { 0xa1, 0x66, 'b', 'l', 'o', 'c', 'k', 's', 0x01 };
+
+	craft_frame(c, FRAME_TRAILER, body, sizeof(body));
+}
+
+static void edges_block(struct craft *c, uint64_t first_ns, uint64_t last_ns, const struct craft_run *runs,
+			size_t nruns, const struct craft_section *secs, size_t nsecs)
+{
+	struct craft body;
+
+	craft_init(&body);
+	craft_block_body(&body, first_ns, last_ns, runs, nruns, secs, nsecs);
+	craft_frame(c, FRAME_BLOCK, body.p, body.len);
+	craft_free(&body);
+}
+
+/*
+ * A 1.0 session whose SYSCALL entry lists five fields, the second named "dur", and whose
+ * type 9 is "probe" (time_ns, value, note). Its BLOCK holds two SYSCALLs with all nine
+ * columns (nr 1, ret 64: read as 0, the entry does not name them), a probe between them, and
+ * a CGROUP section of count 0 with no run.
+ */
+static void edges_prefix(struct craft *c)
+{
+	static const struct sct_field_schema sc_fields[] = {
+		{ "time_ns", SCT_KIND_TIME, "ns" }, { "dur", SCT_KIND_UINT, "ns" }, { "pid", SCT_KIND_UINT, "" },
+		{ "tid", SCT_KIND_UINT, "" }, { "cgroup_id", SCT_KIND_UINT, "" },
+	};
+	static const struct sct_field_schema probe_fields[] = {
+		{ "time_ns", SCT_KIND_TIME, "ns" }, { "value", SCT_KIND_UINT, "" }, { "note", SCT_KIND_BYTES, "" },
+	};
+	const struct craft_type types[] = {
+		{ SCT_REC_SYSCALL, "syscall", NRECS(sc_fields), sc_fields },
+		{ 9, "probe", NRECS(probe_fields), probe_fields },
+	};
+	const uint64_t time[2] = { T0, T0 + 100 }, dur[2] = { 300, 400 }, pid[2] = { 1200, 1200 },
+		       tid[2] = { 1201, 1201 }, cg[2] = { 4242, 4242 }, nr[2] = { 1, 1 }, zero[2] = { 0, 0 },
+		       ret[2] = { 64, 64 }, ptime = T0 + 50, value = 7;
+	const struct sct_bytes note = { (const uint8_t *)"x", 1 };
+	const struct craft_col sc[] = {
+		{ SCT_KIND_TIME, time, NULL }, { SCT_KIND_UINT, dur, NULL }, { SCT_KIND_UINT, pid, NULL },
+		{ SCT_KIND_UINT, tid, NULL }, { SCT_KIND_UINT, cg, NULL }, { SCT_KIND_UINT, nr, NULL },
+		{ SCT_KIND_UINT, zero, NULL }, { SCT_KIND_SINT, ret, NULL }, { SCT_KIND_UINT, zero, NULL },
+	};
+	const struct craft_col probe[] = {
+		{ SCT_KIND_TIME, &ptime, NULL }, { SCT_KIND_UINT, &value, NULL }, { SCT_KIND_BYTES, NULL, &note },
+	};
+	const struct craft_col cgroup[] = {
+		{ SCT_KIND_TIME, NULL, NULL }, { SCT_KIND_UINT, NULL, NULL }, { SCT_KIND_BYTES, NULL, NULL },
+	};
+	const struct craft_section secs[] = {
+		{ .type = SCT_REC_SYSCALL, .count = 2, .ncols = NRECS(sc), .cols = sc },
+		{ .type = 9, .count = 1, .ncols = NRECS(probe), .cols = probe },
+		{ .type = SCT_REC_CGROUP, .count = 0, .ncols = NRECS(cgroup), .cols = cgroup },
+	};
+	static const struct craft_run runs[] = { { SCT_REC_SYSCALL, 1 }, { 9, 1 }, { SCT_REC_SYSCALL, 1 } };
+
+	edges_header(c, 0, false, types, NRECS(types));
+	edges_block(c, T0, T0 + 100, runs, NRECS(runs), secs, NRECS(secs));
+	edges_trailer(c);
+}
+
+/*
+ * A session of format 1.minor, with "syscall_args" when args, whose SYSCALL entry lists all 21
+ * fields of 1.4, and a BLOCK of two renameats stored with all 21: the first stores its paths
+ * "/a" and "/b" whole, the second refers to them (path_ref 1, path2_ref 1).
+ */
+static void edges_21(struct craft *c, uint32_t minor, bool args)
+{
+	const struct sct_type_schema *all = sct_schema_builtin(SCT_REC_SYSCALL);
+	const struct craft_type types[] = { { SCT_REC_SYSCALL, "syscall", all->nfields, all->fields } };
+	const uint64_t t0 = T0 + 1000 * (minor + 1);
+	const uint64_t time[2] = { t0, t0 + 100 }, dur[2] = { 500, 600 }, pid[2] = { 1300, 1300 },
+		       cg[2] = { 4242, 4242 }, nr[2] = { 264, 264 }, zero[2] = { 0, 0 },
+		       arg0[2] = { 4294967196u, 4294967196u }, arg1[2] = { 0x1000, 0x1000 },
+		       arg3[2] = { 0x2000, 0x2000 }, one[2] = { 1, 1 }, ref[2] = { 0, 1 };
+	const struct sct_bytes path[2] = { { (const uint8_t *)"/a", 2 }, { (const uint8_t *)"", 0 } },
+			       path2[2] = { { (const uint8_t *)"/b", 2 }, { (const uint8_t *)"", 0 } };
+	const struct craft_col sc[] = {
+		{ SCT_KIND_TIME, time, NULL }, { SCT_KIND_UINT, dur, NULL }, { SCT_KIND_UINT, pid, NULL },
+		{ SCT_KIND_UINT, pid, NULL }, { SCT_KIND_UINT, cg, NULL }, { SCT_KIND_UINT, nr, NULL },
+		{ SCT_KIND_UINT, zero, NULL }, { SCT_KIND_SINT, zero, NULL }, { SCT_KIND_UINT, zero, NULL },
+		{ SCT_KIND_UINT, arg0, NULL }, { SCT_KIND_UINT, arg1, NULL }, { SCT_KIND_UINT, arg0, NULL },
+		{ SCT_KIND_UINT, arg3, NULL }, { SCT_KIND_UINT, zero, NULL }, { SCT_KIND_UINT, zero, NULL },
+		{ SCT_KIND_UINT, one, NULL }, { SCT_KIND_UINT, ref, NULL }, { SCT_KIND_BYTES, NULL, path },
+		{ SCT_KIND_UINT, one, NULL }, { SCT_KIND_UINT, ref, NULL }, { SCT_KIND_BYTES, NULL, path2 },
+	};
+	const struct craft_section secs[] = { { .type = SCT_REC_SYSCALL, .count = 2, .ncols = NRECS(sc), .cols = sc } };
+	static const struct craft_run runs[] = { { SCT_REC_SYSCALL, 2 } };
+
+	edges_header(c, minor, args, types, NRECS(types));
+	edges_block(c, t0, t0 + 100, runs, NRECS(runs), secs, NRECS(secs));
+	edges_trailer(c);
+}
+
+/* Hand-made HEADERs whose schema differs from section 9's: a prefix, other names, more fields. */
+static int make_schema_edges(struct out *o)
+{
+	struct craft c;
+
+	craft_init(&c);
+	edges_prefix(&c);
+	edges_21(&c, 3, true);
+	edges_21(&c, 4, false);
+	return craft_add(o, &c);
+}
+
+/*
+ * Keys of later versions in older HEADERs, read as absent (FORMAT.md section 5): a 1.0
+ * HEADER with "backend", "sample_cgroup" and an "events" table (1.1), and a 1.2 HEADER with
+ * "syscall_args" (1.3).
+ */
+static int make_key_versions(struct out *o)
+{
+	static const uint8_t keys_1_1[] = {
+		0x67, 'b', 'a', 'c', 'k', 'e', 'n', 'd', 0x64, 'p', 'e', 'r', 'f',
+		0x6d, 's', 'a', 'm', 'p', 'l', 'e', '_', 'c', 'g', 'r', 'o', 'u', 'p',
+		0x66, 'k', 'e', 'r', 'n', 'e', 'l',
+		0x66, 'e', 'v', 'e', 'n', 't', 's', 0x81,
+		0xa2, 0x64, 'n', 'a', 'm', 'e', 0x63, 'a', ':', 'b', 0x66, 'f', 'i', 'e', 'l', 'd', 's', 0x80,
+	};
+	static const uint8_t keys_1_3[] = {
+		0x6c, 's', 'y', 's', 'c', 'a', 'l', 'l', '_', 'a', 'r', 'g', 's', 0xa3,
+		0x63, 'm', 'a', 'x', 0x19, 0x01, 0x00, 0x65, 'p', 'a', 't', 'h', 's', 0x65, 'e', 'n', 't', 'e', 'r',
+		0x66, 'n', 'a', 't', 'i', 'v', 'e', 0xa0,
+	};
+	struct craft c, body;
+
+	craft_init(&c);
+	for (int i = 0; i < 2; i++) {
+		craft_init(&body);
+		if (i)
+			craft_header_body_keys(&body, 1, 2, keys_1_3, sizeof(keys_1_3), 1);
+		else
+			craft_header_body_keys(&body, 1, 0, keys_1_1, sizeof(keys_1_1), 3);
+		craft_label(&c);
+		craft_frame(&c, FRAME_HEADER, body.p, body.len);
+		craft_free(&body);
+		edges_trailer(&c);
+	}
+	return craft_add(o, &c);
+}
+
+/* ------------------------------------------------------------------ header_strings */
+
+static void cb_text(struct craft *c, const char *s, size_t len)
+{
+	craft_head(c, 3, len);
+	craft_bytes(c, s, len);
+}
+
+static void cb_str(struct craft *c, const char *s)
+{
+	cb_text(c, s, strlen(s));
+}
+
+/*
+ * A 1.4 HEADER of strings a reader cuts, repairs or skips (FORMAT.md sections 1 and 5): a
+ * syscall name with a NUL ("wr\0ite": "wr"), a byte-string name (skipped: 2 has no name), a
+ * non-text item of "args" (read as ""), an event and a field name with a NUL, argument kinds
+ * "dirfd\0x" ("dirfd") and 7 (not text: "int"), and an argument name of 255 bytes and one
+ * invalid byte, 258 bytes once repaired: past the limit, its entry is ignored.
+ */
+static void strings_header(struct craft *h)
+{
+	char longname[256];
+
+	memset(longname, 'n', 255);
+	longname[255] = (char)0xff;
+	craft_head(h, 5, 7);
+	cb_str(h, "format"), craft_head(h, 4, 2), craft_head(h, 0, 1), craft_head(h, 0, 4);
+	cb_str(h, "producer"), craft_head(h, 5, 1), cb_str(h, "args"), craft_head(h, 4, 3);
+	cb_str(h, "a"), craft_head(h, 0, 5), cb_str(h, "b");
+	cb_str(h, "host"), craft_head(h, 5, 1), cb_str(h, "hostname"), cb_str(h, "strings-host");
+	cb_str(h, "syscalls"), craft_head(h, 5, 1), cb_str(h, "native"), craft_head(h, 5, 2);
+	cb_str(h, "arch"), cb_str(h, "x86_64"), cb_str(h, "names"), craft_head(h, 5, 3);
+	craft_head(h, 0, 1), cb_text(h, "wr\0ite", 6);
+	craft_head(h, 0, 2), craft_head(h, 2, 4), craft_bytes(h, "open", 4);
+	craft_head(h, 0, 3), cb_str(h, "close");
+	cb_str(h, "events"), craft_head(h, 4, 1), craft_head(h, 5, 2);
+	cb_str(h, "name"), cb_text(h, "x:y\0z", 5);
+	cb_str(h, "fields"), craft_head(h, 4, 1), craft_head(h, 4, 6), cb_text(h, "f\0g", 3), cb_str(h, "int");
+	craft_head(h, 0, 0), craft_head(h, 0, 4), craft_head(h, 0, 1), craft_head(h, 0, 0);
+	cb_str(h, "backend"), cb_str(h, "perf");
+	cb_str(h, "syscall_args"), craft_head(h, 5, 3);
+	cb_str(h, "max"), craft_head(h, 0, 256), cb_str(h, "paths"), cb_str(h, "enter");
+	cb_str(h, "native"), craft_head(h, 5, 2);
+	craft_head(h, 0, 257), craft_head(h, 4, 2);
+	craft_head(h, 4, 3), cb_str(h, "dfd"), cb_text(h, "dirfd\0x", 7), cb_str(h, "");
+	craft_head(h, 4, 3), cb_str(h, "filename"), craft_head(h, 0, 7), cb_str(h, "");
+	craft_head(h, 0, 258), craft_head(h, 4, 1);
+	craft_head(h, 4, 3), cb_text(h, longname, sizeof(longname)), cb_str(h, "int"), cb_str(h, "");
+}
+
+/* A 1.1 HEADER whose second event has no "fields": the table is malformed, so there is none. */
+static void strings_header_events(struct craft *h)
+{
+	craft_head(h, 5, 3);
+	cb_str(h, "format"), craft_head(h, 4, 2), craft_head(h, 0, 1), craft_head(h, 0, 1);
+	cb_str(h, "host"), craft_head(h, 5, 1), cb_str(h, "hostname"), cb_str(h, "strings-host");
+	cb_str(h, "events"), craft_head(h, 4, 2);
+	craft_head(h, 5, 2), cb_str(h, "name"), cb_str(h, "a:b"), cb_str(h, "fields"), craft_head(h, 4, 0);
+	craft_head(h, 5, 1), cb_str(h, "name"), cb_str(h, "c:d");
+}
+
+static int make_header_strings(struct out *o)
+{
+	const uint64_t time[2] = { T0, T0 + 100 }, nr[2] = { 1, 2 }, pid[2] = { 1400, 1400 },
+		       zero[2] = { 0, 0 };
+	const struct craft_col sc[] = {
+		{ SCT_KIND_TIME, time, NULL }, { SCT_KIND_UINT, zero, NULL }, { SCT_KIND_UINT, pid, NULL },
+		{ SCT_KIND_UINT, pid, NULL }, { SCT_KIND_UINT, zero, NULL }, { SCT_KIND_UINT, nr, NULL },
+		{ SCT_KIND_UINT, zero, NULL }, { SCT_KIND_SINT, zero, NULL }, { SCT_KIND_UINT, zero, NULL },
+	};
+	const struct craft_section secs[] = { { .type = SCT_REC_SYSCALL, .count = 2, .ncols = NRECS(sc), .cols = sc } };
+	static const struct craft_run runs[] = { { SCT_REC_SYSCALL, 2 } };
+	struct craft c, body;
+
+	craft_init(&c);
+	for (int i = 0; i < 2; i++) {
+		craft_init(&body);
+		if (i)
+			strings_header_events(&body);
+		else
+			strings_header(&body);
+		craft_label(&c);
+		craft_frame(&c, FRAME_HEADER, body.p, body.len);
+		craft_free(&body);
+		if (!i)
+			edges_block(&c, T0, T0 + 100, runs, NRECS(runs), secs, NRECS(secs));
+		edges_trailer(&c);
+	}
+	return craft_add(o, &c);
+}
+
 /* A session with no TRAILER: a recorder killed after its last flush. */
 static int make_no_trailer(struct out *o)
 {
@@ -764,6 +1037,9 @@ static const struct example {
 	{ "corrupt_block", make_corrupt_block },
 	{ "bad_block", make_bad_block },
 	{ "unknown_types", make_unknown_types },
+	{ "schema_edges", make_schema_edges },
+	{ "key_versions", make_key_versions },
+	{ "header_strings", make_header_strings },
 	{ "no_trailer", make_no_trailer },
 	{ "concatenated", make_concatenated },
 	{ "bad_header", make_bad_header },

@@ -206,3 +206,54 @@ Test(report_clickhouse, names_from_a_header_are_quoted_identifiers)
 		free(o.buf);
 	}
 }
+
+/* File seq of recording ID: one write of pid 100 at seq seconds. */
+static const char *ch_recording_file(const char *name, uint64_t seq)
+{
+	const char *path = rt_path(name);
+	struct sct_writer *w = rt_open_recording(path, "h1", "0123456789abcdef0123456789abcdef", seq, false);
+
+	rt_sc(w, seq * 1000000000ull, 500, 100, 100, 10, RT_NR_WRITE, 1);
+	rt_close(w);
+	return path;
+}
+
+/* Every (sequence, session) of the rows of out, as "seq/session " each. */
+static void ch_identities(const char *out, char *ids, size_t len)
+{
+	ids[0] = '\0';
+	for (int n = 1; *rt_line(out, n); n++) {
+		unsigned long long seq;
+		unsigned session;
+
+		cr_assert_eq(sscanf(rt_line(out, n), "h1\t%*32[0-9a-f]\t%llu\t%u", &seq, &session), 2, "%s", out);
+		snprintf(ids + strlen(ids), len - strlen(ids), "%llu/%u ", seq, session);
+	}
+}
+
+/*
+ * The files of one recording are one session to sct-convert, but each row carries its own
+ * file's sequence and session index, as the sessions table does: joins on (recording,
+ * sequence, session) line up. A file reopened in place holds two sessions (3 and 4).
+ */
+Test(report_clickhouse, rows_of_a_rotated_recording_carry_their_own_file_identity)
+{
+	const char *f1 = ch_recording_file("rec.000001.sct", 1);
+	const char *f2 = ch_recording_file("rec.000002.sct", 2);
+	const char *f3 = ch_recording_file("rec.000003.sct", 3);
+	const char *f4 = ch_recording_file("rec.000004.sct", 4);
+	const char *f34 = rt_path("rec.000003+4.sct");
+	char ids[256], *out;
+
+	cr_assert_eq(rt_run(&out, "cat %s %s > %s", f3, f4, f34), 0);
+	free(out);
+	cr_assert_eq(rt_run(&out, "%s --to clickhouse %s %s %s 2>/dev/null", rt_convert(), f1, f2, f34), 0);
+	ch_identities(out, ids, sizeof(ids));
+	cr_assert_str_eq(ids, "1/0 2/0 3/0 4/1 ", "%s", out);
+	free(out);
+	cr_assert_eq(rt_run(&out, "%s --to clickhouse --records sessions %s %s %s 2>/dev/null", rt_convert(), f1, f2,
+			    f34), 0);
+	ch_identities(out, ids, sizeof(ids));
+	cr_assert_str_eq(ids, "1/0 2/0 3/0 4/1 ", "%s", out);
+	free(out);
+}

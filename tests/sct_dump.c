@@ -19,6 +19,7 @@ struct dump {
 	FILE *out;
 	bool first_event;
 	int64_t trailer_printed; /* index of the session whose TRAILER was printed last, or -1 */
+	const struct sct_reader *r;
 };
 
 static const char *const diag_names[] = {
@@ -110,11 +111,15 @@ static void event_start(struct dump *d, const char *kind)
 	d->first_event = false;
 }
 
+static void trailer_print(struct dump *d, const struct sct_reader *r);
+
 static void diag_print(void *ctx, const struct sct_diag *dg)
 {
 	struct dump *d = ctx;
 	size_t nnames = sizeof(diag_names) / sizeof(diag_names[0]);
 
+	/* events in input order: a TRAILER read before the damage comes before its report */
+	trailer_print(d, d->r);
 	event_start(d, "diagnostic");
 	if (dg->kind < nnames && diag_names[dg->kind])
 		fprintf(d->out, ", \"kind\": \"%s\"", diag_names[dg->kind]);
@@ -381,6 +386,7 @@ int main(int argc, char **argv)
 		fprintf(stderr, "sct_dump: %s: %s\n", argv[1], sct_strerror(err));
 		return 1;
 	}
+	d.r = r;
 	sct_reader_set_diag(r, diag_print, &d);
 	sct_reader_set_unknown(r, true); /* types the HEADER's schema describes print too */
 	fputs("{\n  \"input\": ", d.out);
