@@ -960,6 +960,7 @@ static int convert_schema(struct convert *cv)
 		uint32_t n = 0;
 
 		cv->type = t;
+		cv->sample = t == SCT_REC_SAMPLE;
 		err = ts ? convert_columns(cv, ts, NULL) : 0;
 		for (uint32_t i = cv->nprefix; i < cv->ncols && !err; i++, n++) {
 			const struct column *col = &cv->cols[i];
