@@ -114,6 +114,11 @@ void sct_reader_set_unknown(struct sct_reader *r, bool deliver)
 	r->blk.deliver_unknown = deliver;
 }
 
+void sct_reader_set_skip(struct sct_reader *r, uint32_t types)
+{
+	r->blk.skip_types = types;
+}
+
 void sct_reader_close(struct sct_reader *r)
 {
 	if (!r)
