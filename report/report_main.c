@@ -277,7 +277,8 @@ static int run_aggregate(struct ctx *c, struct summary *sm)
 				continue;
 			} else if (rec.type == SCT_REC_SYSCALL && !sc->unfinished && syscall_pass(c, in.cur, sc)) {
 				if (env->mode == MODE_TREE) {
-					struct task *t = tasks_lookup(in.cur->tasks, in.cur->s.id, sc->pid, sc->tid);
+					struct task *t = tasks_lookup(in.cur->tasks, in.cur->s.id, sc->pid, sc->tid,
+								      sc->time_ns);
 
 					if (!t)
 						n = -ENOMEM;
