@@ -555,8 +555,9 @@ int64_t sct_reader_type(const struct sct_reader *r, const char *name);
  * The current session: NULL before the first HEADER, from a label (a concatenated file's
  * next session) until its HEADER, and for blocks without a HEADER. The last session stays
  * current at the end of input. The session returned by sct_reader_session() stays valid
- * until sct_reader_next() returns the next SCT_REC_SESSION record, or until
- * sct_reader_close(): the reader keeps one session at a time, whatever the input holds.
+ * until the call of sct_reader_next() after the one that returns the next SCT_REC_SESSION
+ * record (so a caller that holds records back can finish them under their own session), or
+ * until sct_reader_close(): the reader keeps at most two sessions, whatever the input holds.
  */
 const struct sct_session *sct_reader_session(const struct sct_reader *r);
 /*

@@ -931,7 +931,8 @@ int main(int argc, char **argv)
 	}
 	cv->c.tool = "sct-convert";
 	cv->c.env = &env;
-	cv->c.track_tasks = true;
+	/* only the types with a comm column need to know which task made a record */
+	cv->c.track_tasks = cv->type == SCT_REC_SYSCALL || cv->type == SCT_REC_FORK || cv->type == SCT_REC_EXIT;
 	cv->c.footer = footer_new();
 	signal(SIGPIPE, SIG_IGN); /* a closed pipe is a write error: exit with the documented 1 */
 	cv->scratch.buf = malloc(SAMPLE_JSON_MAX);

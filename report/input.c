@@ -140,8 +140,12 @@ static int input_prepass(struct ctx *c, struct input *in)
 	uint32_t sess = 0;
 	int err = 0, n;
 
-	if (!strcmp(in->path, "-") || stat(in->path, &st) || !S_ISREG(st.st_mode))
-		return 0;
+	if (!strcmp(in->path, "-") || stat(in->path, &st) || !S_ISREG(st.st_mode)) {
+		if (!c->hold_streams)
+			return 0;
+		in->win = window_new();
+		return in->win ? 0 : -ENOMEM;
+	}
 	r = sct_reader_open(in->path, &err);
 	if (!r)
 		return err == -ENOMEM ? err : 0;
@@ -223,6 +227,7 @@ int input_open(struct ctx *c, struct input *in, const char *path)
 	if (err) {
 		sct_reader_close(in->r);
 		free(in->pre);
+		window_free(in->win);
 		memset(in, 0, sizeof(*in));
 	}
 	return err;
@@ -244,11 +249,64 @@ int input_track(struct ctx *c, struct input *in, const struct sct_record *rec)
 	return 0;
 }
 
+/*
+ * A stream's next record: each waits in the window until WINDOW_RECORDS records after it
+ * were read, their lifecycle records fed to the task table. The window drains at the end of
+ * each session (the reader keeps the ended session until its next call) and of the input.
+ */
+static int input_next_held(struct ctx *c, struct input *in, struct sct_record *rec)
+{
+	int n, err;
+
+	for (;;) {
+		if (window_count(in->win) && (in->session_due || in->ended || window_full(in->win))) {
+			window_pop(in->win, rec);
+			return 1;
+		}
+		if (in->session_due) {
+			in->session_due = false;
+			err = input_session(c, in);
+			if (err)
+				return err;
+		}
+		if (in->ended)
+			return in->end_rc;
+		n = sct_reader_next(in->r, rec);
+		if (n <= 0) {
+			in->ended = true;
+			in->end_rc = n;
+			continue;
+		}
+		if (rec->type == SCT_REC_SESSION || !in->cur) {
+			in->session_due = true;
+			if (rec->type == SCT_REC_SESSION)
+				continue;
+		}
+		if (rec->type == SCT_REC_SAMPLE && in->cur && !input_is_sample_version(in->cur))
+			continue;
+		if (in->session_due && !window_count(in->win)) {
+			in->session_due = false;
+			err = input_session(c, in);
+			if (err)
+				return err;
+		}
+		err = input_apply(c, in, rec);
+		if (!err && rec->type >= SCT_REC_TASK && rec->type <= SCT_REC_EXIT)
+			err = tasks_apply(c->tasks, in->cur->s.id, rec);
+		if (!err)
+			err = window_push(in->win, rec);
+		if (err)
+			return err;
+	}
+}
+
 int input_next(struct ctx *c, struct input *in, struct sct_record *rec)
 {
 	int n, err;
 
 	footer_set_file(c->footer, in->path);
+	if (in->win)
+		return input_next_held(c, in, rec);
 	for (;;) {
 		n = sct_reader_next(in->r, rec);
 		if (n <= 0)
@@ -301,4 +359,6 @@ void input_close(struct ctx *c, struct input *in)
 	in->cur = NULL;
 	free(in->pre);
 	in->pre = NULL;
+	window_free(in->win);
+	in->win = NULL;
 }

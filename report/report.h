@@ -257,6 +257,21 @@ struct live {
 	uint8_t nr_pass[2][NR_CACHE];   /* --syscall filter per [abi][nr]: 0 unknown, 1 pass, 2 drop */
 };
 
+/* ---------------------------------------------------------------- window.c */
+#define WINDOW_RECORDS 16384u     /* records a stream holds back (spec/FORMAT.md 9.2) */
+#define WINDOW_BYTES (4u << 20)   /* bytes of their strings */
+struct window;
+struct window *window_new(void); /* NULL on ENOMEM */
+/* A copy of rec, strings included, at the back. -ENOMEM; -ENOBUFS when full of records. */
+int window_push(struct window *w, const struct sct_record *rec);
+/* The oldest record into *rec (its strings valid until the next pop or free). n > 0. */
+void window_pop(struct window *w, struct sct_record *rec);
+uint32_t window_count(const struct window *w);
+/* Past either bound: the oldest record is due. */
+bool window_full(const struct window *w);
+void window_free(struct window *w);
+
+/* ---------------------------------------------------------------- input.c (more) */
 /* A session numbered by the first pass over an input (input_open(), for task identity). */
 struct input_pre {
 	uint32_t id, number;
@@ -268,6 +283,10 @@ struct input {
 	struct live *cur;  /* current session, NULL before the first record */
 	struct input_pre *pre; /* the sessions of the first pass, in input order */
 	uint32_t npre, ipre, cappre;
+	struct window *win;    /* a stream whose records need their task: held back here */
+	bool session_due;      /* the reader returned a SESSION: the window drains first */
+	bool ended;            /* the reader is done: the window drains, then end_rc */
+	int end_rc;
 };
 
 struct ctx;
@@ -432,6 +451,7 @@ struct ctx {
 	struct env *env;
 	struct footer *footer;
 	bool track_tasks;    /* keep the task table (comm, process tree) */
+	bool hold_streams;   /* with track_tasks: a stream's records wait in a window (window.c) */
 	bool keep_ended;     /* keep cgroups of sessions that are over (tree, summary) */
 	bool keep_sessions;  /* the output names sessions and tasks after they end (tree, task labels) */
 	struct strtab *strs;

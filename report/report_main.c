@@ -398,6 +398,7 @@ int main(int argc, char **argv)
 		return EXIT_USAGE;
 	env.filter_active = filter_active(&env.filter);
 	c.track_tasks = needs_tasks(&env);
+	c.hold_streams = true;
 	c.keep_sessions = needs_sessions(&env);
 	c.keep_ended = env.mode != MODE_TIMELINE; /* the timeline prints each line as it reads */
 	c.footer = footer_new();
