@@ -15,6 +15,8 @@
 #include "sct.h"
 
 #define SPAN_OPEN UINT64_MAX
+/* task_new(): the tid has SCT_MAX_TASK_SPANS spans; the record that would add one is ignored. */
+#define TASK_FULL (SCT_TASK_NONE - 1)
 /* A fork chain's names are looked up at most this deep (a table fed garbage has cycles). */
 #define COMM_DEPTH 64
 
@@ -222,15 +224,35 @@ static struct tid_spans *slot_get(struct sct_tasks *ts, uint64_t key)
 	return s;
 }
 
-/* The span of s that time falls in: the first, in start order, not ended by time. */
+/* The first span at or after which no span starts later than time: spans[lo].start > time. */
+static uint32_t spans_after(const struct tid_spans *s, uint64_t time_ns)
+{
+	uint32_t lo = 0, hi = s->n;
+
+	while (lo < hi) {
+		uint32_t mid = lo + (hi - lo) / 2;
+
+		if (s->v[mid].start > time_ns)
+			hi = mid;
+		else
+			lo = mid + 1;
+	}
+	return lo;
+}
+
+/*
+ * The span of s that time falls in: the first, in start order, not over at time (over: time
+ * past its end, or the next span starts at or before time). Every span before the last one
+ * that starts at or before time is over, so that one and the next are the only candidates.
+ */
 static const struct span *spans_at(const struct tid_spans *s, uint64_t time_ns)
 {
-	for (uint32_t i = 0; i < s->n; i++) {
-		const struct span *sp = &s->v[i];
+	uint32_t i = spans_after(s, time_ns);
 
-		if (sp->end != SPAN_OPEN ? time_ns <= sp->end : i + 1 == s->n || time_ns < s->v[i + 1].start)
-			return sp;
-	}
+	if (i > 0 && (s->v[i - 1].end == SPAN_OPEN || time_ns <= s->v[i - 1].end))
+		return &s->v[i - 1];
+	if (i < s->n && (s->v[i].end == SPAN_OPEN || time_ns <= s->v[i].end))
+		return &s->v[i];
 	return NULL;
 }
 
@@ -242,7 +264,10 @@ uint32_t sct_tasks_find(struct sct_tasks *ts, uint32_t session, uint32_t tid, ui
 	return sp ? sp->task : SCT_TASK_NONE;
 }
 
-/* Adds a span of task for (session, tid) from start, unless the task has one there. */
+/*
+ * Adds a span of task for (session, tid) from start, after the spans of that start, unless the
+ * task has one there. 1: the tid has SCT_MAX_TASK_SPANS spans already (nothing added).
+ */
 static int span_add(struct sct_tasks *ts, uint32_t session, uint32_t tid, uint64_t start, uint32_t task)
 {
 	struct tid_spans *s = slot_get(ts, span_key(session, tid));
@@ -250,9 +275,12 @@ static int span_add(struct sct_tasks *ts, uint32_t session, uint32_t tid, uint64
 
 	if (!s)
 		return -ENOMEM;
-	for (i = 0; i < s->n; i++)
-		if (s->v[i].task == task)
+	i = spans_after(s, start);
+	for (uint32_t j = i; j > 0 && s->v[j - 1].start == start; j--)
+		if (s->v[j - 1].task == task)
 			return 0;
+	if (s->n == SCT_MAX_TASK_SPANS)
+		return 1;
 	if (s->n == s->cap) {
 		struct span *v = realloc(s->v, (size_t)s->cap * 2 * sizeof(*v));
 
@@ -261,8 +289,7 @@ static int span_add(struct sct_tasks *ts, uint32_t session, uint32_t tid, uint64
 		s->v = v;
 		s->cap *= 2;
 	}
-	for (i = s->n; i > 0 && s->v[i - 1].start > start; i--)
-		s->v[i] = s->v[i - 1];
+	memmove(&s->v[i + 1], &s->v[i], (s->n - i) * sizeof(*s->v));
 	s->v[i] = (struct span){ .start = start, .end = SPAN_OPEN, .task = task };
 	s->n++;
 	return 0;
@@ -316,7 +343,7 @@ static uint32_t task_new(struct sct_tasks *ts, uint32_t session, uint32_t pid, u
 {
 	struct atask *t;
 
-	if (ts->nt == SCT_TASK_NONE - 1)
+	if (ts->nt == TASK_FULL)
 		return SCT_TASK_NONE;
 	if (ts->nt == ts->capt) {
 		uint32_t cap = ts->capt ? ts->capt * 2 : 64;
@@ -327,8 +354,14 @@ static uint32_t task_new(struct sct_tasks *ts, uint32_t session, uint32_t pid, u
 		ts->t = v;
 		ts->capt = cap;
 	}
-	if (span_add(ts, session, tid, start, ts->nt))
+	switch (span_add(ts, session, tid, start, ts->nt)) {
+	case 0:
+		break;
+	case 1:
+		return TASK_FULL;
+	default:
 		return SCT_TASK_NONE;
+	}
 	t = &ts->t[ts->nt];
 	memset(t, 0, sizeof(*t));
 	t->session = session;
@@ -341,15 +374,27 @@ static uint32_t task_new(struct sct_tasks *ts, uint32_t session, uint32_t pid, u
 	return ts->nt++;
 }
 
-/* Inserts a name in time order; a record fed twice adds nothing. 1: added, 0: known, <0. */
+/*
+ * Inserts a name in time order, after those of its time; a record fed twice adds nothing, nor
+ * does one past SCT_MAX_TASK_NAMES. 1: added, 0: not, -ENOMEM.
+ */
 static int name_add(struct atask *t, uint64_t time_ns, const struct name *comm, const struct name *filename)
 {
-	uint32_t i;
+	uint32_t lo = 0, hi = t->nnames;
 
-	for (i = 0; i < t->nnames; i++)
-		if (t->names[i].time_ns == time_ns && t->names[i].comm == comm &&
-		    t->names[i].filename == filename)
+	while (lo < hi) {
+		uint32_t mid = lo + (hi - lo) / 2;
+
+		if (t->names[mid].time_ns > time_ns)
+			hi = mid;
+		else
+			lo = mid + 1;
+	}
+	for (uint32_t j = lo; j > 0 && t->names[j - 1].time_ns == time_ns; j--)
+		if (t->names[j - 1].comm == comm && t->names[j - 1].filename == filename)
 			return 0;
+	if (t->nnames == SCT_MAX_TASK_NAMES)
+		return 0;
 	if (t->nnames == t->capnames) {
 		uint32_t cap = t->capnames ? t->capnames * 2 : 2;
 		struct name_ev *v = realloc(t->names, (size_t)cap * sizeof(*v));
@@ -359,9 +404,8 @@ static int name_add(struct atask *t, uint64_t time_ns, const struct name *comm, 
 		t->names = v;
 		t->capnames = cap;
 	}
-	for (i = t->nnames; i > 0 && t->names[i - 1].time_ns > time_ns; i--)
-		t->names[i] = t->names[i - 1];
-	t->names[i] = (struct name_ev){ .time_ns = time_ns, .comm = comm, .filename = filename };
+	memmove(&t->names[lo + 1], &t->names[lo], (t->nnames - lo) * sizeof(*t->names));
+	t->names[lo] = (struct name_ev){ .time_ns = time_ns, .comm = comm, .filename = filename };
 	t->nnames++;
 	return 1;
 }
@@ -395,8 +439,8 @@ static int tasks_task(struct sct_tasks *ts, uint32_t session, const struct sct_t
 		return -ENOMEM;
 	if (id == SCT_TASK_NONE)
 		id = task_described(ts, session, r->pid, r->tid, r->time_ns, r->start_ns);
-	if (id == SCT_TASK_NONE)
-		return -ENOMEM;
+	if (id >= TASK_FULL)
+		return id == TASK_FULL ? 0 : -ENOMEM;
 	t = &ts->t[id];
 	if (!t->has_task || r->time_ns < t->snap_ns) {
 		t->snap_ns = r->time_ns;
@@ -415,8 +459,8 @@ static int tasks_fork(struct sct_tasks *ts, uint32_t session, const struct sct_f
 
 	if (id == SCT_TASK_NONE)
 		id = task_described(ts, session, r->child_pid, r->child_tid, r->time_ns, start);
-	if (id == SCT_TASK_NONE)
-		return -ENOMEM;
+	if (id >= TASK_FULL)
+		return id == TASK_FULL ? 0 : -ENOMEM;
 	t = &ts->t[id];
 	t->forked = 1;
 	t->fork_ns = r->time_ns;
@@ -438,8 +482,8 @@ static int tasks_exec(struct sct_tasks *ts, uint32_t session, const struct sct_e
 		return -ENOMEM;
 	if (id == SCT_TASK_NONE)
 		id = task_new(ts, session, r->pid, r->old_tid, r->time_ns, false);
-	if (id == SCT_TASK_NONE)
-		return -ENOMEM;
+	if (id >= TASK_FULL)
+		return id == TASK_FULL ? 0 : -ENOMEM;
 	added = name_add(&ts->t[id], r->time_ns, comm, file);
 	if (added < 0)
 		return -ENOMEM;
@@ -451,7 +495,7 @@ static int tasks_exec(struct sct_tasks *ts, uint32_t session, const struct sct_e
 	sp = span_of(ts, session, r->old_tid, id);
 	if (sp && (sp->end == SPAN_OPEN || sp->end > r->time_ns))
 		sp->end = r->time_ns;
-	if (span_add(ts, session, r->pid, r->time_ns, id))
+	if (span_add(ts, session, r->pid, r->time_ns, id) < 0)
 		return -ENOMEM;
 	if (leader == SCT_TASK_NONE || leader == id)
 		return 0;
@@ -475,8 +519,8 @@ static int tasks_exit(struct sct_tasks *ts, uint32_t session, const struct sct_e
 		id = SCT_TASK_NONE;
 	if (id == SCT_TASK_NONE)
 		id = task_new(ts, session, r->pid, r->tid, r->start_ns ? r->start_ns : r->time_ns, r->start_ns != 0);
-	if (id == SCT_TASK_NONE)
-		return -ENOMEM;
+	if (id >= TASK_FULL)
+		return id == TASK_FULL ? 0 : -ENOMEM;
 	t = &ts->t[id];
 	t->exited = 1;
 	t->end_ns = r->time_ns;

@@ -665,6 +665,9 @@ const struct sct_syscall_args *sct_session_compat_syscall_args_at(const struct s
  */
 struct sct_tasks;
 #define SCT_TASK_NONE UINT32_MAX
+/* Bounds (spec/FORMAT.md 9.2): records that would pass them are ignored. */
+#define SCT_MAX_TASK_SPANS 4096u /* tasks one tid of a session names over time */
+#define SCT_MAX_TASK_NAMES 4096u /* TASK and EXEC names of one task */
 
 /* What the table knows of one task. Strings stay valid until sct_tasks_free(). */
 struct sct_task_info {

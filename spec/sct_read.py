@@ -901,6 +901,8 @@ def check_appendix(spec_path, sct_path):
 
 
 NAME_DEPTH = 64  # a fork chain's names are followed this deep (a hostile file may loop)
+MAX_SPANS = 4096  # spans of one tid of a session, names of one task (section 9.2, bounds)
+MAX_NAMES = 4096
 
 
 class Tasks:
@@ -924,11 +926,14 @@ class Tasks:
     def find(self, sess, tid, time):
         spans = self.spans.get((sess, tid), [])
         for i, (start, end, task) in enumerate(spans):
-            if (time <= end) if end is not None else (i + 1 == len(spans) or time < spans[i + 1][0]):
+            over = (end is not None and time > end) or (i + 1 < len(spans) and time >= spans[i + 1][0])
+            if not over:
                 return task
         return None
 
     def new(self, sess, pid, tid, start, start_known):
+        if len(self.spans.get((sess, tid), [])) >= MAX_SPANS:
+            return None
         t = {"session": sess, "pid": pid, "tid": tid, "start": start if start_known else 0,
              "known": start_known, "first": start, "fork": None, "thread": pid != tid,
              "snap": None, "names": [], "nexec": 0, "end": None, "group_end": None, "pend": None}
@@ -938,12 +943,13 @@ class Tasks:
 
     def span_add(self, sess, tid, start, t):
         spans = self.spans.setdefault((sess, tid), [])
-        if any(sp[2] is t for sp in spans):
-            return
+        if any(sp[2] is t and sp[0] == start for sp in spans) or len(spans) >= MAX_SPANS:
+            return False
         i = len(spans)
         while i > 0 and spans[i - 1][0] > start:
             i -= 1
         spans.insert(i, [start, None, t])
+        return True
 
     def span_of(self, sess, tid, t):
         return next((sp for sp in self.spans.get((sess, tid), []) if sp[2] is t), None)
@@ -953,7 +959,7 @@ class Tasks:
                      if sp[2]["known"] and sp[2]["start"] == start and sp[2]["tid"] == tid), None)
 
     def name(self, t, time, comm, filename):
-        if (time, comm, filename) in t["names"]:
+        if (time, comm, filename) in t["names"] or len(t["names"]) >= MAX_NAMES:
             return False
         i = len(t["names"])
         while i > 0 and t["names"][i - 1][0] > time:
@@ -983,6 +989,8 @@ class Tasks:
         t = self.by_start(sess, e["tid"], e["start_ns"])
         if t is None:
             t = self.described(sess, e["pid"], e["tid"], e["time_ns"], e["start_ns"])
+        if t is None:
+            return
         if t["snap"] is None or e["time_ns"] < t["snap"][0]:
             t["snap"] = (e["time_ns"], e["ppid"], e["cgroup_id"])
         self.name(t, e["time_ns"], json.dumps(e["comm"]), None)
@@ -993,6 +1001,8 @@ class Tasks:
         t = self.by_start(sess, e["child_tid"], start)
         if t is None:
             t = self.described(sess, e["child_pid"], e["child_tid"], e["time_ns"], start)
+        if t is None:
+            return
         t["fork"] = (e["time_ns"], e["parent_tid"], 0 if e["is_thread"] else e["parent_pid"])
         t["thread"] = bool(e["is_thread"])
 
@@ -1001,6 +1011,8 @@ class Tasks:
         t = self.find(sess, e["old_tid"], e["time_ns"])
         if t is None:
             t = self.new(sess, e["pid"], e["old_tid"], e["time_ns"], False)
+        if t is None:
+            return
         t["nexec"] += self.name(t, e["time_ns"], comm, filename)
         if e["old_tid"] == e["pid"]:
             return
@@ -1018,6 +1030,8 @@ class Tasks:
             t = None
         if t is None:
             t = self.new(sess, e["pid"], e["tid"], e["start_ns"] or e["time_ns"], e["start_ns"] != 0)
+        if t is None:
+            return
         t["end"] = (e["time_ns"], e["exit_code"], e["signal"])
         sp = self.span_of(sess, e["tid"], t)
         if sp is not None and (sp[1] is None or sp[1] > e["time_ns"]):
