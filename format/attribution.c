@@ -53,7 +53,16 @@ struct atask {
 	uint32_t nnames, capnames, nexec;
 };
 
+/* A recent answer of sct_tasks_find(): id for times lo..hi of its tid, while gen holds. */
+struct find_cache {
+	uint64_t key, lo, hi;
+	uint32_t id, gen;
+};
+#define FIND_CACHE 256u
+
 struct sct_tasks {
+	struct find_cache cache[FIND_CACHE];
+	uint32_t gen;             /* changes with every record fed: cached answers go stale */
 	struct atask *t;
 	uint32_t nt, capt;
 	struct tid_spans *slots;  /* open addressing, power of two */
@@ -70,6 +79,8 @@ struct sct_tasks *sct_tasks_new(int *err)
 
 	if (!ts)
 		*err = -ENOMEM;
+	else
+		ts->gen = 1;
 	return ts;
 }
 
@@ -256,12 +267,36 @@ static const struct span *spans_at(const struct tid_spans *s, uint64_t time_ns)
 	return NULL;
 }
 
+/*
+ * Most calls of a trace come in runs of one thread: the last answer for a tid is kept with
+ * the times it holds for (within its span, before the next one starts), so a run costs one
+ * look-up. gen is never 0, so a zeroed entry is never current.
+ */
 uint32_t sct_tasks_find(struct sct_tasks *ts, uint32_t session, uint32_t tid, uint64_t time_ns)
 {
-	const struct tid_spans *s = slot_find(ts, span_key(session, tid));
-	const struct span *sp = s ? spans_at(s, time_ns) : NULL;
+	uint64_t key = span_key(session, tid);
+	struct find_cache *fc = &ts->cache[(tid ^ session * 0x9e3779b1u) % FIND_CACHE];
+	const struct tid_spans *s;
+	const struct span *sp;
 
-	return sp ? sp->task : SCT_TASK_NONE;
+	if (fc->gen == ts->gen && fc->key == key && time_ns >= fc->lo && time_ns <= fc->hi)
+		return fc->id;
+	s = slot_find(ts, key);
+	sp = s ? spans_at(s, time_ns) : NULL;
+	if (!sp)
+		return SCT_TASK_NONE;
+	if (time_ns >= sp->start) {
+		uint32_t next = (uint32_t)(sp - s->v) + 1;
+
+		fc->key = key;
+		fc->lo = sp->start;
+		fc->hi = sp->end;
+		if (next < s->n && s->v[next].start <= fc->hi)
+			fc->hi = s->v[next].start - 1;
+		fc->id = sp->task;
+		fc->gen = ts->gen;
+	}
+	return sp->task;
 }
 
 /*
@@ -545,6 +580,10 @@ static int tasks_exit(struct sct_tasks *ts, uint32_t session, const struct sct_e
 
 int sct_tasks_add(struct sct_tasks *ts, uint32_t session, const struct sct_record *rec)
 {
+	if (rec->type >= SCT_REC_TASK && rec->type <= SCT_REC_EXIT && ++ts->gen == 0) {
+		memset(ts->cache, 0, sizeof(ts->cache));
+		ts->gen = 1;
+	}
 	switch (rec->type) {
 	case SCT_REC_TASK:
 		return tasks_task(ts, session, &rec->task);

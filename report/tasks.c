@@ -18,6 +18,8 @@ struct tasks {
 	uint32_t capid;
 	struct hashmap unknown; /* (sess, tid) -> placeholder */
 	struct hashmap names;  /* libsct's interned name (its address) -> strtab id + 1 */
+	const uint8_t *last_name; /* the name last mapped, and its id: runs of one task's calls */
+	uint32_t last_id;
 	struct task **all;
 	uint32_t nall, capall;
 	bool linked;
@@ -64,13 +66,17 @@ static uint32_t tasks_name_id(struct tasks *ts, struct sct_bytes b)
 
 	if (!b.len)
 		return 0;
+	if (b.ptr == ts->last_name)
+		return ts->last_id;
 	id = (uint32_t)(uintptr_t)hashmap_get(&ts->names, &key);
-	if (id)
-		return id - 1;
-	id = strtab_intern(ts->strs, b.ptr, b.len);
-	/* without memory the name is interned again next time: slower, still right */
-	(void)hashmap_put(&ts->names, &key, (void *)(uintptr_t)(id + 1));
-	return id;
+	if (!id) {
+		id = strtab_intern(ts->strs, b.ptr, b.len) + 1;
+		/* without memory the name is interned again next time: slower, still right */
+		(void)hashmap_put(&ts->names, &key, (void *)(uintptr_t)id);
+	}
+	ts->last_name = b.ptr;
+	ts->last_id = id - 1;
+	return id - 1;
 }
 
 static struct task *tasks_push(struct tasks *ts)
@@ -94,8 +100,6 @@ static struct task *tasks_push(struct tasks *ts)
 	ts->all[ts->nall++] = t;
 	return t;
 }
-
-struct task *tasks_peek(struct tasks *ts, uint32_t sess, uint32_t tid, uint64_t time_ns);
 
 static struct task *tasks_placeholder(struct tasks *ts, uint32_t sess, uint32_t pid, uint32_t tid, uint64_t time_ns)
 {
