@@ -11,12 +11,15 @@
 
 #include "report.h"
 
+#define RECENT 64u
+
 struct tasks {
 	struct strtab *strs;   /* comm and filenames, owned by the caller */
 	struct sct_tasks *db;
 	struct task **byid;    /* db id -> its task, made when first asked for */
 	uint32_t capid;
 	struct hashmap unknown; /* (sess, tid) -> placeholder */
+	struct task *recent[RECENT]; /* placeholders by tid % RECENT: calls come in runs of a thread */
 	struct hashmap names;  /* libsct's interned name (its address) -> strtab id + 1 */
 	const uint8_t *last_name; /* the name last mapped, and its id: runs of one task's calls */
 	uint32_t last_id;
@@ -104,10 +107,15 @@ static struct task *tasks_push(struct tasks *ts)
 static struct task *tasks_placeholder(struct tasks *ts, uint32_t sess, uint32_t pid, uint32_t tid, uint64_t time_ns)
 {
 	uint64_t key[2] = { sess, tid };
-	struct task *t = hashmap_get(&ts->unknown, key);
+	struct task *t = ts->recent[tid % RECENT];
 
-	if (t)
+	if (t && t->tid == tid && t->sess == sess)
 		return t;
+	t = hashmap_get(&ts->unknown, key);
+	if (t) {
+		ts->recent[tid % RECENT] = t;
+		return t;
+	}
 	t = tasks_push(ts);
 	if (!t)
 		return NULL;
@@ -118,6 +126,7 @@ static struct task *tasks_placeholder(struct tasks *ts, uint32_t sess, uint32_t 
 	t->is_thread = pid != tid;
 	if (hashmap_put(&ts->unknown, key, t))
 		return NULL;
+	ts->recent[tid % RECENT] = t;
 	if (!t->is_thread) {
 		t->process = t;
 		return t;
