@@ -3,8 +3,9 @@
  * Task attribution (spec/FORMAT.md section 9.2): tasks as incarnations, found by
  * (session, tid, time). Each tid of a session keeps its spans in start order: the task it
  * named from a start (FORK child start, TASK or EXIT start_ns, a non-leader EXEC's time) to
- * an end (EXIT time, a non-leader EXEC's time for the old tid), and a span without an end
- * lasts until the next one starts. A task's names are its TASK and EXEC records in time order.
+ * an end (EXIT time, a non-leader EXEC's time for the old tid), and a span is over at its end
+ * or where the tid's next span starts. A task's names are its TASK and EXEC records in time
+ * order.
  * Records come in file order, where a task may be described after its EXEC (the EXEC then
  * makes a task of unknown start that the TASK or FORK completes), and may come twice.
  */
