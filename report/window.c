@@ -2,10 +2,10 @@
 /*
  * The reorder window of a stream (spec/FORMAT.md 9.2: a record may come before the records
  * that describe its task). Records wait here, copied with their strings, while the next
- * WINDOW_RECORDS records are read and their lifecycle records fed to the task table; so a
- * record is attributed knowing every lifecycle record written up to WINDOW_RECORDS records
- * after it. Memory is bounded: WINDOW_RECORDS records and WINDOW_BYTES bytes of strings, a
- * window that holds more strings lets its oldest record go early.
+ * WINDOW_RECORDS - 1 records are read and their lifecycle records fed to the task table; so a
+ * record is attributed knowing every lifecycle record written within WINDOW_RECORDS - 1
+ * records after it. Memory is bounded: WINDOW_RECORDS records and WINDOW_BYTES bytes of
+ * strings; a window that holds more strings lets its oldest record go early.
  */
 #include <errno.h>
 #include <stdlib.h>

@@ -168,6 +168,8 @@ Test(report_attribution, tree_lists_exactly_the_real_tasks)
 	}
 }
 
+#define WINDOW_CALLS 16383u /* report/window.c: the records read after a held one, less one */
+
 static int count(const char *text, const char *needle)
 {
 	int n = 0;
@@ -239,4 +241,28 @@ Test(report_attribution, a_task_described_after_its_calls_is_one_task)
 		cr_assert_eq(strncmp(rt_line(out, 2), "-- session 0", 12), 0, "%s once:\n%s", sources[src], out);
 		free(out);
 	}
+}
+
+/*
+ * The window's bound: on a stream, a call whose task is described 16,383 records later or
+ * less gets its task; one described later still goes by '?' (a file is read in two passes).
+ */
+Test(report_attribution, a_stream_looks_ahead_a_bounded_window)
+{
+	const char *path = rt_path("late.sct");
+	struct sct_writer *w = rt_open(path, "h1", 0);
+	const int n = 20000;
+	char *out;
+
+	for (int i = 0; i < n; i++)
+		rt_sc(w, 1000 + (uint64_t)i, 10, 500, 500, 0, RT_NR_WRITE, 1);
+	rt_task(w, 1000 + (uint64_t)n, 500, 500, 1, 0, 0, "late");
+	rt_close(w);
+	cr_assert_eq(run_on(&out, 0, "--by comm", path), 0);
+	cr_assert(has_row(out, (unsigned)n, "late"), "%s", out);
+	free(out);
+	cr_assert_eq(run_on(&out, 1, "--by comm", path), 0);
+	cr_assert(has_row(out, WINDOW_CALLS, "late"), "%s", out);
+	cr_assert(has_row(out, (unsigned)n - WINDOW_CALLS, "?"), "%s", out);
+	free(out);
 }
