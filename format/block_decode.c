@@ -88,7 +88,8 @@ static int section_setup(struct block_dec *d, struct dec_section *sec, const str
 	sec->nslots = typed ? builtin->nfields : 0;
 	/* a type the schema alone describes is readable; one that contradicts section 9 is not */
 	sec->unknown = !sec->schema || (builtin && !typed);
-	sec->deliver = sec->schema && (!sec->unknown || d->deliver_unknown);
+	sec->deliver = sec->schema && (!sec->unknown || d->deliver_unknown) &&
+		       !(sec->type < 32 && (d->skip_types >> sec->type & 1));
 	sec->listed = st ? st->listed : sec->schema ? sec->schema->nfields : 0;
 	if (!sec->schema) {
 		sec->ncols = 0;

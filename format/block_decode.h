@@ -68,6 +68,7 @@ struct block_dec {
 	uint32_t nsecs;
 	uint32_t run_idx, run_left, cur; /* position in record order */
 	bool deliver_unknown;    /* also deliver types whose HEADER entry contradicts section 9 */
+	uint32_t skip_types;     /* bit t: records of type t (< 32) are passed by, not decoded */
 	uint64_t *paths[DEC_PATH_COLUMNS]; /* storage of the SYSCALL section's path tables */
 	uint32_t paths_cap[DEC_PATH_COLUMNS];
 };

@@ -1,5 +1,5 @@
 # sct-report and sct-convert: the offline tools.
-REPORT_COMMON := strtab hashmap outbuf names sessions input cgroups tasks filter footer csv jsonl \
+REPORT_COMMON := strtab hashmap outbuf names sessions input window cgroups tasks filter footer csv jsonl \
 	samples args fdpaths
 # jsonl.c shares libsct's UTF-8 decoder, which the library does not export: linked as an object.
 REPORT_COMMON_OBJS := $(REPORT_COMMON:%=$(BUILD)/report/%.o) $(BUILD)/format/utf8.o

@@ -673,10 +673,13 @@ static void convert_field(struct convert *cv, struct input *in, const struct col
 	}
 }
 
-static void convert_comm(struct convert *cv, const struct task *t)
+/* The task's name at time_ns (spec/FORMAT.md 9.2), empty if none is known. */
+static void convert_comm(struct convert *cv, const struct task *t, uint64_t time_ns)
 {
-	if (t && t->comm)
-		convert_str(cv, strtab_get(cv->c.strs, t->comm), strtab_len(cv->c.strs, t->comm));
+	uint32_t comm = tasks_comm(cv->c.tasks, t, time_ns);
+
+	if (comm)
+		convert_str(cv, strtab_get(cv->c.strs, comm), strtab_len(cv->c.strs, comm));
 	else
 		convert_null(cv);
 }
@@ -695,12 +698,15 @@ static void convert_resolved(struct convert *cv, struct input *in, const struct 
 		break;
 	case COL_COMM:
 		if (rec->type == SCT_REC_SYSCALL)
-			convert_comm(cv, tasks_lookup(in->cur->tasks, sess, rec->syscall.pid, rec->syscall.tid));
+			convert_comm(cv, tasks_lookup(in->cur->tasks, sess, rec->syscall.pid, rec->syscall.tid,
+						      rec->syscall.time_ns), rec->syscall.time_ns);
 		else
-			convert_comm(cv, tasks_peek(in->cur->tasks, sess, rec->exit.tid));
+			convert_comm(cv, tasks_peek(in->cur->tasks, sess, rec->exit.tid, rec->exit.time_ns),
+				     rec->exit.time_ns);
 		break;
 	case COL_PARENT_COMM:
-		convert_comm(cv, tasks_peek(in->cur->tasks, sess, rec->fork.parent_tid));
+		convert_comm(cv, tasks_peek(in->cur->tasks, sess, rec->fork.parent_tid, rec->fork.time_ns),
+			     rec->fork.time_ns);
 		break;
 	case COL_ARGS:
 		if (!in->cur->session || !sct_session_has_args(in->cur->session)) {
@@ -1057,7 +1063,8 @@ int main(int argc, char **argv)
 	}
 	cv->c.tool = "sct-convert";
 	cv->c.env = &env;
-	cv->c.track_tasks = true;
+	/* only the types with a comm column need to know which task made a record */
+	cv->c.track_tasks = cv->type == SCT_REC_SYSCALL || cv->type == SCT_REC_FORK || cv->type == SCT_REC_EXIT;
 	cv->c.schema_type9 = true;
 	cv->c.footer = footer_new();
 	signal(SIGPIPE, SIG_IGN); /* a closed pipe is a write error: exit with the documented 1 */

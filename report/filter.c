@@ -292,10 +292,10 @@ bool filter_window(const struct filter *f, const struct sess *s, uint64_t t)
 	return true;
 }
 
-static bool filter_comm(const struct ctx *c, const struct task *t)
+static bool filter_comm(const struct ctx *c, const struct task *t, uint64_t time_ns)
 {
 	const struct filter *f = &c->env->filter;
-	const char *comm = t ? strtab_get(c->strs, t->comm) : "";
+	const char *comm = strtab_get(c->strs, tasks_comm(c->tasks, t, time_ns));
 
 	for (uint32_t i = 0; i < f->ncomms; i++)
 		if (!strcmp(f->comms[i], comm))
@@ -316,7 +316,7 @@ bool filter_task(struct ctx *c, struct cgroups *cgs, const struct sess *s, uint3
 		return false;
 	if (f->ncgroups && !filter_cgroup(c, cgs, s->id, cgroup_id))
 		return false;
-	if (f->ncomms && !filter_comm(c, t))
+	if (f->ncomms && !filter_comm(c, t, time_ns))
 		return false;
 	return true;
 }
@@ -328,7 +328,7 @@ bool filter_sample(struct ctx *c, struct live *lv, const struct sct_sample *sm)
 	if (filter_any_syscall_only(f))
 		return false;
 	return filter_task(c, lv->cgroups, &lv->s, sm->pid, sm->tid, sm->cgroup_id, sm->time_ns,
-			   f->need_task ? tasks_lookup(lv->tasks, lv->s.id, sm->pid, sm->tid) : NULL);
+			   f->need_task ? tasks_lookup(lv->tasks, lv->s.id, sm->pid, sm->tid, sm->time_ns) : NULL);
 }
 
 /* A captured path that starts with one of the --path prefixes. */
@@ -366,7 +366,7 @@ bool filter_syscall(struct ctx *c, struct live *lv, const struct sct_syscall *sc
 	if (!f->need_task)
 		return filter_task(c, lv->cgroups, &lv->s, sc->pid, sc->tid, sc->cgroup_id, sc->time_ns, NULL);
 	return filter_task(c, lv->cgroups, &lv->s, sc->pid, sc->tid, sc->cgroup_id, sc->time_ns,
-			   tasks_lookup(lv->tasks, lv->s.id, sc->pid, sc->tid));
+			   tasks_lookup(lv->tasks, lv->s.id, sc->pid, sc->tid, sc->time_ns));
 }
 
 bool filter_active(const struct filter *f)

@@ -232,11 +232,12 @@ void cgroups_free(struct cgroups *cgs);
 /* ---------------------------------------------------------------- tasks.c */
 struct task {
 	uint32_t index;         /* in creation order */
+	uint32_t id;            /* libsct's (struct sct_tasks), SCT_TASK_NONE: no record describes it */
 	uint32_t sess, pid, tid, ppid;
 	uint64_t start_ns;      /* 0 when unknown */
-	uint64_t first_ns, end_ns;
+	uint64_t first_ns, end_ns; /* first_ns: its start, else when first asked for */
 	uint64_t cgroup_id;
-	uint32_t comm;          /* strtab id */
+	uint32_t comm;          /* strtab id of its last name (0 = none); tasks_comm(): at a time */
 	uint32_t filename;      /* strtab id of the last exec'd file, 0 = none */
 	uint32_t nexec;
 	int32_t exit_code;
@@ -245,19 +246,25 @@ struct task {
 	uint8_t tree_mark;      /* tree.c: shown */
 	uint64_t nsyscalls;     /* syscalls of this thread passing the filters */
 	struct task *process;   /* thread-group leader (self for leaders) */
-	struct task *parent;    /* parent process, NULL if unknown */
+	struct task *parent;    /* parent process, NULL if unknown (set by tasks_link()) */
 	struct task *child, *sibling;  /* processes */
 	struct task *thread, *next_thread; /* non-leader threads */
 };
 struct tasks;
 struct tasks *tasks_new(struct strtab *strs); /* comm and filenames are interned in strs */
-/* The current task of (sess, tid), creating a placeholder if none. NULL on ENOMEM. */
-struct task *tasks_lookup(struct tasks *ts, uint32_t sess, uint32_t pid, uint32_t tid);
-/* The current task of (sess, tid) or NULL; never creates one. */
-struct task *tasks_peek(struct tasks *ts, uint32_t sess, uint32_t tid);
+/*
+ * The task that tid was in sess at time_ns (spec/FORMAT.md 9.2), or a placeholder per
+ * (sess, tid) when no record describes one. NULL on ENOMEM.
+ */
+struct task *tasks_lookup(struct tasks *ts, uint32_t sess, uint32_t pid, uint32_t tid, uint64_t time_ns);
+/* The same, NULL when no record describes one; never makes a placeholder. */
+struct task *tasks_peek(struct tasks *ts, uint32_t sess, uint32_t tid, uint64_t time_ns);
+/* Strtab id of t's name at time_ns; 0 (the empty string) if unknown or t is NULL. */
+uint32_t tasks_comm(struct tasks *ts, const struct task *t, uint64_t time_ns);
+/* Feed a lifecycle record (others are ignored); in file order, twice is harmless. -ENOMEM. */
 int tasks_apply(struct tasks *ts, uint32_t sess, const struct sct_record *rec);
-/* Links parents by pid where FORK records did not; call once after reading. */
-void tasks_link(struct tasks *ts);
+/* After reading: every described task, its last name, parents, children and threads. -ENOMEM. */
+int tasks_link(struct tasks *ts);
 uint32_t tasks_count(const struct tasks *ts);
 struct task *tasks_at(const struct tasks *ts, uint32_t index);
 void tasks_free(struct tasks *ts);
@@ -284,11 +291,37 @@ struct live {
 	uint8_t nr_pass[2][NR_CACHE];   /* --syscall filter per [abi][nr]: 0 unknown, 1 pass, 2 drop */
 };
 
+/* ---------------------------------------------------------------- window.c */
+#define WINDOW_RECORDS 16384u     /* records a stream holds back (spec/FORMAT.md 9.2) */
+#define WINDOW_BYTES (4u << 20)   /* bytes of their strings */
+struct window;
+struct window *window_new(void); /* NULL on ENOMEM */
+/* A copy of rec, strings included, at the back. -ENOMEM; -ENOBUFS when full of records. */
+int window_push(struct window *w, const struct sct_record *rec);
+/* The oldest record into *rec (its strings valid until the next pop or free). n > 0. */
+void window_pop(struct window *w, struct sct_record *rec);
+uint32_t window_count(const struct window *w);
+/* Past either bound: the oldest record is due. */
+bool window_full(const struct window *w);
+void window_free(struct window *w);
+
+/* ---------------------------------------------------------------- input.c (more) */
+/* A session numbered by the first pass over an input (input_open(), for task identity). */
+struct input_pre {
+	uint32_t id, number;
+};
+
 struct input {
 	struct sct_reader *r;
 	const char *path;
 	struct live *cur;  /* current session, NULL before the first record */
 	bool read;         /* a record or a clean end came: counted in ctx.inputs_read */
+	struct input_pre *pre; /* the sessions of the first pass, in input order */
+	uint32_t npre, ipre, cappre;
+	struct window *win;    /* a stream whose records need their task: held back here */
+	bool session_due;      /* the reader returned a SESSION: the window drains first */
+	bool ended;            /* the reader is done: the window drains, then end_rc */
+	int end_rc;
 };
 
 struct ctx;
@@ -471,6 +504,7 @@ struct ctx {
 	struct env *env;
 	struct footer *footer;
 	bool track_tasks;    /* keep the task table (comm, process tree) */
+	bool hold_streams;   /* with track_tasks: a stream's records wait in a window (window.c) */
 	bool keep_ended;     /* keep cgroups of sessions that are over (tree, summary) */
 	bool keep_sessions;  /* the output names sessions and tasks after they end (tree, task labels) */
 	struct strtab *strs;

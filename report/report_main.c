@@ -319,7 +319,8 @@ static int run_aggregate(struct ctx *c, struct summary *sm)
 				continue;
 			} else if (rec.type == SCT_REC_SYSCALL && !sc->unfinished && syscall_pass(c, in.cur, sc)) {
 				if (env->mode == MODE_TREE) {
-					struct task *t = tasks_lookup(in.cur->tasks, in.cur->s.id, sc->pid, sc->tid);
+					struct task *t = tasks_lookup(in.cur->tasks, in.cur->s.id, sc->pid, sc->tid,
+								      sc->time_ns);
 
 					if (!t)
 						n = -ENOMEM;
@@ -445,6 +446,7 @@ int main(int argc, char **argv)
 	}
 	env.filter_active = filter_active(&env.filter);
 	c.track_tasks = needs_tasks(&env);
+	c.hold_streams = true;
 	c.keep_sessions = needs_sessions(&env);
 	c.keep_ended = env.mode != MODE_TIMELINE; /* the timeline prints each line as it reads */
 	c.footer = footer_new();

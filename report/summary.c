@@ -35,6 +35,7 @@ struct summary {
 struct subject {
 	uint32_t pid, tid;
 	uint64_t cgroup_id;
+	uint64_t time_ns;         /* which task, and its name then (spec/FORMAT.md 9.2) */
 	uint32_t name;            /* strtab id: syscall or event name (when sm->named) */
 	uint32_t path;            /* strtab id: the first captured path (when sm->paths) */
 };
@@ -120,7 +121,7 @@ static int summary_key(struct summary *sm, struct live *lv, const struct subject
 		uint32_t by = sm->env->by[k];
 
 		if ((by == BY_PROCESS || by == BY_THREAD || by == BY_COMM) && !t) {
-			t = tasks_lookup(lv->tasks, lv->s.id, sc->pid, sc->tid);
+			t = tasks_lookup(lv->tasks, lv->s.id, sc->pid, sc->tid, sc->time_ns);
 			if (!t)
 				return -ENOMEM;
 		}
@@ -144,7 +145,7 @@ static int summary_key(struct summary *sm, struct live *lv, const struct subject
 			break;
 		}
 		case BY_COMM:
-			key[k] = t->comm;
+			key[k] = tasks_comm(lv->tasks, t, sc->time_ns);
 			break;
 		case BY_PATH:
 			key[k] = sc->path;
@@ -178,7 +179,7 @@ static struct group *summary_find_key(struct summary *sm, struct live *lv, const
 
 static struct group *summary_find(struct summary *sm, struct live *lv, const struct sct_syscall *sc)
 {
-	struct subject sj = { sc->pid, sc->tid, sc->cgroup_id, 0, 0 };
+	struct subject sj = { sc->pid, sc->tid, sc->cgroup_id, sc->time_ns, 0, 0 };
 	struct group **slot = NULL;
 
 	if (sm->env->nby == 1 && sm->env->by[0] == BY_SYSCALL && sc->nr < NR_CACHE) {
@@ -294,7 +295,7 @@ static int summary_session(struct summary *sm, struct live *lv)
 
 int summary_add_sample(struct summary *sm, struct live *lv, const struct sct_sample *sample)
 {
-	struct subject sj = { sample->pid, sample->tid, sample->cgroup_id, 0, 0 };
+	struct subject sj = { sample->pid, sample->tid, sample->cgroup_id, sample->time_ns, 0, 0 };
 	struct group *g;
 
 	if (summary_session(sm, lv))
@@ -464,6 +465,8 @@ int summary_groups(struct summary *sm, struct group ***out)
 	struct hashmap m;
 
 	if (!sm->merged) {
+		if (tasks_link(sm->c->tasks)) /* task labels name a task by its last name */
+			return -ENOMEM;
 		hashmap_init(&m, sm->env->nby);
 		sm->merged = calloc(sm->ngroups + 1, sizeof(*sm->merged));
 		if (!sm->merged)

@@ -117,12 +117,15 @@ static int tl_pop(struct timeline *tl, struct out *o)
 	return fdpaths_apply(tl->fds, &fx);
 }
 
-static void tl_who(struct timeline *tl, struct out *l, const struct task *t, uint32_t pid, uint32_t tid)
+/* "(comm pid/tid)": the task's name at time_ns (spec/FORMAT.md 9.2), "?" if none is known. */
+static void tl_who(struct timeline *tl, struct out *l, const struct task *t, uint64_t time_ns, uint32_t pid,
+		   uint32_t tid)
 {
-	uint32_t len = t ? strtab_len(tl->c->strs, t->comm) : 0;
+	uint32_t comm = tasks_comm(tl->c->tasks, t, time_ns);
+	uint32_t len = strtab_len(tl->c->strs, comm);
 
 	out_char(l, '(');
-	names_out_escaped(l, len ? strtab_get(tl->c->strs, t->comm) : "?", len ? len : 1);
+	names_out_escaped(l, len ? strtab_get(tl->c->strs, comm) : "?", len ? len : 1);
 	out_printf(l, " %u/%u)", pid, tid);
 }
 
@@ -169,7 +172,7 @@ static void tl_syscall(struct timeline *tl, struct out *l, struct live *lv, cons
 		       struct tl_entry *e, struct fd_effect *fx)
 {
 	uint32_t name = input_syscall_name(tl->c, lv, sc->nr, sc->abi);
-	const struct task *t = tasks_lookup(lv->tasks, lv->s.id, sc->pid, sc->tid);
+	const struct task *t = tasks_lookup(lv->tasks, lv->s.id, sc->pid, sc->tid, sc->time_ns);
 
 	names_out_escaped(l, strtab_get(tl->c->strs, name), strtab_len(tl->c->strs, name));
 	if (lv->session && sct_session_has_args(lv->session)) {
@@ -180,9 +183,9 @@ static void tl_syscall(struct timeline *tl, struct out *l, struct live *lv, cons
 		out_char(l, ')');
 		tl_result(l, sc);
 		out_char(l, ' ');
-		tl_who(tl, l, t, sc->pid, sc->tid);
+		tl_who(tl, l, t, sc->time_ns, sc->pid, sc->tid);
 	} else {
-		tl_who(tl, l, t, sc->pid, sc->tid);
+		tl_who(tl, l, t, sc->time_ns, sc->pid, sc->tid);
 		tl_result(l, sc);
 	}
 	tl_cgroup(tl, l, lv, sc->cgroup_id);
@@ -197,7 +200,7 @@ static void tl_sample(struct timeline *tl, struct out *l, struct live *lv, const
 	uint32_t name = input_event_name(tl->c, lv, sm);
 
 	names_out_escaped(l, strtab_get(tl->c->strs, name), strtab_len(tl->c->strs, name));
-	tl_who(tl, l, tasks_lookup(lv->tasks, lv->s.id, sm->pid, sm->tid), sm->pid, sm->tid);
+	tl_who(tl, l, tasks_lookup(lv->tasks, lv->s.id, sm->pid, sm->tid, sm->time_ns), sm->time_ns, sm->pid, sm->tid);
 	out_printf(l, " cpu %u", sm->cpu);
 	if (ev)
 		sample_text_fields(l, ev, sm->payload, SAMPLE_TEXT_MAX);
@@ -230,7 +233,8 @@ static void tl_lifecycle(struct timeline *tl, struct out *l, struct live *lv, co
 		break;
 	case SCT_REC_FORK:
 		out_str(l, "fork");
-		tl_who(tl, l, tasks_peek(ts, s->id, rec->fork.parent_tid), rec->fork.parent_pid, rec->fork.parent_tid);
+		tl_who(tl, l, tasks_peek(ts, s->id, rec->fork.parent_tid, rec->fork.time_ns), rec->fork.time_ns,
+		       rec->fork.parent_pid, rec->fork.parent_tid);
 		out_printf(l, " = %u/%u %s", rec->fork.child_pid, rec->fork.child_tid,
 			   rec->fork.is_thread ? "thread" : "process");
 		break;
@@ -244,7 +248,8 @@ static void tl_lifecycle(struct timeline *tl, struct out *l, struct live *lv, co
 		break;
 	case SCT_REC_EXIT:
 		out_str(l, "exit");
-		tl_who(tl, l, tasks_peek(ts, s->id, rec->exit.tid), rec->exit.pid, rec->exit.tid);
+		tl_who(tl, l, tasks_peek(ts, s->id, rec->exit.tid, rec->exit.time_ns), rec->exit.time_ns, rec->exit.pid,
+		       rec->exit.tid);
 		if (rec->exit.signal)
 			out_printf(l, " = %s", names_signal((int)rec->exit.signal, tmp));
 		else
@@ -289,24 +294,24 @@ static bool tl_wanted(struct ctx *c, struct live *lv, const struct sct_record *r
 	switch (rec->type) {
 	case SCT_REC_TASK:
 		return filter_task(c, lv->cgroups, s, rec->task.pid, rec->task.tid, rec->task.cgroup_id,
-				   rec->task.time_ns, tasks_peek(lv->tasks, s->id, rec->task.tid));
+				   rec->task.time_ns, tasks_peek(lv->tasks, s->id, rec->task.tid, rec->task.time_ns));
 	case SCT_REC_FORK: {
 		const struct sct_fork *k = &rec->fork;
-		const struct task *p = tasks_peek(lv->tasks, s->id, k->parent_tid);
+		const struct task *p = tasks_peek(lv->tasks, s->id, k->parent_tid, k->time_ns);
 		uint64_t cg = p ? p->cgroup_id : 0;
 
 		return filter_task(c, lv->cgroups, s, k->parent_pid, k->parent_tid, cg, k->time_ns, p) ||
 		       filter_task(c, lv->cgroups, s, k->child_pid, k->child_tid, cg, k->time_ns, p);
 	}
 	case SCT_REC_EXEC: {
-		const struct task *t = tasks_peek(lv->tasks, s->id, rec->exec.old_tid);
+		const struct task *t = tasks_peek(lv->tasks, s->id, rec->exec.old_tid, rec->exec.time_ns);
 		uint64_t cg = t ? t->cgroup_id : 0;
 
 		return filter_task(c, lv->cgroups, s, rec->exec.pid, rec->exec.tid, cg, rec->exec.time_ns, t) ||
 		       filter_task(c, lv->cgroups, s, rec->exec.pid, rec->exec.old_tid, cg, rec->exec.time_ns, t);
 	}
 	case SCT_REC_EXIT: {
-		const struct task *t = tasks_peek(lv->tasks, s->id, rec->exit.tid);
+		const struct task *t = tasks_peek(lv->tasks, s->id, rec->exit.tid, rec->exit.time_ns);
 
 		return filter_task(c, lv->cgroups, s, rec->exit.pid, rec->exit.tid, t ? t->cgroup_id : 0, rec->exit.time_ns, t);
 	}

@@ -11,6 +11,10 @@ as libsct does (records, diagnostics, sessions and trailers of NAME.json).
     sct_read.py --check-appendix FORMAT.md small.sct
                                          check that every byte FORMAT.md appendix A shows is
                                          in the file at the offset it gives
+    sct_read.py --tasks FILE.sct         print which task made each SYSCALL and SAMPLE
+                                         (section 9.2), as in NAME.tasks.json
+    sct_read.py --check-tasks NAME.tasks.json FILE
+                                         compare that with libsct's answer; exit 1 if they differ
 """
 import re
 import json
@@ -902,9 +906,257 @@ def check_appendix(spec_path, sct_path):
     return 1 if bad or len(checks) < 50 else 0
 
 
+NAME_DEPTH = 64  # a fork chain's names are followed this deep (a hostile file may loop)
+MAX_SPANS = 4096  # spans of one tid of a session, names of one task (section 9.2, bounds)
+MAX_NAMES = 4096
+
+
+class Tasks:
+    """Section 9.2: tasks as incarnations, attributed by (session, tid, time).
+
+    Lifecycle records are taken in file order, then every record is attributed by its time,
+    whatever its place in the file. A task is a dict; spans[(session, tid)] lists
+    [start, end or None, task] in start order."""
+
+    def __init__(self, events):
+        self.tasks, self.spans = [], {}
+        for sess, ev in session_records(events):
+            getattr(self, "on_" + ev["type"], lambda s, e: None)(sess, ev)
+        for t in self.tasks:
+            if t["group_end"] is not None:
+                p = self.process(t)
+                p = t if p is None else p
+                if p["pend"] is None or t["group_end"][0] >= p["pend"][0]:
+                    p["pend"] = t["group_end"]
+
+    def find(self, sess, tid, time):
+        spans = self.spans.get((sess, tid), [])
+        for i, (start, end, task) in enumerate(spans):
+            over = (end is not None and time > end) or (i + 1 < len(spans) and time >= spans[i + 1][0])
+            if not over:
+                return task
+        return None
+
+    def new(self, sess, pid, tid, start, start_known):
+        if len(self.spans.get((sess, tid), [])) >= MAX_SPANS:
+            return None
+        t = {"session": sess, "pid": pid, "tid": tid, "start": start if start_known else 0,
+             "known": start_known, "first": start, "fork": None, "thread": pid != tid,
+             "snap": None, "names": [], "nexec": 0, "end": None, "group_end": None, "pend": None}
+        self.tasks.append(t)
+        self.span_add(sess, tid, start, t)
+        return t
+
+    def span_add(self, sess, tid, start, t):
+        spans = self.spans.setdefault((sess, tid), [])
+        if any(sp[2] is t and sp[0] == start for sp in spans) or len(spans) >= MAX_SPANS:
+            return False
+        i = len(spans)
+        while i > 0 and spans[i - 1][0] > start:
+            i -= 1
+        spans.insert(i, [start, None, t])
+        return True
+
+    def span_of(self, sess, tid, t):
+        return next((sp for sp in self.spans.get((sess, tid), []) if sp[2] is t), None)
+
+    def by_start(self, sess, tid, start):
+        return next((sp[2] for sp in self.spans.get((sess, tid), [])
+                     if sp[2]["known"] and sp[2]["start"] == start and sp[2]["tid"] == tid), None)
+
+    def name(self, t, time, comm, filename):
+        if (time, comm, filename) in t["names"] or len(t["names"]) >= MAX_NAMES:
+            return False
+        i = len(t["names"])
+        while i > 0 and t["names"][i - 1][0] > time:
+            i -= 1
+        t["names"].insert(i, (time, comm, filename))
+        return True
+
+    def described(self, sess, pid, tid, time, start):
+        """A TASK's or FORK's task when none of the tid has its start: one known by its EXEC
+        alone (no start) at that time takes the start, else a new one."""
+        t = self.find(sess, tid, time)
+        if t is None or t["known"]:
+            return self.new(sess, pid, tid, start, True)
+        t["known"], t["start"] = True, start
+        spans = self.spans[(sess, tid)]
+        sp = self.span_of(sess, tid, t)
+        if start < sp[0]:
+            spans.remove(sp)
+            sp[0] = start
+            i = len(spans)
+            while i > 0 and spans[i - 1][0] > start:
+                i -= 1
+            spans.insert(i, sp)
+        return t
+
+    def on_task(self, sess, e):
+        t = self.by_start(sess, e["tid"], e["start_ns"])
+        if t is None:
+            t = self.described(sess, e["pid"], e["tid"], e["time_ns"], e["start_ns"])
+        if t is None:
+            return
+        if t["snap"] is None or e["time_ns"] < t["snap"][0]:
+            t["snap"] = (e["time_ns"], e["ppid"], e["cgroup_id"])
+        self.name(t, e["time_ns"], json.dumps(e["comm"]), None)
+
+    def on_fork(self, sess, e):
+        cs = e["child_start_ns"]
+        start = cs if cs and cs <= e["time_ns"] else e["time_ns"]
+        t = self.by_start(sess, e["child_tid"], start)
+        if t is None:
+            t = self.described(sess, e["child_pid"], e["child_tid"], e["time_ns"], start)
+        if t is None:
+            return
+        t["fork"] = (e["time_ns"], e["parent_tid"], 0 if e["is_thread"] else e["parent_pid"])
+        t["thread"] = bool(e["is_thread"])
+
+    def on_exec(self, sess, e):
+        comm, filename = json.dumps(e["comm"]), json.dumps(e["filename"])
+        t = self.find(sess, e["old_tid"], e["time_ns"])
+        if t is None:
+            t = self.new(sess, e["pid"], e["old_tid"], e["time_ns"], False)
+        if t is None:
+            return
+        t["nexec"] += self.name(t, e["time_ns"], comm, filename)
+        if e["old_tid"] == e["pid"]:
+            return
+        sp = self.span_of(sess, e["old_tid"], t)
+        if sp is not None and (sp[1] is None or sp[1] > e["time_ns"]):
+            sp[1] = e["time_ns"]
+        self.span_add(sess, e["pid"], e["time_ns"], t)
+        leader = self.process(t)
+        if leader is not None and leader is not t:
+            leader["nexec"] += self.name(leader, e["time_ns"], comm, filename)
+
+    def on_exit(self, sess, e):
+        t = self.find(sess, e["tid"], e["time_ns"])
+        if t is not None and t["known"] and t["start"] > e["time_ns"]:
+            t = None
+        if t is None:
+            t = self.new(sess, e["pid"], e["tid"], e["start_ns"] or e["time_ns"], e["start_ns"] != 0)
+        if t is None:
+            return
+        t["end"] = (e["time_ns"], e["exit_code"], e["signal"])
+        sp = self.span_of(sess, e["tid"], t)
+        if sp is not None and (sp[1] is None or sp[1] > e["time_ns"]):
+            sp[1] = e["time_ns"]
+        if e["group_dead"] and (t["group_end"] is None or e["time_ns"] >= t["group_end"][0]):
+            t["group_end"] = t["end"]
+
+    def born(self, t):
+        if t["fork"] is not None:
+            return t["fork"][0]
+        return t["start"] if t["known"] else t["first"]
+
+    def forker(self, t):
+        return self.find(t["session"], t["fork"][1], t["fork"][0]) if t["fork"] is not None else None
+
+    def process(self, t):
+        if not t["thread"]:
+            return t
+        p = self.find(t["session"], t["pid"], self.born(t))
+        return p if p is not None and not p["thread"] else None
+
+    def comm(self, t, time):
+        for _ in range(NAME_DEPTH):
+            if t is None:
+                break
+            before = [n for n in t["names"] if n[0] <= time]
+            if before:
+                return before[-1][1]
+            if t["fork"] is None:
+                return next((n[1] for n in t["names"] if n[2] is None), None)
+            time, t = t["fork"][0], self.forker(t)
+        return None
+
+    def cgroup(self, t):
+        for _ in range(NAME_DEPTH):
+            if t is None:
+                break
+            if t["snap"] is not None:
+                return t["snap"][2]
+            t = self.forker(t)
+        return 0
+
+    def ppid(self, t):
+        return t["fork"][2] if t["fork"] is not None else (t["snap"][1] if t["snap"] else 0)
+
+    def parent(self, t):
+        if t["thread"]:
+            return None
+        if t["fork"] is not None:
+            p = self.forker(t)
+        elif t["snap"] is not None and t["snap"][1]:
+            p = self.find(t["session"], t["snap"][1], t["snap"][0])
+        else:
+            return None
+        return None if p is None else self.process(p)
+
+    def info(self, t):
+        ref = lambda x: None if x is None else [x["tid"], x["start"]]
+        p = self.process(t)
+        end = t["pend"] if not t["thread"] and t["pend"] is not None else t["end"]
+        execs = [n for n in t["names"] if n[2] is not None]
+        comm = self.comm(t, float("inf"))
+        return {"session": t["session"], "task": ref(t), "pid": t["pid"],
+                "ppid": self.ppid(p if t["thread"] and p is not None else t),
+                "thread": t["thread"], "process": ref(p), "parent": ref(self.parent(t)),
+                "exited": end is not None, "end_ns": end[0] if end else 0,
+                "exit_code": end[1] if end else 0, "signal": end[2] if end else 0,
+                "cgroup_id": self.cgroup(t), "nexec": t["nexec"],
+                "comm": json.loads(comm) if comm is not None else "",
+                "filename": json.loads(execs[-1][2]) if execs else ""}
+
+
+def session_records(events):
+    """(session number, record event): sessions numbered by their session events."""
+    sess = -1
+    for ev in events:
+        if ev["event"] == "session":
+            sess += 1
+        elif ev["event"] == "record":
+            yield sess, ev
+
+
+def attribution(events):
+    """What NAME.tasks.json holds: each SYSCALL's and SAMPLE's task and name, every task."""
+    tasks = Tasks(events)
+    records = []
+    for sess, ev in session_records(events):
+        if ev["type"] not in ("syscall", "sample"):
+            continue
+        t = tasks.find(sess, ev["tid"], ev["time_ns"])
+        comm = tasks.comm(t, ev["time_ns"])
+        records.append({"session": sess, "type": ev["type"], "time_ns": ev["time_ns"],
+                        "tid": ev["tid"], "task": None if t is None else [t["tid"], t["start"]],
+                        "comm": json.loads(comm) if comm is not None else ""})
+    infos = sorted((tasks.info(t) for t in tasks.tasks),
+                   key=lambda i: (i["session"], i["task"][0], i["task"][1]))
+    return {"records": records, "tasks": infos}
+
+
 def main(argv):
     if len(argv) == 4 and argv[1] == "--check-appendix":
         return check_appendix(argv[2], argv[3])
+    if len(argv) == 4 and argv[1] == "--check-tasks":
+        want = json.load(open(argv[2]))
+        got = attribution(Reader(open(argv[3], "rb").read()).read())
+        bad = 0
+        for key in ("records", "tasks"):
+            for i, (g, w) in enumerate(zip(got[key], want[key])):
+                if g != w:
+                    bad += 1
+                    print("%s: %s[%d] differ:\n  spec reader: %s\n  libsct:      %s" % (argv[3], key, i, g, w))
+            if len(got[key]) != len(want[key]):
+                bad += 1
+                print("%s: %d %s, libsct has %d" % (argv[3], len(got[key]), key, len(want[key])))
+        return 1 if bad else 0
+    if len(argv) == 3 and argv[1] == "--tasks":
+        json.dump(attribution(Reader(open(argv[2], "rb").read()).read()), sys.stdout, indent=1)
+        print()
+        return 0
     if len(argv) == 4 and argv[1] == "--check":
         want = comparable(json.load(open(argv[2]))["events"])
         try:

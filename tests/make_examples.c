@@ -133,6 +133,59 @@ static const struct sct_record warning_recs[] = {
 		.kind = SCT_WARN_ENUMERATION, .text = BYTES("/proc/1250/task: No such file or directory") } },
 };
 
+/*
+ * Attribution (FORMAT.md 9.2): records in the order a recorder that stages calls per CPU may
+ * write them. A shell (2000) described after its first call forks 2001, which calls before
+ * and after its exec and exits, its calls coming after the EXEC and the EXIT in the file;
+ * tid 2001 is reused by a second child whose call comes before its FORK; a thread (2102) of
+ * another process (2100) execs, taking the pid as its tid after the old leader's exit; a call
+ * of tid 2001 after its second task's exit belongs to no described task.
+ */
+static const struct sct_record attribution_recs[] = {
+	{ .type = SCT_REC_SYSCALL, .syscall = { .time_ns = T0 + 1000, .duration_ns = 100, .pid = 2000,
+		.tid = 2000, .nr = 1, .ret = 1 } },
+	{ .type = SCT_REC_TASK, .task = { .time_ns = T0 + 1500, .cgroup_id = 4242, .start_ns = 400000000,
+		.pid = 2000, .tid = 2000, .ppid = 1, .comm = BYTES("sh") } },
+	{ .type = SCT_REC_FORK, .fork = { .time_ns = T0 + 2000, .child_start_ns = T0 + 1990,
+		.parent_pid = 2000, .parent_tid = 2000, .child_pid = 2001, .child_tid = 2001 } },
+	{ .type = SCT_REC_SYSCALL, .syscall = { .time_ns = T0 + 3000, .duration_ns = 100, .pid = 2001,
+		.tid = 2001, .nr = 0 } },
+	{ .type = SCT_REC_EXEC, .exec = { .time_ns = T0 + 4000, .pid = 2001, .tid = 2001, .old_tid = 2001,
+		.filename = BYTES("/bin/true"), .comm = BYTES("true") } },
+	{ .type = SCT_REC_EXIT, .exit = { .time_ns = T0 + 6000, .start_ns = T0 + 1990, .pid = 2001,
+		.tid = 2001, .group_dead = 1 } },
+	{ .type = SCT_REC_SYSCALL, .syscall = { .time_ns = T0 + 5000, .duration_ns = 100, .pid = 2001,
+		.tid = 2001, .nr = 3 } },
+	{ .type = SCT_REC_SYSCALL, .syscall = { .time_ns = T0 + 3500, .duration_ns = 100, .pid = 2001,
+		.tid = 2001, .nr = 59 } },
+	{ .type = SCT_REC_SYSCALL, .syscall = { .time_ns = T0 + 8000, .duration_ns = 100, .pid = 2001,
+		.tid = 2001, .nr = 1, .ret = 5 } },
+	{ .type = SCT_REC_FORK, .fork = { .time_ns = T0 + 7000, .child_start_ns = T0 + 6990,
+		.parent_pid = 2000, .parent_tid = 2000, .child_pid = 2001, .child_tid = 2001 } },
+	{ .type = SCT_REC_EXEC, .exec = { .time_ns = T0 + 7500, .pid = 2001, .tid = 2001, .old_tid = 2001,
+		.filename = BYTES("/bin/echo"), .comm = BYTES("echo") } },
+	{ .type = SCT_REC_TASK, .task = { .time_ns = T0 + 1500, .cgroup_id = 4243, .start_ns = 300000000,
+		.pid = 2100, .tid = 2100, .ppid = 1, .comm = BYTES("app") } },
+	{ .type = SCT_REC_FORK, .fork = { .time_ns = T0 + 9000, .child_start_ns = T0 + 8990,
+		.parent_pid = 2100, .parent_tid = 2100, .child_pid = 2100, .child_tid = 2102, .is_thread = 1 } },
+	{ .type = SCT_REC_SYSCALL, .syscall = { .time_ns = T0 + 9500, .duration_ns = 100, .pid = 2100,
+		.tid = 2102, .nr = 0 } },
+	{ .type = SCT_REC_SYSCALL, .syscall = { .time_ns = T0 + 9800, .duration_ns = 100, .pid = 2100,
+		.tid = 2100, .nr = 1 } },
+	{ .type = SCT_REC_EXIT, .exit = { .time_ns = T0 + 9900, .start_ns = 300000000, .pid = 2100,
+		.tid = 2100 } },
+	{ .type = SCT_REC_SYSCALL, .syscall = { .time_ns = T0 + 11000, .duration_ns = 100, .pid = 2100,
+		.tid = 2100, .nr = 3 } },
+	{ .type = SCT_REC_EXEC, .exec = { .time_ns = T0 + 10000, .pid = 2100, .tid = 2100, .old_tid = 2102,
+		.filename = BYTES("/opt/run"), .comm = BYTES("run") } },
+	{ .type = SCT_REC_EXIT, .exit = { .time_ns = T0 + 11500, .start_ns = T0 + 6990, .pid = 2001,
+		.tid = 2001, .group_dead = 1 } },
+	{ .type = SCT_REC_SYSCALL, .syscall = { .time_ns = T0 + 12000, .duration_ns = 100, .pid = 2001,
+		.tid = 2001, .nr = 1 } },
+	{ .type = SCT_REC_EXIT, .exit = { .time_ns = T0 + 13000, .start_ns = 300000000, .pid = 2100,
+		.tid = 2100, .exit_code = 3, .group_dead = 1 } },
+};
+
 /* ------------------------------------------------------------------ writing sessions */
 
 struct out {
@@ -341,6 +394,11 @@ static int make_lost(struct out *o)
 static int make_warning(struct out *o)
 {
 	return session_write(o, HOST, 0, warning_recs, NRECS(warning_recs), true);
+}
+
+static int make_attribution(struct out *o)
+{
+	return session_write(o, HOST, 0, attribution_recs, NRECS(attribution_recs), true);
 }
 
 /* A short session in the order a recorder writes it: every type, interleaved into runs. */
@@ -1027,6 +1085,7 @@ static const struct example {
 	{ "lost", make_lost },
 	{ "warning", make_warning },
 	{ "all_types", make_all_types },
+	{ "attribution", make_attribution },
 	{ "sample", make_sample },
 	{ "recording", make_recording },
 	{ "bad_recording_id", make_bad_recording_id },

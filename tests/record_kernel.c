@@ -25,13 +25,14 @@
 #define FORCE_ENV "SCT_RECORD_FORCE"
 /*
  * The suites whose assertions depend on the load path: counts, tree, threads, exec, the
- * in-flight calls at stop, cgroups, preemption (~4 s here; the rest would double that).
+ * in-flight calls at stop, cgroups, preemption, which task made each call (~5 s here; the
+ * rest would double that).
  */
-#define FALLBACK_SUITES "@(record_trace|record_targets|record_preempt)/*"
+#define FALLBACK_SUITES "@(record_trace|record_targets|record_preempt|record_attribution)/*"
 /* The perf backend replaces all of the recording path: every suite but this one runs again. */
 #define BACKEND_SUITES \
 	"@(record_trace|record_targets|record_preempt|record_command|record_output|record_robust|record_cli|record_rotate|" \
-	"record_shared|record_terminal)/*"
+	"record_shared|record_terminal|record_attribution)/*"
 #define NESTED_TIMEOUT_MS (20 * 60 * 1000)
 
 TestSuite(record_kernel, .init = rh_setup, .fini = rh_teardown, .timeout = 1500);
