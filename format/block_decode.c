@@ -88,7 +88,9 @@ static int section_setup(struct block_dec *d, struct dec_section *sec, const str
 	sec->nslots = typed ? builtin->nfields : 0;
 	/* a type the schema alone describes is readable; one that contradicts section 9 is not */
 	sec->unknown = !sec->schema || (builtin && !typed);
-	sec->deliver = sec->schema && (!sec->unknown || d->deliver_unknown);
+	sec->deliver = sec->schema && (!sec->unknown || d->deliver_unknown) &&
+		       !(sec->type < 32 && (d->skip_types >> sec->type & 1));
+	sec->listed = st ? st->listed : sec->schema ? sec->schema->nfields : 0;
 	if (!sec->schema) {
 		sec->ncols = 0;
 		return 0;
@@ -183,10 +185,10 @@ static int sections_parse(struct block_dec *d, const uint8_t **pos, const uint8_
 		p = *pos;
 		send = p + length;
 		/*
-		 * Columns past the schema's are skipped by length (a later minor version's), and
-		 * so are the sections whose records next() skips.
+		 * Columns past the HEADER's entry are skipped by length (a later minor version's),
+		 * and so are the sections whose records next() skips.
 		 */
-		for (uint32_t k = 0; k < nfields && sec->deliver && k < sec->schema->nfields; k++) {
+		for (uint32_t k = 0; k < nfields && sec->deliver && k < sec->listed; k++) {
 			if (column_parse(&sec->cols[k], sec->count, &p, send))
 				return -SCT_E_CORRUPT;
 		}

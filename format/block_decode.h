@@ -33,6 +33,7 @@ struct dec_section {
 	uint32_t type;
 	uint32_t count;
 	uint32_t ncols;          /* columns held: schema fields, at least the built-in ones */
+	uint32_t listed;         /* fields the HEADER lists: columns past them read as 0 and empty */
 	const struct sct_type_schema *schema; /* NULL: no schema, the records are skipped */
 	const struct field_slot *slots;       /* built-in storage; NULL if not typed */
 	uint32_t nslots;
@@ -67,6 +68,7 @@ struct block_dec {
 	uint32_t nsecs;
 	uint32_t run_idx, run_left, cur; /* position in record order */
 	bool deliver_unknown;    /* also deliver types whose HEADER entry contradicts section 9 */
+	uint32_t skip_types;     /* bit t: records of type t (< 32) are passed by, not decoded */
 	uint64_t *paths[DEC_PATH_COLUMNS]; /* storage of the SYSCALL section's path tables */
 	uint32_t paths_cap[DEC_PATH_COLUMNS];
 };

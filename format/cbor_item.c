@@ -33,6 +33,16 @@ int item_uint(const cbor_item_t *it, uint64_t *v)
 	return 0;
 }
 
+size_t item_text_len(const cbor_item_t *it)
+{
+	const uint8_t *nul;
+
+	if (!it || !cbor_isa_string(it))
+		return 0;
+	nul = memchr(cbor_string_handle(it), 0, cbor_string_length(it));
+	return nul ? (size_t)(nul - cbor_string_handle(it)) : cbor_string_length(it);
+}
+
 char *item_strdup(const cbor_item_t *it)
 {
 	size_t len = it && cbor_isa_string(it) ? cbor_string_length(it) : 0;

@@ -10,6 +10,9 @@
 const cbor_item_t *item_map_get(const cbor_item_t *map, const char *key);
 /* 0 and *v if it is an unsigned integer, -1 otherwise (it may be NULL). */
 int item_uint(const cbor_item_t *it, uint64_t *v);
+/* Bytes of a text string up to its first NUL, as strings read (spec/FORMAT.md section 5); 0 for
+ * any other item. */
+size_t item_text_len(const cbor_item_t *it);
 /* NUL-terminated copy of a text string; "" for NULL or another type; NULL on ENOMEM. */
 char *item_strdup(const cbor_item_t *it);
 /* cbor_load() of exactly len bytes after chead_check() has bounded them; NULL if malformed. */

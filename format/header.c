@@ -69,15 +69,29 @@ uint32_t header_minor(const struct sct_header_info *info)
 	return info->nevents || info->backend || info->sample_cgroup ? 1 : 0;
 }
 
-/* A recording id is what sct-record writes, so that ids compare as plain strings. */
+/*
+ * A recording id is what sct-record writes, SCT_RECORDING_ID_LEN lowercase hex digits, so that
+ * ids compare as plain strings; the writer writes nothing else and the reader reads nothing
+ * else: what a tool puts into a file name, SQL, a TabSeparated row or a terminal holds no
+ * byte of a hostile id.
+ */
+static bool recording_id_valid(const char *id, size_t len)
+{
+	if (len != SCT_RECORDING_ID_LEN)
+		return false;
+	for (size_t i = 0; i < len; i++)
+		if (!((id[i] >= '0' && id[i] <= '9') || (id[i] >= 'a' && id[i] <= 'f')))
+			return false;
+	return true;
+}
+
 static int recording_check(const struct sct_header_info *info)
 {
 	const char *id = info->recording_id;
 
 	if (!id)
 		return 0;
-	if (strlen(id) != SCT_RECORDING_ID_LEN || strspn(id, "0123456789abcdef") != SCT_RECORDING_ID_LEN ||
-	    !info->sequence)
+	if (!recording_id_valid(id, strlen(id)) || !info->sequence)
 		return -EINVAL;
 	return 0;
 }
@@ -262,6 +276,42 @@ static int parse_table(struct syscall_table *t, const cbor_item_t *tab)
 	return 0;
 }
 
+static int field_set(struct sct_field_schema *f, const struct sct_field_schema *from)
+{
+	free((char *)f->name);
+	free((char *)f->unit);
+	f->kind = from->kind;
+	f->name = strdup(from->name);
+	f->unit = strdup(from->unit);
+	return f->name && f->unit ? 0 : -ENOMEM;
+}
+
+/*
+ * A typed entry's fields are section 9's by position (spec/FORMAT.md section 5): their names,
+ * whatever the HEADER calls them, and all of them, however few the entry lists (those it
+ * lacks read as 0 or empty). The entry's fields past them keep the HEADER's names.
+ */
+static int type_builtin_names(struct session_type *st, const struct sct_type_schema *builtin)
+{
+	struct sct_type_schema *ts = &st->schema;
+	struct sct_field_schema *f = (struct sct_field_schema *)ts->fields;
+	int err = 0;
+
+	if (ts->nfields < builtin->nfields) {
+		f = realloc(f, builtin->nfields * sizeof(*f));
+		if (!f)
+			return -ENOMEM;
+		memset(f + ts->nfields, 0, (builtin->nfields - ts->nfields) * sizeof(*f));
+		ts->fields = f;
+		ts->nfields = builtin->nfields;
+	}
+	for (uint32_t k = 0; !err && k < builtin->nfields; k++)
+		err = field_set(&f[k], &builtin->fields[k]);
+	free((char *)ts->name);
+	ts->name = strdup(builtin->name);
+	return err || !ts->name ? -ENOMEM : 0;
+}
+
 /* Fill one schema entry; 1 if it is unusable (skipped), 0, or -ENOMEM. */
 static int parse_type(const struct sct_session *s, struct session_type *st, const cbor_item_t *m)
 {
@@ -294,7 +344,7 @@ static int parse_type(const struct sct_session *s, struct session_type *st, cons
 			return 1;
 		kind = cbor_array_handle(d)[1];
 		kv = cbor_isa_string(kind) ? schema_kind_parse((const char *)cbor_string_handle(kind),
-							       cbor_string_length(kind)) : -1;
+							       item_text_len(kind)) : -1;
 		if (kv < 0)
 			return 1;
 		f[k].kind = (uint32_t)kv;
@@ -304,12 +354,13 @@ static int parse_type(const struct sct_session *s, struct session_type *st, cons
 		if (!f[k].name || !f[k].unit)
 			return -ENOMEM;
 	}
+	st->listed = (uint32_t)n;
 	builtin = session_builtin(s, (uint32_t)type);
 	st->typed = builtin != NULL;
 	for (uint32_t k = 0; builtin && k < n && k < builtin->nfields; k++)
 		if (f[k].kind != builtin->fields[k].kind)
 			st->typed = false;
-	return 0;
+	return st->typed ? type_builtin_names(st, builtin) : 0;
 }
 
 static int parse_schema(struct sct_session *s, const cbor_item_t *schema)
@@ -369,23 +420,25 @@ static int parse_strings(struct sct_session *s, const cbor_item_t *h)
 	static const struct {
 		const char *map, *key;
 		enum sct_session_key k;
+		uint32_t since; /* the minor version that added the key: unknown before it */
 	} strs[] = {
-		{ "producer", "name", SCT_SESSION_PRODUCER },
-		{ "producer", "version", SCT_SESSION_PRODUCER_VERSION },
-		{ "host", "hostname", SCT_SESSION_HOSTNAME }, { "host", "kernel", SCT_SESSION_KERNEL },
-		{ "host", "arch", SCT_SESSION_ARCH }, { "host", "boot_id", SCT_SESSION_BOOT_ID },
-		{ "clock", "name", SCT_SESSION_CLOCK },
-		{ "cgroup", "hierarchy", SCT_SESSION_CGROUP_HIERARCHY },
-		{ "cgroup", "mount", SCT_SESSION_CGROUP_MOUNT },
-		{ NULL, "backend", SCT_SESSION_BACKEND },
-		{ NULL, "sample_cgroup", SCT_SESSION_SAMPLE_CGROUP },
+		{ "producer", "name", SCT_SESSION_PRODUCER, 0 },
+		{ "producer", "version", SCT_SESSION_PRODUCER_VERSION, 0 },
+		{ "host", "hostname", SCT_SESSION_HOSTNAME, 0 }, { "host", "kernel", SCT_SESSION_KERNEL, 0 },
+		{ "host", "arch", SCT_SESSION_ARCH, 0 }, { "host", "boot_id", SCT_SESSION_BOOT_ID, 0 },
+		{ "clock", "name", SCT_SESSION_CLOCK, 0 },
+		{ "cgroup", "hierarchy", SCT_SESSION_CGROUP_HIERARCHY, 0 },
+		{ "cgroup", "mount", SCT_SESSION_CGROUP_MOUNT, 0 },
+		{ NULL, "backend", SCT_SESSION_BACKEND, 1 },
+		{ NULL, "sample_cgroup", SCT_SESSION_SAMPLE_CGROUP, 1 },
 	};
 	const cbor_item_t *compat = item_map_get(item_map_get(h, "syscalls"), "compat");
 	int err = 0;
 
 	for (size_t i = 0; !err && i < sizeof(strs) / sizeof(strs[0]); i++)
-		err = set_key(s, strs[i].k, item_map_get(strs[i].map ? item_map_get(h, strs[i].map) : h,
-							 strs[i].key));
+		if (s->minor >= strs[i].since)
+			err = set_key(s, strs[i].k, item_map_get(strs[i].map ? item_map_get(h, strs[i].map) : h,
+								 strs[i].key));
 	if (!err && compat)
 		err = set_key(s, SCT_SESSION_COMPAT_ARCH, item_map_get(compat, "arch"));
 	if (!err)
@@ -393,15 +446,22 @@ static int parse_strings(struct sct_session *s, const cbor_item_t *h)
 	return err;
 }
 
-/* A 1.2 HEADER's "recording"; a wrong-typed value reads as missing, a snapshot is exactly 1. */
+/*
+ * A 1.2 HEADER's "recording"; a wrong-typed value reads as missing, and so does an id the
+ * writer would not write (the whole string, as stored); a snapshot is exactly 1.
+ */
 static int parse_recording(struct sct_session *s, const cbor_item_t *rec)
 {
+	const cbor_item_t *id = item_map_get(rec, "id");
 	uint64_t v;
 
 	if (!item_uint(item_map_get(rec, "sequence"), &v))
 		s->sequence = v;
 	s->snapshot = !item_uint(item_map_get(rec, "snapshot"), &v) && v == 1;
-	return set_key(s, SCT_SESSION_RECORDING_ID, item_map_get(rec, "id"));
+	if (!id || !cbor_isa_string(id) || !cbor_string_is_definite(id) ||
+	    !recording_id_valid((const char *)cbor_string_handle(id), cbor_string_length(id)))
+		return 0;
+	return set_key(s, SCT_SESSION_RECORDING_ID, id);
 }
 
 int header_parse(const uint8_t *body, size_t len, struct sct_session *s, char *err, size_t errlen)

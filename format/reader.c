@@ -46,6 +46,7 @@ struct sct_reader {
 	 * record, which stays valid until the next SESSION record is returned.
 	 */
 	struct sct_session *cur, *held;
+	struct sct_session *prev; /* held before the last SESSION record: freed by the next call */
 	uint32_t nsessions;
 	struct sct_trailer_info trailer; /* the last TRAILER that decoded, of session trailer_of */
 	uint32_t trailer_of;
@@ -114,6 +115,11 @@ void sct_reader_set_unknown(struct sct_reader *r, bool deliver)
 	r->blk.deliver_unknown = deliver;
 }
 
+void sct_reader_set_skip(struct sct_reader *r, uint32_t types)
+{
+	r->blk.skip_types = types;
+}
+
 void sct_reader_close(struct sct_reader *r)
 {
 	if (!r)
@@ -121,6 +127,7 @@ void sct_reader_close(struct sct_reader *r)
 	if (r->held != r->cur)
 		session_free(r->held);
 	session_free(r->cur);
+	session_free(r->prev);
 	crc_span_free(&r->span);
 	block_dec_free(&r->blk);
 	input_free(&r->in);
@@ -538,13 +545,15 @@ int sct_reader_next(struct sct_reader *r, struct sct_record *rec)
 	uint32_t i;
 	int rc;
 
+	session_free(r->prev);
+	r->prev = NULL;
 	if (r->fatal)
 		return r->fatal;
 	for (;;) {
 		if (r->session_pending) {
 			r->session_pending = false;
 			if (r->held != r->cur)
-				session_free(r->held);
+				r->prev = r->held;
 			r->held = r->cur;
 			r->last_sec = NULL;
 			memset(rec, 0, sizeof(*rec));

@@ -516,6 +516,13 @@ void sct_reader_set_diag(struct sct_reader *r, sct_diag_fn fn, void *ctx);
  * generic way (still counted). Set before reading.
  */
 void sct_reader_set_unknown(struct sct_reader *r, bool deliver);
+/*
+ * Records of the types whose bit is set in types (1u << SCT_REC_SYSCALL, ...) are passed by:
+ * next() does not return them, does not count them in stats.records and does not decode their
+ * columns (a pass over a file's lifecycle records costs the blocks' decompression, not the
+ * decoding of their SYSCALL rows). Takes effect from the next block; 0 (the default) skips none.
+ */
+void sct_reader_set_skip(struct sct_reader *r, uint32_t types);
 
 /*
  * Next record into *rec: returns 1, 0 at the end of input, or a negative code when the
@@ -536,7 +543,10 @@ SCT_MUST_CHECK int sct_reader_next(struct sct_reader *r, struct sct_record *rec)
 int sct_reader_field(const struct sct_reader *r, uint32_t idx, struct sct_value *out);
 /*
  * Schema of a record type in the current session: the HEADER's entry, else the built-in one
- * (sct_schema_builtin()); NULL if neither knows the type.
+ * (sct_schema_builtin()); NULL if neither knows the type. The entry of a type the session's
+ * version defines is read by position (spec/FORMAT.md section 5): its type name and its first
+ * fields are the built-in ones, all of them however few the HEADER lists, followed by the
+ * fields the HEADER lists past them (trailing fields, read as stored).
  */
 const struct sct_type_schema *sct_reader_schema(const struct sct_reader *r, uint32_t type);
 /*
@@ -548,8 +558,9 @@ int64_t sct_reader_type(const struct sct_reader *r, const char *name);
  * The current session: NULL before the first HEADER, from a label (a concatenated file's
  * next session) until its HEADER, and for blocks without a HEADER. The last session stays
  * current at the end of input. The session returned by sct_reader_session() stays valid
- * until sct_reader_next() returns the next SCT_REC_SESSION record, or until
- * sct_reader_close(): the reader keeps one session at a time, whatever the input holds.
+ * until the call of sct_reader_next() after the one that returns the next SCT_REC_SESSION
+ * record (so a caller that holds records back can finish them under their own session), or
+ * until sct_reader_close(): the reader keeps at most two sessions, whatever the input holds.
  */
 const struct sct_session *sct_reader_session(const struct sct_reader *r);
 /*
@@ -593,7 +604,9 @@ enum sct_session_key {
 	SCT_SESSION_COMPAT_ARCH,      /* "" if the session has no compat syscall table */
 	SCT_SESSION_BACKEND,          /* "bpf", "perf"; "" before format 1.1 */
 	SCT_SESSION_SAMPLE_CGROUP,    /* "kernel", "recorder", "none"; "" before format 1.1 */
-	SCT_SESSION_RECORDING_ID,     /* the HEADER's recording id; "" before format 1.2 */
+	SCT_SESSION_RECORDING_ID,     /* the HEADER's recording id, SCT_RECORDING_ID_LEN lowercase
+					 hex digits; "" if it states none or another value, and
+					 before format 1.2 */
 	SCT_SESSION_NKEYS,            /* number of keys; grows with minor versions */
 };
 
@@ -640,6 +653,73 @@ const char *sct_session_args_paths(const struct sct_session *s);
 const struct sct_syscall_args *sct_session_compat_syscall_args(const struct sct_session *s, uint32_t nr);
 uint32_t sct_session_ncompat_syscall_args(const struct sct_session *s);
 const struct sct_syscall_args *sct_session_compat_syscall_args_at(const struct sct_session *s, uint32_t i);
+
+/* ---------------------------------------------------------------- tasks */
+/*
+ * Which task made a record: spec/FORMAT.md section 9.2. Records of one task are not in time
+ * order with its lifecycle records in the file (a SYSCALL may come after its task's EXIT, or
+ * before the FORK or TASK record that describes it), and tids are reused, so a record is
+ * attributed by (session, tid, time) to a task incarnation, never by the order of arrival.
+ * A struct sct_tasks is fed lifecycle records (TASK, FORK, EXEC, EXIT) in file order, and
+ * answers for any time; exited tasks are kept. Memory grows with the tasks and names fed, a
+ * few hundred bytes a task, never with other records.
+ *
+ * A complete answer needs every lifecycle record that describes the task first: read them
+ * all (sct_reader_set_skip() makes that pass cheap), then the records to attribute; or, on
+ * a stream, hold records back until the lifecycle records read after them have been fed.
+ */
+struct sct_tasks;
+#define SCT_TASK_NONE UINT32_MAX
+/* Bounds (spec/FORMAT.md 9.2): records that would pass them are ignored. */
+#define SCT_MAX_TASK_SPANS 4096u /* tasks one tid of a session names over time */
+#define SCT_MAX_TASK_NAMES 4096u /* TASK and EXEC names of one task */
+
+/* What the table knows of one task. Strings stay valid until sct_tasks_free(). */
+struct sct_task_info {
+	uint32_t session;      /* as given to sct_tasks_add() */
+	uint32_t pid;
+	uint32_t tid;          /* its first tid (a non-leader exec gives it the pid later) */
+	uint32_t ppid;         /* 0 if unknown; a thread: its process's */
+	uint32_t process;      /* id of its thread group's process: itself for a process, the
+				  leader for a thread, SCT_TASK_NONE if the leader is not described */
+	uint32_t parent;       /* a process: id of its parent process, SCT_TASK_NONE if unknown */
+	uint64_t start_ns;     /* start time (FORK child_start_ns, TASK and EXIT start_ns), 0 unknown */
+	uint64_t end_ns;       /* exit time, 0 while it has none; a process: its last thread's */
+	uint64_t cgroup_id;    /* TASK's, else its parent's at the fork; 0 if unknown */
+	int32_t exit_code;
+	uint32_t signal;
+	uint32_t nexec;        /* EXEC records of it */
+	uint8_t is_thread;     /* 1: not the leader of its thread group when it started */
+	uint8_t exited;        /* an EXIT record ends it (a process: its whole group) */
+	uint8_t described;     /* a TASK or FORK record describes it (not only EXEC/EXIT) */
+	struct sct_bytes comm; /* its last name; empty if no record names it */
+	struct sct_bytes filename; /* of its last exec, empty if none */
+};
+
+/* An empty table; NULL and *err (-ENOMEM) on failure. */
+struct sct_tasks *sct_tasks_new(int *err);
+void sct_tasks_free(struct sct_tasks *ts);
+/*
+ * Feed one record of the session numbered session (the caller's numbering: two sessions
+ * must not share a number, the files of one recording may). TASK, FORK, EXEC and EXIT
+ * records change the table; others are ignored. Feed them in file order (a TASK or FORK may
+ * still come after the EXEC of its task, as files have them); feeding one twice changes
+ * nothing, so a second pass over a file may feed its records again.
+ * Returns 0, or -ENOMEM (the table is unchanged, except that its record may be missing).
+ */
+SCT_MUST_CHECK int sct_tasks_add(struct sct_tasks *ts, uint32_t session, const struct sct_record *rec);
+/* Tasks in the table: ids are 0 .. count-1, in the order they were first fed. */
+uint32_t sct_tasks_count(const struct sct_tasks *ts);
+/*
+ * The task that tid was in session at time_ns (spec/FORMAT.md 9.2): of the tid's
+ * incarnations in start order, the first not ended by time_ns. SCT_TASK_NONE if no record
+ * describes one (every incarnation of the tid ended before time_ns, or none was fed).
+ */
+uint32_t sct_tasks_find(struct sct_tasks *ts, uint32_t session, uint32_t tid, uint64_t time_ns);
+/* Task id's name at time_ns; empty if none is known. Equal names share one pointer. */
+struct sct_bytes sct_tasks_comm(const struct sct_tasks *ts, uint32_t id, uint64_t time_ns);
+/* What is known of task id: 0, or -ERANGE for an id past sct_tasks_count(). */
+int sct_tasks_get(const struct sct_tasks *ts, uint32_t id, struct sct_task_info *out);
 
 /* ---------------------------------------------------------------- sample fields */
 

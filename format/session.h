@@ -31,7 +31,13 @@ struct session_args {
 #define SESSION_ARGS_ABIS 2
 
 struct session_type {
-	struct sct_type_schema schema; /* name and fields owned here */
+	/*
+	 * Name and fields owned here. For a typed entry, section 9's fields of the session's
+	 * version by position (their names, kinds and units, whatever the HEADER calls them), then
+	 * the fields the entry lists past them, as the HEADER names them.
+	 */
+	struct sct_type_schema schema;
+	uint32_t listed; /* fields the HEADER's entry lists: a section's columns past them read as 0 */
 	/* The built-in type of this number agrees on the kinds of the fields both know. */
 	bool typed;
 };

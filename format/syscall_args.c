@@ -27,7 +27,7 @@ const char *sct_arg_kind_name(uint32_t kind)
 /* A kind this library does not know reads as "int" (section 5). */
 static uint32_t kind_parse(const cbor_item_t *it)
 {
-	size_t len = cbor_isa_string(it) ? cbor_string_length(it) : 0;
+	size_t len = item_text_len(it);
 
 	for (uint32_t k = 0; len && k < SCT_ARG_NKINDS; k++)
 		if (strlen(kind_names[k]) == len && !memcmp(kind_names[k], cbor_string_handle(it), len))

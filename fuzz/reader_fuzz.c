@@ -8,6 +8,7 @@
  * records of schema-described unknown types delivered. For one input in four the second read is
  * done again through a file descriptor, and both must read exactly the same.
  */
+#include <errno.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/mman.h>
@@ -251,6 +252,43 @@ static void record_walk(const struct sct_record *rec)
 	}
 }
 
+/* Which task made a call (spec/FORMAT.md 9.2): answers stay inside the table, names readable. */
+static void task_walk(struct sct_tasks *ts, uint32_t session, const struct sct_record *rec)
+{
+	uint32_t id;
+	struct sct_bytes comm;
+
+	if (rec->type != SCT_REC_SYSCALL && rec->type != SCT_REC_SAMPLE) {
+		int err = sct_tasks_add(ts, session, rec);
+
+		if (err && err != -ENOMEM)
+			abort();
+		return;
+	}
+	id = sct_tasks_find(ts, session, rec->syscall.tid, rec->syscall.time_ns);
+	if (id != SCT_TASK_NONE && id >= sct_tasks_count(ts))
+		abort();
+	comm = sct_tasks_comm(ts, id, rec->syscall.time_ns);
+	touch(comm.ptr, comm.len);
+}
+
+static void tasks_check(const struct sct_tasks *ts)
+{
+	uint32_t n = sct_tasks_count(ts);
+	struct sct_task_info ti;
+
+	for (uint32_t id = 0; id < n; id++) {
+		if (sct_tasks_get(ts, id, &ti) || (ti.process != SCT_TASK_NONE && ti.process >= n) ||
+		    (ti.parent != SCT_TASK_NONE && ti.parent >= n))
+			abort();
+		touch(ti.comm.ptr, ti.comm.len);
+		touch(ti.filename.ptr, ti.filename.len);
+		sink += ti.pid + ti.start_ns + ti.end_ns;
+	}
+	if (sct_tasks_get(ts, n, &ti) != -ERANGE)
+		abort();
+}
+
 /* What one read of an input produced: equal for the memory and the fd reader. */
 struct outcome {
 	struct sct_reader_stats st;
@@ -263,8 +301,9 @@ static void read_all(struct sct_reader *r, size_t size, bool deliver_unknown, st
 {
 	struct input in = { .len = size };
 	struct sct_record rec;
-	uint32_t n = 0, work = 0, session;
-	int rc = 0;
+	uint32_t n = 0, work = 0, session, nsessions = 0;
+	int rc = 0, err = 0;
+	struct sct_tasks *ts = sct_tasks_new(&err);
 
 	sink = 0;
 	sct_reader_set_diag(r, diag_check, &in);
@@ -272,10 +311,14 @@ static void read_all(struct sct_reader *r, size_t size, bool deliver_unknown, st
 	while (work < MAX_WORK && (rc = sct_reader_next(r, &rec)) > 0) {
 		n++;
 		sink = sink * 31 + rec.type;
-		if (rec.type == SCT_REC_SESSION)
+		if (rec.type == SCT_REC_SESSION) {
 			session_walk(sct_reader_session(r));
-		else
+			nsessions++;
+		} else {
 			record_walk(&rec);
+			if (ts && rec.type <= SCT_REC_MAX)
+				task_walk(ts, nsessions, &rec);
+		}
 		if (rec.type == SCT_REC_SAMPLE)
 			work += sample_walk(sct_reader_session(r), &rec.sample);
 		work += 1 + fields_walk(r, rec.type);
@@ -286,6 +329,9 @@ static void read_all(struct sct_reader *r, size_t size, bool deliver_unknown, st
 	}
 	if (sct_reader_trailer(r, &session) && session >= sct_reader_stats(r)->records[SCT_REC_SESSION])
 		abort(); /* a TRAILER of a session that was never announced */
+	if (ts)
+		tasks_check(ts);
+	sct_tasks_free(ts);
 	o->st = *sct_reader_stats(r);
 	if (o->st.skipped_bytes + o->st.truncated_bytes > size)
 		abort();

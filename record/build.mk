@@ -4,7 +4,7 @@ RECORD_SRCS := $(wildcard record/*.c)
 # load_light.c is compiled twice: against the plain light skeleton, and the --args one.
 RECORD_OBJS := $(RECORD_SRCS:%.c=$(BUILD)/%.o) $(BUILD)/record/load_light_args.o \
 	$(BUILD)/record/syscall_table.o
-RECORD_LIBS := -lbpf -lelf -lz
+RECORD_LIBS := -lbpf -lelf -lz -pthread
 RECORD_COMPAT_ARCH := $(if $(filter x86,$(ARCH)),i386,)
 
 # The syscall tables come from the kernel headers of this build host, never from a run-time tool.

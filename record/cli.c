@@ -42,9 +42,11 @@ static const char usage_line[] =
 	"usage: sct-record [options] (-p PID[,PID...] | -t TID[,TID...] | -G CGROUP | -a) [-- CMD [ARGS...]]\n"
 	"       sct-record [options] -- CMD [ARGS...]\n";
 
+/* After the line that says what is wrong: one line, as the other sct tools do. */
 static void usage_short(void)
 {
-	fprintf(stderr, "%sTry 'sct-record --help' for more information.\n", usage_line);
+	fputs("Usage: sct-record [OPTIONS] (-p PID | -t TID | -G CGROUP | -a) [-- CMD [ARGS...]]  "
+	      "(sct-record --help for more)\n", stderr);
 }
 
 static void usage_full(void)
@@ -66,14 +68,18 @@ static void usage_full(void)
 	       "                           later, SIGKILL; if the recorder dies, the kernel kills\n"
 	       "                           CMD. Exit status 127 (126) if CMD cannot be executed\n"
 	       "  -u, --user USER          run CMD as USER (a name, a uid, or UID:GID): its uid,\n"
-	       "                           gid and groups, no capabilities; environment unchanged\n"
+	       "                           gid and groups, no capabilities; environment unchanged;\n"
+	       "                           a session of its own, and on a terminal a new\n"
+	       "                           pseudo-terminal relayed to it (never the recorder's)\n"
 	       "      --keep-command       leave CMD running, untraced, when the recording ends\n"
 	       "                           first\n"
 	       "\n"
 	       "Options:\n"
 	       "  -o, --output FILE        trace file, '-' for stdout (default: " DEFAULT_OUTPUT ");\n"
 	       "                           created with mode 0600, never through a symbolic link;\n"
-	       "                           an existing FIFO or device is written into\n"
+	       "                           an existing FIFO or device is written into; nothing\n"
+	       "                           another user made there (file, FIFO, hard link) is\n"
+	       "                           written into, --force or not, nor at a SIGHUP reopen\n"
 	       "  -f, --force              replace FILE if it exists (a new file takes the name)\n"
 	       "  -d, --duration SECONDS   stop after this long (fractions allowed)\n"
 	       "      --max-tasks N        size of the targets map (default: from pid_max and\n"
@@ -588,12 +594,10 @@ static int cli_check(struct env *env)
 	return cli_check_long_run(env);
 }
 
-int cli_parse(struct env *env, int argc, char **argv)
+static int cli_options(struct env *env, int argc, char **argv)
 {
 	int opt, err;
 
-	env->argc = argc;
-	env->argv = argv;
 	/* '+': stop at the first non-option, so CMD's own options are left alone. */
 	while ((opt = getopt_long(argc, argv, "+p:t:G:ao:fu:d:e:qhV", long_opts, NULL)) != -1) {
 		if (opt == 'h') {
@@ -609,6 +613,22 @@ int cli_parse(struct env *env, int argc, char **argv)
 		if (err)
 			return err;
 	}
+	return 0;
+}
+
+int cli_parse(struct env *env, int argc, char **argv)
+{
+	char *argv0 = argv[0];
+	int err;
+
+	env->argc = argc;
+	env->argv = argv;
+	/* getopt's messages name the tool, not the path it ran by; the HEADER keeps argv as given */
+	argv[0] = (char *)"sct-record";
+	err = cli_options(env, argc, argv);
+	argv[0] = argv0;
+	if (err)
+		return err;
 	if (optind < argc) {
 		/* Without "--" a stray word is a mistake, not a command. */
 		if (strcmp(argv[optind - 1], "--")) {

@@ -4,8 +4,11 @@
  * released to exec. Its pid is known before it runs a single instruction of the workload,
  * so its exec and everything after is traced.
  *
- * It never runs with more than it was given: with -u it takes that user's ids and groups
- * (and so loses every capability) before it can exec. It never runs untraced unless asked:
+ * Everything before its exec happens before tracing starts, so the trace holds one execve:
+ * the program is found through PATH by the child (as strace does), not by execvp's failed
+ * calls. It never runs with more than it was given: with -u it takes that user's ids and
+ * groups (and so loses every capability) before it can exec, and a session of its own: it
+ * never shares our terminal (relay.c gives it its own). It never runs untraced unless asked:
  * the kernel kills it if the recorder dies (parent-death signal), and a recording that ends
  * first stops it and everything it started (SIGTERM, then SIGKILL after a grace period),
  * unless --keep-command. The recorder is the subreaper of that tree, so a process orphaned
@@ -15,11 +18,14 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <grp.h>
+#include <limits.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/ioctl.h>
 #include <sys/prctl.h>
+#include <sys/stat.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -50,15 +56,110 @@ static int command_become(const struct env *env)
 	return 0;
 }
 
-/* Everything up to the exec; returns the errno that stopped it, or 0 if the recorder gave up. */
-static int command_prepare(const struct env *env, pid_t recorder, int go_fd)
+/*
+ * -u: a session of its own, so our terminal is not its controlling terminal (TIOCSTI on it
+ * would type into the shell that started us). With a relay, the new terminal becomes its
+ * controlling terminal and replaces ours on the fds where ours was.
+ */
+static int command_detach(int slave, unsigned ttys)
 {
-	int err;
-	char go;
+	if (setsid() < 0)
+		return errno;
+	if (slave < 0)
+		return 0;
+	if (ioctl(slave, TIOCSCTTY, 0))
+		return errno;
+	for (int fd = 0; fd < 3; fd++)
+		if ((ttys & (1u << fd)) && dup2(slave, fd) < 0)
+			return errno;
+	if (slave > STDERR_FILENO)
+		close(slave);
+	return 0;
+}
+
+/* Whether path is a file this process can execute: 0, or the errno execve would give. */
+static int command_runnable(const char *path)
+{
+	struct stat st;
+
+	if (stat(path, &st))
+		return errno;
+	return S_ISREG(st.st_mode) && !access(path, X_OK) ? 0 : EACCES;
+}
+
+/*
+ * The program cmd[0] names, found as execvp(3) finds it (in PATH, "/bin:/usr/bin" without
+ * one; a name with a slash as it is), before tracing starts: a search by execve, as execvp
+ * makes it, would put a failed execve per folder tried into the trace as the command's.
+ * Returns 0 or the errno execvp would fail with: EACCES if some candidate could not run.
+ */
+static int command_resolve(const char *name, char *path, size_t cap)
+{
+	const char *dirs = getenv("PATH");
+	bool denied = false;
+
+	if (strchr(name, '/')) {
+		if ((size_t)snprintf(path, cap, "%s", name) >= cap)
+			return ENAMETOOLONG;
+		return command_runnable(path);
+	}
+	if (!*name)
+		return ENOENT;
+	for (const char *p = dirs ? dirs : "/bin:/usr/bin";; p++) {
+		const char *end = strchrnul(p, ':');
+		int len = (int)(end - p), err;
+
+		/* An empty entry is the current folder, as for execvp. */
+		if ((size_t)snprintf(path, cap, "%.*s%s%s", len, p, len ? "/" : "", name) < cap) {
+			err = command_runnable(path);
+			if (!err)
+				return 0;
+			denied |= err == EACCES;
+		}
+		if (!*end)
+			break;
+		p = end;
+	}
+	return denied ? EACCES : ENOENT;
+}
+
+/* execve, and as execvp does for a file that is no executable format: sh runs it. */
+static int command_exec(const char *path, char *const argv[])
+{
+	size_t n = 0;
+	char **sh;
+
+	execve(path, argv, environ);
+	if (errno != ENOEXEC)
+		return errno;
+	while (argv[n])
+		n++;
+	sh = calloc(n + 2, sizeof(*sh));
+	if (!sh)
+		return ENOEXEC;
+	sh[0] = "/bin/sh";
+	sh[1] = (char *)path;
+	for (size_t i = 1; i < n; i++)
+		sh[i + 1] = argv[i];
+	execve(sh[0], sh, environ);
+	return errno;
+}
+
+/*
+ * Everything up to the exec; returns the errno that stopped it, or 0 if the recorder gave up.
+ * The result pipe gets 0 once everything before the exec is done: tracing starts after it.
+ */
+static int command_prepare(const struct env *env, pid_t recorder, int go_fd, int res_fd, int slave,
+			   unsigned ttys)
+{
+	char path[PATH_MAX], go;
+	int err, ready = 0;
 
 	signal(SIGINT, SIG_DFL);
 	signal(SIGTERM, SIG_DFL);
 	signal(SIGPIPE, SIG_DFL);
+	if (env->user_set && (err = command_detach(slave, ttys)))
+		return err;
 	/* A trace on stdout must not get the workload's output mixed into it. */
 	if (!strcmp(env->output, "-") && dup2(STDERR_FILENO, STDOUT_FILENO) < 0)
 		return errno;
@@ -70,11 +171,16 @@ static int command_prepare(const struct env *env, pid_t recorder, int go_fd)
 	/* The recorder died before the prctl: nobody would ever stop us. */
 	if (!env->keep_command && getppid() != recorder)
 		return 0;
+	/* As the user: what it may search and run. */
+	err = command_resolve(env->cmd[0], path, sizeof(path));
+	if (err)
+		return err;
+	if (write(res_fd, &ready, sizeof(ready)) != (ssize_t)sizeof(ready))
+		return 0;
 	/* EOF without the go byte: the recorder failed to start, or was stopped while starting. */
 	if (read(go_fd, &go, 1) != 1)
 		return 0;
-	execvp(env->cmd[0], env->cmd);
-	return errno;
+	return command_exec(path, env->cmd);
 }
 
 /* Send sig to every descendant of pid, deepest first, so none is orphaned before it is seen. */
@@ -107,15 +213,33 @@ static void command_tree_signal(pid_t pid, int sig, int depth)
 	closedir(dir);
 }
 
-int command_start(struct command *c, const struct env *env)
+/* The child's word that it is ready, or why it cannot run: tracing starts after it. */
+static int command_wait_prepared(struct command *c)
+{
+	ssize_t n;
+	int err;
+
+	do
+		n = read(c->err_fd, &err, sizeof(err));
+	while (n < 0 && errno == EINTR);
+	if (n == (ssize_t)sizeof(err) && !err)
+		return fcntl(c->err_fd, F_SETFL, O_NONBLOCK) ? -errno : 0;
+	if (n == (ssize_t)sizeof(err))
+		c->exec_err = err;
+	command_abort(c);
+	close(c->err_fd);
+	c->err_fd = -1;
+	return n == (ssize_t)sizeof(err) ? -err : -ECHILD;
+}
+
+static int command_fork(struct command *c, const struct env *env, int slave)
 {
 	int go[2], res[2] = { -1, -1 }, err = 0;
 	pid_t recorder = getpid();
 
 	if (pipe2(go, O_CLOEXEC))
 		return -errno;
-	/* Non-blocking: with --keep-command the result may be read while the exec is under way. */
-	if (pipe2(res, O_CLOEXEC | O_NONBLOCK)) {
+	if (pipe2(res, O_CLOEXEC)) {
 		err = -errno;
 		goto out_close;
 	}
@@ -127,8 +251,9 @@ int command_start(struct command *c, const struct env *env)
 	if (c->pid == 0) {
 		close(go[1]);
 		close(res[0]);
-		err = command_prepare(env, recorder, go[0]);
-		/* The result pipe closes on a successful exec: data in it means the exec failed. */
+		err = command_prepare(env, recorder, go[0], res[1], slave,
+				      c->relay ? relay_terminals(c->relay) : 0);
+		/* Data past the ready word means the exec failed. */
 		if (err && write(res[1], &err, sizeof(err)) < 0)
 			_exit(127);
 		_exit(err && err != ENOENT ? 126 : 127);
@@ -150,12 +275,53 @@ out_close:
 	return err;
 }
 
+int command_start_report(struct command *c, const struct env *env)
+{
+	int slave = -1, err;
+
+	if (env->user_set && relay_wanted()) {
+		err = relay_open(&c->relay, &slave, env->uid);
+		if (err) {
+			fprintf(stderr, "sct-record: cannot open a terminal for the command: %s\n",
+				strerror(-err));
+			return err;
+		}
+	}
+	err = command_fork(c, env, slave);
+	if (slave >= 0)
+		close(slave);
+	if (err) {
+		relay_free(c->relay);
+		c->relay = NULL;
+		fprintf(stderr, "sct-record: cannot fork the command: %s\n", strerror(-err));
+		return err;
+	}
+	err = command_wait_prepared(c);
+	if (err == -ECHILD && !c->exec_err)
+		fprintf(stderr, "sct-record: the command exited before its exec\n");
+	else if (err)
+		fprintf(stderr, "sct-record: cannot run '%s': %s\n", env->cmd[0], strerror(-err));
+	return err;
+}
+
+int command_status(const struct command *c)
+{
+	if (!c->exec_err)
+		return 0;
+	return c->exec_err == ENOENT ? 127 : 126;
+}
+
 int command_release(struct command *c)
 {
 	int err = 0;
 
 	if (c->go_fd < 0)
 		return 0;
+	if (c->relay) {
+		err = relay_start(c->relay);
+		if (err)
+			return err;
+	}
 	/* EPIPE: it failed before it could wait for us; command_finish_report() says why. */
 	if (write(c->go_fd, "g", 1) != 1 && errno != EPIPE)
 		err = -errno;
@@ -213,11 +379,18 @@ static void command_wait(struct command *c)
 void command_abort(struct command *c)
 {
 	/* Closing the pipe without the go byte makes the child exit before its exec. */
-	if (c->go_fd < 0)
-		return;
-	close(c->go_fd);
-	c->go_fd = -1;
-	command_wait(c);
+	if (c->go_fd >= 0) {
+		close(c->go_fd);
+		c->go_fd = -1;
+		command_wait(c);
+	}
+	relay_free(c->relay);
+	c->relay = NULL;
+}
+
+void command_relay_end(struct command *c)
+{
+	relay_stop(c->relay);
 }
 
 void command_stop(struct command *c, const struct env *env)
@@ -265,9 +438,11 @@ int command_finish_report(struct command *c, const struct env *env)
 		command_reaped(c);
 	else
 		command_wait_stopped(c);
+	relay_free(c->relay);
+	c->relay = NULL;
 	command_collect(c);
 	if (!c->exec_err)
 		return 0;
 	fprintf(stderr, "sct-record: cannot run '%s': %s\n", env->cmd[0], strerror(c->exec_err));
-	return c->exec_err == ENOENT ? 127 : 126;
+	return command_status(c);
 }

@@ -76,5 +76,6 @@ int main(int argc, char **argv)
 	r.env = &env;
 	err = session_run(&r);
 	env_free(&env);
-	return err ? 1 : r.cmd_status;
+	/* A command that could not run gives the shell's status, whatever else failed. */
+	return r.cmd_status ? r.cmd_status : err ? 1 : 0;
 }

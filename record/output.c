@@ -7,6 +7,13 @@
  * is never a hard link's shared inode, and a SIGKILL leaves every block at the final name.
  * The numbered files of a rotated recording and its snapshots are named from -o's stem and
  * extension, made under a temporary name and renamed to theirs once their start is written.
+ *
+ * Nothing another user made is ever written into: in a shared folder, a FIFO at -o's name
+ * would stream root's trace to them, and a file made there while -o was away (moved by
+ * logrotate before a SIGHUP) would be appended to. New files are created with O_EXCL; what
+ * exists already is checked after it is opened (the checks before, by name, only give the
+ * clearer message): a regular file must be ours with no other link, a FIFO or a device ours
+ * or root's (-o /dev/null as another user).
  */
 #include <dirent.h>
 #include <errno.h>
@@ -32,6 +39,37 @@ bool output_is_stream_path(const char *path)
 	struct stat st;
 
 	return !strcmp(path, "-") || (!lstat(path, &st) && output_is_stream(st.st_mode));
+}
+
+/* Who may own an object at an output's name: we; for a FIFO or a device, root too. */
+static bool output_owner_ok(const struct stat *st)
+{
+	return st->st_uid == geteuid() || (output_is_stream(st->st_mode) && st->st_uid == 0);
+}
+
+int output_check_fd(int fd, bool stream_ok)
+{
+	struct stat st;
+
+	if (fstat(fd, &st))
+		return -errno;
+	if (!output_owner_ok(&st))
+		return -EPERM;
+	if (!S_ISREG(st.st_mode) && !(stream_ok && output_is_stream(st.st_mode)))
+		return -EEXIST;
+	return S_ISREG(st.st_mode) && st.st_nlink != 1 ? -EMLINK : 0;
+}
+
+const char *output_strerror(int err)
+{
+	switch (err) {
+	case -EPERM:
+		return "it belongs to another user: refused";
+	case -EMLINK:
+		return "a file with other hard links: refused";
+	default:
+		return sct_strerror(err);
+	}
 }
 
 /* Where -o's extension starts in path: its last dot, unless in a folder name or leading. */
@@ -140,6 +178,11 @@ int output_check_report(const struct env *env)
 		fprintf(stderr, "sct-record: %s is a directory: give -o a file name\n", path);
 		return -EISDIR;
 	}
+	if (!output_owner_ok(&st)) {
+		fprintf(stderr, "sct-record: %s belongs to uid %u: give -o a path of your own\n", path,
+			(unsigned)st.st_uid);
+		return -EPERM;
+	}
 	if (!output_is_stream(st.st_mode) && !env->force) {
 		fprintf(stderr, "sct-record: %s exists: use --force to overwrite it, or -o another file\n",
 			path);
@@ -151,14 +194,38 @@ int output_check_report(const struct env *env)
 /* An existing FIFO or device, opened where it is; anything else there now is refused. */
 static int output_open_stream(const char *path)
 {
+	int fd = open(path, O_WRONLY | O_NOFOLLOW | O_CLOEXEC), err;
 	struct stat st;
-	int fd = open(path, O_WRONLY | O_NOFOLLOW | O_CLOEXEC);
 
 	if (fd < 0)
 		return -errno;
-	if (fstat(fd, &st) || !output_is_stream(st.st_mode)) {
+	err = output_check_fd(fd, true);
+	if (!err && (fstat(fd, &st) || !output_is_stream(st.st_mode)))
+		err = -EEXIST;
+	if (err) {
 		close(fd);
-		return -EEXIST;
+		return err;
+	}
+	return fd;
+}
+
+int output_reopen(const char *path)
+{
+	int fd = open(path, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0600), err;
+
+	if (fd >= 0 || errno != EEXIST)
+		return fd >= 0 ? fd : -errno;
+	/* Non-blocking: a FIFO put there would hold the open until someone reads it. */
+	fd = open(path, O_WRONLY | O_APPEND | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC);
+	/* ENXIO: a FIFO with no reader */
+	if (fd < 0)
+		return errno == ENXIO ? -EEXIST : -errno;
+	err = output_check_fd(fd, false);
+	if (!err && fcntl(fd, F_SETFL, O_APPEND))
+		err = -errno;
+	if (err) {
+		close(fd);
+		return err;
 	}
 	return fd;
 }

@@ -1034,8 +1034,9 @@ static int perf_inflight(struct perf_backend *b)
 		err = sct_writer_append_syscall(r->writer, &sc);
 	}
 	if (!err && b->pair.orphan_exits) {
-		snprintf(text, sizeof(text), "%llu syscall exits without their enter (enter samples "
-			 "lost): not recorded", (unsigned long long)b->pair.orphan_exits);
+		snprintf(text, sizeof(text), "%llu syscall exit%s without %s enter (enter samples "
+			 "lost): not recorded", (unsigned long long)b->pair.orphan_exits,
+			 stats_plural(b->pair.orphan_exits), b->pair.orphan_exits == 1 ? "its" : "their");
 		err = events_warning(r, SCT_WARN_OTHER, b->pair.orphan_exits, text);
 	}
 	return err;
@@ -1092,9 +1093,9 @@ int perf_session_run(struct recorder *r)
 
 	/* Started already when auto fell back from bpf. */
 	if (r->env->cmd && !r->cmd.pid) {
-		err = command_start(&r->cmd, r->env);
+		err = command_start_report(&r->cmd, r->env);
 		if (err) {
-			fprintf(stderr, "sct-record: cannot fork the command: %s\n", strerror(-err));
+			r->cmd_status = command_status(&r->cmd);
 			return err;
 		}
 	}

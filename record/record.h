@@ -202,6 +202,19 @@ int output_open(const struct env *env, bool *created);
 /* Whether -o is a FIFO, a device or stdout: written into, never reopened or rotated. */
 bool output_is_stream_path(const char *path);
 /*
+ * Whether fd, opened at an output's name, may be written into: a regular file of ours with
+ * no other link or, if stream_ok, a FIFO or character device of ours or of root. 0, -EPERM
+ * (another user's), -EEXIST (another type), -EMLINK (a file with other links), -errno.
+ */
+int output_check_fd(int fd, bool stream_ok);
+/* The text of output_check_fd()'s refusals, else sct_strerror(err). */
+const char *output_strerror(int err);
+/*
+ * SIGHUP without rotation: -o created anew (O_EXCL), or appended to if it is a file that
+ * output_check_fd() accepts (one that was made while -o was away). Returns the fd or -errno.
+ */
+int output_reopen(const char *path);
+/*
  * The name of file seq of a rotated recording ("rec.000002.sct" for -o rec.sct), or of
  * snapshot seq ("rec.snapshot-000002.sct"): -o's stem, a dot, the number, -o's extension.
  * -ENAMETOOLONG if it does not fit in cap.
@@ -261,8 +274,10 @@ int flight_write(struct recorder *r, uint64_t seq, char *name, size_t cap, uint6
 void flight_free(struct flight *f);
 
 /* The command after --. */
+struct relay;
 struct command {
 	pid_t pid;                  /* 0: none */
+	struct relay *relay;        /* -u on a terminal: the command's own pseudo-terminal */
 	int go_fd;                  /* write end of the hold pipe until released, or -1 */
 	int err_fd;                 /* read end of the exec result pipe, or -1 */
 	bool done;                  /* reaped */
@@ -347,10 +362,22 @@ struct recorder {
 
 /* command.c: the workload after --, held on a pipe until tracing is live. */
 void command_init(struct command *c);
-/* Fork the command (as -u's user, if given), held before its exec. */
-int command_start(struct command *c, const struct env *env);
-/* Let it exec. */
+/*
+ * Fork the command, held before its exec with everything before it done: -u's user taken,
+ * its terminal set up, the program found through PATH. Prints its message on failure:
+ * "cannot run 'CMD': why" when the command cannot run (command_status() says with what
+ * status to exit), else "cannot fork the command". Returns 0 or -errno.
+ */
+int command_start_report(struct command *c, const struct env *env);
+/* 127 for a command that was not found, 126 for one that cannot run otherwise, else 0. */
+int command_status(const struct command *c);
+/* Let it exec (after starting the terminal relay, if any). */
 int command_release(struct command *c);
+/*
+ * The recording has ended: the command's output is relayed until its side of its terminal
+ * closes (bounded), and our terminal is restored, before the recorder's last lines.
+ */
+void command_relay_end(struct command *c);
 /* Reap the command if it exited; true once it has. */
 bool command_reaped(struct command *c);
 /* Never release it: it exits before its exec; reaped. */
@@ -363,6 +390,28 @@ void command_stop(struct command *c, const struct env *env);
  * 126 otherwise) after printing "cannot run 'CMD': why".
  */
 int command_finish_report(struct command *c, const struct env *env);
+
+/*
+ * relay.c: with -u on a terminal, the command's own pseudo-terminal, relayed to ours by a
+ * thread of the recorder.
+ */
+/* Whether stdin, stdout or stderr is a terminal. */
+bool relay_wanted(void);
+/*
+ * A new pseudo-terminal with our terminal's modes and size; *slave (close-on-exec) is its
+ * command side, owned by uid. Returns 0 or -errno (nothing left open).
+ */
+int relay_open(struct relay **r, int *slave, uid_t uid);
+/* Bit n set: fd n (0..2) is a terminal, for the command to get the slave instead. */
+unsigned relay_terminals(const struct relay *r);
+/* Our terminal in raw mode, and the thread started. Returns 0 or -errno (terminal restored). */
+int relay_start(struct relay *r);
+/*
+ * Relay until the command's side closes (or is idle a moment: something outlived the
+ * recording), restore our terminal, join the thread. Accepts a relay never started, or NULL.
+ */
+void relay_stop(struct relay *r);
+void relay_free(struct relay *r);
 
 /* targets.c: fill the targets map from /proc and prune it. */
 struct targets_result {
@@ -431,6 +480,11 @@ RECORD_MUST_CHECK int stats_check(struct recorder *r, uint64_t now_ns);
 RECORD_MUST_CHECK int stats_targets_full(struct recorder *r, uint64_t count, bool at_start);
 void stats_status(struct recorder *r, uint64_t now_ns);
 void stats_status_clear(struct recorder *r);
+/* "s" after a count of n things but 1: "1 task", "2 tasks". */
+static inline const char *stats_plural(uint64_t n)
+{
+	return n == 1 ? "" : "s";
+}
 
 extern volatile sig_atomic_t record_exiting;
 extern volatile sig_atomic_t record_hup;       /* SIGHUP: next file, or reopen -o */

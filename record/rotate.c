@@ -34,6 +34,7 @@ struct rotation {
 	char name[PATH_MAX];        /* the open file */
 	char first[PATH_MAX];       /* the first file of the recording, for the summary */
 	bool created;               /* the open file is ours: a failed start unlinks it */
+	bool stream;                /* -o is stdout, a FIFO or a device: never reopened */
 	bool said;                  /* the error was printed where it happened */
 	struct made *made;          /* --rotate-count slots, by sequence number modulo the count */
 };
@@ -140,14 +141,15 @@ static int rotate_open_plain(struct recorder *r, uint64_t seq)
 	struct rotation *rot = r->rot;
 	int fd;
 
+	struct stat st;
+
 	rot->seq = seq;
 	snprintf(rot->name, sizeof(rot->name), "%s", strcmp(r->env->output, "-") ? r->env->output : "stdout");
-	if (seq == 1)
-		fd = output_open(r->env, &rot->created);
-	else if ((fd = open(r->env->output, O_WRONLY | O_CREAT | O_APPEND | O_NOFOLLOW | O_CLOEXEC, 0600)) < 0)
-		fd = -errno;
+	fd = seq == 1 ? output_open(r->env, &rot->created) : output_reopen(r->env->output);
 	if (fd < 0)
 		return fd;
+	if (seq == 1)
+		rot->stream = !strcmp(r->env->output, "-") || fstat(fd, &st) || !S_ISREG(st.st_mode);
 	rot->files++;
 	return rotate_start(r, fd);
 }
@@ -180,7 +182,7 @@ int rotate_open_report(struct recorder *r, const struct sct_writer_opts *opts)
 	}
 	err = rotate_open_next(r, 1);
 	if (err)
-		fprintf(stderr, "sct-record: cannot create %s: %s\n", r->rot->name, sct_strerror(err));
+		fprintf(stderr, "sct-record: cannot create %s: %s\n", r->rot->name, output_strerror(err));
 	snprintf(r->rot->first, sizeof(r->rot->first), "%s", r->rot->name);
 	return err;
 }
@@ -195,8 +197,9 @@ static int rotate_next_report(struct recorder *r)
 		return err;
 	err = rotate_open_next(r, rot->seq + 1);
 	if (err) {
-		fprintf(stderr, "sct-record: cannot create %s: %s; recording stopped, the files before it "
-			"are complete\n", rot->name, sct_strerror(err));
+		fprintf(stderr, "sct-record: cannot %s %s: %s; recording stopped, the files before it "
+			"are complete\n", env_rotates(r->env) ? "create" : "reopen", rot->name,
+			output_strerror(err));
 		rot->said = true;
 		return err;
 	}
@@ -255,7 +258,7 @@ int rotate_tick_report(struct recorder *r, uint64_t now_ns)
 	}
 	if (record_hup) {
 		record_hup = 0;
-		if (!r->flight && !output_is_stream_path(r->env->output))
+		if (!r->flight && !r->rot->stream)
 			return rotate_next_report(r);
 		if (!r->env->quiet)
 			fprintf(stderr, "sct-record: SIGHUP ignored: %s\n",

@@ -301,7 +301,8 @@ int session_ready_report(struct recorder *r, int err, const char *path)
 		return err;
 	}
 	if (!r->env->quiet)
-		fprintf(stderr, "sct-record: tracing %llu tasks (%s)\n", (unsigned long long)r->tasks, path);
+		fprintf(stderr, "sct-record: tracing %llu task%s (%s)\n", (unsigned long long)r->tasks,
+			stats_plural(r->tasks), path);
 	/* Stopped while starting: the loop ends at once, so the command must never start. */
 	if (record_exiting) {
 		command_abort(&r->cmd);
@@ -434,13 +435,15 @@ static void session_summary(struct recorder *r)
 	if (r->env->quiet)
 		return;
 	bytes = rotate_describe(r, where, sizeof(where));
-	fprintf(stderr, "sct-record: %llu records, %llu lost, %llu warnings; %llu bytes written to %s\n",
-		(unsigned long long)records, (unsigned long long)r->lost,
-		(unsigned long long)r->warnings, (unsigned long long)bytes, where);
+	fprintf(stderr, "sct-record: %llu record%s, %llu lost, %llu warning%s; %llu byte%s written to %s\n",
+		(unsigned long long)records, stats_plural(records), (unsigned long long)r->lost,
+		(unsigned long long)r->warnings, stats_plural(r->warnings), (unsigned long long)bytes,
+		stats_plural(bytes), where);
 	/* Not a loss: each went to the ring buffer by itself, as without staging. */
 	if (r->seen.stage_busy)
-		fprintf(stderr, "sct-record: %llu SYSCALL events bypassed their CPU's stage (a program "
-			"nested there)\n", (unsigned long long)r->seen.stage_busy);
+		fprintf(stderr, "sct-record: %llu SYSCALL event%s bypassed %s CPU's stage (a program "
+			"nested there)\n", (unsigned long long)r->seen.stage_busy, stats_plural(r->seen.stage_busy),
+			r->seen.stage_busy == 1 ? "its" : "their");
 }
 
 static void session_destroy(struct recorder *r)
@@ -462,6 +465,8 @@ static void session_destroy(struct recorder *r)
 
 int session_close_report(struct recorder *r, int err)
 {
+	/* Our terminal back from raw mode before the last lines are printed. */
+	command_relay_end(&r->cmd);
 	stats_status_clear(r);
 	err = rotate_close_report(r, err);
 	if (!err)
@@ -486,9 +491,9 @@ static int session_record(struct recorder *r)
 	if (r->backend == BACKEND_PERF)
 		return perf_session_run(r);
 	if (r->env->cmd) {
-		err = command_start(&r->cmd, r->env);
+		err = command_start_report(&r->cmd, r->env);
 		if (err) {
-			fprintf(stderr, "sct-record: cannot fork the command: %s\n", strerror(-err));
+			r->cmd_status = command_status(&r->cmd);
 			return err;
 		}
 	}

@@ -62,8 +62,8 @@ int stats_targets_full(struct recorder *r, uint64_t count, bool at_start)
 	char text[160];
 	int err;
 
-	snprintf(text, sizeof(text), "targets map full (--max-tasks %u): %llu %stasks not traced",
-		 r->env->max_tasks, (unsigned long long)count, at_start ? "" : "new ");
+	snprintf(text, sizeof(text), "targets map full (--max-tasks %u): %llu %stask%s not traced",
+		 r->env->max_tasks, (unsigned long long)count, at_start ? "" : "new ", stats_plural(count));
 	err = events_warning(r, SCT_WARN_TARGETS_FULL, count, text);
 	if (err || r->env->quiet)
 		return err;
@@ -108,8 +108,8 @@ void stats_status(struct recorder *r, uint64_t now_ns)
 		return;
 	records = rotate_records(r);
 	dt = now_ns - r->status_ns;
-	fprintf(stderr, "\r\033[Ksct-record: %llu records, %.0f/s, %llu lost",
-		(unsigned long long)records,
+	fprintf(stderr, "\r\033[Ksct-record: %llu record%s, %.0f/s, %llu lost",
+		(unsigned long long)records, stats_plural(records),
 		dt ? (double)(records - r->status_records) * 1e9 / dt : 0.0,
 		(unsigned long long)r->lost);
 	r->status_ns = now_ns;

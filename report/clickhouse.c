@@ -74,9 +74,16 @@ void ch_ident(struct out *o, const char *name)
 	}
 	out_char(o, '`');
 	for (size_t i = 0; i < len; i++) {
-		if (name[i] == '`' || name[i] == '\\')
+		uint8_t c = (uint8_t)name[i];
+
+		/* a control byte as \xNN: the INSERT stays one line, which the rows follow */
+		if (c < 0x20 || c == 0x7f) {
+			out_printf(o, "\\x%02x", c);
+			continue;
+		}
+		if (c == '`' || c == '\\')
 			out_char(o, '\\');
-		out_char(o, name[i]);
+		out_char(o, (char)c);
 	}
 	out_char(o, '`');
 }
@@ -133,7 +140,7 @@ void ch_prefix(struct out *o, const struct sct_session *s)
 	ch_identity(s, id, &seq);
 	ch_string(o, host, strlen(host));
 	out_char(o, '\t');
-	out_str(o, id);
+	ch_string(o, id, strlen(id));
 	out_char(o, '\t');
 	out_u64(o, seq);
 	out_char(o, '\t');

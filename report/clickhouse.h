@@ -21,7 +21,8 @@ struct ch_ddl {
 const char *ch_field_type(const char *type, const char *field, uint32_t kind);
 /* One TabSeparated string: '\\', TAB, LF, CR and NUL escaped, every other byte as it is. */
 void ch_string(struct out *o, const void *p, size_t len);
-/* A name from a file as an SQL identifier: as it is if plain, else `quoted`. */
+/* A name from a file as an SQL identifier: as it is if plain, else `quoted` (control bytes as
+ * \xNN, which ClickHouse reads back). */
 void ch_ident(struct out *o, const char *name);
 /*
  * The recording id and file sequence of a session's rows: its HEADER's, or for a HEADER

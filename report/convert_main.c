@@ -2,8 +2,9 @@
 /*
  * sct-convert: one record type of sct traces as CSV or JSON Lines. Columns are the
  * session number and hostname, then the fields the HEADER's schema names for the type (so a
- * newer minor version's fields appear without a change here), then names resolved from
- * other records: syscall name, comm, cgroup path. A sample's event is its name, and its
+ * newer minor version's fields appear without a change here) with the wall clock and errno
+ * name beside time_ns and ret, then names resolved from other records: syscall name, comm,
+ * cgroup path. A sample's event is its name, and its
  * payload is its tracepoint's fields, decoded by the HEADER's event table.
  */
 #include <errno.h>
@@ -29,10 +30,15 @@ static const char usage_text[] =
 "resolved names: syscall: name, comm, cgroup_path, args; task: cgroup_path; fork:\n"
 "parent_comm; exit: comm (empty/null when no record named them). Blocks after a damaged or\n"
 "missing HEADER have no session number and no host (empty/null).\n"
+"Derived columns beside their field: wall_time after time_ns (every type: the time on the\n"
+"wall clock by the HEADER's clock anchor, ISO 8601 UTC with ns, 2025-11-29T10:00:00.000004500Z;\n"
+"empty/null without a HEADER); errno after a syscall's ret (ENOENT; E4095 for a number\n"
+"without a name; empty/null when the call succeeded or is unfinished).\n"
 "Syscall rows always have arg0..arg5 (raw, unsigned), path_flags, path_ref, path (the\n"
 "captured file name), path2_flags, path2_ref, path2 (the second one: rename's target,\n"
 "format 1.4) and args (the arguments as strace shows them): empty/null in a trace\n"
-"recorded without sct-record --args, path2 also in a 1.3 trace.\n"
+"recorded without sct-record --args, path2 also in a 1.3 trace, unless the HEADER lists\n"
+"fields of those names past the ones its version defines: those show as stored.\n"
 "Samples (tracepoints recorded with sct-record -e): event is the tracepoint's GROUP:NAME,\n"
 "and the payload is replaced by its fields, named as in the tracepoint's format: JSON: a\n"
 "\"fields\" object (integers, strings for char arrays and __data_loc strings, arrays of\n"
@@ -41,13 +47,14 @@ static const char usage_text[] =
 "field_NAME if NAME is already a column). event and fields are null/empty when the\n"
 "HEADER does not describe the event.\n"
 "Strings: CSV writes bytes as they are (quoted when they hold , \" CR or LF); JSON writes\n"
-"valid UTF-8 as is and each other byte as \\u00XX of its value. 64-bit values are exact\n"
-"integers in both.\n"
+"valid UTF-8 as is, but control characters (C0, DEL, C1 U+0080..U+009F) escaped, and each\n"
+"other byte as \\u00XX of its value. 64-bit values are exact integers in both.\n"
 "\n"
 "ClickHouse: --to clickhouse writes 'INSERT INTO DB.TYPE FORMAT TabSeparated' and the rows,\n"
 "for clickhouse-client or ClickHouse's HTTP interface. Columns: host, recording (the\n"
-"HEADER's recording id, or one derived from the HEADER for older files), sequence (the\n"
-"file's number in its recording, 0 when derived), session (its index in the file), the\n"
+"HEADER's recording id, or one derived from the HEADER for files that state none or an\n"
+"id other than 32 lowercase hex digits), sequence (the file's number in its recording,\n"
+"0 when derived), session (its index in the file), the\n"
 "schema's fields, wall_ns (time_ns on the wall clock), then the names above. A value a\n"
 "session lacks is 0 or ''. --records sessions writes a row per HEADER (table sessions).\n"
 "Records without a HEADER (after damage) have no host or recording: not written, counted\n"
@@ -84,7 +91,11 @@ static const char usage_text[] =
 "  sct-convert --to clickhouse --records lost *.sct | clickhouse-client\n";
 
 enum col_src { COL_SESSION, COL_HOST, COL_FIELD, COL_NAME, COL_COMM, COL_CGROUP, COL_PARENT_COMM,
-	       COL_WALL, COL_ARGS, COL_EVENT, COL_FIELDS, COL_EVFIELD };
+	       COL_WALL, COL_ERRNO, COL_ARGS, COL_EVENT, COL_FIELDS, COL_EVFIELD };
+
+/* CSV and JSON: derived columns beside the field they are read from. */
+#define COL_WALL_TIME "wall_time" /* time_ns on the wall clock, ISO 8601 UTC */
+#define COL_ERRNO_NAME "errno"    /* ret's errno name when the call failed */
 
 /* SYSCALL fields read straight from the decoded record (the hot path), where records.def says. */
 struct sc_slot {
@@ -118,8 +129,10 @@ struct convert {
 	uint32_t nprefix;      /* leading columns of convert_prefix(): session and host, or the identity */
 	uint64_t ch_headless;  /* records not written: no HEADER gives them an identity */
 	const char *ch_table;  /* the table the INSERT was written for, NULL before the first row */
-	char table[64];        /* the type's name in the schema the columns came from */
+	char *table;           /* the type's name in the schema the columns came from (any length) */
 	uint32_t type;         /* 0 until type_name is found in a HEADER schema */
+	/* type is SAMPLE in the session the columns came from (type 9 of a 1.0 session is not) */
+	bool sample;
 	const char *type_name; /* --records NAME of a type only a HEADER schema names */
 	const char *output;
 	char **files;
@@ -130,9 +143,10 @@ struct convert {
 	uint32_t nevents;
 	bool per_field;      /* CSV of one event: a column per field */
 	const struct sct_event_desc *ev_mapped; /* the event the COL_EVFIELD indexes are for */
-	uint32_t ev_sess;    /* session + 1 of ev_mapped */
-	struct out scratch;  /* one field's JSON, SAMPLE_JSON_MAX bytes */
-	uint32_t mapped;     /* session + 1 the field indexes were computed for, 0 = none */
+	uint64_t ev_sess;    /* struct live's serial of ev_mapped */
+	struct out scratch;  /* a memory out: one field's JSON, the args column */
+	struct iso_second wall_last; /* wall_time: the second last rendered */
+	uint64_t mapped;     /* struct live's serial the field indexes were computed for, 0 = none */
 	char *prefix;        /* the session and host columns of mapped, rendered */
 	size_t prefix_len;
 	struct out o;
@@ -142,11 +156,20 @@ struct convert {
 static const char *const type_names[SCT_REC_MAX + 1] = { "session", "syscall", "task", "fork", "exec",
 							  "exit", "cgroup", "lost", "warning", "sample" };
 
+static int usage_hint(void)
+{
+	fputs("Usage: sct-convert --to csv|jsonl|clickhouse [--records TYPE] [--event G:N] [-o OUT [--force]] FILE...\n",
+	      stderr);
+	return -EINVAL;
+}
+
 static int usage_error(const char *what, const char *arg)
 {
-	fprintf(stderr, "sct-convert: %s '%s'\nUsage: sct-convert --to csv|jsonl|clickhouse [--records TYPE] [--event G:N] [-o OUT [--force]] FILE...\n",
-		what, arg ? arg : "");
-	return -EINVAL;
+	if (arg)
+		fprintf(stderr, "sct-convert: %s '%s'\n", what, arg);
+	else
+		fprintf(stderr, "sct-convert: %s\n", what);
+	return usage_hint();
 }
 
 /* A record type by number, 1 .. 2^32-1 (a newer minor version's); 0 if arg is no such number. */
@@ -200,6 +223,7 @@ static int parse_args(struct convert *cv, int argc, char **argv)
 	cv->type = SCT_REC_SYSCALL;
 	cv->ddl.db = "sct";
 	cv->ddl.local_db = "sct_local";
+	argv[0] = (char *)"sct-convert"; /* getopt's messages name the tool, not the path it ran by */
 	while ((c = getopt_long(argc, argv, "T:r:o:fhe:", opts, NULL)) != -1) {
 		uint32_t t;
 
@@ -231,15 +255,18 @@ static int parse_args(struct convert *cv, int argc, char **argv)
 			if (!*optarg || (!cv->type && strspn(optarg, "0123456789") == strlen(optarg)))
 				return usage_error("invalid --records type:", optarg);
 			break;
-		default:
-			return usage_error("bad option", NULL);
+		default: /* getopt said which option and why */
+			return usage_hint();
 		}
 	}
 	if (!to && cv->schema)
 		to = "clickhouse";
 	if (!cv->schema && (!to || strcmp(to, "clickhouse")) && (ddl_given || cv->ddl.cluster))
-		return usage_error("--database, --cluster and --local-database need --to clickhouse or --schema, not", to);
-	if (!to || (strcmp(to, "csv") && strcmp(to, "jsonl") && strcmp(to, "clickhouse")))
+		return usage_error(to ? "--database, --cluster and --local-database need --to clickhouse or --schema, not" :
+				   "--database, --cluster and --local-database need --to clickhouse or --schema", to);
+	if (!to)
+		return usage_error("--to csv, --to jsonl or --to clickhouse is required", NULL);
+	if (strcmp(to, "csv") && strcmp(to, "jsonl") && strcmp(to, "clickhouse"))
 		return usage_error("--to must be csv, jsonl or clickhouse, not", to);
 	cv->jsonl = !strcmp(to, "jsonl");
 	cv->ch = !strcmp(to, "clickhouse");
@@ -266,13 +293,16 @@ static int parse_args(struct convert *cv, int argc, char **argv)
 static int convert_jkey(struct column *col)
 {
 	size_t len = strlen(col->name);
-	struct out tmp = { .cap = len * 6 + 8, .fd = -1 };
+	struct out tmp;
 
-	tmp.buf = malloc(tmp.cap);
-	if (!tmp.buf)
+	if (out_open_mem(&tmp, len * 6 + 8))
 		return -ENOMEM;
 	json_string(&tmp, col->name, len);
 	out_char(&tmp, ':');
+	if (tmp.err) {
+		free(tmp.buf);
+		return tmp.err;
+	}
 	col->jkey = tmp.buf;
 	col->jkeylen = tmp.len;
 	return 0;
@@ -357,6 +387,28 @@ static int convert_syscall_cols(struct convert *cv, const struct sct_type_schema
 	return err;
 }
 
+static bool convert_schema_has(const struct sct_type_schema *ts, const char *name)
+{
+	for (uint32_t i = 0; i < ts->nfields; i++)
+		if (!strcmp(ts->fields[i].name, name))
+			return true;
+	return false;
+}
+
+/*
+ * CSV and JSON: wall_time after time_ns (every type has it), errno after a SYSCALL's ret, so
+ * that a table loaded from them needs no anchor or errno table; unless a newer schema has a
+ * field of that name.
+ */
+static int convert_derived_col(struct convert *cv, const struct sct_type_schema *ts, const char *field)
+{
+	if (!strcmp(field, "time_ns") && !convert_schema_has(ts, COL_WALL_TIME))
+		return convert_add_col(cv, COL_WALL_TIME, COL_WALL);
+	if (cv->type == SCT_REC_SYSCALL && !strcmp(field, "ret") && !convert_schema_has(ts, COL_ERRNO_NAME))
+		return convert_add_col(cv, COL_ERRNO_NAME, COL_ERRNO);
+	return 0;
+}
+
 /*
  * Columns come from the first session's schema (or the built-in one without any input); for
  * samples, ev is the event whose fields get a column each (CSV of one event), else NULL.
@@ -380,13 +432,15 @@ static int convert_columns(struct convert *cv, const struct sct_type_schema *ts,
 	for (uint32_t i = 0; !err && ts && i < ts->nfields && i < SCT_MAX_FIELDS; i++) {
 		const char *name = ts->fields[i].name;
 
-		if (cv->type != SCT_REC_SAMPLE || (strcmp(name, "event") && strcmp(name, "payload"))) {
+		if (!cv->sample || (strcmp(name, "event") && strcmp(name, "payload"))) {
 			err = convert_add_col(cv, name, COL_FIELD);
 			if (!err)
 				cv->cols[cv->ncols - 1].kind = ts->fields[i].kind;
 		} else if (!strcmp(name, "event")) {
 			err = convert_add_col(cv, name, COL_EVENT);
 		}
+		if (!err && !cv->ch)
+			err = convert_derived_col(cv, ts, name);
 	}
 	/* ClickHouse orders and partitions by wall-clock time, comparable across hosts */
 	if (!err && cv->ch && convert_has_col(cv, "time_ns"))
@@ -397,7 +451,7 @@ static int convert_columns(struct convert *cv, const struct sct_type_schema *ts,
 	for (size_t i = 0; !err && i < sizeof(extras) / sizeof(extras[0]); i++)
 		if (extras[i].type == cv->type)
 			err = convert_add_col(cv, extras[i].name, extras[i].src);
-	if (!err && cv->type == SCT_REC_SAMPLE)
+	if (!err && cv->sample)
 		err = cv->per_field ? convert_event_cols(cv, ev) : convert_add_col(cv, "fields", COL_FIELDS);
 	return err;
 }
@@ -422,17 +476,23 @@ static void convert_insert(struct convert *cv, const char *table)
 	out_str(&cv->o, ") FORMAT TabSeparated\n");
 }
 
-static void convert_header(struct convert *cv, const char *table)
+static int convert_header(struct convert *cv, const char *table)
 {
-	snprintf(cv->table, sizeof(cv->table), "%s", table);
+	char *copy = strdup(table);
+
+	if (!copy)
+		return -ENOMEM;
+	free(cv->table);
+	cv->table = copy;
 	if (cv->jsonl || cv->ch)
-		return;
+		return 0;
 	for (uint32_t i = 0; i < cv->ncols; i++) {
 		if (i)
 			out_char(&cv->o, ',');
 		csv_bytes(&cv->o, cv->cols[i].name, strlen(cv->cols[i].name));
 	}
 	out_mem(&cv->o, "\r\n", 2);
+	return 0;
 }
 
 /*
@@ -465,11 +525,9 @@ static int convert_prefix(struct convert *cv, const struct live *lv)
 {
 	const struct sess *s = &lv->s;
 	uint32_t hlen = strtab_len(cv->c.strs, s->host);
-	struct out p = { .cap = 6 * (size_t)hlen + 2 * 64 + CH_ID_LEN + cv->cols[0].jkeylen + cv->cols[1].jkeylen,
-			 .fd = -1 };
+	struct out p;
 
-	p.buf = malloc(p.cap);
-	if (!p.buf)
+	if (out_open_mem(&p, 6 * (size_t)hlen + 2 * 64 + CH_ID_LEN + cv->cols[0].jkeylen + cv->cols[1].jkeylen))
 		return -ENOMEM;
 	if (cv->ch) {
 		if (lv->session)
@@ -492,16 +550,40 @@ static int convert_prefix(struct convert *cv, const struct live *lv)
 		else if (cv->jsonl)
 			out_str(&p, "null");
 	}
+	if (p.err) {
+		free(p.buf);
+		return p.err;
+	}
 	free(cv->prefix);
 	cv->prefix = p.buf;
 	cv->prefix_len = p.len;
 	return 0;
 }
 
+/*
+ * SYSCALL fields the decoded record holds: those section 9 defines for the session's version
+ * and arguments. Fields a HEADER lists past them are trailing fields, read as stored (their
+ * names may be those of a later version's fields: a 1.3 session's path2 is not resolved).
+ */
+static uint32_t convert_syscall_held(const struct sct_session *s)
+{
+	uint32_t major, minor;
+
+	if (!s)
+		return RECORD_NFIELDS(RECORD_SYSCALL_FIELDS);
+	sct_session_version(s, &major, &minor);
+	if (!sct_session_has_args(s))
+		return RECORD_NFIELDS(RECORD_SYSCALL_BASE_FIELDS);
+	return minor < RECORD_SYSCALL_PATH2_MINOR ?
+	       RECORD_NFIELDS(RECORD_SYSCALL_BASE_FIELDS) + RECORD_NFIELDS(RECORD_SYSCALL_ARGS_FIELDS) :
+	       RECORD_NFIELDS(RECORD_SYSCALL_FIELDS);
+}
+
 /* A later session may order or extend its fields differently: match columns by name. */
 static int convert_map(struct convert *cv, struct input *in)
 {
 	const struct sct_type_schema *ts = sct_reader_schema(in->r, cv->type);
+	uint32_t held = convert_syscall_held(in->cur->session);
 
 	if (!ts)
 		ts = sct_schema_builtin(cv->type);
@@ -512,14 +594,15 @@ static int convert_map(struct convert *cv, struct input *in)
 			continue;
 		col->idx = -1;
 		col->slot = NULL;
-		for (uint32_t f = 0; ts && f < ts->nfields; f++)
+		/* of fields with the same name (a trailing field named like another), the first */
+		for (uint32_t f = 0; ts && f < ts->nfields && col->idx < 0; f++)
 			if (!strcmp(ts->fields[f].name, col->src == COL_WALL ? "time_ns" : col->name)) {
 				col->idx = (int)f;
-				if (cv->type == SCT_REC_SYSCALL)
+				if (cv->type == SCT_REC_SYSCALL && f < held)
 					col->slot = convert_slot(&ts->fields[f]);
 			}
 	}
-	cv->mapped = in->cur->s.id + 1;
+	cv->mapped = in->cur->serial;
 	return convert_prefix(cv, in->cur);
 }
 
@@ -559,6 +642,14 @@ static void convert_str(struct convert *cv, const void *p, size_t len)
 	convert_str_to(cv, &cv->o, p, len);
 }
 
+/* The ISO text holds no byte JSON escapes: quoted as it is. */
+static void convert_iso_json(struct convert *cv, uint64_t wall_ns)
+{
+	out_char(&cv->o, '"');
+	names_out_iso(&cv->o, wall_ns, &cv->wall_last);
+	out_char(&cv->o, '"');
+}
+
 static void convert_field(struct convert *cv, struct input *in, const struct column *col)
 {
 	struct sct_value v;
@@ -582,10 +673,13 @@ static void convert_field(struct convert *cv, struct input *in, const struct col
 	}
 }
 
-static void convert_comm(struct convert *cv, const struct task *t)
+/* The task's name at time_ns (spec/FORMAT.md 9.2), empty if none is known. */
+static void convert_comm(struct convert *cv, const struct task *t, uint64_t time_ns)
 {
-	if (t && t->comm)
-		convert_str(cv, strtab_get(cv->c.strs, t->comm), strtab_len(cv->c.strs, t->comm));
+	uint32_t comm = tasks_comm(cv->c.tasks, t, time_ns);
+
+	if (comm)
+		convert_str(cv, strtab_get(cv->c.strs, comm), strtab_len(cv->c.strs, comm));
 	else
 		convert_null(cv);
 }
@@ -604,12 +698,15 @@ static void convert_resolved(struct convert *cv, struct input *in, const struct 
 		break;
 	case COL_COMM:
 		if (rec->type == SCT_REC_SYSCALL)
-			convert_comm(cv, tasks_lookup(in->cur->tasks, sess, rec->syscall.pid, rec->syscall.tid));
+			convert_comm(cv, tasks_lookup(in->cur->tasks, sess, rec->syscall.pid, rec->syscall.tid,
+						      rec->syscall.time_ns), rec->syscall.time_ns);
 		else
-			convert_comm(cv, tasks_peek(in->cur->tasks, sess, rec->exit.tid));
+			convert_comm(cv, tasks_peek(in->cur->tasks, sess, rec->exit.tid, rec->exit.time_ns),
+				     rec->exit.time_ns);
 		break;
 	case COL_PARENT_COMM:
-		convert_comm(cv, tasks_peek(in->cur->tasks, sess, rec->fork.parent_tid));
+		convert_comm(cv, tasks_peek(in->cur->tasks, sess, rec->fork.parent_tid, rec->fork.time_ns),
+			     rec->fork.time_ns);
 		break;
 	case COL_ARGS:
 		if (!in->cur->session || !sct_session_has_args(in->cur->session)) {
@@ -629,22 +726,48 @@ static void convert_resolved(struct convert *cv, struct input *in, const struct 
 	}
 }
 
-/* time_ns on the wall clock, by the session's anchor (0 if the session lacks time_ns). */
+/*
+ * time_ns on the wall clock, by the session's anchor as the timeline has it. ClickHouse: ns
+ * (0 if the session lacks time_ns); CSV and JSON: ISO 8601 UTC, empty/null where no HEADER
+ * gives an anchor or the session lacks time_ns.
+ */
 static void convert_wall(struct convert *cv, struct input *in, const struct sct_record *rec, const struct column *col)
 {
 	struct sct_value v = { .u = 0 };
+	bool have = true;
 
 	if (rec->type == SCT_REC_SYSCALL)
 		v.u = rec->syscall.time_ns;
 	else if (col->idx < 0 || sct_reader_field(in->r, (uint32_t)col->idx, &v) < 0)
-		v.u = 0;
-	out_u64(&cv->o, v.u ? sess_wall(&in->cur->s, v.u) : 0);
+		have = false;
+	if (cv->ch)
+		out_u64(&cv->o, have && v.u ? sess_wall(&in->cur->s, v.u) : 0);
+	else if (!have || in->cur->s.headless)
+		convert_null(cv);
+	else if (cv->jsonl)
+		convert_iso_json(cv, sess_wall(&in->cur->s, v.u));
+	else
+		names_out_iso(&cv->o, sess_wall(&in->cur->s, v.u), &cv->wall_last);
+}
+
+/* A failed call's errno name beside its ret ("ENOENT"); empty/null for a success or an unfinished call. */
+static void convert_errno(struct convert *cv, const struct sct_syscall *sc)
+{
+	char tmp[16];
+	const char *name;
+
+	if (sc->unfinished || !names_is_error(sc->ret)) {
+		convert_null(cv);
+		return;
+	}
+	name = names_errno((int)-sc->ret, tmp);
+	convert_str(cv, name, strlen(name));
 }
 
 /* The event fields of a row's session, by the names the columns were made with. */
 static void convert_map_event(struct convert *cv, struct input *in, const struct sct_event_desc *ev)
 {
-	if (cv->ev_mapped == ev && cv->ev_sess == in->cur->s.id + 1)
+	if (cv->ev_mapped == ev && cv->ev_sess == in->cur->serial)
 		return;
 	for (uint32_t i = 0; i < cv->ncols; i++) {
 		struct column *col = &cv->cols[i];
@@ -657,15 +780,19 @@ static void convert_map_event(struct convert *cv, struct input *in, const struct
 				col->idx = (int)k;
 	}
 	cv->ev_mapped = ev;
-	cv->ev_sess = in->cur->s.id + 1;
+	cv->ev_sess = in->cur->serial;
 }
 
-/* A sample's fields as one JSON text in a TabSeparated string. */
+/*
+ * A sample's fields as one JSON text in a TabSeparated string, escaped as it streams through
+ * the scratch: an event of 256 fields over a 64 KiB payload makes ~100 MB of it.
+ */
 static void convert_ch_fields(struct convert *cv, const struct sct_event_desc *ev, struct sct_bytes payload)
 {
-	cv->scratch.len = 0;
-	sample_json_fields(&cv->scratch, ev, payload);
-	ch_string(&cv->o, cv->scratch.buf, cv->scratch.len);
+	struct out f = { .buf = cv->scratch.buf, .cap = cv->scratch.cap, .fd = -1, .put = ch_string, .to = &cv->o };
+
+	sample_json_fields(&f, ev, payload);
+	out_flush(&f);
 }
 
 static void convert_sample_col(struct convert *cv, struct input *in, const struct sct_sample *sm,
@@ -710,11 +837,11 @@ static int convert_row(struct convert *cv, struct input *in, const struct sct_re
 		cv->ch_headless++;
 		return 0;
 	}
-	if (cv->mapped != in->cur->s.id + 1 && convert_map(cv, in))
+	if (cv->mapped != in->cur->serial && convert_map(cv, in))
 		return -ENOMEM;
 	if (cv->ch)
 		convert_insert(cv, cv->table);
-	if (rec->type == SCT_REC_SAMPLE)
+	if (cv->sample)
 		convert_map_event(cv, in, input_event(in->cur, &rec->sample));
 	out_mem(o, cv->prefix, cv->prefix_len);
 	for (uint32_t i = cv->nprefix; i < cv->ncols; i++) {
@@ -725,6 +852,8 @@ static int convert_row(struct convert *cv, struct input *in, const struct sct_re
 			out_mem(o, col->jkey, col->jkeylen);
 		if (col->src == COL_WALL)
 			convert_wall(cv, in, rec, col);
+		else if (col->src == COL_ERRNO)
+			convert_errno(cv, &rec->syscall);
 		else if (col->slot)
 			convert_slot_out(o, &rec->syscall, col->slot);
 		else if (col->src >= COL_EVENT)
@@ -740,14 +869,14 @@ static int convert_row(struct convert *cv, struct input *in, const struct sct_re
 		out_char(o, '\n');
 	else
 		out_mem(o, "\r\n", 2);
-	return 0;
+	return cv->scratch.err;
 }
 
 static int convert_one(struct convert *cv, const char *path)
 {
 	struct sct_record rec;
 	struct input in;
-	bool wanted;
+	bool wanted, sample;
 	int n = input_open(&cv->c, &in, path);
 
 	if (n) {
@@ -760,8 +889,10 @@ static int convert_one(struct convert *cv, const char *path)
 
 			cv->type = t > 0 ? (uint32_t)t : 0;
 		}
-		wanted = rec.type == cv->type &&
-			 (rec.type != SCT_REC_SAMPLE || convert_event_wanted(cv, &in, &rec.sample));
+		/* type 9 of a 1.0 session is a type its HEADER describes, not SAMPLE (no --event) */
+		sample = rec.type == SCT_REC_SAMPLE && input_sample_session(in.cur);
+		wanted = rec.type == cv->type && (sample ? convert_event_wanted(cv, &in, &rec.sample) :
+						   rec.type != SCT_REC_SAMPLE || !cv->nevents);
 		/*
 		 * Columns from the first session whose HEADER describes the type (a newer type's
 		 * come from no other place); per field: the event's, as its first sample describes them.
@@ -769,13 +900,17 @@ static int convert_one(struct convert *cv, const char *path)
 		if (!cv->ncols && cv->type && (!cv->per_field || wanted)) {
 			const struct sct_type_schema *ts = sct_reader_schema(in.r, cv->type);
 
+			cv->sample = cv->type == SCT_REC_SAMPLE && input_sample_session(in.cur);
 			n = ts ? convert_columns(cv, ts, wanted && cv->per_field ?
 						 input_event(in.cur, &rec.sample) : NULL) : 0;
+			if (!n && ts)
+				n = convert_header(cv, ts->name);
 			if (n)
 				break;
-			if (ts)
-				convert_header(cv, ts->name);
 		}
+		/* one kind of type 9 per output: the columns' */
+		if (rec.type == SCT_REC_SAMPLE && sample != cv->sample)
+			wanted = false;
 		n = wanted ? convert_row(cv, &in, &rec) : 0;
 		if (!n)
 			n = input_track(&cv->c, &in, &rec);
@@ -803,7 +938,7 @@ static int convert_sessions_one(struct convert *cv, const char *path)
 		input_error(&cv->c, NULL, path, n);
 		return 0;
 	}
-	while ((n = sct_reader_next(in.r, &rec)) > 0 && !cv->o.err) {
+	while ((n = input_read(&cv->c, &in, &rec)) > 0 && !cv->o.err) {
 		if (rec.type == SCT_REC_SESSION && sct_reader_session(in.r)) {
 			if (!cv->ch_table)
 				ch_session_insert(&cv->o, cv->ddl.db);
@@ -831,6 +966,7 @@ static int convert_schema(struct convert *cv)
 		uint32_t n = 0;
 
 		cv->type = t;
+		cv->sample = t == SCT_REC_SAMPLE;
 		err = ts ? convert_columns(cv, ts, NULL) : 0;
 		for (uint32_t i = cv->nprefix; i < cv->ncols && !err; i++, n++) {
 			const struct column *col = &cv->cols[i];
@@ -857,14 +993,15 @@ static int convert_run(struct convert *cv)
 	if (cv->ch_sessions)
 		return err;
 	if (cv->ch_headless)
-		fprintf(stderr, "sct-convert: %llu records without a HEADER not written: no host or recording identifies them\n",
-			(unsigned long long)cv->ch_headless);
-	if (!err && !cv->ncols) {
+		fprintf(stderr, "sct-convert: %llu record%s without a HEADER not written: no host or recording identifies %s\n",
+			(unsigned long long)cv->ch_headless, names_plural(cv->ch_headless), cv->ch_headless == 1 ? "it" : "them");
+	/* every input failed, and said why: no header row of nothing */
+	if (!err && !cv->ncols && cv->c.inputs_read) {
 		const struct sct_type_schema *ts = sct_schema_builtin(cv->type);
 
 		err = convert_columns(cv, ts, NULL);
 		if (!err && ts)
-			convert_header(cv, ts->name);
+			err = convert_header(cv, ts->name);
 	}
 	return err;
 }
@@ -901,6 +1038,7 @@ static void convert_free(struct convert *cv)
 	input_tables_free(&cv->c);
 	footer_free(cv->c.footer);
 	free(cv->prefix);
+	free(cv->table);
 	convert_free_cols(cv);
 	convert_free_events(cv);
 	free(cv->scratch.buf);
@@ -925,31 +1063,32 @@ int main(int argc, char **argv)
 	}
 	cv->c.tool = "sct-convert";
 	cv->c.env = &env;
-	cv->c.track_tasks = true;
+	/* only the types with a comm column need to know which task made a record */
+	cv->c.track_tasks = cv->type == SCT_REC_SYSCALL || cv->type == SCT_REC_FORK || cv->type == SCT_REC_EXIT;
+	cv->c.schema_type9 = true;
 	cv->c.footer = footer_new();
 	signal(SIGPIPE, SIG_IGN); /* a closed pipe is a write error: exit with the documented 1 */
-	cv->scratch.buf = malloc(SAMPLE_JSON_MAX);
-	cv->scratch.cap = SAMPLE_JSON_MAX;
-	cv->scratch.fd = -1;
-	err = cv->c.footer && cv->scratch.buf ? input_tables_new(&cv->c) : -ENOMEM;
+	err = cv->c.footer && !out_open_mem(&cv->scratch, SAMPLE_JSON_MAX) ? input_tables_new(&cv->c) : -ENOMEM;
 	if (!err)
 		err = out_open(&cv->o, cv->output, cv->force, convert_mode(cv));
 	if (err) {
 		fprintf(stderr, "sct-convert: %s: %s%s\n", cv->output ? cv->output : "stdout", sct_strerror(err),
 			err == -EEXIST ? " (--force overwrites it)" :
-			err == -ELOOP ? " (a symlink: not followed)" : "");
+			err == -ELOOP ? " (a symlink: not followed)" :
+			err == -EPERM ? " (it belongs to another user: not written)" :
+			err == -EMLINK ? " (a file with other hard links: not written)" : "");
 		convert_free(cv);
 		return EXIT_INPUT;
 	}
 	err = convert_run(cv);
 	status = footer_exit_status(cv->c.footer, "sct-convert", cv->strict, err);
-	if (!cv->type && !cv->ch_sessions && !cv->schema) {
+	if (!cv->type && !cv->ch_sessions && !cv->schema && cv->c.inputs_read) {
 		usage_error("invalid --records type (no input's HEADER schema names it):", cv->type_name);
 		status = EXIT_USAGE;
 	}
 	if (out_finish(&cv->o, "sct-convert", cv->output ? cv->output : "stdout"))
 		status = EXIT_INPUT;
-	if (!cv->schema && !out_open(&errout, NULL, false, 0)) {
+	if (!cv->schema && (err || cv->c.inputs_read) && !out_open(&errout, NULL, false, 0)) {
 		errout.fd = 2;
 		footer_print(cv->c.footer, cv->c.sessions, cv->c.strs, &errout);
 		if (out_close(&errout))

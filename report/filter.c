@@ -57,6 +57,63 @@ int filter_parse_list(char ***list, uint32_t *n, const char *arg)
 	return *n ? 0 : -EINVAL;
 }
 
+/* "syscall_N" or "compat:syscall_N": how a report names a number its session's table lacks. */
+static bool filter_numbered_name(const char *name)
+{
+	const char *p = !strncmp(name, "compat:", 7) ? name + 7 : name;
+
+	if (strncmp(p, "syscall_", 8) || !p[8])
+		return false;
+	return strspn(p + 8, "0123456789") == strlen(p + 8);
+}
+
+int filter_parse_syscalls(struct filter *f, const char *arg, const char **bad)
+{
+	uint32_t first = f->nsyscalls;
+	uint8_t *known;
+	int err = filter_parse_list(&f->syscalls, &f->nsyscalls, arg);
+
+	if (err)
+		return err;
+	known = realloc(f->syscall_known, f->nsyscalls);
+	if (!known)
+		return -ENOMEM;
+	f->syscall_known = known;
+	for (uint32_t i = first; i < f->nsyscalls; i++) {
+		if (f->syscalls[i][0] == '%') {
+			*bad = f->syscalls[i];
+			return -EPROTONOSUPPORT;
+		}
+		known[i] = filter_numbered_name(f->syscalls[i]);
+	}
+	return 0;
+}
+
+/* Whether s's tables name a syscall so: "open" in either ABI's table, "compat:open" in the compat one. */
+static bool filter_session_names(const struct sct_session *s, const char *name)
+{
+	if (!strncmp(name, "compat:", 7))
+		return sct_session_syscall_nr(s, name + 7, SCT_ABI_COMPAT) >= 0;
+	return sct_session_syscall_nr(s, name, SCT_ABI_NATIVE) >= 0 ||
+	       sct_session_syscall_nr(s, name, SCT_ABI_COMPAT) >= 0;
+}
+
+void filter_note_session(struct filter *f, const struct sct_session *s)
+{
+	f->tables_seen = true;
+	for (uint32_t i = 0; i < f->nsyscalls; i++)
+		if (!f->syscall_known[i] && filter_session_names(s, f->syscalls[i]))
+			f->syscall_known[i] = 1;
+}
+
+const char *filter_unknown_syscall(const struct filter *f, uint32_t *from)
+{
+	for (; f->tables_seen && *from < f->nsyscalls; (*from)++)
+		if (!f->syscall_known[*from])
+			return f->syscalls[(*from)++];
+	return NULL;
+}
+
 /* "12", "1.5", "0.000002" times scale, exactly (no floating point); *end after the digits. */
 static int filter_decimal(const char *s, uint64_t scale, uint64_t *out, const char **end)
 {
@@ -235,10 +292,10 @@ bool filter_window(const struct filter *f, const struct sess *s, uint64_t t)
 	return true;
 }
 
-static bool filter_comm(const struct ctx *c, const struct task *t)
+static bool filter_comm(const struct ctx *c, const struct task *t, uint64_t time_ns)
 {
 	const struct filter *f = &c->env->filter;
-	const char *comm = t ? strtab_get(c->strs, t->comm) : "";
+	const char *comm = strtab_get(c->strs, tasks_comm(c->tasks, t, time_ns));
 
 	for (uint32_t i = 0; i < f->ncomms; i++)
 		if (!strcmp(f->comms[i], comm))
@@ -259,7 +316,7 @@ bool filter_task(struct ctx *c, struct cgroups *cgs, const struct sess *s, uint3
 		return false;
 	if (f->ncgroups && !filter_cgroup(c, cgs, s->id, cgroup_id))
 		return false;
-	if (f->ncomms && !filter_comm(c, t))
+	if (f->ncomms && !filter_comm(c, t, time_ns))
 		return false;
 	return true;
 }
@@ -271,7 +328,7 @@ bool filter_sample(struct ctx *c, struct live *lv, const struct sct_sample *sm)
 	if (filter_any_syscall_only(f))
 		return false;
 	return filter_task(c, lv->cgroups, &lv->s, sm->pid, sm->tid, sm->cgroup_id, sm->time_ns,
-			   f->need_task ? tasks_lookup(lv->tasks, lv->s.id, sm->pid, sm->tid) : NULL);
+			   f->need_task ? tasks_lookup(lv->tasks, lv->s.id, sm->pid, sm->tid, sm->time_ns) : NULL);
 }
 
 /* A captured path that starts with one of the --path prefixes. */
@@ -309,7 +366,7 @@ bool filter_syscall(struct ctx *c, struct live *lv, const struct sct_syscall *sc
 	if (!f->need_task)
 		return filter_task(c, lv->cgroups, &lv->s, sc->pid, sc->tid, sc->cgroup_id, sc->time_ns, NULL);
 	return filter_task(c, lv->cgroups, &lv->s, sc->pid, sc->tid, sc->cgroup_id, sc->time_ns,
-			   tasks_lookup(lv->tasks, lv->s.id, sc->pid, sc->tid));
+			   tasks_lookup(lv->tasks, lv->s.id, sc->pid, sc->tid, sc->time_ns));
 }
 
 bool filter_active(const struct filter *f)
@@ -335,6 +392,7 @@ void filter_free(struct filter *f)
 	filter_free_list(f->comms, f->ncomms);
 	filter_free_list(f->cgroups, f->ncgroups);
 	filter_free_list(f->syscalls, f->nsyscalls);
+	free(f->syscall_known);
 	filter_free_list(f->paths, f->npaths);
 	memset(f, 0, sizeof(*f));
 }

@@ -93,8 +93,8 @@ void footer_diag(void *ctx, const struct sct_diag *d)
 			    (unsigned long long)d->offset, (unsigned long long)(d->offset + d->length));
 		break;
 	case SCT_DIAG_TRUNCATED:
-		footer_keep(f->ranges, &f->nranges, NULL, 0, "%s: truncated at byte %llu, %llu bytes lost", file,
-			    (unsigned long long)d->offset, (unsigned long long)d->length);
+		footer_keep(f->ranges, &f->nranges, NULL, 0, "%s: truncated at byte %llu, %llu byte%s lost", file,
+			    (unsigned long long)d->offset, (unsigned long long)d->length, names_plural(d->length));
 		break;
 	default:
 		footer_keep(f->ranges, &f->nranges, text, strlen(text), "%s: at byte %llu: ", file,
@@ -124,6 +124,11 @@ void footer_record(struct footer *f, const struct sct_record *rec)
 		f->newer_records += rec->type > SCT_REC_MAX;
 		break;
 	}
+}
+
+void footer_schema_record(struct footer *f)
+{
+	f->newer_records++;
 }
 
 void footer_add_stats(struct footer *f, const struct sct_reader_stats *st)
@@ -238,7 +243,7 @@ static void footer_sessions(const struct sessions *ss, const struct strtab *strs
 		out_char(o, '\n');
 	}
 	if (n > SESSIONS_LISTED)
-		out_printf(o, "-- ... %u more sessions\n", n - SESSIONS_LISTED);
+		out_printf(o, "-- ... %u more session%s\n", n - SESSIONS_LISTED, names_plural(n - SESSIONS_LISTED));
 }
 
 void footer_print(struct footer *f, const struct sessions *ss, const struct strtab *strs, struct out *o)
@@ -249,8 +254,8 @@ void footer_print(struct footer *f, const struct sessions *ss, const struct strt
 
 	footer_sessions(ss, strs, o);
 	sessions_out_recordings(ss, o);
-	out_printf(o, "-- read %u file%s, %llu records (", f->nfiles, f->nfiles == 1 ? "" : "s",
-		   (unsigned long long)footer_records(f));
+	out_printf(o, "-- read %u file%s, %llu record%s (", f->nfiles, names_plural(f->nfiles),
+		   (unsigned long long)footer_records(f), names_plural(footer_records(f)));
 	/* samples only when there are some: a trace of syscalls reads as it always did */
 	for (int i = 1; i <= SCT_REC_MAX; i++)
 		if (i < SCT_REC_SAMPLE || st->records[i])
@@ -262,22 +267,27 @@ void footer_print(struct footer *f, const struct sessions *ss, const struct strt
 	for (uint32_t i = 0; st->records[SCT_REC_SAMPLE] && i < sessions_count(ss) && i < SESSIONS_LISTED; i++)
 		if (strtab_len(strs, sessions_get(ss, i)->sample_cgroup))
 			footer_sample_cgroup(sessions_get(ss, i), strs, o);
-	out_printf(o, "-- lost events: %llu (ring buffer full %llu, no room in flight %llu) in %llu records\n",
+	out_printf(o, "-- lost events: %llu (ring buffer full %llu, no room in flight %llu) in %llu record%s\n",
 		   (unsigned long long)f->lost_total, (unsigned long long)f->lost_by_cause[1],
-		   (unsigned long long)f->lost_by_cause[2], (unsigned long long)f->lost_records);
-	out_printf(o, "-- warnings: %llu (targets map full: %llu tasks not traced, enumeration failures: %llu, other: %llu)\n",
+		   (unsigned long long)f->lost_by_cause[2], (unsigned long long)f->lost_records,
+		   names_plural(f->lost_records));
+	out_printf(o, "-- warnings: %llu (targets map full: %llu task%s not traced, enumeration failures: %llu, other: %llu)\n",
 		   (unsigned long long)f->warning_records, (unsigned long long)f->warnings_by_kind[1],
-		   (unsigned long long)f->warnings_by_kind[2], (unsigned long long)f->warnings_by_kind[3]);
+		   names_plural(f->warnings_by_kind[1]), (unsigned long long)f->warnings_by_kind[2],
+		   (unsigned long long)f->warnings_by_kind[3]);
 	footer_list(o, f->warnings, f->nwarnings, f->warning_records);
 	out_printf(o, "-- unfinished syscalls: %llu (not in latency statistics)\n", (unsigned long long)f->unfinished);
-	out_printf(o, "-- skipped/corrupt: %llu ranges, %llu bytes; bad blocks: %llu; truncated tail: %llu bytes\n",
-		   (unsigned long long)st->skipped_ranges, (unsigned long long)st->skipped_bytes,
-		   (unsigned long long)st->bad_blocks, (unsigned long long)st->truncated_bytes);
+	out_printf(o, "-- skipped/corrupt: %llu range%s, %llu byte%s; bad blocks: %llu; truncated tail: %llu byte%s\n",
+		   (unsigned long long)st->skipped_ranges, names_plural(st->skipped_ranges),
+		   (unsigned long long)st->skipped_bytes, names_plural(st->skipped_bytes),
+		   (unsigned long long)st->bad_blocks, (unsigned long long)st->truncated_bytes,
+		   names_plural(st->truncated_bytes));
 	footer_list(o, f->ranges, f->nranges, f->range_diags);
-	out_printf(o, "-- unknown (newer format, skipped): %llu frames, %llu records\n",
-		   (unsigned long long)st->unknown_frames, (unsigned long long)st->unknown_records);
+	out_printf(o, "-- unknown (newer format, skipped): %llu frame%s, %llu record%s\n",
+		   (unsigned long long)st->unknown_frames, names_plural(st->unknown_frames),
+		   (unsigned long long)st->unknown_records, names_plural(st->unknown_records));
 	out_printf(o, "-- incomplete: no trailer: %llu session%s\n", (unsigned long long)st->sessions_without_trailer,
-		   st->sessions_without_trailer == 1 ? "" : "s");
+		   names_plural(st->sessions_without_trailer));
 	if (f->input_errors) {
 		out_printf(o, "-- unreadable inputs: %u\n", f->input_errors);
 		footer_list(o, f->errors, f->nerrors, f->input_errors);

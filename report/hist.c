@@ -43,8 +43,8 @@ static void hist_out_one(const struct strtab *strs, struct out *o, const struct 
 	width = snprintf(NULL, 0, "%llu", (unsigned long long)hist_hi(last < 0 ? 0 : last));
 	if (width < 6)
 		width = 6;
-	out_printf(o, ": %llu calls\n%*s : %-10s distribution\n", (unsigned long long)g->lat.count,
-		   2 * width + 4, "duration (ns)", "count");
+	out_printf(o, ": %llu call%s\n%*s : %-10s distribution\n", (unsigned long long)g->lat.count,
+		   names_plural(g->lat.count), 2 * width + 4, "duration (ns)", "count");
 	for (int k = first; k >= 0 && k <= last; k++) {
 		unsigned stars = (unsigned)((unsigned __int128)b[k] * HIST_BAR / peak);
 		char bar[HIST_BAR + 1];

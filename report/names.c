@@ -73,6 +73,35 @@ void names_out_escaped(struct out *o, const void *p, size_t len)
 	}
 }
 
+size_t names_escape(char *dst, size_t cap, const void *p, size_t len)
+{
+	static const char hex[] = "0123456789abcdef";
+	const uint8_t *b = p;
+	size_t n = 0;
+
+	for (size_t i = 0; i < len; i++) {
+		char e[4] = { '\\', '\\' };
+		size_t k = 2;
+
+		if (names_plain(b[i])) {
+			e[0] = (char)b[i];
+			k = 1;
+		} else if (b[i] != '\\') {
+			e[1] = 'x';
+			e[2] = hex[b[i] >> 4];
+			e[3] = hex[b[i] & 15];
+			k = 4;
+		}
+		if (n + k >= cap)
+			break;
+		memcpy(dst + n, e, k);
+		n += k;
+	}
+	if (cap)
+		dst[n] = '\0';
+	return n;
+}
+
 void names_out_secs(struct out *o, int64_t ns, bool sign)
 {
 	uint64_t a = ns < 0 ? (uint64_t)0 - (uint64_t)ns : (uint64_t)ns;
@@ -86,6 +115,33 @@ void names_out_secs(struct out *o, int64_t ns, bool sign)
 	out_u64(o, us / 1000000);
 	snprintf(frac, sizeof(frac), ".%06u", (unsigned)(us % 1000000));
 	out_mem(o, frac, 7);
+}
+
+void names_out_iso(struct out *o, uint64_t realtime_ns, struct iso_second *last)
+{
+	uint64_t sec = realtime_ns / 1000000000u;
+	uint32_t frac = (uint32_t)(realtime_ns % 1000000000u);
+	char *p;
+
+	if (!last->valid || last->sec != sec) {
+		time_t t = (time_t)sec;
+		struct tm tm;
+
+		if (!gmtime_r(&t, &tm) ||
+		    strftime(last->text, sizeof(last->text), "%Y-%m-%dT%H:%M:%S", &tm) != ISO_SECOND_LEN) {
+			out_u64(o, realtime_ns); /* past year 9999: cannot be, from a 64-bit count of ns */
+			return;
+		}
+		last->sec = sec;
+		last->valid = true;
+	}
+	out_mem(o, last->text, ISO_SECOND_LEN);
+	p = out_reserve(o, 11);
+	p[0] = '.';
+	for (int i = 9; i > 0; i--, frac /= 10)
+		p[i] = (char)('0' + frac % 10);
+	p[10] = 'Z';
+	o->len += 11;
 }
 
 void names_out_wall(struct out *o, uint64_t realtime_ns, bool with_date)

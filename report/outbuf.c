@@ -12,37 +12,64 @@
 #include "report.h"
 
 #define OUT_CAP (64u << 10) /* stays in cache; a write(2) per 64 KiB costs little */
+#define OUT_MIN 4096u       /* out_reserve()'s largest request */
 
 /*
  * A named output is created without following a final symlink and never replaces a file
  * unless forced; a forced file keeps no permission that mode lacks, so a report is never
  * more readable than the trace it came from. Devices and FIFOs (-o /dev/null) replace
- * nothing: they are written as they are, forced or not.
+ * nothing: they are written as they are, forced or not. Nothing another user made is written
+ * into (a FIFO in a shared folder would stream the report to them): a new file is made with
+ * O_EXCL, and what exists is checked once opened: a regular file must be ours with no other
+ * link, a FIFO or device ours or root's.
  */
-static int out_create(const char *path, bool force, mode_t mode)
+static int out_check(int fd, bool force)
 {
-	int flags = O_WRONLY | O_CREAT | O_NOFOLLOW | O_CLOEXEC | (force ? 0 : O_EXCL);
-	int fd = open(path, flags, mode), err;
+	bool stream;
 	struct stat st;
 
-	if (fd < 0 && errno == EEXIST && !force) {
-		fd = open(path, O_WRONLY | O_NOFOLLOW | O_CLOEXEC);
-		if (fd >= 0 && !fstat(fd, &st) && (S_ISCHR(st.st_mode) || S_ISFIFO(st.st_mode)))
-			return fd;
-		if (fd >= 0)
-			close(fd);
-		fd = -1;
-		errno = EEXIST;
-	}
+	if (fstat(fd, &st))
+		return -errno;
+	stream = S_ISCHR(st.st_mode) || S_ISFIFO(st.st_mode);
+	if (st.st_uid != geteuid() && !(stream && st.st_uid == 0))
+		return -EPERM;
+	if (stream)
+		return 0;
+	if (!S_ISREG(st.st_mode) || !force)
+		return -EEXIST;
+	return st.st_nlink != 1 ? -EMLINK : 0;
+}
+
+static int out_create(const char *path, bool force, mode_t mode)
+{
+	int fd = open(path, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, mode), err;
+	struct stat st;
+
+	if (fd >= 0)
+		return fd;
+	if (errno != EEXIST)
+		return -errno;
+	fd = open(path, O_WRONLY | O_NOFOLLOW | O_CLOEXEC);
 	if (fd < 0)
 		return -errno;
-	if (fstat(fd, &st) || (S_ISREG(st.st_mode) && (ftruncate(fd, 0) ||
-	    ((st.st_mode & ~mode & 07777) && fchmod(fd, st.st_mode & mode & 07777))))) {
+	err = out_check(fd, force);
+	if (!err && (fstat(fd, &st) || (S_ISREG(st.st_mode) && (ftruncate(fd, 0) ||
+	    ((st.st_mode & ~mode & 07777) && fchmod(fd, st.st_mode & mode & 07777))))))
 		err = -errno;
+	if (err) {
 		close(fd);
 		return err;
 	}
 	return fd;
+}
+
+int out_open_mem(struct out *o, size_t cap)
+{
+	memset(o, 0, sizeof(*o));
+	o->fd = -1;
+	o->cap = cap < OUT_MIN ? OUT_MIN : cap;
+	o->buf = malloc(o->cap);
+	return o->buf ? 0 : -ENOMEM;
 }
 
 int out_open(struct out *o, const char *path, bool force, mode_t mode)
@@ -65,9 +92,35 @@ int out_open(struct out *o, const char *path, bool force, mode_t mode)
 	return 0;
 }
 
+/* A memory out doubles; after a failure it drops what it holds and keeps -ENOMEM. */
+static void out_grow(struct out *o)
+{
+	size_t cap = o->cap > SIZE_MAX / 2 ? SIZE_MAX : o->cap * 2;
+	char *tmp = o->err ? NULL : realloc(o->buf, cap);
+
+	if (!tmp) {
+		o->err = o->err ? o->err : -ENOMEM;
+		o->len = 0;
+		return;
+	}
+	o->buf = tmp;
+	o->cap = cap;
+}
+
 void out_flush(struct out *o)
 {
 	size_t off = 0;
+
+	if (o->put) {
+		o->put(o->to, o->buf, o->len);
+		o->len = 0;
+		return;
+	}
+	if (o->fd < 0) {
+		if (o->len == o->cap)
+			out_grow(o);
+		return;
+	}
 
 	while (off < o->len && !o->err) {
 		ssize_t n = write(o->fd, o->buf + off, o->len - off);
@@ -109,9 +162,14 @@ int out_close(struct out *o)
 	return err;
 }
 
+/* One flush or one doubling makes room: every buffer holds at least OUT_MIN bytes. */
 char *out_reserve(struct out *o, size_t n)
 {
-	if (o->cap - o->len < n)
+	if (o->cap - o->len >= n)
+		return o->buf + o->len;
+	if (o->fd < 0 && !o->put)
+		out_grow(o);
+	else
 		out_flush(o);
 	return o->buf + o->len;
 }

@@ -46,13 +46,22 @@ void hashmap_remove(struct hashmap *m, const uint64_t *key);
 void hashmap_free(struct hashmap *m);
 
 /* ---------------------------------------------------------------- outbuf.c */
-/* Buffered output to an fd; the first write error sticks and out_close() returns it. */
+/*
+ * Buffered output to an fd; the first write error sticks and out_close() returns it. An out
+ * with fd -1 is a memory buffer (out_open_mem()) that grows to hold whatever is written: a
+ * value from a file is as long as the format's limits allow, never cut; a growth that fails
+ * sets err to -ENOMEM, which its user must check. With put, an out passes each full buffer
+ * through put() into the out to instead (an escaping filter: a value of any size streams
+ * through a fixed buffer).
+ */
 struct out {
 	char *buf;
 	size_t len, cap;
 	int fd;
 	int err;
 	bool own_fd;
+	void (*put)(struct out *to, const void *p, size_t n);
+	struct out *to;
 };
 /*
  * "-" or NULL = stdout. A file is created with mode (less the umask), never through a final
@@ -60,6 +69,8 @@ struct out {
  * file is truncated and loses the permissions mode lacks.
  */
 int out_open(struct out *o, const char *path, bool force, mode_t mode);
+/* A memory out of at least cap bytes (fd -1; the caller frees o->buf). 0 or -ENOMEM. */
+int out_open_mem(struct out *o, size_t cap);
 int out_close(struct out *o);
 /* out_close(), then 0, or EXIT_INPUT with "TOOL: writing NAME: reason" on stderr (silent on
  * EPIPE: whoever read the output chose to stop). */
@@ -122,6 +133,11 @@ int fdpaths_apply(struct fdpaths *fp, const struct fd_effect *e);
 /* line with its fd marks filled in: "3</etc/hosts>", or "3" for an fd not followed. */
 void fdpaths_out(const struct fdpaths *fp, struct out *o, const char *line, size_t len, uint32_t sess,
 		 uint32_t pid);
+/* "s" after a count of n things but 1: "1 call", "2 calls". */
+static inline const char *names_plural(uint64_t n)
+{
+	return n == 1 ? "" : "s";
+}
 /* True when a return value is a failed syscall's -errno. */
 static inline bool names_is_error(int64_t ret)
 {
@@ -135,8 +151,21 @@ static inline bool names_is_error(int64_t ret)
 void names_out_escaped(struct out *o, const void *p, size_t len);
 /* Columns names_out_escaped() takes for these bytes. */
 size_t names_escaped_len(const void *p, size_t len);
+/* The same escapes into dst (cap bytes, NUL-terminated; whole escapes only): bytes written. */
+size_t names_escape(char *dst, size_t cap, const void *p, size_t len);
 /* Seconds with 6 decimals from ns (truncated toward zero), with a sign if asked. */
 void names_out_secs(struct out *o, int64_t ns, bool sign);
+/*
+ * Wall clock as ISO 8601 UTC with nanoseconds, 2026-01-01T00:00:00.000000007Z. The text of
+ * the second last rendered is kept in *last (zeroed at first): rows come in time order.
+ */
+#define ISO_SECOND_LEN 19 /* 2026-01-01T00:00:00 */
+struct iso_second {
+	uint64_t sec;
+	bool valid;
+	char text[ISO_SECOND_LEN + 1];
+};
+void names_out_iso(struct out *o, uint64_t realtime_ns, struct iso_second *last);
 /* Wall clock as YYYY-MM-DD HH:MM:SS.ffffff (local time zone) or HH:MM:SS.ffffff. */
 void names_out_wall(struct out *o, uint64_t realtime_ns, bool with_date);
 
@@ -203,11 +232,12 @@ void cgroups_free(struct cgroups *cgs);
 /* ---------------------------------------------------------------- tasks.c */
 struct task {
 	uint32_t index;         /* in creation order */
+	uint32_t id;            /* libsct's (struct sct_tasks), SCT_TASK_NONE: no record describes it */
 	uint32_t sess, pid, tid, ppid;
 	uint64_t start_ns;      /* 0 when unknown */
-	uint64_t first_ns, end_ns;
+	uint64_t first_ns, end_ns; /* first_ns: its start, else when first asked for */
 	uint64_t cgroup_id;
-	uint32_t comm;          /* strtab id */
+	uint32_t comm;          /* strtab id of its last name (0 = none); tasks_comm(): at a time */
 	uint32_t filename;      /* strtab id of the last exec'd file, 0 = none */
 	uint32_t nexec;
 	int32_t exit_code;
@@ -216,19 +246,25 @@ struct task {
 	uint8_t tree_mark;      /* tree.c: shown */
 	uint64_t nsyscalls;     /* syscalls of this thread passing the filters */
 	struct task *process;   /* thread-group leader (self for leaders) */
-	struct task *parent;    /* parent process, NULL if unknown */
+	struct task *parent;    /* parent process, NULL if unknown (set by tasks_link()) */
 	struct task *child, *sibling;  /* processes */
 	struct task *thread, *next_thread; /* non-leader threads */
 };
 struct tasks;
 struct tasks *tasks_new(struct strtab *strs); /* comm and filenames are interned in strs */
-/* The current task of (sess, tid), creating a placeholder if none. NULL on ENOMEM. */
-struct task *tasks_lookup(struct tasks *ts, uint32_t sess, uint32_t pid, uint32_t tid);
-/* The current task of (sess, tid) or NULL; never creates one. */
-struct task *tasks_peek(struct tasks *ts, uint32_t sess, uint32_t tid);
+/*
+ * The task that tid was in sess at time_ns (spec/FORMAT.md 9.2), or a placeholder per
+ * (sess, tid) when no record describes one. NULL on ENOMEM.
+ */
+struct task *tasks_lookup(struct tasks *ts, uint32_t sess, uint32_t pid, uint32_t tid, uint64_t time_ns);
+/* The same, NULL when no record describes one; never makes a placeholder. */
+struct task *tasks_peek(struct tasks *ts, uint32_t sess, uint32_t tid, uint64_t time_ns);
+/* Strtab id of t's name at time_ns; 0 (the empty string) if unknown or t is NULL. */
+uint32_t tasks_comm(struct tasks *ts, const struct task *t, uint64_t time_ns);
+/* Feed a lifecycle record (others are ignored); in file order, twice is harmless. -ENOMEM. */
 int tasks_apply(struct tasks *ts, uint32_t sess, const struct sct_record *rec);
-/* Links parents by pid where FORK records did not; call once after reading. */
-void tasks_link(struct tasks *ts);
+/* After reading: every described task, its last name, parents, children and threads. -ENOMEM. */
+int tasks_link(struct tasks *ts);
 uint32_t tasks_count(const struct tasks *ts);
 struct task *tasks_at(const struct tasks *ts, uint32_t index);
 void tasks_free(struct tasks *ts);
@@ -244,16 +280,48 @@ void tasks_free(struct tasks *ts);
 struct live {
 	struct sess s;
 	const struct sct_session *session; /* the reader's: valid until its next SESSION record */
+	/*
+	 * Which HEADER (or stretch without one) this is, unique over all inputs: the files of one
+	 * recording share s.id, so what is cached per HEADER is keyed by this.
+	 */
+	uint64_t serial;
 	struct tasks *tasks;
 	struct cgroups *cgroups;
 	uint32_t nr_name[2][NR_CACHE];  /* [abi][nr] -> strtab id + 1 of the name; 0 = not looked up */
 	uint8_t nr_pass[2][NR_CACHE];   /* --syscall filter per [abi][nr]: 0 unknown, 1 pass, 2 drop */
 };
 
+/* ---------------------------------------------------------------- window.c */
+#define WINDOW_RECORDS 16384u     /* records a stream holds back (spec/FORMAT.md 9.2) */
+#define WINDOW_BYTES (4u << 20)   /* bytes of their strings */
+struct window;
+struct window *window_new(void); /* NULL on ENOMEM */
+/* A copy of rec, strings included, at the back. -ENOMEM; -ENOBUFS when full of records. */
+int window_push(struct window *w, const struct sct_record *rec);
+/* The oldest record into *rec (its strings valid until the next pop or free). n > 0. */
+void window_pop(struct window *w, struct sct_record *rec);
+uint32_t window_count(const struct window *w);
+/* Past either bound: the oldest record is due. */
+bool window_full(const struct window *w);
+void window_free(struct window *w);
+
+/* ---------------------------------------------------------------- input.c (more) */
+/* A session numbered by the first pass over an input (input_open(), for task identity). */
+struct input_pre {
+	uint32_t id, number;
+};
+
 struct input {
 	struct sct_reader *r;
 	const char *path;
 	struct live *cur;  /* current session, NULL before the first record */
+	bool read;         /* a record or a clean end came: counted in ctx.inputs_read */
+	struct input_pre *pre; /* the sessions of the first pass, in input order */
+	uint32_t npre, ipre, cappre;
+	struct window *win;    /* a stream whose records need their task: held back here */
+	bool session_due;      /* the reader returned a SESSION: the window drains first */
+	bool ended;            /* the reader is done: the window drains, then end_rc */
+	int end_rc;
 };
 
 struct ctx;
@@ -261,6 +329,8 @@ struct ctx;
 int input_tables_new(struct ctx *c);
 void input_tables_free(struct ctx *c);
 int input_open(struct ctx *c, struct input *in, const char *path);
+/* sct_reader_next(), counting the input in c->inputs_read once it gives a record or its end. */
+int input_read(struct ctx *c, struct input *in, struct sct_record *rec);
 /*
  * Next record, with sessions and cgroups kept up to date. 1, 0 at end, or -err. Records of a
  * type above SCT_REC_MAX that the session's HEADER describes come too (read their fields with
@@ -280,6 +350,8 @@ uint32_t input_syscall_name(struct ctx *c, struct live *lv, uint32_t nr, uint32_
 const struct sct_event_desc *input_event(const struct live *lv, const struct sct_sample *sm);
 /* Name of a sample's event: strtab id of "GROUP:NAME" ("event_N" if the HEADER has none). */
 uint32_t input_event_name(struct ctx *c, struct live *lv, const struct sct_sample *sm);
+/* Type 9 is SAMPLE in the live session: from format 1.1 on (and without a HEADER). */
+bool input_sample_session(const struct live *lv);
 
 /* ---------------------------------------------------------------- filter.c */
 #define FILTER_MAX_IDS 256
@@ -290,6 +362,8 @@ struct filter {
 	char **comms; uint32_t ncomms;
 	char **cgroups; uint32_t ncgroups; /* path prefixes or ids */
 	char **syscalls; uint32_t nsyscalls;
+	uint8_t *syscall_known; /* per --syscall name: a HEADER's table names it (or it is syscall_N) */
+	bool tables_seen;       /* a session with a HEADER was read: the names could be checked */
 	char **paths; uint32_t npaths;     /* --path: prefixes of a captured path (format 1.3) */
 	bool failed;
 	uint64_t min_duration;
@@ -304,6 +378,18 @@ int filter_parse_ids(uint32_t *ids, uint32_t *n, const char *arg);
 int filter_parse_list(char ***list, uint32_t *n, const char *arg);
 /* One item, taken whole (a path may hold commas). */
 int filter_add_item(char ***list, uint32_t *n, const char *item);
+/*
+ * --syscall NAME[,NAME...]: 0, -EINVAL (empty), -ENOMEM, or -EPROTONOSUPPORT with *bad the
+ * first of strace's classes (%file, ...), which no tool takes yet.
+ */
+int filter_parse_syscalls(struct filter *f, const char *arg, const char **bad);
+/* A session's HEADER was read: its tables say which --syscall names exist. */
+void filter_note_session(struct filter *f, const struct sct_session *s);
+/*
+ * Once every input is read: the next --syscall name (from *from on) that no HEADER's table
+ * names, or NULL; none when no HEADER was read (blocks without one have no names to check).
+ */
+const char *filter_unknown_syscall(const struct filter *f, uint32_t *from);
 int filter_parse_duration(const char *arg, uint64_t *ns);
 int filter_parse_time(const char *arg, int64_t *v, bool *wall);
 /* Task-level filters on a sample; false under a syscall-only filter (--syscall, ...). */
@@ -418,12 +504,24 @@ struct ctx {
 	struct env *env;
 	struct footer *footer;
 	bool track_tasks;    /* keep the task table (comm, process tree) */
+	bool hold_streams;   /* with track_tasks: a stream's records wait in a window (window.c) */
 	bool keep_ended;     /* keep cgroups of sessions that are over (tree, summary) */
 	bool keep_sessions;  /* the output names sessions and tasks after they end (tree, task labels) */
 	struct strtab *strs;
 	struct sessions *sessions;
 	struct cgroups *cgroups;
 	struct tasks *tasks;
+	/*
+	 * Inputs that gave a record or a clean end. With none, every input failed and its
+	 * message said why: no table or footer of nothing follows.
+	 */
+	uint32_t inputs_read;
+	uint64_t nlive;      /* HEADERs and stretches without one read so far (struct live's serial) */
+	/*
+	 * input_next() also returns records of type 9 of a 1.0 session, a type only its HEADER's
+	 * schema describes (read them with sct_reader_field()); else it passes them by.
+	 */
+	bool schema_type9;
 };
 
 /* ---------------------------------------------------------------- footer.c */
@@ -432,6 +530,8 @@ struct footer *footer_new(void);
 void footer_diag(void *footer, const struct sct_diag *d);
 void footer_set_file(struct footer *f, const char *path);
 void footer_record(struct footer *f, const struct sct_record *rec);
+/* A record of a type its session's version does not define, which its HEADER describes. */
+void footer_schema_record(struct footer *f);
 void footer_add_stats(struct footer *f, const struct sct_reader_stats *st);
 void footer_input_error(struct footer *f, const char *path, const char *msg);
 /* The footer, with a line per session of ss (names in strs). */
@@ -449,7 +549,7 @@ void footer_free(struct footer *f);
 void csv_bytes(struct out *o, const void *p, size_t len);
 /* Bytes inside a quoted CSV field: quotes doubled, no surrounding quotes. */
 void csv_quoted_part(struct out *o, const void *p, size_t len);
-/* One JSON string: valid UTF-8 as is, other bytes as \u00XX of their value. */
+/* One JSON string: valid UTF-8 as is but C1 controls (\u0080..\u009f), other bytes as \u00XX of their value. */
 void json_string(struct out *o, const void *p, size_t len);
 
 /* ---------------------------------------------------------------- samples.c */
@@ -458,13 +558,14 @@ void json_string(struct out *o, const void *p, size_t len);
  * integers as numbers, strings as strings, other arrays as arrays of numbers, and a field
  * whose data lies outside the payload as an error marker, never its bytes.
  */
-/* Bytes a field's JSON text takes at most (a 64 KiB payload as \u00XX escapes): scratch size. */
+/* Bytes a field's JSON text takes at most (a 64 KiB payload as \u00XX escapes): the first
+ * size of a scratch, which then never grows for one field. */
 #define SAMPLE_JSON_MAX (512u << 10)
 /* JSON value of one field. */
 void sample_json_value(struct out *o, const struct sct_event_field *f, struct sct_bytes payload);
 /* JSON object of every field: {"name":value,...}. */
 void sample_json_fields(struct out *o, const struct sct_event_desc *ev, struct sct_bytes payload);
-/* The same object as one CSV field; scratch: an fd -1 out of SAMPLE_JSON_MAX bytes. */
+/* The same object as one CSV field; scratch: a memory out (out_open_mem()). */
 void sample_csv_fields(struct out *o, struct out *scratch, const struct sct_event_desc *ev,
 		       struct sct_bytes payload);
 /* One field as a CSV field: numbers, strings as their bytes, arrays and errors as JSON. */

@@ -36,6 +36,9 @@ static const char usage_text[] =
 "  -p, --pid PID[,PID]    thread groups        -t, --tid TID[,TID]   threads\n"
 "  -c, --comm NAME[,..]   task command name    -g, --cgroup ID|PATH[,..]  id or path prefix\n"
 "  -S, --syscall NAME[,..]                     -f, --failed      failed calls only (-errno)\n"
+"                         names of the traces' syscall tables (compat:NAME: the compat ABI's\n"
+"                         only; syscall_N as reports show unnamed ones); a name no input's\n"
+"                         table has is a usage error; classes (%file) are not supported\n"
 "  -P, --path PREFIX      calls with a captured file name (either of rename's two) that\n"
 "                         starts with PREFIX (repeatable; traces of sct-record --args)\n"
 "  -d, --min-duration D   e.g. 500us, 2ms, 1.5s (bare number: seconds)\n"
@@ -76,12 +79,18 @@ static const struct option long_opts[] = {
 	{ NULL, 0, NULL, 0 },
 };
 
+static int usage_hint(void)
+{
+	fputs("Usage: sct-report [OPTIONS] FILE...  (sct-report --help for more)\n", stderr);
+	return -EINVAL;
+}
+
 static int usage_error(const char *fmt, const char *arg)
 {
 	fprintf(stderr, "sct-report: ");
 	fprintf(stderr, fmt, arg);
-	fprintf(stderr, "\nUsage: sct-report [OPTIONS] FILE...  (sct-report --help for more)\n");
-	return -EINVAL;
+	fputc('\n', stderr);
+	return usage_hint();
 }
 
 static int parse_by(struct env *env, const char *arg)
@@ -160,6 +169,38 @@ static int parse_u64(const char *arg, uint64_t *v, const char *what)
 	return 0;
 }
 
+static int parse_syscalls(struct filter *f, const char *arg)
+{
+	const char *bad = NULL;
+	int err = filter_parse_syscalls(f, arg, &bad);
+
+	if (err == -EPROTONOSUPPORT) {
+		fprintf(stderr, "sct-report: invalid --syscall: '%s': syscall classes are not supported; "
+			"name the syscalls (e.g. --syscall open,openat)\n", bad);
+		return usage_hint();
+	}
+	return err ? usage_error("invalid --syscall: '%s'", arg) : 0;
+}
+
+/*
+ * After reading: a --syscall name that no HEADER's table names is a typo or another
+ * architecture's call, never a filter that quietly matches nothing. EXIT_USAGE if so.
+ */
+static int check_syscalls(const struct filter *f)
+{
+	const char *name;
+	uint32_t from = 0;
+	bool any = false;
+
+	while ((name = filter_unknown_syscall(f, &from))) {
+		fprintf(stderr, "sct-report: unknown syscall '%s': no syscall table of the inputs names it\n", name);
+		any = true;
+	}
+	if (any)
+		usage_hint();
+	return any ? EXIT_USAGE : 0;
+}
+
 static int parse_opt(struct env *env, int c, const char *arg)
 {
 	struct filter *f = &env->filter;
@@ -184,7 +225,7 @@ static int parse_opt(struct env *env, int c, const char *arg)
 	case 'g':
 		return filter_parse_list(&f->cgroups, &f->ncgroups, arg) ? usage_error("invalid --cgroup: '%s'", arg) : 0;
 	case 'S':
-		return filter_parse_list(&f->syscalls, &f->nsyscalls, arg) ? usage_error("invalid --syscall: '%s'", arg) : 0;
+		return parse_syscalls(f, arg);
 	case 'P':
 		if (!*arg)
 			return usage_error("invalid --path: '%s' (a prefix expected)", arg);
@@ -208,13 +249,14 @@ static int parse_args(struct env *env, int argc, char **argv)
 
 	env->by[0] = BY_SYSCALL;
 	env->nby = 1;
+	argv[0] = (char *)"sct-report"; /* getopt's messages name the tool, not the path it ran by */
 	while ((c = getopt_long(argc, argv, "THb:s:n:ep:t:c:g:S:P:fd:h", long_opts, NULL)) != -1) {
 		if (c == 'h') {
 			fputs(usage_text, stdout);
 			exit(0);
 		}
-		if (c == '?')
-			return usage_error("%s", "bad option");
+		if (c == '?') /* getopt said which option and why */
+			return usage_hint();
 		err = parse_opt(env, c, optarg);
 		if (err)
 			return err;
@@ -277,7 +319,8 @@ static int run_aggregate(struct ctx *c, struct summary *sm)
 				continue;
 			} else if (rec.type == SCT_REC_SYSCALL && !sc->unfinished && syscall_pass(c, in.cur, sc)) {
 				if (env->mode == MODE_TREE) {
-					struct task *t = tasks_lookup(in.cur->tasks, in.cur->s.id, sc->pid, sc->tid);
+					struct task *t = tasks_lookup(in.cur->tasks, in.cur->s.id, sc->pid, sc->tid,
+								      sc->time_ns);
 
 					if (!t)
 						n = -ENOMEM;
@@ -351,7 +394,10 @@ static int run_timeline(struct ctx *c, struct timeline *tl, struct out *o)
 		input_close(c, &ins[pick]);
 		open[pick] = false;
 	}
-	err = timeline_finish(tl, o);
+	/* lines still in the reorder window are dropped: the command line was wrong */
+	err = check_syscalls(&env->filter);
+	if (!err)
+		err = timeline_finish(tl, o);
 cleanup:
 	for (int i = 0; ins && i < env->nfiles; i++)
 		if (open[i])
@@ -362,6 +408,7 @@ cleanup:
 	return err;
 }
 
+/* 0, a negative errno, or EXIT_USAGE after a usage error it printed. */
 static int run(struct ctx *c, struct out *o)
 {
 	struct summary *sm = NULL;
@@ -376,12 +423,12 @@ static int run(struct ctx *c, struct out *o)
 	}
 	sm = summary_new(c);
 	err = sm ? run_aggregate(c, sm) : -ENOMEM;
-	if (!err && c->env->mode == MODE_SUMMARY)
-		err = summary_print(sm, o);
-	else if (!err && c->env->mode == MODE_HIST)
-		err = hist_print(c, sm, o);
-	else if (!err)
-		err = tree_print(c, o);
+	/* with every input failed, each said why: no table of nothing */
+	if (!err && c->inputs_read)
+		err = check_syscalls(&c->env->filter);
+	if (!err && c->inputs_read)
+		err = c->env->mode == MODE_SUMMARY ? summary_print(sm, o) :
+		      c->env->mode == MODE_HIST ? hist_print(c, sm, o) : tree_print(c, o);
 	summary_free(sm);
 	return err;
 }
@@ -393,10 +440,13 @@ int main(int argc, char **argv)
 	struct out o;
 	int err, status;
 
-	if (parse_args(&env, argc, argv))
+	if (parse_args(&env, argc, argv)) {
+		filter_free(&env.filter);
 		return EXIT_USAGE;
+	}
 	env.filter_active = filter_active(&env.filter);
 	c.track_tasks = needs_tasks(&env);
+	c.hold_streams = true;
 	c.keep_sessions = needs_sessions(&env);
 	c.keep_ended = env.mode != MODE_TIMELINE; /* the timeline prints each line as it reads */
 	c.footer = footer_new();
@@ -411,8 +461,13 @@ int main(int argc, char **argv)
 		return EXIT_INPUT;
 	}
 	err = run(&c, &o);
-	footer_print(c.footer, c.sessions, c.strs, &o);
-	status = footer_exit_status(c.footer, "sct-report", env.strict, err);
+	if (err == EXIT_USAGE) {
+		status = EXIT_USAGE;
+	} else {
+		if (err || c.inputs_read)
+			footer_print(c.footer, c.sessions, c.strs, &o);
+		status = footer_exit_status(c.footer, "sct-report", env.strict, err);
+	}
 	if (out_finish(&o, "sct-report", "output"))
 		status = EXIT_INPUT;
 	footer_free(c.footer);

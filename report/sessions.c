@@ -177,7 +177,9 @@ void sessions_out_recordings(const struct sessions *ss, struct out *o)
 
 		if (rec->nseqs == 1 && lo == 1)
 			continue;
-		out_printf(o, "-- recording %s: %u file%s, sequence %llu-%llu, read as session %u", rec->id,
+		out_str(o, "-- recording ");
+		names_out_escaped(o, rec->id, strlen(rec->id));
+		out_printf(o, ": %u file%s, sequence %llu-%llu, read as session %u",
 			   rec->nseqs, rec->nseqs == 1 ? "" : "s", (unsigned long long)lo,
 			   (unsigned long long)hi, rec->s.number);
 		recording_out_holes(o, rec);

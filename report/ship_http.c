@@ -2,8 +2,12 @@
 /*
  * ClickHouse's HTTP interface through libcurl: the statement is the start of the POST body
  * and the rows follow it, so an INSERT streams a converter's output of any size with
- * chunked encoding and constant memory. A stalled transfer (under 1 byte/s for 60 s) fails
- * rather than hangs a timer job.
+ * chunked encoding and constant memory. Nothing from the server can hold a timer job (and
+ * its lock) for long or fill its memory: a stalled transfer (under 1 byte/s for 60 s) and a
+ * request longer than the timeout fail, and so does an answer over the size cap. The
+ * password goes in an Authorization header, never in the URL (which ps would show when it
+ * is on the command line, and proxies and server logs keep). What the server says reaches
+ * stderr escaped: an exception quotes the statement, names of the file's columns included.
  */
 #include <curl/curl.h>
 #include <errno.h>
@@ -13,13 +17,16 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "report.h"
 #include "ship.h"
 
 struct ship_http {
 	CURL *curl;
 	struct curl_slist *headers;
-	char *url;
-	char err[SHIP_ERR_MAX + 64];
+	char *url, *user, *password;
+	unsigned timeout_s;
+	size_t max_response;
+	char err[SHIP_ERR_MAX * 4 + 64];
 	char curl_err[CURL_ERROR_SIZE];
 };
 
@@ -31,23 +38,37 @@ struct ship_body {
 	bool read_failed;
 };
 
-/* The answer: its first SHIP_ERR_MAX bytes are kept, the rest is read and dropped. */
+/* The answer: its first SHIP_ERR_MAX bytes are kept, the rest up to max bytes read and dropped. */
 struct ship_answer {
 	char buf[SHIP_ERR_MAX];
 	size_t len;
+	size_t total, max;
 };
 
-struct ship_http *ship_http_new(const char *url)
+static char *ship_strdup(const char *s, bool *failed)
+{
+	char *d = s ? strdup(s) : NULL;
+
+	*failed |= s && !d;
+	return d;
+}
+
+struct ship_http *ship_http_new(const struct ship_http_opts *o)
 {
 	struct ship_http *h = calloc(1, sizeof(*h));
+	bool failed = false;
 
 	if (!h)
 		return NULL;
-	h->url = strdup(url);
+	h->timeout_s = o->timeout_s;
+	h->max_response = o->max_response;
+	h->url = ship_strdup(o->url, &failed);
+	h->user = ship_strdup(o->user, &failed);
+	h->password = ship_strdup(o->password, &failed);
 	h->curl = curl_easy_init();
 	/* no "Expect: 100-continue": a stream of rows starts at once instead of after a wait */
 	h->headers = curl_slist_append(NULL, "Expect:");
-	if (!h->url || !h->curl || !h->headers) {
+	if (failed || !h->url || !h->curl || !h->headers) {
 		ship_http_free(h);
 		return NULL;
 	}
@@ -62,6 +83,10 @@ void ship_http_free(struct ship_http *h)
 		curl_easy_cleanup(h->curl);
 	curl_slist_free_all(h->headers);
 	free(h->url);
+	free(h->user);
+	if (h->password)
+		explicit_bzero(h->password, strlen(h->password));
+	free(h->password);
 	free(h);
 }
 
@@ -99,6 +124,9 @@ static size_t ship_write(char *src, size_t size, size_t nmemb, void *arg)
 	struct ship_answer *a = arg;
 	size_t n = size * nmemb, room = sizeof(a->buf) - 1 - a->len;
 
+	a->total += n;
+	if (a->total > a->max)
+		return 0; /* curl fails the transfer: CURLE_WRITE_ERROR */
 	memcpy(a->buf + a->len, src, n < room ? n : room);
 	a->len += n < room ? n : room;
 	return n;
@@ -111,6 +139,26 @@ static void ship_first_line(struct ship_answer *a)
 	a->buf[strcspn(a->buf, "\r\n")] = '\0';
 }
 
+/* Why curl failed, in words a person can act on. */
+static void ship_curl_error(struct ship_http *h, const struct ship_body *b, const struct ship_answer *a, CURLcode rc)
+{
+	const char *what = *h->curl_err ? h->curl_err : curl_easy_strerror(rc);
+	int n = 0;
+
+	if (b->read_failed) {
+		snprintf(h->err, sizeof(h->err), "reading the converter's output failed");
+		return;
+	}
+	if (rc == CURLE_WRITE_ERROR && a->total > a->max) {
+		snprintf(h->err, sizeof(h->err), "the server's answer is over %zu bytes (--max-response)", a->max);
+		return;
+	}
+	/* the low-speed limit says so itself ("too slow"); the total timeout gets its option's name */
+	if (rc == CURLE_OPERATION_TIMEDOUT && !strstr(what, "too slow"))
+		n = snprintf(h->err, sizeof(h->err), "no whole answer within %u s (--timeout): ", h->timeout_s);
+	names_escape(h->err + n, sizeof(h->err) - (size_t)n, what, strlen(what));
+}
+
 static int ship_post(struct ship_http *h, struct ship_body *b, struct ship_answer *a)
 {
 	CURL *c = h->curl;
@@ -120,6 +168,11 @@ static int ship_post(struct ship_http *h, struct ship_body *b, struct ship_answe
 	curl_easy_reset(c);
 	h->curl_err[0] = '\0';
 	curl_easy_setopt(c, CURLOPT_URL, h->url);
+	curl_easy_setopt(c, CURLOPT_PROTOCOLS_STR, "http,https");
+	if (h->user)
+		curl_easy_setopt(c, CURLOPT_USERNAME, h->user);
+	if (h->password)
+		curl_easy_setopt(c, CURLOPT_PASSWORD, h->password);
 	curl_easy_setopt(c, CURLOPT_POST, 1L);
 	curl_easy_setopt(c, CURLOPT_HTTPHEADER, h->headers);
 	curl_easy_setopt(c, CURLOPT_READFUNCTION, ship_read);
@@ -130,20 +183,22 @@ static int ship_post(struct ship_http *h, struct ship_body *b, struct ship_answe
 	curl_easy_setopt(c, CURLOPT_CONNECTTIMEOUT, 10L);
 	curl_easy_setopt(c, CURLOPT_LOW_SPEED_LIMIT, 1L);
 	curl_easy_setopt(c, CURLOPT_LOW_SPEED_TIME, 60L);
+	curl_easy_setopt(c, CURLOPT_TIMEOUT, (long)h->timeout_s);
 	curl_easy_setopt(c, CURLOPT_NOSIGNAL, 1L);
 	if (b->fd < 0)
 		curl_easy_setopt(c, CURLOPT_POSTFIELDSIZE_LARGE, (curl_off_t)b->len);
 	rc = curl_easy_perform(c);
 	ship_first_line(a);
 	if (rc != CURLE_OK) {
-		snprintf(h->err, sizeof(h->err), "%s", b->read_failed ? "reading the converter's output failed" :
-			 *h->curl_err ? h->curl_err : curl_easy_strerror(rc));
+		ship_curl_error(h, b, a, rc);
 		return -EIO;
 	}
 	curl_easy_getinfo(c, CURLINFO_RESPONSE_CODE, &code);
 	if (code != 200) {
-		snprintf(h->err, sizeof(h->err), "HTTP %ld: %s", code, a->buf);
-		return -EIO;
+		int n = snprintf(h->err, sizeof(h->err), "HTTP %ld: ", code);
+
+		names_escape(h->err + n, sizeof(h->err) - (size_t)n, a->buf, strlen(a->buf));
+		return -EREMOTEIO;
 	}
 	return 0;
 }
@@ -151,7 +206,7 @@ static int ship_post(struct ship_http *h, struct ship_body *b, struct ship_answe
 int ship_http_query(struct ship_http *h, const char *sql, char *out, size_t cap)
 {
 	struct ship_body b = { .head = sql, .len = strlen(sql), .fd = -1 };
-	struct ship_answer a = { .len = 0 };
+	struct ship_answer a = { .max = h->max_response };
 	int err = ship_post(h, &b, &a);
 
 	if (!err && out && cap)
@@ -162,7 +217,7 @@ int ship_http_query(struct ship_http *h, const char *sql, char *out, size_t cap)
 int ship_http_post_fd(struct ship_http *h, const char *head, size_t len, int fd)
 {
 	struct ship_body b = { .head = head, .len = len, .fd = fd };
-	struct ship_answer a = { .len = 0 };
+	struct ship_answer a = { .max = h->max_response };
 
 	return ship_post(h, &b, &a);
 }

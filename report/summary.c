@@ -35,6 +35,7 @@ struct summary {
 struct subject {
 	uint32_t pid, tid;
 	uint64_t cgroup_id;
+	uint64_t time_ns;         /* which task, and its name then (spec/FORMAT.md 9.2) */
 	uint32_t name;            /* strtab id: syscall or event name (when sm->named) */
 	uint32_t path;            /* strtab id: the first captured path (when sm->paths) */
 };
@@ -120,7 +121,7 @@ static int summary_key(struct summary *sm, struct live *lv, const struct subject
 		uint32_t by = sm->env->by[k];
 
 		if ((by == BY_PROCESS || by == BY_THREAD || by == BY_COMM) && !t) {
-			t = tasks_lookup(lv->tasks, lv->s.id, sc->pid, sc->tid);
+			t = tasks_lookup(lv->tasks, lv->s.id, sc->pid, sc->tid, sc->time_ns);
 			if (!t)
 				return -ENOMEM;
 		}
@@ -144,7 +145,7 @@ static int summary_key(struct summary *sm, struct live *lv, const struct subject
 			break;
 		}
 		case BY_COMM:
-			key[k] = t->comm;
+			key[k] = tasks_comm(lv->tasks, t, sc->time_ns);
 			break;
 		case BY_PATH:
 			key[k] = sc->path;
@@ -178,7 +179,7 @@ static struct group *summary_find_key(struct summary *sm, struct live *lv, const
 
 static struct group *summary_find(struct summary *sm, struct live *lv, const struct sct_syscall *sc)
 {
-	struct subject sj = { sc->pid, sc->tid, sc->cgroup_id, 0, 0 };
+	struct subject sj = { sc->pid, sc->tid, sc->cgroup_id, sc->time_ns, 0, 0 };
 	struct group **slot = NULL;
 
 	if (sm->env->nby == 1 && sm->env->by[0] == BY_SYSCALL && sc->nr < NR_CACHE) {
@@ -294,7 +295,7 @@ static int summary_session(struct summary *sm, struct live *lv)
 
 int summary_add_sample(struct summary *sm, struct live *lv, const struct sct_sample *sample)
 {
-	struct subject sj = { sample->pid, sample->tid, sample->cgroup_id, 0, 0 };
+	struct subject sj = { sample->pid, sample->tid, sample->cgroup_id, sample->time_ns, 0, 0 };
 	struct group *g;
 
 	if (summary_session(sm, lv))
@@ -332,18 +333,20 @@ int summary_add(struct summary *sm, struct live *lv, const struct sct_syscall *s
 static uint32_t summary_task_label(struct summary *sm, const struct task *t, bool thread)
 {
 	struct strtab *strs = sm->c->strs;
-	uint32_t clen = strtab_len(strs, t->comm);
-	char buf[256];
-	int n;
+	uint32_t clen = strtab_len(strs, t->comm), id;
+	/* the whole comm (a file's may be 64 KiB, NULs included), then at most " 4294967295/4294967295@4294967295" */
+	char *buf = malloc((size_t)clen + 40);
+	size_t n = clen ? clen : 1;
 
-	if (clen > 200)
-		clen = 200;
-	memcpy(buf, clen ? strtab_get(strs, t->comm) : "?", clen ? clen : 1);
-	n = (int)(clen ? clen : 1);
-	n += snprintf(buf + n, sizeof(buf) - (size_t)n, thread ? " %u/%u" : " %u", t->pid, t->tid);
+	if (!buf)
+		abort(); /* as strtab_intern() does: the ids handed out must stay valid */
+	memcpy(buf, clen ? strtab_get(strs, t->comm) : "?", n);
+	n += (size_t)snprintf(buf + n, 40, thread ? " %u/%u" : " %u", t->pid, t->tid);
 	if (sessions_count(sm->c->sessions) > 1)
-		n += snprintf(buf + n, sizeof(buf) - (size_t)n, "@%u", sessions_get(sm->c->sessions, t->sess)->number);
-	return strtab_intern(strs, buf, (size_t)n);
+		n += (size_t)snprintf(buf + n, (size_t)clen + 40 - n, "@%u", sessions_get(sm->c->sessions, t->sess)->number);
+	id = strtab_intern(strs, buf, n);
+	free(buf);
+	return id;
 }
 
 /* What a raw atom prints as, and the id rows merge by (equal labels merge, tasks never). */
@@ -462,6 +465,8 @@ int summary_groups(struct summary *sm, struct group ***out)
 	struct hashmap m;
 
 	if (!sm->merged) {
+		if (tasks_link(sm->c->tasks)) /* task labels name a task by its last name */
+			return -ENOMEM;
 		hashmap_init(&m, sm->env->nby);
 		sm->merged = calloc(sm->ngroups + 1, sizeof(*sm->merged));
 		if (!sm->merged)

@@ -1,8 +1,9 @@
 // SPDX-License-Identifier: BSD-2-Clause
 /*
- * The task table: every task seen, keyed while alive by (session, tid). Pids are reused:
- * a FORK or a TASK snapshot with another start time makes a new entry, and an EXIT takes
- * the entry out of the live map, so two tasks with one pid are never merged.
+ * The task table: what the modes hang on a task (syscall counts, tree links, names as strtab
+ * ids) over libsct's attribution (struct sct_tasks, spec/FORMAT.md 9.2), which says which
+ * task made a record by (session, tid, time). A record of a tid no record describes at its
+ * time gets a placeholder task per (session, tid): named "?", as the trace does not name it.
  */
 #include <errno.h>
 #include <stdlib.h>
@@ -10,25 +11,38 @@
 
 #include "report.h"
 
-/* Live tasks by tid % RECENT: most records come from a few threads; skips the hash. */
 #define RECENT 64u
 
 struct tasks {
-	struct strtab *strs;  /* comm and filenames, owned by the caller */
-	struct hashmap live;  /* (sess, tid) -> struct task * */
+	struct strtab *strs;   /* comm and filenames, owned by the caller */
+	struct sct_tasks *db;
+	struct task **byid;    /* db id -> its task, made when first asked for */
+	uint32_t capid;
+	struct hashmap unknown; /* (sess, tid) -> placeholder */
+	struct task *recent[RECENT]; /* placeholders by tid % RECENT: calls come in runs of a thread */
+	struct hashmap names;  /* libsct's interned name (its address) -> strtab id + 1 */
+	const uint8_t *last_name; /* the name last mapped, and its id: runs of one task's calls */
+	uint32_t last_id;
 	struct task **all;
 	uint32_t nall, capall;
-	struct task *recent[RECENT];
+	bool linked;
 };
 
 struct tasks *tasks_new(struct strtab *strs)
 {
 	struct tasks *ts = calloc(1, sizeof(*ts));
+	int err = 0;
 
 	if (!ts)
 		return NULL;
 	ts->strs = strs;
-	hashmap_init(&ts->live, 2);
+	ts->db = sct_tasks_new(&err);
+	if (!ts->db) {
+		free(ts);
+		return NULL;
+	}
+	hashmap_init(&ts->unknown, 2);
+	hashmap_init(&ts->names, 1);
 	return ts;
 }
 
@@ -42,9 +56,34 @@ struct task *tasks_at(const struct tasks *ts, uint32_t index)
 	return index < ts->nall ? ts->all[index] : NULL;
 }
 
-static struct task *tasks_add(struct tasks *ts, uint32_t sess, uint32_t pid, uint32_t tid, uint64_t time_ns)
+int tasks_apply(struct tasks *ts, uint32_t sess, const struct sct_record *rec)
 {
-	uint64_t key[2] = { sess, tid };
+	return sct_tasks_add(ts->db, sess, rec);
+}
+
+/* A name of libsct's table as a strtab id: equal names share one address there. */
+static uint32_t tasks_name_id(struct tasks *ts, struct sct_bytes b)
+{
+	uint64_t key = (uint64_t)(uintptr_t)b.ptr;
+	uint32_t id;
+
+	if (!b.len)
+		return 0;
+	if (b.ptr == ts->last_name)
+		return ts->last_id;
+	id = (uint32_t)(uintptr_t)hashmap_get(&ts->names, &key);
+	if (!id) {
+		id = strtab_intern(ts->strs, b.ptr, b.len) + 1;
+		/* without memory the name is interned again next time: slower, still right */
+		(void)hashmap_put(&ts->names, &key, (void *)(uintptr_t)id);
+	}
+	ts->last_name = b.ptr;
+	ts->last_id = id - 1;
+	return id - 1;
+}
+
+static struct task *tasks_push(struct tasks *ts)
+{
 	struct task *t;
 
 	if (ts->nall == ts->capall) {
@@ -60,198 +99,161 @@ static struct task *tasks_add(struct tasks *ts, uint32_t sess, uint32_t pid, uin
 	if (!t)
 		return NULL;
 	t->index = ts->nall;
-	t->sess = sess;
-	t->pid = pid;
-	t->tid = tid;
-	t->first_ns = time_ns;
-	if (hashmap_put(&ts->live, key, t)) {
-		free(t);
-		return NULL;
-	}
+	t->id = SCT_TASK_NONE;
 	ts->all[ts->nall++] = t;
-	ts->recent[tid % RECENT] = t;
-	if (tid == pid) {
-		t->process = t;
-		return t;
-	}
-	t->is_thread = 1;
-	t->process = tasks_lookup(ts, sess, pid, pid);
-	if (!t->process)
-		return NULL;
-	t->comm = t->process->comm;
 	return t;
 }
 
-static struct task *tasks_find(struct tasks *ts, uint32_t sess, uint32_t tid)
+static struct task *tasks_placeholder(struct tasks *ts, uint32_t sess, uint32_t pid, uint32_t tid, uint64_t time_ns)
 {
 	uint64_t key[2] = { sess, tid };
 	struct task *t = ts->recent[tid % RECENT];
 
 	if (t && t->tid == tid && t->sess == sess)
 		return t;
-	t = hashmap_get(&ts->live, key);
-	if (t)
+	t = hashmap_get(&ts->unknown, key);
+	if (t) {
 		ts->recent[tid % RECENT] = t;
-	return t;
-}
-
-struct task *tasks_peek(struct tasks *ts, uint32_t sess, uint32_t tid)
-{
-	return tasks_find(ts, sess, tid);
-}
-
-struct task *tasks_lookup(struct tasks *ts, uint32_t sess, uint32_t pid, uint32_t tid)
-{
-	struct task *t = tasks_find(ts, sess, tid);
-
-	if (t)
 		return t;
-	return tasks_add(ts, sess, pid, tid, 0);
-}
-
-static void tasks_unlive(struct tasks *ts, struct task *t)
-{
-	uint64_t key[2] = { t->sess, t->tid };
-
-	if (hashmap_get(&ts->live, key) == t)
-		hashmap_remove(&ts->live, key);
-	if (ts->recent[t->tid % RECENT] == t)
-		ts->recent[t->tid % RECENT] = NULL;
-}
-
-static int tasks_snapshot(struct tasks *ts, uint32_t sess, const struct sct_task *r)
-{
-	struct task *t = tasks_find(ts, sess, r->tid);
-
-	if (!t || (t->seen_start && t->start_ns != r->start_ns))
-		t = tasks_add(ts, sess, r->pid, r->tid, r->time_ns);
-	if (!t)
-		return -ENOMEM;
-	t->start_ns = r->start_ns;
-	t->seen_start = 1;
-	t->ppid = r->ppid;
-	t->cgroup_id = r->cgroup_id;
-	t->comm = strtab_intern(ts->strs, r->comm.ptr, r->comm.len);
-	return 0;
-}
-
-static int tasks_fork(struct tasks *ts, uint32_t sess, const struct sct_fork *r)
-{
-	struct task *parent = tasks_lookup(ts, sess, r->parent_pid, r->parent_tid);
-	struct task *child;
-
-	if (!parent)
-		return -ENOMEM;
-	child = tasks_add(ts, sess, r->child_pid, r->child_tid, r->time_ns);
-	if (!child)
-		return -ENOMEM;
-	child->start_ns = r->child_start_ns;
-	child->seen_start = 1;
-	child->comm = parent->comm;
-	child->cgroup_id = parent->cgroup_id;
-	child->ppid = r->is_thread ? parent->process->ppid : r->parent_pid;
-	if (!child->is_thread)
-		child->parent = parent->process;
-	return 0;
-}
-
-static int tasks_exec(struct tasks *ts, uint32_t sess, const struct sct_exec *r)
-{
-	struct task *leader = tasks_lookup(ts, sess, r->pid, r->pid);
-
-	if (!leader)
-		return -ENOMEM;
-	if (r->old_tid != r->pid) {
-		/* A non-leader exec'd: it takes over the leader's pid and the old tid is gone. */
-		struct task *old = tasks_find(ts, sess, r->old_tid);
-
-		if (old) {
-			old->exited = 1;
-			old->end_ns = r->time_ns;
-			tasks_unlive(ts, old);
-		}
 	}
-	leader->comm = strtab_intern(ts->strs, r->comm.ptr, r->comm.len);
-	leader->filename = strtab_intern(ts->strs, r->filename.ptr, r->filename.len);
-	leader->nexec++;
-	return 0;
-}
-
-static int tasks_exit(struct tasks *ts, uint32_t sess, const struct sct_exit *r)
-{
-	struct task *t = tasks_lookup(ts, sess, r->pid, r->tid);
-	struct task *p;
-
+	t = tasks_push(ts);
 	if (!t)
-		return -ENOMEM;
-	t->exited = 1;
-	t->end_ns = r->time_ns;
-	t->exit_code = r->exit_code;
-	t->signal = r->signal;
-	p = t->process;
-	if (r->group_dead) {
-		p->exited = 1;
-		p->end_ns = r->time_ns;
-		p->exit_code = r->exit_code;
-		p->signal = r->signal;
-		tasks_unlive(ts, p);
+		return NULL;
+	t->sess = sess;
+	t->pid = pid;
+	t->tid = tid;
+	t->first_ns = time_ns;
+	t->is_thread = pid != tid;
+	if (hashmap_put(&ts->unknown, key, t))
+		return NULL;
+	ts->recent[tid % RECENT] = t;
+	if (!t->is_thread) {
+		t->process = t;
+		return t;
 	}
-	/* A leader whose threads live on keeps the pid: its threads still belong to it. */
-	if (t != p || r->group_dead)
-		tasks_unlive(ts, t);
-	return 0;
+	/* a thread no record describes, of a process one does (its TASK record is missing) */
+	t->process = tasks_peek(ts, sess, pid, time_ns);
+	if (!t->process || t->process->is_thread)
+		t->process = tasks_placeholder(ts, sess, pid, pid, time_ns);
+	return t->process ? t : NULL;
 }
 
-int tasks_apply(struct tasks *ts, uint32_t sess, const struct sct_record *rec)
+/* Copies what libsct knows of the task into t (names as strtab ids). */
+static void tasks_fill(struct tasks *ts, struct task *t, const struct sct_task_info *ti)
 {
-	switch (rec->type) {
-	case SCT_REC_TASK:
-		return tasks_snapshot(ts, sess, &rec->task);
-	case SCT_REC_FORK:
-		return tasks_fork(ts, sess, &rec->fork);
-	case SCT_REC_EXEC:
-		return tasks_exec(ts, sess, &rec->exec);
-	case SCT_REC_EXIT:
-		return tasks_exit(ts, sess, &rec->exit);
-	default:
+	t->sess = ti->session;
+	t->pid = ti->pid;
+	t->tid = ti->tid;
+	t->ppid = ti->ppid;
+	t->start_ns = ti->start_ns;
+	t->first_ns = ti->start_ns;
+	t->seen_start = ti->described && ti->start_ns != 0;
+	t->end_ns = ti->end_ns;
+	t->exited = ti->exited;
+	t->exit_code = ti->exit_code;
+	t->signal = ti->signal;
+	t->cgroup_id = ti->cgroup_id;
+	t->nexec = ti->nexec;
+	t->is_thread = ti->is_thread;
+	t->comm = tasks_name_id(ts, ti->comm);
+	t->filename = ti->filename.len ? tasks_name_id(ts, ti->filename) : 0;
+}
+
+static struct task *tasks_of_id(struct tasks *ts, uint32_t id)
+{
+	struct sct_task_info ti;
+	struct task *t;
+
+	if (id >= ts->capid) {
+		uint32_t n = ts->capid ? ts->capid : 256;
+		struct task **tmp;
+
+		while (n <= id)
+			n *= 2;
+		tmp = realloc(ts->byid, n * sizeof(*tmp));
+		if (!tmp)
+			return NULL;
+		memset(tmp + ts->capid, 0, (n - ts->capid) * sizeof(*tmp));
+		ts->byid = tmp;
+		ts->capid = n;
+	}
+	if (ts->byid[id])
+		return ts->byid[id];
+	if (sct_tasks_get(ts->db, id, &ti))
+		return NULL;
+	t = tasks_push(ts);
+	if (!t)
+		return NULL;
+	t->id = id;
+	ts->byid[id] = t;
+	tasks_fill(ts, t, &ti);
+	if (ti.process == id)
+		t->process = t;
+	else if (ti.process != SCT_TASK_NONE)
+		t->process = tasks_of_id(ts, ti.process);
+	else
+		t->process = tasks_placeholder(ts, ti.session, ti.pid, ti.pid, ti.start_ns);
+	return t->process ? t : NULL;
+}
+
+struct task *tasks_peek(struct tasks *ts, uint32_t sess, uint32_t tid, uint64_t time_ns)
+{
+	uint32_t id = sct_tasks_find(ts->db, sess, tid, time_ns);
+
+	return id == SCT_TASK_NONE ? NULL : tasks_of_id(ts, id);
+}
+
+struct task *tasks_lookup(struct tasks *ts, uint32_t sess, uint32_t pid, uint32_t tid, uint64_t time_ns)
+{
+	uint32_t id = sct_tasks_find(ts->db, sess, tid, time_ns);
+
+	return id == SCT_TASK_NONE ? tasks_placeholder(ts, sess, pid, tid, time_ns) : tasks_of_id(ts, id);
+}
+
+uint32_t tasks_comm(struct tasks *ts, const struct task *t, uint64_t time_ns)
+{
+	/* an undescribed thread of a described process goes by its process's name */
+	if (t && t->id == SCT_TASK_NONE)
+		t = t->process;
+	if (!t || t->id == SCT_TASK_NONE)
 		return 0;
-	}
+	return tasks_name_id(ts, sct_tasks_comm(ts->db, t->id, time_ns));
 }
 
 /*
- * TASK snapshots name their parent by pid only (and may come before it): link them to the
- * last process of that session with that pid, then build the child and thread lists.
+ * Every task the records describe (also those that made no call), with what the whole trace
+ * says of it, linked into processes, threads and parents; then the child and thread lists.
+ * Once, after reading: names and links no longer change.
  */
-void tasks_link(struct tasks *ts)
+int tasks_link(struct tasks *ts)
 {
-	struct hashmap bypid;
+	uint32_t n = sct_tasks_count(ts->db);
 
-	hashmap_init(&bypid, 2);
-	for (uint32_t i = 0; i < ts->nall; i++) {
-		uint64_t key[2] = { ts->all[i]->sess, ts->all[i]->pid };
+	if (ts->linked)
+		return 0;
+	ts->linked = true;
+	for (uint32_t id = 0; id < n; id++) {
+		struct sct_task_info ti;
+		struct task *t = tasks_of_id(ts, id);
 
-		if (!ts->all[i]->is_thread && hashmap_put(&bypid, key, ts->all[i]))
-			break; /* without memory, snapshot tasks stay roots */
+		if (!t || sct_tasks_get(ts->db, id, &ti))
+			return -ENOMEM;
+		tasks_fill(ts, t, &ti);
+		if (!t->is_thread && ti.parent != SCT_TASK_NONE && ti.parent != id)
+			t->parent = tasks_of_id(ts, ti.parent);
 	}
 	for (uint32_t i = ts->nall; i-- > 0;) {
 		struct task *t = ts->all[i];
-		uint64_t key[2] = { t->sess, t->ppid };
 
 		if (t->is_thread) {
 			t->next_thread = t->process->thread;
 			t->process->thread = t;
-			continue;
-		}
-		if (!t->parent && t->ppid)
-			t->parent = hashmap_get(&bypid, key);
-		if (t->parent == t)
-			t->parent = NULL;
-		if (t->parent) {
+		} else if (t->parent) {
 			t->sibling = t->parent->child;
 			t->parent->child = t;
 		}
 	}
-	hashmap_free(&bypid);
+	return 0;
 }
 
 void tasks_free(struct tasks *ts)
@@ -261,6 +263,9 @@ void tasks_free(struct tasks *ts)
 	for (uint32_t i = 0; i < ts->nall; i++)
 		free(ts->all[i]);
 	free(ts->all);
-	hashmap_free(&ts->live);
+	free(ts->byid);
+	hashmap_free(&ts->unknown);
+	hashmap_free(&ts->names);
+	sct_tasks_free(ts->db);
 	free(ts);
 }

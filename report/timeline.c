@@ -3,8 +3,10 @@
  * --timeline: one line per record in time order. Records reach a file roughly in time
  * order (a syscall is written when it returns, stamped with its entry), so lines pass
  * through a bounded reorder heap keyed by wall-clock time: exact order whenever records are
- * less than TIMELINE_WINDOW records out of place, and memory bounded by that window. Inputs
- * read together are merged by wall-clock time (report_main.c feeds the oldest first).
+ * less than TIMELINE_WINDOW records out of place, and memory bounded by that window and by
+ * TIMELINE_BYTES of lines (a hostile file's lines can be megabytes each: a 900 KB host name is
+ * on every line of several inputs). Inputs read together are merged by wall-clock time
+ * (report_main.c feeds the oldest first).
  */
 #include <errno.h>
 #include <stdlib.h>
@@ -13,7 +15,12 @@
 #include "report.h"
 
 #define TIMELINE_WINDOW 65536u
-#define LINE_CAP (2u << 20) /* two escaped 64 KiB strings and the rest always fit */
+#define TIMELINE_BYTES (64u << 20)
+/*
+ * A line's first room; it grows for longer ones (HEADER strings of up to 1 MiB escaped, 64 KiB
+ * record strings, arguments), so a line is never cut: a few MiB at most, well within len.
+ */
+#define LINE_CAP (64u << 10)
 
 /*
  * One line waiting in the window. A call with arguments has fd marks to fill and an effect
@@ -31,6 +38,7 @@ struct timeline {
 	struct ctx *c;
 	struct tl_entry *heap;
 	uint32_t n;
+	size_t held; /* bytes of the lines in the heap */
 	uint64_t seq;
 	uint64_t last_key; /* wall clock of the newest line of a session with a clock */
 	struct out line;
@@ -45,11 +53,8 @@ struct timeline *timeline_new(struct ctx *c)
 		return NULL;
 	tl->c = c;
 	tl->heap = calloc(TIMELINE_WINDOW + 1, sizeof(*tl->heap));
-	tl->line.buf = malloc(LINE_CAP);
-	tl->line.cap = LINE_CAP;
-	tl->line.fd = -1;
 	tl->fds = fdpaths_new(c->strs);
-	if (!tl->heap || !tl->line.buf || !tl->fds) {
+	if (!tl->heap || out_open_mem(&tl->line, LINE_CAP) || !tl->fds) {
 		timeline_free(tl);
 		return NULL;
 	}
@@ -88,6 +93,7 @@ static int tl_pop(struct timeline *tl, struct out *o)
 	uint32_t i = 0;
 
 	tl->heap[0] = tl->heap[--tl->n];
+	tl->held -= top.len;
 	for (;;) {
 		uint32_t l = 2 * i + 1, r = l + 1, m = i;
 
@@ -111,12 +117,15 @@ static int tl_pop(struct timeline *tl, struct out *o)
 	return fdpaths_apply(tl->fds, &fx);
 }
 
-static void tl_who(struct timeline *tl, struct out *l, const struct task *t, uint32_t pid, uint32_t tid)
+/* "(comm pid/tid)": the task's name at time_ns (spec/FORMAT.md 9.2), "?" if none is known. */
+static void tl_who(struct timeline *tl, struct out *l, const struct task *t, uint64_t time_ns, uint32_t pid,
+		   uint32_t tid)
 {
-	uint32_t len = t ? strtab_len(tl->c->strs, t->comm) : 0;
+	uint32_t comm = tasks_comm(tl->c->tasks, t, time_ns);
+	uint32_t len = strtab_len(tl->c->strs, comm);
 
 	out_char(l, '(');
-	names_out_escaped(l, len ? strtab_get(tl->c->strs, t->comm) : "?", len ? len : 1);
+	names_out_escaped(l, len ? strtab_get(tl->c->strs, comm) : "?", len ? len : 1);
 	out_printf(l, " %u/%u)", pid, tid);
 }
 
@@ -163,7 +172,7 @@ static void tl_syscall(struct timeline *tl, struct out *l, struct live *lv, cons
 		       struct tl_entry *e, struct fd_effect *fx)
 {
 	uint32_t name = input_syscall_name(tl->c, lv, sc->nr, sc->abi);
-	const struct task *t = tasks_lookup(lv->tasks, lv->s.id, sc->pid, sc->tid);
+	const struct task *t = tasks_lookup(lv->tasks, lv->s.id, sc->pid, sc->tid, sc->time_ns);
 
 	names_out_escaped(l, strtab_get(tl->c->strs, name), strtab_len(tl->c->strs, name));
 	if (lv->session && sct_session_has_args(lv->session)) {
@@ -174,9 +183,9 @@ static void tl_syscall(struct timeline *tl, struct out *l, struct live *lv, cons
 		out_char(l, ')');
 		tl_result(l, sc);
 		out_char(l, ' ');
-		tl_who(tl, l, t, sc->pid, sc->tid);
+		tl_who(tl, l, t, sc->time_ns, sc->pid, sc->tid);
 	} else {
-		tl_who(tl, l, t, sc->pid, sc->tid);
+		tl_who(tl, l, t, sc->time_ns, sc->pid, sc->tid);
 		tl_result(l, sc);
 	}
 	tl_cgroup(tl, l, lv, sc->cgroup_id);
@@ -191,7 +200,7 @@ static void tl_sample(struct timeline *tl, struct out *l, struct live *lv, const
 	uint32_t name = input_event_name(tl->c, lv, sm);
 
 	names_out_escaped(l, strtab_get(tl->c->strs, name), strtab_len(tl->c->strs, name));
-	tl_who(tl, l, tasks_lookup(lv->tasks, lv->s.id, sm->pid, sm->tid), sm->pid, sm->tid);
+	tl_who(tl, l, tasks_lookup(lv->tasks, lv->s.id, sm->pid, sm->tid, sm->time_ns), sm->time_ns, sm->pid, sm->tid);
 	out_printf(l, " cpu %u", sm->cpu);
 	if (ev)
 		sample_text_fields(l, ev, sm->payload, SAMPLE_TEXT_MAX);
@@ -224,7 +233,8 @@ static void tl_lifecycle(struct timeline *tl, struct out *l, struct live *lv, co
 		break;
 	case SCT_REC_FORK:
 		out_str(l, "fork");
-		tl_who(tl, l, tasks_peek(ts, s->id, rec->fork.parent_tid), rec->fork.parent_pid, rec->fork.parent_tid);
+		tl_who(tl, l, tasks_peek(ts, s->id, rec->fork.parent_tid, rec->fork.time_ns), rec->fork.time_ns,
+		       rec->fork.parent_pid, rec->fork.parent_tid);
 		out_printf(l, " = %u/%u %s", rec->fork.child_pid, rec->fork.child_tid,
 			   rec->fork.is_thread ? "thread" : "process");
 		break;
@@ -238,7 +248,8 @@ static void tl_lifecycle(struct timeline *tl, struct out *l, struct live *lv, co
 		break;
 	case SCT_REC_EXIT:
 		out_str(l, "exit");
-		tl_who(tl, l, tasks_peek(ts, s->id, rec->exit.tid), rec->exit.pid, rec->exit.tid);
+		tl_who(tl, l, tasks_peek(ts, s->id, rec->exit.tid, rec->exit.time_ns), rec->exit.time_ns, rec->exit.pid,
+		       rec->exit.tid);
 		if (rec->exit.signal)
 			out_printf(l, " = %s", names_signal((int)rec->exit.signal, tmp));
 		else
@@ -247,8 +258,8 @@ static void tl_lifecycle(struct timeline *tl, struct out *l, struct live *lv, co
 			out_str(l, " [process gone]");
 		break;
 	case SCT_REC_LOST:
-		out_printf(l, "lost %llu events (%s) over ", (unsigned long long)rec->lost.count,
-			   causes[rec->lost.cause < 3 ? rec->lost.cause : 0]);
+		out_printf(l, "lost %llu event%s (%s) over ", (unsigned long long)rec->lost.count,
+			   names_plural(rec->lost.count), causes[rec->lost.cause < 3 ? rec->lost.cause : 0]);
 		names_out_secs(l, (int64_t)(rec->lost.end_ns - rec->lost.time_ns), false);
 		out_char(l, 's');
 		break;
@@ -283,24 +294,24 @@ static bool tl_wanted(struct ctx *c, struct live *lv, const struct sct_record *r
 	switch (rec->type) {
 	case SCT_REC_TASK:
 		return filter_task(c, lv->cgroups, s, rec->task.pid, rec->task.tid, rec->task.cgroup_id,
-				   rec->task.time_ns, tasks_peek(lv->tasks, s->id, rec->task.tid));
+				   rec->task.time_ns, tasks_peek(lv->tasks, s->id, rec->task.tid, rec->task.time_ns));
 	case SCT_REC_FORK: {
 		const struct sct_fork *k = &rec->fork;
-		const struct task *p = tasks_peek(lv->tasks, s->id, k->parent_tid);
+		const struct task *p = tasks_peek(lv->tasks, s->id, k->parent_tid, k->time_ns);
 		uint64_t cg = p ? p->cgroup_id : 0;
 
 		return filter_task(c, lv->cgroups, s, k->parent_pid, k->parent_tid, cg, k->time_ns, p) ||
 		       filter_task(c, lv->cgroups, s, k->child_pid, k->child_tid, cg, k->time_ns, p);
 	}
 	case SCT_REC_EXEC: {
-		const struct task *t = tasks_peek(lv->tasks, s->id, rec->exec.old_tid);
+		const struct task *t = tasks_peek(lv->tasks, s->id, rec->exec.old_tid, rec->exec.time_ns);
 		uint64_t cg = t ? t->cgroup_id : 0;
 
 		return filter_task(c, lv->cgroups, s, rec->exec.pid, rec->exec.tid, cg, rec->exec.time_ns, t) ||
 		       filter_task(c, lv->cgroups, s, rec->exec.pid, rec->exec.old_tid, cg, rec->exec.time_ns, t);
 	}
 	case SCT_REC_EXIT: {
-		const struct task *t = tasks_peek(lv->tasks, s->id, rec->exit.tid);
+		const struct task *t = tasks_peek(lv->tasks, s->id, rec->exit.tid, rec->exit.time_ns);
 
 		return filter_task(c, lv->cgroups, s, rec->exit.pid, rec->exit.tid, t ? t->cgroup_id : 0, rec->exit.time_ns, t);
 	}
@@ -359,13 +370,14 @@ int timeline_add(struct timeline *tl, struct live *lv, const struct sct_record *
 	if (e.marks)
 		memcpy(e.line, &fx, sizeof(fx));
 	memcpy(e.line + head, l->buf, l->len);
-	if (tl->n == TIMELINE_WINDOW) {
+	while (tl->n && (tl->n == TIMELINE_WINDOW || tl->held + e.len > TIMELINE_BYTES)) {
 		err = tl_pop(tl, o);
 		if (err) {
 			free(e.line);
 			return err;
 		}
 	}
+	tl->held += e.len;
 	tl_push(tl, e);
 	return 0;
 }

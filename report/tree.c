@@ -5,6 +5,8 @@
  * the filters), threads listed under their process. With filters, a process is shown when it
  * or one of its threads matches, and its ancestors are shown to place it.
  */
+#include <errno.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "report.h"
@@ -142,30 +144,48 @@ static void tree_out_node(const struct ctx *c, struct out *o, const struct task 
 	}
 }
 
+/* Roots by session, then start, then the order they were met. */
+static int tree_root_cmp(const void *a, const void *b)
+{
+	const struct task *x = *(const struct task *const *)a, *y = *(const struct task *const *)b;
+
+	if (x->sess != y->sess)
+		return x->sess < y->sess ? -1 : 1;
+	if (x->first_ns != y->first_ns)
+		return x->first_ns < y->first_ns ? -1 : 1;
+	return x->index < y->index ? -1 : x->index > y->index;
+}
+
 int tree_print(struct ctx *c, struct out *o)
 {
 	char prefix[4 * (TREE_MAX_DEPTH + 2)];
-	uint32_t next = 0, ntasks = tasks_count(c->tasks);
+	uint32_t next = 0, nroots = 0, ntasks;
+	struct task **roots;
 
-	tasks_link(c->tasks);
+	if (tasks_link(c->tasks))
+		return -ENOMEM;
+	ntasks = tasks_count(c->tasks);
+	roots = calloc(ntasks ? ntasks : 1, sizeof(*roots));
+	if (!roots)
+		return -ENOMEM;
 	for (uint32_t i = 0; i < ntasks; i++) {
 		struct task *t = tasks_at(c->tasks, i);
 
-		if (!t->is_thread && !t->parent)
+		if (!t->is_thread && !t->parent) {
 			tree_mark(c, t, 0);
+			roots[nroots++] = t;
+		}
 	}
-	/* tasks are in creation order, so by session: one pass over them for all sessions */
+	qsort(roots, nroots, sizeof(*roots), tree_root_cmp);
 	for (uint32_t s = 0; s < sessions_count(c->sessions); s++) {
 		const struct sess *sess = sessions_get(c->sessions, s);
 
 		sessions_out_label(o, sess, c->strs);
 		out_char(o, '\n');
-		for (; next < ntasks && tasks_at(c->tasks, next)->sess <= s; next++) {
-			struct task *t = tasks_at(c->tasks, next);
-
-			if (t->sess == s && !t->is_thread && !t->parent && t->tree_mark)
-				tree_out_node(c, o, t, prefix, 0, 0);
-		}
+		for (; next < nroots && roots[next]->sess <= s; next++)
+			if (roots[next]->sess == s && roots[next]->tree_mark)
+				tree_out_node(c, o, roots[next], prefix, 0, 0);
 	}
+	free(roots);
 	return 0;
 }

@@ -11,6 +11,10 @@ as libsct does (records, diagnostics, sessions and trailers of NAME.json).
     sct_read.py --check-appendix FORMAT.md small.sct
                                          check that every byte FORMAT.md appendix A shows is
                                          in the file at the offset it gives
+    sct_read.py --tasks FILE.sct         print which task made each SYSCALL and SAMPLE
+                                         (section 9.2), as in NAME.tasks.json
+    sct_read.py --check-tasks NAME.tasks.json FILE
+                                         compare that with libsct's answer; exit 1 if they differ
 """
 import re
 import json
@@ -176,6 +180,12 @@ def text(v):
     return text_all(v).split("\0")[0]
 
 
+def recording_id(v):
+    """Section 5: 32 lowercase hex digits, the whole string as stored; anything else is missing."""
+    ok = isinstance(v, tuple) and v[0] == "tstr" and re.fullmatch(rb"[0-9a-f]{32}", v[1])
+    return v[1].decode() if ok else ""
+
+
 def uint(v):
     return v if isinstance(v, int) and not isinstance(v, bool) and v >= 0 else None
 
@@ -208,11 +218,16 @@ def parse_schema_entry(m, minor, args):
     known = builtin(t, minor, args)
     typed = known is not None and all(
         out[k][1] == known[1][k][1] for k in range(min(len(out), len(known[1]))))
-    return t, (text(get(m, "name")), out, typed)
+    if typed:
+        # section 5: section 9's type by position, its names whatever the HEADER says; the
+        # fields the entry lists past them are trailing fields, as the HEADER names them
+        return t, (known[0], known[1] + out[len(known[1]):], True, len(out))
+    return t, (text(get(m, "name")), out, typed, len(out))
 
 
 def text_len(v):
-    return len(v[1]) if isinstance(v, tuple) and v[0] == "tstr" else None
+    """Section 5: a limit counts the bytes of the string as repaired, before the cut at NUL."""
+    return len(utf8_repair(v[1]).encode()) if isinstance(v, tuple) and v[0] == "tstr" else None
 
 
 def parse_event_field(f):
@@ -251,7 +266,7 @@ def parse_arg(a):
     name, family = text_len(a[0]), text_len(a[2])
     if name is None or not 1 <= name <= MAX_NAME or family is None or family > MAX_NAME:
         return None
-    kind = a[1][1].decode("latin-1") if isinstance(a[1], tuple) and a[1][0] == "tstr" else ""
+    kind = text(a[1])  # a non-text kind reads as "", which is no kind: "int"
     return [text(a[0]), kind if kind in ARG_KINDS else "int", text(a[2])]
 
 
@@ -310,7 +325,7 @@ def parse_header(body, index):
     })
     recording = get(h, "recording") if fmt[1] >= 2 else None
     s.update({
-        "recording_id": text(get(recording, "id")),
+        "recording_id": recording_id(get(recording, "id")),
         "sequence": uint(get(recording, "sequence")) or 0,
         "snapshot": uint(get(recording, "snapshot")) == 1,
     })
@@ -519,15 +534,14 @@ def parse_block(body, schema, minor=None, args=False):
         p.take(length)
         sp = Payload(raw, start, p.pos)  # the section's columns, skipped whole by length
         known = builtin(t, minor, args)
-        entry = schema.get(t) or (known + (True,) if known else None)
+        entry = schema.get(t) or (known + (True, len(known[1])) if known else None)
         cols = []
         if entry:
+            # fields the HEADER's entry lacks read as 0 and empty, whatever the section holds
             for k, (_name, kind) in enumerate(entry[1]):
-                cols.append(column(sp, kind, c, first_ns) if k < nfields else
+                cols.append(column(sp, kind, c, first_ns) if k < nfields and k < entry[3] else
                             [b"" if kind == "bytes" else 0] * c)
             if t == 1 and entry[2] and len(known[1]) > SYSCALL_BASE:
-                # fields the HEADER's entry lacks read as 0 and empty (section 5)
-                cols += [[b"" if kind == "bytes" else 0] * c for _n, kind in known[1][len(cols):]]
                 resolve_paths(cols, known[1])
         sections[t] = [entry, cols, c, 0]
         order.append((t, c))
@@ -772,11 +786,8 @@ class Reader:
                 self.diag("bad_block", 2, pos, total)
                 return
             for st, c in sections:
-                known = builtin(st, minor, args)
-                entry = schema.get(st) or (known + (True,) if known else None)
-                if entry is None or not entry[2]:
-                    if entry is None:
-                        self.diag("unknown_record", st, pos, 0, c)
+                if schema.get(st) is None and builtin(st, minor, args) is None:
+                    self.diag("unknown_record", st, pos, 0, c)
             for rt, entry, values in records:
                 self.record(rt, entry, values)
         elif t == 3:
@@ -796,7 +807,9 @@ class Reader:
         ev = {"event": "record", "type": entry[0]}
         for (name, kind), v in zip(entry[1], values):
             # the examples' JSON calls a field named "event" "event_index" ("event" is its kind)
-            ev["event_index" if name == "event" else name] = text_bytes(v) if kind == "bytes" else v
+            key = "event_index" if name == "event" else name
+            if key not in ev:  # of fields with one name (section 5), the first
+                ev[key] = text_bytes(v) if kind == "bytes" else v
         minor = self.session[0]["format"][1] if self.session else None
         if rt == 9 and builtin(rt, minor):
             events = self.session[0]["events"] if self.session else []
@@ -843,13 +856,10 @@ class Reader:
         return self.events
 
 
-def split(events):
-    """Events by kind, in order; diagnostics without their text (each reader words its own)."""
-    out = {}
-    for e in events:
-        e = {k: v for k, v in e.items() if k != "text"}
-        out.setdefault(e["event"], []).append(e)
-    return out
+def comparable(events):
+    """Events in input order; diagnostics without their text (each reader words its own)."""
+    return [{k: v for k, v in e.items() if e["event"] != "diagnostic" or k != "text"}
+            for e in events]
 
 
 def appendix_lines(text, base):
@@ -896,21 +906,269 @@ def check_appendix(spec_path, sct_path):
     return 1 if bad or len(checks) < 50 else 0
 
 
+NAME_DEPTH = 64  # a fork chain's names are followed this deep (a hostile file may loop)
+MAX_SPANS = 4096  # spans of one tid of a session, names of one task (section 9.2, bounds)
+MAX_NAMES = 4096
+
+
+class Tasks:
+    """Section 9.2: tasks as incarnations, attributed by (session, tid, time).
+
+    Lifecycle records are taken in file order, then every record is attributed by its time,
+    whatever its place in the file. A task is a dict; spans[(session, tid)] lists
+    [start, end or None, task] in start order."""
+
+    def __init__(self, events):
+        self.tasks, self.spans = [], {}
+        for sess, ev in session_records(events):
+            getattr(self, "on_" + ev["type"], lambda s, e: None)(sess, ev)
+        for t in self.tasks:
+            if t["group_end"] is not None:
+                p = self.process(t)
+                p = t if p is None else p
+                if p["pend"] is None or t["group_end"][0] >= p["pend"][0]:
+                    p["pend"] = t["group_end"]
+
+    def find(self, sess, tid, time):
+        spans = self.spans.get((sess, tid), [])
+        for i, (start, end, task) in enumerate(spans):
+            over = (end is not None and time > end) or (i + 1 < len(spans) and time >= spans[i + 1][0])
+            if not over:
+                return task
+        return None
+
+    def new(self, sess, pid, tid, start, start_known):
+        if len(self.spans.get((sess, tid), [])) >= MAX_SPANS:
+            return None
+        t = {"session": sess, "pid": pid, "tid": tid, "start": start if start_known else 0,
+             "known": start_known, "first": start, "fork": None, "thread": pid != tid,
+             "snap": None, "names": [], "nexec": 0, "end": None, "group_end": None, "pend": None}
+        self.tasks.append(t)
+        self.span_add(sess, tid, start, t)
+        return t
+
+    def span_add(self, sess, tid, start, t):
+        spans = self.spans.setdefault((sess, tid), [])
+        if any(sp[2] is t and sp[0] == start for sp in spans) or len(spans) >= MAX_SPANS:
+            return False
+        i = len(spans)
+        while i > 0 and spans[i - 1][0] > start:
+            i -= 1
+        spans.insert(i, [start, None, t])
+        return True
+
+    def span_of(self, sess, tid, t):
+        return next((sp for sp in self.spans.get((sess, tid), []) if sp[2] is t), None)
+
+    def by_start(self, sess, tid, start):
+        return next((sp[2] for sp in self.spans.get((sess, tid), [])
+                     if sp[2]["known"] and sp[2]["start"] == start and sp[2]["tid"] == tid), None)
+
+    def name(self, t, time, comm, filename):
+        if (time, comm, filename) in t["names"] or len(t["names"]) >= MAX_NAMES:
+            return False
+        i = len(t["names"])
+        while i > 0 and t["names"][i - 1][0] > time:
+            i -= 1
+        t["names"].insert(i, (time, comm, filename))
+        return True
+
+    def described(self, sess, pid, tid, time, start):
+        """A TASK's or FORK's task when none of the tid has its start: one known by its EXEC
+        alone (no start) at that time takes the start, else a new one."""
+        t = self.find(sess, tid, time)
+        if t is None or t["known"]:
+            return self.new(sess, pid, tid, start, True)
+        t["known"], t["start"] = True, start
+        spans = self.spans[(sess, tid)]
+        sp = self.span_of(sess, tid, t)
+        if start < sp[0]:
+            spans.remove(sp)
+            sp[0] = start
+            i = len(spans)
+            while i > 0 and spans[i - 1][0] > start:
+                i -= 1
+            spans.insert(i, sp)
+        return t
+
+    def on_task(self, sess, e):
+        t = self.by_start(sess, e["tid"], e["start_ns"])
+        if t is None:
+            t = self.described(sess, e["pid"], e["tid"], e["time_ns"], e["start_ns"])
+        if t is None:
+            return
+        if t["snap"] is None or e["time_ns"] < t["snap"][0]:
+            t["snap"] = (e["time_ns"], e["ppid"], e["cgroup_id"])
+        self.name(t, e["time_ns"], json.dumps(e["comm"]), None)
+
+    def on_fork(self, sess, e):
+        cs = e["child_start_ns"]
+        start = cs if cs and cs <= e["time_ns"] else e["time_ns"]
+        t = self.by_start(sess, e["child_tid"], start)
+        if t is None:
+            t = self.described(sess, e["child_pid"], e["child_tid"], e["time_ns"], start)
+        if t is None:
+            return
+        t["fork"] = (e["time_ns"], e["parent_tid"], 0 if e["is_thread"] else e["parent_pid"])
+        t["thread"] = bool(e["is_thread"])
+
+    def on_exec(self, sess, e):
+        comm, filename = json.dumps(e["comm"]), json.dumps(e["filename"])
+        t = self.find(sess, e["old_tid"], e["time_ns"])
+        if t is None:
+            t = self.new(sess, e["pid"], e["old_tid"], e["time_ns"], False)
+        if t is None:
+            return
+        t["nexec"] += self.name(t, e["time_ns"], comm, filename)
+        if e["old_tid"] == e["pid"]:
+            return
+        sp = self.span_of(sess, e["old_tid"], t)
+        if sp is not None and (sp[1] is None or sp[1] > e["time_ns"]):
+            sp[1] = e["time_ns"]
+        self.span_add(sess, e["pid"], e["time_ns"], t)
+        leader = self.process(t)
+        if leader is not None and leader is not t:
+            leader["nexec"] += self.name(leader, e["time_ns"], comm, filename)
+
+    def on_exit(self, sess, e):
+        t = self.find(sess, e["tid"], e["time_ns"])
+        if t is not None and t["known"] and t["start"] > e["time_ns"]:
+            t = None
+        if t is None:
+            t = self.new(sess, e["pid"], e["tid"], e["start_ns"] or e["time_ns"], e["start_ns"] != 0)
+        if t is None:
+            return
+        t["end"] = (e["time_ns"], e["exit_code"], e["signal"])
+        sp = self.span_of(sess, e["tid"], t)
+        if sp is not None and (sp[1] is None or sp[1] > e["time_ns"]):
+            sp[1] = e["time_ns"]
+        if e["group_dead"] and (t["group_end"] is None or e["time_ns"] >= t["group_end"][0]):
+            t["group_end"] = t["end"]
+
+    def born(self, t):
+        if t["fork"] is not None:
+            return t["fork"][0]
+        return t["start"] if t["known"] else t["first"]
+
+    def forker(self, t):
+        return self.find(t["session"], t["fork"][1], t["fork"][0]) if t["fork"] is not None else None
+
+    def process(self, t):
+        if not t["thread"]:
+            return t
+        p = self.find(t["session"], t["pid"], self.born(t))
+        return p if p is not None and not p["thread"] else None
+
+    def comm(self, t, time):
+        for _ in range(NAME_DEPTH):
+            if t is None:
+                break
+            before = [n for n in t["names"] if n[0] <= time]
+            if before:
+                return before[-1][1]
+            if t["fork"] is None:
+                return next((n[1] for n in t["names"] if n[2] is None), None)
+            time, t = t["fork"][0], self.forker(t)
+        return None
+
+    def cgroup(self, t):
+        for _ in range(NAME_DEPTH):
+            if t is None:
+                break
+            if t["snap"] is not None:
+                return t["snap"][2]
+            t = self.forker(t)
+        return 0
+
+    def ppid(self, t):
+        return t["fork"][2] if t["fork"] is not None else (t["snap"][1] if t["snap"] else 0)
+
+    def parent(self, t):
+        if t["thread"]:
+            return None
+        if t["fork"] is not None:
+            p = self.forker(t)
+        elif t["snap"] is not None and t["snap"][1]:
+            p = self.find(t["session"], t["snap"][1], t["snap"][0])
+        else:
+            return None
+        return None if p is None else self.process(p)
+
+    def info(self, t):
+        ref = lambda x: None if x is None else [x["tid"], x["start"]]
+        p = self.process(t)
+        end = t["pend"] if not t["thread"] and t["pend"] is not None else t["end"]
+        execs = [n for n in t["names"] if n[2] is not None]
+        comm = self.comm(t, float("inf"))
+        return {"session": t["session"], "task": ref(t), "pid": t["pid"],
+                "ppid": self.ppid(p if t["thread"] and p is not None else t),
+                "thread": t["thread"], "process": ref(p), "parent": ref(self.parent(t)),
+                "exited": end is not None, "end_ns": end[0] if end else 0,
+                "exit_code": end[1] if end else 0, "signal": end[2] if end else 0,
+                "cgroup_id": self.cgroup(t), "nexec": t["nexec"],
+                "comm": json.loads(comm) if comm is not None else "",
+                "filename": json.loads(execs[-1][2]) if execs else ""}
+
+
+def session_records(events):
+    """(session number, record event): sessions numbered by their session events."""
+    sess = -1
+    for ev in events:
+        if ev["event"] == "session":
+            sess += 1
+        elif ev["event"] == "record":
+            yield sess, ev
+
+
+def attribution(events):
+    """What NAME.tasks.json holds: each SYSCALL's and SAMPLE's task and name, every task."""
+    tasks = Tasks(events)
+    records = []
+    for sess, ev in session_records(events):
+        if ev["type"] not in ("syscall", "sample"):
+            continue
+        t = tasks.find(sess, ev["tid"], ev["time_ns"])
+        comm = tasks.comm(t, ev["time_ns"])
+        records.append({"session": sess, "type": ev["type"], "time_ns": ev["time_ns"],
+                        "tid": ev["tid"], "task": None if t is None else [t["tid"], t["start"]],
+                        "comm": json.loads(comm) if comm is not None else ""})
+    infos = sorted((tasks.info(t) for t in tasks.tasks),
+                   key=lambda i: (i["session"], i["task"][0], i["task"][1]))
+    return {"records": records, "tasks": infos}
+
+
 def main(argv):
     if len(argv) == 4 and argv[1] == "--check-appendix":
         return check_appendix(argv[2], argv[3])
+    if len(argv) == 4 and argv[1] == "--check-tasks":
+        want = json.load(open(argv[2]))
+        got = attribution(Reader(open(argv[3], "rb").read()).read())
+        bad = 0
+        for key in ("records", "tasks"):
+            for i, (g, w) in enumerate(zip(got[key], want[key])):
+                if g != w:
+                    bad += 1
+                    print("%s: %s[%d] differ:\n  spec reader: %s\n  libsct:      %s" % (argv[3], key, i, g, w))
+            if len(got[key]) != len(want[key]):
+                bad += 1
+                print("%s: %d %s, libsct has %d" % (argv[3], len(got[key]), key, len(want[key])))
+        return 1 if bad else 0
+    if len(argv) == 3 and argv[1] == "--tasks":
+        json.dump(attribution(Reader(open(argv[2], "rb").read()).read()), sys.stdout, indent=1)
+        print()
+        return 0
     if len(argv) == 4 and argv[1] == "--check":
-        want = split(json.load(open(argv[2]))["events"])
+        want = comparable(json.load(open(argv[2]))["events"])
         try:
-            got = split(Reader(open(argv[3], "rb").read()).read())
+            got = comparable(Reader(open(argv[3], "rb").read()).read())
         except Refused as e:
             print("%s: refused: %s" % (argv[3], e))
             return 1
         if got != want:
-            for kind in sorted(set(got) | set(want)):
-                if got.get(kind) != want.get(kind):
-                    print("%s: %s differ:\n  spec reader: %s\n  libsct:      %s" %
-                          (argv[3], kind, got.get(kind), want.get(kind)))
+            i = next((i for i, (g, w) in enumerate(zip(got, want)) if g != w), min(len(got), len(want)))
+            print("%s: event %d differs (of %d and %d):\n  spec reader: %s\n  libsct:      %s" %
+                  (argv[3], i, len(got), len(want), got[i] if i < len(got) else None,
+                   want[i] if i < len(want) else None))
             return 1
         return 0
     if len(argv) != 2:

@@ -8,9 +8,12 @@
 # Frozen examples were written by an older writer and are never regenerated: files of older
 # versions that readers must still read. test-examples checks that each NAME.sct still decodes
 # to its committed NAME.json, through libsct and spec/sct_read.py; `make examples` keeps them.
-EXAMPLES := syscall task fork exec exit cgroup lost warning all_types sample recording args small multi_block \
+EXAMPLES := syscall task fork exec exit cgroup lost warning all_types attribution sample schema_edges key_versions \
+	header_strings recording bad_recording_id args small multi_block \
 	truncated corrupt_block bad_block unknown_types no_trailer concatenated bad_header label_only
 FROZEN_EXAMPLES := args_1_3
+# Examples that also have NAME.tasks.json: which task made each record (FORMAT.md 9.2)
+TASK_EXAMPLES := attribution all_types
 EXAMPLES_GEN := $(BUILD)/tests/make_examples
 SCT_DUMP := $(BUILD)/tests/sct_dump
 
@@ -30,6 +33,8 @@ examples: $(EXAMPLES_GEN) $(SCT_DUMP)
 	$(Q)$(EXAMPLES_GEN) spec/examples
 	$(Q)for n in $(EXAMPLES); do \
 		$(SCT_DUMP) spec/examples/$$n.sct > spec/examples/$$n.json || exit 1; done
+	$(Q)for n in $(TASK_EXAMPLES); do \
+		$(SCT_DUMP) --tasks spec/examples/$$n.sct > spec/examples/$$n.tasks.json || exit 1; done
 
 test-examples: $(EXAMPLES_GEN) $(SCT_DUMP)
 	$(Q)rm -rf $(BUILD)/examples && mkdir -p $(BUILD)/examples
@@ -42,12 +47,17 @@ test-examples: $(EXAMPLES_GEN) $(SCT_DUMP)
 		check cmp -s spec/examples/$$n.json $(BUILD)/examples/$$n.json; \
 		check python3 spec/sct_read.py --check spec/examples/$$n.json spec/examples/$$n.sct; \
 	done; \
+	for n in $(TASK_EXAMPLES); do \
+		$(SCT_DUMP) --tasks spec/examples/$$n.sct > $(BUILD)/examples/$$n.tasks.json; \
+		check cmp -s spec/examples/$$n.tasks.json $(BUILD)/examples/$$n.tasks.json; \
+		check python3 spec/sct_read.py --check-tasks spec/examples/$$n.tasks.json spec/examples/$$n.sct; \
+	done; \
 	for n in $(FROZEN_EXAMPLES); do \
 		$(SCT_DUMP) spec/examples/$$n.sct > $(BUILD)/examples/$$n.json; \
 		check cmp -s spec/examples/$$n.json $(BUILD)/examples/$$n.json; \
 		check python3 spec/sct_read.py --check spec/examples/$$n.json spec/examples/$$n.sct; \
 	done; \
-	extra=$$(ls spec/examples | grep -E '\.(sct|json)$$' | sed 's/\.[a-z]*$$//' | sort -u | \
+	extra=$$(ls spec/examples | grep -E '\.(sct|json)$$' | sed -E 's/(\.tasks)?\.[a-z]*$$//' | sort -u | \
 		grep -vxF "$$(printf '%s\n' $(EXAMPLES) $(FROZEN_EXAMPLES))"); \
 	check test -z "$$extra"; \
 	check python3 spec/sct_read.py --check-appendix spec/FORMAT.md spec/examples/small.sct; \

@@ -3,20 +3,23 @@
 # loopback ports in a temporary directory and stop at the end.
 #   make test-fleet    both load paths give sct-report's figures exactly; re-sending adds
 #                      nothing; a server killed mid-ship and restarted, a shipper killed
-#                      mid-file and run again: still exact (fails under CI=true without
+#                      mid-file and run again: still exact; then fleet_security_test.sh:
+#                      hostile files, servers and state folders do nothing to other hosts'
+#                      rows, root's files or the terminal (fails under CI=true without
 #                      clickhouse-server, skips loudly otherwise)
 #   make bench-fleet   rows/s loaded: CSV, --to clickhouse | clickhouse-client, sct-ship
 GEN_FLEET := $(BUILD)/tests/gen_fleet
 FLEET_ENV = SCT_REPORT=$(abspath $(BUILD)/sct-report) SCT_CONVERT=$(abspath $(BUILD)/sct-convert) \
 	SCT_SHIP=$(abspath $(BUILD)/sct-ship) SCT_GEN_FLEET=$(abspath $(GEN_FLEET)) SCT_GEN_REPORT=$(abspath $(GEN_REPORT))
 
-$(GEN_FLEET): $(BUILD)/tests/gen_fleet.o $(LIBSCT)
+$(GEN_FLEET): $(BUILD)/tests/gen_fleet.o $(BUILD)/tests/format_craft.o $(LIBSCT)
 	$(call msg,LD,$@)
 	$(Q)$(CC) $(LDFLAGS) $^ -o $@ $(LIBSCT_LIBS)
 
 .PHONY: test-fleet bench-fleet
 test-fleet: $(GEN_FLEET) $(BUILD)/tests/gen_report $(BUILD)/sct-report $(BUILD)/sct-convert $(BUILD)/sct-ship
 	$(FLEET_ENV) bash tests/fleet_test.sh
+	$(FLEET_ENV) bash tests/fleet_security_test.sh
 
 bench-fleet: $(GEN_FLEET) $(BUILD)/sct-convert $(BUILD)/sct-ship
 	$(FLEET_ENV) bash tests/bench_fleet.sh

@@ -2,11 +2,14 @@
 # temporary directory, on free loopback ports, forming cluster "sct_test" of one replica per
 # shard. fleet_stop_all (run from an EXIT trap) stops every server started here.
 #   fleet_need_clickhouse        exit 0 with a loud SKIP, or 1 under CI=true, without it
-#   fleet_setup NSHARDS          FLEET_TMP, FLEET_TCP[i], FLEET_HTTP[i] for i in 1..NSHARDS
+#   fleet_setup NSHARDS          FLEET_TMP, FLEET_TCP[i], FLEET_HTTP[i] for i in 1..NSHARDS;
+#                                users "default" (no password) and FLEET_USER (FLEET_PASSWORD)
 #   fleet_start i / fleet_kill i start (waits until it answers) / SIGKILL server i
 #   fleet_q i SQL                run SQL on server i, TabSeparated output
 
 FLEET_PIDS=()
+FLEET_USER=sct_ship
+FLEET_PASSWORD='s3cret: pass word'
 
 fleet_need_clickhouse() {
 	if command -v clickhouse-server >/dev/null && command -v clickhouse-client >/dev/null; then
@@ -61,7 +64,10 @@ EOF
 	cat >"$FLEET_TMP/users.xml" <<EOF
 <yandex>
   <profiles><default/></profiles>
-  <users><default><password/><networks><ip>127.0.0.1</ip></networks><profile>default</profile><quota>default</quota></default></users>
+  <users>
+    <default><password/><networks><ip>127.0.0.1</ip></networks><profile>default</profile><quota>default</quota></default>
+    <$FLEET_USER><password>$FLEET_PASSWORD</password><networks><ip>127.0.0.1</ip></networks><profile>default</profile><quota>default</quota></$FLEET_USER>
+  </users>
   <quotas><default/></quotas>
 </yandex>
 EOF

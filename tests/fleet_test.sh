@@ -102,6 +102,13 @@ for t in $TABLES; do
 done
 check_exact "sct-convert | clickhouse-client" "${FILES[@]}"
 check_sharded "sct-convert | clickhouse-client"
+# Each row names its own file (web1-1 and web1-2 are sequences 1 and 2 of one recording), so
+# joins on (host, recording, sequence, session) line up: the identities of the syscall rows
+# are those of the sessions rows, one per file.
+ids() { fleet_q 1 "SELECT DISTINCT host, recording, sequence, session FROM sct.$1 ORDER BY 1, 2, 3, 4"; }
+diff <(ids sessions) <(ids syscall) >"$FLEET_TMP/diff" && [ "$(ids syscall | wc -l)" = ${#FILES[@]} ] &&
+	ok "sct-convert | clickhouse-client: syscall rows carry their file's (recording, sequence, session)" ||
+	{ bad "syscall rows' identities differ from the sessions rows' (sessions < > syscall)"; cat "$FLEET_TMP/diff" >&2; }
 
 # --- 2. sct-ship to each host's shard (local tables), read through the Distributed tables
 truncate_all
@@ -221,11 +228,12 @@ for t in syscall task fork exec exit cgroup lost warning; do
 	"$SCT_CONVERT" --to clickhouse --database hostile --records "$t" "$TRACES/hostile.sct" 2>/dev/null |
 		{ read -r q && clickhouse-client --port "${FLEET_TCP[1]}" -q "$q"; }
 	"$SCT_CONVERT" --to csv --records "$t" "$TRACES/hostile.sct" 2>/dev/null >"$FLEET_TMP/h.csv"
-	# the argument columns of a trace without arguments: empty in CSV, 0 in ClickHouse
+	# the argument columns of a trace without arguments: empty in CSV, 0 in ClickHouse; the
+	# CSV's derived columns (wall_time, errno) are not ClickHouse's (it has wall_ns)
 	python3 -c 'import csv, sys
 rows = list(csv.reader(open(sys.argv[1], encoding="latin-1", newline="")))
 skip = {"session", "arg0", "arg1", "arg2", "arg3", "arg4", "arg5", "path_flags", "path_ref",
-        "path2_flags", "path2_ref"}
+        "path2_flags", "path2_ref", "wall_time", "errno"}
 keep = [i for i, n in enumerate(rows[0]) if n not in skip]
 print(",".join("hex(toString(%s))" % rows[0][i] for i in keep))
 for r in rows[1:]:
@@ -241,6 +249,55 @@ for r in rows[1:]:
 		diff "$FLEET_TMP/want" "$FLEET_TMP/got" >&2
 	fi
 done
+
+# --- 8. what sct-ship says: a file it cannot read, in the reader's words (one line, exit 3);
+# a bad option, getopt's line and the usage line (exit 2)
+echo "not a trace" >"$FLEET_TMP/notrace.sct"
+out=$("$SCT_SHIP" --url "http://127.0.0.1:${FLEET_HTTP[1]}/" --state "$FLEET_TMP/state8" "$FLEET_TMP/notrace.sct" 2>&1)
+rc=$?
+want="sct-ship: $FLEET_TMP/notrace.sct: not an sct trace: no sct label and no valid frame in the first 1048576 bytes"
+[ $rc = 3 ] && [ "$out" = "$want" ] && ok "sct-ship on a file that is not a trace: why, in one line, exit 3" ||
+	bad "sct-ship on a file that is not a trace: exit $rc: $out"
+out=$("$SCT_SHIP" --bogus x 2>&1)
+rc=$?
+want=$'sct-ship: unrecognized option \'--bogus\'\nUsage: sct-ship --url URL [OPTIONS] FILE|DIR...  (sct-ship --help for more)'
+[ $rc = 2 ] && [ "$out" = "$want" ] && ok "sct-ship --bogus: two lines, exit 2" || bad "sct-ship --bogus: exit $rc: $out"
+
+# --- 9. a recording id of escapes, a tab, a newline and quotes (sct's writer refuses it; the
+# file was patched) reads as none: every row lands whole in its columns under the id derived
+# from the HEADER; and a sample's fields of 6 MB (16 fields over a 64 KiB payload of control
+# bytes; 256 make 117 MB, streamed alike) load whole
+"$SCT_GEN_REPORT" hostile-id "$TRACES/hostile-id.sct" || { echo "FAIL: gen_report hostile-id" >&2; exit 1; }
+"$SCT_GEN_REPORT" big-sample "$TRACES/big-sample.sct" 16 || { echo "FAIL: gen_report big-sample" >&2; exit 1; }
+"$SCT_CONVERT" --schema clickhouse --database odd | clickhouse-client --port "${FLEET_TCP[1]}" --multiquery
+for t in syscall task sessions; do
+	"$SCT_CONVERT" --to clickhouse --database odd --records "$t" "$TRACES/hostile-id.sct" 2>/dev/null |
+		{ read -r q && clickhouse-client --port "${FLEET_TCP[1]}" -q "$q"; }
+done
+id=$("$SCT_CONVERT" --to clickhouse --records task "$TRACES/hostile-id.sct" 2>/dev/null | awk -F'\t' 'NR == 2 { print $2 }')
+got=$(fleet_q 1 "SELECT count(), uniqExact(host, recording, sequence), any(host), any(recording), any(sequence),
+		 sum(time_ns), any(name), any(comm) FROM odd.syscall FORMAT TabSeparated")
+want=$(printf '3\t1\th1\t%s\t0\t6003\twrite\tapp' "$id")
+if [ ${#id} = 32 ] && [ "$got" = "$want" ] &&
+   [ "$(fleet_q 1 "SELECT count(), any(recording), any(derived_id) FROM odd.sessions FORMAT TabSeparated")" = "$(printf '1\t%s\t1' "$id")" ] &&
+   [ "$(fleet_q 1 "SELECT count(), any(recording), any(comm) FROM odd.task FORMAT TabSeparated")" = "$(printf '1\t%s\tapp' "$id")" ]; then
+	ok "hostile recording id: rows whole, under the derived id $id"
+else
+	bad "hostile recording id: got '$got', want '$want'"
+fi
+"$SCT_CONVERT" --to clickhouse --database odd --records sample "$TRACES/big-sample.sct" 2>/dev/null |
+	{ read -r q && clickhouse-client --port "${FLEET_TCP[1]}" -q "$q"; }
+want=$("$SCT_CONVERT" --to jsonl --records sample "$TRACES/big-sample.sct" 2>/dev/null |
+	python3 -c 'import sys, hashlib; l = sys.stdin.buffer.read()
+f = l[l.index(b"\"fields\":") + 9:-2]
+print(len(f), hashlib.md5(f + b"\n").hexdigest())')
+got=$(fleet_q 1 "SELECT fields FROM odd.sample FORMAT TabSeparatedRaw" | python3 -c 'import sys, hashlib; f = sys.stdin.buffer.read()
+print(len(f) - 1, hashlib.md5(f).hexdigest())')
+if [ "$got" = "$want" ] && [ "${want%% *}" -gt 4000000 ]; then
+	ok "a sample's fields of ${want%% *} bytes loaded whole"
+else
+	bad "a sample's fields: got '$got' (length, md5), want '$want'"
+fi
 
 echo "fleet: $PASS passed, $FAIL failed"
 [ $FAIL = 0 ]

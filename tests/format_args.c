@@ -14,6 +14,7 @@
 
 #include "block_decode.h"
 #include "cbuf.h"
+#include "format_craft.h"
 #include "format_helpers.h"
 #include "header.h"
 #include "session.h"
@@ -356,14 +357,26 @@ static size_t payload(uint8_t *out, uint32_t k, const uint64_t *ref, const uint3
 	return (size_t)(p - out) + (size_t)(c - cols);
 }
 
+/* The payload of payload() loaded into d under session s. */
+static int load_in(struct sct_session *s, uint32_t k, const uint64_t *ref, const uint32_t *len,
+		   const char *data, uint32_t n, struct block_dec *d)
+{
+	uint8_t raw[1024];
+	struct block_meta m = { .count = n, .codec = 0 };
+	const char *why;
+
+	m.raw_size = payload(raw, k, ref, len, data, n);
+	m.payload = raw;
+	m.payload_len = m.raw_size;
+	memset(d, 0, sizeof(*d));
+	return block_dec_load(d, &m, s, &why);
+}
+
 static int load(uint32_t k, const uint64_t *ref, const uint32_t *len, const char *data, uint32_t n,
 		struct block_dec *d)
 {
 	struct sct_header_info info = args_info();
 	struct sct_session *s = session_new(0);
-	uint8_t raw[1024];
-	struct block_meta m = { .count = n, .codec = 0 };
-	const char *why;
 	struct cbuf b;
 	char err[128];
 	int rc;
@@ -372,14 +385,36 @@ static int load(uint32_t k, const uint64_t *ref, const uint32_t *len, const char
 	header_encode(&b, &info);
 	cr_assert_eq(b.err, 0);
 	cr_assert_eq(header_parse(b.p, b.len, s, err, sizeof(err)), 0, "%s", err);
-	m.raw_size = payload(raw, k, ref, len, data, n);
-	m.payload = raw;
-	m.payload_len = m.raw_size;
-	memset(d, 0, sizeof(*d));
-	rc = block_dec_load(d, &m, s, &why);
+	rc = load_in(s, k, ref, len, data, n, d);
 	cbuf_free(&b);
 	session_free(s);
 	return rc;
+}
+
+/*
+ * A 1.4 session with arguments whose HEADER lists SYSCALL's first 17 fields: up to path_ref,
+ * without path (FORMAT.md section 7.1: path reads empty, so path's table is empty).
+ */
+Test(format_args, an_entry_that_ends_between_path_ref_and_path_has_an_empty_table)
+{
+	const struct sct_type_schema *all = sct_schema_builtin(SCT_REC_SYSCALL);
+	const struct craft_type entry = { SCT_REC_SYSCALL, "syscall", 17, all->fields };
+	struct sct_session *s = session_new(0);
+	uint64_t refs[2] = { 0, 1 }, zeros[2] = { 0, 0 };
+	uint32_t len[2] = { 2, 0 };
+	struct block_dec d;
+	struct craft h;
+	char err[128];
+
+	craft_init(&h);
+	craft_header_body_args(&h, 1, 4, &entry, 1);
+	cr_assert_eq(header_parse(h.p, h.len, s, err, sizeof(err)), 0, "%s", err);
+	cr_assert_eq(load_in(s, 0, refs, len, "/a", 2, &d), -SCT_E_CORRUPT, "path_ref 1 names no entry");
+	block_dec_free(&d);
+	cr_assert_eq(load_in(s, 0, zeros, len, "/a", 2, &d), 0);
+	block_dec_free(&d);
+	craft_free(&h);
+	session_free(s);
 }
 
 struct bad_ref {

@@ -153,10 +153,10 @@ static cbor_item_t *schema_entry(uint32_t type, const char *name, uint32_t nfiel
 	return m;
 }
 
-void craft_header_body(struct craft *c, uint32_t major, uint32_t minor,
-		       const struct craft_type *extra, size_t nextra)
+static void header_body(struct craft *c, uint32_t major, uint32_t minor,
+			const struct craft_type *extra, size_t nextra, bool syscall_args)
 {
-	cbor_item_t *h = cbor_new_definite_map(4);
+	cbor_item_t *h = cbor_new_definite_map(syscall_args ? 5 : 4);
 	cbor_item_t *fmt = cbor_new_definite_array(2);
 	cbor_item_t *host = cbor_new_definite_map(1);
 	cbor_item_t *schema = cbor_new_definite_array(SCT_REC_MAX + nextra);
@@ -184,6 +184,14 @@ void craft_header_body(struct craft *c, uint32_t major, uint32_t minor,
 		cbor_array_push(schema, cbor_move(schema_entry(extra[i].type, extra[i].name,
 							       extra[i].nfields, extra[i].fields)));
 	map_put(h, "schema", schema);
+	if (syscall_args) {
+		cbor_item_t *args = cbor_new_definite_map(3);
+
+		map_put(args, "max", cbor_build_uint16(256));
+		map_put(args, "paths", cbor_build_string("enter"));
+		map_put(args, "native", cbor_new_definite_map(0));
+		map_put(h, "syscall_args", args);
+	}
 	map_put(h, "future_key", cbor_build_string("ignored by readers"));
 	len = cbor_serialize_alloc(h, &buf, &size);
 	if (!len)
@@ -191,6 +199,31 @@ void craft_header_body(struct craft *c, uint32_t major, uint32_t minor,
 	craft_bytes(c, buf, len);
 	free(buf);
 	cbor_decref(&h);
+}
+
+void craft_header_body(struct craft *c, uint32_t major, uint32_t minor,
+		       const struct craft_type *extra, size_t nextra)
+{
+	header_body(c, major, minor, extra, nextra, false);
+}
+
+void craft_header_body_keys(struct craft *c, uint32_t major, uint32_t minor, const void *pairs, size_t len,
+			    unsigned npairs)
+{
+	size_t at = c->len;
+
+	header_body(c, major, minor, NULL, 0, false);
+	/* the map holds fewer than 24 pairs: its head is the one byte a0 + n */
+	if ((c->p[at] & 0xe0) != 0xa0 || (c->p[at] & 0x1f) + npairs >= 24)
+		craft_die("craft_header_body_keys: map head");
+	c->p[at] = (uint8_t)(c->p[at] + npairs);
+	craft_bytes(c, pairs, len);
+}
+
+void craft_header_body_args(struct craft *c, uint32_t major, uint32_t minor,
+			    const struct craft_type *extra, size_t nextra)
+{
+	header_body(c, major, minor, extra, nextra, true);
 }
 
 /* ---------------------------------------------------------------- BLOCK */

@@ -44,6 +44,15 @@ struct craft_type {
 void craft_header_body(struct craft *c, uint32_t major, uint32_t minor,
 		       const struct craft_type *extra, size_t nextra);
 
+/* The same with "syscall_args": {"max": 256, "paths": "enter", "native": {}}. */
+void craft_header_body_args(struct craft *c, uint32_t major, uint32_t minor,
+			    const struct craft_type *extra, size_t nextra);
+
+/* The HEADER of craft_header_body() without extra types, with npairs more map pairs: len
+ * bytes of CBOR keys and values. */
+void craft_header_body_keys(struct craft *c, uint32_t major, uint32_t minor, const void *pairs, size_t len,
+			    unsigned npairs);
+
 /* One column of a crafted section: values (uint/sint/time) or strings (bytes). */
 struct craft_col {
 	uint32_t kind;

@@ -186,7 +186,7 @@ Test(format_recording, the_key_is_ignored_before_1_2)
 	cr_assert(s.snapshot);
 }
 
-Test(format_recording, wrong_typed_values_read_as_missing_and_any_id_text_is_kept)
+Test(format_recording, wrong_typed_values_read_as_missing)
 {
 	struct seen s;
 
@@ -195,11 +195,42 @@ Test(format_recording, wrong_typed_values_read_as_missing_and_any_id_text_is_kep
 	cr_assert_str_eq(s.id, "");
 	cr_assert_eq(s.sequence, 0);
 	cr_assert_not(s.snapshot, "a snapshot is exactly 1");
-	read_crafted(2, recording_item(cbor_build_string("Not-Hex id"), cbor_build_uint8(0),
-				       cbor_build_bool(true)), &s);
-	cr_assert_str_eq(s.id, "Not-Hex id", "a reader compares ids as text, whatever they hold");
+	read_crafted(2, recording_item(cbor_build_string(ID), cbor_build_uint8(0), cbor_build_bool(true)), &s);
+	cr_assert_str_eq(s.id, ID);
 	cr_assert_not(s.snapshot);
 	read_crafted(2, cbor_build_string("not a map"), &s);
 	cr_assert_str_eq(s.id, "");
 	cr_assert_eq(s.sequence, 0);
+}
+
+/*
+ * An id is exactly what the writer writes, 32 lowercase hex digits, or it reads as missing
+ * (the sequence is still read): a hostile file's id never reaches SQL, a TabSeparated row or a
+ * terminal. The whole string counts, a NUL or an invalid byte (repaired to U+FFFD) included.
+ */
+Test(format_recording, ids_the_writer_would_not_write_read_as_missing)
+{
+	static const struct {
+		const char *id;
+		size_t len;
+	} bad[] = {
+#define BAD(s) { s, sizeof(s) - 1 }
+		BAD("r"), BAD("Not-Hex id"), BAD(""), BAD("0123456789abcdef0123456789abcde"), BAD(ID "0"),
+		BAD("0123456789ABCDEF0123456789abcdef"), BAD("0123456789abcdef0123456789abcdeg"),
+		BAD("x', 0)) OR 1=1 --              "), BAD("0123456789abcdef\t123456789abcdef"),
+		BAD("0123456789abcdef\n123456789abcdef"), BAD("\x1b]2;x\a\x1b[2J0123456789abcdef012345"),
+		BAD("0123456789abcdef0123456789abcdef\0"), BAD("0123456789abcdef\0" "123456789abcdef"),
+		BAD("0123456789abcdef0123456789abcde\xff"), BAD("0123456789abcdef0123456789abcd\xc3\xa9"),
+#undef BAD
+	};
+	struct seen s;
+
+	for (size_t i = 0; i < sizeof(bad) / sizeof(bad[0]); i++) {
+		read_crafted(2, recording_item(cbor_build_stringn(bad[i].id, bad[i].len), cbor_build_uint8(3),
+					       cbor_build_uint8(0)), &s);
+		cr_assert_str_eq(s.id, "", "id %zu read as \"%s\"", i, s.id);
+		cr_assert_eq(s.sequence, 3);
+	}
+	read_crafted(2, recording_item(cbor_build_string(ID), cbor_build_uint8(3), cbor_build_uint8(0)), &s);
+	cr_assert_str_eq(s.id, ID);
 }

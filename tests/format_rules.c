@@ -380,3 +380,42 @@ Test(format_rules, a_shorter_schema_entry_leaves_the_other_fields_zero)
 	craft_free(&body);
 	craft_free(&c);
 }
+
+/* A kind reads up to its first NUL as every HEADER text does: "uint\0x" is "uint". */
+Test(format_rules, a_kind_reads_up_to_its_first_nul)
+{
+	static const uint8_t header[] = {
+		0xa2, 0x66, 'f', 'o', 'r', 'm', 'a', 't', 0x82, 0x01, 0x00,
+		0x66, 's', 'c', 'h', 'e', 'm', 'a', 0x81, 0xa3,
+		0x64, 't', 'y', 'p', 'e', 0x14, 0x64, 'n', 'a', 'm', 'e', 0x61, 't',
+		0x66, 'f', 'i', 'e', 'l', 'd', 's', 0x81, 0x83, 0x61, 'v', 0x66, 'u', 'i', 'n', 't', 0x00, 'x', 0x60,
+	};
+	const uint64_t v[] = { 5 };
+	const struct craft_col cols[] = { { SCT_KIND_UINT, v, NULL } };
+	const struct craft_run run = { 20, 1 };
+	const struct craft_section sec = { 20, 1, 1, cols, NULL, 0, 0 };
+	const struct sct_type_schema *ts;
+	struct sct_record rec;
+	struct sct_value val;
+	struct sct_reader *r;
+	struct craft c;
+	int err;
+
+	craft_init(&c);
+	craft_label(&c);
+	craft_frame(&c, 1, header, sizeof(header));
+	craft_block(&c, &run, 1, &sec, 1);
+	r = sct_reader_open_mem(c.p, c.len, &err);
+	cr_assert_not_null(r);
+	cr_assert_eq(sct_reader_next(r, &rec), 1);
+	cr_assert_eq(rec.type, SCT_REC_SESSION);
+	cr_assert_eq(sct_reader_next(r, &rec), 1);
+	cr_assert_eq(rec.type, 20, "the entry is valid: its records are delivered");
+	ts = sct_reader_schema(r, 20);
+	cr_assert_not_null(ts);
+	cr_assert_eq(ts->fields[0].kind, SCT_KIND_UINT);
+	cr_assert_eq(sct_reader_field(r, 0, &val), 0);
+	cr_assert_eq(val.u, 5);
+	sct_reader_close(r);
+	craft_free(&c);
+}

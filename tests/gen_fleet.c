@@ -9,11 +9,21 @@
  *                           other ids), ~3% failed, ~1% unfinished, TASK/CGROUP/FORK/EXEC/EXIT
  *   gen_fleet big OUT N HOST   one file of host HOST with N syscalls of that mix, no
  *                           recording id (its identity is derived from the HEADER)
+ *   gen_fleet one OUT N HOST RECORDING SEQUENCE   one file of that identity (HOST any bytes;
+ *                           RECORDING "-": none), N syscalls of that mix
+ * and for the security tests, files sct's writer never writes:
+ *   gen_fleet set-id FILE OLD NEW   the recording id OLD of FILE's first HEADER replaced by
+ *                           NEW (as long, any bytes), its frame's CRC made right again
+ *   gen_fleet badcol OUT NAME   a file whose SYSCALL records have a field NAME more (any
+ *                           bytes): no table has that column (no trailer: --settle 0)
  */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <zlib.h>
 
+#include "format_craft.h"
+#include "records.def"
 #include "sct.h"
 
 static const struct sct_syscall_name names[] = {
@@ -151,6 +161,79 @@ static int gen_file(const char *path, const struct host *h, unsigned long long n
 	return sct_writer_close(w) ? 1 : 0;
 }
 
+/* The first HEADER frame's body in the file's bytes: [*body, *body + *len), the frame from *frame. */
+static int gen_header_body(uint8_t *p, size_t size, size_t *frame, size_t *body, size_t *len)
+{
+	size_t at = 12 + 2, n; /* the label, then 83 01 */
+
+	if (size < at + 1 || p[12] != 0x83 || p[13] != 0x01)
+		return -1;
+	n = p[at] == 0x58 ? 1 : p[at] == 0x59 ? 2 : p[at] == 0x5a ? 4 : 0;
+	if (!n || size < at + 1 + n)
+		return -1;
+	*len = 0;
+	for (size_t i = 0; i < n; i++)
+		*len = *len << 8 | p[at + 1 + i];
+	*frame = 12;
+	*body = at + 1 + n;
+	return *body + *len + 5 <= size ? 0 : -1;
+}
+
+static int gen_set_id(const char *path, const char *old, const char *new)
+{
+	FILE *f = fopen(path, "r+b");
+	static uint8_t p[1 << 20];
+	size_t size = f ? fread(p, 1, sizeof(p), f) : 0, frame, body, len;
+	uint8_t *at;
+	uint32_t crc;
+
+	if (!size || strlen(old) != strlen(new) || gen_header_body(p, size, &frame, &body, &len) ||
+	    !(at = memmem(p + body, len, old, strlen(old)))) {
+		fprintf(stderr, "gen_fleet: %s: no HEADER holding %s, or ids of other lengths\n", path, old);
+		return 1;
+	}
+	memcpy(at, new, strlen(new));
+	crc = (uint32_t)crc32(0, p + frame, (uInt)(body + len - frame));
+	for (int i = 0; i < 4; i++)
+		p[body + len + 1 + i] = (uint8_t)(crc >> (24 - 8 * i));
+	if (fseek(f, 0, SEEK_SET) || fwrite(p, 1, size, f) != size || fclose(f)) {
+		fprintf(stderr, "gen_fleet: %s: cannot write\n", path);
+		return 1;
+	}
+	return 0;
+}
+
+/* Two syscalls whose records carry one field more than the built-in SYSCALL type, named name. */
+static int gen_badcol(const char *path, const char *name)
+{
+	const struct sct_type_schema *sc = sct_schema_builtin(SCT_REC_SYSCALL);
+	uint32_t base = RECORD_NFIELDS(RECORD_SYSCALL_BASE_FIELDS);
+	struct sct_field_schema fields[64];
+	struct craft_col cols[64];
+	static const uint64_t v[2] = { 1100, 1200 };
+	struct craft_type t = { .type = SCT_REC_SYSCALL, .name = sc->name, .nfields = base + 1, .fields = fields };
+	struct craft_run run = { SCT_REC_SYSCALL, 2 };
+	struct craft c;
+	FILE *f;
+
+	memcpy(fields, sc->fields, base * sizeof(fields[0]));
+	fields[base] = (struct sct_field_schema){ .name = name, .kind = SCT_KIND_UINT, .unit = "" };
+	for (uint32_t i = 0; i <= base; i++)
+		cols[i] = (struct craft_col){ .kind = fields[i].kind == SCT_KIND_BYTES ? SCT_KIND_UINT : fields[i].kind,
+					      .v = v };
+	craft_init(&c);
+	craft_session(&c, 1, 0, &t, 1);
+	craft_block(&c, &run, 1, &(struct craft_section){ .type = SCT_REC_SYSCALL, .count = 2, .ncols = base + 1,
+							  .cols = cols }, 1);
+	f = fopen(path, "wb");
+	if (!f || fwrite(c.p, 1, c.len, f) != c.len || fclose(f)) {
+		fprintf(stderr, "gen_fleet: %s: cannot write\n", path);
+		return 1;
+	}
+	craft_free(&c);
+	return 0;
+}
+
 int main(int argc, char **argv)
 {
 	char path[4096];
@@ -173,6 +256,19 @@ int main(int argc, char **argv)
 		big.losses = false;
 		return gen_file(argv[2], &big, n);
 	}
-	fprintf(stderr, "usage: gen_fleet fleet DIR N | big OUT N HOST\n");
+	if (argc == 7 && !strcmp(argv[1], "one")) {
+		struct host one = hosts[0];
+
+		one.name = argv[4];
+		one.recording = strcmp(argv[5], "-") ? argv[5] : NULL;
+		one.sequence = strtoull(argv[6], NULL, 10);
+		return gen_file(argv[2], &one, n);
+	}
+	if (argc == 5 && !strcmp(argv[1], "set-id"))
+		return gen_set_id(argv[2], argv[3], argv[4]);
+	if (argc == 4 && !strcmp(argv[1], "badcol"))
+		return gen_badcol(argv[2], argv[3]);
+	fprintf(stderr, "usage: gen_fleet fleet DIR N | big OUT N HOST | one OUT N HOST RECORDING SEQUENCE |\n"
+		"       set-id FILE OLD NEW | badcol OUT NAME\n");
 	return 2;
 }

@@ -3,7 +3,8 @@
  * Trace generator of the sct-report / sct-convert tests and benchmark:
  *   gen_report hostile OUT.sct EXPECT.json   every record type with hostile strings and
  *                                            extreme values, and the rows sct-convert must
- *                                            print for them (strings as hex) in EXPECT.json
+ *                                            print for them (strings as hex) and the HEADER's
+ *                                            clock anchor in EXPECT.json
  *   gen_report version IN.sct OUT.sct        IN with its HEADER claiming format 2.0
  *   gen_report bench OUT.sct N               N syscall records (one process, 4 threads,
  *                                            mostly write, ~300 ns apart, 1 cgroup)
@@ -12,11 +13,16 @@
  *                                            write by it in cgroup 0 (no CGROUP record)
  *   gen_report headers OUT.sct N             N sessions of a label and the smallest HEADER
  *                                            ({"format": [1, 0]}), nothing else
- *   gen_report future OUT.sct                a hand-made session whose HEADER schema describes
- *                                            type 20 "future" (time_ns, value, blob): a
+ *   gen_report future OUT.sct [NAME]         a hand-made session whose HEADER schema describes
+ *                                            type 20 NAME ("future": time_ns, value, blob): a
  *                                            syscall and two type-9 records
  *   gen_report read IN.sct                   reads IN through libsct and nothing else: the
  *                                            reader's own cost, beside the tools'
+ *   gen_report hostile-id OUT.sct            a file of a recording (a TASK, three writes)
+ *                                            whose HEADER's id was patched afterwards to 32
+ *                                            bytes of escapes, a tab, a newline and quotes
+ *   gen_report big-sample OUT.sct N          one SAMPLE of an event of N fields, each a
+ *                                            char[65536] over the whole payload of 0x01 bytes
  */
 #include <errno.h>
 #include <stdio.h>
@@ -24,6 +30,7 @@
 #include <string.h>
 #include <zlib.h>
 
+#include "../fuzz/frame_fixup.h"
 #include "format_craft.h"
 #include "sct.h"
 
@@ -33,21 +40,36 @@ static const struct sct_syscall_name names[] = {
 	{ 0, "read" }, { 1, "write" }, { 2, "open" }, { 3, "close" }, { 257, "openat" },
 };
 
-static struct sct_writer *gen_open(const char *path, const char *host)
+/* Records of the hostile trace are stamped before the anchor: their wall clock is before it too. */
+#define ANCHOR_CLOCK 1000ull
+#define ANCHOR_REAL 1767225600000000000ull /* 2026-01-01 00:00:00 UTC */
+
+static struct sct_header_info gen_info(const char *host)
 {
-	struct sct_header_info info = {
+	return (struct sct_header_info){
 		.producer = "gen_report", .producer_version = "1", .hostname = host, .kernel = "6.18.0",
-		.arch = "x86_64", .boot_id = "b", .clock = "CLOCK_MONOTONIC", .anchor_clock_ns = 1000,
-		.anchor_realtime_ns = 1767225600000000000ull, .cgroup_hierarchy = "v2",
+		.arch = "x86_64", .boot_id = "b", .clock = "CLOCK_MONOTONIC", .anchor_clock_ns = ANCHOR_CLOCK,
+		.anchor_realtime_ns = ANCHOR_REAL, .cgroup_hierarchy = "v2",
 		.cgroup_mount = "/sys/fs/cgroup", .syscalls = names, .nsyscalls = 5,
 	};
+}
+
+static struct sct_writer *gen_open_info(const char *path, const struct sct_header_info *info)
+{
 	struct sct_writer_opts opts = { .no_fsync = true };
 	int err = 0;
-	struct sct_writer *w = sct_writer_open(path, true, &info, &opts, &err);
+	struct sct_writer *w = sct_writer_open(path, true, info, &opts, &err);
 
 	if (!w)
 		fprintf(stderr, "gen_report: %s: %s\n", path, sct_strerror(err));
 	return w;
+}
+
+static struct sct_writer *gen_open(const char *path, const char *host)
+{
+	const struct sct_header_info info = gen_info(host);
+
+	return gen_open_info(path, &info);
 }
 
 static struct sct_bytes B(const char *s)
@@ -69,7 +91,7 @@ static void hex(FILE *f, const char *s)
 #define COMM2 "ok \xc3\xa9 \xf0\x9f\x98\x80"
 #define FILE3 "/bin/with space,comma\"quote\"\n\xc3\x28\xed\xa0\x80\xe2\x82"
 #define COMM3 "\x01\x7f\x80\t"
-#define WTEXT "map full, \"x\"\n"
+#define WTEXT "map full, \"x\"\n\xc2\x9b" "2J \xc2\x85"
 
 static int gen_hostile(const char *path, const char *expect)
 {
@@ -167,7 +189,8 @@ static int gen_hostile(const char *path, const char *expect)
 	hex(f, WTEXT);
 	fputs("}],\n\"host\":", f);
 	hex(f, HOST);
-	fputs("}\n", f);
+	fprintf(f, ",\n\"anchor\":{\"clock\":%llu,\"real\":%llu}}\n", (unsigned long long)ANCHOR_CLOCK,
+		(unsigned long long)ANCHOR_REAL);
 	return fclose(f) ? 1 : 0;
 }
 
@@ -273,12 +296,13 @@ static int gen_sessions(const char *path, unsigned long long n)
 	return fclose(f) ? 1 : 0;
 }
 
-static int gen_future(const char *path)
+/* A file whose HEADER's schema describes type 20, named name, and holds two of them. */
+static int gen_future(const char *path, const char *name)
 {
 	static const struct sct_field_schema f9[] = {
 		{ "time_ns", SCT_KIND_TIME, "ns" }, { "value", SCT_KIND_SINT, "" }, { "blob", SCT_KIND_BYTES, "" },
 	};
-	static const struct craft_type t9 = { 20, "future", 3, f9 };
+	const struct craft_type t9 = { 20, name, 3, f9 };
 	static const uint64_t t9v[] = { 1100, 1200 }, v9[] = { (uint64_t)-7, 3 }, t1[] = { 1000 }, one[] = { 1 },
 		zero[] = { 0 }, ret[] = { 5 };
 	static const struct sct_bytes b9[] = { { (const uint8_t *)"a,\"b\"", 5 }, { NULL, 0 } };
@@ -306,6 +330,89 @@ static int gen_future(const char *path)
 	err = fwrite(c.p, 1, c.len, f) != c.len;
 	craft_free(&c);
 	return fclose(f) || err;
+}
+
+static int gen_close(struct sct_writer *w, int err)
+{
+	int cerr = sct_writer_close(w);
+
+	if (err || cerr)
+		fprintf(stderr, "gen_report: %s\n", sct_strerror(err ? err : cerr));
+	return err || cerr;
+}
+
+/* Replace the 32 bytes from by to in the file at path, and repair its frames' checksums. */
+static int gen_patch(const char *path, const char *from, const char *to)
+{
+	static uint8_t buf[1 << 20];
+	FILE *f = fopen(path, "r+b");
+	uint8_t *at;
+	size_t len;
+	int err;
+
+	if (!f)
+		return 1;
+	len = fread(buf, 1, sizeof(buf), f);
+	at = memmem(buf, len, from, 32);
+	if (at)
+		memcpy(at, to, 32);
+	frame_fixup(buf, len);
+	err = !at || len == sizeof(buf) || fseek(f, 0, SEEK_SET) || fwrite(buf, 1, len, f) != len;
+	return fclose(f) || err;
+}
+
+static int gen_hostile_id(const char *path)
+{
+	static const char valid[] = "0123456789abcdef0123456789abcdef";
+	struct sct_header_info info = gen_info("h1");
+	struct sct_record r = { .type = SCT_REC_TASK };
+	struct sct_writer *w;
+	int err;
+
+	info.recording_id = valid;
+	info.sequence = 2;
+	w = gen_open_info(path, &info);
+	if (!w)
+		return 1;
+	r.task = (struct sct_task){ .time_ns = 1000, .pid = 7, .tid = 7, .ppid = 1, .comm = B("app") };
+	err = sct_writer_append(w, &r);
+	for (uint64_t i = 0; i < 3 && !err; i++) {
+		r.type = SCT_REC_SYSCALL;
+		r.syscall = (struct sct_syscall){ .time_ns = 2000 + i, .duration_ns = 10, .pid = 7, .tid = 7, .nr = 1,
+						  .ret = 1 };
+		err = sct_writer_append(w, &r);
+	}
+	if (gen_close(w, err))
+		return 1;
+	return gen_patch(path, valid, "\x1b]2;x\a\x1b[2J\t\nx', 0)) OR 1=1 --   ");
+}
+
+static int gen_big_sample(const char *path, unsigned long long n)
+{
+	static uint8_t payload[SCT_MAX_STRING];
+	struct sct_event_field f[SCT_MAX_EVENT_FIELDS];
+	char names_[SCT_MAX_EVENT_FIELDS][8];
+	const struct sct_event_desc ev = { .name = "g:big", .fields = f, .nfields = (uint32_t)n };
+	struct sct_header_info info = gen_info("h1");
+	struct sct_record r = { .type = SCT_REC_SAMPLE };
+	struct sct_writer *w;
+
+	if (!n || n > SCT_MAX_EVENT_FIELDS)
+		return 2;
+	memset(payload, 1, sizeof(payload));
+	for (uint32_t k = 0; k < n; k++) {
+		snprintf(names_[k], sizeof(names_[k]), "f%u", k);
+		f[k] = (struct sct_event_field){ .name = names_[k], .type = "char data[65536]", .size = SCT_MAX_STRING };
+	}
+	info.events = &ev;
+	info.nevents = 1;
+	info.backend = "perf";
+	info.sample_cgroup = "kernel";
+	w = gen_open_info(path, &info);
+	if (!w)
+		return 1;
+	r.sample = (struct sct_sample){ .time_ns = 2000, .pid = 7, .tid = 7, .payload = { payload, sizeof(payload) } };
+	return gen_close(w, sct_writer_append(w, &r));
 }
 
 static int gen_headers(const char *path, unsigned long long n)
@@ -352,10 +459,14 @@ int main(int argc, char **argv)
 		return gen_sessions(argv[2], strtoull(argv[3], NULL, 10));
 	if (argc == 4 && !strcmp(argv[1], "headers"))
 		return gen_headers(argv[2], strtoull(argv[3], NULL, 10));
-	if (argc == 3 && !strcmp(argv[1], "future"))
-		return gen_future(argv[2]);
+	if ((argc == 3 || argc == 4) && !strcmp(argv[1], "future"))
+		return gen_future(argv[2], argc == 4 ? argv[3] : "future");
 	if (argc == 3 && !strcmp(argv[1], "read"))
 		return gen_read(argv[2]);
-	fprintf(stderr, "usage: gen_report hostile OUT EXPECT | version IN OUT | bench OUT N | sessions OUT N | headers OUT N | future OUT | read IN\n");
+	if (argc == 3 && !strcmp(argv[1], "hostile-id"))
+		return gen_hostile_id(argv[2]);
+	if (argc == 4 && !strcmp(argv[1], "big-sample"))
+		return gen_big_sample(argv[2], strtoull(argv[3], NULL, 10));
+	fprintf(stderr, "usage: gen_report hostile OUT EXPECT | version IN OUT | bench OUT N | sessions OUT N | headers OUT N | future OUT [NAME] | read IN | hostile-id OUT | big-sample OUT N\n");
 	return 2;
 }

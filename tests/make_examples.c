@@ -133,6 +133,59 @@ static const struct sct_record warning_recs[] = {
 		.kind = SCT_WARN_ENUMERATION, .text = BYTES("/proc/1250/task: No such file or directory") } },
 };
 
+/*
+ * Attribution (FORMAT.md 9.2): records in the order a recorder that stages calls per CPU may
+ * write them. A shell (2000) described after its first call forks 2001, which calls before
+ * and after its exec and exits, its calls coming after the EXEC and the EXIT in the file;
+ * tid 2001 is reused by a second child whose call comes before its FORK; a thread (2102) of
+ * another process (2100) execs, taking the pid as its tid after the old leader's exit; a call
+ * of tid 2001 after its second task's exit belongs to no described task.
+ */
+static const struct sct_record attribution_recs[] = {
+	{ .type = SCT_REC_SYSCALL, .syscall = { .time_ns = T0 + 1000, .duration_ns = 100, .pid = 2000,
+		.tid = 2000, .nr = 1, .ret = 1 } },
+	{ .type = SCT_REC_TASK, .task = { .time_ns = T0 + 1500, .cgroup_id = 4242, .start_ns = 400000000,
+		.pid = 2000, .tid = 2000, .ppid = 1, .comm = BYTES("sh") } },
+	{ .type = SCT_REC_FORK, .fork = { .time_ns = T0 + 2000, .child_start_ns = T0 + 1990,
+		.parent_pid = 2000, .parent_tid = 2000, .child_pid = 2001, .child_tid = 2001 } },
+	{ .type = SCT_REC_SYSCALL, .syscall = { .time_ns = T0 + 3000, .duration_ns = 100, .pid = 2001,
+		.tid = 2001, .nr = 0 } },
+	{ .type = SCT_REC_EXEC, .exec = { .time_ns = T0 + 4000, .pid = 2001, .tid = 2001, .old_tid = 2001,
+		.filename = BYTES("/bin/true"), .comm = BYTES("true") } },
+	{ .type = SCT_REC_EXIT, .exit = { .time_ns = T0 + 6000, .start_ns = T0 + 1990, .pid = 2001,
+		.tid = 2001, .group_dead = 1 } },
+	{ .type = SCT_REC_SYSCALL, .syscall = { .time_ns = T0 + 5000, .duration_ns = 100, .pid = 2001,
+		.tid = 2001, .nr = 3 } },
+	{ .type = SCT_REC_SYSCALL, .syscall = { .time_ns = T0 + 3500, .duration_ns = 100, .pid = 2001,
+		.tid = 2001, .nr = 59 } },
+	{ .type = SCT_REC_SYSCALL, .syscall = { .time_ns = T0 + 8000, .duration_ns = 100, .pid = 2001,
+		.tid = 2001, .nr = 1, .ret = 5 } },
+	{ .type = SCT_REC_FORK, .fork = { .time_ns = T0 + 7000, .child_start_ns = T0 + 6990,
+		.parent_pid = 2000, .parent_tid = 2000, .child_pid = 2001, .child_tid = 2001 } },
+	{ .type = SCT_REC_EXEC, .exec = { .time_ns = T0 + 7500, .pid = 2001, .tid = 2001, .old_tid = 2001,
+		.filename = BYTES("/bin/echo"), .comm = BYTES("echo") } },
+	{ .type = SCT_REC_TASK, .task = { .time_ns = T0 + 1500, .cgroup_id = 4243, .start_ns = 300000000,
+		.pid = 2100, .tid = 2100, .ppid = 1, .comm = BYTES("app") } },
+	{ .type = SCT_REC_FORK, .fork = { .time_ns = T0 + 9000, .child_start_ns = T0 + 8990,
+		.parent_pid = 2100, .parent_tid = 2100, .child_pid = 2100, .child_tid = 2102, .is_thread = 1 } },
+	{ .type = SCT_REC_SYSCALL, .syscall = { .time_ns = T0 + 9500, .duration_ns = 100, .pid = 2100,
+		.tid = 2102, .nr = 0 } },
+	{ .type = SCT_REC_SYSCALL, .syscall = { .time_ns = T0 + 9800, .duration_ns = 100, .pid = 2100,
+		.tid = 2100, .nr = 1 } },
+	{ .type = SCT_REC_EXIT, .exit = { .time_ns = T0 + 9900, .start_ns = 300000000, .pid = 2100,
+		.tid = 2100 } },
+	{ .type = SCT_REC_SYSCALL, .syscall = { .time_ns = T0 + 11000, .duration_ns = 100, .pid = 2100,
+		.tid = 2100, .nr = 3 } },
+	{ .type = SCT_REC_EXEC, .exec = { .time_ns = T0 + 10000, .pid = 2100, .tid = 2100, .old_tid = 2102,
+		.filename = BYTES("/opt/run"), .comm = BYTES("run") } },
+	{ .type = SCT_REC_EXIT, .exit = { .time_ns = T0 + 11500, .start_ns = T0 + 6990, .pid = 2001,
+		.tid = 2001, .group_dead = 1 } },
+	{ .type = SCT_REC_SYSCALL, .syscall = { .time_ns = T0 + 12000, .duration_ns = 100, .pid = 2001,
+		.tid = 2001, .nr = 1 } },
+	{ .type = SCT_REC_EXIT, .exit = { .time_ns = T0 + 13000, .start_ns = 300000000, .pid = 2100,
+		.tid = 2100, .exit_code = 3, .group_dead = 1 } },
+};
+
 /* ------------------------------------------------------------------ writing sessions */
 
 struct out {
@@ -343,6 +396,11 @@ static int make_warning(struct out *o)
 	return session_write(o, HOST, 0, warning_recs, NRECS(warning_recs), true);
 }
 
+static int make_attribution(struct out *o)
+{
+	return session_write(o, HOST, 0, attribution_recs, NRECS(attribution_recs), true);
+}
+
 /* A short session in the order a recorder writes it: every type, interleaved into runs. */
 static const struct sct_record *const story[] = {
 	&cgroup_recs[0], &cgroup_recs[1], &task_recs[0], &task_recs[1], &warning_recs[0],
@@ -387,9 +445,21 @@ static const struct sct_event_field switch_fields[] = {
 	{ "next_pid", "pid_t", 56, 4, 1, 0 },
 	{ "next_prio", "int", 60, 4, 1, 0 },
 };
+/* Arrays whose bound does not fit their size (FORMAT.md section 9.1, step 3). */
+static const struct sct_event_field array_fields[] = {
+	{ "odd", "u8 odd[3]", 0, 4, 0, 0 },     /* N does not divide size: 4 bytes */
+	{ "pair", "u16 pair[2]", 4, 4, 0, 0 },  /* 2 elements of 2 bytes */
+	{ "wide", "u8 wide[8]", 8, 3, 0, 0 },   /* N past size: 3 bytes */
+	{ "trio", "s24 trio[2]", 11, 6, 1, 0 }, /* 3-byte elements: 6 bytes, sign-extended */
+	{ "none", "u8 none[0]", 17, 0, 0, 0 },  /* [0] is no bound: size 0, no bytes */
+};
 static const struct sct_event_desc sample_events[] = {
 	{ "sched:sched_process_exec", exec_fields, NRECS(exec_fields) },
 	{ "sched:sched_switch", switch_fields, NRECS(switch_fields) },
+	{ "example:arrays", array_fields, NRECS(array_fields) },
+};
+static const uint8_t arrays_payload[17] = {
+	1, 2, 3, 4, 1, 2, 3, 4, 5, 6, 7, 0xff, 0x01, 0xfe, 0x02, 0x80, 0x7f,
 };
 
 static void le_put(uint8_t *p, uint64_t v, unsigned n)
@@ -438,6 +508,9 @@ static int make_sample(struct out *o)
 			.pid = 1200, .tid = 1201, .cpu = 0, .event = 1, .payload = { sw, 64 } } },
 		{ .type = SCT_REC_SAMPLE, .sample = { .time_ns = T0 + 6000, .cgroup_id = 4242,
 			.pid = 1200, .tid = 1200, .cpu = 1, .event = 0, .payload = { exec_bad, 34 } } },
+		{ .type = SCT_REC_SAMPLE, .sample = { .time_ns = T0 + 7000, .cgroup_id = 4242,
+			.pid = 1200, .tid = 1200, .cpu = 1, .event = 2,
+			.payload = { arrays_payload, sizeof(arrays_payload) } } },
 	};
 
 	exec_payload(exec_ok, 14);
@@ -465,6 +538,43 @@ static int make_recording(struct out *o)
 	info.sequence = 1;
 	info.snapshot = true;
 	return err ? err : session_write_info(o, &info, 0, cgroup_recs, NRECS(cgroup_recs), true);
+}
+
+/* Put id (32 bytes) where the session written at base names its recording; repair the HEADER. */
+static int recording_id_patch(struct out *o, size_t base, const char *valid, const char *id)
+{
+	uint8_t *at = o->nblock_end ? memmem(o->p + base, o->block_end[0] - base, valid, 32) : NULL;
+
+	if (!at || strlen(id) != 32)
+		return -EINVAL;
+	memcpy(at, id, 32);
+	frame_fixup(o->p + base + 12, o->block_end[0] - base - 12);
+	return 0;
+}
+
+/*
+ * Format 1.2 HEADERs naming their recording by ids sct's writer refuses, patched in after
+ * writing (checksums repaired): 32 upper-case hex digits, then 32 bytes of terminal escapes, a
+ * tab, a newline and SQL quoting. A reader reads both as missing; the sequences still read.
+ */
+static int make_bad_recording_id(struct out *o)
+{
+	static const char valid[] = "6f1c0d2e9a8b47c5b3e2d1f0a9b8c7d6";
+	static const char *const ids[] = { "6F1C0D2E9A8B47C5B3E2D1F0A9B8C7D6",
+					   "\x1b]2;x\a\x1b[2J\t\nx', 0)) OR 1=1 --   " };
+	struct sct_header_info info = header_info(HOST);
+	int err = 0;
+
+	info.recording_id = valid;
+	for (size_t i = 0; i < NRECS(ids) && !err; i++) {
+		size_t base = o->len;
+
+		info.sequence = i + 1;
+		err = session_write_info(o, &info, 0, syscall_recs, 2, true);
+		if (!err)
+			err = recording_id_patch(o, base, valid, ids[i]);
+	}
+	return err;
 }
 
 /*
@@ -663,6 +773,264 @@ static int make_unknown_types(struct out *o)
 	return 0;
 }
 
+/* ------------------------------------------------------------------ schema_edges */
+
+enum { FRAME_HEADER = 1, FRAME_TRAILER = 3 };
+
+/* A label and a hand-made HEADER of format 1.minor, with "syscall_args" when args. */
+static void edges_header(struct craft *c, uint32_t minor, bool args, const struct craft_type *types,
+			 size_t ntypes)
+{
+	struct craft body;
+
+	craft_init(&body);
+	if (args)
+		craft_header_body_args(&body, 1, minor, types, ntypes);
+	else
+		craft_header_body(&body, 1, minor, types, ntypes);
+	craft_label(c);
+	craft_frame(c, FRAME_HEADER, body.p, body.len);
+	craft_free(&body);
+}
+
+/* The smallest TRAILER: {"blocks": 1}. */
+static void edges_trailer(struct craft *c)
+{
+	static const uint8_t body[] = { 0xa1, 0x66, 'b', 'l', 'o', 'c', 'k', 's', 0x01 };
+
+	craft_frame(c, FRAME_TRAILER, body, sizeof(body));
+}
+
+static void edges_block(struct craft *c, uint64_t first_ns, uint64_t last_ns, const struct craft_run *runs,
+			size_t nruns, const struct craft_section *secs, size_t nsecs)
+{
+	struct craft body;
+
+	craft_init(&body);
+	craft_block_body(&body, first_ns, last_ns, runs, nruns, secs, nsecs);
+	craft_frame(c, FRAME_BLOCK, body.p, body.len);
+	craft_free(&body);
+}
+
+/*
+ * A 1.0 session whose SYSCALL entry lists five fields, the second named "dur", and whose
+ * type 9 is "probe" (time_ns, value, note). Its BLOCK holds two SYSCALLs with all nine
+ * columns (nr 1, ret 64: read as 0, the entry does not name them), a probe between them, and
+ * a CGROUP section of count 0 with no run.
+ */
+static void edges_prefix(struct craft *c)
+{
+	static const struct sct_field_schema sc_fields[] = {
+		{ "time_ns", SCT_KIND_TIME, "ns" }, { "dur", SCT_KIND_UINT, "ns" }, { "pid", SCT_KIND_UINT, "" },
+		{ "tid", SCT_KIND_UINT, "" }, { "cgroup_id", SCT_KIND_UINT, "" },
+	};
+	static const struct sct_field_schema probe_fields[] = {
+		{ "time_ns", SCT_KIND_TIME, "ns" }, { "value", SCT_KIND_UINT, "" }, { "note", SCT_KIND_BYTES, "" },
+	};
+	const struct craft_type types[] = {
+		{ SCT_REC_SYSCALL, "syscall", NRECS(sc_fields), sc_fields },
+		{ 9, "probe", NRECS(probe_fields), probe_fields },
+	};
+	const uint64_t time[2] = { T0, T0 + 100 }, dur[2] = { 300, 400 }, pid[2] = { 1200, 1200 },
+		       tid[2] = { 1201, 1201 }, cg[2] = { 4242, 4242 }, nr[2] = { 1, 1 }, zero[2] = { 0, 0 },
+		       ret[2] = { 64, 64 }, ptime = T0 + 50, value = 7;
+	const struct sct_bytes note = { (const uint8_t *)"x", 1 };
+	const struct craft_col sc[] = {
+		{ SCT_KIND_TIME, time, NULL }, { SCT_KIND_UINT, dur, NULL }, { SCT_KIND_UINT, pid, NULL },
+		{ SCT_KIND_UINT, tid, NULL }, { SCT_KIND_UINT, cg, NULL }, { SCT_KIND_UINT, nr, NULL },
+		{ SCT_KIND_UINT, zero, NULL }, { SCT_KIND_SINT, ret, NULL }, { SCT_KIND_UINT, zero, NULL },
+	};
+	const struct craft_col probe[] = {
+		{ SCT_KIND_TIME, &ptime, NULL }, { SCT_KIND_UINT, &value, NULL }, { SCT_KIND_BYTES, NULL, &note },
+	};
+	const struct craft_col cgroup[] = {
+		{ SCT_KIND_TIME, NULL, NULL }, { SCT_KIND_UINT, NULL, NULL }, { SCT_KIND_BYTES, NULL, NULL },
+	};
+	const struct craft_section secs[] = {
+		{ .type = SCT_REC_SYSCALL, .count = 2, .ncols = NRECS(sc), .cols = sc },
+		{ .type = 9, .count = 1, .ncols = NRECS(probe), .cols = probe },
+		{ .type = SCT_REC_CGROUP, .count = 0, .ncols = NRECS(cgroup), .cols = cgroup },
+	};
+	static const struct craft_run runs[] = { { SCT_REC_SYSCALL, 1 }, { 9, 1 }, { SCT_REC_SYSCALL, 1 } };
+
+	edges_header(c, 0, false, types, NRECS(types));
+	edges_block(c, T0, T0 + 100, runs, NRECS(runs), secs, NRECS(secs));
+	edges_trailer(c);
+}
+
+/*
+ * A session of format 1.minor, with "syscall_args" when args, whose SYSCALL entry lists all 21
+ * fields of 1.4, and a BLOCK of two renameats stored with all 21: the first stores its paths
+ * "/a" and "/b" whole, the second refers to them (path_ref 1, path2_ref 1).
+ */
+static void edges_21(struct craft *c, uint32_t minor, bool args)
+{
+	const struct sct_type_schema *all = sct_schema_builtin(SCT_REC_SYSCALL);
+	const struct craft_type types[] = { { SCT_REC_SYSCALL, "syscall", all->nfields, all->fields } };
+	const uint64_t t0 = T0 + 1000 * (minor + 1);
+	const uint64_t time[2] = { t0, t0 + 100 }, dur[2] = { 500, 600 }, pid[2] = { 1300, 1300 },
+		       cg[2] = { 4242, 4242 }, nr[2] = { 264, 264 }, zero[2] = { 0, 0 },
+		       arg0[2] = { 4294967196u, 4294967196u }, arg1[2] = { 0x1000, 0x1000 },
+		       arg3[2] = { 0x2000, 0x2000 }, one[2] = { 1, 1 }, ref[2] = { 0, 1 };
+	const struct sct_bytes path[2] = { { (const uint8_t *)"/a", 2 }, { (const uint8_t *)"", 0 } },
+			       path2[2] = { { (const uint8_t *)"/b", 2 }, { (const uint8_t *)"", 0 } };
+	const struct craft_col sc[] = {
+		{ SCT_KIND_TIME, time, NULL }, { SCT_KIND_UINT, dur, NULL }, { SCT_KIND_UINT, pid, NULL },
+		{ SCT_KIND_UINT, pid, NULL }, { SCT_KIND_UINT, cg, NULL }, { SCT_KIND_UINT, nr, NULL },
+		{ SCT_KIND_UINT, zero, NULL }, { SCT_KIND_SINT, zero, NULL }, { SCT_KIND_UINT, zero, NULL },
+		{ SCT_KIND_UINT, arg0, NULL }, { SCT_KIND_UINT, arg1, NULL }, { SCT_KIND_UINT, arg0, NULL },
+		{ SCT_KIND_UINT, arg3, NULL }, { SCT_KIND_UINT, zero, NULL }, { SCT_KIND_UINT, zero, NULL },
+		{ SCT_KIND_UINT, one, NULL }, { SCT_KIND_UINT, ref, NULL }, { SCT_KIND_BYTES, NULL, path },
+		{ SCT_KIND_UINT, one, NULL }, { SCT_KIND_UINT, ref, NULL }, { SCT_KIND_BYTES, NULL, path2 },
+	};
+	const struct craft_section secs[] = { { .type = SCT_REC_SYSCALL, .count = 2, .ncols = NRECS(sc), .cols = sc } };
+	static const struct craft_run runs[] = { { SCT_REC_SYSCALL, 2 } };
+
+	edges_header(c, minor, args, types, NRECS(types));
+	edges_block(c, t0, t0 + 100, runs, NRECS(runs), secs, NRECS(secs));
+	edges_trailer(c);
+}
+
+/* Hand-made HEADERs whose schema differs from section 9's: a prefix, other names, more fields. */
+static int make_schema_edges(struct out *o)
+{
+	struct craft c;
+
+	craft_init(&c);
+	edges_prefix(&c);
+	edges_21(&c, 3, true);
+	edges_21(&c, 4, false);
+	return craft_add(o, &c);
+}
+
+/*
+ * Keys of later versions in older HEADERs, read as absent (FORMAT.md section 5): a 1.0
+ * HEADER with "backend", "sample_cgroup" and an "events" table (1.1), and a 1.2 HEADER with
+ * "syscall_args" (1.3).
+ */
+static int make_key_versions(struct out *o)
+{
+	static const uint8_t keys_1_1[] = {
+		0x67, 'b', 'a', 'c', 'k', 'e', 'n', 'd', 0x64, 'p', 'e', 'r', 'f',
+		0x6d, 's', 'a', 'm', 'p', 'l', 'e', '_', 'c', 'g', 'r', 'o', 'u', 'p',
+		0x66, 'k', 'e', 'r', 'n', 'e', 'l',
+		0x66, 'e', 'v', 'e', 'n', 't', 's', 0x81,
+		0xa2, 0x64, 'n', 'a', 'm', 'e', 0x63, 'a', ':', 'b', 0x66, 'f', 'i', 'e', 'l', 'd', 's', 0x80,
+	};
+	static const uint8_t keys_1_3[] = {
+		0x6c, 's', 'y', 's', 'c', 'a', 'l', 'l', '_', 'a', 'r', 'g', 's', 0xa3,
+		0x63, 'm', 'a', 'x', 0x19, 0x01, 0x00, 0x65, 'p', 'a', 't', 'h', 's', 0x65, 'e', 'n', 't', 'e', 'r',
+		0x66, 'n', 'a', 't', 'i', 'v', 'e', 0xa0,
+	};
+	struct craft c, body;
+
+	craft_init(&c);
+	for (int i = 0; i < 2; i++) {
+		craft_init(&body);
+		if (i)
+			craft_header_body_keys(&body, 1, 2, keys_1_3, sizeof(keys_1_3), 1);
+		else
+			craft_header_body_keys(&body, 1, 0, keys_1_1, sizeof(keys_1_1), 3);
+		craft_label(&c);
+		craft_frame(&c, FRAME_HEADER, body.p, body.len);
+		craft_free(&body);
+		edges_trailer(&c);
+	}
+	return craft_add(o, &c);
+}
+
+/* ------------------------------------------------------------------ header_strings */
+
+static void cb_text(struct craft *c, const char *s, size_t len)
+{
+	craft_head(c, 3, len);
+	craft_bytes(c, s, len);
+}
+
+static void cb_str(struct craft *c, const char *s)
+{
+	cb_text(c, s, strlen(s));
+}
+
+/*
+ * A 1.4 HEADER of strings a reader cuts, repairs or skips (FORMAT.md sections 1 and 5): a
+ * syscall name with a NUL ("wr\0ite": "wr"), a byte-string name (skipped: 2 has no name), a
+ * non-text item of "args" (read as ""), an event and a field name with a NUL, argument kinds
+ * "dirfd\0x" ("dirfd") and 7 (not text: "int"), and an argument name of 255 bytes and one
+ * invalid byte, 258 bytes once repaired: past the limit, its entry is ignored.
+ */
+static void strings_header(struct craft *h)
+{
+	char longname[256];
+
+	memset(longname, 'n', 255);
+	longname[255] = (char)0xff;
+	craft_head(h, 5, 7);
+	cb_str(h, "format"), craft_head(h, 4, 2), craft_head(h, 0, 1), craft_head(h, 0, 4);
+	cb_str(h, "producer"), craft_head(h, 5, 1), cb_str(h, "args"), craft_head(h, 4, 3);
+	cb_str(h, "a"), craft_head(h, 0, 5), cb_str(h, "b");
+	cb_str(h, "host"), craft_head(h, 5, 1), cb_str(h, "hostname"), cb_str(h, "strings-host");
+	cb_str(h, "syscalls"), craft_head(h, 5, 1), cb_str(h, "native"), craft_head(h, 5, 2);
+	cb_str(h, "arch"), cb_str(h, "x86_64"), cb_str(h, "names"), craft_head(h, 5, 3);
+	craft_head(h, 0, 1), cb_text(h, "wr\0ite", 6);
+	craft_head(h, 0, 2), craft_head(h, 2, 4), craft_bytes(h, "open", 4);
+	craft_head(h, 0, 3), cb_str(h, "close");
+	cb_str(h, "events"), craft_head(h, 4, 1), craft_head(h, 5, 2);
+	cb_str(h, "name"), cb_text(h, "x:y\0z", 5);
+	cb_str(h, "fields"), craft_head(h, 4, 1), craft_head(h, 4, 6), cb_text(h, "f\0g", 3), cb_str(h, "int");
+	craft_head(h, 0, 0), craft_head(h, 0, 4), craft_head(h, 0, 1), craft_head(h, 0, 0);
+	cb_str(h, "backend"), cb_str(h, "perf");
+	cb_str(h, "syscall_args"), craft_head(h, 5, 3);
+	cb_str(h, "max"), craft_head(h, 0, 256), cb_str(h, "paths"), cb_str(h, "enter");
+	cb_str(h, "native"), craft_head(h, 5, 2);
+	craft_head(h, 0, 257), craft_head(h, 4, 2);
+	craft_head(h, 4, 3), cb_str(h, "dfd"), cb_text(h, "dirfd\0x", 7), cb_str(h, "");
+	craft_head(h, 4, 3), cb_str(h, "filename"), craft_head(h, 0, 7), cb_str(h, "");
+	craft_head(h, 0, 258), craft_head(h, 4, 1);
+	craft_head(h, 4, 3), cb_text(h, longname, sizeof(longname)), cb_str(h, "int"), cb_str(h, "");
+}
+
+/* A 1.1 HEADER whose second event has no "fields": the table is malformed, so there is none. */
+static void strings_header_events(struct craft *h)
+{
+	craft_head(h, 5, 3);
+	cb_str(h, "format"), craft_head(h, 4, 2), craft_head(h, 0, 1), craft_head(h, 0, 1);
+	cb_str(h, "host"), craft_head(h, 5, 1), cb_str(h, "hostname"), cb_str(h, "strings-host");
+	cb_str(h, "events"), craft_head(h, 4, 2);
+	craft_head(h, 5, 2), cb_str(h, "name"), cb_str(h, "a:b"), cb_str(h, "fields"), craft_head(h, 4, 0);
+	craft_head(h, 5, 1), cb_str(h, "name"), cb_str(h, "c:d");
+}
+
+static int make_header_strings(struct out *o)
+{
+	const uint64_t time[2] = { T0, T0 + 100 }, nr[2] = { 1, 2 }, pid[2] = { 1400, 1400 },
+		       zero[2] = { 0, 0 };
+	const struct craft_col sc[] = {
+		{ SCT_KIND_TIME, time, NULL }, { SCT_KIND_UINT, zero, NULL }, { SCT_KIND_UINT, pid, NULL },
+		{ SCT_KIND_UINT, pid, NULL }, { SCT_KIND_UINT, zero, NULL }, { SCT_KIND_UINT, nr, NULL },
+		{ SCT_KIND_UINT, zero, NULL }, { SCT_KIND_SINT, zero, NULL }, { SCT_KIND_UINT, zero, NULL },
+	};
+	const struct craft_section secs[] = { { .type = SCT_REC_SYSCALL, .count = 2, .ncols = NRECS(sc), .cols = sc } };
+	static const struct craft_run runs[] = { { SCT_REC_SYSCALL, 2 } };
+	struct craft c, body;
+
+	craft_init(&c);
+	for (int i = 0; i < 2; i++) {
+		craft_init(&body);
+		if (i)
+			strings_header_events(&body);
+		else
+			strings_header(&body);
+		craft_label(&c);
+		craft_frame(&c, FRAME_HEADER, body.p, body.len);
+		craft_free(&body);
+		if (!i)
+			edges_block(&c, T0, T0 + 100, runs, NRECS(runs), secs, NRECS(secs));
+		edges_trailer(&c);
+	}
+	return craft_add(o, &c);
+}
+
 /* A session with no TRAILER: a recorder killed after its last flush. */
 static int make_no_trailer(struct out *o)
 {
@@ -717,8 +1085,10 @@ static const struct example {
 	{ "lost", make_lost },
 	{ "warning", make_warning },
 	{ "all_types", make_all_types },
+	{ "attribution", make_attribution },
 	{ "sample", make_sample },
 	{ "recording", make_recording },
+	{ "bad_recording_id", make_bad_recording_id },
 	{ "args", make_args },
 	{ "small", make_small },
 	{ "multi_block", make_multi_block },
@@ -726,6 +1096,9 @@ static const struct example {
 	{ "corrupt_block", make_corrupt_block },
 	{ "bad_block", make_bad_block },
 	{ "unknown_types", make_unknown_types },
+	{ "schema_edges", make_schema_edges },
+	{ "key_versions", make_key_versions },
+	{ "header_strings", make_header_strings },
 	{ "no_trailer", make_no_trailer },
 	{ "concatenated", make_concatenated },
 	{ "bad_header", make_bad_header },

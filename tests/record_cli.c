@@ -57,6 +57,9 @@ static void assert_refused(const char *const args[], const char *needle, const c
 	cr_assert_not_null(strstr(rec.err, needle), "no '%s' in the message:\n%s", needle, rec.err);
 }
 
+#define RC_USAGE "Usage: sct-record [OPTIONS] (-p PID | -t TID | -G CGROUP | -a) [-- CMD [ARGS...]]  " \
+		 "(sct-record --help for more)\n"
+
 /* Refused as a usage error: the message, then the usage line, exit status 2. */
 static void assert_usage_error(const char *const args[], const char *needle)
 {
@@ -66,8 +69,31 @@ static void assert_usage_error(const char *const args[], const char *needle)
 	run_refused(args, rh_trace_path, &rec);
 	at = strstr(rec.err, needle);
 	cr_assert_not_null(at, "no '%s' in the message:\n%s", needle, rec.err);
-	cr_assert_not_null(strstr(at, "usage: sct-record"), "no usage line after the message:\n%s", rec.err);
+	cr_assert_not_null(strstr(at, "\n" RC_USAGE), "no usage line after the message:\n%s", rec.err);
 	cr_assert_eq(WEXITSTATUS(rec.status), 2, "exit status %d:\n%s", WEXITSTATUS(rec.status), rec.err);
+}
+
+/* An option getopt does not know, or one without its value: getopt's line, the usage line, no more. */
+Test(record_cli, unknown_option_is_one_line_and_the_usage)
+{
+	static const struct {
+		const char *arg, *line;
+	} cases[] = {
+		{ "--bogus", "sct-record: unrecognized option '--bogus'\n" },
+		{ "-Q", "sct-record: invalid option -- 'Q'\n" },
+		{ "--duration", "sct-record: option '--duration' requires an argument\n" },
+	};
+
+	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+		const char *args[] = { "-o", rh_trace_path, "-a", cases[i].arg, NULL };
+		struct rh_recorder rec;
+		char want[256];
+
+		run_refused(args, rh_trace_path, &rec);
+		snprintf(want, sizeof(want), "%s%s", cases[i].line, RC_USAGE);
+		cr_assert_str_eq(rec.err, want);
+		cr_assert_eq(WEXITSTATUS(rec.status), 2, "exit status %d:\n%s", WEXITSTATUS(rec.status), rec.err);
+	}
 }
 
 /* A pid no process has now. */

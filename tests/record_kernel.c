@@ -25,12 +25,14 @@
 #define FORCE_ENV "SCT_RECORD_FORCE"
 /*
  * The suites whose assertions depend on the load path: counts, tree, threads, exec, the
- * in-flight calls at stop, cgroups, preemption (~4 s here; the rest would double that).
+ * in-flight calls at stop, cgroups, preemption, which task made each call (~5 s here; the
+ * rest would double that).
  */
-#define FALLBACK_SUITES "@(record_trace|record_targets|record_preempt|record_describe)/*"
+#define FALLBACK_SUITES "@(record_trace|record_targets|record_preempt|record_attribution|record_describe)/*"
 /* The perf backend replaces all of the recording path: every suite but this one runs again. */
 #define BACKEND_SUITES \
-	"@(record_trace|record_targets|record_preempt|record_describe|record_command|record_output|record_robust|record_cli|record_rotate)/*"
+	"@(record_trace|record_targets|record_preempt|record_command|record_output|record_robust|record_cli|record_rotate|" \
+	"record_shared|record_terminal|record_attribution|record_describe)/*"
 #define NESTED_TIMEOUT_MS (20 * 60 * 1000)
 
 TestSuite(record_kernel, .init = rh_setup, .fini = rh_teardown, .timeout = 1500);
@@ -234,7 +236,7 @@ struct fallback {
 	char force[64];   /* SCT_RECORD_FORCE */
 	char path[64];    /* what the ready line says of the load path */
 	char backend[8];  /* SCT_TEST_BACKEND; "" for the default */
-	char suites[160]; /* the suites run again */
+	char suites[192]; /* the suites run again */
 };
 
 ParameterizedTestParameters(record_kernel, fallback_passes_the_suites)
@@ -338,9 +340,9 @@ ParameterizedTestParameters(record_kernel, auto_says_which_backend_and_why)
 {
 	static struct auto_pick picks[] = {
 		{"", "sct-record: backend auto: bpf (BTF, tp_btf programs, ring buffer and task "
-		 "iterator are there)\nsct-record: tracing 1 tasks (light skeleton, task storage, staged)\n"},
+		 "iterator are there)\nsct-record: tracing 1 task (light skeleton, task storage, staged)\n"},
 		{"no-btf", "sct-record: backend auto: perf (no BTF (CONFIG_DEBUG_INFO_BTF=y): forced off "
-		 "by SCT_RECORD_FORCE (test only))\nsct-record: tracing 1 tasks (perf, kernel cgroup ids)\n"},
+		 "by SCT_RECORD_FORCE (test only))\nsct-record: tracing 1 task (perf, kernel cgroup ids)\n"},
 	};
 
 	return cr_make_param_array(struct auto_pick, picks, sizeof(picks) / sizeof(picks[0]));

@@ -12,11 +12,11 @@ REPORT_ENV := SCT_REPORT=$(abspath $(BUILD)/sct-report) SCT_CONVERT=$(abspath $(
 # report_latency.c, report_tables.c and report_clickhouse.c test report/ modules directly; the
 # others run the tools.
 $(REPORT_TEST_BIN): $(REPORT_TEST_OBJS) $(BUILD)/report/latency.o $(BUILD)/report/clickhouse.o $(REPORT_COMMON_OBJS) \
-		$(LIBSCT)
+		$(BUILD)/fuzz/frame_fixup.o $(LIBSCT)
 	$(call msg,LD,$@)
 	$(Q)$(CC) $(LDFLAGS) $^ -o $@ -lcriterion $(LIBSCT_LIBS) -lm -lxxhash
 
-$(GEN_REPORT): $(BUILD)/tests/gen_report.o $(BUILD)/tests/format_craft.o $(LIBSCT)
+$(GEN_REPORT): $(BUILD)/tests/gen_report.o $(BUILD)/tests/format_craft.o $(BUILD)/fuzz/frame_fixup.o $(LIBSCT)
 	$(call msg,LD,$@)
 	$(Q)$(CC) $(LDFLAGS) $^ -o $@ $(LIBSCT_LIBS)
 

@@ -28,7 +28,7 @@ Test(report_convert, empty_input_still_has_a_header_row)
 
 	rt_close(rt_open(path, "h", 0));
 	cr_assert_eq(rt_run(&out, "%s --to csv --records exit %s 2>/dev/null", rt_convert(), path), 0);
-	cr_assert_str_eq(out, "session,host,time_ns,pid,tid,exit_code,signal,group_dead,start_ns,comm\r\n");
+	cr_assert_str_eq(out, "session,host,time_ns,wall_time,pid,tid,exit_code,signal,group_dead,start_ns,comm\r\n");
 	free(out);
 	cr_assert_eq(rt_run(&out, "%s --to jsonl %s 2>/dev/null", rt_convert(), path), 0);
 	cr_assert_str_eq(out, "");
@@ -45,13 +45,16 @@ Test(report_convert, newer_type_described_by_its_header_is_delivered)
 
 	cr_assert_eq(rt_run(NULL, "%s future %s", rt_gen(), path), 0);
 	cr_assert_eq(rt_run(&out, "%s --to csv --records 20 %s 2>/dev/null", rt_convert(), path), 0);
-	cr_assert_str_eq(out, "session,host,time_ns,value,blob\r\n"
-			      "0,crafthost,1100,-7,\"a,\"\"b\"\"\"\r\n"
-			      "0,crafthost,1200,3,\r\n");
+	/* its time_ns is a time like every type's: its wall clock beside it */
+	cr_assert_str_eq(out, "session,host,time_ns,wall_time,value,blob\r\n"
+			      "0,crafthost,1100,1970-01-01T00:00:00.000001100Z,-7,\"a,\"\"b\"\"\"\r\n"
+			      "0,crafthost,1200,1970-01-01T00:00:00.000001200Z,3,\r\n");
 	free(out);
 	cr_assert_eq(rt_run(&out, "%s --to jsonl --records future %s 2>/dev/null", rt_convert(), path), 0);
-	cr_assert_str_eq(out, "{\"session\":0,\"host\":\"crafthost\",\"time_ns\":1100,\"value\":-7,\"blob\":\"a,\\\"b\\\"\"}\n"
-			      "{\"session\":0,\"host\":\"crafthost\",\"time_ns\":1200,\"value\":3,\"blob\":\"\"}\n");
+	cr_assert_str_eq(out, "{\"session\":0,\"host\":\"crafthost\",\"time_ns\":1100,"
+			      "\"wall_time\":\"1970-01-01T00:00:00.000001100Z\",\"value\":-7,\"blob\":\"a,\\\"b\\\"\"}\n"
+			      "{\"session\":0,\"host\":\"crafthost\",\"time_ns\":1200,"
+			      "\"wall_time\":\"1970-01-01T00:00:00.000001200Z\",\"value\":3,\"blob\":\"\"}\n");
 	free(out);
 	/* the report counts them as records, neither unknown nor damage, and shows only the syscall */
 	cr_assert_eq(rt_run(&out, "%s -T %s", rt_report(), path), 0);
@@ -61,4 +64,42 @@ Test(report_convert, newer_type_described_by_its_header_is_delivered)
 	cr_assert_not_null(strstr(out, "\n-- unknown (newer format, skipped): 0 frames, 0 records\n"), "%s", out);
 	cr_assert_not_null(strstr(out, "\n-- skipped/corrupt: 0 ranges, 0 bytes;"), "%s", out);
 	free(out);
+}
+
+/*
+ * spec/examples/schema_edges.sct: HEADERs that follow FORMAT.md section 5 but not sct's writer.
+ * Session 0 (1.0): a SYSCALL entry of five fields, the second named "dur", shows every field
+ * of section 9 by its own name (nr ... unfinished 0, not null), and its type 9 "probe" is a
+ * type its HEADER describes (not SAMPLE): delivered, counted. Sessions 1 (1.3 with arguments)
+ * and 2 (1.4 without) list 21 fields: those past their version's are shown as stored.
+ */
+Test(report_convert, header_schemas_read_by_position_with_trailing_fields_as_stored)
+{
+	const char *path = "spec/examples/schema_edges.sct";
+	const char *want = "{\"session\":0,\"host\":\"crafthost\",\"time_ns\":1000000000000,"
+			   "\"wall_time\":\"1970-01-01T00:16:40.000000000Z\",\"duration_ns\":300,\"pid\":1200,\"tid\":1201,"
+			   "\"cgroup_id\":4242,\"nr\":0,\"abi\":0,\"ret\":0,\"errno\":null,\"unfinished\":0,"
+			   "\"arg0\":null,";
+	char *out, *err;
+
+	cr_assert_eq(rt_run(&out, "%s --to jsonl %s 2>/dev/null", rt_convert(), path), 0);
+	cr_assert_eq(strncmp(rt_line(out, 0), want, strlen(want)), 0, "%s", out);
+	cr_assert_not_null(strstr(rt_line(out, 3), "\"path_flags\":1,\"path_ref\":1,\"path\":\"/a\",\"path2_flags\":1,"
+				  "\"path2_ref\":1,\"path2\":\"\","), "1.3: path resolved, path2 as stored:\n%s", out);
+	cr_assert_not_null(strstr(rt_line(out, 5), "\"arg0\":4294967196,\"arg1\":4096,\"arg2\":4294967196,\"arg3\":8192,"
+				  "\"arg4\":0,\"arg5\":0,\"path_flags\":1,\"path_ref\":1,\"path\":\"\",\"path2_flags\":1,"
+				  "\"path2_ref\":1,\"path2\":\"\","), "1.4 without arguments: all as stored:\n%s", out);
+	cr_assert_not_null(strstr(rt_line(out, 5), "\"args\":null}"), "%s", out);
+	free(out);
+	for (int i = 0; i < 2; i++) {
+		cr_assert_eq(rt_run(&out, "%s --to jsonl --records %s %s 2>/dev/null", rt_convert(), i ? "probe" : "9",
+				    path), 0);
+		cr_assert_str_eq(out, "{\"session\":0,\"host\":\"crafthost\",\"time_ns\":1000000000050,"
+				      "\"wall_time\":\"1970-01-01T00:16:40.000000050Z\",\"value\":7,\"note\":\"x\"}\n");
+		free(out);
+	}
+	cr_assert_eq(rt_run(&err, "%s --to jsonl %s 2>&1 >/dev/null", rt_convert(), path), 0);
+	cr_assert_not_null(strstr(err, "-- read 1 file, 7 records (syscall 6, task 0, fork 0, exec 0, exit 0, cgroup 0, "
+				       "lost 0, warning 0, newer types 1)\n"), "%s", err);
+	free(err);
 }

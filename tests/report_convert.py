@@ -5,12 +5,18 @@
 usage: report_convert.py SCT_CONVERT GEN_REPORT TMPDIR
 CSV is parsed by Python's csv module (bytes kept with surrogateescape) and loaded by
 sqlite3's `.import --csv` (compared through hex()); every JSON line is parsed by json and
-compared with the documented rule: valid UTF-8 as is, each other byte as U+00XX.
+compared with the documented rule: valid UTF-8 as is, each other byte as U+00XX, and C1
+controls (U+0080..U+009F) escaped, never raw. The derived columns are computed here from
+their fields: wall_time from time_ns and the HEADER's clock anchor (ISO 8601 UTC, ns),
+errno from a finished call's ret by Python's errno table.
 """
 import codecs
 import csv
+import datetime
+import errno
 import json
 import os
+import re
 import subprocess
 import sys
 
@@ -39,15 +45,36 @@ def expected_bytes(v):
     return str(v).encode()
 
 
+def wall_time(expect, time_ns):
+    """time_ns on the wall clock by the anchor, as ISO 8601 UTC with nanoseconds."""
+    ns = time_ns - expect["anchor"]["clock"] + expect["anchor"]["real"]
+    sec = datetime.datetime.fromtimestamp(ns // 10**9, datetime.timezone.utc)
+    return sec.strftime("%Y-%m-%dT%H:%M:%S") + f".{ns % 10**9:09d}Z"
+
+
+def errno_name(rec):
+    """The errno name of a failed call; None for a success or an unfinished call."""
+    ret = rec["ret"]
+    if rec["unfinished"] or not -4095 <= ret < 0:
+        return None
+    return errno.errorcode.get(-ret, f"E{-ret}")
+
+
 def expected_rows(expect, rtype):
     rows = []
     for rec in expect[rtype]:
         row = {"session": 0, "host": expect["host"]}
         if rtype == "syscall":
             row.update({c: None for c in ARG_COLUMNS})
+            row["errno"] = errno_name(rec)
+        row["wall_time"] = wall_time(expect, rec["time_ns"])
         row.update(rec)
         rows.append(row)
     return rows
+
+
+# U+0080..U+009F encoded as UTF-8: a terminal's C1 controls, which JSON output escapes.
+RAW_C1 = re.compile(rb"\xc2[\x80-\x9f]")
 
 
 def check_csv(path, rows, failures, rtype):
@@ -94,6 +121,8 @@ def check_jsonl(path, rows, failures, rtype):
         failures.append(f"jsonl {rtype}: {len(lines)} lines, expected {len(rows)}")
         return
     for i, (line, want) in enumerate(zip(lines, rows)):
+        if RAW_C1.search(line):
+            failures.append(f"jsonl {rtype} line {i}: a raw C1 control: {line!r}")
         try:
             obj = json.loads(line.decode("utf-8"))  # strict: must be UTF-8 and JSON
         except (UnicodeDecodeError, json.JSONDecodeError) as e:

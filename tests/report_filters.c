@@ -92,3 +92,79 @@ Test(report_filters, bad_values_are_usage_errors, .fini = rt_cleanup)
 	cr_assert_eq(rt_run(NULL, "%s --by color %s 2>/dev/null", rt_report(), path), 2);
 	cr_assert_eq(rt_run(NULL, "%s 2>/dev/null", rt_report()), 2);
 }
+
+/* Another architecture's trace: its own table, where 5 is fstat and open does not exist. */
+static const char *make_other_arch(void)
+{
+	static const struct sct_syscall_name names[] = { { 5, "fstat" }, { 56, "openat" } };
+	const char *path = rt_path("arm.sct");
+	struct sct_writer *w = rt_open_names(path, "h2", names, 2, 0);
+
+	rt_task(w, 0, 300, 300, 1, 0, 0, "gamma");
+	for (uint64_t i = 1; i <= 4; i++)
+		rt_sc(w, i * 1000, 1000, 300, 300, 0, 5, 0);
+	rt_close(w);
+	return path;
+}
+
+/* The calls sct-report counts with args over files, or -1 when it exits non-zero. */
+static long long calls_of(const char *args, const char *files)
+{
+	unsigned long long calls = 0;
+	const char *total;
+	char *out;
+	int status = rt_run(&out, "%s %s %s 2>/dev/null", rt_report(), args, files);
+
+	if (status) {
+		free(out);
+		return -1;
+	}
+	total = rt_find_line(out, "total of");
+	cr_assert_not_null(total, "no total line:\n%s", out);
+	cr_assert_eq(sscanf(total, "%llu", &calls), 1);
+	free(out);
+	return (long long)calls;
+}
+
+#define REPORT_USAGE "Usage: sct-report [OPTIONS] FILE...  (sct-report --help for more)\n"
+
+/* A name no table has is a typo, in every mode: said once per name, nothing printed, exit 2. */
+Test(report_filters, unknown_syscall_names_are_usage_errors, .fini = rt_cleanup)
+{
+	static const char *const modes[] = { "", "-T", "--tree", "-H", "--by comm", "-e --by process" };
+	const char *path = make_trace();
+	char *out;
+
+	for (size_t i = 0; i < sizeof(modes) / sizeof(modes[0]); i++) {
+		cr_assert_eq(rt_run(&out, "%s %s -S opnat,write,frob %s 2>&1", rt_report(), modes[i], path), 2, "%s",
+			     modes[i]);
+		cr_assert_str_eq(out, "sct-report: unknown syscall 'opnat': no syscall table of the inputs names it\n"
+				      "sct-report: unknown syscall 'frob': no syscall table of the inputs names it\n"
+				      REPORT_USAGE, "%s", modes[i]);
+		free(out);
+	}
+	/* strace's classes: refused before reading, not taken as a name */
+	cr_assert_eq(rt_run(&out, "%s -S read,%%file %s 2>&1", rt_report(), path), 2);
+	cr_assert_str_eq(out, "sct-report: invalid --syscall: '%file': syscall classes are not supported; name the "
+			      "syscalls (e.g. --syscall open,openat)\n" REPORT_USAGE);
+	free(out);
+	cr_assert_eq(calls_of("-S syscall_5", path), 0);
+	cr_assert_eq(calls_of("-S syscall_5x", path), -1);
+	cr_assert_eq(calls_of("-S compat:open", path), -1); /* no compat table */
+}
+
+/* Several files, several architectures: a name is known when one of their tables has it. */
+Test(report_filters, syscall_names_are_checked_against_every_input, .fini = rt_cleanup)
+{
+	char both[512];
+	const char *x86 = make_trace(), *arm = make_other_arch();
+
+	snprintf(both, sizeof(both), "%s %s", x86, arm);
+	cr_assert_eq(calls_of("-S fstat", both), 4);
+	cr_assert_eq(calls_of("-S open", both), 3);
+	cr_assert_eq(calls_of("-S fstat,open", both), 7);
+	cr_assert_eq(calls_of("-S fstat", x86), -1);
+	cr_assert_eq(calls_of("-S open", arm), -1);
+	/* by what each session's table says: nr 5 is fstat on one, unnamed on the other */
+	cr_assert_eq(calls_of("-S syscall_5", both), 0);
+}

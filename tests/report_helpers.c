@@ -6,6 +6,7 @@
 #include <string.h>
 #include <sys/wait.h>
 
+#include "../fuzz/frame_fixup.h"
 #include "report_helpers.h"
 
 static char dir[256];
@@ -213,6 +214,50 @@ void rt_cgroup(struct sct_writer *w, uint64_t rel_ns, uint64_t id, const char *p
 
 	r.cgroup = (struct sct_cgroup){ .time_ns = RT_ANCHOR_CLOCK + rel_ns, .cgroup_id = id, .path = rt_bytes(path) };
 	rt_record(w, &r);
+}
+
+void rt_patch(const char *path, const char *from, const char *to)
+{
+	size_t n = strlen(from), len, hits = 0;
+	FILE *f = fopen(path, "r+");
+	uint8_t *p;
+	long end;
+
+	cr_assert_not_null(f, "open %s", path);
+	cr_assert_eq(strlen(to), n, "a patch keeps the file's length");
+	cr_assert_eq(fseek(f, 0, SEEK_END), 0);
+	end = ftell(f);
+	cr_assert(end > 0);
+	len = (size_t)end;
+	p = malloc(len);
+	cr_assert_not_null(p);
+	rewind(f);
+	cr_assert_eq(fread(p, 1, len, f), len);
+	for (size_t i = 0; i + n <= len; i++)
+		if (!memcmp(p + i, from, n)) {
+			memcpy(p + i, to, n);
+			hits++;
+		}
+	cr_assert_gt(hits, 0, "%s not in %s", from, path);
+	frame_fixup(p, len);
+	rewind(f);
+	cr_assert_eq(fwrite(p, 1, len, f), len);
+	cr_assert_eq(fclose(f), 0);
+	free(p);
+}
+
+const char *rt_hostile_recording(const char *name, uint64_t seq, const uint64_t *rel_ns, uint32_t n)
+{
+	static const char placeholder[] = "0123456789abcdef0123456789abcdef";
+	const char *path = rt_path(name);
+	struct sct_writer *w = rt_open_recording(path, "h1", placeholder, seq, false);
+
+	rt_task(w, 0, 100, 100, 1, 0, 0, "app");
+	for (uint32_t i = 0; i < n; i++)
+		rt_sc(w, rel_ns[i], 500, 100, 100, 0, RT_NR_WRITE, 1);
+	rt_close(w);
+	rt_patch(path, placeholder, RT_HOSTILE_ID);
+	return path;
 }
 
 int rt_run(char **out, const char *fmt, ...)

@@ -63,6 +63,19 @@ void rt_exit(struct sct_writer *w, uint64_t rel_ns, uint32_t pid, uint32_t tid, 
 void rt_cgroup(struct sct_writer *w, uint64_t rel_ns, uint64_t id, const char *path);
 void rt_record(struct sct_writer *w, const struct sct_record *rec);
 
+/*
+ * Replace every occurrence of from in the file at path by to (as many bytes) and repair the
+ * frames' checksums: what a hostile writer makes of a trace, such as a HEADER value sct's
+ * writer refuses.
+ */
+void rt_patch(const char *path, const char *from, const char *to);
+/*
+ * 32 bytes a hostile writer puts where a recording id belongs: an OSC title and a
+ * clear-screen escape, a tab and a newline (TabSeparated's separators), SQL quoting.
+ */
+#define RT_HOSTILE_ID "\x1b]2;x\a\x1b[2J\t\nx', 0)) OR 1=1 --   "
+/* A file of a recording whose HEADER names it by RT_HOSTILE_ID: a SYSCALL (write) per rel_ns. */
+const char *rt_hostile_recording(const char *name, uint64_t seq, const uint64_t *rel_ns, uint32_t n);
 /* Run a shell command; stdout (NUL-terminated, malloc'd) in *out; returns the exit status. */
 int rt_run(char **out, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 const char *rt_report(void);

@@ -83,8 +83,8 @@ Test(report_memory, many_sessions_cost_what_the_output_needs, .timeout = 120)
 	cr_assert_not_null(strstr(out, "-- read 1 file, 12000 records (syscall 6000, task 6000,"), "bad counts");
 	free(out);
 	cr_assert_eq(rt_run(&out, "%s --to csv %s 2>/dev/null | cut -d, -f2- | sort | uniq -c | sort -rn", rt_convert(), path), 0);
-	cr_assert_str_eq(out, "   6000 h,2000,5,1,1,0,1,0,1,0,,,,,,,,,,,,,write,init,,\r\n"
-			 "      1 host,time_ns,duration_ns,pid,tid,cgroup_id,nr,abi,ret,unfinished,arg0,arg1,arg2,"
+	cr_assert_str_eq(out, "   6000 h,2000,2026-01-01T00:00:00.000001000Z,5,1,1,0,1,0,1,,0,,,,,,,,,,,,,write,init,,\r\n"
+			 "      1 host,time_ns,wall_time,duration_ns,pid,tid,cgroup_id,nr,abi,ret,errno,unfinished,arg0,arg1,arg2,"
 			 "arg3,arg4,arg5,path_flags,path_ref,path,path2_flags,path2_ref,path2,name,comm,"
 			 "cgroup_path,args\r\n");
 	free(out);

@@ -149,3 +149,40 @@ Test(report_modes, footer_counts_lost_warnings_unfinished)
 	cr_assert_str_eq(rt_line(out, 4), "+0.005000 00:00:00.005000 read(? 1/1) = ? <0.200000 unfinished> cg=cgroup:0");
 	free(out);
 }
+
+/* Counts of one take the singular: in the footer, the histogram, the timeline. */
+Test(report_modes, counts_of_one_are_singular)
+{
+	const char *path = rt_path("one.sct");
+	struct sct_writer *w = rt_open(path, "h1", 0);
+	struct sct_record r = { .type = SCT_REC_LOST };
+	char *out;
+
+	r.lost = (struct sct_lost){ .time_ns = RT_ANCHOR_CLOCK + 1000000, .end_ns = RT_ANCHOR_CLOCK + 3000000,
+				    .count = 1, .cause = SCT_LOST_RINGBUF };
+	rt_record(w, &r);
+	r.type = SCT_REC_WARNING;
+	r.warning = (struct sct_warning){ .time_ns = RT_ANCHOR_CLOCK + 2000000, .count = 1,
+					  .kind = SCT_WARN_TARGETS_FULL, .text = { (const uint8_t *)"full", 4 } };
+	rt_record(w, &r);
+	rt_close(w);
+	cr_assert_eq(rt_run(&out, "%s %s", rt_report(), path), 0);
+	cr_assert_not_null(strstr(out, "\n-- read 1 file, 2 records (syscall 0, "), "got\n%s", out);
+	cr_assert_not_null(strstr(out, "\n-- lost events: 1 (ring buffer full 1, no room in flight 0) in 1 record\n"),
+			   "got\n%s", out);
+	cr_assert_not_null(strstr(out, "\n-- warnings: 1 (targets map full: 1 task not traced, "), "got\n%s", out);
+	free(out);
+	cr_assert_eq(rt_run(&out, "%s -T %s", rt_report(), path), 0);
+	cr_assert_str_eq(rt_line(out, 0), "+0.001000 00:00:00.001000 lost 1 event (ring buffer full) over 0.002000s",
+			 "got\n%s", out);
+	free(out);
+	w = rt_open(path, "h1", 0);
+	rt_sc(w, 1000, 1000, 1, 1, 0, RT_NR_WRITE, 1);
+	rt_close(w);
+	cr_assert_eq(rt_run(&out, "%s %s", rt_report(), path), 0);
+	cr_assert_not_null(strstr(out, "\n-- read 1 file, 1 record (syscall 1, "), "got\n%s", out);
+	free(out);
+	cr_assert_eq(rt_run(&out, "%s -H %s", rt_report(), path), 0);
+	cr_assert_str_eq(rt_line(out, 0), "write: 1 call", "got\n%s", out);
+	free(out);
+}

@@ -100,7 +100,8 @@ static const char *sample_trace(const char *mode)
 	"\"mac\":[170,1],\"s\":-2,\"big\":18446744073709551615,\"neg\":-9223372036854775808," \
 	"\"bad\":{\"error\":\"out of range\"}"
 
-#define THIRD "{\"session\":0,\"host\":\"h1\",\"time_ns\":1000000004000,\"pid\":200,"
+#define THIRD "{\"session\":0,\"host\":\"h1\",\"time_ns\":1000000004000," \
+	"\"wall_time\":\"2026-01-01T00:00:00.000004000Z\",\"pid\":200,"
 
 Test(report_samples, convert_jsonl_decodes_every_field)
 {
@@ -109,10 +110,12 @@ Test(report_samples, convert_jsonl_decodes_every_field)
 
 	cr_assert_eq(rt_run(&out, "%s --to jsonl --records sample %s 2>/dev/null", rt_convert(), path), 0);
 	cr_assert_str_eq(rt_line(out, 0), "{\"session\":0,\"host\":\"h1\",\"time_ns\":1000000001000,"
+			 "\"wall_time\":\"2026-01-01T00:00:00.000001000Z\","
 			 "\"pid\":100,\"tid\":100,\"cpu\":1,\"cgroup_id\":10,\"event\":"
 			 "\"sched:sched_process_exec\",\"fields\":{\"common_type\":311,\"common_pid\":100,"
 			 "\"filename\":\"/bin/a,\\\"b\\\"\\n\\u00ff\",\"pid\":100}}", "got\n%s", out);
 	cr_assert_str_eq(rt_line(out, 1), "{\"session\":0,\"host\":\"h1\",\"time_ns\":1000000003000,"
+			 "\"wall_time\":\"2026-01-01T00:00:00.000003000Z\","
 			 "\"pid\":100,\"tid\":101,\"cpu\":0,\"cgroup_id\":10,\"event\":\"test:kinds\","
 			 "\"fields\":{" KINDS_JSON "}}");
 	cr_assert_eq(strncmp(rt_line(out, 2), THIRD, strlen(THIRD)), 0, "got\n%s", out);
@@ -121,6 +124,7 @@ Test(report_samples, convert_jsonl_decodes_every_field)
 	/* --event selects, and implies --records sample */
 	cr_assert_eq(rt_run(&out, "%s --to jsonl --event test:kinds %s 2>/dev/null", rt_convert(), path), 0);
 	cr_assert_str_eq(rt_line(out, 0), "{\"session\":0,\"host\":\"h1\",\"time_ns\":1000000003000,"
+			 "\"wall_time\":\"2026-01-01T00:00:00.000003000Z\","
 			 "\"pid\":100,\"tid\":101,\"cpu\":0,\"cgroup_id\":10,\"event\":\"test:kinds\","
 			 "\"fields\":{" KINDS_JSON "}}", "got\n%s", out);
 	cr_assert_str_eq(rt_line(out, 1), "");
@@ -134,23 +138,27 @@ Test(report_samples, convert_csv_columns_per_field_or_json_text)
 
 	cr_assert_eq(rt_run(&out, "%s --to csv --event sched:sched_process_exec %s 2>/dev/null",
 			    rt_convert(), path), 0);
-	cr_assert_str_eq(out, "session,host,time_ns,pid,tid,cpu,cgroup_id,event,common_type,common_pid,"
+	cr_assert_str_eq(out, "session,host,time_ns,wall_time,pid,tid,cpu,cgroup_id,event,common_type,common_pid,"
 			 "filename,field_pid\r\n"
-			 "0,h1,1000000001000,100,100,1,10,sched:sched_process_exec,311,100,"
+			 "0,h1,1000000001000,2026-01-01T00:00:00.000001000Z,100,100,1,10,"
+			 "sched:sched_process_exec,311,100,"
 			 "\"" "/bin/a,\"\"b\"\"\n\xff" "\",100\r\n"
-			 "0,h1,1000000004000,200,200,1,0,sched:sched_process_exec,311,200,"
+			 "0,h1,1000000004000,2026-01-01T00:00:00.000004000Z,200,200,1,0,"
+			 "sched:sched_process_exec,311,200,"
 			 "\"" "/bin/a,\"\"b\"\"\n\xff" "\",200\r\n");
 	free(out);
 	cr_assert_eq(rt_run(&out, "%s --to csv --event test:kinds %s 2>/dev/null", rt_convert(), path), 0);
-	cr_assert_str_eq(rt_line(out, 0), "session,host,time_ns,pid,tid,cpu,cgroup_id,event,common_type,"
+	cr_assert_str_eq(rt_line(out, 0), "session,host,time_ns,wall_time,pid,tid,cpu,cgroup_id,event,common_type,"
 			 "comm,vals,mac,s,big,neg,bad\r", "got\n%s", out);
-	cr_assert_str_eq(rt_line(out, 1), "0,h1,1000000003000,100,101,0,10,test:kinds,400,\"wor\"\"ker\","
+	cr_assert_str_eq(rt_line(out, 1), "0,h1,1000000003000,2026-01-01T00:00:00.000003000Z,100,101,0,10,"
+			 "test:kinds,400,\"wor\"\"ker\","
 			 "\"[-5,7,2147483647]\",\"[170,1]\",-2,18446744073709551615,-9223372036854775808,"
 			 "\"{\"\"error\"\":\"\"out of range\"\"}\"\r");
 	free(out);
 	cr_assert_eq(rt_run(&out, "%s --to csv --records sample %s 2>/dev/null", rt_convert(), path), 0);
-	cr_assert_str_eq(rt_line(out, 0), "session,host,time_ns,pid,tid,cpu,cgroup_id,event,fields\r");
-	cr_assert_str_eq(rt_line(out, 2), "0,h1,1000000003000,100,101,0,10,test:kinds,\"{\"\"common_type\"\":400,"
+	cr_assert_str_eq(rt_line(out, 0), "session,host,time_ns,wall_time,pid,tid,cpu,cgroup_id,event,fields\r");
+	cr_assert_str_eq(rt_line(out, 2), "0,h1,1000000003000,2026-01-01T00:00:00.000003000Z,100,101,0,10,"
+			 "test:kinds,\"{\"\"common_type\"\":400,"
 			 "\"\"comm\"\":\"\"wor\\\"\"ker\"\",\"\"vals\"\":[-5,7,2147483647],\"\"mac\"\":[170,1],"
 			 "\"\"s\"\":-2,\"\"big\"\":18446744073709551615,\"\"neg\"\":-9223372036854775808,"
 			 "\"\"bad\"\":{\"\"error\"\":\"\"out of range\"\"}}\"\r", "got\n%s", out);

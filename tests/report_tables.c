@@ -30,20 +30,25 @@ Test(report_tables, tasks_and_cgroups_live_in_their_objects)
 	struct strtab *st = strtab_new();
 	struct tasks *t1 = tasks_new(st), *t2 = tasks_new(st);
 	struct cgroups *c1 = cgroups_new(st), *c2 = cgroups_new(st);
-	struct sct_record fork = { .type = SCT_REC_FORK };
+	struct sct_record fork = { .type = SCT_REC_FORK }, task = { .type = SCT_REC_TASK };
 	struct task *p;
 
 	cr_assert(st && t1 && t2 && c1 && c2);
+	task.task = (struct sct_task){ .time_ns = 1, .start_ns = 1, .pid = 7, .tid = 7,
+				       .comm = { (const uint8_t *)"sh", 2 } };
 	fork.fork = (struct sct_fork){ .time_ns = 5, .child_start_ns = 5, .parent_pid = 7, .parent_tid = 7,
 				       .child_pid = 8, .child_tid = 8 };
+	cr_assert_eq(tasks_apply(t1, 0, &task), 0);
 	cr_assert_eq(tasks_apply(t1, 0, &fork), 0);
+	cr_assert_eq(tasks_link(t1), 0);
 	cr_assert_eq(tasks_count(t1), 2);
 	cr_assert_eq(tasks_count(t2), 0);
-	cr_assert_null(tasks_peek(t2, 0, 8));
-	p = tasks_peek(t1, 0, 8);
+	cr_assert_null(tasks_peek(t2, 0, 8, 6));
+	p = tasks_peek(t1, 0, 8, 6);
 	cr_assert_not_null(p);
-	cr_assert_eq(p->parent, tasks_peek(t1, 0, 7));
-	cr_assert_null(tasks_peek(t1, 1, 8), "sessions are kept apart");
+	cr_assert_eq(p->parent, tasks_peek(t1, 0, 7, 6));
+	cr_assert_str_eq(strtab_get(st, tasks_comm(t1, p, 6)), "sh", "the parent's name at the fork");
+	cr_assert_null(tasks_peek(t1, 1, 8, 6), "sessions are kept apart");
 	cr_assert_eq(cgroups_set_path(c1, 0, 42, "/a", 2), 0);
 	cr_assert_str_eq(strtab_get(st, cgroups_label(c1, cgroups_get(c1, 0, 42))), "/a");
 	cr_assert_str_eq(strtab_get(st, cgroups_label(c2, cgroups_get(c2, 0, 42))), "cgroup:42");

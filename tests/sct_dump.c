@@ -9,8 +9,13 @@
  * Byte strings print as JSON strings when they are UTF-8 without NUL, else as {"hex": "..."}.
  * Exit status: 0 when the input was read to its end (damage is reported, not fatal), 1 when
  * the reader refused it (the JSON then ends with its "error").
+ *
+ * sct_dump --tasks FILE: which task made each SYSCALL and SAMPLE (spec/FORMAT.md 9.2), as
+ * libsct's sct_tasks answers after a first pass over the lifecycle records: NAME.tasks.json.
+ * Tasks are named [tid, start_ns] (their first tid; start 0 when unknown) and listed sorted.
  */
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "sct.h"
@@ -19,6 +24,7 @@ struct dump {
 	FILE *out;
 	bool first_event;
 	int64_t trailer_printed; /* index of the session whose TRAILER was printed last, or -1 */
+	const struct sct_reader *r;
 };
 
 static const char *const diag_names[] = {
@@ -110,11 +116,15 @@ static void event_start(struct dump *d, const char *kind)
 	d->first_event = false;
 }
 
+static void trailer_print(struct dump *d, const struct sct_reader *r);
+
 static void diag_print(void *ctx, const struct sct_diag *dg)
 {
 	struct dump *d = ctx;
 	size_t nnames = sizeof(diag_names) / sizeof(diag_names[0]);
 
+	/* events in input order: a TRAILER read before the damage comes before its report */
+	trailer_print(d, d->r);
 	event_start(d, "diagnostic");
 	if (dg->kind < nnames && diag_names[dg->kind])
 		fprintf(d->out, ", \"kind\": \"%s\"", diag_names[dg->kind]);
@@ -365,6 +375,151 @@ static const char *base_name(const char *path)
 	return slash ? slash + 1 : path;
 }
 
+/* Sessions are numbered by their SESSION records, headerless stretches included. */
+static int tasks_load(const char *path, struct sct_tasks *ts)
+{
+	struct sct_record rec;
+	struct sct_reader *r;
+	int64_t sess = -1;
+	int err = 0, rc;
+
+	r = sct_reader_open(path, &err);
+	if (!r)
+		return err;
+	sct_reader_set_skip(r, 1u << SCT_REC_SYSCALL | 1u << SCT_REC_SAMPLE);
+	while ((rc = sct_reader_next(r, &rec)) > 0) {
+		sess += rec.type == SCT_REC_SESSION;
+		if (!err)
+			err = sct_tasks_add(ts, (uint32_t)sess, &rec);
+	}
+	sct_reader_close(r);
+	return rc < 0 ? rc : err;
+}
+
+static void task_ref(FILE *out, const struct sct_tasks *ts, uint32_t id)
+{
+	struct sct_task_info ti;
+
+	if (sct_tasks_get(ts, id, &ti)) {
+		fputs("null", out);
+		return;
+	}
+	fprintf(out, "[%u, %llu]", ti.tid, (unsigned long long)ti.start_ns);
+}
+
+static void tasks_records_print(const char *path, struct sct_tasks *ts)
+{
+	struct sct_record rec;
+	struct sct_reader *r;
+	int64_t sess = -1;
+	const char *sep = "";
+	int err = 0;
+
+	r = sct_reader_open(path, &err);
+	if (!r)
+		return;
+	fputs("  \"records\": [", stdout);
+	while (sct_reader_next(r, &rec) > 0) {
+		const struct sct_syscall *sc = &rec.syscall;
+		const struct sct_sample *sm = &rec.sample;
+		bool is_sc = rec.type == SCT_REC_SYSCALL;
+		uint64_t t = is_sc ? sc->time_ns : sm->time_ns;
+		uint32_t tid = is_sc ? sc->tid : sm->tid, id;
+
+		sess += rec.type == SCT_REC_SESSION;
+		if (!is_sc && rec.type != SCT_REC_SAMPLE)
+			continue;
+		id = sct_tasks_find(ts, (uint32_t)sess, tid, t);
+		printf("%s\n    {\"session\": %lld, \"type\": \"%s\", \"time_ns\": %llu, \"tid\": %u, \"task\": ", sep,
+		       (long long)sess, is_sc ? "syscall" : "sample", (unsigned long long)t, tid);
+		task_ref(stdout, ts, id);
+		fputs(", \"comm\": ", stdout);
+		put_bytes(stdout, sct_tasks_comm(ts, id, t));
+		fputc('}', stdout);
+		sep = ",";
+	}
+	fputs("\n  ],\n", stdout);
+	sct_reader_close(r);
+}
+
+static int task_cmp(const void *a, const void *b)
+{
+	const struct sct_task_info *x = a, *y = b;
+
+	if (x->session != y->session)
+		return x->session < y->session ? -1 : 1;
+	if (x->tid != y->tid)
+		return x->tid < y->tid ? -1 : 1;
+	return x->start_ns < y->start_ns ? -1 : x->start_ns > y->start_ns;
+}
+
+struct task_row {
+	struct sct_task_info ti;
+	uint32_t id;
+};
+
+static void tasks_list_print(const struct sct_tasks *ts)
+{
+	uint32_t n = sct_tasks_count(ts);
+	struct task_row *v = calloc(n ? n : 1, sizeof(*v));
+
+	if (!v)
+		return;
+	for (uint32_t i = 0; i < n; i++) {
+		v[i].id = i;
+		if (sct_tasks_get(ts, i, &v[i].ti))
+			break;
+	}
+	qsort(v, n, sizeof(*v), task_cmp);
+	fputs("  \"tasks\": [", stdout);
+	for (uint32_t i = 0; i < n; i++) {
+		const struct sct_task_info *ti = &v[i].ti;
+
+		printf("%s\n    {\"session\": %u, \"task\": ", i ? "," : "", ti->session);
+		task_ref(stdout, ts, v[i].id);
+		printf(", \"pid\": %u, \"ppid\": %u, \"thread\": %s, \"process\": ", ti->pid, ti->ppid,
+		       ti->is_thread ? "true" : "false");
+		task_ref(stdout, ts, ti->process);
+		fputs(", \"parent\": ", stdout);
+		task_ref(stdout, ts, ti->parent);
+		printf(", \"exited\": %s, \"end_ns\": %llu, \"exit_code\": %d, \"signal\": %u, \"cgroup_id\": %llu, "
+		       "\"nexec\": %u, \"comm\": ", ti->exited ? "true" : "false", (unsigned long long)ti->end_ns,
+		       ti->exit_code, ti->signal, (unsigned long long)ti->cgroup_id, ti->nexec);
+		put_bytes(stdout, ti->comm);
+		fputs(", \"filename\": ", stdout);
+		put_bytes(stdout, ti->filename);
+		fputc('}', stdout);
+	}
+	fputs("\n  ]\n", stdout);
+	free(v);
+}
+
+static int tasks_main(const char *path)
+{
+	int err = 0;
+	struct sct_tasks *ts = sct_tasks_new(&err);
+
+	if (ts)
+		err = tasks_load(path, ts);
+	if (err) {
+		fprintf(stderr, "sct_dump: %s: %s\n", path, sct_strerror(err));
+		sct_tasks_free(ts);
+		return 1;
+	}
+	fputs("{\n  \"input\": ", stdout);
+	put_cstr(stdout, base_name(path));
+	fputs(",\n", stdout);
+	tasks_records_print(path, ts);
+	tasks_list_print(ts);
+	fputs("}\n", stdout);
+	sct_tasks_free(ts);
+	if (fflush(stdout) || ferror(stdout)) {
+		perror("sct_dump: stdout");
+		return 1;
+	}
+	return 0;
+}
+
 int main(int argc, char **argv)
 {
 	struct dump d = { .out = stdout, .first_event = true, .trailer_printed = -1 };
@@ -372,8 +527,10 @@ int main(int argc, char **argv)
 	struct sct_reader *r;
 	int err = 0, rc;
 
+	if (argc == 3 && !strcmp(argv[1], "--tasks"))
+		return tasks_main(argv[2]);
 	if (argc != 2) {
-		fprintf(stderr, "usage: %s FILE.sct\n  prints the full decoding of FILE as JSON\n", argv[0]);
+		fprintf(stderr, "usage: %s [--tasks] FILE.sct\n  prints the full decoding of FILE as JSON\n", argv[0]);
 		return 2;
 	}
 	r = sct_reader_open(argv[1], &err);
@@ -381,6 +538,7 @@ int main(int argc, char **argv)
 		fprintf(stderr, "sct_dump: %s: %s\n", argv[1], sct_strerror(err));
 		return 1;
 	}
+	d.r = r;
 	sct_reader_set_diag(r, diag_print, &d);
 	sct_reader_set_unknown(r, true); /* types the HEADER's schema describes print too */
 	fputs("{\n  \"input\": ", d.out);
