@@ -84,6 +84,12 @@ const volatile __u32 compat_path_base;
 /* Set by the recorder between iterator runs. */
 __u32 iter_mode;
 /*
+ * Set by the recorder once the first TASK snapshot is written. Until then any traced task may
+ * make calls that no record describes yet (the snapshot comes after the attach, and the task
+ * may be gone by then); from then on only -G's cgroup takes tasks in otherwise than by fork.
+ */
+bool snapshot_done;
+/*
  * Entries in the targets map, so the recorder sees "every target exited" without walking the
  * map's buckets. Changed only beside a successful insert or delete: by targets_add(),
  * targets_del() and targets_move() here, and by their namesakes in record/targets.c.
@@ -163,6 +169,32 @@ struct {
 	__type(value, struct sct_stage_mark);
 	__uint(max_entries, 1); /* resized before load: the possible CPUs */
 } stage_marks SEC(".maps");
+
+/*
+ * 1 once the task is described in the trace, by a TASK record (the iterator's, or
+ * task_event()'s) or its FORK, while describing() holds. A traced task without it gets an
+ * event at its first claim of a CPU slot: once per task, off the per-call path. With
+ * inflight_hash instead of task storage, sct_inflight's described holds the flag.
+ */
+struct {
+	__uint(type, BPF_MAP_TYPE_TASK_STORAGE);
+	__uint(map_flags, BPF_F_NO_PREALLOC);
+	__type(key, int);
+	__type(value, __u32);
+} described SEC(".maps");
+
+/*
+ * With task storage, while describing(): tid -> start time of each child whose FORK is
+ * recorded, until its first claim finds it here. The fork program cannot make the child's
+ * storage itself: a raw tracepoint gives it no trusted pointer to the child.
+ */
+struct {
+	__uint(type, BPF_MAP_TYPE_HASH);
+	__uint(map_flags, BPF_F_NO_PREALLOC);
+	__type(key, __u32);   /* tid */
+	__type(value, __u64); /* start time */
+	__uint(max_entries, 1); /* resized before load from --max-tasks */
+} forked SEC(".maps");
 
 /* --args: the in-flight syscall with its arguments; the hot path of --args only. */
 struct {
@@ -288,6 +320,83 @@ static __always_inline void stat_inflight_full(void)
 
 	if (s)
 		stat_add(&s->inflight_full);
+}
+
+/*
+ * Can a traced task be without a record that describes it? Under -G, always: a task moved into
+ * the cgroup has none. Elsewhere, until the first TASK snapshot: then one load a claim.
+ */
+static __always_inline bool describing(void)
+{
+	return mode == SCT_MODE_CGROUP || !*(volatile bool *)&snapshot_done;
+}
+
+/*
+ * The TASK event of task (current, in cgroup_id); false if the ring buffer had no room
+ * (counted). Read through CO-RE: the hash fallback's task has no BTF.
+ */
+static __always_inline bool task_event(struct task_struct *task, __u64 cgroup_id)
+{
+	struct sct_ev_task *e = bpf_ringbuf_reserve(&events, sizeof(*e), 0);
+
+	if (!e) {
+		stat_ringbuf_full();
+		return false;
+	}
+	e->type = SCT_EV_TASK;
+	e->pad = 0;
+	e->pid = BPF_CORE_READ(task, tgid);
+	e->tid = BPF_CORE_READ(task, pid);
+	e->ppid = BPF_CORE_READ(task, real_parent, tgid);
+	e->time_ns = bpf_ktime_get_ns();
+	e->start_ns = BPF_CORE_READ(task, start_time);
+	e->cgroup_id = cgroup_id;
+	bpf_get_current_comm(e->comm, sizeof(e->comm));
+	event_submit(e);
+	return true;
+}
+
+/* Is tid, started at start_ns, a child whose FORK is recorded? It is forgotten either way. */
+static __always_inline bool forked_take(__u32 tid, __u64 start_ns)
+{
+	__u64 *start = bpf_map_lookup_elem(&forked, &tid);
+	bool hit;
+
+	if (!start)
+		return false;
+	hit = *start == start_ns;
+	bpf_map_delete_elem(&forked, &tid);
+	return hit;
+}
+
+/*
+ * task (current, traced, in cgroup_id) described in the trace, by an event now if nothing
+ * described it yet. The flag is taken with an atomic exchange: the iterator may mark the same
+ * task on another CPU. A failed event clears it, for the next claim to try again.
+ */
+static __always_inline void task_describe(struct task_struct *task, __u64 cgroup_id)
+{
+	__u32 *d;
+
+	if (!describing())
+		return;
+	d = bpf_task_storage_get(&described, task, NULL, BPF_LOCAL_STORAGE_GET_F_CREATE);
+	if (d && (*d || __sync_val_compare_and_swap(d, 0, 1)))
+		return;
+	if (forked_take(task->pid, task->start_time))
+		return;
+	if (!task_event(task, cgroup_id) && d)
+		*d = 0;
+}
+
+/* task_describe() for the hash fallback: the flag is in the task's slot, in. */
+static __always_inline void task_describe_hash(struct sct_inflight *in, struct task_struct *task)
+{
+	if (!describing() || in->described)
+		return;
+	in->described = 1;
+	if (!task_event(task, bpf_get_current_cgroup_id()))
+		in->described = 0;
 }
 
 /*
@@ -573,6 +682,7 @@ static __always_inline void cpu_owner_claim(struct sct_cpu_owner *o, struct task
 	o->pid = task->tgid;
 	o->tid = task->pid;
 	o->cgroup_id = bpf_get_current_cgroup_id();
+	task_describe(task, o->cgroup_id);
 }
 
 /*
@@ -663,10 +773,14 @@ int BPF_PROG(sys_enter, struct pt_regs *regs, long id)
  * Before 6.2 the storage helper fails while the kernel's per-CPU task storage lock is held,
  * for instance by an exiting task preempted (PREEMPT_RT) in the middle of freeing its
  * storage: a traced task then finds no slot at sys_exit, and its call is counted, not dropped.
+ * A task with storage of the described map only has no call parked: that lookup answering
+ * says the lock was free.
  */
 static __always_inline void inflight_missing(struct task_struct *task)
 {
-	if (BPF_CORE_READ(task, bpf_storage) && current_traced(bpf_get_current_pid_tgid()))
+	if (!BPF_CORE_READ(task, bpf_storage) || !current_traced(bpf_get_current_pid_tgid()))
+		return;
+	if (!bpf_task_storage_get(&described, task, NULL, 0))
 		stat_inflight_full();
 }
 
@@ -1116,8 +1230,10 @@ int BPF_PROG(sys_enter_hash, struct pt_regs *regs, long id)
 		return 0;
 	task = (struct task_struct *)bpf_get_current_task();
 	in = inflight_hash_get(bpf_get_current_pid_tgid());
-	if (in)
-		inflight_start(in, id, task_is_compat_read(task));
+	if (!in)
+		return 0;
+	task_describe_hash(in, task);
+	inflight_start(in, id, task_is_compat_read(task));
 	return 0;
 }
 #endif
@@ -1178,6 +1294,20 @@ static __always_inline void inflight_hash_move(__u32 old_tid, __u32 tid)
 }
 
 /*
+ * A child whose FORK is recorded is described (a failed insert costs it a TASK record as well,
+ * at its first call; nothing is lost). With the hash fallback its slot is made here.
+ */
+static __always_inline void forked_note(__u32 tid, __u64 start_ns)
+{
+	static const struct sct_inflight marked = { .described = 1 };
+
+	if (inflight_in_hash)
+		bpf_map_update_elem(&inflight_hash, &tid, &marked, BPF_ANY);
+	else
+		bpf_map_update_elem(&forked, &tid, &start_ns, BPF_ANY);
+}
+
+/*
  * The lifecycle programs are raw_tp, as the syscall pair is: they run rarely, so reading a
  * task through CO-RE costs nothing that matters.
  */
@@ -1187,14 +1317,18 @@ int BPF_PROG(sched_fork, struct task_struct *parent, struct task_struct *child)
 	__u64 pid_tgid = bpf_get_current_pid_tgid();
 	__u32 child_tid, child_pid;
 	struct sct_ev_fork *e;
+	__u64 child_start;
 
 	/* The tracepoint runs in the thread that called clone (parent), before the child can run. */
 	if (!current_traced(pid_tgid))
 		return 0;
 	child_tid = BPF_CORE_READ(child, pid);
 	child_pid = BPF_CORE_READ(child, tgid);
+	child_start = BPF_CORE_READ(child, start_time);
 	if (mode == SCT_MODE_TARGETS)
 		targets_add(child_tid);
+	if (describing())
+		forked_note(child_tid, child_start);
 	e = bpf_ringbuf_reserve(&events, sizeof(*e), 0);
 	if (!e) {
 		stat_ringbuf_full();
@@ -1209,7 +1343,7 @@ int BPF_PROG(sched_fork, struct task_struct *parent, struct task_struct *child)
 	e->child_tid = child_tid;
 	e->pad2 = 0;
 	e->time_ns = bpf_ktime_get_ns();
-	e->child_start_ns = BPF_CORE_READ(child, start_time);
+	e->child_start_ns = child_start;
 	event_submit(e);
 	return 0;
 }
@@ -1264,6 +1398,9 @@ int BPF_PROG(sched_exit, struct task_struct *p)
 	/* Task storage dies with its task; a hash slot must be dropped by hand, traced or not. */
 	if (inflight_in_hash)
 		inflight_hash_drop(tid);
+	/* a child that left the cgroup before its first call is not traced here: forget it anyway */
+	else if (describing())
+		bpf_map_delete_elem(&forked, &tid);
 	if (!current_traced(pid_tgid))
 		return 0;
 	if (mode == SCT_MODE_TARGETS)
@@ -1353,6 +1490,35 @@ static __always_inline struct sct_inflight *inflight_find(struct task_struct *ta
 	return bpf_task_storage_get(&inflight, task, NULL, 0);
 }
 
+/*
+ * task, which the iterator reports for a TASK record, is described. Returns whether an event
+ * described it already: in the first snapshot, its record is then not written again.
+ */
+static __always_inline bool iter_described(struct task_struct *task)
+{
+	static const struct sct_inflight marked = { .described = 1 };
+	__u32 tid = task->pid;
+	struct sct_inflight *in;
+	bool first = !snapshot_done;
+	__u32 *d;
+
+	if (!describing())
+		return false;
+	if (inflight_in_hash) {
+		in = bpf_map_lookup_elem(&inflight_hash, &tid);
+		if (!in) {
+			bpf_map_update_elem(&inflight_hash, &tid, &marked, BPF_NOEXIST);
+			return false;
+		}
+		if (in->described)
+			return first;
+		in->described = 1;
+		return false;
+	}
+	d = bpf_task_storage_get(&described, task, NULL, BPF_LOCAL_STORAGE_GET_F_CREATE);
+	return d && __sync_val_compare_and_swap(d, 0, 1) && first;
+}
+
 /* --args: the arguments of ia's call, and what its paths hold, into out. */
 static __always_inline void iter_args(struct sct_iter_task *out, struct sct_inflight_args *ia)
 {
@@ -1397,6 +1563,8 @@ int iter_tasks(struct bpf_iter__task *ctx)
 		out.abi = in->abi;
 		if (ia)
 			iter_args(&out, ia);
+	} else {
+		out.described = iter_described(task);
 	}
 	out.pid = task->tgid;
 	out.tid = task->pid;

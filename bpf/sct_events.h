@@ -28,6 +28,7 @@ enum sct_ev_type {
 	SCT_EV_SYSCALL_PATH = 6, /* --args, a path syscall: sct_ev_syscall_path, one at a time */
 	SCT_EV_RUN = 7,          /* a staged batch: sct_ev_run, then its task's sct_ev_call slots */
 	SCT_EV_CALL = 8,         /* a staged call, after its task's SCT_EV_RUN slot */
+	SCT_EV_TASK = 9,         /* a traced task no record describes yet, at its first call */
 };
 
 /* One completed syscall, written straight to the ring buffer (not staged): 48 bytes. */
@@ -144,13 +145,34 @@ struct sct_ev_exec {
 	char filename[SCT_FILENAME_LEN];
 };
 
+/*
+ * A traced task that no TASK or FORK record describes, at the first call it makes: under -G one
+ * that entered the cgroup other than by a traced parent's fork (moved in, cloned into it); in
+ * every mode one that made a call between the attach and the first TASK snapshot (it may be
+ * gone by the snapshot). The facts of a TASK record.
+ */
+struct sct_ev_task {
+	__u16 type; /* SCT_EV_TASK */
+	__u16 pad;
+	__u32 pid, tid, ppid;
+	__u64 time_ns;
+	__u64 start_ns;
+	__u64 cgroup_id;
+	char comm[SCT_COMM_LEN];
+};
+
 /* Per-task storage of the syscall in flight. */
 struct sct_inflight {
 	__u64 enter_ns;
 	__u32 nr;
 	__u8 abi;
 	__u8 active; /* 1 between sys_enter and sys_exit */
-	__u16 pad;
+	/*
+	 * -G without task storage (inflight_hash): the task is described in the trace. With
+	 * task storage this lives in the described map, apart from the call parked here.
+	 */
+	__u8 described;
+	__u8 pad;
 };
 
 /*
@@ -259,7 +281,14 @@ enum sct_iter_mode {
 
 struct sct_iter_task {
 	__u32 pid, tid, ppid;
-	__u32 nr;
+	union {
+		__u32 nr;        /* INFLIGHT */
+		/*
+		 * TASKS, the first snapshot: an SCT_EV_TASK event describes the task already (it
+		 * made a call since the attach): counted among the tasks, not written again.
+		 */
+		__u32 described;
+	};
 	__u64 start_ns;
 	__u64 cgroup_id;
 	__u64 enter_ns;
@@ -303,6 +332,9 @@ _Static_assert(sizeof(struct sct_ev_exit) == 40, "sct_ev_exit");
 SCT_ABI_ASSERT_AT(sct_ev_exit, exit_code, 12);
 SCT_ABI_ASSERT_AT(sct_ev_exit, time_ns, 24);
 SCT_ABI_ASSERT_AT(sct_ev_exit, start_ns, 32);
+_Static_assert(sizeof(struct sct_ev_task) == 56, "sct_ev_task");
+SCT_ABI_ASSERT_AT(sct_ev_task, time_ns, 16);
+SCT_ABI_ASSERT_AT(sct_ev_task, comm, 40);
 _Static_assert(sizeof(struct sct_ev_exec) == 40 + SCT_FILENAME_LEN, "sct_ev_exec");
 SCT_ABI_ASSERT_AT(sct_ev_exec, time_ns, 16);
 SCT_ABI_ASSERT_AT(sct_ev_exec, comm, 24);

@@ -106,10 +106,31 @@ static int event_exit(struct recorder *r, const struct sct_ev_exit *e)
 	return sct_writer_append(r->writer, &rec);
 }
 
+/* A traced task that no record described yet, at its first call (bpf/sct_events.h). */
+static int event_task(struct recorder *r, const struct sct_ev_task *e)
+{
+	struct sct_record rec = { .type = SCT_REC_TASK };
+	int err = events_note_cgroup(r, e->cgroup_id, e->time_ns);
+
+	if (err)
+		return err;
+	rec.task.time_ns = e->time_ns;
+	rec.task.cgroup_id = e->cgroup_id;
+	rec.task.start_ns = e->start_ns;
+	rec.task.pid = e->pid;
+	rec.task.tid = e->tid;
+	rec.task.ppid = e->ppid;
+	rec.task.comm.ptr = (const uint8_t *)e->comm;
+	rec.task.comm.len = comm_len(e->comm);
+	return sct_writer_append(r->writer, &rec);
+}
+
 static int event_lifecycle(struct recorder *r, const void *data, size_t size)
 {
 	uint16_t type = *(const uint16_t *)data;
 
+	if (type == SCT_EV_TASK && size >= sizeof(struct sct_ev_task))
+		return event_task(r, data);
 	if (type == SCT_EV_FORK && size >= sizeof(struct sct_ev_fork))
 		return event_fork(r, data);
 	if (type == SCT_EV_EXEC && size >= sizeof(struct sct_ev_exec))

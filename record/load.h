@@ -23,6 +23,7 @@ struct load_settings {
 	__u64 wakeup_bytes;
 	__u32 max_tasks;          /* entries of the targets map */
 	__u32 max_inflight;       /* entries of inflight_hash, when it is used */
+	__u32 max_forked;         /* entries of forked: children whose FORK describes them */
 	__u64 ringbuf_size;
 	bool inflight_in_hash;    /* no task storage: the *_hash syscall programs */
 	bool staged;              /* SYSCALL events staged per CPU, flushed by stage_prog_fd */
@@ -45,6 +46,7 @@ struct load_handles {
 	int cpu_calls_fd;         /* the calls in flight on each CPU, read at stop */
 	int cpu_calls_args_fd;    /* the same under --args */
 	__u32 *iter_mode;         /* the iterator's switch, in the mapped .bss */
+	bool *snapshot_done;      /* set once the first TASK snapshot is written, in the .bss */
 	__u64 *ntargets;          /* entries in the targets map, in the mapped .bss */
 };
 

@@ -37,6 +37,7 @@ static int light_load(void **out, const struct load_settings *s, struct load_han
 	skel->maps.events.max_entries = s->ringbuf_size;
 	skel->maps.path_args.max_entries = s->npath_args;
 	skel->maps.stage_marks.max_entries = s->ncpus;
+	skel->maps.forked.max_entries = s->max_forked;
 	err = sct_lskel__load(skel);
 	if (err)
 		return err;
@@ -50,6 +51,7 @@ static int light_load(void **out, const struct load_settings *s, struct load_han
 	h->cpu_calls_fd = skel->maps.cpu_calls.map_fd;
 	h->cpu_calls_args_fd = skel->maps.cpu_calls_args.map_fd;
 	h->iter_mode = &skel->bss->iter_mode;
+	h->snapshot_done = &skel->bss->snapshot_done;
 	h->ntargets = &skel->bss->ntargets;
 	return 0;
 }

@@ -34,8 +34,12 @@ static int skel_load(void **out, const struct load_settings *s, struct load_hand
 	if (!err)
 		err = bpf_map__set_max_entries(skel->maps.stage_marks, s->ncpus);
 	if (!err)
+		err = bpf_map__set_max_entries(skel->maps.forked, s->max_forked);
+	if (!err)
 		err = bpf_map__set_autocreate(hash ? skel->maps.inflight : skel->maps.inflight_hash,
 					      false);
+	if (!err && hash)
+		err = bpf_map__set_autocreate(skel->maps.described, false);
 	if (!err && !args)
 		err = bpf_map__set_autocreate(skel->maps.inflight_args, false);
 	if (!err)
@@ -72,6 +76,7 @@ static int skel_load(void **out, const struct load_settings *s, struct load_hand
 	h->cpu_calls_fd = bpf_map__fd(skel->maps.cpu_calls);
 	h->cpu_calls_args_fd = bpf_map__fd(skel->maps.cpu_calls_args);
 	h->iter_mode = &skel->bss->iter_mode;
+	h->snapshot_done = &skel->bss->snapshot_done;
 	h->ntargets = &skel->bss->ntargets;
 	return 0;
 }

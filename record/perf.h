@@ -57,6 +57,7 @@ struct perf_layout {
 	uint32_t exit_id, exit_ret;       /* raw_syscalls:sys_exit: id, ret */
 	uint32_t exec_filename, exec_old; /* sched:sched_process_exec: __data_loc filename, old_pid */
 	uint32_t exit_group_dead;         /* sched:sched_process_exit: group_dead, 0 if absent */
+	uint32_t exit_comm;               /* sched:sched_process_exit: comm */
 	bool have_group_dead;
 };
 
@@ -166,6 +167,8 @@ struct perf_task {
 	int32_t exit_code;                /* argument of its exit/exit_group; -1 none */
 	int32_t group_code;               /* exit_group of the group whose leader is tid; -1 none */
 	bool sampled;                     /* a syscall sample of it was seen */
+	bool described;                   /* a TASK or FORK record of it is written (or tried) */
+	uint64_t undescribed_ns;          /* gone from /proc when first met, then: its exit describes it */
 };
 
 struct perf_pair {

@@ -318,13 +318,77 @@ static int task_exit(struct perf_backend *b, struct perf_task *t, uint32_t pid, 
 	return 0;
 }
 
+/* A TASK record of a task as /proc shows it, after the CGROUP record of its cgroup. */
+static int task_record(struct recorder *r, const struct perf_proc_task *pt, uint64_t now_ns)
+{
+	struct sct_record rec = { .type = SCT_REC_TASK };
+	int err = events_note_cgroup(r, pt->cgroup_id, now_ns);
+
+	if (err)
+		return err;
+	rec.task.time_ns = now_ns;
+	rec.task.cgroup_id = pt->cgroup_id;
+	rec.task.start_ns = pt->start_ns;
+	rec.task.pid = pt->pid;
+	rec.task.tid = pt->tid;
+	rec.task.ppid = pt->ppid;
+	rec.task.comm.ptr = (const uint8_t *)pt->comm;
+	rec.task.comm.len = strnlen(pt->comm, SCT_COMM_LEN);
+	return sct_writer_append(r->writer, &rec);
+}
+
+/*
+ * A task met first in a sample or as a parent, neither at start nor by a FORK: one that
+ * entered -G's cgroup by a move, say. Its TASK record from /proc, stamped time_ns, in
+ * cgroup_id when the sample gave one (0: /proc's). The rings are read up to a poll period
+ * late: a task gone from /proc by then (or whose tid another task has taken since) is
+ * described by its exit sample instead, which gives its comm (task_describe_exit()).
+ */
+static int task_describe(struct perf_backend *b, struct perf_task *t, uint64_t time_ns, uint64_t cgroup_id)
+{
+	struct perf_proc_task pt;
+
+	if (t->described || b->sampler)
+		return 0;
+	t->described = true;
+	/* a start after time_ns (to the tick) is a task given the tid since */
+	if (perf_proc_task(b->r->host.cgroup_mount, t->tid, &pt) || pt.pid != t->pid || pt.start_ns > time_ns) {
+		t->undescribed_ns = time_ns;
+		return 0;
+	}
+	if (cgroup_id)
+		pt.cgroup_id = cgroup_id;
+	return task_record(b->r, &pt, time_ns);
+}
+
+/*
+ * The TASK record of a task that was gone from /proc when first met, from its exit sample:
+ * comm and cgroup as it exited, parent and start time unknown (0).
+ */
+static int task_describe_exit(struct perf_backend *b, struct perf_task *t, const struct perf_sample *s)
+{
+	uint32_t off = b->tps.layout.exit_comm;
+	struct perf_proc_task pt = { .pid = s->pid, .tid = s->tid, .cgroup_id = t->cgroup_id };
+	uint64_t time_ns;
+
+	if (!t->undescribed_ns)
+		return 0;
+	if (off <= s->raw_size && s->raw_size - off >= SCT_COMM_LEN)
+		memcpy(pt.comm, s->raw + off, SCT_COMM_LEN);
+	pt.comm[SCT_COMM_LEN - 1] = '\0';
+	time_ns = t->undescribed_ns;
+	t->undescribed_ns = 0;
+	return task_record(b->r, &pt, time_ns);
+}
+
 static int exit_sample(struct perf_backend *b, struct perf_task *t, const struct perf_sample *s)
 {
 	const struct perf_layout *l = &b->tps.layout;
 	bool group_dead = l->have_group_dead ? s->raw_size > l->exit_group_dead &&
 					       s->raw[l->exit_group_dead] : s->pid == s->tid;
+	int err = task_describe_exit(b, t, s);
 
-	return task_exit(b, t, s->pid, s->tid, s->time, group_dead);
+	return err ? err : task_exit(b, t, s->pid, s->tid, s->time, group_dead);
 }
 
 static int sample_parse(struct perf_backend *b, const struct perf_event_header *h, struct perf_sample *s)
@@ -406,6 +470,8 @@ static int on_sample(struct perf_backend *b, int cpu, const struct perf_event_he
 	}
 	if (!t)
 		return 0;
+	if (t != &late && (err = task_describe(b, t, s.time, b->r->sample_cgroup ? s.cgroup_id : 0)))
+		return err;
 	/* -e may name a tracepoint the backend reads too: the sample serves both. */
 	if (b->user.n && (idx = perf_user_find(&b->user, type)) >= 0 &&
 	    (err = sample_write(b, cpu, t, &s, idx)))
@@ -438,12 +504,15 @@ static int on_fork(struct perf_backend *b, const struct perf_event_header *h)
 	const struct perf_sample_id *sid = sample_id(h, sizeof(*f) - sizeof(*h));
 	struct sct_record rec = { .type = SCT_REC_FORK };
 	struct perf_task *parent, *child;
+	int err;
 
 	if (!sid || f->pid == b->self)
 		return 0;
 	parent = task_for(b, f->ptid, f->ppid, sid->id);
 	if (b->dedupe && !parent)
 		return 0;
+	if (parent && (err = task_describe(b, parent, f->time, 0)))
+		return err;
 	child = perf_pair_get(&b->pair, f->tid);
 	/* Beside bpf, its targets map decides what is traced and counts what did not fit. */
 	b->pair.full += !child && !b->sampler;
@@ -456,6 +525,7 @@ static int on_fork(struct perf_backend *b, const struct perf_event_header *h)
 		 */
 		child->origin = 0;
 		child->cgroup_id = parent ? parent->cgroup_id : 0;
+		child->described = true;
 	}
 	rec.fork.time_ns = f->time;
 	rec.fork.child_start_ns = f->time;
@@ -478,6 +548,9 @@ static int on_exit_record(struct perf_backend *b, const struct perf_event_header
 		return 0;
 	t = perf_pair_find(&b->pair, e->tid);
 	if (!t || (b->dedupe && task_for(b, e->tid, e->pid, sid->id) != t))
+		return 0;
+	/* Per-CPU events see the exit sample after this (Linux 6.1): it describes the task too. */
+	if (t->undescribed_ns && !b->dedupe)
 		return 0;
 	/* No group_dead in the side band: the leader's exit stands in, as without the field. */
 	return task_exit(b, t, e->pid, e->tid, e->time, e->pid == e->tid);
@@ -749,25 +822,6 @@ static int perf_epoll(struct perf_backend *b, int epfd)
 	return 0;
 }
 
-/* A TASK record of a task as /proc shows it, after the CGROUP record of its cgroup. */
-static int task_record(struct recorder *r, const struct perf_proc_task *pt, uint64_t now_ns)
-{
-	struct sct_record rec = { .type = SCT_REC_TASK };
-	int err = events_note_cgroup(r, pt->cgroup_id, now_ns);
-
-	if (err)
-		return err;
-	rec.task.time_ns = now_ns;
-	rec.task.cgroup_id = pt->cgroup_id;
-	rec.task.start_ns = pt->start_ns;
-	rec.task.pid = pt->pid;
-	rec.task.tid = pt->tid;
-	rec.task.ppid = pt->ppid;
-	rec.task.comm.ptr = (const uint8_t *)pt->comm;
-	rec.task.comm.len = strnlen(pt->comm, SCT_COMM_LEN);
-	return sct_writer_append(r->writer, &rec);
-}
-
 /* A TASK record and a table slot for a task alive at start. */
 static int task_snapshot(struct perf_backend *b, uint32_t tid, uint64_t now_ns)
 {
@@ -793,6 +847,7 @@ static int task_snapshot(struct perf_backend *b, uint32_t tid, uint64_t now_ns)
 	t->pid = pt.pid;
 	t->start_ns = pt.start_ns;
 	t->cgroup_id = pt.cgroup_id;
+	t->described = true;
 	if (b->sampler)
 		return 0;
 	r->tasks++;

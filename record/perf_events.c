@@ -76,6 +76,8 @@ int perf_tps_read(struct perf_tps *t, char *why, size_t cap)
 		err = field_read(t, PERF_TP_EXEC, "filename", &l->exec_filename, why, cap);
 	if (!err)
 		err = field_read(t, PERF_TP_EXEC, "old_pid", &l->exec_old, why, cap);
+	if (!err)
+		err = field_read(t, PERF_TP_EXIT, "comm", &l->exit_comm, why, cap);
 	if (err)
 		return err;
 	/* Recent kernels give group_dead in the exit tracepoint; older ones: the leader exit stands in. */

@@ -333,6 +333,7 @@ struct recorder {
 	bool task_cast;             /* sys_enter casts its slot's task address (bpf_rdonly_cast) */
 	struct stage_marks marks;   /* when SYSCALL events are staged */
 	__u32 *iter_mode;           /* the iterator's switch, in the mapped .bss */
+	bool *snapshot_done;        /* the BPF side's: the first TASK snapshot is written */
 	struct ringbuf rb;
 	struct sct_writer *writer;
 	struct cgroups *cgroups;

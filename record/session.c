@@ -157,6 +157,8 @@ static int session_load_report(struct recorder *r)
 		.max_tasks = r->mode == SCT_MODE_TARGETS ? env->max_tasks : 1,
 		/* At most one syscall in flight per task: the tasks bound the map. */
 		.max_inflight = env->max_tasks,
+		/* the children of the traced tasks that have not made a call yet: as many */
+		.max_forked = env->max_tasks,
 		.ringbuf_size = env->ringbuf_size,
 		.inflight_in_hash = r->inflight_in_hash,
 		.staged = r->staged,
@@ -193,6 +195,7 @@ static int session_load_report(struct recorder *r)
 	r->cpu_calls_fd = h.cpu_calls_fd;
 	r->cpu_calls_args_fd = h.cpu_calls_args_fd;
 	r->iter_mode = h.iter_mode;
+	r->snapshot_done = h.snapshot_done;
 	r->targets.count = h.ntargets;
 	if (env->args) {
 		err = session_path_args(r, h.path_args_fd);

@@ -86,6 +86,11 @@ static int task_write(struct recorder *r, const struct sct_iter_task *t, const c
 	int err;
 
 	(void)path;
+	/* made a call since the attach: its TASK event is in the ring buffer */
+	if (t->described) {
+		r->tasks++;
+		return 0;
+	}
 	err = events_note_cgroup(r, t->cgroup_id, now_ns);
 	if (err)
 		return err;
@@ -138,8 +143,14 @@ static int inflight_write(struct recorder *r, const struct sct_iter_task *t, con
 
 int snapshot_tasks(struct recorder *r)
 {
+	int err;
+
 	r->tasks = 0;
-	return snapshot_run(r, SCT_ITER_TASKS, task_write);
+	err = snapshot_run(r, SCT_ITER_TASKS, task_write);
+	/* from now on only -G's cgroup takes tasks in otherwise than by fork (bpf/sct.bpf.c) */
+	if (!err)
+		*r->snapshot_done = true;
+	return err;
 }
 
 /* The call in a CPU's slot, unfinished, if its owner is traced and in a call; ia: --args. */

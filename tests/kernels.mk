@@ -5,7 +5,7 @@
 # KERNEL_SUITES are the make targets each kernel runs. The guest sees the tree read-only: a
 # suite's programs are built on the host first, so add them to KERNEL_SUITE_BINS.
 KERNEL_SUITES := test-record
-KERNEL_SUITE_BINS = $(RECORD_TEST_BIN) $(RECORD_WLS) $(BUILD)/sct-record
+KERNEL_SUITE_BINS = $(RECORD_TEST_BIN) $(RECORD_WLS) $(BUILD)/sct-record $(BUILD)/sct-report
 KERNEL_LOGS := $(BUILD)/kernels
 
 .PHONY: test-kernels

@@ -73,7 +73,7 @@ $(RECORD_FLOOR_BIN): $(RECORD_FLOOR_OBJS) $(LIBSCT)
 record-workloads: $(RECORD_WLS)
 
 # --jobs 1: the tests measure exact counts and startup races; they do not share the CPUs.
-test-record: $(RECORD_TEST_BIN) $(RECORD_WLS) $(BUILD)/sct-record
+test-record: $(RECORD_TEST_BIN) $(RECORD_WLS) $(BUILD)/sct-record $(BUILD)/sct-report
 	$(RECORD_ENV) $(RECORD_TEST_BIN) --jobs 1
 
 bench-record: $(RECORD_BENCH_BIN) $(RECORD_WLS) $(BUILD)/sct-record $(RECORD_FLOOR_BIN)

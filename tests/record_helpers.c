@@ -378,6 +378,33 @@ void rh_cgroup2_mount(char *out, size_t cap)
 	cr_assert(out[0], "no cgroup2 mount in /proc/self/mountinfo");
 }
 
+uint64_t rh_cgroup_make(char *dir, const char *suffix, char *rel, size_t cap)
+{
+	char mnt[PATH_MAX];
+	struct stat st;
+
+	rh_cgroup2_mount(mnt, sizeof(mnt));
+	snprintf(rel, cap, "/sct-test-%d%s", getpid(), suffix);
+	snprintf(dir, PATH_MAX, "%s%s", mnt, rel);
+	rmdir(dir);
+	cr_assert_eq(mkdir(dir, 0755), 0, "mkdir %s: %s", dir, strerror(errno));
+	cr_assert_eq(stat(dir, &st), 0);
+	return st.st_ino;
+}
+
+void rh_cgroup_move(const char *dir, pid_t pid)
+{
+	char path[PATH_MAX + 16], buf[16];
+	int fd, n;
+
+	snprintf(path, sizeof(path), "%s/cgroup.procs", dir);
+	fd = open(path, O_WRONLY);
+	cr_assert_geq(fd, 0, "open %s: %s", path, strerror(errno));
+	n = snprintf(buf, sizeof(buf), "%d", pid);
+	cr_assert_eq(write(fd, buf, (size_t)n), n, "move %d into %s: %s", pid, dir, strerror(errno));
+	close(fd);
+}
+
 bool rh_perf_cgroup(void)
 {
 	const char *argv[] = {rh_recorder_path(), "--probe", NULL};
@@ -398,6 +425,20 @@ bool rh_perf_cgroup(void)
 	yes = !strncmp(line, "yes", 3);
 	free(out);
 	return yes;
+}
+
+bool rh_perf_cgroup_refused(const char **args)
+{
+	struct rh_recorder rec;
+
+	if (!RH_PERF() || rh_perf_cgroup())
+		return false;
+	cr_assert_eq(rh_recorder_start(&rec, args), -ECHILD, "ready:\n%s", rec.err);
+	cr_assert(WIFEXITED(rec.status) && WEXITSTATUS(rec.status) == 1, "status %#x", rec.status);
+	cr_assert_not_null(strstr(rec.err, "sct-record: -G with the perf backend needs the "
+				  "perf_event controller on cgroup2: perf_event has no state in "),
+			  "%s", rec.err);
+	return true;
 }
 
 int rh_recorder_start_under(struct rh_recorder *r, const char *const prefix[], const char *const args[])
@@ -641,6 +682,7 @@ static void rh_session_note(struct rh_trace *t, const struct sct_session *s)
 		 sct_session_get(s, SCT_SESSION_RECORDING_ID));
 	t->sequence = sct_session_sequence(s);
 	t->snapshot = sct_session_snapshot(s);
+	t->recorder_cgroup_ids = !strcmp(sct_session_get(s, SCT_SESSION_SAMPLE_CGROUP), "recorder");
 }
 
 static int rh_trace_add(struct rh_trace *t, const struct sct_record *rec)

@@ -89,6 +89,19 @@ const char *rh_backend(void);
 bool rh_perf_cgroup(void);
 /* The cgroup v2 mount point into out. Asserts there is one. */
 void rh_cgroup2_mount(char *out, size_t cap);
+/*
+ * mkdir a fresh cgroup under the v2 mount, named after this process and suffix, into dir
+ * (PATH_MAX) and its path below the mount into rel; returns its id (the directory's inode
+ * number). Asserts.
+ */
+uint64_t rh_cgroup_make(char *dir, const char *suffix, char *rel, size_t cap);
+/* Move pid (its whole process) into the cgroup at dir. Asserts. */
+void rh_cgroup_move(const char *dir, pid_t pid);
+/*
+ * -G with the perf backend where perf_event has no state in cgroup2: asserts that the
+ * recorder, started with args, refuses and says why. Returns whether it was that case.
+ */
+bool rh_perf_cgroup_refused(const char **args);
 
 /*
  * Start the recorder with args (NULL-terminated) and wait for its ready line on stderr.
@@ -157,6 +170,7 @@ struct rh_trace {
 	char recording_id[SCT_RECORDING_ID_LEN + 1]; /* the HEADER's, "" if none */
 	uint64_t sequence;
 	bool snapshot;
+	bool recorder_cgroup_ids; /* the HEADER's sample_cgroup is "recorder" (perf, from /proc) */
 	/* syscall numbers of the session's table; -1 when absent */
 	int64_t nr_write, nr_getppid, nr_execve;
 	struct sct_syscall *sc;

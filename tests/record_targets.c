@@ -51,46 +51,14 @@ static void assert_exit0(const struct rh_recorder *r)
 		  r->status, r->err);
 }
 
-/*
- * mkdir a fresh cgroup under the v2 mount, named after the test and suffix, into dir; returns
- * its id (the directory's inode number).
- */
-static uint64_t cgroup_make_in(char *dir, const char *suffix, char *rel, size_t cap)
-{
-	char mnt[PATH_MAX];
-	struct stat st;
-
-	rh_cgroup2_mount(mnt, sizeof(mnt));
-	snprintf(rel, cap, "/sct-test-%d%s", getpid(), suffix);
-	snprintf(dir, PATH_MAX, "%s%s", mnt, rel);
-	rmdir(dir);
-	cr_assert_eq(mkdir(dir, 0755), 0, "mkdir %s: %s", dir, strerror(errno));
-	cr_assert_eq(stat(dir, &st), 0);
-	return st.st_ino;
-}
-
 static uint64_t cgroup_make(char *rel, size_t cap)
 {
-	return cgroup_make_in(cg_dir, "", rel, cap);
-}
-
-/* Move pid (its whole process) into the cgroup at dir. */
-static void cgroup_move(const char *dir, pid_t pid)
-{
-	char path[PATH_MAX + 16], buf[16];
-	int fd, n;
-
-	snprintf(path, sizeof(path), "%s/cgroup.procs", dir);
-	fd = open(path, O_WRONLY);
-	cr_assert_geq(fd, 0, "open %s: %s", path, strerror(errno));
-	n = snprintf(buf, sizeof(buf), "%d", pid);
-	cr_assert_eq(write(fd, buf, (size_t)n), n, "move %d into %s: %s", pid, dir, strerror(errno));
-	close(fd);
+	return rh_cgroup_make(cg_dir, "", rel, cap);
 }
 
 static void cgroup_enter(pid_t pid)
 {
-	cgroup_move(cg_dir, pid);
+	rh_cgroup_move(cg_dir, pid);
 }
 
 /* Run the workload to its end and reap it. */
@@ -142,24 +110,6 @@ Test(record_targets, cgroup_id_and_path)
 	rh_proc_release(&p);
 }
 
-/*
- * -G with the perf backend where perf_event has no state in cgroup2 (no per-cgroup event
- * opens): the recorder refuses, and says why. Returns whether it was that case.
- */
-static bool perf_cgroup_refused(const char **args)
-{
-	struct rh_recorder rec;
-
-	if (!RH_PERF() || rh_perf_cgroup())
-		return false;
-	cr_assert_eq(rh_recorder_start(&rec, args), -ECHILD, "ready:\n%s", rec.err);
-	cr_assert(WIFEXITED(rec.status) && WEXITSTATUS(rec.status) == 1, "status %#x", rec.status);
-	cr_assert_not_null(strstr(rec.err, "sct-record: -G with the perf backend needs the "
-				  "perf_event controller on cgroup2: perf_event has no state in "),
-			  "%s", rec.err);
-	return true;
-}
-
 Test(record_targets, cgroup_filter_traces_only_inside)
 {
 	const char *in_wl[] = {rh_workload("writer"), "100", "7", NULL};
@@ -172,7 +122,7 @@ Test(record_targets, cgroup_filter_traces_only_inside)
 	uint64_t id = cgroup_make(rel, sizeof(rel));
 	uint32_t in_pid, outside_pid;
 
-	if (perf_cgroup_refused(args))
+	if (rh_perf_cgroup_refused(args))
 		return;
 	cr_assert_eq(rh_spawn(&in, in_wl, false), 0);
 	cgroup_enter(in.pid);
@@ -450,7 +400,7 @@ static void cpu_pin(pid_t pid, int cpu)
 /*
  * The mover runs from one cgroup to the other without sleeping: it is moved while it calls
  * getppid(2) in a loop, told so, and calls getuid(2). args: the recorder's, "-p" followed by
- * *pid_arg, filled in here, or "-G DIR" (pid_arg NULL). False: -G refused by perf_cgroup_refused().
+ * *pid_arg, filled in here, or "-G DIR" (pid_arg NULL). False: -G refused by rh_perf_cgroup_refused().
  */
 static bool mover_run(const char **args, const char **pid_arg, struct mover *m)
 {
@@ -460,8 +410,8 @@ static bool mover_run(const char **args, const char **pid_arg, struct mover *m)
 	struct rh_proc p;
 
 	m->from = cgroup_make(rel, sizeof(rel));
-	m->to = cgroup_make_in(cg_other, "-to", rel2, sizeof(rel2));
-	if (!pid_arg && perf_cgroup_refused(args))
+	m->to = rh_cgroup_make(cg_other, "-to", rel2, sizeof(rel2));
+	if (!pid_arg && rh_perf_cgroup_refused(args))
 		return false;
 	cr_assert_eq(rh_spawn(&p, wl, false), 0);
 	m->pid = (uint32_t)p.pid;
@@ -484,7 +434,7 @@ static bool mover_run(const char **args, const char **pid_arg, struct mover *m)
 	cr_assert_eq(rh_go(&p), 0);
 	cr_assert_gt(rh_read_line(p.out_fd, line, sizeof(line), RH_TIMEOUT_MS), 0);
 	m->moving_ns = monotonic_ns();
-	cgroup_move(cg_other, p.pid);
+	rh_cgroup_move(cg_other, p.pid);
 	workload_finish(&p, &out);
 	cr_assert_eq(rh_recorder_finish(&rec, SIGINT, RH_TIMEOUT_MS), 0);
 	assert_exit0(&rec);
