@@ -657,6 +657,13 @@ struct sct_bytes sct_tasks_comm(const struct sct_tasks *ts, uint32_t id, uint64_
 	return name_bytes(&empty_name);
 }
 
+uint64_t sct_syscall_name_ns(const struct sct_syscall *sc)
+{
+	if (sc->unfinished)
+		return sc->time_ns;
+	return sc->duration_ns > UINT64_MAX - sc->time_ns ? UINT64_MAX : sc->time_ns + sc->duration_ns;
+}
+
 /* A forked task's cgroup is its parent's at the fork, unless a TASK record says. */
 static uint64_t task_cgroup(const struct sct_tasks *ts, uint32_t id)
 {

@@ -718,6 +718,12 @@ uint32_t sct_tasks_count(const struct sct_tasks *ts);
 uint32_t sct_tasks_find(struct sct_tasks *ts, uint32_t session, uint32_t tid, uint64_t time_ns);
 /* Task id's name at time_ns; empty if none is known. Equal names share one pointer. */
 struct sct_bytes sct_tasks_comm(const struct sct_tasks *ts, uint32_t id, uint64_t time_ns);
+/*
+ * When a call is named (spec/FORMAT.md 9.2): at its return, time_ns + duration_ns (saturated),
+ * so an execve that ran a new program goes by the new program's name; an unfinished call,
+ * which did not return, at its entry. Its task is still the one found at time_ns.
+ */
+uint64_t sct_syscall_name_ns(const struct sct_syscall *sc);
 /* What is known of task id: 0, or -ERANGE for an id past sct_tasks_count(). */
 int sct_tasks_get(const struct sct_tasks *ts, uint32_t id, struct sct_task_info *out);
 

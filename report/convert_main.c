@@ -699,7 +699,7 @@ static void convert_resolved(struct convert *cv, struct input *in, const struct 
 	case COL_COMM:
 		if (rec->type == SCT_REC_SYSCALL)
 			convert_comm(cv, tasks_lookup(in->cur->tasks, sess, rec->syscall.pid, rec->syscall.tid,
-						      rec->syscall.time_ns), rec->syscall.time_ns);
+						      rec->syscall.time_ns), sct_syscall_name_ns(&rec->syscall));
 		else
 			convert_comm(cv, tasks_peek(in->cur->tasks, sess, rec->exit.tid, rec->exit.time_ns),
 				     rec->exit.time_ns);

@@ -303,8 +303,9 @@ static bool filter_comm(const struct ctx *c, const struct task *t, uint64_t time
 	return false;
 }
 
-bool filter_task(struct ctx *c, struct cgroups *cgs, const struct sess *s, uint32_t pid, uint32_t tid,
-		 uint64_t cgroup_id, uint64_t time_ns, const struct task *t)
+/* The task-level filters; the task t goes by its name at name_ns. */
+static bool filter_task_named(struct ctx *c, struct cgroups *cgs, const struct sess *s, uint32_t pid, uint32_t tid,
+			      uint64_t cgroup_id, uint64_t time_ns, uint64_t name_ns, const struct task *t)
 {
 	const struct filter *f = &c->env->filter;
 
@@ -316,9 +317,15 @@ bool filter_task(struct ctx *c, struct cgroups *cgs, const struct sess *s, uint3
 		return false;
 	if (f->ncgroups && !filter_cgroup(c, cgs, s->id, cgroup_id))
 		return false;
-	if (f->ncomms && !filter_comm(c, t, time_ns))
+	if (f->ncomms && !filter_comm(c, t, name_ns))
 		return false;
 	return true;
+}
+
+bool filter_task(struct ctx *c, struct cgroups *cgs, const struct sess *s, uint32_t pid, uint32_t tid,
+		 uint64_t cgroup_id, uint64_t time_ns, const struct task *t)
+{
+	return filter_task_named(c, cgs, s, pid, tid, cgroup_id, time_ns, time_ns, t);
 }
 
 bool filter_sample(struct ctx *c, struct live *lv, const struct sct_sample *sm)
@@ -363,10 +370,9 @@ bool filter_syscall(struct ctx *c, struct live *lv, const struct sct_syscall *sc
 		return false;
 	if (f->nsyscalls && !filter_syscall_name(c, lv, sc->nr, sc->abi))
 		return false;
-	if (!f->need_task)
-		return filter_task(c, lv->cgroups, &lv->s, sc->pid, sc->tid, sc->cgroup_id, sc->time_ns, NULL);
-	return filter_task(c, lv->cgroups, &lv->s, sc->pid, sc->tid, sc->cgroup_id, sc->time_ns,
-			   tasks_lookup(lv->tasks, lv->s.id, sc->pid, sc->tid, sc->time_ns));
+	return filter_task_named(c, lv->cgroups, &lv->s, sc->pid, sc->tid, sc->cgroup_id, sc->time_ns,
+				 sct_syscall_name_ns(sc),
+				 f->need_task ? tasks_lookup(lv->tasks, lv->s.id, sc->pid, sc->tid, sc->time_ns) : NULL);
 }
 
 bool filter_active(const struct filter *f)

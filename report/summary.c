@@ -35,7 +35,8 @@ struct summary {
 struct subject {
 	uint32_t pid, tid;
 	uint64_t cgroup_id;
-	uint64_t time_ns;         /* which task, and its name then (spec/FORMAT.md 9.2) */
+	uint64_t time_ns;         /* which task (spec/FORMAT.md 9.2) */
+	uint64_t name_ns;         /* its name then: a call's return, a sample's time */
 	uint32_t name;            /* strtab id: syscall or event name (when sm->named) */
 	uint32_t path;            /* strtab id: the first captured path (when sm->paths) */
 };
@@ -145,7 +146,7 @@ static int summary_key(struct summary *sm, struct live *lv, const struct subject
 			break;
 		}
 		case BY_COMM:
-			key[k] = tasks_comm(lv->tasks, t, sc->time_ns);
+			key[k] = tasks_comm(lv->tasks, t, sc->name_ns);
 			break;
 		case BY_PATH:
 			key[k] = sc->path;
@@ -179,7 +180,7 @@ static struct group *summary_find_key(struct summary *sm, struct live *lv, const
 
 static struct group *summary_find(struct summary *sm, struct live *lv, const struct sct_syscall *sc)
 {
-	struct subject sj = { sc->pid, sc->tid, sc->cgroup_id, sc->time_ns, 0, 0 };
+	struct subject sj = { sc->pid, sc->tid, sc->cgroup_id, sc->time_ns, sct_syscall_name_ns(sc), 0, 0 };
 	struct group **slot = NULL;
 
 	if (sm->env->nby == 1 && sm->env->by[0] == BY_SYSCALL && sc->nr < NR_CACHE) {
@@ -295,7 +296,7 @@ static int summary_session(struct summary *sm, struct live *lv)
 
 int summary_add_sample(struct summary *sm, struct live *lv, const struct sct_sample *sample)
 {
-	struct subject sj = { sample->pid, sample->tid, sample->cgroup_id, sample->time_ns, 0, 0 };
+	struct subject sj = { sample->pid, sample->tid, sample->cgroup_id, sample->time_ns, sample->time_ns, 0, 0 };
 	struct group *g;
 
 	if (summary_session(sm, lv))

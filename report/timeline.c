@@ -183,9 +183,9 @@ static void tl_syscall(struct timeline *tl, struct out *l, struct live *lv, cons
 		out_char(l, ')');
 		tl_result(l, sc);
 		out_char(l, ' ');
-		tl_who(tl, l, t, sc->time_ns, sc->pid, sc->tid);
+		tl_who(tl, l, t, sct_syscall_name_ns(sc), sc->pid, sc->tid);
 	} else {
-		tl_who(tl, l, t, sc->time_ns, sc->pid, sc->tid);
+		tl_who(tl, l, t, sct_syscall_name_ns(sc), sc->pid, sc->tid);
 		tl_result(l, sc);
 	}
 	tl_cgroup(tl, l, lv, sc->cgroup_id);

@@ -1120,6 +1120,13 @@ def session_records(events):
             yield sess, ev
 
 
+def name_time(ev):
+    """Section 9.2: a SYSCALL is named at its return (at its entry if unfinished)."""
+    if ev["type"] != "syscall" or ev["unfinished"]:
+        return ev["time_ns"]
+    return min(ev["time_ns"] + ev["duration_ns"], 2**64 - 1)
+
+
 def attribution(events):
     """What NAME.tasks.json holds: each SYSCALL's and SAMPLE's task and name, every task."""
     tasks = Tasks(events)
@@ -1128,7 +1135,7 @@ def attribution(events):
         if ev["type"] not in ("syscall", "sample"):
             continue
         t = tasks.find(sess, ev["tid"], ev["time_ns"])
-        comm = tasks.comm(t, ev["time_ns"])
+        comm = tasks.comm(t, name_time(ev))
         records.append({"session": sess, "type": ev["type"], "time_ns": ev["time_ns"],
                         "tid": ev["tid"], "task": None if t is None else [t["tid"], t["start"]],
                         "comm": json.loads(comm) if comm is not None else ""})

@@ -162,6 +162,57 @@ Test(attribution, a_non_leader_exec_moves_the_thread_to_the_pid)
 	}
 }
 
+/* The name of a call: its task at its entry, named at its return. */
+static void assert_call_comm(struct sct_tasks *ts, const struct sct_syscall *sc, const char *want)
+{
+	uint32_t id = sct_tasks_find(ts, 0, sc->tid, sc->time_ns);
+	struct sct_bytes b = sct_tasks_comm(ts, id, sct_syscall_name_ns(sc));
+
+	cr_assert(b.len == strlen(want) && !memcmp(b.ptr, want, b.len), "call of tid %u at %llu: %.*s, want %s",
+		  sc->tid, (unsigned long long)sc->time_ns, (int)b.len, (const char *)b.ptr, want);
+}
+
+Test(attribution, a_call_is_named_at_its_return)
+{
+	struct sct_record r[7];
+	struct sct_tasks *ts;
+	const struct sct_syscall execve = { .time_ns = 150, .duration_ns = 60, .pid = 101, .tid = 101, .nr = 59 },
+				 failed = { .time_ns = 150, .duration_ns = 10, .pid = 101, .tid = 101, .nr = 59 },
+				 unfinished = { .time_ns = 150, .duration_ns = 1000, .pid = 101, .tid = 101, .unfinished = 1 },
+				 huge = { .time_ns = 250, .duration_ns = UINT64_MAX, .pid = 101, .tid = 101 };
+
+	cr_assert_eq(sct_syscall_name_ns(&execve), 210);
+	cr_assert_eq(sct_syscall_name_ns(&unfinished), 150, "an unfinished call did not return: its entry");
+	cr_assert_eq(sct_syscall_name_ns(&huge), UINT64_MAX, "a return past the clock's end saturates");
+	loop_recs(r);
+	ts = feed(r, 7, false);
+	assert_call_comm(ts, &execve, "true");
+	assert_call_comm(ts, &failed, "sh");
+	assert_call_comm(ts, &unfinished, "sh");
+	cr_assert_eq(sct_tasks_find(ts, 0, 101, 250), sct_tasks_find(ts, 0, 101, 150), "one task before and after");
+	sct_tasks_free(ts);
+}
+
+/*
+ * A non-leader thread's execve returns with the leader's tid, so it is written under the pid:
+ * the old leader's task at its entry, which the exec names too.
+ */
+Test(attribution, a_non_leader_execve_is_named_by_the_new_program)
+{
+	const struct sct_record r[] = {
+		task_rec(10, 200, 200, 1, 5, "app"),
+		fork_rec(100, 200, 200, 200, 202, true),
+		exit_rec(290, 200, 200, 5, false),
+		exec_rec(300, 200, 202, "run"),
+	};
+	const struct sct_syscall execve = { .time_ns = 250, .duration_ns = 100, .pid = 200, .tid = 200, .nr = 59 };
+	struct sct_tasks *ts = feed(r, 4, false);
+
+	cr_assert_eq(sct_tasks_find(ts, 0, 200, 250), sct_tasks_find(ts, 0, 200, 50), "the old leader's task");
+	assert_call_comm(ts, &execve, "run");
+	sct_tasks_free(ts);
+}
+
 Test(attribution, a_task_described_after_its_calls_and_sessions_apart)
 {
 	int err = 0;

@@ -136,10 +136,12 @@ static const struct sct_record warning_recs[] = {
 /*
  * Attribution (FORMAT.md 9.2): records in the order a recorder that stages calls per CPU may
  * write them. A shell (2000) described after its first call forks 2001, which calls before
- * and after its exec and exits, its calls coming after the EXEC and the EXIT in the file;
- * tid 2001 is reused by a second child whose call comes before its FORK; a thread (2102) of
- * another process (2100) execs, taking the pid as its tid after the old leader's exit; a call
- * of tid 2001 after its second task's exit belongs to no described task.
+ * and after its exec and exits, its calls coming after the EXEC and the EXIT in the file (its
+ * execve, which spans the EXEC, is named at its return: true); tid 2001 is reused by a second
+ * child whose call comes before its FORK; a thread (2102) of another process (2100) execs,
+ * taking the pid as its tid after the old leader's exit (its execve is recorded under the tid
+ * it returned with, 2100: the old leader's task at its entry, named at its return: run); a
+ * call of tid 2001 after its second task's exit belongs to no described task.
  */
 static const struct sct_record attribution_recs[] = {
 	{ .type = SCT_REC_SYSCALL, .syscall = { .time_ns = T0 + 1000, .duration_ns = 100, .pid = 2000,
@@ -156,7 +158,7 @@ static const struct sct_record attribution_recs[] = {
 		.tid = 2001, .group_dead = 1 } },
 	{ .type = SCT_REC_SYSCALL, .syscall = { .time_ns = T0 + 5000, .duration_ns = 100, .pid = 2001,
 		.tid = 2001, .nr = 3 } },
-	{ .type = SCT_REC_SYSCALL, .syscall = { .time_ns = T0 + 3500, .duration_ns = 100, .pid = 2001,
+	{ .type = SCT_REC_SYSCALL, .syscall = { .time_ns = T0 + 3500, .duration_ns = 600, .pid = 2001,
 		.tid = 2001, .nr = 59 } },
 	{ .type = SCT_REC_SYSCALL, .syscall = { .time_ns = T0 + 8000, .duration_ns = 100, .pid = 2001,
 		.tid = 2001, .nr = 1, .ret = 5 } },
@@ -172,6 +174,8 @@ static const struct sct_record attribution_recs[] = {
 		.tid = 2102, .nr = 0 } },
 	{ .type = SCT_REC_SYSCALL, .syscall = { .time_ns = T0 + 9800, .duration_ns = 100, .pid = 2100,
 		.tid = 2100, .nr = 1 } },
+	{ .type = SCT_REC_SYSCALL, .syscall = { .time_ns = T0 + 9700, .duration_ns = 400, .pid = 2100,
+		.tid = 2100, .nr = 59 } },
 	{ .type = SCT_REC_EXIT, .exit = { .time_ns = T0 + 9900, .start_ns = 300000000, .pid = 2100,
 		.tid = 2100 } },
 	{ .type = SCT_REC_SYSCALL, .syscall = { .time_ns = T0 + 11000, .duration_ns = 100, .pid = 2100,

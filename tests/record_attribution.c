@@ -73,9 +73,9 @@ Test(record_attribution, an_exec_heavy_loop_names_every_call)
 			      (unsigned long long)sc->time_ns);
 		cr_assert_eq(sct_tasks_get(ts, id, &ti), 0);
 		cr_assert_eq(ti.pid, sc->pid, "tid %u: task of pid %u, call of pid %u", sc->tid, ti.pid, sc->pid);
-		cr_assert_gt(sct_tasks_comm(ts, id, sc->time_ns).len, 0, "tid %u at %llu: no name", sc->tid,
+		cr_assert_gt(sct_tasks_comm(ts, id, sct_syscall_name_ns(sc)).len, 0, "tid %u at %llu: no name", sc->tid,
 			     (unsigned long long)sc->time_ns);
-		if (is_name(sct_tasks_comm(ts, id, sc->time_ns), "true")) {
+		if (is_name(sct_tasks_comm(ts, id, sct_syscall_name_ns(sc)), "true")) {
 			calls[id]++;
 			ntrue_calls++;
 		}
@@ -101,7 +101,10 @@ Test(record_attribution, an_exec_heavy_loop_names_every_call)
 	sct_tasks_free(ts);
 }
 
-/* The README's quick start: one task, named by its exec, with every call of the trace. */
+/*
+ * The README's quick start: one task, named by its exec, with every call of the trace, all
+ * named ls (its execve too: named at its return).
+ */
 Test(record_attribution, the_quick_start_command_is_one_task_with_its_calls)
 {
 	const char *args[] = {"-o", rh_trace_path, "--", "ls", "-l", "/", NULL};
@@ -125,6 +128,10 @@ Test(record_attribution, the_quick_start_command_is_one_task_with_its_calls)
 	while (sct_reader_next(rd, &r) > 0)
 		if (r.type == SCT_REC_SYSCALL) {
 			cr_assert_eq(sct_tasks_find(ts, 0, r.syscall.tid, r.syscall.time_ns), 0);
+			cr_assert(is_name(sct_tasks_comm(ts, 0, sct_syscall_name_ns(&r.syscall)), "ls"),
+				  "call %llu (nr %u) named %.*s", (unsigned long long)nsc, r.syscall.nr,
+				  (int)sct_tasks_comm(ts, 0, sct_syscall_name_ns(&r.syscall)).len,
+				  sct_tasks_comm(ts, 0, sct_syscall_name_ns(&r.syscall)).ptr);
 			nsc++;
 		}
 	cr_assert_gt(nsc, 50, "%llu calls", (unsigned long long)nsc);

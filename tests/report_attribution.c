@@ -22,10 +22,12 @@ TestSuite(report_attribution, .init = utc, .fini = rt_cleanup);
 /*
  * A shell (100) whose first call comes before its TASK record runs /bin/true three times
  * on one reused tid (101): each child's first call after its exec comes before its FORK, one
- * before the exec stays the shell's name, two come after its EXIT. An app (200) whose thread
- * 202 execs /opt/run: the thread's call before the exec is "app"'s, the pid's call after it
- * "run"'s, and comes before the EXEC record.
- * Calls: sh 1 + 3 (children before their exec), true 9, app 1, run 1.
+ * before the exec stays the shell's name, its execve (entered before the EXEC, returning
+ * after it) is "true"'s, two come after its EXIT. An app (200) whose thread 202 execs
+ * /opt/run: the thread's call before the exec is "app"'s, the pid's call after it "run"'s, and
+ * comes before the EXEC record; the thread's execve, recorded under the tid it returned with
+ * (200), is the old leader's call by its entry and "run"'s by its return.
+ * Calls: sh 1 + 3 (children before their exec), true 9 + 3 execve, app 1, run 1 + 1 execve.
  */
 static const char *loop_trace(const char *name)
 {
@@ -40,6 +42,7 @@ static const char *loop_trace(const char *name)
 		rt_sc(w, base + 500, 10, 101, 101, 0, RT_NR_OPEN, 3);
 		rt_fork(w, base, 100, 100, 101, 101, 0);
 		rt_sc(w, base + 100, 10, 101, 101, 0, RT_NR_READ, 0);
+		rt_sc(w, base + 150, 100, 101, 101, 0, RT_NR_EXECVE, 0);
 		rt_exec(w, base + 200, 101, 101, "/bin/true", "true");
 		rt_exit(w, base + 1000, 101, 101, 0, 0, 1);
 		rt_sc(w, base + 300, 10, 101, 101, 0, RT_NR_CLOSE, 0);
@@ -48,6 +51,7 @@ static const char *loop_trace(const char *name)
 	rt_task(w, 1600, 200, 200, 1, 0, 0, "app");
 	rt_fork(w, 50000, 200, 200, 200, 202, 1);
 	rt_sc(w, 50100, 10, 200, 202, 0, RT_NR_READ, 0);
+	rt_sc(w, 50200, 200, 200, 200, 0, RT_NR_EXECVE, 0);
 	rt_exit(w, 50250, 200, 200, 0, 0, 0);
 	rt_sc(w, 50400, 10, 200, 200, 0, RT_NR_WRITE, 1);
 	rt_exec(w, 50300, 200, 202, "/opt/run", "run");
@@ -91,10 +95,10 @@ Test(report_attribution, by_comm_names_every_call)
 		char *out;
 
 		cr_assert_eq(run_on(&out, src, "--by comm", path), 0);
-		cr_assert(has_row(out, 9, "true"), "%s\n%s", sources[src], out);
+		cr_assert(has_row(out, 12, "true"), "%s\n%s", sources[src], out);
 		cr_assert(has_row(out, 4, "sh"), "%s\n%s", sources[src], out);
 		cr_assert(has_row(out, 1, "app"), "%s\n%s", sources[src], out);
-		cr_assert(has_row(out, 1, "run"), "%s\n%s", sources[src], out);
+		cr_assert(has_row(out, 2, "run"), "%s\n%s", sources[src], out);
 		cr_assert_null(strstr(out, "  ?\n"), "%s no call without a name:\n%s", sources[src], out);
 		cr_assert_not_null(strstr(out, "total of 4 groups"), "%s\n%s", sources[src], out);
 		free(out);
@@ -105,7 +109,7 @@ Test(report_attribution, comm_filter_counts_every_call_of_the_name)
 {
 	const char *path = loop_trace("loop.sct");
 	static const struct { const char *comm; unsigned calls; } want[] = {
-		{ "true", 9 }, { "sh", 4 }, { "run", 1 }, { "app", 1 },
+		{ "true", 12 }, { "sh", 4 }, { "run", 2 }, { "app", 1 },
 	};
 
 	for (int src = 0; src < 2; src++)
@@ -133,9 +137,9 @@ Test(report_attribution, by_process_keeps_reused_tids_apart)
 		for (p = strstr(out, "  true 101\n"); p; p = strstr(p + 1, "  true 101\n"))
 			ntrue++;
 		cr_assert_eq(ntrue, 3, "%s three processes of tid 101:\n%s", sources[src], out);
-		cr_assert(has_row(out, 4, "true 101"), "%s\n%s", sources[src], out);
+		cr_assert(has_row(out, 5, "true 101"), "%s\n%s", sources[src], out);
 		cr_assert(has_row(out, 1, "sh 100"), "%s\n%s", sources[src], out);
-		cr_assert(has_row(out, 2, "run 200"), "%s\n%s", sources[src], out);
+		cr_assert(has_row(out, 3, "run 200"), "%s\n%s", sources[src], out);
 		cr_assert_not_null(strstr(out, "total of 5 groups"), "%s\n%s", sources[src], out);
 		cr_assert_null(strstr(out, "?"), "%s\n%s", sources[src], out);
 		free(out);
@@ -155,11 +159,11 @@ Test(report_attribution, tree_lists_exactly_the_real_tasks)
 		for (int i = 1; i <= 3; i++) {
 			char want[128];
 
-			snprintf(want, sizeof(want), "%s 101 true exec \"/bin/true\" +0.0000%d0..+0.0000%d1 (0.000001s) exit 0, 4 syscalls",
+			snprintf(want, sizeof(want), "%s 101 true exec \"/bin/true\" +0.0000%d0..+0.0000%d1 (0.000001s) exit 0, 5 syscalls",
 				 i < 3 ? "|--" : "`--", i, i);
 			cr_assert_str_eq(rt_line(out, 1 + i), want, "%s\n%s", sources[src], out);
 		}
-		cr_assert_str_eq(rt_line(out, 5), "200 run exec \"/opt/run\" +0.000000..+0.000060 (0.000060s) exit 4, 2 syscalls, 1 thread",
+		cr_assert_str_eq(rt_line(out, 5), "200 run exec \"/opt/run\" +0.000000..+0.000060 (0.000060s) exit 4, 3 syscalls, 1 thread",
 				 "%s\n%s", sources[src], out);
 		cr_assert_str_eq(rt_line(out, 6), "    thread 202 run exec \"/opt/run\" +0.000050..+0.000060 (0.000010s) exit 4, 2 syscalls",
 				 "%s\n%s", sources[src], out);
@@ -185,7 +189,8 @@ Test(report_attribution, timeline_names_each_call_by_its_time)
 	static const struct { const char *who; int n; } want[] = {
 		{ " write(sh 100/100) = 1 ", 1 }, { " read(sh 101/101) = 0 ", 3 }, { " open(true 101/101) = 3 ", 3 },
 		{ " close(true 101/101) = 0 ", 3 }, { " write(true 101/101) = 1 ", 3 }, { " exit(true 101/101) = 0 ", 3 },
-		{ " read(app 200/202) = 0 ", 1 }, { " exit(app 200/200) = 0\n", 1 }, { " write(run 200/200) = 1 ", 1 },
+		{ " execve(true 101/101) = 0 ", 3 }, { " read(app 200/202) = 0 ", 1 }, { " exit(app 200/200) = 0\n", 1 },
+		{ " execve(run 200/200) = 0 ", 1 }, { " write(run 200/200) = 1 ", 1 },
 		{ " exit(run 200/200) = 4 ", 1 }, { "(? ", 0 },
 	};
 
@@ -206,10 +211,10 @@ Test(report_attribution, csv_and_jsonl_comm_columns)
 
 	cr_assert_eq(rt_run(&out, "%s --to csv %s | awk -F, 'NR == 1 { for (i = 1; i <= NF; i++) if ($i == \"comm\") c = i; next }"
 			    " { print $c }' | tr -d '\\r' | sort | uniq -c", rt_convert(), path), 0);
-	cr_assert_str_eq(out, "      1 app\n      1 run\n      4 sh\n      9 true\n");
+	cr_assert_str_eq(out, "      1 app\n      2 run\n      4 sh\n     12 true\n");
 	free(out);
 	cr_assert_eq(rt_run(&out, "%s --to jsonl %s | grep -o '\"comm\":\"[a-z]*\"' | sort | uniq -c", rt_convert(), path), 0);
-	cr_assert_str_eq(out, "      1 \"comm\":\"app\"\n      1 \"comm\":\"run\"\n      4 \"comm\":\"sh\"\n      9 \"comm\":\"true\"\n");
+	cr_assert_str_eq(out, "      1 \"comm\":\"app\"\n      2 \"comm\":\"run\"\n      4 \"comm\":\"sh\"\n     12 \"comm\":\"true\"\n");
 	free(out);
 	/* EXIT rows: the task that exits, named then */
 	cr_assert_eq(rt_run(&out, "%s --to jsonl --records exit %s | grep -o '\"comm\":\"[a-z]*\"' | sort | uniq -c",

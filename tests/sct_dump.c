@@ -434,7 +434,7 @@ static void tasks_records_print(const char *path, struct sct_tasks *ts)
 		       (long long)sess, is_sc ? "syscall" : "sample", (unsigned long long)t, tid);
 		task_ref(stdout, ts, id);
 		fputs(", \"comm\": ", stdout);
-		put_bytes(stdout, sct_tasks_comm(ts, id, t));
+		put_bytes(stdout, sct_tasks_comm(ts, id, is_sc ? sct_syscall_name_ns(sc) : t));
 		fputc('}', stdout);
 		sep = ",";
 	}
