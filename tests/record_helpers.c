@@ -741,6 +741,7 @@ static int rh_trace_add(struct rh_trace *t, const struct sct_record *rec)
 	case SCT_REC_LOST:
 		t->nlost++;
 		t->lost_count += rec->lost.count;
+		t->lost_by_cause[rec->lost.cause < 3 ? rec->lost.cause : 0] += rec->lost.count;
 		return 0;
 	default:
 		return 0;

@@ -188,6 +188,7 @@ struct rh_trace {
 	struct rh_warning *warning;
 	size_t nwarning;
 	size_t nlost;
+	uint64_t lost_by_cause[3]; /* LOST record counts by enum sct_lost_cause (0: any other) */
 };
 
 /* Read path into t. Returns 0, or -errno / -SCT_E* when it cannot even be opened. */
