@@ -5,6 +5,7 @@
  * the boot-time clock and are moved to CLOCK_MONOTONIC, so they are exact to the tick only.
  */
 #include <errno.h>
+#include <fcntl.h>
 #include <limits.h>
 #include <stdio.h>
 #include <string.h>
@@ -25,47 +26,100 @@ static uint64_t clock_ns(clockid_t id)
 #define PF_KTHREAD 0x00200000
 
 /*
- * ppid and start time (ticks since boot) from /proc/TID/stat; -ESRCH for a task that is gone,
- * a zombie or a kernel thread, none of which the bpf backend's task iterator reports either.
+ * /proc/TID as a directory: files opened under it are that task's, and fail once it is
+ * reaped even if its tid was given to another task since (the directory stands for the
+ * task, not for the number). Reading a task's files by path instead could mix two tasks:
+ * its start time from one and, a moment later, the comm of the next holder of the tid.
  */
-static int proc_stat(uint32_t tid, uint32_t *ppid, unsigned long long *start)
+static int proc_dir_open(uint32_t tid)
+{
+	char path[32];
+
+	snprintf(path, sizeof(path), "/proc/%u", tid);
+	return open(path, O_PATH | O_DIRECTORY | O_CLOEXEC);
+}
+
+/* File name under dir, NUL-terminated; -ESRCH if the task is gone. A proc file this small
+   comes whole in one read. */
+static int proc_read_at(int dir, const char *name, char *buf, size_t cap)
+{
+	int fd = openat(dir, name, O_RDONLY | O_CLOEXEC);
+	ssize_t n;
+
+	if (fd < 0)
+		return -ESRCH;
+	n = read(fd, buf, cap - 1);
+	close(fd);
+	if (n <= 0)
+		return -ESRCH;
+	buf[n] = '\0';
+	return 0;
+}
+
+/*
+ * ppid and start time (ticks since boot) from stat; -ESRCH for a task that is gone, a
+ * zombie or a kernel thread, none of which the bpf backend's task iterator reports either.
+ */
+static int proc_stat(int dir, uint32_t *ppid, unsigned long long *start)
 {
 	char buf[1024], state;
-	const char *p = proc_stat_fields(tid, buf, sizeof(buf));
+	const char *p;
 	unsigned long flags;
 
+	if (proc_read_at(dir, "stat", buf, sizeof(buf)))
+		return -ESRCH;
+	/* comm may hold ')': the fields follow the last one */
+	p = strrchr(buf, ')');
 	/* state ppid pgrp session tty tpgid flags minflt cminflt majflt cmajflt utime stime
 	   cutime cstime priority nice threads itrealvalue starttime */
-	if (!p || sscanf(p, " %c %u %*d %*d %*d %*d %lu %*u %*u %*u %*u %*u %*u %*d %*d "
+	if (!p || sscanf(p + 1, " %c %u %*d %*d %*d %*d %lu %*u %*u %*u %*u %*u %*u %*d %*d "
 			 "%*d %*d %*d %*d %llu", &state, ppid, &flags, start) != 4)
 		return -ESRCH;
 	return state == 'Z' || state == 'X' || (flags & PF_KTHREAD) ? -ESRCH : 0;
 }
 
-/* The directory of the "0::PATH" line: a cgroup v2 id is its directory's inode number. */
-uint64_t perf_proc_cgroup(const char *mount, uint32_t tid)
+static int proc_tgid_at(int dir, uint32_t *tgid)
 {
-	char path[64], line[PATH_MAX], full[PATH_MAX * 2];
-	struct stat st;
-	uint64_t id = 0;
-	FILE *f;
+	char buf[4096];
+	const char *line;
+	unsigned long v;
 
-	if (!mount || !mount[0])
+	if (proc_read_at(dir, "status", buf, sizeof(buf)))
+		return -ESRCH;
+	line = strstr(buf, "\nTgid:");
+	if (!line || sscanf(line, "\nTgid: %lu", &v) != 1)
+		return -ESRCH;
+	*tgid = v;
+	return 0;
+}
+
+/* The directory of the "0::PATH" line: a cgroup v2 id is its directory's inode number. */
+static uint64_t proc_cgroup_at(const char *mount, int dir)
+{
+	char buf[8192], full[PATH_MAX * 2];
+	char *line, *save = NULL;
+	struct stat st;
+
+	if (!mount || !mount[0] || proc_read_at(dir, "cgroup", buf, sizeof(buf)))
 		return 0;
-	snprintf(path, sizeof(path), "/proc/%u/cgroup", tid);
-	f = fopen(path, "re");
-	if (!f)
-		return 0;
-	while (fgets(line, sizeof(line), f)) {
+	for (line = strtok_r(buf, "\n", &save); line; line = strtok_r(NULL, "\n", &save)) {
 		if (strncmp(line, "0::", 3))
 			continue;
-		line[strcspn(line, "\n")] = '\0';
 		snprintf(full, sizeof(full), "%s%s", mount, line + 3);
-		if (!stat(full, &st))
-			id = st.st_ino;
-		break;
+		return stat(full, &st) ? 0 : st.st_ino;
 	}
-	fclose(f);
+	return 0;
+}
+
+uint64_t perf_proc_cgroup(const char *mount, uint32_t tid)
+{
+	int dir = proc_dir_open(tid);
+	uint64_t id;
+
+	if (dir < 0)
+		return 0;
+	id = proc_cgroup_at(mount, dir);
+	close(dir);
 	return id;
 }
 
@@ -73,11 +127,17 @@ uint64_t perf_proc_cgroup(const char *mount, uint32_t tid)
 static uint64_t start_mono_ns(unsigned long long start, uint64_t *tick_ns)
 {
 	long hz = sysconf(_SC_CLK_TCK);
-	uint64_t boot_ns, offset;
+	uint64_t boot_ns, mono_ns, offset;
 
 	*tick_ns = NSEC_PER_SEC / (hz > 0 ? hz : 100);
 	boot_ns = start * *tick_ns;
-	offset = clock_ns(CLOCK_BOOTTIME) - clock_ns(CLOCK_MONOTONIC);
+	/*
+	 * The boot-time clock runs ahead by the time spent suspended, often none: read second,
+	 * it is never behind, where read first it would be behind by the gap between the reads
+	 * and the difference would wrap.
+	 */
+	mono_ns = clock_ns(CLOCK_MONOTONIC);
+	offset = clock_ns(CLOCK_BOOTTIME) - mono_ns;
 	return boot_ns > offset ? boot_ns - offset : 1;
 }
 
@@ -86,8 +146,13 @@ bool perf_proc_gone(uint32_t tid, uint64_t start_ns)
 	unsigned long long start;
 	uint64_t tick_ns, now_start;
 	uint32_t ppid;
+	int dir = proc_dir_open(tid), err;
 
-	if (proc_stat(tid, &ppid, &start))
+	if (dir < 0)
+		return true;
+	err = proc_stat(dir, &ppid, &start);
+	close(dir);
+	if (err)
 		return true;
 	if (start_ns <= 1)
 		return false;
@@ -96,32 +161,35 @@ bool perf_proc_gone(uint32_t tid, uint64_t start_ns)
 	return now_start > start_ns + tick_ns || start_ns > now_start + 2 * tick_ns;
 }
 
-int perf_proc_task(const char *cgroup_mount, uint32_t tid, struct perf_proc_task *t)
+static int proc_task_at(const char *cgroup_mount, int dir, struct perf_proc_task *t)
 {
 	unsigned long long start;
-	char path[64];
 	uint64_t tick_ns;
-	FILE *f;
-	int err;
+	int err = proc_tgid_at(dir, &t->pid);
+
+	if (!err)
+		err = proc_stat(dir, &t->ppid, &start);
+	if (!err)
+		err = proc_read_at(dir, "comm", t->comm, sizeof(t->comm));
+	if (err)
+		return err;
+	t->comm[strcspn(t->comm, "\n")] = '\0';
+	t->start_ns = start_mono_ns(start, &tick_ns);
+	t->cgroup_id = proc_cgroup_at(cgroup_mount, dir);
+	return 0;
+}
+
+int perf_proc_task(const char *cgroup_mount, uint32_t tid, struct perf_proc_task *t)
+{
+	int dir = proc_dir_open(tid), err;
 
 	memset(t, 0, sizeof(*t));
 	t->tid = tid;
-	err = proc_tgid(tid, &t->pid);
-	if (!err)
-		err = proc_stat(tid, &t->ppid, &start);
-	if (err)
-		return err;
-	snprintf(path, sizeof(path), "/proc/%u/comm", tid);
-	f = fopen(path, "re");
-	if (f) {
-		if (!fgets(t->comm, sizeof(t->comm), f))
-			t->comm[0] = '\0';
-		t->comm[strcspn(t->comm, "\n")] = '\0';
-		fclose(f);
-	}
-	t->start_ns = start_mono_ns(start, &tick_ns);
-	t->cgroup_id = perf_proc_cgroup(cgroup_mount, tid);
-	return 0;
+	if (dir < 0)
+		return -ESRCH;
+	err = proc_task_at(cgroup_mount, dir, t);
+	close(dir);
+	return err;
 }
 
 struct proc_walk {

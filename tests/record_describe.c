@@ -17,6 +17,13 @@
 #include "record_helpers.h"
 
 static char cg_dir[PATH_MAX]; /* the fresh cgroup of the test, "" if none */
+static uint64_t test_start_ns; /* CLOCK_MONOTONIC: every task a test describes starts after it */
+
+static void describe_init(void)
+{
+	rh_setup();
+	test_start_ns = rh_mono_ns();
+}
 
 static void describe_fini(void)
 {
@@ -25,7 +32,7 @@ static void describe_fini(void)
 	rh_teardown();
 }
 
-TestSuite(record_describe, .init = rh_setup, .fini = describe_fini, .timeout = 120);
+TestSuite(record_describe, .init = describe_init, .fini = describe_fini, .timeout = 120);
 
 /* What a call was made as: its task's pid and comm at the time of the call. */
 struct who {
@@ -193,9 +200,10 @@ static size_t tasks_of(const struct rh_trace *t, uint32_t tid, const struct rh_t
 }
 
 /*
- * A TASK record's parent, start time and cgroup: exact, or, from the perf backend for a task
- * gone from /proc before it read the task's first sample, parent and start time unknown (0),
- * and the cgroup too where the recorder reads the ids from /proc.
+ * A TASK record's parent, start time (after the test began, before the record) and cgroup:
+ * exact, or, from the perf backend for a task gone from /proc before it read the task's first
+ * sample, parent and start time unknown (0), and the cgroup too where the recorder reads the
+ * ids from /proc.
  */
 static void assert_task_origin(const struct rh_trace *t, const struct sct_task *task, uint32_t ppid,
 			       uint64_t cgroup_id)
@@ -209,7 +217,7 @@ static void assert_task_origin(const struct rh_trace *t, const struct sct_task *
 	cr_assert_eq(task->cgroup_id, cgroup_id, "TASK of tid %u: cgroup %lu, want %lu", task->tid,
 		     (unsigned long)task->cgroup_id, (unsigned long)cgroup_id);
 	cr_assert_eq(task->ppid, ppid, "TASK of tid %u: ppid %u, want %u", task->tid, task->ppid, ppid);
-	cr_assert_gt(task->start_ns, 0, "TASK of tid %u: no start time", task->tid);
+	rh_assert_task_start(task, test_start_ns);
 }
 
 static void assert_exit0(const struct rh_recorder *r)
@@ -533,19 +541,9 @@ Test(record_describe, tid_reused_within_a_session_is_two_tasks)
 	cr_assert_gt(tid, 0, "the pid was never given back: %s", out);
 	w = trace_described(&t, rh_trace_path);
 	cr_assert_eq(tasks_of(&t, tid, tasks, 3), 2, "TASK records of tid %u", tid);
-	/*
-	 * The perf backend reads a task it meets in a sample from /proc, up to a poll period late:
-	 * about one run in fifteen on a loaded host it names the first task with its parent's name
-	 * ("reuser"), a race not yet found. Which task made each call stays exact (below); the
-	 * name is checked under bpf and said loudly under perf.
-	 */
-	if (RH_PERF() && strcmp(tasks[0]->comm, "first"))
-		fprintf(stderr, "KNOWN perf race: tid %u's first task described as '%s', not 'first'\n", tid,
-			tasks[0]->comm);
-	else
-		cr_assert_str_eq(tasks[0]->comm, "first", "tid %u described as '%s' at %lu, then '%s' at %lu", tid,
-				 tasks[0]->comm, (unsigned long)tasks[0]->rec.time_ns, tasks[1]->comm,
-				 (unsigned long)tasks[1]->rec.time_ns);
+	cr_assert_str_eq(tasks[0]->comm, "first", "tid %u described as '%s' at %lu, then '%s' at %lu", tid,
+			 tasks[0]->comm, (unsigned long)tasks[0]->rec.time_ns, tasks[1]->comm,
+			 (unsigned long)tasks[1]->rec.time_ns);
 	cr_assert_str_eq(tasks[1]->comm, "second");
 	for (size_t k = 0; k < 2; k++) {
 		cr_assert_eq(tasks[k]->rec.pid, tid);

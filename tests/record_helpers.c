@@ -815,6 +815,24 @@ size_t rh_count_returns(const struct rh_trace *t, uint32_t tid, int64_t nr, int6
 	return n;
 }
 
+uint64_t rh_mono_ns(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (uint64_t)ts.tv_sec * 1000000000u + (uint64_t)ts.tv_nsec;
+}
+
+void rh_assert_task_start(const struct sct_task *task, uint64_t not_before_ns)
+{
+	uint64_t tick_ns = 1000000000u / (uint64_t)sysconf(_SC_CLK_TCK);
+
+	cr_assert_geq(task->start_ns + tick_ns, not_before_ns, "TASK of tid %u: start %lu, before %lu",
+		      task->tid, (unsigned long)task->start_ns, (unsigned long)not_before_ns);
+	cr_assert_leq(task->start_ns, task->time_ns, "TASK of tid %u: start %lu after the record's time %lu",
+		      task->tid, (unsigned long)task->start_ns, (unsigned long)task->time_ns);
+}
+
 const struct sct_fork *rh_find_fork(const struct rh_trace *t, uint32_t child_tid)
 {
 	const struct sct_fork *found = NULL;

@@ -201,6 +201,13 @@ size_t rh_count_syscalls(const struct rh_trace *t, uint32_t pid, uint32_t tid, i
 size_t rh_count_returns(const struct rh_trace *t, uint32_t tid, int64_t nr, int64_t ret);
 /* The last FORK / EXIT record of a tid, NULL if none (pids are reused: last = newest). */
 const struct sct_fork *rh_find_fork(const struct rh_trace *t, uint32_t child_tid);
+/* CLOCK_MONOTONIC now, the clock of a trace's times. */
+uint64_t rh_mono_ns(void);
+/*
+ * A TASK record's start time is that of a task started after not_before_ns and before the
+ * record: to the clock tick, as the perf backend reads start times from /proc.
+ */
+void rh_assert_task_start(const struct sct_task *task, uint64_t not_before_ns);
 const struct sct_exit *rh_find_exit(const struct rh_trace *t, uint32_t tid);
 
 /*

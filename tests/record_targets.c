@@ -14,7 +14,6 @@
 #include <sys/stat.h>
 #include <sys/syscall.h>
 #include <sys/wait.h>
-#include <time.h>
 #include <unistd.h>
 
 #include "record_helpers.h"
@@ -363,14 +362,6 @@ Test(record_targets, pid_list)
 	rh_proc_release(&p2);
 }
 
-static uint64_t monotonic_ns(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (uint64_t)ts.tv_sec * 1000000000u + (uint64_t)ts.tv_nsec;
-}
-
 /*
  * A run of the mover, moved from cgroup from to cgroup to by a write(2) of the test that
  * started at moving_ns. A call that ended before then ran in from: a recorder reads the
@@ -433,7 +424,7 @@ static bool mover_run(const char **args, const char **pid_arg, struct mover *m)
 	m->kernel_ids = !strstr(rec.err, "recorder cgroup ids");
 	cr_assert_eq(rh_go(&p), 0);
 	cr_assert_gt(rh_read_line(p.out_fd, line, sizeof(line), RH_TIMEOUT_MS), 0);
-	m->moving_ns = monotonic_ns();
+	m->moving_ns = rh_mono_ns();
 	rh_cgroup_move(cg_other, p.pid);
 	workload_finish(&p, &out);
 	cr_assert_eq(rh_recorder_finish(&rec, SIGINT, RH_TIMEOUT_MS), 0);

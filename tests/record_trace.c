@@ -198,6 +198,7 @@ Test(record_trace, process_tree_lifecycle)
 	struct rh_trace t;
 	uint32_t root;
 	size_t n, forks = 0;
+	uint64_t began_ns = rh_mono_ns();
 
 	cr_assert_eq(rh_run_traced(&run, wl, rh_trace_path, NULL), 0, "run failed (see stderr)");
 	root = (uint32_t)run.wl_pid;
@@ -235,7 +236,7 @@ Test(record_trace, process_tree_lifecycle)
 	cr_assert_eq(t.task[0].rec.pid, root);
 	cr_assert_eq(t.task[0].rec.tid, root);
 	cr_assert_eq(t.task[0].rec.ppid, (uint32_t)getpid());
-	cr_assert_gt(t.task[0].rec.start_ns, 0);
+	rh_assert_task_start(&t.task[0].rec, began_ns);
 	cr_assert_str_eq(t.task[0].comm, "tree");
 	cr_assert_eq(forks, 62);
 	cr_assert_eq(t.nfork, 62, "%zu FORK records for 62 forks", t.nfork);
