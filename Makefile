@@ -48,7 +48,7 @@ include format/build.mk
 include bpf/build.mk
 include record/build.mk
 include report/build.mk
-include $(sort $(wildcard tests/*.mk))
+include $(sort $(wildcard tests/*.mk tests/*/*.mk))
 include fuzz/build.mk
 
 $(BUILD)/%.o: %.c
