@@ -5,7 +5,7 @@
 #   make fuzz       build the fuzzers;  make fuzz-run FUZZ_SECONDS=60 runs them
 #   make bench      recorder, report and format benchmarks;  make bench-format
 #   make deps       install the Debian packages the build needs
-#   make install PREFIX=/usr/local   (DESTDIR=, LIBDIR=, INCLUDEDIR= as usual)
+#   make install PREFIX=/usr/local   (DESTDIR=, LIBDIR=, INCLUDEDIR=, MANDIR= as usual)
 .DELETE_ON_ERROR:
 .SUFFIXES:
 .DEFAULT_GOAL := all
@@ -23,6 +23,7 @@ CC ?= gcc
 CLANG ?= clang
 BPFTOOL ?= bpftool
 PREFIX ?= /usr/local
+MANDIR ?= $(PREFIX)/share/man
 ARCH := $(shell uname -m | sed 's/x86_64/x86/; s/aarch64/arm64/')
 
 WERROR := $(if $(filter true 1,$(CI)),-Werror,)
@@ -51,6 +52,22 @@ include report/build.mk
 include $(sort $(wildcard tests/*.mk tests/*/*.mk))
 include fuzz/build.mk
 
+# Man pages: each program's manual is Markdown beside its code, converted by Debian's go-md2man.
+# Left-adjusted (.ad l): justified text cannot adjust lines that hold long identifiers (test
+# names, paths), and groff warns about each of them.
+MAN_SRCS := record/sct-record.8.md report/report/sct-report.1.md report/convert/sct-convert.1.md \
+	report/ship/sct-ship.8.md spec/sct.5.md
+MANS := $(foreach m,$(MAN_SRCS),$(BUILD)/man/$(basename $(notdir $(m))))
+ALL += $(MANS)
+
+define man_rule
+$(BUILD)/man/$(basename $(notdir $(1))): $(1)
+	$$(call msg,MAN,$$@)
+	$$(Q)mkdir -p $$(@D)
+	$$(Q)go-md2man -in $$< -out $$@ && sed -i '/^\.TH /a .ad l' $$@
+endef
+$(foreach m,$(MAN_SRCS),$(eval $(call man_rule,$(m))))
+
 $(BUILD)/%.o: %.c
 	$(call msg,CC,$@)
 	$(Q)mkdir -p $(@D)
@@ -65,7 +82,7 @@ bench: $(BENCHES)
 
 DEPS := make gcc clang llvm libclang-rt-14-dev bpftool pkg-config libbpf-dev libelf-dev zlib1g-dev liblz4-dev \
 	libcbor-dev libcriterion-dev linux-perf strace python3 sqlite3 qemu-system-x86 busybox-static kmod \
-	libxxhash-dev libcurl4-openssl-dev clickhouse-server clickhouse-client
+	libxxhash-dev libcurl4-openssl-dev clickhouse-server clickhouse-client go-md2man groff-base man-db
 deps:
 	@missing=$$(for p in $(DEPS); do dpkg-query -W -f='$${Status}\n' $$p 2>/dev/null | \
 		grep -q 'ok installed' || echo $$p; done); \
@@ -77,6 +94,9 @@ deps:
 install: all install-libsct
 	install -d $(DESTDIR)$(PREFIX)/bin
 	install -m 0755 $(INSTALL_BINS) $(DESTDIR)$(PREFIX)/bin/
+	for m in $(MANS); do \
+		d=$(DESTDIR)$(MANDIR)/man$${m##*.}; install -d $$d && install -m 0644 $$m $$d/ || exit 1; \
+	done
 
 clean:
 	rm -rf build build-san $(BUILD)
