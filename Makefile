@@ -45,13 +45,6 @@ TESTS :=
 BENCHES :=
 INSTALL_BINS :=
 
-include format/build.mk
-include bpf/build.mk
-include record/build.mk
-include report/build.mk
-include $(sort $(wildcard tests/*.mk tests/*/*.mk))
-include fuzz/build.mk
-
 # Man pages: each program's manual is Markdown beside its code, converted by Debian's go-md2man.
 # Left-adjusted (.ad l): justified text cannot adjust lines that hold long identifiers (test
 # names, paths), and groff warns about each of them.
@@ -67,6 +60,13 @@ $(BUILD)/man/$(basename $(notdir $(1))): $(1)
 	$$(Q)go-md2man -in $$< -out $$@ && sed -i '/^\.TH /a .ad l' $$@
 endef
 $(foreach m,$(MAN_SRCS),$(eval $(call man_rule,$(m))))
+
+include format/build.mk
+include bpf/build.mk
+include record/build.mk
+include report/build.mk
+include $(sort $(wildcard tests/*.mk tests/*/*.mk))
+include fuzz/build.mk
 
 $(BUILD)/%.o: %.c
 	$(call msg,CC,$@)
