@@ -1,7 +1,7 @@
 #!/bin/sh
 # SPDX-License-Identifier: BSD-2-Clause
 # The documents against the programs and the tree:
-# - every option a program's --help prints, short and long form, is in its man page;
+# - every option a program's --help prints, short and long form, is in its man page's OPTIONS;
 # - every man page renders without a warning, from groff's strictest check (-ww) and from man(1)
 #   at 80 columns, the width a person reads it at;
 # - every link of README.md and of the documents to a file of the tree resolves.
@@ -53,7 +53,9 @@ check_options() {
 		ko "$prog --help: no option found"
 		return
 	fi
-	groff -k -t -man -Tascii -P-cbou "$page" 2> /dev/null > "$tmp/text"
+	# The OPTIONS section, where a reader looks for an option (an example elsewhere is no manual)
+	groff -k -t -man -Tascii -P-cbou "$page" 2> /dev/null |
+		awk '/^[A-Z][A-Z ]*$/ { in_options = ($0 == "OPTIONS") } in_options' > "$tmp/text"
 	missing=
 	while read -r opt; do
 		grep -qP -- "(?<![A-Za-z0-9_-])\Q$opt\E(?![A-Za-z0-9_-])" "$tmp/text" ||
@@ -62,7 +64,7 @@ check_options() {
 	if [ -z "$missing" ]; then
 		ok
 	else
-		ko "$page lacks options that $prog --help prints:$missing"
+		ko "$page: OPTIONS lacks options that $prog --help prints:$missing"
 	fi
 	echo "docs: $(basename "$page"): $(wc -l < "$tmp/opts") options of --help"
 }
