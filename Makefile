@@ -47,17 +47,21 @@ INSTALL_BINS :=
 
 # Man pages: each program's manual is Markdown beside its code, converted by Debian's go-md2man.
 # Left-adjusted (.ad l): justified text cannot adjust lines that hold long identifiers (test
-# names, paths), and groff warns about each of them.
+# names, paths), and groff warns about each of them. Not hyphenated (.nh, which go-md2man puts
+# before .TH, where the man macros turn hyphenation back on): a syscall, field or option name
+# broken at a hyphen reads as another name. Lines may break after a slash instead
+# or an underscore (.cflags 4 /_): a test name such as record_terminal/tiocsti_does_not_reach_the_recorders_terminal
+# is wider than an indented line at 80 columns.
 MAN_SRCS := record/sct-record.8.md report/report/sct-report.1.md report/convert/sct-convert.1.md \
 	report/ship/sct-ship.8.md spec/sct.5.md
 MANS := $(foreach m,$(MAN_SRCS),$(BUILD)/man/$(basename $(notdir $(m))))
 ALL += $(MANS)
 
 define man_rule
-$(BUILD)/man/$(basename $(notdir $(1))): $(1)
+$(BUILD)/man/$(basename $(notdir $(1))): $(1) Makefile
 	$$(call msg,MAN,$$@)
 	$$(Q)mkdir -p $$(@D)
-	$$(Q)go-md2man -in $$< -out $$@ && sed -i '/^\.TH /a .ad l' $$@
+	$$(Q)go-md2man -in $$< -out $$@ && sed -i '/^\.TH /a .ad l\n.nh\n.cflags 4 /_' $$@
 endef
 $(foreach m,$(MAN_SRCS),$(eval $(call man_rule,$(m))))
 

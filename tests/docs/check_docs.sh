@@ -54,7 +54,8 @@ check_options() {
 		return
 	fi
 	# The OPTIONS section, where a reader looks for an option (an example elsewhere is no manual)
-	groff -k -t -man -Tascii -P-cbou "$page" 2> /dev/null |
+	# (one line per paragraph, unhyphenated: no option broken across lines)
+	groff -k -t -man -Tascii -P-cbou -rLL=4000n -rHY=0 "$page" 2> /dev/null |
 		awk '/^[A-Z][A-Z ]*$/ { in_options = ($0 == "OPTIONS") } in_options' > "$tmp/text"
 	missing=
 	while read -r opt; do
