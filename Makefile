@@ -1,7 +1,8 @@
 # sct top-level Makefile. Each folder adds its own rules in its *.mk file; this file holds
 # the shared flags and the targets a person types. Products go under $(BUILD).
 #   make            build everything (the man pages too, into $(BUILD)/man/)
-#   make test       run every test (make test-docs: the man pages against --help; SAN=1: under ASan+UBSan, in build-san/; BUILD=DIR elsewhere)
+#   make test       run every test (SAN=1: under ASan+UBSan, in build-san/; BUILD=DIR elsewhere);
+#                   make test-docs: the man pages against --help, README's links
 #   make fuzz       build the fuzzers;  make fuzz-run FUZZ_SECONDS=60 runs them
 #   make bench      recorder, report and format benchmarks;  make bench-format
 #   make deps       install the Debian packages the build needs
