@@ -3,7 +3,7 @@
 #include <criterion/criterion.h>
 #include <string.h>
 
-#include "../report/report.h"
+#include "report.h"
 
 Test(report_tables, strtabs_are_independent)
 {
