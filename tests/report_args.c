@@ -14,7 +14,8 @@
 #include <sys/mman.h>
 #include <unistd.h>
 
-#include "report.h"
+#include "args_text.h"
+#include "outbuf.h"
 #include "report_helpers.h"
 
 TestSuite(report_args, .fini = rt_cleanup);

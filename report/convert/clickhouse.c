@@ -13,8 +13,9 @@
 #include <string.h>
 #include <xxhash.h>
 
-#include "clickhouse.h"
 #include "records.def"
+#include "clickhouse.h"
+#include "outbuf.h"
 
 /* The width of every built-in field, from the struct the reader decodes it into. */
 struct ch_width {

@@ -6,7 +6,12 @@
 #ifndef SCT_CLICKHOUSE_H
 #define SCT_CLICKHOUSE_H
 
-#include "report.h"
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "outbuf.h"
+#include "sct.h"
 
 #define CH_ID_LEN 32           /* a recording id: 32 lowercase hex digits */
 #define CH_WALL "wall_ns"      /* the column of a record's wall-clock time (ns since the epoch) */

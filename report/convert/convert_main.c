@@ -16,9 +16,22 @@
 #include <string.h>
 #include <sys/stat.h>
 
-#include "clickhouse.h"
 #include "records.def"
-#include "report.h"
+#include "args_text.h"
+#include "cgroup_table.h"
+#include "clickhouse.h"
+#include "csv_field.h"
+#include "exit_status.h"
+#include "filter.h"
+#include "footer.h"
+#include "json_string.h"
+#include "names.h"
+#include "outbuf.h"
+#include "samples.h"
+#include "sessions.h"
+#include "strtab.h"
+#include "tasks.h"
+#include "trace_input.h"
 
 static const char usage_text[] =
 "Usage: sct-convert --to csv|jsonl|clickhouse [--records TYPE] [--event G:N] [-o OUT [--force]] FILE...\n"
@@ -1048,7 +1061,6 @@ static void convert_free(struct convert *cv)
 int main(int argc, char **argv)
 {
 	struct convert *cv = calloc(1, sizeof(*cv));
-	struct env env = { 0 };
 	struct out errout;
 	int err, status;
 
@@ -1062,7 +1074,6 @@ int main(int argc, char **argv)
 		return EXIT_USAGE;
 	}
 	cv->c.tool = "sct-convert";
-	cv->c.env = &env;
 	/* only the types with a comm column need to know which task made a record */
 	cv->c.track_tasks = cv->type == SCT_REC_SYSCALL || cv->type == SCT_REC_FORK || cv->type == SCT_REC_EXIT;
 	cv->c.schema_type9 = true;

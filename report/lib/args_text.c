@@ -12,7 +12,10 @@
 #include <unistd.h>
 
 #include "argnames.def"
-#include "report.h"
+#include "args_text.h"
+#include "fdpaths.h"
+#include "names.h"
+#include "outbuf.h"
 
 struct argname {
 	const char *name;

@@ -5,7 +5,9 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "report.h"
+#include "cgroup_table.h"
+#include "hashmap.h"
+#include "strtab.h"
 
 struct cgroups {
 	struct strtab *strs; /* paths and labels, owned by the caller */

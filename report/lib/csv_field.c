@@ -7,7 +7,8 @@
  */
 #include <string.h>
 
-#include "report.h"
+#include "csv_field.h"
+#include "outbuf.h"
 
 static bool csv_needs_quotes(const uint8_t *p, size_t len)
 {

@@ -14,7 +14,11 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "report.h"
+#include "fdpaths.h"
+#include "hashmap.h"
+#include "names.h"
+#include "outbuf.h"
+#include "strtab.h"
 
 struct fdpaths {
 	struct strtab *strs;

@@ -5,7 +5,13 @@
 #include <string.h>
 #include <time.h>
 
-#include "report.h"
+#include "cgroup_table.h"
+#include "filter.h"
+#include "names.h"
+#include "sessions.h"
+#include "strtab.h"
+#include "tasks.h"
+#include "trace_input.h"
 
 int filter_parse_ids(uint32_t *ids, uint32_t *n, const char *arg)
 {
@@ -223,7 +229,7 @@ static bool filter_has_id(const uint32_t *ids, uint32_t n, uint32_t v)
 /* Path prefix on component boundaries ("/a" matches "/a" and "/a/b", not "/ab"), or an id. */
 static bool filter_cgroup_match(const struct ctx *c, const struct cgroup *cg)
 {
-	const struct filter *f = &c->env->filter;
+	const struct filter *f = c->filter;
 	const char *path = cg->path ? strtab_get(c->strs, cg->path - 1) : NULL;
 
 	for (uint32_t i = 0; i < f->ncgroups; i++) {
@@ -257,7 +263,7 @@ static bool filter_cgroup(struct ctx *c, struct cgroups *cgs, uint32_t sess, uin
 
 static bool filter_name(struct ctx *c, struct live *lv, uint32_t nr, uint32_t abi)
 {
-	const struct filter *f = &c->env->filter;
+	const struct filter *f = c->filter;
 	const char *name = strtab_get(c->strs, input_syscall_name(c, lv, nr, abi));
 	const char *bare = !strncmp(name, "compat:", 7) ? name + 7 : name;
 
@@ -294,7 +300,7 @@ bool filter_window(const struct filter *f, const struct sess *s, uint64_t t)
 
 static bool filter_comm(const struct ctx *c, const struct task *t, uint64_t time_ns)
 {
-	const struct filter *f = &c->env->filter;
+	const struct filter *f = c->filter;
 	const char *comm = strtab_get(c->strs, tasks_comm(c->tasks, t, time_ns));
 
 	for (uint32_t i = 0; i < f->ncomms; i++)
@@ -307,7 +313,7 @@ static bool filter_comm(const struct ctx *c, const struct task *t, uint64_t time
 static bool filter_task_named(struct ctx *c, struct cgroups *cgs, const struct sess *s, uint32_t pid, uint32_t tid,
 			      uint64_t cgroup_id, uint64_t time_ns, uint64_t name_ns, const struct task *t)
 {
-	const struct filter *f = &c->env->filter;
+	const struct filter *f = c->filter;
 
 	if (f->npids && !filter_has_id(f->pids, f->npids, pid))
 		return false;
@@ -330,7 +336,7 @@ bool filter_task(struct ctx *c, struct cgroups *cgs, const struct sess *s, uint3
 
 bool filter_sample(struct ctx *c, struct live *lv, const struct sct_sample *sm)
 {
-	const struct filter *f = &c->env->filter;
+	const struct filter *f = c->filter;
 
 	if (filter_any_syscall_only(f))
 		return false;
@@ -360,7 +366,7 @@ static bool filter_path(const struct filter *f, const struct sct_syscall *sc)
 
 bool filter_syscall(struct ctx *c, struct live *lv, const struct sct_syscall *sc)
 {
-	const struct filter *f = &c->env->filter;
+	const struct filter *f = c->filter;
 
 	if (f->failed && !names_is_error(sc->ret))
 		return false;

@@ -8,7 +8,12 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "report.h"
+#include "exit_status.h"
+#include "footer.h"
+#include "names.h"
+#include "outbuf.h"
+#include "sessions.h"
+#include "strtab.h"
 
 #define FOOTER_DETAILS 20 /* detail lines kept per kind; counts are always complete */
 

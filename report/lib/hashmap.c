@@ -1,10 +1,11 @@
 // SPDX-License-Identifier: BSD-2-Clause
 /* Open addressing (linear probing) from a fixed-length tuple of uint64 to a pointer. */
 #include <errno.h>
+#include <stdbool.h>
 #include <stdlib.h>
 #include <string.h>
 
-#include "report.h"
+#include "hashmap.h"
 
 static uint64_t hashmap_hash(const uint64_t *key, uint32_t n)
 {

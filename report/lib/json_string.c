@@ -8,7 +8,8 @@
  * Latin-1. The output is always valid JSON and UTF-8, with no control character in it; a
  * reader that needs the exact bytes back should use the CSV output.
  */
-#include "report.h"
+#include "json_string.h"
+#include "outbuf.h"
 #include "utf8.h"
 
 static void json_escape_byte(struct out *o, uint8_t c)

@@ -5,7 +5,8 @@
 #include <string.h>
 #include <time.h>
 
-#include "report.h"
+#include "names.h"
+#include "outbuf.h"
 
 /* Kernel-internal codes (include/linux/errno.h) that reach user space tracing, not glibc. */
 static const char *const kernel_errnos[] = {

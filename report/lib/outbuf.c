@@ -9,7 +9,8 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "report.h"
+#include "exit_status.h"
+#include "outbuf.h"
 
 #define OUT_CAP (64u << 10) /* stays in cache; a write(2) per 64 KiB costs little */
 #define OUT_MIN 4096u       /* out_reserve()'s largest request */

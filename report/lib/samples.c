@@ -1,12 +1,16 @@
 // SPDX-License-Identifier: BSD-2-Clause
 /*
- * Tracepoint sample fields as text (see report.h): JSON for sct-convert, name=value for the
+ * Tracepoint sample fields as text (see samples.h): JSON for sct-convert, name=value for the
  * timeline. libsct decodes each field and never hands out bytes outside the payload; this
  * file only chooses how a value reads.
  */
 #include <string.h>
 
-#include "report.h"
+#include "csv_field.h"
+#include "json_string.h"
+#include "names.h"
+#include "outbuf.h"
+#include "samples.h"
 
 #define SAMPLE_ERROR_JSON "{\"error\":\"out of range\"}"
 #define TIMELINE_ELEMS 16u /* array elements the timeline shows before "..." */

@@ -11,7 +11,11 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "report.h"
+#include "names.h"
+#include "outbuf.h"
+#include "sct.h"
+#include "sessions.h"
+#include "strtab.h"
 
 /* A recording (format 1.2) whose files were read: their session and sequence numbers. */
 struct recording {

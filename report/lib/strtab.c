@@ -4,7 +4,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "report.h"
+#include "strtab.h"
 
 struct str {
 	uint32_t len;

@@ -9,7 +9,9 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "report.h"
+#include "hashmap.h"
+#include "strtab.h"
+#include "tasks.h"
 
 #define RECENT 64u
 

@@ -12,7 +12,16 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "report.h"
+#include "cgroup_table.h"
+#include "filter.h"
+#include "footer.h"
+#include "names.h"
+#include "outbuf.h"
+#include "sessions.h"
+#include "strtab.h"
+#include "tasks.h"
+#include "trace_input.h"
+#include "window.h"
 
 int input_tables_new(struct ctx *c)
 {
@@ -54,8 +63,8 @@ static void input_sess_fill(struct ctx *c, struct input *in, const struct sct_se
 	if (live) {
 		const char *h = sct_session_get(live, SCT_SESSION_HOSTNAME);
 
-		if (c->env)
-			filter_note_session(&c->env->filter, live);
+		if (c->filter)
+			filter_note_session(c->filter, live);
 		s->host = strtab_intern(c->strs, h, strlen(h));
 		sct_session_anchor(live, &s->anchor_clock, &s->anchor_real);
 		s->cgroup_v1 = !strcmp(sct_session_get(live, SCT_SESSION_CGROUP_HIERARCHY), "v1");

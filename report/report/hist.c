@@ -3,7 +3,12 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "latency.h"
+#include "names.h"
+#include "outbuf.h"
 #include "report.h"
+#include "strtab.h"
+#include "trace_input.h"
 
 #define HIST_BAR 40
 

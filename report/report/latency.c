@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: BSD-2-Clause
 /*
- * Log-linear latency histograms (see report.h): constant memory per group whatever the
+ * Log-linear latency histograms (see latency.h): constant memory per group whatever the
  * number of records, mergeable, with percentiles at most 0.2% below the exact value.
  * A power of two's 512 counters are allocated when the first value falls in it; until
  * LAT_SMALL values have come, they are kept as they are instead.
@@ -10,7 +10,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "report.h"
+#include "latency.h"
 
 void lat_init(struct lat *l)
 {

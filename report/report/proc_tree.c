@@ -9,7 +9,14 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "filter.h"
+#include "names.h"
+#include "outbuf.h"
 #include "report.h"
+#include "sessions.h"
+#include "strtab.h"
+#include "tasks.h"
+#include "trace_input.h"
 
 #define TREE_MAX_DEPTH 512 /* deeper chains are cut with a note: output stays bounded */
 
@@ -25,7 +32,7 @@ static bool tree_task_match(struct ctx *c, const struct task *t)
 
 static bool tree_filtered(const struct ctx *c)
 {
-	const struct filter *f = &c->env->filter;
+	const struct filter *f = c->filter;
 
 	return f->npids || f->ntids || f->ncomms || f->ncgroups || f->has_since || f->has_until;
 }

@@ -7,7 +7,14 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "exit_status.h"
+#include "filter.h"
+#include "footer.h"
+#include "outbuf.h"
 #include "report.h"
+#include "sessions.h"
+#include "tasks.h"
+#include "trace_input.h"
 
 static const char usage_text[] =
 "Usage: sct-report [OPTIONS] FILE...\n"
@@ -289,15 +296,14 @@ static bool needs_tasks(const struct env *env)
 	return false;
 }
 
-static bool syscall_pass(struct ctx *c, struct live *lv, const struct sct_syscall *sc)
+static bool syscall_pass(struct ctx *c, const struct env *env, struct live *lv, const struct sct_syscall *sc)
 {
-	return !c->env->filter_active || filter_syscall(c, lv, sc);
+	return !env->filter_active || filter_syscall(c, lv, sc);
 }
 
 /* Summary, histogram and tree: inputs one after the other. */
-static int run_aggregate(struct ctx *c, struct summary *sm)
+static int run_aggregate(struct ctx *c, const struct env *env, struct summary *sm)
 {
-	const struct env *env = c->env;
 	bool samples = by_event(env);
 	struct sct_record rec;
 
@@ -317,7 +323,7 @@ static int run_aggregate(struct ctx *c, struct summary *sm)
 					n = summary_add_sample(sm, in.cur, &rec.sample);
 			} else if (samples && rec.type == SCT_REC_SYSCALL) {
 				continue;
-			} else if (rec.type == SCT_REC_SYSCALL && !sc->unfinished && syscall_pass(c, in.cur, sc)) {
+			} else if (rec.type == SCT_REC_SYSCALL && !sc->unfinished && syscall_pass(c, env, in.cur, sc)) {
 				if (env->mode == MODE_TREE) {
 					struct task *t = tasks_lookup(in.cur->tasks, in.cur->s.id, sc->pid, sc->tid,
 								      sc->time_ns);
@@ -347,9 +353,8 @@ static int run_aggregate(struct ctx *c, struct summary *sm)
 }
 
 /* Timeline: all inputs open at once; the one whose last record is oldest is read next. */
-static int run_timeline(struct ctx *c, struct timeline *tl, struct out *o)
+static int run_timeline(struct ctx *c, const struct env *env, struct timeline *tl, struct out *o)
 {
-	const struct env *env = c->env;
 	struct input *ins = calloc((size_t)env->nfiles, sizeof(*ins));
 	uint64_t *last = calloc((size_t)env->nfiles, sizeof(*last));
 	bool *open = calloc((size_t)env->nfiles, sizeof(*open));
@@ -409,26 +414,26 @@ cleanup:
 }
 
 /* 0, a negative errno, or EXIT_USAGE after a usage error it printed. */
-static int run(struct ctx *c, struct out *o)
+static int run(struct ctx *c, const struct env *env, struct out *o)
 {
 	struct summary *sm = NULL;
 	struct timeline *tl = NULL;
 	int err;
 
-	if (c->env->mode == MODE_TIMELINE) {
-		tl = timeline_new(c);
-		err = tl ? run_timeline(c, tl, o) : -ENOMEM;
+	if (env->mode == MODE_TIMELINE) {
+		tl = timeline_new(c, env);
+		err = tl ? run_timeline(c, env, tl, o) : -ENOMEM;
 		timeline_free(tl);
 		return err;
 	}
-	sm = summary_new(c);
-	err = sm ? run_aggregate(c, sm) : -ENOMEM;
+	sm = summary_new(c, env);
+	err = sm ? run_aggregate(c, env, sm) : -ENOMEM;
 	/* with every input failed, each said why: no table of nothing */
 	if (!err && c->inputs_read)
-		err = check_syscalls(&c->env->filter);
+		err = check_syscalls(&env->filter);
 	if (!err && c->inputs_read)
-		err = c->env->mode == MODE_SUMMARY ? summary_print(sm, o) :
-		      c->env->mode == MODE_HIST ? hist_print(c, sm, o) : tree_print(c, o);
+		err = env->mode == MODE_SUMMARY ? summary_print(sm, o) :
+		      env->mode == MODE_HIST ? hist_print(c, sm, o) : tree_print(c, o);
 	summary_free(sm);
 	return err;
 }
@@ -436,7 +441,7 @@ static int run(struct ctx *c, struct out *o)
 int main(int argc, char **argv)
 {
 	struct env env = { 0 };
-	struct ctx c = { .tool = "sct-report", .env = &env };
+	struct ctx c = { .tool = "sct-report", .filter = &env.filter };
 	struct out o;
 	int err, status;
 
@@ -460,7 +465,7 @@ int main(int argc, char **argv)
 		footer_free(c.footer);
 		return EXIT_INPUT;
 	}
-	err = run(&c, &o);
+	err = run(&c, &env, &o);
 	if (err == EXIT_USAGE) {
 		status = EXIT_USAGE;
 	} else {

@@ -13,7 +13,16 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "cgroup_table.h"
+#include "hashmap.h"
+#include "latency.h"
+#include "names.h"
+#include "outbuf.h"
 #include "report.h"
+#include "sessions.h"
+#include "strtab.h"
+#include "tasks.h"
+#include "trace_input.h"
 
 struct summary {
 	struct ctx *c;
@@ -44,20 +53,20 @@ struct subject {
 static const char *const by_names[BY_NKEYS] = { "syscall", "process", "thread", "cgroup", "comm", "host",
 						"event", "path" };
 
-struct summary *summary_new(struct ctx *c)
+struct summary *summary_new(struct ctx *c, const struct env *env)
 {
 	struct summary *sm = calloc(1, sizeof(*sm));
 
 	if (!sm)
 		return NULL;
 	sm->c = c;
-	sm->env = c->env;
-	for (uint32_t k = 0; k < c->env->nby; k++) {
-		sm->samples |= c->env->by[k] == BY_EVENT;
-		sm->named |= c->env->by[k] == BY_EVENT || c->env->by[k] == BY_SYSCALL;
-		sm->paths |= c->env->by[k] == BY_PATH;
+	sm->env = env;
+	for (uint32_t k = 0; k < env->nby; k++) {
+		sm->samples |= env->by[k] == BY_EVENT;
+		sm->named |= env->by[k] == BY_EVENT || env->by[k] == BY_SYSCALL;
+		sm->paths |= env->by[k] == BY_PATH;
 	}
-	hashmap_init(&sm->raw, c->env->nby);
+	hashmap_init(&sm->raw, env->nby);
 	return sm;
 }
 

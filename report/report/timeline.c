@@ -12,7 +12,18 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "args_text.h"
+#include "cgroup_table.h"
+#include "fdpaths.h"
+#include "filter.h"
+#include "names.h"
+#include "outbuf.h"
 #include "report.h"
+#include "samples.h"
+#include "sessions.h"
+#include "strtab.h"
+#include "tasks.h"
+#include "trace_input.h"
 
 #define TIMELINE_WINDOW 65536u
 #define TIMELINE_BYTES (64u << 20)
@@ -36,6 +47,7 @@ struct tl_entry {
 
 struct timeline {
 	struct ctx *c;
+	const struct env *env;
 	struct tl_entry *heap;
 	uint32_t n;
 	size_t held; /* bytes of the lines in the heap */
@@ -45,13 +57,14 @@ struct timeline {
 	struct fdpaths *fds; /* traces with arguments: the files of fds */
 };
 
-struct timeline *timeline_new(struct ctx *c)
+struct timeline *timeline_new(struct ctx *c, const struct env *env)
 {
 	struct timeline *tl = calloc(1, sizeof(*tl));
 
 	if (!tl)
 		return NULL;
 	tl->c = c;
+	tl->env = env;
 	tl->heap = calloc(TIMELINE_WINDOW + 1, sizeof(*tl->heap));
 	tl->fds = fdpaths_new(c->strs);
 	if (!tl->heap || out_open_mem(&tl->line, LINE_CAP) || !tl->fds) {
@@ -273,7 +286,7 @@ static void tl_lifecycle(struct timeline *tl, struct out *l, struct live *lv, co
 /* Lines for syscalls, samples and lifecycle records: CGROUP records are shown as cg= paths. */
 static bool tl_wanted(struct ctx *c, struct live *lv, const struct sct_record *rec)
 {
-	const struct filter *f = &c->env->filter;
+	const struct filter *f = c->filter;
 	const struct sess *s = &lv->s;
 
 	switch (rec->type) {
@@ -347,7 +360,7 @@ int timeline_add(struct timeline *tl, struct live *lv, const struct sct_record *
 	} else {
 		tl_lifecycle(tl, l, lv, rec);
 	}
-	if (tl->c->env->nfiles > 1) {
+	if (tl->env->nfiles > 1) {
 		out_str(l, " @");
 		if (s->headless)
 			out_char(l, '?'); /* no HEADER: host unknown */

@@ -17,7 +17,7 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "report.h"
+#include "names.h"
 #include "ship.h"
 
 struct ship_http {

@@ -21,7 +21,8 @@
 #include <unistd.h>
 #include <curl/curl.h>
 
-#include "report.h"
+#include "exit_status.h"
+#include "names.h"
 #include "sct.h"
 #include "ship.h"
 

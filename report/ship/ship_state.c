@@ -22,7 +22,7 @@
 #include <sys/file.h>
 #include <unistd.h>
 
-#include "report.h"
+#include "names.h"
 #include "ship.h"
 
 #define STATE_KEY_MAX 96
