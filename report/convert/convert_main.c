@@ -1,11 +1,12 @@
 // SPDX-License-Identifier: BSD-2-Clause
 /*
- * sct-convert: one record type of sct traces as CSV or JSON Lines. Columns are the
- * session number and hostname, then the fields the HEADER's schema names for the type (so a
- * newer minor version's fields appear without a change here) with the wall clock and errno
- * name beside time_ns and ret, then names resolved from other records: syscall name, comm,
- * cgroup path. A sample's event is its name, and its
- * payload is its tracepoint's fields, decoded by the HEADER's event table.
+ * sct-convert: one record type of sct traces in one of the formats formats.c lists (CSV,
+ * JSON Lines, ClickHouse), which write every byte of it (convert.h). Columns are the format's
+ * leading ones (session number and hostname, or the ClickHouse identity), then the fields
+ * the HEADER's schema names for the type (so a newer minor version's fields appear without
+ * a change here) with the wall clock and errno name beside time_ns and ret, then names
+ * resolved from other records: syscall name, comm, cgroup path. A sample's event is its
+ * name, and its payload is its tracepoint's fields, decoded by the HEADER's event table.
  */
 #include <errno.h>
 #include <getopt.h>
@@ -20,7 +21,7 @@
 #include "args_text.h"
 #include "cgroup_table.h"
 #include "clickhouse.h"
-#include "csv_field.h"
+#include "convert.h"
 #include "exit_status.h"
 #include "filter.h"
 #include "footer.h"
@@ -103,68 +104,14 @@ static const char usage_text[] =
 "  sct-convert --schema clickhouse | clickhouse-client --multiquery\n"
 "  sct-convert --to clickhouse --records lost *.sct | clickhouse-client\n";
 
-enum col_src { COL_SESSION, COL_HOST, COL_FIELD, COL_NAME, COL_COMM, COL_CGROUP, COL_PARENT_COMM,
-	       COL_WALL, COL_ERRNO, COL_ARGS, COL_EVENT, COL_FIELDS, COL_EVFIELD };
-
-/* CSV and JSON: derived columns beside the field they are read from. */
+/* Formats with beside: derived columns beside the field they are read from. */
 #define COL_WALL_TIME "wall_time" /* time_ns on the wall clock, ISO 8601 UTC */
 #define COL_ERRNO_NAME "errno"    /* ret's errno name when the call failed */
 
 /* SYSCALL fields read straight from the decoded record (the hot path), where records.def says. */
-struct sc_slot {
-	const char *name;
-	uint32_t kind;
-	uint16_t offset; /* in struct sct_syscall */
-	uint8_t size;
-};
 #define SC_SLOT(t, member, kind, unit) { #member, SCT_KIND_##kind, \
 	offsetof(struct sct_syscall, member), sizeof(((struct sct_syscall *)0)->member) },
 static const struct sc_slot sc_slots[] = { RECORD_SYSCALL_FIELDS(SC_SLOT, syscall) };
-
-struct column {
-	char *name;
-	char *field;   /* COL_EVFIELD: the tracepoint field's name */
-	char *jkey;    /* "name": as JSON, rendered once */
-	size_t jkeylen;
-	enum col_src src;
-	uint32_t kind; /* COL_FIELD: the schema's kind */
-	int idx; /* COL_FIELD, COL_EVFIELD: index in the session's schema or the event's fields, -1 if none */
-	const struct sc_slot *slot; /* SYSCALL: where the record holds this field, NULL if not there */
-};
-
-struct convert {
-	bool jsonl, strict, force;
-	bool ch;               /* --to clickhouse */
-	bool ch_sessions;      /* --records sessions: rows of the sessions table */
-	bool schema;           /* --schema clickhouse */
-	struct ch_ddl ddl;     /* database names and cluster */
-	char sep;              /* between fields: ',' or TAB */
-	uint32_t nprefix;      /* leading columns of convert_prefix(): session and host, or the identity */
-	uint64_t ch_headless;  /* records not written: no HEADER gives them an identity */
-	const char *ch_table;  /* the table the INSERT was written for, NULL before the first row */
-	char *table;           /* the type's name in the schema the columns came from (any length) */
-	uint32_t type;         /* 0 until type_name is found in a HEADER schema */
-	/* type is SAMPLE in the session the columns came from (type 9 of a 1.0 session is not) */
-	bool sample;
-	const char *type_name; /* --records NAME of a type only a HEADER schema names */
-	const char *output;
-	char **files;
-	int nfiles;
-	struct column cols[SCT_MAX_FIELDS + SCT_MAX_EVENT_FIELDS + 8];
-	uint32_t ncols;
-	char **events;       /* --event names */
-	uint32_t nevents;
-	bool per_field;      /* CSV of one event: a column per field */
-	const struct sct_event_desc *ev_mapped; /* the event the COL_EVFIELD indexes are for */
-	uint64_t ev_sess;    /* struct live's serial of ev_mapped */
-	struct out scratch;  /* a memory out: one field's JSON, the args column */
-	struct iso_second wall_last; /* wall_time: the second last rendered */
-	uint64_t mapped;     /* struct live's serial the field indexes were computed for, 0 = none */
-	char *prefix;        /* the session and host columns of mapped, rendered */
-	size_t prefix_len;
-	struct out o;
-	struct ctx c;
-};
 
 static const char *const type_names[SCT_REC_MAX + 1] = { "session", "syscall", "task", "fork", "exec",
 							  "exit", "cgroup", "lost", "warning", "sample" };
@@ -183,6 +130,43 @@ static int usage_error(const char *what, const char *arg)
 	else
 		fprintf(stderr, "sct-convert: %s\n", what);
 	return usage_hint();
+}
+
+static bool has_schema(const struct convert_format *f)
+{
+	return f->schema;
+}
+
+static bool has_databases(const struct convert_format *f)
+{
+	return f->databases;
+}
+
+static bool has_session_rows(const struct convert_format *f)
+{
+	return f->session_row;
+}
+
+/*
+ * usage_error() of "WHAT NAMES AFTER" (WHAT omitted when empty), NAMES the formats has() takes
+ * (all if NULL), each after before: "--to must be csv, jsonl or clickhouse, not 'xml'".
+ */
+static int usage_list(const char *what, const char *before, bool (*has)(const struct convert_format *f),
+		      const char *after, const char *arg)
+{
+	char *names = formats_list(before, has);
+	char *msg = NULL;
+	int err;
+
+	if (!names || asprintf(&msg, "%s%s%s%s", what, *what ? " " : "", names, after) < 0) {
+		free(names);
+		fprintf(stderr, "sct-convert: %s\n", strerror(ENOMEM));
+		return -ENOMEM;
+	}
+	err = usage_error(msg, arg);
+	free(msg);
+	free(names);
+	return err;
 }
 
 /* A record type by number, 1 .. 2^32-1 (a newer minor version's); 0 if arg is no such number. */
@@ -246,9 +230,9 @@ static int parse_args(struct convert *cv, int argc, char **argv)
 		case 'S': cv->strict = true; break;
 		case 'f': cv->force = true; break;
 		case 's':
-			if (strcmp(optarg, "clickhouse"))
-				return usage_error("--schema must be clickhouse, not", optarg);
-			cv->schema = true;
+			cv->schema = formats_find(optarg);
+			if (!cv->schema || !cv->schema->schema)
+				return usage_list("--schema must be", "", has_schema, ", not", optarg);
 			break;
 		case 'D': cv->ddl.db = optarg; ddl_given = true; break;
 		case 'C': cv->ddl.cluster = optarg; break;
@@ -260,7 +244,7 @@ static int parse_args(struct convert *cv, int argc, char **argv)
 			break;
 		case 'r':
 			records = optarg;
-			cv->ch_sessions = !strcmp(optarg, "sessions");
+			cv->sessions_rows = !strcmp(optarg, "sessions");
 			for (t = 1; t <= SCT_REC_MAX && strcmp(optarg, type_names[t]); t++)
 				;
 			cv->type = t <= SCT_REC_MAX ? t : convert_type_number(optarg);
@@ -273,26 +257,24 @@ static int parse_args(struct convert *cv, int argc, char **argv)
 		}
 	}
 	if (!to && cv->schema)
-		to = "clickhouse";
-	if (!cv->schema && (!to || strcmp(to, "clickhouse")) && (ddl_given || cv->ddl.cluster))
-		return usage_error(to ? "--database, --cluster and --local-database need --to clickhouse or --schema, not" :
-				   "--database, --cluster and --local-database need --to clickhouse or --schema", to);
+		to = cv->schema->name;
+	cv->fmt = to ? formats_find(to) : NULL;
+	if (!cv->schema && (!cv->fmt || !cv->fmt->databases) && (ddl_given || cv->ddl.cluster))
+		return usage_list("--database, --cluster and --local-database need", "--to ", has_databases,
+				  to ? " or --schema, not" : " or --schema", to);
 	if (!to)
-		return usage_error("--to csv, --to jsonl or --to clickhouse is required", NULL);
-	if (strcmp(to, "csv") && strcmp(to, "jsonl") && strcmp(to, "clickhouse"))
-		return usage_error("--to must be csv, jsonl or clickhouse, not", to);
-	cv->jsonl = !strcmp(to, "jsonl");
-	cv->ch = !strcmp(to, "clickhouse");
-	cv->sep = cv->ch ? '\t' : ',';
-	if (cv->ch_sessions && !cv->ch)
-		return usage_error("--records sessions needs --to clickhouse, not", to);
-	if (cv->ch && convert_check_names(cv))
+		return usage_list("", "--to ", NULL, " is required", NULL);
+	if (!cv->fmt)
+		return usage_list("--to must be", "", NULL, ", not", to);
+	if (cv->sessions_rows && !cv->fmt->session_row)
+		return usage_list("--records sessions needs", "--to ", has_session_rows, ", not", to);
+	if (cv->fmt->databases && convert_check_names(cv))
 		return -EINVAL;
 	if (cv->nevents && records && cv->type != SCT_REC_SAMPLE)
 		return usage_error("--event selects samples: it needs --records sample, not", records);
 	if (cv->nevents)
 		cv->type = SCT_REC_SAMPLE;
-	cv->per_field = !cv->jsonl && !cv->ch && cv->nevents == 1;
+	cv->per_field = cv->fmt->event_columns && cv->nevents == 1;
 	if (cv->schema)
 		return optind < argc ? usage_error("--schema takes no FILE:", argv[optind]) : convert_check_names(cv);
 	if (optind >= argc)
@@ -321,7 +303,7 @@ static int convert_jkey(struct column *col)
 	return 0;
 }
 
-static void convert_free_cols(struct convert *cv)
+void convert_free_cols(struct convert *cv)
 {
 	for (uint32_t i = 0; i < cv->ncols; i++) {
 		free(cv->cols[i].name);
@@ -357,7 +339,7 @@ static bool convert_has_col(const struct convert *cv, const char *name)
 	return false;
 }
 
-/* One column per field of ev (CSV of one event); a name already taken becomes field_NAME. */
+/* One column per field of ev (one event, a format with event_columns); a name already taken becomes field_NAME. */
 static int convert_event_cols(struct convert *cv, const struct sct_event_desc *ev)
 {
 	for (uint32_t k = 0; ev && k < ev->nfields; k++) {
@@ -409,7 +391,7 @@ static bool convert_schema_has(const struct sct_type_schema *ts, const char *nam
 }
 
 /*
- * CSV and JSON: wall_time after time_ns (every type has it), errno after a SYSCALL's ret, so
+ * Formats with beside: wall_time after time_ns (every type has it), errno after a SYSCALL's ret, so
  * that a table loaded from them needs no anchor or errno table; unless a newer schema has a
  * field of that name.
  */
@@ -424,10 +406,9 @@ static int convert_derived_col(struct convert *cv, const struct sct_type_schema 
 
 /*
  * Columns come from the first session's schema (or the built-in one without any input); for
- * samples, ev is the event whose fields get a column each (CSV of one event), else NULL.
+ * samples, ev is the event whose fields get a column each (cv->per_field), else NULL.
  */
-static int convert_columns(struct convert *cv, const struct sct_type_schema *ts,
-			   const struct sct_event_desc *ev)
+int convert_columns(struct convert *cv, const struct sct_type_schema *ts, const struct sct_event_desc *ev)
 {
 	static const struct { uint32_t type; const char *name; enum col_src src; } extras[] = {
 		{ SCT_REC_SYSCALL, "name", COL_NAME },      { SCT_REC_SYSCALL, "comm", COL_COMM },
@@ -435,13 +416,11 @@ static int convert_columns(struct convert *cv, const struct sct_type_schema *ts,
 		{ SCT_REC_TASK, "cgroup_path", COL_CGROUP },
 		{ SCT_REC_FORK, "parent_comm", COL_PARENT_COMM }, { SCT_REC_EXIT, "comm", COL_COMM },
 	};
-	static const char *const ch_prefix_cols[] = { "host", "recording", "sequence", "session" };
 	int err = 0;
 
-	cv->nprefix = cv->ch ? 4 : 2;
+	cv->nprefix = cv->fmt->nprefix;
 	for (uint32_t i = 0; !err && i < cv->nprefix; i++)
-		err = convert_add_col(cv, cv->ch ? ch_prefix_cols[i] : i ? "host" : "session",
-				      i ? COL_HOST : COL_SESSION);
+		err = convert_add_col(cv, cv->fmt->prefix_cols[i], i ? COL_HOST : COL_SESSION);
 	for (uint32_t i = 0; !err && ts && i < ts->nfields && i < SCT_MAX_FIELDS; i++) {
 		const char *name = ts->fields[i].name;
 
@@ -452,14 +431,12 @@ static int convert_columns(struct convert *cv, const struct sct_type_schema *ts,
 		} else if (!strcmp(name, "event")) {
 			err = convert_add_col(cv, name, COL_EVENT);
 		}
-		if (!err && !cv->ch)
+		if (!err && cv->fmt->beside)
 			err = convert_derived_col(cv, ts, name);
 	}
-	/* ClickHouse orders and partitions by wall-clock time, comparable across hosts */
-	if (!err && cv->ch && convert_has_col(cv, "time_ns"))
-		err = convert_add_col(cv, CH_WALL, COL_WALL);
-	/* ClickHouse takes the columns a session has: the INSERT names them, the rest default */
-	if (!err && cv->type == SCT_REC_SYSCALL && !cv->ch)
+	if (!err && cv->fmt->wall_col && convert_has_col(cv, "time_ns"))
+		err = convert_add_col(cv, cv->fmt->wall_col, COL_WALL);
+	if (!err && cv->type == SCT_REC_SYSCALL && cv->fmt->every_syscall_col)
 		err = convert_syscall_cols(cv, ts);
 	for (size_t i = 0; !err && i < sizeof(extras) / sizeof(extras[0]); i++)
 		if (extras[i].type == cv->type)
@@ -467,26 +444,6 @@ static int convert_columns(struct convert *cv, const struct sct_type_schema *ts,
 	if (!err && cv->sample)
 		err = cv->per_field ? convert_event_cols(cv, ev) : convert_add_col(cv, "fields", COL_FIELDS);
 	return err;
-}
-
-/*
- * ClickHouse: the INSERT goes before the first row, and without rows nothing is written
- * (ClickHouse refuses an INSERT without data). It names its columns: a table with columns a
- * file lacks (an older minor version) fills them with defaults, and a file with fields the
- * table lacks (a newer one) is refused naming the column, never loaded shifted.
- */
-static void convert_insert(struct convert *cv, const char *table)
-{
-	if (cv->ch_table)
-		return;
-	cv->ch_table = table;
-	out_printf(&cv->o, "INSERT INTO %s.", cv->ddl.db);
-	ch_ident(&cv->o, table);
-	for (uint32_t i = 0; i < cv->ncols; i++) {
-		out_str(&cv->o, i ? ", " : " (");
-		ch_ident(&cv->o, cv->cols[i].name);
-	}
-	out_str(&cv->o, ") FORMAT TabSeparated\n");
 }
 
 static int convert_header(struct convert *cv, const char *table)
@@ -497,14 +454,8 @@ static int convert_header(struct convert *cv, const char *table)
 		return -ENOMEM;
 	free(cv->table);
 	cv->table = copy;
-	if (cv->jsonl || cv->ch)
-		return 0;
-	for (uint32_t i = 0; i < cv->ncols; i++) {
-		if (i)
-			out_char(&cv->o, ',');
-		csv_bytes(&cv->o, cv->cols[i].name, strlen(cv->cols[i].name));
-	}
-	out_mem(&cv->o, "\r\n", 2);
+	if (cv->fmt->begin)
+		cv->fmt->begin(cv);
 	return 0;
 }
 
@@ -520,49 +471,15 @@ static const struct sc_slot *convert_slot(const struct sct_field_schema *fs)
 	return NULL;
 }
 
-static void convert_str_to(const struct convert *cv, struct out *o, const void *p, size_t len)
-{
-	if (cv->ch)
-		ch_string(o, p, len);
-	else if (cv->jsonl)
-		json_string(o, p, len);
-	else
-		csv_bytes(o, p, len);
-}
-
-/*
- * The leading columns are the same for a whole session: rendered once. CSV and JSON: session
- * number and host; ClickHouse: host, recording, sequence, session.
- */
+/* The leading columns are the same for a whole session: rendered once. */
 static int convert_prefix(struct convert *cv, const struct live *lv)
 {
-	const struct sess *s = &lv->s;
-	uint32_t hlen = strtab_len(cv->c.strs, s->host);
+	uint32_t hlen = strtab_len(cv->c.strs, lv->s.host);
 	struct out p;
 
 	if (out_open_mem(&p, 6 * (size_t)hlen + 2 * 64 + CH_ID_LEN + cv->cols[0].jkeylen + cv->cols[1].jkeylen))
 		return -ENOMEM;
-	if (cv->ch) {
-		if (lv->session)
-			ch_prefix(&p, lv->session);
-	} else {
-		if (cv->jsonl) {
-			out_char(&p, '{');
-			out_mem(&p, cv->cols[0].jkey, cv->cols[0].jkeylen);
-		}
-		/* blocks without a HEADER: no session number, no host (null in JSON, empty in CSV) */
-		if (!s->headless)
-			out_u64(&p, s->number);
-		else if (cv->jsonl)
-			out_str(&p, "null");
-		out_char(&p, ',');
-		if (cv->jsonl)
-			out_mem(&p, cv->cols[1].jkey, cv->cols[1].jkeylen);
-		if (!s->headless)
-			convert_str_to(cv, &p, strtab_get(cv->c.strs, s->host), hlen);
-		else if (cv->jsonl)
-			out_str(&p, "null");
-	}
+	cv->fmt->prefix(cv, &p, lv);
 	if (p.err) {
 		free(p.buf);
 		return p.err;
@@ -646,21 +563,12 @@ static void convert_slot_out(struct out *o, const struct sct_syscall *sc, const 
 
 static void convert_null(struct convert *cv)
 {
-	if (cv->jsonl)
-		out_str(&cv->o, "null");
+	out_str(&cv->o, cv->fmt->null);
 }
 
 static void convert_str(struct convert *cv, const void *p, size_t len)
 {
-	convert_str_to(cv, &cv->o, p, len);
-}
-
-/* The ISO text holds no byte JSON escapes: quoted as it is. */
-static void convert_iso_json(struct convert *cv, uint64_t wall_ns)
-{
-	out_char(&cv->o, '"');
-	names_out_iso(&cv->o, wall_ns, &cv->wall_last);
-	out_char(&cv->o, '"');
+	cv->fmt->str(&cv->o, p, len);
 }
 
 static void convert_field(struct convert *cv, struct input *in, const struct column *col)
@@ -668,10 +576,7 @@ static void convert_field(struct convert *cv, struct input *in, const struct col
 	struct sct_value v;
 
 	if (col->idx < 0 || sct_reader_field(in->r, (uint32_t)col->idx, &v) < 0) {
-		/* ClickHouse columns are not Nullable: a field the session lacks is 0 or '' */
-		if (cv->ch && col->kind != SCT_KIND_BYTES)
-			out_char(&cv->o, '0');
-		convert_null(cv);
+		out_str(&cv->o, col->kind != SCT_KIND_BYTES ? cv->fmt->null_number : cv->fmt->null);
 		return;
 	}
 	switch (v.kind) {
@@ -740,9 +645,8 @@ static void convert_resolved(struct convert *cv, struct input *in, const struct 
 }
 
 /*
- * time_ns on the wall clock, by the session's anchor as the timeline has it. ClickHouse: ns
- * (0 if the session lacks time_ns); CSV and JSON: ISO 8601 UTC, empty/null where no HEADER
- * gives an anchor or the session lacks time_ns.
+ * time_ns on the wall clock, by the session's anchor as the timeline has it, in the format's
+ * way (ISO 8601 text, ns).
  */
 static void convert_wall(struct convert *cv, struct input *in, const struct sct_record *rec, const struct column *col)
 {
@@ -753,14 +657,7 @@ static void convert_wall(struct convert *cv, struct input *in, const struct sct_
 		v.u = rec->syscall.time_ns;
 	else if (col->idx < 0 || sct_reader_field(in->r, (uint32_t)col->idx, &v) < 0)
 		have = false;
-	if (cv->ch)
-		out_u64(&cv->o, have && v.u ? sess_wall(&in->cur->s, v.u) : 0);
-	else if (!have || in->cur->s.headless)
-		convert_null(cv);
-	else if (cv->jsonl)
-		convert_iso_json(cv, sess_wall(&in->cur->s, v.u));
-	else
-		names_out_iso(&cv->o, sess_wall(&in->cur->s, v.u), &cv->wall_last);
+	cv->fmt->wall(cv, &in->cur->s, v.u, have);
 }
 
 /* A failed call's errno name beside its ret ("ENOENT"); empty/null for a success or an unfinished call. */
@@ -796,18 +693,6 @@ static void convert_map_event(struct convert *cv, struct input *in, const struct
 	cv->ev_sess = in->cur->serial;
 }
 
-/*
- * A sample's fields as one JSON text in a TabSeparated string, escaped as it streams through
- * the scratch: an event of 256 fields over a 64 KiB payload makes ~100 MB of it.
- */
-static void convert_ch_fields(struct convert *cv, const struct sct_event_desc *ev, struct sct_bytes payload)
-{
-	struct out f = { .buf = cv->scratch.buf, .cap = cv->scratch.cap, .fd = -1, .put = ch_string, .to = &cv->o };
-
-	sample_json_fields(&f, ev, payload);
-	out_flush(&f);
-}
-
 static void convert_sample_col(struct convert *cv, struct input *in, const struct sct_sample *sm,
 			       const struct column *col)
 {
@@ -819,16 +704,10 @@ static void convert_sample_col(struct convert *cv, struct input *in, const struc
 	}
 	if (col->src == COL_EVENT)
 		convert_str(cv, ev->name, strlen(ev->name));
-	else if (col->src == COL_FIELDS && cv->jsonl)
-		sample_json_fields(&cv->o, ev, sm->payload);
-	else if (col->src == COL_FIELDS && cv->ch)
-		convert_ch_fields(cv, ev, sm->payload);
 	else if (col->src == COL_FIELDS)
-		sample_csv_fields(&cv->o, &cv->scratch, ev, sm->payload);
-	else if (cv->jsonl)
-		sample_json_value(&cv->o, &ev->fields[col->idx], sm->payload);
-	else
-		sample_csv_value(&cv->o, &cv->scratch, &ev->fields[col->idx], sm->payload);
+		cv->fmt->fields(cv, ev, sm->payload);
+	else /* COL_EVFIELD: only a format with event_columns has them */
+		cv->fmt->event_field(cv, &ev->fields[col->idx], sm->payload);
 }
 
 /* --event: a sample of one of the named events (by the HEADER's name for it). */
@@ -846,22 +725,22 @@ static int convert_row(struct convert *cv, struct input *in, const struct sct_re
 {
 	struct out *o = &cv->o;
 
-	if (cv->ch && !in->cur->session) {
-		cv->ch_headless++;
+	if (cv->fmt->needs_header && !in->cur->session) {
+		cv->headless++;
 		return 0;
 	}
 	if (cv->mapped != in->cur->serial && convert_map(cv, in))
 		return -ENOMEM;
-	if (cv->ch)
-		convert_insert(cv, cv->table);
+	if (cv->fmt->row_begin)
+		cv->fmt->row_begin(cv);
 	if (cv->sample)
 		convert_map_event(cv, in, input_event(in->cur, &rec->sample));
 	out_mem(o, cv->prefix, cv->prefix_len);
 	for (uint32_t i = cv->nprefix; i < cv->ncols; i++) {
 		const struct column *col = &cv->cols[i];
 
-		out_char(o, cv->sep);
-		if (cv->jsonl)
+		out_char(o, cv->fmt->sep);
+		if (cv->fmt->keyed)
 			out_mem(o, col->jkey, col->jkeylen);
 		if (col->src == COL_WALL)
 			convert_wall(cv, in, rec, col);
@@ -876,12 +755,7 @@ static int convert_row(struct convert *cv, struct input *in, const struct sct_re
 		else
 			convert_resolved(cv, in, rec, col->src);
 	}
-	if (cv->jsonl)
-		out_mem(o, "}\n", 2);
-	else if (cv->ch)
-		out_char(o, '\n');
-	else
-		out_mem(o, "\r\n", 2);
+	out_str(o, cv->fmt->row_end);
 	return cv->scratch.err;
 }
 
@@ -953,10 +827,7 @@ static int convert_sessions_one(struct convert *cv, const char *path)
 	}
 	while ((n = input_read(&cv->c, &in, &rec)) > 0 && !cv->o.err) {
 		if (rec.type == SCT_REC_SESSION && sct_reader_session(in.r)) {
-			if (!cv->ch_table)
-				ch_session_insert(&cv->o, cv->ddl.db);
-			cv->ch_table = "sessions";
-			ch_session_row(&cv->o, sct_reader_session(in.r));
+			cv->fmt->session_row(cv, sct_reader_session(in.r));
 		} else if (rec.type != SCT_REC_SESSION) {
 			footer_record(cv->c.footer, &rec);
 		}
@@ -967,47 +838,19 @@ static int convert_sessions_one(struct convert *cv, const char *path)
 	return 0;
 }
 
-/* The DDL of sessions, files and every type the built-in schema knows. */
-static int convert_schema(struct convert *cv)
-{
-	int err = 0;
-
-	ch_ddl_begin(&cv->o, &cv->ddl);
-	for (uint32_t t = 1; t <= SCT_REC_MAX && !err; t++) {
-		const struct sct_type_schema *ts = sct_schema_builtin(t);
-		const char *names[SCT_MAX_FIELDS + 8], *types[SCT_MAX_FIELDS + 8];
-		uint32_t n = 0;
-
-		cv->type = t;
-		cv->sample = t == SCT_REC_SAMPLE;
-		err = ts ? convert_columns(cv, ts, NULL) : 0;
-		for (uint32_t i = cv->nprefix; i < cv->ncols && !err; i++, n++) {
-			const struct column *col = &cv->cols[i];
-
-			names[n] = col->name;
-			types[n] = col->src == COL_FIELD ? ch_field_type(ts->name, col->name, col->kind) :
-				   col->src == COL_WALL ? "UInt64" : "String";
-		}
-		if (!err && ts)
-			ch_ddl_table(&cv->o, &cv->ddl, ts->name, names, types, n);
-		convert_free_cols(cv);
-	}
-	return err;
-}
-
 static int convert_run(struct convert *cv)
 {
 	int err = 0;
 
 	if (cv->schema)
-		return convert_schema(cv);
+		return cv->schema->schema(cv);
 	for (int i = 0; i < cv->nfiles && !err && !cv->o.err; i++)
-		err = cv->ch_sessions ? convert_sessions_one(cv, cv->files[i]) : convert_one(cv, cv->files[i]);
-	if (cv->ch_sessions)
+		err = cv->sessions_rows ? convert_sessions_one(cv, cv->files[i]) : convert_one(cv, cv->files[i]);
+	if (cv->sessions_rows)
 		return err;
-	if (cv->ch_headless)
+	if (cv->headless)
 		fprintf(stderr, "sct-convert: %llu record%s without a HEADER not written: no host or recording identifies %s\n",
-			(unsigned long long)cv->ch_headless, names_plural(cv->ch_headless), cv->ch_headless == 1 ? "it" : "them");
+			(unsigned long long)cv->headless, names_plural(cv->headless), cv->headless == 1 ? "it" : "them");
 	/* every input failed, and said why: no header row of nothing */
 	if (!err && !cv->ncols && cv->c.inputs_read) {
 		const struct sct_type_schema *ts = sct_schema_builtin(cv->type);
@@ -1093,7 +936,7 @@ int main(int argc, char **argv)
 	}
 	err = convert_run(cv);
 	status = footer_exit_status(cv->c.footer, "sct-convert", cv->strict, err);
-	if (!cv->type && !cv->ch_sessions && !cv->schema && cv->c.inputs_read) {
+	if (!cv->type && !cv->sessions_rows && !cv->schema && cv->c.inputs_read) {
 		usage_error("invalid --records type (no input's HEADER schema names it):", cv->type_name);
 		status = EXIT_USAGE;
 	}
