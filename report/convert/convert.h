@@ -2,8 +2,8 @@
 /*
  * sct-convert's state (struct convert) and its output formats. A format is one struct
  * convert_format in a file of its own (format_csv.c, format_jsonl.c, format_clickhouse.c),
- * listed once in formats.c; convert_main.c reads the records and builds the columns, and
- * leaves every byte of the output to the format's fields and functions.
+ * listed once in formats.c. convert_main.c reads the records, convert_columns.c says which
+ * columns a row has, and the format's fields and functions write every byte of it.
  * Errors: 0 on success, a negative errno on failure; only main prints the message.
  */
 #ifndef SCT_CONVERT_H
@@ -132,7 +132,11 @@ char *formats_list(const char *before, bool (*has)(const struct convert_format *
 
 extern const struct convert_format format_csv, format_jsonl, format_clickhouse;
 
-/* convert_main.c, for a format's schema(): the columns of type cv->type, then freed. */
+/*
+ * convert_columns.c: the columns of type cv->type by the session's schema ts (the built-in
+ * one without any input); for samples, ev is the event whose fields get a column each
+ * (cv->per_field), else NULL. 0 or -ENOMEM.
+ */
 int convert_columns(struct convert *cv, const struct sct_type_schema *ts, const struct sct_event_desc *ev);
 void convert_free_cols(struct convert *cv);
 
