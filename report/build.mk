@@ -1,31 +1,41 @@
-# sct-report and sct-convert: the offline tools.
-REPORT_COMMON := strtab hashmap outbuf names sessions input window cgroups tasks filter footer csv jsonl \
-	samples args fdpaths
-# jsonl.c shares libsct's UTF-8 decoder, which the library does not export: linked as an object.
-REPORT_COMMON_OBJS := $(REPORT_COMMON:%=$(BUILD)/report/%.o) $(BUILD)/format/utf8.o
-REPORT_OBJS := $(REPORT_COMMON_OBJS) $(addprefix $(BUILD)/report/,latency.o summary.o hist.o \
-	timeline.o tree.o report_main.o)
-CONVERT_OBJS := $(REPORT_COMMON_OBJS) $(BUILD)/report/clickhouse.o $(BUILD)/report/convert_main.o
+# The offline tools over one library of reading code. Dependencies run one way: each
+# program (report/report, report/convert, report/ship) -> report/lib -> libsct.
+#   report/lib      libreport.a: inputs, tables, filters, names, output buffers, the footer
+#   report/report   sct-report;  report/convert  sct-convert;  report/ship  sct-ship
+REPORT_LIB_SRCS := strtab hashmap outbuf names sessions trace_input window cgroup_table tasks filter \
+	footer csv_field json_string samples args_text fdpaths
+# json_string.c shares libsct's UTF-8 decoder, which the library does not export: linked as an object.
+REPORT_LIB_OBJS := $(REPORT_LIB_SRCS:%=$(BUILD)/report/lib/%.o) $(BUILD)/format/utf8.o
+REPORT_LIB := $(BUILD)/report/libreport.a
+REPORT_OBJS := $(addprefix $(BUILD)/report/report/,latency.o summary.o hist.o timeline.o proc_tree.o report_main.o)
+CONVERT_OBJS := $(patsubst %.c,$(BUILD)/%.o,$(sort $(wildcard report/convert/*.c)))
+SHIP_OBJS := $(addprefix $(BUILD)/report/ship/,ship_http.o ship_sql.o ship_ident.o ship_state.o ship_file.o \
+	ship_main.o)
 REPORT_LIBS := -lm
 
-$(BUILD)/sct-report: $(REPORT_OBJS) $(LIBSCT)
-	$(call msg,LINK,$@)
-	$(Q)$(CC) $(LDFLAGS) -o $@ $(REPORT_OBJS) $(LIBSCT) $(LIBSCT_LIBS) $(REPORT_LIBS)
+# Every program and the library find the library's headers by name.
+$(BUILD)/report/%.o: override CFLAGS += -Ireport/lib
 
-$(BUILD)/sct-convert: $(CONVERT_OBJS) $(LIBSCT)
-	$(call msg,LINK,$@)
-	$(Q)$(CC) $(LDFLAGS) -o $@ $(CONVERT_OBJS) $(LIBSCT) $(LIBSCT_LIBS) $(REPORT_LIBS) -lxxhash
+$(REPORT_LIB): $(REPORT_LIB_OBJS)
+	$(call msg,AR,$@)
+	$(Q)rm -f $@
+	$(Q)$(AR) rcs $@ $^
 
-SHIP_OBJS := $(addprefix $(BUILD)/report/,ship_http.o ship_sql.o ship_ident.o ship_state.o ship_file.o ship_main.o \
-	names.o outbuf.o)
+$(BUILD)/sct-report: $(REPORT_OBJS) $(REPORT_LIB) $(LIBSCT)
+	$(call msg,LINK,$@)
+	$(Q)$(CC) $(LDFLAGS) -o $@ $(REPORT_OBJS) $(REPORT_LIB) $(LIBSCT) $(LIBSCT_LIBS) $(REPORT_LIBS)
+
+$(BUILD)/sct-convert: $(CONVERT_OBJS) $(REPORT_LIB) $(LIBSCT)
+	$(call msg,LINK,$@)
+	$(Q)$(CC) $(LDFLAGS) -o $@ $(CONVERT_OBJS) $(REPORT_LIB) $(LIBSCT) $(LIBSCT_LIBS) $(REPORT_LIBS) -lxxhash
 
 # sct-ship runs sct-convert for the rows: both load paths write the same columns.
-$(BUILD)/sct-ship: $(SHIP_OBJS) $(LIBSCT)
+$(BUILD)/sct-ship: $(SHIP_OBJS) $(REPORT_LIB) $(LIBSCT)
 	$(call msg,LINK,$@)
-	$(Q)$(CC) $(LDFLAGS) -o $@ $(SHIP_OBJS) $(LIBSCT) $(LIBSCT_LIBS) -lcurl
+	$(Q)$(CC) $(LDFLAGS) -o $@ $(SHIP_OBJS) $(REPORT_LIB) $(LIBSCT) $(LIBSCT_LIBS) -lcurl
 
 .PHONY: report-objs
-report-objs: $(REPORT_OBJS) $(CONVERT_OBJS) $(SHIP_OBJS)
+report-objs: $(REPORT_OBJS) $(CONVERT_OBJS) $(SHIP_OBJS) $(REPORT_LIB)
 
 ALL += $(BUILD)/sct-report $(BUILD)/sct-convert $(BUILD)/sct-ship
 INSTALL_BINS += $(BUILD)/sct-report $(BUILD)/sct-convert $(BUILD)/sct-ship

@@ -11,8 +11,9 @@ REPORT_ENV := SCT_REPORT=$(abspath $(BUILD)/sct-report) SCT_CONVERT=$(abspath $(
 
 # report_latency.c, report_tables.c and report_clickhouse.c test report/ modules directly; the
 # others run the tools.
-$(REPORT_TEST_BIN): $(REPORT_TEST_OBJS) $(BUILD)/report/latency.o $(BUILD)/report/clickhouse.o $(REPORT_COMMON_OBJS) \
-		$(BUILD)/fuzz/frame_fixup.o $(LIBSCT)
+$(BUILD)/tests/report_%.o: override CFLAGS += -Ireport/lib
+$(REPORT_TEST_BIN): $(REPORT_TEST_OBJS) $(BUILD)/report/report/latency.o $(BUILD)/report/convert/clickhouse.o \
+		$(REPORT_LIB) $(BUILD)/fuzz/frame_fixup.o $(LIBSCT)
 	$(call msg,LD,$@)
 	$(Q)$(CC) $(LDFLAGS) $^ -o $@ -lcriterion $(LIBSCT_LIBS) -lm -lxxhash
 

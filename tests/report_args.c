@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: BSD-2-Clause
 /*
- * Syscall arguments as strace shows them (report/args.c), and where they show: the timeline,
+ * Syscall arguments as strace shows them (report/lib/args_text.c), and where they show: the timeline,
  * sct-convert's argument columns. The descriptions come from a trace's HEADER, as they would
  * from sct-record --args.
  */
@@ -14,7 +14,8 @@
 #include <sys/mman.h>
 #include <unistd.h>
 
-#include "../report/report.h"
+#include "args_text.h"
+#include "outbuf.h"
 #include "report_helpers.h"
 
 TestSuite(report_args, .fini = rt_cleanup);

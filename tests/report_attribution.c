@@ -172,7 +172,7 @@ Test(report_attribution, tree_lists_exactly_the_real_tasks)
 	}
 }
 
-#define WINDOW_CALLS 16383u /* report/window.c: the records read after a held one, less one */
+#define WINDOW_CALLS 16383u /* report/lib/window.c: the records read after a held one, less one */
 
 static int count(const char *text, const char *needle)
 {

@@ -1,10 +1,10 @@
 // SPDX-License-Identifier: BSD-2-Clause
-/* The latency histogram (report/latency.c) against exact nearest-rank percentiles. */
+/* The latency histogram (report/report/latency.c) against exact nearest-rank percentiles. */
 #include <criterion/criterion.h>
 #include <math.h>
 #include <stdlib.h>
 
-#include "../report/report.h"
+#include "../report/report/latency.h"
 
 #define NVALUES 200000
 

@@ -3,7 +3,12 @@
 #include <criterion/criterion.h>
 #include <string.h>
 
-#include "../report/report.h"
+#include "cgroup_table.h"
+#include "exit_status.h"
+#include "footer.h"
+#include "sessions.h"
+#include "strtab.h"
+#include "tasks.h"
 
 Test(report_tables, strtabs_are_independent)
 {

@@ -1,0 +1,49 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
+/*
+ * ClickHouse output of sct-convert (clickhouse.c): table DDL, TabSeparated values and the
+ * identity columns (host, recording, sequence, session) that keep every session's rows apart.
+ */
+#ifndef SCT_CLICKHOUSE_H
+#define SCT_CLICKHOUSE_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "outbuf.h"
+#include "sct.h"
+
+#define CH_ID_LEN 32           /* a recording id: 32 lowercase hex digits */
+#define CH_WALL "wall_ns"      /* the column of a record's wall-clock time (ns since the epoch) */
+
+struct ch_ddl {
+	const char *db;       /* database of the tables queries use ("sct") */
+	const char *cluster;  /* NULL: plain MergeTree tables in db; else Distributed ones in db */
+	const char *local_db; /* with a cluster: the database of each server's MergeTree tables */
+};
+
+/* ClickHouse type of a schema field: the exact width of the built-in struct member, else 64 bits. */
+const char *ch_field_type(const char *type, const char *field, uint32_t kind);
+/* One TabSeparated string: '\\', TAB, LF, CR and NUL escaped, every other byte as it is. */
+void ch_string(struct out *o, const void *p, size_t len);
+/* A name from a file as an SQL identifier: as it is if plain, else `quoted` (control bytes as
+ * \xNN, which ClickHouse reads back). */
+void ch_ident(struct out *o, const char *name);
+/*
+ * The recording id and file sequence of a session's rows: its HEADER's, or for a HEADER
+ * without them one derived from the HEADER (sequence 0). Returns true when derived.
+ */
+bool ch_identity(const struct sct_session *s, char id[CH_ID_LEN + 1], uint64_t *sequence);
+/* host, recording, sequence, session: the first columns of every row of the session. */
+void ch_prefix(struct out *o, const struct sct_session *s);
+/* INSERT INTO db.sessions (its columns) FORMAT TabSeparated, LF-terminated. */
+void ch_session_insert(struct out *o, const char *db);
+/* The session's row of sct.sessions, LF-terminated. */
+void ch_session_row(struct out *o, const struct sct_session *s);
+/* CREATE DATABASE and the tables sessions and files. */
+void ch_ddl_begin(struct out *o, const struct ch_ddl *d);
+/* One record type's table: the identity columns, then n columns of these names and types. */
+void ch_ddl_table(struct out *o, const struct ch_ddl *d, const char *table, const char *const *names,
+		  const char *const *types, uint32_t n);
+
+#endif

@@ -1,0 +1,143 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
+/*
+ * sct-convert's state (struct convert) and its output formats. A format is one struct
+ * convert_format in a file of its own (format_csv.c, format_jsonl.c, format_clickhouse.c),
+ * listed once in formats.c. convert_main.c reads the records, convert_columns.c says which
+ * columns a row has, and the format's fields and functions write every byte of it.
+ * Errors: 0 on success, a negative errno on failure; only main prints the message.
+ */
+#ifndef SCT_CONVERT_H
+#define SCT_CONVERT_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "clickhouse.h"
+#include "outbuf.h"
+#include "names.h"
+#include "sct.h"
+#include "trace_input.h"
+
+enum col_src { COL_SESSION, COL_HOST, COL_FIELD, COL_NAME, COL_COMM, COL_CGROUP, COL_PARENT_COMM,
+	       COL_WALL, COL_ERRNO, COL_ARGS, COL_EVENT, COL_FIELDS, COL_EVFIELD };
+
+/* A SYSCALL field read straight from the decoded record (the hot path), where records.def says. */
+struct sc_slot {
+	const char *name;
+	uint32_t kind;
+	uint16_t offset; /* in struct sct_syscall */
+	uint8_t size;
+};
+
+struct column {
+	char *name;
+	char *field;   /* COL_EVFIELD: the tracepoint field's name */
+	char *jkey;    /* "name": as JSON, rendered once */
+	size_t jkeylen;
+	enum col_src src;
+	uint32_t kind; /* COL_FIELD: the schema's kind */
+	int idx; /* COL_FIELD, COL_EVFIELD: index in the session's schema or the event's fields, -1 if none */
+	const struct sc_slot *slot; /* SYSCALL: where the record holds this field, NULL if not there */
+};
+
+struct convert_format;
+
+struct convert {
+	const struct convert_format *fmt;    /* --to */
+	const struct convert_format *schema; /* --schema: the format whose DDL is printed, NULL if none */
+	bool strict, force;
+	bool sessions_rows;    /* --records sessions: a row per HEADER */
+	struct ch_ddl ddl;     /* database names and cluster */
+	uint32_t nprefix;      /* leading columns of the format's prefix: session and host, or the identity */
+	uint64_t headless;     /* records not written: the format needs a HEADER, and none gives them one */
+	const char *insert_table; /* the table the INSERT was written for, NULL before the first row */
+	char *table;           /* the type's name in the schema the columns came from (any length) */
+	uint32_t type;         /* 0 until type_name is found in a HEADER schema */
+	/* type is SAMPLE in the session the columns came from (type 9 of a 1.0 session is not) */
+	bool sample;
+	const char *type_name; /* --records NAME of a type only a HEADER schema names */
+	const char *output;
+	char **files;
+	int nfiles;
+	struct column cols[SCT_MAX_FIELDS + SCT_MAX_EVENT_FIELDS + 8];
+	uint32_t ncols;
+	char **events;       /* --event names */
+	uint32_t nevents;
+	bool per_field;      /* one event, in a format with event_columns: a column per field */
+	const struct sct_event_desc *ev_mapped; /* the event the COL_EVFIELD indexes are for */
+	uint64_t ev_sess;    /* struct live's serial of ev_mapped */
+	struct out scratch;  /* a memory out: one field's JSON, the args column */
+	struct iso_second wall_last; /* wall_time: the second last rendered */
+	uint64_t mapped;     /* struct live's serial the field indexes were computed for, 0 = none */
+	char *prefix;        /* the leading columns of mapped, rendered */
+	size_t prefix_len;
+	struct out o;
+	struct ctx c;
+};
+
+/*
+ * One output format. Fields say which columns its rows have; functions write the bytes.
+ * Functions that may be NULL say so.
+ */
+struct convert_format {
+	const char *name;                /* --to NAME */
+	const char *const *prefix_cols;  /* the leading columns, the same for a whole session */
+	uint32_t nprefix;
+	char sep;                        /* between two columns */
+	const char *row_end;             /* after a row's last column */
+	const char *null;                /* a value a row lacks */
+	const char *null_number;         /* a numeric field a session lacks */
+	bool keyed;                      /* each value after its column's JSON key */
+	/* the derived columns beside their field: wall_time after time_ns, errno after ret */
+	bool beside;
+	/* SYSCALL rows have every argument column, whatever the session recorded */
+	bool every_syscall_col;
+	/* --event naming one event: a column per tracepoint field instead of "fields" */
+	bool event_columns;
+	/* rows of blocks without a HEADER are counted, not written */
+	bool needs_header;
+	/* takes --database, --cluster, --local-database (checked as SQL names) */
+	bool databases;
+	/* the wall-clock column after the fields (COL_WALL), NULL for none */
+	const char *wall_col;
+	/* One value as a string of the format. */
+	void (*str)(struct out *o, const void *p, size_t len);
+	/* The leading columns of the session lv into p (a memory out). */
+	void (*prefix)(const struct convert *cv, struct out *p, const struct live *lv);
+	/* Once the columns are known, before any row (the CSV header row); NULL: nothing. */
+	void (*begin)(struct convert *cv);
+	/* Before each row (ClickHouse's INSERT before the first); NULL: nothing. */
+	void (*row_begin)(struct convert *cv);
+	/* time_ns of session s on the wall clock; have: the record has a time_ns. */
+	void (*wall)(struct convert *cv, const struct sess *s, uint64_t time_ns, bool have);
+	/* A sample's fields in one column. */
+	void (*fields)(struct convert *cv, const struct sct_event_desc *ev, struct sct_bytes payload);
+	/* One tracepoint field's column (event_columns); NULL without event_columns. */
+	void (*event_field)(struct convert *cv, const struct sct_event_field *f, struct sct_bytes payload);
+	/* --records sessions: the row of one HEADER; NULL: the format has no sessions table. */
+	void (*session_row)(struct convert *cv, const struct sct_session *s);
+	/* --schema NAME: the DDL of every table; NULL: the format has none. */
+	int (*schema)(struct convert *cv);
+};
+
+/* The format named name, NULL if none. */
+const struct convert_format *formats_find(const char *name);
+/*
+ * The names of the formats for which has() is true (every format if has is NULL), each after
+ * before: "csv, jsonl or clickhouse", "--to csv, --to jsonl or --to clickhouse".
+ * NULL on ENOMEM; the caller frees it.
+ */
+char *formats_list(const char *before, bool (*has)(const struct convert_format *f));
+
+extern const struct convert_format format_csv, format_jsonl, format_clickhouse;
+
+/*
+ * convert_columns.c: the columns of type cv->type by the session's schema ts (the built-in
+ * one without any input); for samples, ev is the event whose fields get a column each
+ * (cv->per_field), else NULL. 0 or -ENOMEM.
+ */
+int convert_columns(struct convert *cv, const struct sct_type_schema *ts, const struct sct_event_desc *ev);
+void convert_free_cols(struct convert *cv);
+
+#endif

@@ -1,0 +1,786 @@
+// SPDX-License-Identifier: BSD-2-Clause
+/*
+ * sct-convert: one record type of sct traces in one of the formats formats.c lists (CSV,
+ * JSON Lines, ClickHouse), which write every byte of it (convert.h). Columns are the format's
+ * leading ones (session number and hostname, or the ClickHouse identity), then the fields
+ * the HEADER's schema names for the type (so a newer minor version's fields appear without
+ * a change here) with the wall clock and errno name beside time_ns and ret, then names
+ * resolved from other records: syscall name, comm, cgroup path. A sample's event is its
+ * name, and its payload is its tracepoint's fields, decoded by the HEADER's event table.
+ */
+#include <errno.h>
+#include <getopt.h>
+#include <stddef.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+
+#include "records.def"
+#include "args_text.h"
+#include "cgroup_table.h"
+#include "clickhouse.h"
+#include "convert.h"
+#include "exit_status.h"
+#include "filter.h"
+#include "footer.h"
+#include "names.h"
+#include "outbuf.h"
+#include "samples.h"
+#include "sessions.h"
+#include "strtab.h"
+#include "tasks.h"
+#include "trace_input.h"
+
+static const char usage_text[] =
+"Usage: sct-convert --to csv|jsonl|clickhouse [--records TYPE] [--event G:N] [-o OUT [--force]] FILE...\n"
+"       sct-convert --schema clickhouse [--database DB] [--cluster NAME [--local-database LDB]]\n"
+"Writes one record type of sct traces (FILE '-' = stdin) as CSV (RFC 4180, header row,\n"
+"CRLF) or JSON Lines (one object per line). TYPE: syscall (default), task, fork, exec,\n"
+"exit, cgroup, lost, warning, sample, a number (a newer type: 10, ...) or a name a HEADER's\n"
+"schema gives it (else exit 2). Columns: session, host, the schema's fields in order, then\n"
+"resolved names: syscall: name, comm, cgroup_path, args; task: cgroup_path; fork:\n"
+"parent_comm; exit: comm (empty/null when no record named them). Blocks after a damaged or\n"
+"missing HEADER have no session number and no host (empty/null).\n"
+"Derived columns beside their field: wall_time after time_ns (every type: the time on the\n"
+"wall clock by the HEADER's clock anchor, ISO 8601 UTC with ns, 2025-11-29T10:00:00.000004500Z;\n"
+"empty/null without a HEADER); errno after a syscall's ret (ENOENT; E4095 for a number\n"
+"without a name; empty/null when the call succeeded or is unfinished).\n"
+"Syscall rows always have arg0..arg5 (raw, unsigned), path_flags, path_ref, path (the\n"
+"captured file name), path2_flags, path2_ref, path2 (the second one: rename's target,\n"
+"format 1.4) and args (the arguments as strace shows them): empty/null in a trace\n"
+"recorded without sct-record --args, path2 also in a 1.3 trace, unless the HEADER lists\n"
+"fields of those names past the ones its version defines: those show as stored.\n"
+"Samples (tracepoints recorded with sct-record -e): event is the tracepoint's GROUP:NAME,\n"
+"and the payload is replaced by its fields, named as in the tracepoint's format: JSON: a\n"
+"\"fields\" object (integers, strings for char arrays and __data_loc strings, arrays of\n"
+"integers, {\"error\":\"out of range\"} for data outside the sample); CSV: a \"fields\"\n"
+"column of that JSON text, or, when --event names one event, a column per field (named\n"
+"field_NAME if NAME is already a column). event and fields are null/empty when the\n"
+"HEADER does not describe the event.\n"
+"Strings: CSV writes bytes as they are (quoted when they hold , \" CR or LF); JSON writes\n"
+"valid UTF-8 as is, but control characters (C0, DEL, C1 U+0080..U+009F) escaped, and each\n"
+"other byte as \\u00XX of its value. 64-bit values are exact integers in both.\n"
+"\n"
+"ClickHouse: --to clickhouse writes 'INSERT INTO DB.TYPE FORMAT TabSeparated' and the rows,\n"
+"for clickhouse-client or ClickHouse's HTTP interface. Columns: host, recording (the\n"
+"HEADER's recording id, or one derived from the HEADER for files that state none or an\n"
+"id other than 32 lowercase hex digits), sequence (the file's number in its recording,\n"
+"0 when derived), session (its index in the file), the\n"
+"schema's fields, wall_ns (time_ns on the wall clock), then the names above. A value a\n"
+"session lacks is 0 or ''. --records sessions writes a row per HEADER (table sessions).\n"
+"Records without a HEADER (after damage) have no host or recording: not written, counted\n"
+"on stderr. --schema clickhouse prints the CREATE statements of every table (with\n"
+"--cluster, MergeTree tables in LDB and Distributed tables over them in DB, sharded by host).\n"
+"\n"
+"  -T, --to FORMAT     csv, jsonl or clickhouse (required, unless --schema)\n"
+"      --schema clickhouse   print the ClickHouse DDL and exit\n"
+"      --database DB   ClickHouse database of the tables (default sct)\n"
+"      --cluster NAME  --schema: Distributed tables over the servers of cluster NAME\n"
+"      --local-database LDB  --schema --cluster: database of the MergeTree tables\n"
+"                      (default sct_local)\n"
+"  -r, --records TYPE  record type (default syscall)\n"
+"  -e, --event G:N     samples of these events only (repeatable or comma-separated;\n"
+"                      implies --records sample)\n"
+"  -o, --output OUT    output file (default stdout), created with the permissions of\n"
+"                      the most restrictive input (0600 for stdin), never through a\n"
+"                      symlink\n"
+"  -f, --force         overwrite OUT if it exists\n"
+"      --strict        exit 3 when any input is damaged or incomplete\n"
+"  -h, --help          this text\n"
+"Exit status: as sct-report: 0 ok, 1 unreadable input or output error (writing stops at\n"
+"the first error), 2 usage, 3 damaged input with --strict or nothing readable. The input\n"
+"summary goes to stderr.\n"
+"\n"
+"Examples:\n"
+"  sct-convert --to csv -o calls.csv trace.sct\n"
+"  sqlite3 t.db '.import --csv calls.csv calls' 'select name, count(*) from calls group by 1'\n"
+"  sct-convert --to jsonl --records exec trace.sct | python3 -c 'import json,sys; ...'\n"
+"  sct-convert --to csv --records task host1.sct host2.sct > tasks.csv\n"
+"  sct-convert --to csv --event sched:sched_switch trace.sct > switches.csv\n"
+"  sct-convert --to jsonl --records sample trace.sct\n"
+"  sct-convert --schema clickhouse | clickhouse-client --multiquery\n"
+"  sct-convert --to clickhouse --records lost *.sct | clickhouse-client\n";
+
+/* SYSCALL fields read straight from the decoded record (the hot path), where records.def says. */
+#define SC_SLOT(t, member, kind, unit) { #member, SCT_KIND_##kind, \
+	offsetof(struct sct_syscall, member), sizeof(((struct sct_syscall *)0)->member) },
+static const struct sc_slot sc_slots[] = { RECORD_SYSCALL_FIELDS(SC_SLOT, syscall) };
+
+static const char *const type_names[SCT_REC_MAX + 1] = { "session", "syscall", "task", "fork", "exec",
+							  "exit", "cgroup", "lost", "warning", "sample" };
+
+static int usage_hint(void)
+{
+	fputs("Usage: sct-convert --to csv|jsonl|clickhouse [--records TYPE] [--event G:N] [-o OUT [--force]] FILE...\n",
+	      stderr);
+	return -EINVAL;
+}
+
+static int usage_error(const char *what, const char *arg)
+{
+	if (arg)
+		fprintf(stderr, "sct-convert: %s '%s'\n", what, arg);
+	else
+		fprintf(stderr, "sct-convert: %s\n", what);
+	return usage_hint();
+}
+
+static bool has_schema(const struct convert_format *f)
+{
+	return f->schema;
+}
+
+static bool has_databases(const struct convert_format *f)
+{
+	return f->databases;
+}
+
+static bool has_session_rows(const struct convert_format *f)
+{
+	return f->session_row;
+}
+
+/*
+ * usage_error() of "WHAT NAMES AFTER" (WHAT omitted when empty), NAMES the formats has() takes
+ * (all if NULL), each after before: "--to must be csv, jsonl or clickhouse, not 'xml'".
+ */
+static int usage_list(const char *what, const char *before, bool (*has)(const struct convert_format *f),
+		      const char *after, const char *arg)
+{
+	char *names = formats_list(before, has);
+	char *msg = NULL;
+	int err;
+
+	if (!names || asprintf(&msg, "%s%s%s%s", what, *what ? " " : "", names, after) < 0) {
+		free(names);
+		fprintf(stderr, "sct-convert: %s\n", strerror(ENOMEM));
+		return -ENOMEM;
+	}
+	err = usage_error(msg, arg);
+	free(msg);
+	free(names);
+	return err;
+}
+
+/* A record type by number, 1 .. 2^32-1 (a newer minor version's); 0 if arg is no such number. */
+static uint32_t convert_type_number(const char *arg)
+{
+	unsigned long long v;
+	char *end;
+
+	if (*arg < '0' || *arg > '9')
+		return 0;
+	errno = 0;
+	v = strtoull(arg, &end, 10);
+	return !errno && !*end && v <= UINT32_MAX ? (uint32_t)v : 0;
+}
+
+/* Names that go into SQL unquoted: letters, digits and '_', not starting with a digit. */
+static bool convert_sql_name(const char *name)
+{
+	return *name && (*name < '0' || *name > '9') &&
+	       strspn(name, "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_") == strlen(name);
+}
+
+static int convert_check_names(const struct convert *cv)
+{
+	if (!convert_sql_name(cv->ddl.db))
+		return usage_error("invalid --database name:", cv->ddl.db);
+	if (!convert_sql_name(cv->ddl.local_db))
+		return usage_error("invalid --local-database name:", cv->ddl.local_db);
+	if (cv->ddl.cluster && !convert_sql_name(cv->ddl.cluster))
+		return usage_error("invalid --cluster name:", cv->ddl.cluster);
+	return 0;
+}
+
+static int parse_args(struct convert *cv, int argc, char **argv)
+{
+	static const struct option opts[] = {
+		{ "to", required_argument, NULL, 'T' },     { "records", required_argument, NULL, 'r' },
+		{ "output", required_argument, NULL, 'o' }, { "strict", no_argument, NULL, 'S' },
+		{ "force", no_argument, NULL, 'f' },        { "help", no_argument, NULL, 'h' },
+		{ "event", required_argument, NULL, 'e' },
+		{ "schema", required_argument, NULL, 's' }, { "database", required_argument, NULL, 'D' },
+		{ "cluster", required_argument, NULL, 'C' },
+		{ "local-database", required_argument, NULL, 'L' },
+		{ NULL, 0, NULL, 0 },
+	};
+	const char *to = NULL;
+	const char *records = NULL;
+	bool ddl_given = false;
+	int c;
+
+	cv->type = SCT_REC_SYSCALL;
+	cv->ddl.db = "sct";
+	cv->ddl.local_db = "sct_local";
+	argv[0] = (char *)"sct-convert"; /* getopt's messages name the tool, not the path it ran by */
+	while ((c = getopt_long(argc, argv, "T:r:o:fhe:", opts, NULL)) != -1) {
+		uint32_t t;
+
+		switch (c) {
+		case 'T': to = optarg; break;
+		case 'o': cv->output = optarg; break;
+		case 'S': cv->strict = true; break;
+		case 'f': cv->force = true; break;
+		case 's':
+			cv->schema = formats_find(optarg);
+			if (!cv->schema || !cv->schema->schema)
+				return usage_list("--schema must be", "", has_schema, ", not", optarg);
+			break;
+		case 'D': cv->ddl.db = optarg; ddl_given = true; break;
+		case 'C': cv->ddl.cluster = optarg; break;
+		case 'L': cv->ddl.local_db = optarg; ddl_given = true; break;
+		case 'h': fputs(usage_text, stdout); exit(0);
+		case 'e':
+			if (filter_parse_list(&cv->events, &cv->nevents, optarg))
+				return usage_error("invalid --event:", optarg);
+			break;
+		case 'r':
+			records = optarg;
+			cv->sessions_rows = !strcmp(optarg, "sessions");
+			for (t = 1; t <= SCT_REC_MAX && strcmp(optarg, type_names[t]); t++)
+				;
+			cv->type = t <= SCT_REC_MAX ? t : convert_type_number(optarg);
+			cv->type_name = cv->type ? NULL : optarg;
+			if (!*optarg || (!cv->type && strspn(optarg, "0123456789") == strlen(optarg)))
+				return usage_error("invalid --records type:", optarg);
+			break;
+		default: /* getopt said which option and why */
+			return usage_hint();
+		}
+	}
+	if (!to && cv->schema)
+		to = cv->schema->name;
+	cv->fmt = to ? formats_find(to) : NULL;
+	if (!cv->schema && (!cv->fmt || !cv->fmt->databases) && (ddl_given || cv->ddl.cluster))
+		return usage_list("--database, --cluster and --local-database need", "--to ", has_databases,
+				  to ? " or --schema, not" : " or --schema", to);
+	if (!to)
+		return usage_list("", "--to ", NULL, " is required", NULL);
+	if (!cv->fmt)
+		return usage_list("--to must be", "", NULL, ", not", to);
+	if (cv->sessions_rows && !cv->fmt->session_row)
+		return usage_list("--records sessions needs", "--to ", has_session_rows, ", not", to);
+	if (cv->fmt->databases && convert_check_names(cv))
+		return -EINVAL;
+	if (cv->nevents && records && cv->type != SCT_REC_SAMPLE)
+		return usage_error("--event selects samples: it needs --records sample, not", records);
+	if (cv->nevents)
+		cv->type = SCT_REC_SAMPLE;
+	cv->per_field = cv->fmt->event_columns && cv->nevents == 1;
+	if (cv->schema)
+		return optind < argc ? usage_error("--schema takes no FILE:", argv[optind]) : convert_check_names(cv);
+	if (optind >= argc)
+		return usage_error("no input FILE (use '-' for stdin)", NULL);
+	cv->files = argv + optind;
+	cv->nfiles = argc - optind;
+	return 0;
+}
+
+static int convert_header(struct convert *cv, const char *table)
+{
+	char *copy = strdup(table);
+
+	if (!copy)
+		return -ENOMEM;
+	free(cv->table);
+	cv->table = copy;
+	if (cv->fmt->begin)
+		cv->fmt->begin(cv);
+	return 0;
+}
+
+/*
+ * A numeric field of this version's SYSCALL record, when the session's schema agrees on its
+ * kind; strings (the path) go through sct_reader_field().
+ */
+static const struct sc_slot *convert_slot(const struct sct_field_schema *fs)
+{
+	for (size_t i = 0; i < sizeof(sc_slots) / sizeof(sc_slots[0]); i++)
+		if (!strcmp(fs->name, sc_slots[i].name))
+			return fs->kind == sc_slots[i].kind && fs->kind != SCT_KIND_BYTES ? &sc_slots[i] : NULL;
+	return NULL;
+}
+
+/* The leading columns are the same for a whole session: rendered once. */
+static int convert_prefix(struct convert *cv, const struct live *lv)
+{
+	uint32_t hlen = strtab_len(cv->c.strs, lv->s.host);
+	struct out p;
+
+	if (out_open_mem(&p, 6 * (size_t)hlen + 2 * 64 + CH_ID_LEN + cv->cols[0].jkeylen + cv->cols[1].jkeylen))
+		return -ENOMEM;
+	cv->fmt->prefix(cv, &p, lv);
+	if (p.err) {
+		free(p.buf);
+		return p.err;
+	}
+	free(cv->prefix);
+	cv->prefix = p.buf;
+	cv->prefix_len = p.len;
+	return 0;
+}
+
+/*
+ * SYSCALL fields the decoded record holds: those section 9 defines for the session's version
+ * and arguments. Fields a HEADER lists past them are trailing fields, read as stored (their
+ * names may be those of a later version's fields: a 1.3 session's path2 is not resolved).
+ */
+static uint32_t convert_syscall_held(const struct sct_session *s)
+{
+	uint32_t major, minor;
+
+	if (!s)
+		return RECORD_NFIELDS(RECORD_SYSCALL_FIELDS);
+	sct_session_version(s, &major, &minor);
+	if (!sct_session_has_args(s))
+		return RECORD_NFIELDS(RECORD_SYSCALL_BASE_FIELDS);
+	return minor < RECORD_SYSCALL_PATH2_MINOR ?
+	       RECORD_NFIELDS(RECORD_SYSCALL_BASE_FIELDS) + RECORD_NFIELDS(RECORD_SYSCALL_ARGS_FIELDS) :
+	       RECORD_NFIELDS(RECORD_SYSCALL_FIELDS);
+}
+
+/* A later session may order or extend its fields differently: match columns by name. */
+static int convert_map(struct convert *cv, struct input *in)
+{
+	const struct sct_type_schema *ts = sct_reader_schema(in->r, cv->type);
+	uint32_t held = convert_syscall_held(in->cur->session);
+
+	if (!ts)
+		ts = sct_schema_builtin(cv->type);
+	for (uint32_t i = 0; i < cv->ncols; i++) {
+		struct column *col = &cv->cols[i];
+
+		if (col->src != COL_FIELD && col->src != COL_WALL)
+			continue;
+		col->idx = -1;
+		col->slot = NULL;
+		/* of fields with the same name (a trailing field named like another), the first */
+		for (uint32_t f = 0; ts && f < ts->nfields && col->idx < 0; f++)
+			if (!strcmp(ts->fields[f].name, col->src == COL_WALL ? "time_ns" : col->name)) {
+				col->idx = (int)f;
+				if (cv->type == SCT_REC_SYSCALL && f < held)
+					col->slot = convert_slot(&ts->fields[f]);
+			}
+	}
+	cv->mapped = in->cur->serial;
+	return convert_prefix(cv, in->cur);
+}
+
+static void convert_slot_out(struct out *o, const struct sct_syscall *sc, const struct sc_slot *slot)
+{
+	const uint8_t *p = (const uint8_t *)sc + slot->offset;
+	uint64_t u;
+	int64_t i;
+
+	switch (slot->size) {
+	case 1:
+		u = *p;
+		i = (int8_t)*p;
+		break;
+	case 4:
+		u = *(const uint32_t *)p;
+		i = *(const int32_t *)p;
+		break;
+	default:
+		u = *(const uint64_t *)p;
+		i = (int64_t)u;
+	}
+	if (slot->kind == SCT_KIND_SINT)
+		out_i64(o, i);
+	else
+		out_u64(o, u);
+}
+
+static void convert_null(struct convert *cv)
+{
+	out_str(&cv->o, cv->fmt->null);
+}
+
+static void convert_str(struct convert *cv, const void *p, size_t len)
+{
+	cv->fmt->str(&cv->o, p, len);
+}
+
+static void convert_field(struct convert *cv, struct input *in, const struct column *col)
+{
+	struct sct_value v;
+
+	if (col->idx < 0 || sct_reader_field(in->r, (uint32_t)col->idx, &v) < 0) {
+		out_str(&cv->o, col->kind != SCT_KIND_BYTES ? cv->fmt->null_number : cv->fmt->null);
+		return;
+	}
+	switch (v.kind) {
+	case SCT_KIND_SINT:
+		out_i64(&cv->o, v.i);
+		break;
+	case SCT_KIND_BYTES:
+		convert_str(cv, v.b.ptr, v.b.len);
+		break;
+	default:
+		out_u64(&cv->o, v.u);
+	}
+}
+
+/* The task's name at time_ns (spec/FORMAT.md 9.2), empty if none is known. */
+static void convert_comm(struct convert *cv, const struct task *t, uint64_t time_ns)
+{
+	uint32_t comm = tasks_comm(cv->c.tasks, t, time_ns);
+
+	if (comm)
+		convert_str(cv, strtab_get(cv->c.strs, comm), strtab_len(cv->c.strs, comm));
+	else
+		convert_null(cv);
+}
+
+static void convert_resolved(struct convert *cv, struct input *in, const struct sct_record *rec, enum col_src src)
+{
+	struct ctx *c = &cv->c;
+	uint32_t sess = in->cur->s.id;
+	struct cgroup *cg;
+	uint32_t id;
+
+	switch (src) {
+	case COL_NAME:
+		id = input_syscall_name(c, in->cur, rec->syscall.nr, rec->syscall.abi);
+		convert_str(cv, strtab_get(c->strs, id), strtab_len(c->strs, id));
+		break;
+	case COL_COMM:
+		if (rec->type == SCT_REC_SYSCALL)
+			convert_comm(cv, tasks_lookup(in->cur->tasks, sess, rec->syscall.pid, rec->syscall.tid,
+						      rec->syscall.time_ns), sct_syscall_name_ns(&rec->syscall));
+		else
+			convert_comm(cv, tasks_peek(in->cur->tasks, sess, rec->exit.tid, rec->exit.time_ns),
+				     rec->exit.time_ns);
+		break;
+	case COL_PARENT_COMM:
+		convert_comm(cv, tasks_peek(in->cur->tasks, sess, rec->fork.parent_tid, rec->fork.time_ns),
+			     rec->fork.time_ns);
+		break;
+	case COL_ARGS:
+		if (!in->cur->session || !sct_session_has_args(in->cur->session)) {
+			convert_null(cv);
+			break;
+		}
+		cv->scratch.len = 0;
+		args_out(&cv->scratch, in->cur->session, &rec->syscall, false);
+		convert_str(cv, cv->scratch.buf, cv->scratch.len);
+		break;
+	default:
+		cg = cgroups_get(in->cur->cgroups, sess, rec->type == SCT_REC_SYSCALL ? rec->syscall.cgroup_id : rec->task.cgroup_id);
+		if (cg && cg->path)
+			convert_str(cv, strtab_get(c->strs, cg->path - 1), strtab_len(c->strs, cg->path - 1));
+		else
+			convert_null(cv);
+	}
+}
+
+/*
+ * time_ns on the wall clock, by the session's anchor as the timeline has it, in the format's
+ * way (ISO 8601 text, ns).
+ */
+static void convert_wall(struct convert *cv, struct input *in, const struct sct_record *rec, const struct column *col)
+{
+	struct sct_value v = { .u = 0 };
+	bool have = true;
+
+	if (rec->type == SCT_REC_SYSCALL)
+		v.u = rec->syscall.time_ns;
+	else if (col->idx < 0 || sct_reader_field(in->r, (uint32_t)col->idx, &v) < 0)
+		have = false;
+	cv->fmt->wall(cv, &in->cur->s, v.u, have);
+}
+
+/* A failed call's errno name beside its ret ("ENOENT"); empty/null for a success or an unfinished call. */
+static void convert_errno(struct convert *cv, const struct sct_syscall *sc)
+{
+	char tmp[16];
+	const char *name;
+
+	if (sc->unfinished || !names_is_error(sc->ret)) {
+		convert_null(cv);
+		return;
+	}
+	name = names_errno((int)-sc->ret, tmp);
+	convert_str(cv, name, strlen(name));
+}
+
+/* The event fields of a row's session, by the names the columns were made with. */
+static void convert_map_event(struct convert *cv, struct input *in, const struct sct_event_desc *ev)
+{
+	if (cv->ev_mapped == ev && cv->ev_sess == in->cur->serial)
+		return;
+	for (uint32_t i = 0; i < cv->ncols; i++) {
+		struct column *col = &cv->cols[i];
+
+		if (col->src != COL_EVFIELD)
+			continue;
+		col->idx = -1;
+		for (uint32_t k = 0; ev && k < ev->nfields; k++)
+			if (!strcmp(ev->fields[k].name, col->field))
+				col->idx = (int)k;
+	}
+	cv->ev_mapped = ev;
+	cv->ev_sess = in->cur->serial;
+}
+
+static void convert_sample_col(struct convert *cv, struct input *in, const struct sct_sample *sm,
+			       const struct column *col)
+{
+	const struct sct_event_desc *ev = input_event(in->cur, sm);
+
+	if (!ev || (col->src == COL_EVFIELD && col->idx < 0)) {
+		convert_null(cv);
+		return;
+	}
+	if (col->src == COL_EVENT)
+		convert_str(cv, ev->name, strlen(ev->name));
+	else if (col->src == COL_FIELDS)
+		cv->fmt->fields(cv, ev, sm->payload);
+	else /* COL_EVFIELD: only a format with event_columns has them */
+		cv->fmt->event_field(cv, &ev->fields[col->idx], sm->payload);
+}
+
+/* --event: a sample of one of the named events (by the HEADER's name for it). */
+static bool convert_event_wanted(const struct convert *cv, struct input *in, const struct sct_sample *sm)
+{
+	const struct sct_event_desc *ev = input_event(in->cur, sm);
+
+	for (uint32_t i = 0; ev && i < cv->nevents; i++)
+		if (!strcmp(cv->events[i], ev->name))
+			return true;
+	return !cv->nevents;
+}
+
+static int convert_row(struct convert *cv, struct input *in, const struct sct_record *rec)
+{
+	struct out *o = &cv->o;
+
+	if (cv->fmt->needs_header && !in->cur->session) {
+		cv->headless++;
+		return 0;
+	}
+	if (cv->mapped != in->cur->serial && convert_map(cv, in))
+		return -ENOMEM;
+	if (cv->fmt->row_begin)
+		cv->fmt->row_begin(cv);
+	if (cv->sample)
+		convert_map_event(cv, in, input_event(in->cur, &rec->sample));
+	out_mem(o, cv->prefix, cv->prefix_len);
+	for (uint32_t i = cv->nprefix; i < cv->ncols; i++) {
+		const struct column *col = &cv->cols[i];
+
+		out_char(o, cv->fmt->sep);
+		if (cv->fmt->keyed)
+			out_mem(o, col->jkey, col->jkeylen);
+		if (col->src == COL_WALL)
+			convert_wall(cv, in, rec, col);
+		else if (col->src == COL_ERRNO)
+			convert_errno(cv, &rec->syscall);
+		else if (col->slot)
+			convert_slot_out(o, &rec->syscall, col->slot);
+		else if (col->src >= COL_EVENT)
+			convert_sample_col(cv, in, &rec->sample, col);
+		else if (col->src == COL_FIELD)
+			convert_field(cv, in, col);
+		else
+			convert_resolved(cv, in, rec, col->src);
+	}
+	out_str(o, cv->fmt->row_end);
+	return cv->scratch.err;
+}
+
+static int convert_one(struct convert *cv, const char *path)
+{
+	struct sct_record rec;
+	struct input in;
+	bool wanted, sample;
+	int n = input_open(&cv->c, &in, path);
+
+	if (n) {
+		input_error(&cv->c, NULL, path, n);
+		return 0;
+	}
+	while ((n = input_next(&cv->c, &in, &rec)) > 0) {
+		if (!cv->type) {
+			int64_t t = sct_reader_type(in.r, cv->type_name);
+
+			cv->type = t > 0 ? (uint32_t)t : 0;
+		}
+		/* type 9 of a 1.0 session is a type its HEADER describes, not SAMPLE (no --event) */
+		sample = rec.type == SCT_REC_SAMPLE && input_sample_session(in.cur);
+		wanted = rec.type == cv->type && (sample ? convert_event_wanted(cv, &in, &rec.sample) :
+						   rec.type != SCT_REC_SAMPLE || !cv->nevents);
+		/*
+		 * Columns from the first session whose HEADER describes the type (a newer type's
+		 * come from no other place); per field: the event's, as its first sample describes them.
+		 */
+		if (!cv->ncols && cv->type && (!cv->per_field || wanted)) {
+			const struct sct_type_schema *ts = sct_reader_schema(in.r, cv->type);
+
+			cv->sample = cv->type == SCT_REC_SAMPLE && input_sample_session(in.cur);
+			n = ts ? convert_columns(cv, ts, wanted && cv->per_field ?
+						 input_event(in.cur, &rec.sample) : NULL) : 0;
+			if (!n && ts)
+				n = convert_header(cv, ts->name);
+			if (n)
+				break;
+		}
+		/* one kind of type 9 per output: the columns' */
+		if (rec.type == SCT_REC_SAMPLE && sample != cv->sample)
+			wanted = false;
+		n = wanted ? convert_row(cv, &in, &rec) : 0;
+		if (!n)
+			n = input_track(&cv->c, &in, &rec);
+		if (n || cv->o.err)
+			break;
+	}
+	if (n == -ENOMEM) {
+		input_close(&cv->c, &in);
+		return n;
+	}
+	if (n < 0)
+		input_error(&cv->c, &in, path, n);
+	input_close(&cv->c, &in);
+	return 0;
+}
+
+/* --records sessions: a row per HEADER; records are only counted (for the footer). */
+static int convert_sessions_one(struct convert *cv, const char *path)
+{
+	struct sct_record rec;
+	struct input in;
+	int n = input_open(&cv->c, &in, path);
+
+	if (n) {
+		input_error(&cv->c, NULL, path, n);
+		return 0;
+	}
+	while ((n = input_read(&cv->c, &in, &rec)) > 0 && !cv->o.err) {
+		if (rec.type == SCT_REC_SESSION && sct_reader_session(in.r)) {
+			cv->fmt->session_row(cv, sct_reader_session(in.r));
+		} else if (rec.type != SCT_REC_SESSION) {
+			footer_record(cv->c.footer, &rec);
+		}
+	}
+	if (n < 0)
+		input_error(&cv->c, &in, path, n);
+	input_close(&cv->c, &in);
+	return 0;
+}
+
+static int convert_run(struct convert *cv)
+{
+	int err = 0;
+
+	if (cv->schema)
+		return cv->schema->schema(cv);
+	for (int i = 0; i < cv->nfiles && !err && !cv->o.err; i++)
+		err = cv->sessions_rows ? convert_sessions_one(cv, cv->files[i]) : convert_one(cv, cv->files[i]);
+	if (cv->sessions_rows)
+		return err;
+	if (cv->headless)
+		fprintf(stderr, "sct-convert: %llu record%s without a HEADER not written: no host or recording identifies %s\n",
+			(unsigned long long)cv->headless, names_plural(cv->headless), cv->headless == 1 ? "it" : "them");
+	/* every input failed, and said why: no header row of nothing */
+	if (!err && !cv->ncols && cv->c.inputs_read) {
+		const struct sct_type_schema *ts = sct_schema_builtin(cv->type);
+
+		err = convert_columns(cv, ts, NULL);
+		if (!err && ts)
+			err = convert_header(cv, ts->name);
+	}
+	return err;
+}
+
+/* The permissions of the most restrictive input, read permission bits only (stdin: 0600). */
+static mode_t convert_mode(const struct convert *cv)
+{
+	mode_t mode = 0666;
+	bool any = false;
+
+	for (int i = 0; i < cv->nfiles; i++) {
+		struct stat st;
+
+		if (!strcmp(cv->files[i], "-")) {
+			mode &= 0600;
+			any = true;
+		} else if (!stat(cv->files[i], &st)) {
+			mode &= st.st_mode & 0666;
+			any = true;
+		}
+	}
+	return any ? mode : 0600;
+}
+
+static void convert_free_events(struct convert *cv)
+{
+	for (uint32_t i = 0; i < cv->nevents; i++)
+		free(cv->events[i]);
+	free(cv->events);
+}
+
+static void convert_free(struct convert *cv)
+{
+	input_tables_free(&cv->c);
+	footer_free(cv->c.footer);
+	free(cv->prefix);
+	free(cv->table);
+	convert_free_cols(cv);
+	convert_free_events(cv);
+	free(cv->scratch.buf);
+	free(cv);
+}
+
+int main(int argc, char **argv)
+{
+	struct convert *cv = calloc(1, sizeof(*cv));
+	struct out errout;
+	int err, status;
+
+	if (!cv) {
+		fprintf(stderr, "sct-convert: %s\n", strerror(ENOMEM));
+		return EXIT_INPUT;
+	}
+	if (parse_args(cv, argc, argv)) {
+		convert_free_events(cv);
+		free(cv);
+		return EXIT_USAGE;
+	}
+	cv->c.tool = "sct-convert";
+	/* only the types with a comm column need to know which task made a record */
+	cv->c.track_tasks = cv->type == SCT_REC_SYSCALL || cv->type == SCT_REC_FORK || cv->type == SCT_REC_EXIT;
+	cv->c.schema_type9 = true;
+	cv->c.footer = footer_new();
+	signal(SIGPIPE, SIG_IGN); /* a closed pipe is a write error: exit with the documented 1 */
+	err = cv->c.footer && !out_open_mem(&cv->scratch, SAMPLE_JSON_MAX) ? input_tables_new(&cv->c) : -ENOMEM;
+	if (!err)
+		err = out_open(&cv->o, cv->output, cv->force, convert_mode(cv));
+	if (err) {
+		fprintf(stderr, "sct-convert: %s: %s%s\n", cv->output ? cv->output : "stdout", sct_strerror(err),
+			err == -EEXIST ? " (--force overwrites it)" :
+			err == -ELOOP ? " (a symlink: not followed)" :
+			err == -EPERM ? " (it belongs to another user: not written)" :
+			err == -EMLINK ? " (a file with other hard links: not written)" : "");
+		convert_free(cv);
+		return EXIT_INPUT;
+	}
+	err = convert_run(cv);
+	status = footer_exit_status(cv->c.footer, "sct-convert", cv->strict, err);
+	if (!cv->type && !cv->sessions_rows && !cv->schema && cv->c.inputs_read) {
+		usage_error("invalid --records type (no input's HEADER schema names it):", cv->type_name);
+		status = EXIT_USAGE;
+	}
+	if (out_finish(&cv->o, "sct-convert", cv->output ? cv->output : "stdout"))
+		status = EXIT_INPUT;
+	if (!cv->schema && (err || cv->c.inputs_read) && !out_open(&errout, NULL, false, 0)) {
+		errout.fd = 2;
+		footer_print(cv->c.footer, cv->c.sessions, cv->c.strs, &errout);
+		if (out_close(&errout))
+			status = status ? status : EXIT_INPUT;
+	}
+	convert_free(cv);
+	return status;
+}

@@ -1,0 +1,281 @@
+// SPDX-License-Identifier: BSD-2-Clause
+/* Large-buffer output with hand-rolled integer formatting: the converters' hot path. */
+#include <errno.h>
+#include <fcntl.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "exit_status.h"
+#include "outbuf.h"
+
+#define OUT_CAP (64u << 10) /* stays in cache; a write(2) per 64 KiB costs little */
+#define OUT_MIN 4096u       /* out_reserve()'s largest request */
+
+/*
+ * A named output is created without following a final symlink and never replaces a file
+ * unless forced; a forced file keeps no permission that mode lacks, so a report is never
+ * more readable than the trace it came from. Devices and FIFOs (-o /dev/null) replace
+ * nothing: they are written as they are, forced or not. Nothing another user made is written
+ * into (a FIFO in a shared folder would stream the report to them): a new file is made with
+ * O_EXCL, and what exists is checked once opened: a regular file must be ours with no other
+ * link, a FIFO or device ours or root's.
+ */
+static int out_check(int fd, bool force)
+{
+	bool stream;
+	struct stat st;
+
+	if (fstat(fd, &st))
+		return -errno;
+	stream = S_ISCHR(st.st_mode) || S_ISFIFO(st.st_mode);
+	if (st.st_uid != geteuid() && !(stream && st.st_uid == 0))
+		return -EPERM;
+	if (stream)
+		return 0;
+	if (!S_ISREG(st.st_mode) || !force)
+		return -EEXIST;
+	return st.st_nlink != 1 ? -EMLINK : 0;
+}
+
+static int out_create(const char *path, bool force, mode_t mode)
+{
+	int fd = open(path, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, mode), err;
+	struct stat st;
+
+	if (fd >= 0)
+		return fd;
+	if (errno != EEXIST)
+		return -errno;
+	fd = open(path, O_WRONLY | O_NOFOLLOW | O_CLOEXEC);
+	if (fd < 0)
+		return -errno;
+	err = out_check(fd, force);
+	if (!err && (fstat(fd, &st) || (S_ISREG(st.st_mode) && (ftruncate(fd, 0) ||
+	    ((st.st_mode & ~mode & 07777) && fchmod(fd, st.st_mode & mode & 07777))))))
+		err = -errno;
+	if (err) {
+		close(fd);
+		return err;
+	}
+	return fd;
+}
+
+int out_open_mem(struct out *o, size_t cap)
+{
+	memset(o, 0, sizeof(*o));
+	o->fd = -1;
+	o->cap = cap < OUT_MIN ? OUT_MIN : cap;
+	o->buf = malloc(o->cap);
+	return o->buf ? 0 : -ENOMEM;
+}
+
+int out_open(struct out *o, const char *path, bool force, mode_t mode)
+{
+	memset(o, 0, sizeof(*o));
+	o->fd = STDOUT_FILENO;
+	if (path && strcmp(path, "-")) {
+		o->fd = out_create(path, force, mode);
+		if (o->fd < 0)
+			return o->fd;
+		o->own_fd = true;
+	}
+	o->buf = malloc(OUT_CAP);
+	if (!o->buf) {
+		if (o->own_fd)
+			close(o->fd);
+		return -ENOMEM;
+	}
+	o->cap = OUT_CAP;
+	return 0;
+}
+
+/* A memory out doubles; after a failure it drops what it holds and keeps -ENOMEM. */
+static void out_grow(struct out *o)
+{
+	size_t cap = o->cap > SIZE_MAX / 2 ? SIZE_MAX : o->cap * 2;
+	char *tmp = o->err ? NULL : realloc(o->buf, cap);
+
+	if (!tmp) {
+		o->err = o->err ? o->err : -ENOMEM;
+		o->len = 0;
+		return;
+	}
+	o->buf = tmp;
+	o->cap = cap;
+}
+
+void out_flush(struct out *o)
+{
+	size_t off = 0;
+
+	if (o->put) {
+		o->put(o->to, o->buf, o->len);
+		o->len = 0;
+		return;
+	}
+	if (o->fd < 0) {
+		if (o->len == o->cap)
+			out_grow(o);
+		return;
+	}
+
+	while (off < o->len && !o->err) {
+		ssize_t n = write(o->fd, o->buf + off, o->len - off);
+
+		if (n < 0 && errno == EINTR)
+			continue;
+		if (n <= 0)
+			o->err = n < 0 ? -errno : -EIO;
+		else
+			off += (size_t)n;
+	}
+	o->len = 0;
+}
+
+int out_finish(struct out *o, const char *tool, const char *name)
+{
+	int err = out_close(o);
+
+	if (!err)
+		return 0;
+	/* a reader that stopped early (| head) is no news to the user: the status says it */
+	if (err != -EPIPE)
+		fprintf(stderr, "%s: writing %s: %s\n", tool, name, strerror(-err));
+	return EXIT_INPUT;
+}
+
+int out_close(struct out *o)
+{
+	int err;
+
+	if (!o->buf)
+		return 0;
+	out_flush(o);
+	err = o->err;
+	if (o->own_fd && close(o->fd) && !err)
+		err = -errno;
+	free(o->buf);
+	o->buf = NULL;
+	return err;
+}
+
+/* One flush or one doubling makes room: every buffer holds at least OUT_MIN bytes. */
+char *out_reserve(struct out *o, size_t n)
+{
+	if (o->cap - o->len >= n)
+		return o->buf + o->len;
+	if (o->fd < 0 && !o->put)
+		out_grow(o);
+	else
+		out_flush(o);
+	return o->buf + o->len;
+}
+
+void out_mem(struct out *o, const void *p, size_t n)
+{
+	const char *s = p;
+
+	while (n) {
+		size_t k;
+
+		if (o->len == o->cap)
+			out_flush(o);
+		k = o->cap - o->len < n ? o->cap - o->len : n;
+		memcpy(o->buf + o->len, s, k);
+		o->len += k;
+		s += k;
+		n -= k;
+	}
+}
+
+void out_str(struct out *o, const char *s)
+{
+	out_mem(o, s, strlen(s));
+}
+
+static const char digits2[] =
+	"00010203040506070809101112131415161718192021222324252627282930313233343536373839"
+	"40414243444546474849505152535455565758596061626364656667686970717273747576777879"
+	"8081828384858687888990919293949596979899";
+
+static unsigned out_digits(uint64_t v)
+{
+	unsigned n = 1;
+
+	while (v >= 10000) {
+		v /= 10000;
+		n += 4;
+	}
+	return n + (v >= 10) + (v >= 100) + (v >= 1000);
+}
+
+/* In place, two digits per division: integer formatting is most of a CSV row's cost. */
+void out_u64(struct out *o, uint64_t v)
+{
+	unsigned n;
+	char *p;
+
+	if (v < 10 && o->len < o->cap) {
+		o->buf[o->len++] = (char)('0' + v);
+		return;
+	}
+	n = out_digits(v);
+	p = out_reserve(o, 20) + n;
+	o->len += n;
+	while (v >= 100) {
+		uint64_t q = v / 100;
+		const char *d = digits2 + 2 * (v - q * 100);
+
+		*--p = d[1];
+		*--p = d[0];
+		v = q;
+	}
+	if (v >= 10) {
+		*--p = digits2[2 * v + 1];
+		*--p = digits2[2 * v];
+	} else {
+		*--p = (char)('0' + v);
+	}
+}
+
+void out_i64(struct out *o, int64_t v)
+{
+	if (v < 0) {
+		out_char(o, '-');
+		out_u64(o, (uint64_t)0 - (uint64_t)v);
+	} else {
+		out_u64(o, (uint64_t)v);
+	}
+}
+
+void out_printf(struct out *o, const char *fmt, ...)
+{
+	va_list ap;
+	char *p = out_reserve(o, 512);
+	int n;
+
+	va_start(ap, fmt);
+	n = vsnprintf(p, o->cap - o->len, fmt, ap);
+	va_end(ap);
+	if (n < 0)
+		return;
+	if ((size_t)n >= o->cap - o->len) {
+		char *big = malloc((size_t)n + 1);
+
+		if (!big) {
+			o->err = -ENOMEM;
+			return;
+		}
+		va_start(ap, fmt);
+		vsnprintf(big, (size_t)n + 1, fmt, ap);
+		va_end(ap);
+		out_mem(o, big, (size_t)n);
+		free(big);
+		return;
+	}
+	o->len += (size_t)n;
+}

@@ -1,0 +1,398 @@
+// SPDX-License-Identifier: BSD-2-Clause
+/*
+ * Reading inputs: one reader per FILE, sessions numbered over all inputs, bookkeeping
+ * records. The reader's session is valid only until that reader's next SESSION record, so
+ * each input keeps one live session (its caches reset at every HEADER) and copies into the
+ * session table only what outlives it.
+ */
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "cgroup_table.h"
+#include "filter.h"
+#include "footer.h"
+#include "names.h"
+#include "outbuf.h"
+#include "sessions.h"
+#include "strtab.h"
+#include "tasks.h"
+#include "trace_input.h"
+#include "window.h"
+
+int input_tables_new(struct ctx *c)
+{
+	c->strs = strtab_new();
+	c->sessions = sessions_new(c->keep_sessions ? UINT32_MAX : SESSIONS_LISTED);
+	c->cgroups = c->strs ? cgroups_new(c->strs) : NULL;
+	c->tasks = c->strs ? tasks_new(c->strs) : NULL;
+	if (c->strs && c->sessions && c->cgroups && c->tasks)
+		return 0;
+	input_tables_free(c);
+	return -ENOMEM;
+}
+
+void input_tables_free(struct ctx *c)
+{
+	tasks_free(c->tasks);
+	cgroups_free(c->cgroups);
+	sessions_free(c->sessions);
+	strtab_free(c->strs);
+	c->tasks = NULL;
+	c->cgroups = NULL;
+	c->sessions = NULL;
+	c->strs = NULL;
+}
+
+/* Cgroups of its own, when the session's cgroups end with it. */
+static void input_live_free(struct ctx *c, struct live *lv)
+{
+	if (lv->cgroups != c->cgroups)
+		cgroups_free(lv->cgroups);
+	lv->cgroups = NULL;
+}
+
+/* The session entry of a reader's current session, not numbered yet. */
+static void input_sess_fill(struct ctx *c, struct input *in, const struct sct_session *live, struct sess *s)
+{
+	memset(s, 0, sizeof(*s));
+	s->file = strtab_intern(c->strs, in->path, strlen(in->path));
+	if (live) {
+		const char *h = sct_session_get(live, SCT_SESSION_HOSTNAME);
+
+		if (c->filter)
+			filter_note_session(c->filter, live);
+		s->host = strtab_intern(c->strs, h, strlen(h));
+		sct_session_anchor(live, &s->anchor_clock, &s->anchor_real);
+		s->cgroup_v1 = !strcmp(sct_session_get(live, SCT_SESSION_CGROUP_HIERARCHY), "v1");
+		h = sct_session_get(live, SCT_SESSION_BACKEND);
+		s->backend = strtab_intern(c->strs, h, strlen(h));
+		h = sct_session_get(live, SCT_SESSION_SAMPLE_CGROUP);
+		s->sample_cgroup = strtab_intern(c->strs, h, strlen(h));
+	} else {
+		s->headless = true;
+	}
+}
+
+/* The same, numbered in the session table. */
+static int input_sess_add(struct ctx *c, struct input *in, const struct sct_session *live, struct sess *s)
+{
+	input_sess_fill(c, in, live, s);
+	/* snapshots overlap one another: each is a session of its own */
+	if (live && !sct_session_snapshot(live))
+		return sessions_add_file(c->sessions, s, sct_session_get(live, SCT_SESSION_RECORDING_ID),
+					 sct_session_sequence(live));
+	return sessions_add(c->sessions, s);
+}
+
+static int input_session(struct ctx *c, struct input *in)
+{
+	const struct sct_session *live = sct_reader_session(in->r);
+	struct live *lv = in->cur;
+
+	if (!lv) {
+		lv = calloc(1, sizeof(*lv));
+		if (!lv)
+			return -ENOMEM;
+		in->cur = lv;
+	}
+	input_live_free(c, lv);
+	memset(lv, 0, sizeof(*lv));
+	lv->session = live;
+	lv->serial = ++c->nlive;
+	lv->tasks = c->tasks;
+	lv->cgroups = c->keep_ended ? c->cgroups : cgroups_new(c->strs);
+	if (!lv->cgroups)
+		return -ENOMEM;
+	/* the first pass numbered the sessions it met: the same ones, in the same order */
+	if (in->npre > in->ipre) {
+		input_sess_fill(c, in, live, &lv->s);
+		lv->s.id = in->pre[in->ipre].id;
+		lv->s.number = in->pre[in->ipre++].number;
+		return 0;
+	}
+	return input_sess_add(c, in, live, &lv->s);
+}
+
+static int input_pre_session(struct ctx *c, struct input *in, const struct sct_session *live)
+{
+	struct sess s;
+	int err;
+
+	if (in->npre == in->cappre) {
+		uint32_t n = in->cappre ? in->cappre * 2 : 4;
+		struct input_pre *tmp = realloc(in->pre, n * sizeof(*tmp));
+
+		if (!tmp)
+			return -ENOMEM;
+		in->pre = tmp;
+		in->cappre = n;
+	}
+	err = input_sess_add(c, in, live, &s);
+	in->pre[in->npre].id = s.id;
+	in->pre[in->npre++].number = s.number;
+	return err;
+}
+
+/*
+ * The first of two passes over a file (spec/FORMAT.md 9.2: a record may come before the
+ * records that describe its task): its lifecycle records into the task table, SYSCALL and
+ * SAMPLE columns not decoded. Its diagnostics are left to the second pass, which reports
+ * them; a file that changed in between (a recorder still writing it) reads on with what the
+ * first pass saw.
+ */
+static int input_prepass(struct ctx *c, struct input *in)
+{
+	struct sct_record rec;
+	struct sct_reader *r;
+	struct stat st;
+	uint32_t sess = 0;
+	int err = 0, n;
+
+	if (!strcmp(in->path, "-") || stat(in->path, &st) || !S_ISREG(st.st_mode)) {
+		if (!c->hold_streams)
+			return 0;
+		in->win = window_new();
+		return in->win ? 0 : -ENOMEM;
+	}
+	r = sct_reader_open(in->path, &err);
+	if (!r)
+		return err == -ENOMEM ? err : 0;
+	sct_reader_set_skip(r, 1u << SCT_REC_SYSCALL | 1u << SCT_REC_SAMPLE);
+	while (!err && (n = sct_reader_next(r, &rec)) > 0) {
+		if (rec.type == SCT_REC_SESSION) {
+			err = input_pre_session(c, in, sct_reader_session(r));
+			sess = in->pre[in->npre - 1].id;
+		} else if (in->npre && rec.type >= SCT_REC_TASK && rec.type <= SCT_REC_EXIT) {
+			err = tasks_apply(c->tasks, sess, &rec);
+		}
+	}
+	sct_reader_close(r);
+	return err;
+}
+
+uint32_t input_syscall_name(struct ctx *c, struct live *lv, uint32_t nr, uint32_t abi)
+{
+	const char *name = NULL;
+	char *full = NULL;
+	uint32_t id;
+
+	abi = abi ? 1 : 0;
+	if (nr < NR_CACHE && lv->nr_name[abi][nr])
+		return lv->nr_name[abi][nr] - 1;
+	if (lv->session)
+		name = sct_session_syscall_name(lv->session, nr, abi);
+	/* a name is never cut: two names with one prefix are two syscalls */
+	if (name && !abi)
+		full = strdup(name);
+	else if (name && asprintf(&full, "compat:%s", name) < 0)
+		full = NULL;
+	else if (!name && asprintf(&full, abi ? "compat:syscall_%u" : "syscall_%u", nr) < 0)
+		full = NULL;
+	if (!full)
+		abort(); /* as strtab_intern() does: the ids handed out must stay valid */
+	id = strtab_intern(c->strs, full, strlen(full));
+	free(full);
+	if (nr < NR_CACHE)
+		lv->nr_name[abi][nr] = id + 1;
+	return id;
+}
+
+const struct sct_event_desc *input_event(const struct live *lv, const struct sct_sample *sm)
+{
+	return lv->session ? sct_session_event(lv->session, sm->event) : NULL;
+}
+
+uint32_t input_event_name(struct ctx *c, struct live *lv, const struct sct_sample *sm)
+{
+	const struct sct_event_desc *ev = input_event(lv, sm);
+	char tmp[32];
+
+	if (ev)
+		return strtab_intern(c->strs, ev->name, strlen(ev->name));
+	snprintf(tmp, sizeof(tmp), "event_%u", sm->event);
+	return strtab_intern(c->strs, tmp, strlen(tmp));
+}
+
+bool input_sample_session(const struct live *lv)
+{
+	uint32_t major, minor;
+
+	if (!lv->session)
+		return true;
+	sct_session_version(lv->session, &major, &minor);
+	return minor >= 1;
+}
+
+int input_open(struct ctx *c, struct input *in, const char *path)
+{
+	int err = 0;
+
+	memset(in, 0, sizeof(*in));
+	in->path = path;
+	footer_set_file(c->footer, path);
+	in->r = sct_reader_open(path, &err);
+	if (!in->r)
+		return err ? err : -EIO;
+	sct_reader_set_diag(in->r, footer_diag, c->footer);
+	err = c->track_tasks ? input_prepass(c, in) : 0;
+	if (err) {
+		sct_reader_close(in->r);
+		free(in->pre);
+		window_free(in->win);
+		memset(in, 0, sizeof(*in));
+	}
+	return err;
+}
+
+static int input_apply(struct ctx *c, struct input *in, const struct sct_record *rec)
+{
+	footer_record(c->footer, rec);
+	if (rec->type == SCT_REC_CGROUP)
+		return cgroups_set_path(in->cur->cgroups, in->cur->s.id, rec->cgroup.cgroup_id, rec->cgroup.path.ptr,
+					rec->cgroup.path.len);
+	return 0;
+}
+
+int input_track(struct ctx *c, struct input *in, const struct sct_record *rec)
+{
+	if (c->track_tasks && rec->type >= SCT_REC_TASK && rec->type <= SCT_REC_EXIT)
+		return tasks_apply(c->tasks, in->cur->s.id, rec);
+	return 0;
+}
+
+int input_read(struct ctx *c, struct input *in, struct sct_record *rec)
+{
+	int n = sct_reader_next(in->r, rec);
+
+	if (n >= 0 && !in->read) {
+		in->read = true;
+		c->inputs_read++;
+	}
+	return n;
+}
+
+/*
+ * A stream's next record: each waits in the window until WINDOW_RECORDS records after it
+ * were read, their lifecycle records fed to the task table. The window drains at the end of
+ * each session (the reader keeps the ended session until its next call) and of the input.
+ */
+static int input_next_held(struct ctx *c, struct input *in, struct sct_record *rec)
+{
+	int n, err;
+
+	for (;;) {
+		if (window_count(in->win) && (in->session_due || in->ended || window_full(in->win))) {
+			window_pop(in->win, rec);
+			return 1;
+		}
+		if (in->session_due) {
+			in->session_due = false;
+			err = input_session(c, in);
+			if (err)
+				return err;
+		}
+		if (in->ended)
+			return in->end_rc;
+		n = input_read(c, in, rec);
+		if (n <= 0) {
+			in->ended = true;
+			in->end_rc = n;
+			continue;
+		}
+		if (rec->type == SCT_REC_SESSION || !in->cur) {
+			in->session_due = true;
+			if (rec->type == SCT_REC_SESSION)
+				continue;
+		}
+		if (rec->type == SCT_REC_SAMPLE && in->cur && !input_sample_session(in->cur)) {
+			footer_schema_record(c->footer);
+			if (!c->schema_type9)
+				continue;
+		}
+		if (in->session_due && !window_count(in->win)) {
+			in->session_due = false;
+			err = input_session(c, in);
+			if (err)
+				return err;
+		}
+		err = input_apply(c, in, rec);
+		if (!err && rec->type >= SCT_REC_TASK && rec->type <= SCT_REC_EXIT)
+			err = tasks_apply(c->tasks, in->cur->s.id, rec);
+		if (!err)
+			err = window_push(in->win, rec);
+		if (err)
+			return err;
+	}
+}
+
+int input_next(struct ctx *c, struct input *in, struct sct_record *rec)
+{
+	int n, err;
+
+	footer_set_file(c->footer, in->path);
+	if (in->win)
+		return input_next_held(c, in, rec);
+	for (;;) {
+		n = input_read(c, in, rec);
+		if (n <= 0)
+			return n;
+		if (rec->type == SCT_REC_SESSION || !in->cur) {
+			err = input_session(c, in);
+			if (err)
+				return err;
+			if (rec->type == SCT_REC_SESSION)
+				continue;
+		}
+		/* readable, not unknown: counted, and shown by the modes that show such types */
+		if (rec->type == SCT_REC_SAMPLE && !input_sample_session(in->cur)) {
+			footer_schema_record(c->footer);
+			if (!c->schema_type9)
+				continue;
+			return 1;
+		}
+		err = input_apply(c, in, rec);
+		if (err)
+			return err;
+		return 1;
+	}
+}
+
+void input_error(struct ctx *c, struct input *in, const char *path, int err)
+{
+	const char *detail = in && in->r ? sct_reader_error(in->r) : "";
+	/* the reader's text says what sct_strerror() says, with where: one of them, not both */
+	const char *msg = *detail ? detail : sct_strerror(err);
+	struct out e;
+
+	footer_input_error(c->footer, path, msg);
+	if (out_open(&e, NULL, false, 0))
+		return;
+	e.fd = STDERR_FILENO;
+	out_printf(&e, "%s: ", c->tool);
+	names_out_escaped(&e, path, strlen(path));
+	out_str(&e, ": ");
+	names_out_escaped(&e, msg, strlen(msg));
+	out_char(&e, '\n');
+	out_close(&e);
+}
+
+void input_close(struct ctx *c, struct input *in)
+{
+	if (!in->r)
+		return;
+	footer_add_stats(c->footer, sct_reader_stats(in->r));
+	sct_reader_close(in->r);
+	in->r = NULL;
+	if (in->cur)
+		input_live_free(c, in->cur);
+	free(in->cur);
+	in->cur = NULL;
+	free(in->pre);
+	in->pre = NULL;
+	window_free(in->win);
+	in->win = NULL;
+}

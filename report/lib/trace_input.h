@@ -1,0 +1,121 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
+/*
+ * Reading the inputs (trace_input.c): one trace file at a time through libsct's reader, with
+ * the tables every tool shares (strings, sessions, cgroups, tasks) kept up to date in a
+ * struct ctx. Memory grows with tasks, cgroups and groups, a few dozen bytes per session
+ * where the output names every session (the tree, task labels), and never with the number
+ * of records. State lives in objects created and freed by main (struct ctx holds them), so
+ * every module can be tested alone.
+ * Errors: 0 or a count on success, a negative errno (or -SCT_E* from libsct) on failure;
+ * only a program's main prints the message.
+ */
+#ifndef SCT_TRACE_INPUT_H
+#define SCT_TRACE_INPUT_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+#include "cgroup_table.h"
+#include "sct.h"
+#include "sessions.h"
+#include "strtab.h"
+#include "tasks.h"
+#include "window.h"
+
+#define NR_CACHE 1024u /* syscall numbers below this have direct lookup tables */
+
+/*
+ * The current session of one input: its entry, and caches that end with it. Its tasks and
+ * cgroups go to the tables of struct ctx when the output needs them after the session
+ * (keep_sessions, keep_ended), else to tables of its own that end with it too.
+ */
+struct live {
+	struct sess s;
+	const struct sct_session *session; /* the reader's: valid until its next SESSION record */
+	/*
+	 * Which HEADER (or stretch without one) this is, unique over all inputs: the files of one
+	 * recording share s.id, so what is cached per HEADER is keyed by this.
+	 */
+	uint64_t serial;
+	struct tasks *tasks;
+	struct cgroups *cgroups;
+	uint32_t nr_name[2][NR_CACHE];  /* [abi][nr] -> strtab id + 1 of the name; 0 = not looked up */
+	uint8_t nr_pass[2][NR_CACHE];   /* --syscall filter per [abi][nr]: 0 unknown, 1 pass, 2 drop */
+};
+
+/* A session numbered by the first pass over an input (input_open(), for task identity). */
+struct input_pre {
+	uint32_t id, number;
+};
+
+struct input {
+	struct sct_reader *r;
+	const char *path;
+	struct live *cur;  /* current session, NULL before the first record */
+	bool read;         /* a record or a clean end came: counted in ctx.inputs_read */
+	struct input_pre *pre; /* the sessions of the first pass, in input order */
+	uint32_t npre, ipre, cappre;
+	struct window *win;    /* a stream whose records need their task: held back here */
+	bool session_due;      /* the reader returned a SESSION: the window drains first */
+	bool ended;            /* the reader is done: the window drains, then end_rc */
+	int end_rc;
+};
+
+struct filter;
+struct footer;
+
+/* The state of a tool's reading: its tables, its footer, what the output needs kept. */
+struct ctx {
+	const char *tool;    /* for messages: "sct-report" */
+	struct filter *filter; /* the filters of the program's command line: NULL for none */
+	struct footer *footer;
+	bool track_tasks;    /* keep the task table (comm, process tree) */
+	bool hold_streams;   /* with track_tasks: a stream's records wait in a window (window.c) */
+	bool keep_ended;     /* keep cgroups of sessions that are over (tree, summary) */
+	bool keep_sessions;  /* the output names sessions and tasks after they end (tree, task labels) */
+	struct strtab *strs;
+	struct sessions *sessions;
+	struct cgroups *cgroups;
+	struct tasks *tasks;
+	/*
+	 * Inputs that gave a record or a clean end. With none, every input failed and its
+	 * message said why: no table or footer of nothing follows.
+	 */
+	uint32_t inputs_read;
+	uint64_t nlive;      /* HEADERs and stretches without one read so far (struct live's serial) */
+	/*
+	 * input_next() also returns records of type 9 of a 1.0 session, a type only its HEADER's
+	 * schema describes (read them with sct_reader_field()); else it passes them by.
+	 */
+	bool schema_type9;
+};
+
+/* The tables every mode shares (strings, sessions, cgroups, tasks), into c; -ENOMEM. */
+int input_tables_new(struct ctx *c);
+void input_tables_free(struct ctx *c);
+int input_open(struct ctx *c, struct input *in, const char *path);
+/* sct_reader_next(), counting the input in c->inputs_read once it gives a record or its end. */
+int input_read(struct ctx *c, struct input *in, struct sct_record *rec);
+/*
+ * Next record, with sessions and cgroups kept up to date. 1, 0 at end, or -err. Records of a
+ * type above SCT_REC_MAX that the session's HEADER describes come too (read their fields with
+ * sct_reader_field()): modes that do not show them pass them by.
+ */
+int input_next(struct ctx *c, struct input *in, struct sct_record *rec);
+/* Apply a lifecycle record to the task table: after the mode has seen it (an EXIT line
+ * still names the task it ends). */
+int input_track(struct ctx *c, struct input *in, const struct sct_record *rec);
+/* An input that failed (err): "TOOL: PATH: reason" on stderr, escaped, and in the footer. */
+void input_error(struct ctx *c, struct input *in, const char *path, int err);
+/* Adds the reader's statistics to the footer and closes it. */
+void input_close(struct ctx *c, struct input *in);
+/* Name of syscall nr in the live session's table: strtab id ("syscall_N" if unknown). */
+uint32_t input_syscall_name(struct ctx *c, struct live *lv, uint32_t nr, uint32_t abi);
+/* The live session's description of a sample's event, NULL if its HEADER has none. */
+const struct sct_event_desc *input_event(const struct live *lv, const struct sct_sample *sm);
+/* Name of a sample's event: strtab id of "GROUP:NAME" ("event_N" if the HEADER has none). */
+uint32_t input_event_name(struct ctx *c, struct live *lv, const struct sct_sample *sm);
+/* Type 9 is SAMPLE in the live session: from format 1.1 on (and without a HEADER). */
+bool input_sample_session(const struct live *lv);
+
+#endif

@@ -1,0 +1,76 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
+/*
+ * sct-report: its settings (struct env) and its modes (summary, hist, timeline, tree).
+ * Errors: 0 or a count on success, a negative errno (or -SCT_E* from libsct) on failure;
+ * only a program's main prints the message.
+ */
+#ifndef SCT_REPORT_H
+#define SCT_REPORT_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+#include "filter.h"
+#include "latency.h"
+#include "outbuf.h"
+#include "sct.h"
+#include "trace_input.h"
+
+enum by_key { BY_SYSCALL, BY_PROCESS, BY_THREAD, BY_CGROUP, BY_COMM, BY_HOST, BY_EVENT, BY_PATH,
+	      BY_NKEYS };
+#define BY_MAX 6
+
+enum sort_key { SORT_TIME, SORT_CALLS, SORT_ERRORS, SORT_AVG, SORT_MAX, SORT_P99, SORT_NAME };
+
+struct errcount {
+	uint32_t err;
+	uint64_t count;
+};
+
+struct group {
+	uint64_t key[BY_MAX];
+	uint64_t errors;
+	struct lat lat;
+	struct errcount *errs;
+	uint32_t nerrs;
+	uint32_t label[BY_MAX]; /* strtab ids, set when grouped for output */
+};
+
+enum mode { MODE_SUMMARY, MODE_TIMELINE, MODE_TREE, MODE_HIST };
+
+struct env {
+	enum mode mode;
+	uint32_t by[BY_MAX], nby;
+	enum sort_key sort;
+	bool sort_given;
+	uint64_t top;        /* 0 = all */
+	bool errors;
+	bool strict;
+	struct filter filter;
+	bool filter_active;
+	char **files;
+	int nfiles;
+};
+
+struct summary;
+struct summary *summary_new(struct ctx *c, const struct env *env);
+int summary_add(struct summary *sm, struct live *lv, const struct sct_syscall *sc);
+/* --by event: count a sample. */
+int summary_add_sample(struct summary *sm, struct live *lv, const struct sct_sample *sample);
+/* Groups merged by label, sorted; returns the count and the array (owned by sm). */
+int summary_groups(struct summary *sm, struct group ***out);
+int summary_print(struct summary *sm, struct out *o);
+uint32_t summary_nby(const struct summary *sm);
+void summary_free(struct summary *sm);
+
+int hist_print(const struct ctx *c, struct summary *sm, struct out *o);
+
+struct timeline;
+struct timeline *timeline_new(struct ctx *c, const struct env *env);
+int timeline_add(struct timeline *tl, struct live *lv, const struct sct_record *rec, struct out *o);
+int timeline_finish(struct timeline *tl, struct out *o);
+void timeline_free(struct timeline *tl);
+
+int tree_print(struct ctx *c, struct out *o);
+
+#endif

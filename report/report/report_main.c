@@ -1,0 +1,482 @@
+// SPDX-License-Identifier: BSD-2-Clause
+/* sct-report: summaries, timeline, process tree and histograms of sct traces. */
+#include <errno.h>
+#include <getopt.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "exit_status.h"
+#include "filter.h"
+#include "footer.h"
+#include "outbuf.h"
+#include "report.h"
+#include "sessions.h"
+#include "tasks.h"
+#include "trace_input.h"
+
+static const char usage_text[] =
+"Usage: sct-report [OPTIONS] FILE...\n"
+"Reads sct traces (FILE '-' = stdin; several files, e.g. one per host, are read together)\n"
+"and prints a per-syscall latency summary (default), a timeline, a process tree or\n"
+"histograms. The footer always lists lost events, warnings, unfinished syscalls,\n"
+"skipped or truncated bytes and sessions without a trailer.\n"
+"\n"
+"Modes:\n"
+"  (default)              summary: calls, errors, %time, total, avg, min, max, p50/p90/p99\n"
+"  -T, --timeline         one line per record in time order (relative and wall-clock time)\n"
+"      --tree             process tree: comm, exec'd file, lifetime, exit status, syscalls\n"
+"  -H, --hist             log2 latency histogram per group\n"
+"Summary and histogram options:\n"
+"  -b, --by KEYS          group by syscall|process|thread|cgroup|comm|host|path,\n"
+"                         comma-combined (default syscall; e.g. --by cgroup,syscall;\n"
+"                         path: the calls whose file name sct-record --args captured,\n"
+"                         by their first path (rename: its source));\n"
+"                         or by event with\n"
+"                         any of process|thread|cgroup|comm|host: a count of tracepoint\n"
+"                         samples (sct-record -e) per group instead of syscall latencies\n"
+"  -s, --sort KEY         time (default), calls, errors, avg, max, p99, name\n"
+"  -n, --top N            only the first N groups\n"
+"  -e, --errors           errno breakdown of failures under each group\n"
+"Filters (every mode):\n"
+"  -p, --pid PID[,PID]    thread groups        -t, --tid TID[,TID]   threads\n"
+"  -c, --comm NAME[,..]   task command name    -g, --cgroup ID|PATH[,..]  id or path prefix\n"
+"  -S, --syscall NAME[,..]                     -f, --failed      failed calls only (-errno)\n"
+"                         names of the traces' syscall tables (compat:NAME: the compat ABI's\n"
+"                         only; syscall_N as reports show unnamed ones); a name no input's\n"
+"                         table has is a usage error; classes (%file) are not supported\n"
+"  -P, --path PREFIX      calls with a captured file name (either of rename's two) that\n"
+"                         starts with PREFIX (repeatable; traces of sct-record --args)\n"
+"  -d, --min-duration D   e.g. 500us, 2ms, 1.5s (bare number: seconds)\n"
+"      --since T, --until T   seconds from the session start (the HEADER's clock anchor),\n"
+"                         or wall-clock 'YYYY-MM-DD HH:MM:SS[.frac]' (local time) or @EPOCH\n"
+"Other:\n"
+"      --strict           exit 3 when any input is damaged or incomplete\n"
+"  -h, --help             this text\n"
+"\n"
+"Percentiles are nearest-rank from a log-linear histogram: exact below 1024 ns, otherwise\n"
+"at most 0.2% below the exact value. Times are in microseconds unless marked (s).\n"
+"Exit status: 0 ok; 1 an input was unreadable, not an sct file, of a newer major version,\n"
+"or output failed (reading stops; a closed pipe exits 1 quietly); 2 usage error; 3 damaged\n"
+"input with --strict, or nothing readable in it.\n"
+"\n"
+"Examples:\n"
+"  sct-report trace.sct\n"
+"  sct-report --by cgroup,syscall --sort calls --top 20 -e trace.sct\n"
+"  sct-report --timeline --pid 1234 --since 2.5 --until 3 trace.sct\n"
+"  sct-report --tree trace.sct;  sct-report --hist --syscall read,write trace.sct\n"
+"  sct-report --by host web1.sct web2.sct;  sct-record -o - -p 42 | sct-report -\n"
+"  sct-report --by event,process trace.sct\n"
+"  sct-report --by path,syscall --path /etc/ args.sct\n";
+
+enum { OPT_TREE = 256, OPT_SINCE, OPT_UNTIL, OPT_STRICT };
+
+static const struct option long_opts[] = {
+	{ "timeline", no_argument, NULL, 'T' },    { "tree", no_argument, NULL, OPT_TREE },
+	{ "hist", no_argument, NULL, 'H' },        { "by", required_argument, NULL, 'b' },
+	{ "sort", required_argument, NULL, 's' },  { "top", required_argument, NULL, 'n' },
+	{ "errors", no_argument, NULL, 'e' },      { "pid", required_argument, NULL, 'p' },
+	{ "tid", required_argument, NULL, 't' }, { "comm", required_argument, NULL, 'c' },
+	{ "cgroup", required_argument, NULL, 'g' }, { "syscall", required_argument, NULL, 'S' },
+	{ "failed", no_argument, NULL, 'f' },      { "min-duration", required_argument, NULL, 'd' },
+	{ "since", required_argument, NULL, OPT_SINCE }, { "until", required_argument, NULL, OPT_UNTIL },
+	{ "strict", no_argument, NULL, OPT_STRICT }, { "help", no_argument, NULL, 'h' },
+	{ "path", required_argument, NULL, 'P' },
+	{ NULL, 0, NULL, 0 },
+};
+
+static int usage_hint(void)
+{
+	fputs("Usage: sct-report [OPTIONS] FILE...  (sct-report --help for more)\n", stderr);
+	return -EINVAL;
+}
+
+static int usage_error(const char *fmt, const char *arg)
+{
+	fprintf(stderr, "sct-report: ");
+	fprintf(stderr, fmt, arg);
+	fputc('\n', stderr);
+	return usage_hint();
+}
+
+static int parse_by(struct env *env, const char *arg)
+{
+	static const char *const names[BY_NKEYS] = { "syscall", "process", "thread", "cgroup", "comm", "host",
+						     "event", "path" };
+	char *copy = strdup(arg), *save = NULL;
+	int err = 0;
+
+	if (!copy)
+		return -ENOMEM;
+	env->nby = 0;
+	for (char *tok = strtok_r(copy, ",", &save); tok && !err; tok = strtok_r(NULL, ",", &save)) {
+		uint32_t k;
+
+		for (k = 0; k < BY_NKEYS && strcmp(tok, names[k]); k++)
+			;
+		if (k == BY_NKEYS || env->nby == BY_MAX)
+			err = usage_error("invalid --by key: '%s'", tok);
+		else
+			env->by[env->nby++] = k;
+	}
+	free(copy);
+	if (!err && !env->nby)
+		err = usage_error("invalid --by: '%s'", arg);
+	return err;
+}
+
+static bool by_event(const struct env *env)
+{
+	for (uint32_t k = 0; k < env->nby; k++)
+		if (env->by[k] == BY_EVENT)
+			return true;
+	return false;
+}
+
+/* --by event counts samples: what only makes sense for syscalls is refused. */
+static int check_by_event(const struct env *env)
+{
+	const struct filter *f = &env->filter;
+
+	if (!by_event(env))
+		return 0;
+	for (uint32_t k = 0; k < env->nby; k++)
+		if (env->by[k] == BY_SYSCALL || env->by[k] == BY_PATH)
+			return usage_error("--by event counts samples: it does not combine with %s",
+					   env->by[k] == BY_PATH ? "path" : "syscall");
+	if (env->mode == MODE_HIST || env->mode == MODE_TREE)
+		return usage_error("%s", "--by event counts samples: no histogram or tree of them");
+	if (env->errors || f->nsyscalls || f->npaths || f->failed || f->min_duration)
+		return usage_error("%s", "--by event counts samples: --errors, --syscall, --path, --failed "
+				   "and --min-duration apply to syscalls only");
+	return 0;
+}
+
+static int parse_sort(struct env *env, const char *arg)
+{
+	static const char *const names[] = { "time", "calls", "errors", "avg", "max", "p99", "name" };
+
+	for (unsigned i = 0; i < sizeof(names) / sizeof(names[0]); i++)
+		if (!strcmp(arg, names[i])) {
+			env->sort = (enum sort_key)i;
+			return 0;
+		}
+	return usage_error("invalid --sort key: '%s'", arg);
+}
+
+static int parse_u64(const char *arg, uint64_t *v, const char *what)
+{
+	char *end;
+
+	errno = 0;
+	*v = strtoull(arg, &end, 10);
+	if (!*arg || *end || errno || *arg == '-')
+		return usage_error(what, arg);
+	return 0;
+}
+
+static int parse_syscalls(struct filter *f, const char *arg)
+{
+	const char *bad = NULL;
+	int err = filter_parse_syscalls(f, arg, &bad);
+
+	if (err == -EPROTONOSUPPORT) {
+		fprintf(stderr, "sct-report: invalid --syscall: '%s': syscall classes are not supported; "
+			"name the syscalls (e.g. --syscall open,openat)\n", bad);
+		return usage_hint();
+	}
+	return err ? usage_error("invalid --syscall: '%s'", arg) : 0;
+}
+
+/*
+ * After reading: a --syscall name that no HEADER's table names is a typo or another
+ * architecture's call, never a filter that quietly matches nothing. EXIT_USAGE if so.
+ */
+static int check_syscalls(const struct filter *f)
+{
+	const char *name;
+	uint32_t from = 0;
+	bool any = false;
+
+	while ((name = filter_unknown_syscall(f, &from))) {
+		fprintf(stderr, "sct-report: unknown syscall '%s': no syscall table of the inputs names it\n", name);
+		any = true;
+	}
+	if (any)
+		usage_hint();
+	return any ? EXIT_USAGE : 0;
+}
+
+static int parse_opt(struct env *env, int c, const char *arg)
+{
+	struct filter *f = &env->filter;
+
+	switch (c) {
+	case 'T': env->mode = MODE_TIMELINE; return 0;
+	case OPT_TREE: env->mode = MODE_TREE; return 0;
+	case 'H': env->mode = MODE_HIST; return 0;
+	case 'b': return parse_by(env, arg);
+	case 's': return parse_sort(env, arg);
+	case 'n': return parse_u64(arg, &env->top, "invalid --top: '%s'");
+	case 'e': env->errors = true; return 0;
+	case 'f': f->failed = true; return 0;
+	case OPT_STRICT: env->strict = true; return 0;
+	case 'p':
+		return filter_parse_ids(f->pids, &f->npids, arg) ? usage_error("invalid pid list: '%s'", arg) : 0;
+	case 't':
+		return filter_parse_ids(f->tids, &f->ntids, arg) ? usage_error("invalid tid list: '%s'", arg) : 0;
+	case 'c':
+		f->need_task = true;
+		return filter_parse_list(&f->comms, &f->ncomms, arg) ? usage_error("invalid --comm: '%s'", arg) : 0;
+	case 'g':
+		return filter_parse_list(&f->cgroups, &f->ncgroups, arg) ? usage_error("invalid --cgroup: '%s'", arg) : 0;
+	case 'S':
+		return parse_syscalls(f, arg);
+	case 'P':
+		if (!*arg)
+			return usage_error("invalid --path: '%s' (a prefix expected)", arg);
+		return filter_add_item(&f->paths, &f->npaths, arg);
+	case 'd':
+		return filter_parse_duration(arg, &f->min_duration) ? usage_error("invalid duration: '%s'", arg) : 0;
+	case OPT_SINCE:
+		f->has_since = true;
+		return filter_parse_time(arg, &f->since, &f->since_wall) ? usage_error("invalid time: '%s'", arg) : 0;
+	case OPT_UNTIL:
+		f->has_until = true;
+		return filter_parse_time(arg, &f->until, &f->until_wall) ? usage_error("invalid time: '%s'", arg) : 0;
+	default:
+		return usage_error("%s", "unknown option");
+	}
+}
+
+static int parse_args(struct env *env, int argc, char **argv)
+{
+	int c, err;
+
+	env->by[0] = BY_SYSCALL;
+	env->nby = 1;
+	argv[0] = (char *)"sct-report"; /* getopt's messages name the tool, not the path it ran by */
+	while ((c = getopt_long(argc, argv, "THb:s:n:ep:t:c:g:S:P:fd:h", long_opts, NULL)) != -1) {
+		if (c == 'h') {
+			fputs(usage_text, stdout);
+			exit(0);
+		}
+		if (c == '?') /* getopt said which option and why */
+			return usage_hint();
+		err = parse_opt(env, c, optarg);
+		if (err)
+			return err;
+	}
+	if (optind >= argc)
+		return usage_error("%s", "no input FILE (use '-' for stdin)");
+	env->files = argv + optind;
+	env->nfiles = argc - optind;
+	return check_by_event(env);
+}
+
+/* Whether the output names sessions after they are over: the tree, "comm pid@session" labels. */
+static bool needs_sessions(const struct env *env)
+{
+	if (env->mode == MODE_TREE)
+		return true;
+	for (uint32_t k = 0; k < env->nby; k++)
+		if (env->by[k] == BY_PROCESS || env->by[k] == BY_THREAD)
+			return true;
+	return false;
+}
+
+static bool needs_tasks(const struct env *env)
+{
+	if (env->mode == MODE_TREE || env->mode == MODE_TIMELINE || env->filter.need_task)
+		return true;
+	for (uint32_t k = 0; k < env->nby; k++)
+		if (env->by[k] == BY_PROCESS || env->by[k] == BY_THREAD || env->by[k] == BY_COMM)
+			return true;
+	return false;
+}
+
+static bool syscall_pass(struct ctx *c, const struct env *env, struct live *lv, const struct sct_syscall *sc)
+{
+	return !env->filter_active || filter_syscall(c, lv, sc);
+}
+
+/* Summary, histogram and tree: inputs one after the other. */
+static int run_aggregate(struct ctx *c, const struct env *env, struct summary *sm)
+{
+	bool samples = by_event(env);
+	struct sct_record rec;
+
+	for (int i = 0; i < env->nfiles; i++) {
+		struct input in;
+		int n, err = input_open(c, &in, env->files[i]);
+
+		if (err) {
+			input_error(c, NULL, env->files[i], err);
+			continue;
+		}
+		while ((n = input_next(c, &in, &rec)) > 0) {
+			const struct sct_syscall *sc = &rec.syscall;
+
+			if (rec.type == SCT_REC_SAMPLE) {
+				if (samples && filter_sample(c, in.cur, &rec.sample))
+					n = summary_add_sample(sm, in.cur, &rec.sample);
+			} else if (samples && rec.type == SCT_REC_SYSCALL) {
+				continue;
+			} else if (rec.type == SCT_REC_SYSCALL && !sc->unfinished && syscall_pass(c, env, in.cur, sc)) {
+				if (env->mode == MODE_TREE) {
+					struct task *t = tasks_lookup(in.cur->tasks, in.cur->s.id, sc->pid, sc->tid,
+								      sc->time_ns);
+
+					if (!t)
+						n = -ENOMEM;
+					else
+						t->nsyscalls++;
+				} else {
+					n = summary_add(sm, in.cur, sc);
+				}
+			} else if (rec.type != SCT_REC_SYSCALL) {
+				n = input_track(c, &in, &rec);
+			}
+			if (n < 0)
+				break;
+		}
+		if (n == -ENOMEM) {
+			input_close(c, &in);
+			return n;
+		}
+		if (n < 0)
+			input_error(c, &in, env->files[i], n);
+		input_close(c, &in);
+	}
+	return 0;
+}
+
+/* Timeline: all inputs open at once; the one whose last record is oldest is read next. */
+static int run_timeline(struct ctx *c, const struct env *env, struct timeline *tl, struct out *o)
+{
+	struct input *ins = calloc((size_t)env->nfiles, sizeof(*ins));
+	uint64_t *last = calloc((size_t)env->nfiles, sizeof(*last));
+	bool *open = calloc((size_t)env->nfiles, sizeof(*open));
+	struct sct_record rec;
+	int err = 0;
+
+	if (!ins || !last || !open) {
+		err = -ENOMEM;
+		goto cleanup;
+	}
+	for (int i = 0; i < env->nfiles; i++) {
+		int e = input_open(c, &ins[i], env->files[i]);
+
+		open[i] = !e;
+		if (e)
+			input_error(c, NULL, env->files[i], e);
+	}
+	for (;;) {
+		int pick = -1, n;
+
+		for (int i = 0; i < env->nfiles; i++)
+			if (open[i] && (pick < 0 || last[i] < last[pick]))
+				pick = i;
+		if (pick < 0 || o->err)
+			break;
+		n = input_next(c, &ins[pick], &rec);
+		if (n > 0) {
+			if (rec.type <= SCT_REC_MAX) /* a newer type's fields are not in the union */
+				last[pick] = sess_wall(&ins[pick].cur->s, rec.syscall.time_ns);
+			n = timeline_add(tl, ins[pick].cur, &rec, o);
+			if (!n)
+				n = input_track(c, &ins[pick], &rec);
+			if (n == -ENOMEM) {
+				err = n;
+				goto cleanup;
+			}
+			if (n >= 0)
+				continue;
+		}
+		if (n < 0)
+			input_error(c, &ins[pick], env->files[pick], n);
+		input_close(c, &ins[pick]);
+		open[pick] = false;
+	}
+	/* lines still in the reorder window are dropped: the command line was wrong */
+	err = check_syscalls(&env->filter);
+	if (!err)
+		err = timeline_finish(tl, o);
+cleanup:
+	for (int i = 0; ins && i < env->nfiles; i++)
+		if (open[i])
+			input_close(c, &ins[i]);
+	free(ins);
+	free(last);
+	free(open);
+	return err;
+}
+
+/* 0, a negative errno, or EXIT_USAGE after a usage error it printed. */
+static int run(struct ctx *c, const struct env *env, struct out *o)
+{
+	struct summary *sm = NULL;
+	struct timeline *tl = NULL;
+	int err;
+
+	if (env->mode == MODE_TIMELINE) {
+		tl = timeline_new(c, env);
+		err = tl ? run_timeline(c, env, tl, o) : -ENOMEM;
+		timeline_free(tl);
+		return err;
+	}
+	sm = summary_new(c, env);
+	err = sm ? run_aggregate(c, env, sm) : -ENOMEM;
+	/* with every input failed, each said why: no table of nothing */
+	if (!err && c->inputs_read)
+		err = check_syscalls(&env->filter);
+	if (!err && c->inputs_read)
+		err = env->mode == MODE_SUMMARY ? summary_print(sm, o) :
+		      env->mode == MODE_HIST ? hist_print(c, sm, o) : tree_print(c, o);
+	summary_free(sm);
+	return err;
+}
+
+int main(int argc, char **argv)
+{
+	struct env env = { 0 };
+	struct ctx c = { .tool = "sct-report", .filter = &env.filter };
+	struct out o;
+	int err, status;
+
+	if (parse_args(&env, argc, argv)) {
+		filter_free(&env.filter);
+		return EXIT_USAGE;
+	}
+	env.filter_active = filter_active(&env.filter);
+	c.track_tasks = needs_tasks(&env);
+	c.hold_streams = true;
+	c.keep_sessions = needs_sessions(&env);
+	c.keep_ended = env.mode != MODE_TIMELINE; /* the timeline prints each line as it reads */
+	c.footer = footer_new();
+	signal(SIGPIPE, SIG_IGN); /* a closed pipe is a write error: exit with the documented 1 */
+	err = c.footer ? input_tables_new(&c) : -ENOMEM;
+	if (!err)
+		err = out_open(&o, NULL, false, 0);
+	if (err) {
+		fprintf(stderr, "sct-report: %s\n", sct_strerror(err));
+		input_tables_free(&c);
+		footer_free(c.footer);
+		return EXIT_INPUT;
+	}
+	err = run(&c, &env, &o);
+	if (err == EXIT_USAGE) {
+		status = EXIT_USAGE;
+	} else {
+		if (err || c.inputs_read)
+			footer_print(c.footer, c.sessions, c.strs, &o);
+		status = footer_exit_status(c.footer, "sct-report", env.strict, err);
+	}
+	if (out_finish(&o, "sct-report", "output"))
+		status = EXIT_INPUT;
+	footer_free(c.footer);
+	filter_free(&env.filter);
+	input_tables_free(&c);
+	return status;
+}
