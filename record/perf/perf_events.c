@@ -21,7 +21,7 @@
 #include <linux/capability.h>
 
 #include "perf.h"
-#include "probe.h"
+#include "../bpf/probe.h"
 
 #define ID_HASH_MIN 1024
 

@@ -13,7 +13,7 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "record.h"
+#include "../record.h"
 
 #define IDS_MIN_SLOTS 64u
 

@@ -11,7 +11,7 @@
 #include <bpf/bpf.h>
 #include <bpf/libbpf.h>
 
-#include "record.h"
+#include "../record.h"
 
 #define STATUS_PERIOD_NS NSEC_PER_SEC
 

@@ -14,7 +14,7 @@
 #include <bpf/bpf.h>
 #include <bpf/libbpf.h>
 
-#include "record.h"
+#include "../record.h"
 
 typedef int (*snapshot_fn)(struct recorder *r, const struct sct_iter_task *t, const char *path,
 			   uint64_t now_ns);

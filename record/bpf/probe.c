@@ -18,8 +18,8 @@
 #include <bpf/bpf.h>
 #include <bpf/libbpf.h>
 
-#include "record.h"
-#include "perf.h"
+#include "../record.h"
+#include "../perf/perf.h"
 #include "probe.h"
 
 #define BTF_PATH "/sys/kernel/btf/vmlinux"

@@ -17,9 +17,9 @@
 #include <bpf/libbpf.h>
 
 #include "record.h"
-#include "load.h"
-#include "perf.h"
-#include "probe.h"
+#include "bpf/load.h"
+#include "perf/perf.h"
+#include "bpf/probe.h"
 
 #define POLL_TIMEOUT_NS (100 * 1000 * 1000ull)
 #define SWEEP_PERIOD_NS NSEC_PER_SEC

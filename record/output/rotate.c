@@ -16,7 +16,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "record.h"
+#include "../record.h"
 
 /* A file this recording made, so that retention deletes nothing else. */
 struct made {
