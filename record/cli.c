@@ -336,7 +336,7 @@ enum {
 	OPT_ARGS, OPT_ARGS_MAX,
 };
 
-/* --backend's names, in enum record_backend order. */
+/* --backend's names, in enum record_backend_id order. */
 static const char *const backend_names[] = { "auto", "bpf", "perf" };
 
 static const struct option long_opts[] = {

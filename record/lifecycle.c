@@ -1,8 +1,9 @@
 // SPDX-License-Identifier: BSD-2-Clause
 /*
- * One recording session: check, load, fill targets, attach, read /proc again, prune, open
- * the trace, snapshot the tasks, go live, poll, stop, drain, close. The order (README "Startup
- * order") is what keeps any task created after the ready line from escaping the trace.
+ * One recording session over the backend picked (backend.h): check, attach (the targets
+ * read from /proc around it), open the trace, snapshot the tasks, go live, poll, stop, drain,
+ * close. The order (README "Startup order") is what keeps any task created after the ready
+ * line from escaping the trace.
  */
 #include <errno.h>
 #include <limits.h>
@@ -12,87 +13,57 @@
 #include <sys/syscall.h>
 #include <sys/stat.h>
 #include <unistd.h>
-#include <linux/capability.h>
-#include <bpf/bpf.h>
-#include <bpf/libbpf.h>
 
 #include "record.h"
-#include "bpf/load.h"
-#include "perf/perf.h"
 #include "bpf/probe.h"
 
 #define POLL_TIMEOUT_NS (100 * 1000 * 1000ull)
 #define SWEEP_PERIOD_NS NSEC_PER_SEC
 
-static bool has_bpf_caps(void)
-{
-	/* CAP_SYS_ADMIN covers both, as it did before CAP_BPF and CAP_PERFMON existed. */
-	return probe_has_cap(CAP_SYS_ADMIN) || (probe_has_cap(CAP_BPF) && probe_has_cap(CAP_PERFMON));
-}
-
-static int privilege_error(void)
-{
-	fprintf(stderr, "sct-record: permission denied: loading BPF programs needs root, or CAP_BPF "
-		"and CAP_PERFMON (try sudo)\n");
-	return -EPERM;
-}
-
-int session_privilege_report(void)
-{
-	return has_bpf_caps() ? 0 : privilege_error();
-}
+/* --backend's values (enum record_backend_id) to backends. */
+static const struct record_backend *const backends[] = {
+	[BACKEND_BPF] = &bpf_backend,
+	[BACKEND_PERF] = &perf_backend,
+};
 
 /* --backend: the one asked for, or what auto finds usable, said in one stderr line. */
 static int session_backend_report(struct recorder *r, const struct probes *p)
 {
 	char why[256];
-	int b = r->env->backend;
+	int b = r->env->backend, f;
 
 	if (b == BACKEND_AUTO) {
-		b = probe_pick_backend(p, r->mode, has_bpf_caps(), why, sizeof(why));
+		b = probe_pick_backend(p, r->mode, capabilities_bpf(), why, sizeof(why));
 		if (b < 0)
 			b = BACKEND_BPF;
 		else if (!r->env->quiet)
-			fprintf(stderr, "sct-record: backend auto: %s (%s)\n",
-				b == BACKEND_BPF ? "bpf" : "perf", why);
+			fprintf(stderr, "sct-record: backend auto: %s (%s)\n", backends[b]->name, why);
+		/* what runs without the BPF privileges, if the backend picked fails to attach */
+		f = probe_pick_backend(p, r->mode, false, why, sizeof(why));
+		if (f >= 0 && f != b)
+			r->fallback = backends[f];
 	}
-	r->backend = b;
-	r->backend_name = b == BACKEND_PERF ? "perf" : "bpf";
+	r->backend = backends[b];
 	r->sample_cgroup = p->have[PROBE_SAMPLE_CGROUP] && p->have[PROBE_PERF_CGROUP];
-	r->perf_fallback = r->env->backend == BACKEND_AUTO && b == BACKEND_BPF &&
-			   probe_pick_backend(p, r->mode, false, why, sizeof(why)) == BACKEND_PERF;
-	if (b == BACKEND_PERF)
-		return probe_require_perf_report(p, r->mode);
-	return session_privilege_report() ?: probe_require_report(p, r->mode);
+	return r->backend->require_report(p, r->mode);
 }
 
 /* Everything that can be checked before touching the kernel or the output file. */
-static int session_check_report(struct recorder *r)
+static int session_check_report(struct recorder *r, struct probes *probes)
 {
 	const struct env *env = r->env;
-	struct probes probes;
 	int err;
 
-	err = probe_all_report(&probes);
+	err = probe_all_report(probes);
 	if (!err)
-		err = session_backend_report(r, &probes);
+		err = session_backend_report(r, probes);
+	if (!err)
+		err = r->backend->new_report(r, probes, &r->state);
 	if (err)
 		return err;
-	r->inflight_in_hash = !probes.have[PROBE_TASK_STORAGE];
-	r->loader = &load_skel;
-	if (probes.have[PROBE_LIGHT_SKELETON] && !r->inflight_in_hash)
-		r->loader = env->args ? &load_light_args : &load_light;
-	/* The perf backend reads its rings directly: nothing is staged, no flush adds its delay. */
-	r->staged = r->backend == BACKEND_BPF && probes.have[PROBE_RUN_ON_CPU];
-	r->task_cast = probes.have[PROBE_TASK_CAST];
-	if (env->args && r->backend == BACKEND_BPF && r->inflight_in_hash) {
-		fprintf(stderr, "sct-record: --args needs task storage for tracing programs (Linux "
-			"5.12); see sct-record --probe\n");
-		return -EOPNOTSUPP;
-	}
 	/* perf samples carry the argument registers but no user memory: no path strings */
 	if (env->args) {
-		err = host_info_args_report(&r->host, &r->args, env, r->backend == BACKEND_BPF);
+		err = host_info_args_report(&r->host, &r->args, env, r->backend->reads_paths);
 		if (err)
 			return err;
 	}
@@ -117,19 +88,7 @@ static int session_check_report(struct recorder *r)
 	return output_check_report(env);
 }
 
-/* --args: which argument of each syscall is a path, for the BPF programs. */
-static int session_path_args(struct recorder *r, int fd)
-{
-	for (__u32 nr = 0; nr < r->args.npath_args; nr++) {
-		__u8 v = r->args.path_args[nr];
-
-		if (v && bpf_map_update_elem(fd, &nr, &v, BPF_ANY))
-			return -errno;
-	}
-	return 0;
-}
-
-/* The ring buffer wait: a quarter of --flush-interval, at most POLL_TIMEOUT_NS, whole ms. */
+/* The backend's wait: a quarter of --flush-interval, at most POLL_TIMEOUT_NS, whole ms. */
 static int session_poll_ms(const struct env *env)
 {
 	uint64_t poll_ns = env->flush_interval_ns / 4;
@@ -140,103 +99,37 @@ static int session_poll_ms(const struct env *env)
 	return (int)(poll_ns / 1000000);
 }
 
-static int session_load_report(struct recorder *r)
+/* The cgroup resolver, before the attach: perf's -G events need the cgroup's path. */
+static int session_cgroups_report(struct recorder *r)
 {
-	const struct env *env = r->env;
-	int ncpus = libbpf_num_possible_cpus();
-	struct load_settings s = {
-		.self_tgid = getpid(),
-		.mode = r->mode,
-		.target_cgroup = r->target_cgroup,
-		.target_level = r->target_level,
-		/*
-		 * Past 1/8 of the buffer, wake the consumer: it then has 7/8 of the buffer (~65 ms
-		 * at 1,000,000 syscalls/s with the default size) to get a CPU before anything is lost.
-		 */
-		.wakeup_bytes = env->ringbuf_size / 8,
-		.max_tasks = r->mode == SCT_MODE_TARGETS ? env->max_tasks : 1,
-		/* At most one syscall in flight per task: the tasks bound the map. */
-		.max_inflight = env->max_tasks,
-		/* the children of the traced tasks that have not made a call yet: as many */
-		.max_forked = env->max_tasks,
-		.ringbuf_size = env->ringbuf_size,
-		.inflight_in_hash = r->inflight_in_hash,
-		.staged = r->staged,
-		.stage_age_ns = (uint64_t)session_poll_ms(env) * 1000000,
-		.ncpus = (__u32)ncpus,
-		.task_cast = r->task_cast,
-		.args = env->args,
-		.args_max = env->args_max,
-		.npath_args = r->args.npath_args ? r->args.npath_args : 1,
-		.compat_path_base = r->args.compat_base,
-	};
-	struct load_handles h;
-	int err;
-
-	if (ncpus <= 0) {
-		err = ncpus ? ncpus : -EINVAL;
-		fprintf(stderr, "sct-record: cannot count the possible CPUs: %s\n", strerror(-err));
-		return err;
-	}
-	/* Every failure below gets one message of ours; libbpf's own lines would only repeat it. */
-	libbpf_set_print(NULL);
-	err = r->loader->load(&r->skel, &s, &h);
-	if (err == -EPERM || err == -EACCES)
-		return privilege_error();
-	if (err) {
-		fprintf(stderr, "sct-record: cannot load the BPF programs (%s): %s\n", r->loader->name,
-			strerror(-err));
-		return err;
-	}
-	r->targets.map_fd = h.targets_fd;
-	r->stats_fd = h.stats_fd;
-	r->iter_prog_fd = h.iter_prog_fd;
-	r->stage_prog_fd = h.stage_prog_fd;
-	r->cpu_calls_fd = h.cpu_calls_fd;
-	r->cpu_calls_args_fd = h.cpu_calls_args_fd;
-	r->iter_mode = h.iter_mode;
-	r->snapshot_done = h.snapshot_done;
-	r->targets.count = h.ntargets;
-	if (env->args) {
-		err = session_path_args(r, h.path_args_fd);
-		if (err) {
-			fprintf(stderr, "sct-record: cannot fill the path_args map: %s\n", strerror(-err));
-			return err;
-		}
-	}
-	err = ringbuf_open(&r->rb, h.events_fd, env->ringbuf_size);
-	if (err) {
-		fprintf(stderr, "sct-record: cannot map the ring buffer: %s\n", strerror(-err));
-		return err;
-	}
-	if (r->staged)
-		err = stage_marks_open(&r->marks, h.stage_marks_fd, ncpus);
-	if (err)
-		fprintf(stderr, "sct-record: cannot map the CPUs' stage marks: %s\n", strerror(-err));
-	return err;
+	if (!r->host.cgroup_mount[0])
+		return 0;
+	r->cgroups = cgroups_new(r->host.cgroup_mount);
+	if (r->cgroups)
+		return 0;
+	fprintf(stderr, "sct-record: out of memory\n");
+	return -ENOMEM;
 }
 
-/* Targets from /proc, attach, /proc again, prune: no target task escapes the window. */
-static int session_attach_report(struct recorder *r, struct targets_result *res)
+/* auto: programs the probes accepted can still fail to load or attach; the fallback can run. */
+static int session_fall_back_report(struct recorder *r, const struct probes *p)
 {
-	int err = 0;
+	int err;
 
-	if (r->mode == SCT_MODE_TARGETS)
-		err = targets_fill(r);
-	if (!err) {
-		err = r->loader->attach(r->skel, r->inflight_in_hash, r->env->args);
-		if (err) {
-			fprintf(stderr, "sct-record: cannot attach the BPF programs: %s\n", strerror(-err));
-			return err;
-		}
-	}
-	if (!err && r->mode == SCT_MODE_TARGETS)
-		err = targets_fill(r);
-	if (!err && r->mode == SCT_MODE_TARGETS)
-		targets_prune(r, res);
-	if (err)
-		fprintf(stderr, "sct-record: cannot read the targets from /proc: %s\n", strerror(-err));
-	return err;
+	r->backend->destroy(r->state);
+	r->state = NULL;
+	targets_free(&r->targets);
+	memset(&r->targets, 0, sizeof(r->targets));
+	if (!r->env->quiet)
+		fprintf(stderr, "sct-record: backend auto: %s (the BPF programs did not load or "
+			"attach)\n", r->fallback->name);
+	r->backend = r->fallback;
+	r->fallback = NULL;
+	r->staged = false;
+	if (r->env->args && !r->backend->reads_paths)
+		r->host.info.args_paths = "none";
+	err = r->backend->new_report(r, p, &r->state);
+	return err ? err : r->backend->attach_report(r->state);
 }
 
 /*
@@ -248,50 +141,41 @@ static int session_attach_report(struct recorder *r, struct targets_result *res)
  * is read. A timeout of at most a quarter of --flush-interval, and a writer interval of what
  * the timeouts leave, put every event in the file within --flush-interval of its submission.
  */
-static void session_timing(struct recorder *r, uint64_t *writer_interval_ns)
+static uint64_t session_writer_interval(const struct recorder *r)
 {
-	r->poll_ms = session_poll_ms(r->env);
-	*writer_interval_ns = r->env->flush_interval_ns -
-			      (r->staged ? 3 : 2) * (uint64_t)r->poll_ms * 1000000;
+	return r->env->flush_interval_ns - (r->staged ? 3 : 2) * (uint64_t)r->poll_ms * 1000000;
 }
 
-int session_open_report(struct recorder *r)
+/*
+ * What opens every file of the recording after its HEADER: TASK records of the traced tasks
+ * alive now (the backend's own walk), and the traced cgroup's CGROUP record under -G.
+ */
+static int session_file_start(void *ctx)
 {
-	struct sct_writer_opts opts = { 0 };
+	struct recorder *r = ctx;
+	int err = r->backend->file_start(r->state);
 
-	session_timing(r, &opts.flush_interval_ns);
-	r->host.info.backend = r->backend_name;
-	if (r->backend == BACKEND_PERF || r->env->nevents)
-		r->host.info.sample_cgroup = r->sample_cgroup ? "kernel" : "recorder";
-
-	if (r->host.cgroup_mount[0]) {
-		r->cgroups = cgroups_new(r->host.cgroup_mount);
-		if (!r->cgroups) {
-			fprintf(stderr, "sct-record: out of memory\n");
-			return -ENOMEM;
-		}
-	}
-	return rotate_open_report(r, &opts);
-}
-
-int session_file_start(struct recorder *r)
-{
-	int err;
-
-	if (r->backend == BACKEND_PERF) {
-		/* the first file opens before the perf events: perf_start_report() starts it */
-		if (!r->perf)
-			return 0;
-		err = perf_file_start(r->perf);
-	} else {
-		err = snapshot_tasks(r);
-	}
 	if (!err && r->mode == SCT_MODE_CGROUP)
 		err = events_note_cgroup(r, r->target_cgroup, clock_now_ns());
 	return err;
 }
 
-int session_ready_report(struct recorder *r, int err, const char *path)
+/* The trace: rotate.c's first file, or the flight recorder, with its start. */
+static int session_open_report(struct recorder *r)
+{
+	struct sct_writer_opts opts = { .flush_interval_ns = session_writer_interval(r) };
+
+	r->host.info.backend = r->backend->name;
+	if (r->backend->samples || r->env->nevents)
+		r->host.info.sample_cgroup = r->sample_cgroup ? "kernel" : "recorder";
+	return rotate_open_report(r, &opts, session_file_start, r);
+}
+
+/*
+ * The start is written (err: the first error writing it): flush it, print the ready line
+ * "tracing N tasks (READY)" and release the command after --.
+ */
+static int session_ready_report(struct recorder *r, int err, const char *ready)
 {
 	if (!err)
 		err = sct_writer_flush(r->writer);
@@ -302,7 +186,7 @@ int session_ready_report(struct recorder *r, int err, const char *path)
 	}
 	if (!r->env->quiet)
 		fprintf(stderr, "sct-record: tracing %llu task%s (%s)\n", (unsigned long long)r->tasks,
-			stats_plural(r->tasks), path);
+			stats_plural(r->tasks), ready);
 	/* Stopped while starting: the loop ends at once, so the command must never start. */
 	if (record_exiting) {
 		command_abort(&r->cmd);
@@ -314,18 +198,23 @@ int session_ready_report(struct recorder *r, int err, const char *path)
 	return err;
 }
 
-/* The targets-full warning after the file's start, then the ready line. */
-static int session_start_report(struct recorder *r, const struct targets_result *res)
+/* Live: the backend's start, the targets-full warning after the file's start, the ready line. */
+static int session_start_report(struct recorder *r)
 {
-	char path[64];
-	int err = 0;
+	uint64_t not_fit = 0;
+	char ready[64];
+	int err;
 
-	if (res->not_fit)
-		err = stats_targets_full(r, res->not_fit, true);
-	snprintf(path, sizeof(path), "%s, %s, %s", r->loader->name,
-		 r->inflight_in_hash ? "tid hash map" : "task storage",
-		 r->staged ? "staged" : "unstaged");
-	return session_ready_report(r, err, path);
+	r->start_ns = clock_now_ns();
+	r->status_ns = r->start_ns;
+	r->status_tty = !r->env->quiet && isatty(STDERR_FILENO);
+	r->sweep_ns = r->start_ns;
+	err = r->backend->start_report(r->state, &not_fit, ready, sizeof(ready));
+	if (err)
+		return err;
+	if (not_fit)
+		err = stats_targets_full(r, not_fit, true);
+	return session_ready_report(r, err, ready);
 }
 
 /* Whether recording should stop now. */
@@ -340,12 +229,12 @@ static bool session_done(struct recorder *r, uint64_t now_ns)
 	/* Reaping also keeps the finished command from lingering as a zombie. */
 	if (command_reaped(&r->cmd) && r->mode != SCT_MODE_TARGETS)
 		return true;
-	return r->mode == SCT_MODE_TARGETS && !targets_any(r);
+	return r->mode == SCT_MODE_TARGETS && !r->backend->tracing(r->state);
 }
 
 /*
- * A key left behind by a dead task makes no records; a second with records proves some
- * target alive and skips the sweep (it walks every bucket of the map: ~1 ms here).
+ * A target left behind by a dead task makes no records; a second with records proves some
+ * target alive and skips the sweep (it walks every target: ~1 ms here).
  */
 static void session_sweep(struct recorder *r, uint64_t now_ns)
 {
@@ -353,48 +242,23 @@ static void session_sweep(struct recorder *r, uint64_t now_ns)
 
 	r->sweep_ns = now_ns;
 	if (records == r->sweep_records)
-		targets_sweep(r);
+		r->backend->sweep(r->state);
 	r->sweep_records = records;
-}
-
-/* The stages a poll timeout old to the ring buffer, at each wakeup; every stage at stop. */
-static int session_stage_flush(struct recorder *r, bool final)
-{
-	int err;
-
-	if (!r->staged)
-		return 0;
-	if (final)
-		err = stage_flush_all(r->stage_prog_fd);
-	else
-		err = stage_flush_old(&r->marks, r->stage_prog_fd, clock_now_ns(),
-				      (uint64_t)r->poll_ms * 1000000);
-	if (err)
-		fprintf(stderr, "sct-record: cannot flush the per-CPU stages: %s\n", strerror(-err));
-	return err;
 }
 
 static int session_loop(struct recorder *r)
 {
 	uint64_t now_ns;
-	int64_t n;
 	int err;
 
 	for (;;) {
-		err = ringbuf_wait(&r->rb, r->poll_ms);
-		if (!err)
-			err = session_stage_flush(r, false);
+		err = r->backend->poll(r->state, r->poll_ms);
 		if (err)
 			return err;
-		n = ringbuf_consume(&r->rb, events_handle, r);
-		if (n < 0)
-			return r->err ? r->err : (int)n;
 		now_ns = clock_now_ns();
-		err = perf_sampler_read(r->sampler, now_ns);
+		err = sct_writer_flush_if_due(r->writer, now_ns);
 		if (!err)
-			err = sct_writer_flush_if_due(r->writer, now_ns);
-		if (!err)
-			err = stats_check(r, now_ns);
+			err = r->backend->check(r->state, now_ns);
 		if (!err)
 			err = rotate_tick_report(r, now_ns);
 		if (err)
@@ -405,25 +269,6 @@ static int session_loop(struct recorder *r)
 		if (session_done(r, now_ns))
 			return 0;
 	}
-}
-
-/* Detach first, so that every event is in the ring buffer and the in-flight set is final. */
-static int session_drain(struct recorder *r)
-{
-	int64_t n;
-	int err;
-
-	r->loader->detach(r->skel);
-	err = session_stage_flush(r, true);
-	if (err)
-		return err;
-	n = ringbuf_consume(&r->rb, events_handle, r);
-	err = n < 0 ? (int)n : stats_check(r, clock_now_ns());
-	if (!err)
-		err = perf_sampler_drain(r->sampler);
-	if (!err)
-		err = snapshot_inflight(r);
-	return r->err ? r->err : err;
 }
 
 static void session_summary(struct recorder *r)
@@ -448,22 +293,16 @@ static void session_summary(struct recorder *r)
 
 static void session_destroy(struct recorder *r)
 {
-	perf_sampler_free(r->sampler);
-	r->sampler = NULL;
-	ringbuf_close(&r->rb);
-	stage_marks_close(&r->marks);
-	if (r->skel) {
-		r->loader->detach(r->skel);
-		r->loader->destroy(r->skel);
-	}
+	if (r->backend)
+		r->backend->destroy(r->state);
+	r->state = NULL;
 	rotate_free(r);
 	cgroups_free(r->cgroups);
 	targets_free(&r->targets);
-	r->skel = NULL;
 	r->cgroups = NULL;
 }
 
-int session_close_report(struct recorder *r, int err)
+static int session_close_report(struct recorder *r, int err)
 {
 	/* Our terminal back from raw mode before the last lines are printed. */
 	command_relay_end(&r->cmd);
@@ -474,72 +313,42 @@ int session_close_report(struct recorder *r, int err)
 	return err;
 }
 
-/* The session with the bpf backend, or with perf when it is the one picked. */
 static int session_record(struct recorder *r)
 {
-	struct targets_result res = { 0 };
+	struct probes probes;
 	int err;
 
 	command_init(&r->cmd);
-	ringbuf_init(&r->rb);
-	stage_marks_init(&r->marks);
 	r->mode = r->env->all ? SCT_MODE_ALL : r->env->cgroup ? SCT_MODE_CGROUP : SCT_MODE_TARGETS;
+	r->poll_ms = session_poll_ms(r->env);
 	host_info_fill(&r->host, r->env);
-	err = session_check_report(r);
+	err = session_check_report(r, &probes);
 	if (err)
-		return err;
-	if (r->backend == BACKEND_PERF)
-		return perf_session_run(r);
+		goto out_destroy;
 	if (r->env->cmd) {
 		err = command_start_report(&r->cmd, r->env);
 		if (err) {
 			r->cmd_status = command_status(&r->cmd);
-			return err;
+			goto out_destroy;
 		}
 	}
-	err = session_load_report(r);
-	/* -e: perf events opened by the /proc passes of the attach, beside the programs. */
-	if (!err && r->env->nevents) {
-		r->sampler = perf_sampler_new_report(r, &err);
-		if (err)
-			goto out_abort;
-	}
+	err = session_cgroups_report(r);
 	if (!err)
-		err = session_attach_report(r, &res);
-	/* auto: programs the probes accepted can still fail to load or attach; perf can run. */
-	if (err && r->perf_fallback && !record_exiting) {
-		session_destroy(r);
-		if (!r->env->quiet)
-			fprintf(stderr, "sct-record: backend auto: perf (the BPF programs did not load or "
-				"attach)\n");
-		r->backend = BACKEND_PERF;
-		r->backend_name = "perf";
-		r->staged = false;
-		if (r->env->args)
-			r->host.info.args_paths = "none";
-		return perf_session_run(r);
-	}
+		err = r->backend->attach_report(r->state);
+	if (err && r->fallback && !record_exiting)
+		err = session_fall_back_report(r, &probes);
 	if (err)
 		goto out_abort;
 	err = session_open_report(r);
-	if (err)
-		goto out_discard;
-	r->start_ns = clock_now_ns();
-	r->status_ns = r->start_ns;
-	r->status_tty = !r->env->quiet && isatty(STDERR_FILENO);
-	r->sweep_ns = r->start_ns;
-	err = perf_sampler_start_report(r->sampler, r->rb.epoll_fd);
-	if (err)
-		fprintf(stderr, "sct-record: cannot start sampling the -e tracepoints: %s\n", strerror(-err));
 	if (!err)
-		err = session_start_report(r, &res);
+		err = session_start_report(r);
 	if (err)
 		goto out_discard;
 
 	err = session_loop(r);
 	command_stop(&r->cmd, r->env);
 	if (!err)
-		err = session_drain(r);
+		err = r->backend->drain(r->state);
 	err = session_close_report(r, err);
 	session_destroy(r);
 	r->cmd_status = command_finish_report(&r->cmd, r->env);
@@ -549,6 +358,7 @@ out_discard:
 	rotate_discard(r);
 out_abort:
 	command_abort(&r->cmd);
+out_destroy:
 	session_destroy(r);
 	return err;
 }

@@ -1,8 +1,11 @@
 /* SPDX-License-Identifier: BSD-2-Clause */
 /*
  * sct-record internals shared by the files of record/. Each file does one job; this header
- * holds the settings (struct env), the running recorder (struct recorder) and the functions
- * one file offers the others.
+ * holds the settings (struct env), the running recorder (struct recorder) and the session's
+ * functions. The folders have their own headers, included here: host/host.h (what the
+ * recorder learns of the host), output/output.h (records into the trace), backend.h (the
+ * interface every backend implements); a backend's own header (bpf/bpf_backend.h,
+ * perf/perf.h) is for its folder only.
  *
  * Error convention: functions return 0 or a negative errno (libsct calls may also return
  * -SCT_E*); the caller that can say what to do prints the one message. Functions whose name
@@ -28,7 +31,7 @@
 #define NSEC_PER_SEC 1000000000ull
 
 /* --backend: what records the syscalls. */
-enum record_backend {
+enum record_backend_id {
 	BACKEND_AUTO = 0,        /* bpf when its programs can load and attach, else perf */
 	BACKEND_BPF,             /* tp_btf programs, pairing in the kernel */
 	BACKEND_PERF,            /* perf_event_open() on tracepoints, pairing in userspace */
@@ -61,7 +64,7 @@ struct env {
 	uint32_t rotate_count;   /* --rotate-count; 0 = keep every file */
 	uint64_t snapshot_size;  /* --snapshot, bytes; 0 = no flight recorder */
 	bool snapshot_on_exit;   /* --snapshot-on-exit */
-	unsigned backend;        /* --backend: enum record_backend */
+	unsigned backend;        /* --backend: enum record_backend_id */
 	char **events;           /* -e GROUP:NAME tracepoints sampled into SAMPLE records */
 	size_t nevents;
 	bool args;               /* --args: SYSCALL records carry arguments and paths */
@@ -84,42 +87,25 @@ uint32_t host_default_max_tasks(void);
 int read_file_u64(const char *path, uint64_t *out);
 
 #include "host/host.h"
-#include "bpf/bpf_backend.h"
 #include "output/output.h"
+#include "backend.h"
 
 /* Monotonic clock, the clock of bpf_ktime_get_ns(). */
 uint64_t clock_now_ns(void);
 
 /* The running recorder. */
-struct loader;
-
 struct recorder {
 	const struct env *env;
 	uint32_t mode;              /* enum sct_mode */
 	uint64_t target_cgroup;
 	uint32_t target_level;
 	struct host_info host;
-	unsigned backend;           /* enum record_backend, never AUTO once picked */
-	const char *backend_name;   /* "bpf" or "perf": the HEADER says it */
-	bool sample_cgroup;         /* perf: samples carry the kernel's cgroup id */
-	bool perf_fallback;         /* auto took bpf, and perf can run if bpf fails to start */
-	struct perf_backend *sampler; /* bpf backend with -e: the perf events of the tracepoints */
-	struct perf_backend *perf;  /* perf backend, once its events are open (each file's TASKs) */
-	const struct loader *loader; /* load.h: which skeleton */
-	void *skel;                 /* the loader's skeleton */
-	bool inflight_in_hash;      /* no task storage: in-flight syscalls in a hash map */
-	int stats_fd;               /* map of the loaded skeleton */
+	const struct record_backend *backend; /* backend.h: what records, once picked */
+	void *state;                /* the backend's private state */
+	const struct record_backend *fallback; /* auto: what runs if backend fails to attach */
+	bool sample_cgroup;         /* perf samples carry the kernel's cgroup id */
+	bool staged;                /* events wait in a per-CPU stage: one more poll before read */
 	struct targets targets;
-	int iter_prog_fd;
-	int stage_prog_fd;          /* stage_flush_cpu, when SYSCALL events are staged */
-	int cpu_calls_fd;           /* the calls in flight on each CPU (bpf/sct.bpf.c cpu_calls) */
-	int cpu_calls_args_fd;      /* the same under --args (cpu_calls_args) */
-	bool staged;
-	bool task_cast;             /* sys_enter casts its slot's task address (bpf_rdonly_cast) */
-	struct stage_marks marks;   /* when SYSCALL events are staged */
-	__u32 *iter_mode;           /* the iterator's switch, in the mapped .bss */
-	bool *snapshot_done;        /* the BPF side's: the first TASK snapshot is written */
-	struct ringbuf rb;
 	struct sct_writer *writer;
 	struct cgroups *cgroups;
 	struct rotation *rot;       /* rotate.c: the files of the recording */
@@ -130,7 +116,7 @@ struct recorder {
 	uint64_t last_cgroup;       /* cgroup id of the previous SYSCALL record: known */
 	uint64_t tasks;             /* tasks traced at start */
 	uint64_t start_ns;
-	int poll_ms;                /* ring buffer wait, from --flush-interval */
+	int poll_ms;                /* the backend's wait in poll(), from --flush-interval */
 	struct command cmd;         /* after -- */
 	int cmd_status;             /* exit status for a command that could not run, or 0 */
 	/* stats.c state */
@@ -145,26 +131,8 @@ struct recorder {
 	uint64_t sweep_records;     /* records written at that time */
 };
 
-/* lifecycle.c: load, attach, loop, drain. */
+/* lifecycle.c: the recording, start to end, over the backend picked. */
 int session_run(struct recorder *r);
-/*
- * The steps both backends share: create the trace (rotate.c's first file, or the flight
- * recorder), and close it with the summary line.
- */
-int session_open_report(struct recorder *r);
-int session_close_report(struct recorder *r, int err);
-/*
- * The start is written (err: the first error writing it): flush it, print the ready line
- * "tracing N tasks (PATH)" and release the command after --.
- */
-int session_ready_report(struct recorder *r, int err, const char *path);
-/*
- * What opens every file of the recording after its HEADER: TASK records of the traced tasks
- * alive now (the backend's own walk), and the traced cgroup's CGROUP record under -G.
- */
-RECORD_MUST_CHECK int session_file_start(struct recorder *r);
-/* Root, or CAP_BPF and CAP_PERFMON; otherwise says so and returns -EPERM. */
-int session_privilege_report(void);
 
 extern volatile sig_atomic_t record_exiting;
 extern volatile sig_atomic_t record_hup;       /* SIGHUP: next file, or reopen -o */

@@ -1,7 +1,9 @@
 /* SPDX-License-Identifier: BSD-2-Clause */
 /*
- * record/bpf/: the BPF backend's ring buffer consumer, per-CPU stage flush and task iterator
- * snapshot. Included through record.h; the error convention is record.h's.
+ * record/bpf/: the BPF backend (backend.h's bpf_backend): the skeleton loaded by load.h's
+ * loaders, its ring buffer consumer, per-CPU stage flush and task iterator snapshot, and its
+ * private state. Only record/bpf/ includes this, after record.h; the error convention is
+ * record.h's.
  */
 #ifndef SCT_RECORD_BPF_BACKEND_H
 #define SCT_RECORD_BPF_BACKEND_H
@@ -14,9 +16,7 @@
 
 #include "sct.h"
 #include "../../bpf/sct_events.h"
-
-struct env;
-struct recorder;
+#include "../record.h"
 
 /* ringbuf.c: the BPF ring buffer consumer. */
 typedef int (*ringbuf_fn)(void *ctx, void *data, size_t size);
@@ -58,8 +58,32 @@ int stage_flush_old(const struct stage_marks *sm, int prog_fd, uint64_t now_ns, 
 int stage_flush_all(int prog_fd);
 
 
+struct loader;
+struct perf_backend;
+
+/* The backend's private state: what it loaded and maps, for the session's one recording. */
+struct bpf_state {
+	struct recorder *r;
+	const struct loader *loader; /* load.h: which skeleton */
+	void *skel;                 /* the loader's skeleton */
+	bool inflight_in_hash;      /* no task storage: in-flight syscalls in a hash map */
+	bool task_cast;             /* sys_enter casts its slot's task address (bpf_rdonly_cast) */
+	bool staged;                /* SYSCALL events staged per CPU */
+	int stats_fd;               /* map of the loaded skeleton */
+	int iter_prog_fd;
+	int stage_prog_fd;          /* stage_flush_cpu, when SYSCALL events are staged */
+	int cpu_calls_fd;           /* the calls in flight on each CPU (bpf/sct.bpf.c cpu_calls) */
+	int cpu_calls_args_fd;      /* the same under --args (cpu_calls_args) */
+	struct stage_marks marks;   /* when SYSCALL events are staged */
+	__u32 *iter_mode;           /* the iterator's switch, in the mapped .bss */
+	bool *snapshot_done;        /* the BPF side's: the first TASK snapshot is written */
+	struct ringbuf rb;
+	struct perf_backend *sampler; /* -e: the perf events of the tracepoints */
+	uint64_t not_fit;           /* live targets the map had no room for at start */
+};
+
 /* snapshot.c: the task iterator: TASK records at start, unfinished syscalls at stop. */
-RECORD_MUST_CHECK int snapshot_tasks(struct recorder *r);
-RECORD_MUST_CHECK int snapshot_inflight(struct recorder *r);
+RECORD_MUST_CHECK int snapshot_tasks(struct bpf_state *b);
+RECORD_MUST_CHECK int snapshot_inflight(struct bpf_state *b);
 
 #endif

@@ -242,18 +242,6 @@ static bool probe_raw_syscalls(char *why, size_t cap)
 	return true;
 }
 
-bool probe_has_cap(unsigned cap)
-{
-	struct __user_cap_header_struct hdr = { .version = _LINUX_CAPABILITY_VERSION_3 };
-	struct __user_cap_data_struct data[2] = { { 0 } };
-
-	if (geteuid() == 0)
-		return true;
-	if (syscall(SYS_capget, &hdr, data))
-		return false;
-	return data[cap / 32].effective & (1u << (cap % 32));
-}
-
 /* One source of truth: --probe's lines, SCT_RECORD_FORCE's names, the stop messages. */
 static const struct feature features[PROBE_COUNT] = {
 	[PROBE_BTF] = { false, "btf", "BTF (CONFIG_DEBUG_INFO_BTF=y)", "5.4", NULL, probe_btf },

@@ -18,6 +18,16 @@
 struct env;
 struct recorder;
 
+/* capabilities.c: the recorder's privileges. */
+/* Whether cap (CAP_*) is in the effective set; always for root. */
+bool capabilities_have(unsigned cap);
+/* Root, or CAP_BPF and CAP_PERFMON (or CAP_SYS_ADMIN): what loading the programs needs. */
+bool capabilities_bpf(void);
+/* Says that loading BPF programs needs those privileges; returns -EPERM. */
+int capabilities_bpf_denied(void);
+/* capabilities_bpf(), or capabilities_bpf_denied(). */
+int capabilities_bpf_report(void);
+
 /* cgroup_paths.c: cgroup v2 id -> path under the mount. */
 struct cgroups;
 /* Find the cgroup2 mount in /proc/self/mountinfo into buf; -ENOENT if there is none. */

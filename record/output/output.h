@@ -88,10 +88,16 @@ int output_close(struct sct_writer *w, uint64_t *bytes);
  */
 struct rotation;
 /*
- * Open the first file (or the flight recorder) with its start (session_file_start());
- * prints its message on failure. opts: of every writer of the recording.
+ * What opens every file (and snapshot) of the recording after its HEADER, and nothing
+ * before it: the recorder's TASK records of the traced tasks alive now. 0 or -errno.
  */
-int rotate_open_report(struct recorder *r, const struct sct_writer_opts *opts);
+typedef int (*rotate_start_fn)(void *ctx);
+/*
+ * Open the first file (or the flight recorder) with its start (start(ctx), as every later
+ * file); prints its message on failure. opts: of every writer of the recording.
+ */
+int rotate_open_report(struct recorder *r, const struct sct_writer_opts *opts, rotate_start_fn start,
+		       void *ctx);
 /*
  * Once per poll: SIGHUP (next file, or reopen -o), a file past --rotate-size or
  * --rotate-interval, SIGUSR2 (a snapshot). Prints its message on failure.
@@ -112,8 +118,9 @@ void rotate_free(struct recorder *r);
  * complete file on SIGUSR2. Memory: --snapshot bytes of blocks plus the block being built.
  */
 struct flight;
-/* r->writer becomes a writer (of opts) whose blocks go to the ring. */
-int flight_open(struct recorder *r, const struct sct_writer_opts *opts);
+/* r->writer becomes a writer (of opts) whose blocks go to the ring; start: each snapshot's. */
+int flight_open(struct recorder *r, const struct sct_writer_opts *opts, rotate_start_fn start,
+		void *ctx);
 /* A record of the block being built uses cgroup id: its snapshot names it. */
 void flight_note_cgroup(struct flight *f, uint64_t id);
 /*
@@ -136,8 +143,12 @@ RECORD_MUST_CHECK int events_note_cgroup(struct recorder *r, uint64_t id, uint64
 RECORD_MUST_CHECK int events_warning(struct recorder *r, uint32_t kind, uint64_t count, const char *text);
 
 
-/* stats.c: BPF counters -> LOST/WARNING records; the live status line. */
-RECORD_MUST_CHECK int stats_check(struct recorder *r, uint64_t now_ns);
+/* stats.c: loss counters -> LOST/WARNING records; the live status line. */
+/*
+ * The backend's loss counters, totals since the start, into LOST records (and WARNING records
+ * for targets that found no room) for what they grew by since the last check.
+ */
+RECORD_MUST_CHECK int stats_check(struct recorder *r, const struct sct_stats *counters, uint64_t now_ns);
 /* The WARNING record (and stderr line) for count tasks that found no room, at start or later. */
 RECORD_MUST_CHECK int stats_targets_full(struct recorder *r, uint64_t count, bool at_start);
 void stats_status(struct recorder *r, uint64_t now_ns);

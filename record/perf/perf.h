@@ -226,11 +226,6 @@ int perf_proc_walk(perf_tid_fn fn, void *ctx);
 
 /* perf_backend.c ----------------------------------------------------------------------- */
 
-/* The session with the perf backend, once lifecycle.c has done the shared checks. */
-int perf_session_run(struct recorder *r);
-/* TASK records of the traced tasks alive now, for a file after the first (rotation). */
-int perf_file_start(struct perf_backend *b);
-
 /*
  * -e beside the bpf backend: perf events of the -e tracepoints only, for the same targets,
  * written as SAMPLE records. new: before bpf's /proc passes (which then open each target

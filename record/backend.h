@@ -1,0 +1,58 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
+/*
+ * What records the syscalls: the interface between the session (lifecycle.c), which owns the
+ * one lifecycle and loop, and a backend (a folder of record/), which owns its kernel objects
+ * in a private state. The session calls, in this order:
+ *
+ *   new_report     at the checks, before the command or the output: the probes say what
+ *                  this kernel offers; refuses what the backend cannot do (prints why)
+ *   attach_report  after the command is forked (held): load, open, attach, and the targets
+ *                  read from /proc around it, so that no target escapes; before the trace
+ *                  opens. A failure here under --backend auto may fall back (see below)
+ *   file_start     each file's start (after its HEADER): TASK records of the traced tasks
+ *                  alive now; the first call is the recording's first file
+ *   start_report   the first file started: what must run before the ready line; says the
+ *                  tasks that found no room and the words of the ready line
+ *   poll           the loop: wait up to timeout_ms, read what the kernel made into records
+ *   check          the loop: the kernel's loss counters into LOST/WARNING records
+ *   sweep          the loop, once a second without records: drop targets that are gone
+ *   tracing        the loop: whether any target is left (thread targets)
+ *   drain          at stop: detach, then every event still held into records
+ *   destroy        always, once new_report has run (accepts a state never attached)
+ *
+ * Functions return 0 or a negative errno; those ending in _report print their own message.
+ * Adding a backend: a folder with its struct record_backend, a value of enum record_backend
+ * (record.h) and its line in lifecycle.c's table, its name in cli.c's --backend names.
+ */
+#ifndef SCT_RECORD_BACKEND_H
+#define SCT_RECORD_BACKEND_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+struct probes;
+struct recorder;
+
+struct record_backend {
+	const char *name;         /* --backend NAME, and the HEADER's backend */
+	bool reads_paths;         /* --args: path strings read from user memory at the call */
+	bool samples;             /* records made of perf samples: the HEADER says whose cgroup ids */
+	/* The kernel features the backend needs for r->mode; prints the first one missing. */
+	int (*require_report)(const struct probes *p, unsigned mode);
+	int (*new_report)(struct recorder *r, const struct probes *p, void **state);
+	int (*attach_report)(void *state);
+	int (*file_start)(void *state);
+	int (*start_report)(void *state, uint64_t *not_fit, char *ready, size_t cap);
+	int (*poll)(void *state, int timeout_ms);
+	int (*check)(void *state, uint64_t now_ns);
+	void (*sweep)(void *state);
+	bool (*tracing)(void *state);
+	int (*drain)(void *state);
+	void (*destroy)(void *state);
+};
+
+extern const struct record_backend bpf_backend;
+extern const struct record_backend perf_backend;
+
+#endif
