@@ -21,8 +21,9 @@
  *   destroy        always, once new_report has run (accepts a state never attached)
  *
  * Functions return 0 or a negative errno; those ending in _report print their own message.
- * Adding a backend: a folder with its struct record_backend, a value of enum record_backend
- * (record.h) and its line in lifecycle.c's table, its name in cli.c's --backend names.
+ * Adding a backend: a folder that defines its struct record_backend NAME_backend, and its line
+ * in RECORD_BACKENDS (then --backend NAME runs it; --backend auto picks from probe.c's
+ * probe_pick_backend()).
  */
 #ifndef SCT_RECORD_BACKEND_H
 #define SCT_RECORD_BACKEND_H
@@ -52,7 +53,17 @@ struct record_backend {
 	void (*destroy)(void *state);
 };
 
-extern const struct record_backend bpf_backend;
-extern const struct record_backend perf_backend;
+/*
+ * Every backend, X(ID, NAME): BACKEND_ID in enum record_backend_id (record.h), NAME its
+ * --backend name and the prefix of its NAME_backend. The one list: the --backend names, the
+ * session's table and the enum come from it.
+ */
+#define RECORD_BACKENDS(X) \
+	X(BPF, bpf)   /* tp_btf programs, pairing in the kernel */ \
+	X(PERF, perf) /* perf_event_open() on tracepoints, pairing in userspace */
+
+#define RECORD_BACKEND_EXTERN(ID, NAME) extern const struct record_backend NAME##_backend;
+RECORD_BACKENDS(RECORD_BACKEND_EXTERN)
+#undef RECORD_BACKEND_EXTERN
 
 #endif

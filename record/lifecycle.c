@@ -15,16 +15,17 @@
 #include <unistd.h>
 
 #include "record.h"
-#include "bpf/probe.h"
+#include "probe.h"
 
 #define POLL_TIMEOUT_NS (100 * 1000 * 1000ull)
 #define SWEEP_PERIOD_NS NSEC_PER_SEC
 
 /* --backend's values (enum record_backend_id) to backends. */
-static const struct record_backend *const backends[] = {
-	[BACKEND_BPF] = &bpf_backend,
-	[BACKEND_PERF] = &perf_backend,
+#define SESSION_BACKEND(ID, NAME) [BACKEND_##ID] = &NAME##_backend,
+static const struct record_backend *const backends[BACKEND_COUNT] = {
+	RECORD_BACKENDS(SESSION_BACKEND)
 };
+#undef SESSION_BACKEND
 
 /* --backend: the one asked for, or what auto finds usable, said in one stderr line. */
 static int session_backend_report(struct recorder *r, const struct probes *p)

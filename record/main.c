@@ -8,7 +8,7 @@
 #include <string.h>
 
 #include "record.h"
-#include "bpf/probe.h"
+#include "probe.h"
 
 volatile sig_atomic_t record_exiting;
 volatile sig_atomic_t record_hup;

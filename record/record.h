@@ -23,6 +23,7 @@
 
 #include "sct.h"
 #include "../bpf/sct_events.h"
+#include "backend.h"
 
 #define RECORD_NAME "sct-record"
 #define RECORD_VERSION "1.0.0"
@@ -30,12 +31,14 @@
 
 #define NSEC_PER_SEC 1000000000ull
 
-/* --backend: what records the syscalls. */
+/* --backend: what records the syscalls (backend.h's RECORD_BACKENDS). */
+#define RECORD_BACKEND_ID(ID, NAME) BACKEND_##ID,
 enum record_backend_id {
 	BACKEND_AUTO = 0,        /* bpf when its programs can load and attach, else perf */
-	BACKEND_BPF,             /* tp_btf programs, pairing in the kernel */
-	BACKEND_PERF,            /* perf_event_open() on tracepoints, pairing in userspace */
+	RECORD_BACKENDS(RECORD_BACKEND_ID)
+	BACKEND_COUNT
 };
+#undef RECORD_BACKEND_ID
 
 /* Every command-line setting, with its default from env_init(). */
 struct env {
@@ -88,7 +91,6 @@ int read_file_u64(const char *path, uint64_t *out);
 
 #include "host/host.h"
 #include "output/output.h"
-#include "backend.h"
 
 /* Monotonic clock, the clock of bpf_ktime_get_ns(). */
 uint64_t clock_now_ns(void);

@@ -15,7 +15,7 @@
 
 #include "bpf_backend.h"
 #include "load.h"
-#include "probe.h"
+#include "../probe.h"
 #include "../perf/perf.h"
 
 static int bpf_require_report(const struct probes *p, unsigned mode)

@@ -17,7 +17,7 @@
 #include <unistd.h>
 
 #include "perf.h"
-#include "../bpf/probe.h"
+#include "../probe.h"
 
 /* No PERF_SAMPLE_CPU: each CPU has its own ring, 16 bytes a syscall saved. */
 #define PERF_SAMPLE_BASE (PERF_SAMPLE_IDENTIFIER | PERF_SAMPLE_TID | PERF_SAMPLE_TIME | \

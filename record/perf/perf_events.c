@@ -21,7 +21,6 @@
 #include <linux/capability.h>
 
 #include "perf.h"
-#include "../bpf/probe.h"
 
 #define ID_HASH_MIN 1024
 

@@ -1,10 +1,11 @@
 // SPDX-License-Identifier: BSD-2-Clause
 /*
- * Kernel feature probes: what the programs of bpf/ use, checked before anything is loaded,
- * through libbpf's probes where they can answer and small direct checks where they cannot
- * (libbpf 1.1 cannot load a tracing program without a BTF attach target). All of them cost
- * ~0.5 ms of CPU here: none reads the vmlinux BTF, whose parsing would cost ~60 ms and the
- * light skeleton its advantage.
+ * Kernel feature probes of both backends, for --probe and --backend auto's pick: what the
+ * programs of bpf/ use (perf/'s own probes are perf_events.c's), checked before anything is
+ * loaded, through libbpf's probes where they can answer and small direct checks where they
+ * cannot (libbpf 1.1 cannot load a tracing program without a BTF attach target). All of them
+ * cost ~0.5 ms of CPU here: none reads the vmlinux BTF, whose parsing would cost ~60 ms and
+ * the light skeleton its advantage.
  */
 #include <errno.h>
 #include <stdio.h>
@@ -18,8 +19,8 @@
 #include <bpf/bpf.h>
 #include <bpf/libbpf.h>
 
-#include "../record.h"
-#include "../perf/perf.h"
+#include "record.h"
+#include "perf/perf.h"
 #include "probe.h"
 
 #define BTF_PATH "/sys/kernel/btf/vmlinux"
