@@ -1,13 +1,9 @@
 // SPDX-License-Identifier: BSD-2-Clause
 /*
- * The BPF per-CPU counters -> LOST and WARNING records, so a trace never loses data
- * silently; and the live status line on a terminal.
+ * The backend's loss counters (the BPF per-CPU counters, summed) -> LOST and WARNING
+ * records, so a trace never loses data silently; and the live status line on a terminal.
  */
-#include <errno.h>
 #include <stdio.h>
-#include <stdlib.h>
-#include <string.h>
-#include <unistd.h>
 
 #include "../record.h"
 
