@@ -2,7 +2,7 @@
 /*
  * One recording session over the backend picked (backend.h): check, attach (the targets
  * read from /proc around it), open the trace, snapshot the tasks, go live, poll, stop, drain,
- * close. The order (README "Startup order") is what keeps any task created after the ready
+ * close. The order (sct-record(8), "Startup order") is what keeps any task created after the ready
  * line from escaping the trace.
  */
 #include <errno.h>
