@@ -236,7 +236,7 @@ static int bpf_poll(void *state, int timeout_ms)
 		err = bpf_stage_flush(b, false);
 	if (err)
 		return err;
-	n = ringbuf_consume(&b->rb, events_handle, b->r);
+	n = ringbuf_consume(&b->rb, bpf_events_handle, b->r);
 	if (n < 0)
 		return b->r->err ? b->r->err : (int)n;
 	return perf_sampler_read(b->sampler, clock_now_ns());
@@ -301,7 +301,7 @@ static int bpf_drain(void *state)
 	err = bpf_stage_flush(b, true);
 	if (err)
 		return err;
-	n = ringbuf_consume(&b->rb, events_handle, r);
+	n = ringbuf_consume(&b->rb, bpf_events_handle, r);
 	err = n < 0 ? (int)n : bpf_check(b, clock_now_ns());
 	if (!err)
 		err = perf_sampler_drain(b->sampler);

@@ -18,6 +18,9 @@
 #include "../../bpf/sct_events.h"
 #include "../record.h"
 
+/* bpf_events.c: one ring buffer record (ctx: the recorder) -> records; sets r->err on failure. */
+int bpf_events_handle(void *ctx, void *data, size_t size);
+
 /* ringbuf.c: the BPF ring buffer consumer. */
 typedef int (*ringbuf_fn)(void *ctx, void *data, size_t size);
 struct ringbuf {

@@ -82,28 +82,15 @@ static int snapshot_run(struct bpf_state *b, uint32_t mode, snapshot_fn fn)
 static int task_write(struct recorder *r, const struct sct_iter_task *t, const char *path,
 		      uint64_t now_ns)
 {
-	struct sct_record rec = { .type = SCT_REC_TASK };
-	int err;
+	const struct sct_task task = {
+		.time_ns = now_ns, .cgroup_id = t->cgroup_id, .start_ns = t->start_ns,
+		.pid = t->pid, .tid = t->tid, .ppid = t->ppid,
+	};
 
 	(void)path;
-	/* made a call since the attach: its TASK event is in the ring buffer */
-	if (t->described) {
-		r->tasks++;
-		return 0;
-	}
-	err = events_note_cgroup(r, t->cgroup_id, now_ns);
-	if (err)
-		return err;
-	rec.task.time_ns = now_ns;
-	rec.task.cgroup_id = t->cgroup_id;
-	rec.task.start_ns = t->start_ns;
-	rec.task.pid = t->pid;
-	rec.task.tid = t->tid;
-	rec.task.ppid = t->ppid;
-	rec.task.comm.ptr = (const uint8_t *)t->comm;
-	rec.task.comm.len = strnlen(t->comm, SCT_COMM_LEN);
 	r->tasks++;
-	return sct_writer_append(r->writer, &rec);
+	/* made a call since the attach: its TASK event is in the ring buffer */
+	return t->described ? 0 : events_task(r, t->comm, &task);
 }
 
 /*

@@ -132,8 +132,11 @@ int flight_write(struct recorder *r, uint64_t seq, char *name, size_t cap, uint6
 void flight_free(struct flight *f);
 
 
-/* events.c: ring buffer events -> records. */
-int events_handle(void *ctx, void *data, size_t size);
+/* events.c: the records every backend writes beside its own. */
+/* A TASK record (its comm from comm, at most SCT_COMM_LEN bytes), after its cgroup's CGROUP. */
+RECORD_MUST_CHECK int events_task(struct recorder *r, const char *comm, const struct sct_task *task);
+/* The CGROUP record before a call whose cgroup id is not the last call's; it becomes the last. */
+RECORD_MUST_CHECK int events_cgroup_change(struct recorder *r, uint64_t id, uint64_t time_ns);
 /* A SYSCALL record, after the CGROUP record of its id if that is new. */
 RECORD_MUST_CHECK int events_syscall(struct recorder *r, const struct sct_syscall *sc);
 /* --args: the six argument registers into sc's arg0 .. arg5. */

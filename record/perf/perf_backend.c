@@ -323,20 +323,12 @@ static int task_exit(struct perf_backend *b, struct perf_task *t, uint32_t pid, 
 /* A TASK record of a task as /proc shows it, after the CGROUP record of its cgroup. */
 static int task_record(struct recorder *r, const struct perf_proc_task *pt, uint64_t now_ns)
 {
-	struct sct_record rec = { .type = SCT_REC_TASK };
-	int err = events_note_cgroup(r, pt->cgroup_id, now_ns);
+	const struct sct_task task = {
+		.time_ns = now_ns, .cgroup_id = pt->cgroup_id, .start_ns = pt->start_ns,
+		.pid = pt->pid, .tid = pt->tid, .ppid = pt->ppid,
+	};
 
-	if (err)
-		return err;
-	rec.task.time_ns = now_ns;
-	rec.task.cgroup_id = pt->cgroup_id;
-	rec.task.start_ns = pt->start_ns;
-	rec.task.pid = pt->pid;
-	rec.task.tid = pt->tid;
-	rec.task.ppid = pt->ppid;
-	rec.task.comm.ptr = (const uint8_t *)pt->comm;
-	rec.task.comm.len = strnlen(pt->comm, SCT_COMM_LEN);
-	return sct_writer_append(r->writer, &rec);
+	return events_task(r, pt->comm, &task);
 }
 
 /*
