@@ -24,11 +24,11 @@ $(RECORD_TEST_BIN): $(RECORD_TEST_OBJS) $(LIBSCT)
 	$(call msg,LD,$@)
 	$(Q)$(CC) $(LDFLAGS) $^ -o $@ -lcriterion $(LIBSCT_LIBS)
 
-$(RECORD_BENCH_BIN): $(BUILD)/tests/bench_record.o $(BUILD)/tests/bench_common.o $(LIBSCT)
+$(RECORD_BENCH_BIN): $(BUILD)/tests/bench/bench_record.o $(BUILD)/tests/bench/bench_common.o $(LIBSCT)
 	$(call msg,LD,$@)
 	$(Q)$(CC) $(LDFLAGS) $^ -o $@ $(LIBSCT_LIBS) -lbpf
 
-$(ARGS_BENCH_BIN): $(BUILD)/tests/bench_args.o $(BUILD)/tests/bench_common.o $(LIBSCT)
+$(ARGS_BENCH_BIN): $(BUILD)/tests/bench/bench_args.o $(BUILD)/tests/bench/bench_common.o $(LIBSCT)
 	$(call msg,LD,$@)
 	$(Q)$(CC) $(LDFLAGS) $^ -o $@ $(LIBSCT_LIBS) -lbpf
 

@@ -6,7 +6,7 @@
 #include <string.h>
 #include <sys/wait.h>
 
-#include "../fuzz/frame_fixup.h"
+#include "../../fuzz/frame_fixup.h"
 #include "report_helpers.h"
 
 static char dir[256];

@@ -15,8 +15,8 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "../fuzz/frame_fixup.h"
-#include "format_craft.h"
+#include "../../fuzz/frame_fixup.h"
+#include "../format/format_craft.h"
 #include "sct.h"
 
 enum { FRAME_BLOCK = 2, FRAME_FUTURE = 99 };

@@ -3,7 +3,7 @@
  * Helpers of the sct-report / sct-convert tests: write traces of known content with libsct's
  * writer (a small syscall table: 0 read, 1 write, 2 open, 3 close, 59 execve, 82 rename,
  * 257 openat, 264 renameat) and run the tools, capturing stdout, stderr and the exit status. Paths of the
- * tools come from the environment tests/report.mk sets: SCT_REPORT, SCT_CONVERT,
+ * tools come from the environment tests/report/report.mk sets: SCT_REPORT, SCT_CONVERT,
  * SCT_GEN_REPORT.
  * Functions abort the test (cr_assert) on failure: a test never runs on a half-made trace.
  */

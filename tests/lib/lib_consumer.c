@@ -2,7 +2,7 @@
 /*
  * A program built the way one outside this repository would be: <sct.h> and the flags of
  * `pkg-config --cflags --libs libsct`, nothing else. Prints each session's host and the number
- * of records of a trace, for tests/lib_link.sh to compare with the trace's decoding.
+ * of records of a trace, for tests/lib/lib_link.sh to compare with the trace's decoding.
  */
 #include <sct.h>
 #include <stdio.h>

@@ -24,14 +24,14 @@ print("records %d" % sum(e["event"] == "record" for e in events))
 PY
 
 # shellcheck disable=SC2046,SC2086 # pkg-config output is a list of flags
-$cc ${LDFLAGS:-} -Wall -Wextra -Werror $(pkg-config --cflags libsct) tests/lib_consumer.c \
+$cc ${LDFLAGS:-} -Wall -Wextra -Werror $(pkg-config --cflags libsct) tests/lib/lib_consumer.c \
 	-o "$out/consumer" $(pkg-config --libs libsct)
 check sh -c "readelf -d '$out/consumer' | grep -q 'NEEDED.*\[libsct\.so\.$SOMAJOR\]'"
 LD_LIBRARY_PATH="$libdir" "$out/consumer" "$trace" > "$out/dynamic"
 check cmp -s "$out/expected" "$out/dynamic"
 
 # shellcheck disable=SC2046,SC2086
-$cc ${LDFLAGS:-} -Wall -Wextra -Werror $(pkg-config --cflags libsct) tests/lib_consumer.c \
+$cc ${LDFLAGS:-} -Wall -Wextra -Werror $(pkg-config --cflags libsct) tests/lib/lib_consumer.c \
 	-o "$out/consumer-static" $(pkg-config --static --libs libsct | sed 's/-lsct\b/-l:libsct.a/')
 check sh -c "! readelf -d '$out/consumer-static' | grep -q 'libsct'"
 "$out/consumer-static" "$trace" > "$out/static"
@@ -39,7 +39,7 @@ check cmp -s "$out/expected" "$out/static"
 
 # The header is usable from C++ (extern "C"): the same program compiled as C++.
 # shellcheck disable=SC2046,SC2086
-${CXX:-c++} ${LDFLAGS:-} -Wall -Wextra -Werror $(pkg-config --cflags libsct) -x c++ tests/lib_consumer.c \
+${CXX:-c++} ${LDFLAGS:-} -Wall -Wextra -Werror $(pkg-config --cflags libsct) -x c++ tests/lib/lib_consumer.c \
 	-x none -o "$out/consumer-cxx" $(pkg-config --libs libsct)
 LD_LIBRARY_PATH="$libdir" "$out/consumer-cxx" "$trace" > "$out/cxx"
 check cmp -s "$out/expected" "$out/cxx"

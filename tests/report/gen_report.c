@@ -30,8 +30,8 @@
 #include <string.h>
 #include <zlib.h>
 
-#include "../fuzz/frame_fixup.h"
-#include "format_craft.h"
+#include "../../fuzz/frame_fixup.h"
+#include "../format/format_craft.h"
 #include "sct.h"
 
 #define U64MAX 18446744073709551615ull

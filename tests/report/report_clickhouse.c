@@ -8,7 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "../report/convert/clickhouse.h"
+#include "../../report/convert/clickhouse.h"
 #include "report_helpers.h"
 
 TestSuite(report_clickhouse, .fini = rt_cleanup);

@@ -7,7 +7,7 @@
 #   sct-ship:   the whole file over HTTP (every table, the files row, the checks before)
 # and the converters alone (to /dev/null), which bound the first two.
 set -u
-. "$(dirname "$0")/fleet_servers.sh"
+. "$(dirname "$0")/../fleet/fleet_servers.sh"
 fleet_need_clickhouse
 N=${BENCH_FLEET_N:-2000000}
 

@@ -4,7 +4,7 @@
 #include <math.h>
 #include <stdlib.h>
 
-#include "../report/report/latency.h"
+#include "../../report/report/latency.h"
 
 #define NVALUES 200000
 

@@ -22,7 +22,7 @@
 #include <string.h>
 #include <zlib.h>
 
-#include "format_craft.h"
+#include "../format/format_craft.h"
 #include "records.def"
 #include "sct.h"
 

@@ -39,10 +39,10 @@ show() {
 }
 
 trace=$TMP/trace.sct
-if [ -x "$BUILD/tests/bench_format" ]; then
-	"$BUILD/tests/bench_format" --write-only "$trace" "$N" >/dev/null
+if [ -x "$BUILD/tests/bench/bench_format" ]; then
+	"$BUILD/tests/bench/bench_format" --write-only "$trace" "$N" >/dev/null
 else
-	"${SCT_GEN_REPORT:-$BUILD/tests/gen_report}" bench "$trace" "$N"
+	"${SCT_GEN_REPORT:-$BUILD/tests/report/gen_report}" bench "$trace" "$N"
 fi
 echo "bench-report: $N syscall records, $(stat -c %s "$trace") bytes, median of $RUNS runs (wall clock)"
 

@@ -1,5 +1,6 @@
-# spec/examples: example traces written by libsct's writer (tests/make_examples.c), each with
-# its full decoding as JSON read back through libsct's reader (tests/sct_dump.c).
+# spec/examples: example traces written by libsct's writer (tests/examples/make_examples.c),
+# each with its full decoding as JSON read back through libsct's reader
+# (tests/examples/sct_dump.c).
 #   make examples        regenerate spec/examples/*.sct and *.json (commit the result)
 #   make test-examples   regenerate into $(BUILD)/examples and check that the committed files
 #                        are identical, that each NAME.sct still decodes to NAME.json, and that
@@ -14,15 +15,15 @@ EXAMPLES := syscall task fork exec exit cgroup lost warning all_types attributio
 FROZEN_EXAMPLES := args_1_3
 # Examples that also have NAME.tasks.json: which task made each record (FORMAT.md 9.2)
 TASK_EXAMPLES := attribution all_types
-EXAMPLES_GEN := $(BUILD)/tests/make_examples
-SCT_DUMP := $(BUILD)/tests/sct_dump
+EXAMPLES_GEN := $(BUILD)/tests/examples/make_examples
+SCT_DUMP := $(BUILD)/tests/examples/sct_dump
 
-$(EXAMPLES_GEN): $(BUILD)/tests/make_examples.o $(BUILD)/tests/format_craft.o \
+$(EXAMPLES_GEN): $(BUILD)/tests/examples/make_examples.o $(BUILD)/tests/format/format_craft.o \
 		$(BUILD)/fuzz/frame_fixup.o $(LIBSCT)
 	$(call msg,LD,$@)
 	$(Q)$(CC) $(LDFLAGS) $^ -o $@ $(LIBSCT_LIBS)
 
-$(SCT_DUMP): $(BUILD)/tests/sct_dump.o $(LIBSCT)
+$(SCT_DUMP): $(BUILD)/tests/examples/sct_dump.o $(LIBSCT)
 	$(call msg,LD,$@)
 	$(Q)$(CC) $(LDFLAGS) $^ -o $@ $(LIBSCT_LIBS)
 
