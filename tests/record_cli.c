@@ -176,7 +176,7 @@ Test(record_cli, pid_that_does_not_exist)
 
 Test(record_cli, existing_output_needs_force)
 {
-	const char *wl[] = {rh_workload("writer"), "10", "7", NULL};
+	const char *wl[] = {rh_workload("nullwriter"), "10", "7", NULL};
 	const char *args[] = {"-o", rh_trace_path, "-p", NULL, NULL};
 	const char *forced[] = {"-o", rh_trace_path, "--force", "-p", NULL, NULL};
 	struct rh_proc p;

@@ -372,7 +372,7 @@ ParameterizedTest(struct auto_pick *a, record_kernel, auto_says_which_backend_an
 Test(record_kernel, tiny_perf_buffer_counts_its_losses)
 {
 	enum { WRITES = 200000 };
-	const char *wl[] = {rh_workload("writer"), "200000", "1", NULL};
+	const char *wl[] = {rh_workload("nullwriter"), "200000", "1", NULL};
 	const char *extra[] = {"--backend", "perf", "--ringbuf-size", "8K", NULL};
 	struct rh_run run;
 	struct rh_trace t;

@@ -83,7 +83,7 @@ Test(record_output, symlink_is_refused_with_and_without_force)
 /* --force replaces the name: the old inode, shared with another name, keeps its bytes and mode. */
 Test(record_output, force_replaces_the_name_not_a_hard_linked_file)
 {
-	const char *wl[] = {rh_workload("writer"), "10", "7", NULL};
+	const char *wl[] = {rh_workload("nullwriter"), "10", "7", NULL};
 	char pid[16];
 	const char *args[] = {"-o", rh_trace_path, "--force", "-p", pid, NULL};
 	struct rh_proc p;
@@ -113,7 +113,7 @@ Test(record_output, force_replaces_the_name_not_a_hard_linked_file)
 /* A FIFO is written into without --force, and the summary counts what went through it. */
 Test(record_output, fifo_bytes_are_counted)
 {
-	const char *wl[] = {rh_workload("writer"), "10", "7", NULL};
+	const char *wl[] = {rh_workload("nullwriter"), "10", "7", NULL};
 	char fifo[RH_DIR_MAX + 16], pid[16], want[128];
 	const char *args[] = {"-o", fifo, "-p", pid, NULL};
 	struct rh_proc p;

@@ -61,7 +61,7 @@ Test(record_robust, no_veto_with_perf_and_a_second_session)
 	const long n = 20000;
 	char perf_out[RH_DIR_MAX + 16], pid[16], line[256], *rest = NULL;
 	const char *argv[] = {"/usr/bin/perf", "stat", "-x,", "-o", perf_out, "-e",
-			      "raw_syscalls:sys_enter", "--", rh_workload("writer"), "20000", "7",
+			      "raw_syscalls:sys_enter", "--", rh_workload("nullwriter"), "20000", "7",
 			      "announce", NULL};
 	const char *args1[] = {"-o", rh_trace_path, "-p", pid, NULL};
 	const char *args2[] = {"-o", rh_trace_path2, "-p", pid, NULL};
@@ -154,7 +154,7 @@ static void wait_first_block(const char *path)
 	cr_assert_fail("no block reached %s in 30 s", path);
 }
 
-/* Every record of the trace of `writer 0 7` (pid) is well-formed. */
+/* Every record of the trace of `nullwriter 0 7` (pid) is well-formed. */
 static void assert_writer_records(const struct rh_trace *t, uint32_t pid)
 {
 	size_t writes = 0;
@@ -180,7 +180,7 @@ static void assert_writer_records(const struct rh_trace *t, uint32_t pid)
 
 Test(record_robust, sigkill_leaves_a_readable_file)
 {
-	const char *wl[] = {rh_workload("writer"), "0", "7", NULL};
+	const char *wl[] = {rh_workload("nullwriter"), "0", "7", NULL};
 	const char *args[] = {"-o", rh_trace_path, "--flush-interval", "0.2", "-p", NULL, NULL};
 	struct rh_proc p;
 	struct rh_recorder rec;
@@ -208,7 +208,7 @@ Test(record_robust, sigkill_leaves_a_readable_file)
 
 Test(record_robust, full_disk_stops_with_a_clear_message)
 {
-	const char *wl[] = {rh_workload("writer"), "0", "7", NULL};
+	const char *wl[] = {rh_workload("nullwriter"), "0", "7", NULL};
 	char path[sizeof(mnt_dir) + 16], pid[16];
 	const char *args[] = {"-o", path, "-p", pid, NULL};
 	struct rh_proc p;
@@ -237,7 +237,7 @@ Test(record_robust, full_disk_stops_with_a_clear_message)
 
 Test(record_robust, duration_stops_the_recorder)
 {
-	const char *wl[] = {rh_workload("writer"), "0", "7", NULL};
+	const char *wl[] = {rh_workload("nullwriter"), "0", "7", NULL};
 	char pid[16];
 	const char *args[] = {"-o", rh_trace_path, "--duration", "0.5", "-p", pid, NULL};
 	struct rh_proc p;
@@ -267,7 +267,7 @@ Test(record_robust, duration_stops_the_recorder)
 Test(record_robust, ring_buffer_overflow_is_counted_not_silent)
 {
 	const long n = 200000;
-	const char *wl[] = {rh_workload("writer"), "200000", "7", NULL};
+	const char *wl[] = {rh_workload("nullwriter"), "200000", "7", NULL};
 	/* the smallest ring buffer cannot hold a burst of 200,000 syscalls: drops are likely */
 	const char *extra[] = {"--ringbuf-size", "8K", NULL};
 	struct rh_run run;

@@ -156,7 +156,7 @@ static void across_check(struct across *a, size_t want)
 
 Test(record_rotate, rotated_files_hold_every_record_once)
 {
-	const char *wl[] = {rh_workload("writer"), "300000", "8", NULL};
+	const char *wl[] = {rh_workload("nullwriter"), "300000", "8", NULL};
 	const char *extra[] = {"--rotate-size", "64K", NULL};
 	struct across a = {0};
 	char id[SCT_RECORDING_ID_LEN + 1] = "";
@@ -220,7 +220,7 @@ static bool exists(const char *name)
 
 Test(record_rotate, rotate_count_deletes_only_this_recordings_files)
 {
-	const char *wl[] = {rh_workload("writer"), "300000", "8", NULL};
+	const char *wl[] = {rh_workload("nullwriter"), "300000", "8", NULL};
 	const char *refused[] = {"--rotate-size", "64K", "--rotate-count", "2", "-p", "1", "-o", rh_trace_path, NULL};
 	const char *extra[] = {"--rotate-size", "64K", "--rotate-count", "2", "--force", NULL};
 	static const char *const others[] = {"trace.sct", "trace.000001.sct.bak", "trace.000001.txt",
@@ -497,7 +497,7 @@ Test(record_rotate, a_snapshot_holds_the_newest_records_and_nothing_older)
 
 Test(record_rotate, a_full_disk_during_rotation_stops_with_every_closed_file_complete)
 {
-	const char *wl[] = {rh_workload("writer"), "0", "8", NULL};
+	const char *wl[] = {rh_workload("nullwriter"), "0", "8", NULL};
 	char out[RH_DIR_MAX + 32];
 	const char *args[] = {"-o", out, "--rotate-size", "64K", "--", wl[0], wl[1], wl[2], NULL};
 	struct rh_recorder rec;
@@ -554,7 +554,7 @@ static void find_tmp(char *path, size_t cap)
 Test(record_rotate, sigkill_during_a_rotation_leaves_every_closed_file_complete)
 {
 	char log[RH_DIR_MAX + 16], path[RH_DIR_MAX + 300];
-	const char *wl[] = {rh_workload("writer"), "0", "8", NULL};
+	const char *wl[] = {rh_workload("nullwriter"), "0", "8", NULL};
 	/*
 	 * SIGKILL at the entry of the second file's rename: the first file is finished, the
 	 * second has its start written, and the kernel runs no syscall with a fatal signal
@@ -626,7 +626,7 @@ Test(record_rotate, failed_start_leaves_no_numbered_file)
 /* Any moment: whatever file is open when the recorder is killed, the ones before it are whole. */
 Test(record_rotate, sigkill_while_rotating_under_load_leaves_whole_files)
 {
-	const char *wl[] = {rh_workload("writer"), "0", "8", NULL};
+	const char *wl[] = {rh_workload("nullwriter"), "0", "8", NULL};
 	const char *args[] = {"-o", rh_trace_path, "--rotate-size", "64K", "--", wl[0], wl[1], wl[2], NULL};
 	char rest[RH_DIR_MAX + 64];
 	struct rh_recorder rec;

@@ -74,7 +74,7 @@ static void workload_finish(struct rh_proc *p, char **out)
 
 Test(record_targets, cgroup_id_and_path)
 {
-	const char *wl[] = {rh_workload("writer"), "100", "7", NULL};
+	const char *wl[] = {rh_workload("nullwriter"), "100", "7", NULL};
 	const char *args[] = {"-o", rh_trace_path, "-p", NULL, NULL};
 	struct rh_proc p;
 	struct rh_recorder rec;
@@ -111,8 +111,8 @@ Test(record_targets, cgroup_id_and_path)
 
 Test(record_targets, cgroup_filter_traces_only_inside)
 {
-	const char *in_wl[] = {rh_workload("writer"), "100", "7", NULL};
-	const char *out_wl[] = {rh_workload("writer"), "100", "9", NULL};
+	const char *in_wl[] = {rh_workload("nullwriter"), "100", "7", NULL};
+	const char *out_wl[] = {rh_workload("nullwriter"), "100", "9", NULL};
 	const char *args[] = {"-o", rh_trace_path, "-G", cg_dir, NULL};
 	struct rh_proc in, outside;
 	struct rh_recorder rec;
@@ -327,8 +327,8 @@ Test(record_targets, full_map_at_run_time_counts_every_untraced_child)
 
 Test(record_targets, pid_list)
 {
-	const char *wl1[] = {rh_workload("writer"), "300", "7", NULL};
-	const char *wl2[] = {rh_workload("writer"), "400", "9", NULL};
+	const char *wl1[] = {rh_workload("nullwriter"), "300", "7", NULL};
+	const char *wl2[] = {rh_workload("nullwriter"), "400", "9", NULL};
 	const char *args[] = {"-o", rh_trace_path, "-p", NULL, NULL};
 	struct rh_proc p1, p2;
 	struct rh_recorder rec;

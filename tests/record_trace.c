@@ -60,7 +60,7 @@ static size_t lines_with(const char *out, const char *prefix, char lines[][256],
 Test(record_trace, exact_writes_of_one_thread)
 {
 	const long n = 1000, len = 7;
-	const char *wl[] = {rh_workload("writer"), "1000", "7", NULL};
+	const char *wl[] = {rh_workload("nullwriter"), "1000", "7", NULL};
 	char report[256];
 	struct rh_run run;
 	struct rh_trace t;
@@ -68,7 +68,7 @@ Test(record_trace, exact_writes_of_one_thread)
 
 	cr_assert_eq(rh_run_traced(&run, wl, rh_trace_path, NULL), 0, "run failed (see stderr)");
 	pid = (uint32_t)run.wl_pid;
-	cr_assert_eq(lines_with(run.out, "writer pid", (char(*)[256])report, 1), 1, "output: %s", run.out);
+	cr_assert_eq(lines_with(run.out, "nullwriter pid", (char(*)[256])report, 1), 1, "output: %s", run.out);
 	cr_assert_eq(rh_field(report, "pid"), pid);
 	cr_assert_eq(rh_field(report, "tid"), pid);
 	trace_load(&t, rh_trace_path);
@@ -389,7 +389,7 @@ Test(record_trace, exec_by_non_leader_thread)
 
 Test(record_trace, command_after_dashdash_is_traced_from_its_exec)
 {
-	const char *writer = rh_workload("writer");
+	const char *writer = rh_workload("nullwriter");
 	char file[PATH_MAX], report[1][256], *out = NULL;
 	const char *args[] = {"-o", rh_trace_path, "--", file, "50", "7", NULL};
 	struct rh_recorder rec;
@@ -404,7 +404,7 @@ Test(record_trace, command_after_dashdash_is_traced_from_its_exec)
 	cr_assert_eq(rh_read_all(rec.proc.out_fd, &out, RH_TIMEOUT_MS), 0);
 	cr_assert_eq(rh_recorder_finish(&rec, 0, RH_TIMEOUT_MS), 0, "the recorder did not stop by itself:\n%s", rec.err);
 	cr_assert(WIFEXITED(rec.status) && WEXITSTATUS(rec.status) == 0, "status %#x:\n%s", rec.status, rec.err);
-	cr_assert_eq(lines_with(out, "writer pid ", report, 1), 1, "command output: %s", out);
+	cr_assert_eq(lines_with(out, "nullwriter pid ", report, 1), 1, "command output: %s", out);
 	pid = (uint32_t)rh_field(report[0], "pid");
 	trace_load(&t, rh_trace_path);
 	cr_assert_eq(t.err, 0);
@@ -414,7 +414,7 @@ Test(record_trace, command_after_dashdash_is_traced_from_its_exec)
 	cr_assert_eq(t.exec[0].rec.pid, pid);
 	cr_assert_eq(t.exec[0].rec.old_tid, pid);
 	cr_assert_str_eq(t.exec[0].filename, file);
-	cr_assert_str_eq(t.exec[0].comm, "writer");
+	cr_assert_str_eq(t.exec[0].comm, "nullwriter");
 	cr_assert_eq(rh_count_returns(&t, pid, t.nr_write, 7), 50);
 	cr_assert_eq(rh_count_syscalls(&t, pid, pid, t.nr_write), 51);
 	e = rh_find_exit(&t, pid);
@@ -485,7 +485,7 @@ Test(record_trace, exec_by_traced_thread_under_tid_filter)
 
 Test(record_trace, all_tasks_but_the_recorder)
 {
-	const char *wl[] = {rh_workload("writer"), "500", "7", NULL};
+	const char *wl[] = {rh_workload("nullwriter"), "500", "7", NULL};
 	const char *args[] = {"-o", rh_trace_path, "-a", NULL};
 	struct rh_proc p;
 	struct rh_recorder rec;

@@ -1,8 +1,8 @@
 /* SPDX-License-Identifier: BSD-2-Clause */
 /*
- * writer COUNT LEN [announce]
+ * nullwriter COUNT LEN [announce]
  * One thread: waits for the go byte, then does COUNT write(2)s of LEN bytes to /dev/null
- * (COUNT 0: forever) and prints "writer pid P tid T writes COUNT len LEN" in one more write.
+ * (COUNT 0: forever) and prints "nullwriter pid P tid T writes COUNT len LEN" in one more write.
  * With "announce" it first prints "start pid P" (before the go byte), for tests that learn the
  * pid from the output because the workload runs under another program (perf stat).
  */
@@ -17,7 +17,7 @@ int main(int argc, char **argv)
 	int fd;
 
 	if (argc < 3) {
-		fprintf(stderr, "usage: writer COUNT LEN [announce]\n");
+		fprintf(stderr, "usage: nullwriter COUNT LEN [announce]\n");
 		return 2;
 	}
 	count = wl_arg(argv[1], 0, 1L << 40);
@@ -31,6 +31,6 @@ int main(int argc, char **argv)
 	for (i = 0; count == 0 || i < count; i++)
 		if (syscall(SYS_write, fd, buf, (size_t)len) != len)
 			wl_die("write /dev/null");
-	wl_say("writer pid %d tid %ld writes %ld len %ld\n", getpid(), syscall(SYS_gettid), count, len);
+	wl_say("nullwriter pid %d tid %ld writes %ld len %ld\n", getpid(), syscall(SYS_gettid), count, len);
 	return 0;
 }
