@@ -92,7 +92,7 @@ bool snapshot_done;
 /*
  * Entries in the targets map, so the recorder sees "every target exited" without walking the
  * map's buckets. Changed only beside a successful insert or delete: by targets_add(),
- * targets_del() and targets_move() here, and by their namesakes in record/targets.c.
+ * targets_del() and targets_move() here, and by their namesakes in record/host/targets.c.
  */
 __u64 ntargets;
 

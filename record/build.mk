@@ -1,35 +1,37 @@
-# record/: sct-record, the BPF recorder.
+# record/: sct-record. The lifecycle and the options at the top; the backends (bpf/, perf/), what
+# writes the trace (output/) and what it learns of the host (host/) in folders of their own.
 RECORD_BIN := $(BUILD)/sct-record
-RECORD_SRCS := $(wildcard record/*.c)
+RECORD_DIRS := record record/bpf record/perf record/output record/host
+RECORD_SRCS := $(foreach d,$(RECORD_DIRS),$(wildcard $(d)/*.c))
 # load_light.c is compiled twice: against the plain light skeleton, and the --args one.
-RECORD_OBJS := $(RECORD_SRCS:%.c=$(BUILD)/%.o) $(BUILD)/record/load_light_args.o \
-	$(BUILD)/record/syscall_table.o
+RECORD_OBJS := $(RECORD_SRCS:%.c=$(BUILD)/%.o) $(BUILD)/record/bpf/load_light_args.o \
+	$(BUILD)/record/host/syscall_table.o
 RECORD_LIBS := -lbpf -lelf -lz -pthread
 RECORD_COMPAT_ARCH := $(if $(filter x86,$(ARCH)),i386,)
 
 # The syscall tables come from the kernel headers of this build host, never from a run-time tool.
-$(BUILD)/record/syscall_table.c: record/syscall_table.awk record/build.mk
+$(BUILD)/record/host/syscall_table.c: record/host/syscall_table.awk record/build.mk
 	$(call msg,GEN,$@)
 	$(Q)mkdir -p $(@D)
 	$(Q){ echo '/* Generated from <asm/unistd_*.h> by record/build.mk: do not edit. */'; \
 	  echo '#include "syscall_table.h"'; \
 	  echo '#include <asm/unistd_64.h>' | $(CC) -E -dM -x c - | \
-	    awk -v table=native -f record/syscall_table.awk; \
+	    awk -v table=native -f record/host/syscall_table.awk; \
 	  if [ -n "$(RECORD_COMPAT_ARCH)" ]; then \
 	    echo '#include <asm/unistd_32.h>' | $(CC) -E -dM -x c - | \
-	      awk -v table=compat -f record/syscall_table.awk; \
-	  else awk -v table=compat -f record/syscall_table.awk < /dev/null; fi; \
+	      awk -v table=compat -f record/host/syscall_table.awk; \
+	  else awk -v table=compat -f record/host/syscall_table.awk < /dev/null; fi; \
 	  echo 'const char syscall_table_compat_arch[] = "$(RECORD_COMPAT_ARCH)";'; \
 	} > $@.tmp && mv $@.tmp $@
 
-$(BUILD)/record/syscall_table.o: $(BUILD)/record/syscall_table.c
+$(BUILD)/record/host/syscall_table.o: $(BUILD)/record/host/syscall_table.c
 	$(call msg,CC,$@)
-	$(Q)$(CC) $(CFLAGS) -Irecord -c $< -o $@
+	$(Q)$(CC) $(CFLAGS) -Irecord/host -c $< -o $@
 
 # Every record object may include a skeleton: they must exist before any of them compiles.
-$(RECORD_SRCS:%.c=$(BUILD)/%.o) $(BUILD)/record/load_light_args.o: | $(BPF_SKEL) $(BPF_LSKELS)
+$(RECORD_SRCS:%.c=$(BUILD)/%.o) $(BUILD)/record/bpf/load_light_args.o: | $(BPF_SKEL) $(BPF_LSKELS)
 
-$(BUILD)/record/load_light_args.o: record/load_light.c
+$(BUILD)/record/bpf/load_light_args.o: record/bpf/load_light.c
 	$(call msg,CC,$@)
 	$(Q)mkdir -p $(@D)
 	$(Q)$(CC) $(CFLAGS) -DLOAD_LIGHT_ARGS=1 -c $< -o $@

@@ -336,8 +336,10 @@ enum {
 	OPT_ARGS, OPT_ARGS_MAX,
 };
 
-/* --backend's names, in enum record_backend order. */
-static const char *const backend_names[] = { "auto", "bpf", "perf" };
+/* --backend's names, in enum record_backend_id order. */
+#define CLI_BACKEND_NAME(ID, NAME) #NAME,
+static const char *const backend_names[BACKEND_COUNT] = { "auto", RECORD_BACKENDS(CLI_BACKEND_NAME) };
+#undef CLI_BACKEND_NAME
 
 static const struct option long_opts[] = {
 	{ "pid", required_argument, NULL, 'p' },
@@ -373,6 +375,20 @@ static int bad_value(const char *what, const char *arg, const char *why)
 	fprintf(stderr, "sct-record: invalid %s: '%s'%s%s\n", what, arg, why ? ": " : "", why ? why : "");
 	usage_short();
 	return -EINVAL;
+}
+
+/* "auto, bpf or perf expected" */
+static int bad_backend(const char *arg)
+{
+	char why[256];
+	size_t n = 0;
+
+	for (size_t i = 0; i < BACKEND_COUNT && n < sizeof(why); i++)
+		n += snprintf(why + n, sizeof(why) - n, "%s%s", i == 0 ? "" : i + 1 < BACKEND_COUNT ?
+			      ", " : " or ", backend_names[i]);
+	if (n < sizeof(why))
+		snprintf(why + n, sizeof(why) - n, " expected");
+	return bad_value("backend", arg, why);
 }
 
 /* GROUP:NAME, each a tracefs folder name: letters, digits, '_' (no '/', no "..") */
@@ -526,12 +542,12 @@ static int cli_option(struct env *env, int opt, const char *arg)
 	case 'e':
 		return parse_events(env, arg);
 	case OPT_BACKEND:
-		for (size_t i = 0; i < sizeof(backend_names) / sizeof(backend_names[0]); i++)
+		for (size_t i = 0; i < BACKEND_COUNT; i++)
 			if (!strcmp(arg, backend_names[i])) {
 				env->backend = i;
 				return 0;
 			}
-		return bad_value("backend", arg, "auto, bpf or perf expected");
+		return bad_backend(arg);
 	case OPT_ARGS:
 		env->args = true;
 		return 0;

@@ -66,7 +66,7 @@ int main(int argc, char **argv)
 	}
 	if (env.probe) {
 		/* Unprivileged, every probe would only find the missing privilege. */
-		err = session_privilege_report();
+		err = capabilities_bpf_report();
 		if (!err)
 			err = probe_print_report(stdout);
 		env_free(&env);

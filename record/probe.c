@@ -1,10 +1,11 @@
 // SPDX-License-Identifier: BSD-2-Clause
 /*
- * Kernel feature probes: what the programs of bpf/ use, checked before anything is loaded,
- * through libbpf's probes where they can answer and small direct checks where they cannot
- * (libbpf 1.1 cannot load a tracing program without a BTF attach target). All of them cost
- * ~0.5 ms of CPU here: none reads the vmlinux BTF, whose parsing would cost ~60 ms and the
- * light skeleton its advantage.
+ * Kernel feature probes of both backends, for --probe and --backend auto's pick: what the
+ * programs of bpf/ use (perf/'s own probes are perf_events.c's), checked before anything is
+ * loaded, through libbpf's probes where they can answer and small direct checks where they
+ * cannot (libbpf 1.1 cannot load a tracing program without a BTF attach target). All of them
+ * cost ~0.5 ms of CPU here: none reads the vmlinux BTF, whose parsing would cost ~60 ms and
+ * the light skeleton its advantage.
  */
 #include <errno.h>
 #include <stdio.h>
@@ -19,7 +20,7 @@
 #include <bpf/libbpf.h>
 
 #include "record.h"
-#include "perf.h"
+#include "perf/perf.h"
 #include "probe.h"
 
 #define BTF_PATH "/sys/kernel/btf/vmlinux"
@@ -240,18 +241,6 @@ static bool probe_raw_syscalls(char *why, size_t cap)
 	snprintf(why, cap, "raw_syscalls:sys_enter/sys_exit, sched_process_exec/exit in %s%s",
 		 tps.events, tps.layout.have_group_dead ? "" : " (no group_dead: leader exit used)");
 	return true;
-}
-
-bool probe_has_cap(unsigned cap)
-{
-	struct __user_cap_header_struct hdr = { .version = _LINUX_CAPABILITY_VERSION_3 };
-	struct __user_cap_data_struct data[2] = { { 0 } };
-
-	if (geteuid() == 0)
-		return true;
-	if (syscall(SYS_capget, &hdr, data))
-		return false;
-	return data[cap / 32].effective & (1u << (cap % 32));
 }
 
 /* One source of truth: --probe's lines, SCT_RECORD_FORCE's names, the stop messages. */

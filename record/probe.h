@@ -41,9 +41,6 @@ struct probes {
 	char why[PROBE_COUNT][256];
 };
 
-/* Root, or capability cap (CAP_*) in the effective set. */
-bool probe_has_cap(unsigned cap);
-
 /*
  * Probe every feature into p, honouring SCT_RECORD_FORCE. Returns -EINVAL, with a message,
  * when that variable names no feature; a missing feature is a finding, not an error.
@@ -60,7 +57,7 @@ int probe_require_report(const struct probes *p, unsigned mode);
 /* The same for the perf backend. */
 int probe_require_perf_report(const struct probes *p, unsigned mode);
 /*
- * --backend auto: BACKEND_BPF or BACKEND_PERF (enum record_backend), why into why; -1 when
+ * --backend auto: BACKEND_BPF or BACKEND_PERF (enum record_backend_id), why into why; -1 when
  * neither can run (the caller then reports what bpf lacks).
  */
 int probe_pick_backend(const struct probes *p, unsigned mode, bool bpf_privileged, char *why,

@@ -37,8 +37,8 @@ $(ARGS_BENCH_BIN): $(BUILD)/tests/bench/bench_args.o $(BUILD)/tests/bench/bench_
 # are compiled again against the floor's; every other object is the recorder's own.
 BENCH_DIR := $(BUILD)/bench
 RECORD_FLOOR_BIN := $(BENCH_DIR)/sct-record
-RECORD_LOADERS := $(BUILD)/record/load_light.o $(BUILD)/record/load_light_args.o \
-	$(BUILD)/record/load_skel.o
+RECORD_LOADERS := $(BUILD)/record/bpf/load_light.o $(BUILD)/record/bpf/load_light_args.o \
+	$(BUILD)/record/bpf/load_skel.o
 RECORD_FLOOR_OBJS := $(filter-out $(RECORD_LOADERS),$(RECORD_OBJS)) \
 	$(RECORD_LOADERS:$(BUILD)/%=$(BENCH_DIR)/%)
 
@@ -55,12 +55,12 @@ $(BENCH_DIR)/bpf/sct_args.bpf.o: bpf/sct.bpf.c $(BUILD)/vmlinux.h
 	$(call bpf_compile,-DSCT_FLOOR=1 $(call BPF_VARIANT,ARGS))
 
 # -I$(BENCH_DIR) first: the floor's skeletons win over $(BUILD)'s.
-$(BENCH_DIR)/record/%.o: record/%.c | $(BENCH_SKELS)
+$(BENCH_DIR)/record/bpf/%.o: record/bpf/%.c | $(BENCH_SKELS)
 	$(call msg,CC,$@)
 	$(Q)mkdir -p $(@D)
 	$(Q)$(CC) -I$(BENCH_DIR) $(CFLAGS) -c $< -o $@
 
-$(BENCH_DIR)/record/load_light_args.o: record/load_light.c | $(BENCH_SKELS)
+$(BENCH_DIR)/record/bpf/load_light_args.o: record/bpf/load_light.c | $(BENCH_SKELS)
 	$(call msg,CC,$@)
 	$(Q)mkdir -p $(@D)
 	$(Q)$(CC) -I$(BENCH_DIR) $(CFLAGS) -DLOAD_LIGHT_ARGS=1 -c $< -o $@

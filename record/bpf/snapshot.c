@@ -14,7 +14,7 @@
 #include <bpf/bpf.h>
 #include <bpf/libbpf.h>
 
-#include "record.h"
+#include "bpf_backend.h"
 
 typedef int (*snapshot_fn)(struct recorder *r, const struct sct_iter_task *t, const char *path,
 			   uint64_t now_ns);
@@ -60,19 +60,19 @@ static int snapshot_each(struct recorder *r, int fd, snapshot_fn fn)
 }
 
 /* Run the iterator in mode and hand each task to fn. */
-static int snapshot_run(struct recorder *r, uint32_t mode, snapshot_fn fn)
+static int snapshot_run(struct bpf_state *b, uint32_t mode, snapshot_fn fn)
 {
 	int link, fd, err;
 
-	*r->iter_mode = mode;
-	link = bpf_link_create(r->iter_prog_fd, 0, BPF_TRACE_ITER, NULL);
+	*b->iter_mode = mode;
+	link = bpf_link_create(b->iter_prog_fd, 0, BPF_TRACE_ITER, NULL);
 	if (link < 0)
 		return -errno;
 	fd = bpf_iter_create(link);
 	if (fd < 0) {
 		err = -errno;
 	} else {
-		err = snapshot_each(r, fd, fn);
+		err = snapshot_each(b->r, fd, fn);
 		close(fd);
 	}
 	close(link);
@@ -141,15 +141,15 @@ static int inflight_write(struct recorder *r, const struct sct_iter_task *t, con
 	return sct_writer_append_syscall(r->writer, &sc);
 }
 
-int snapshot_tasks(struct recorder *r)
+int snapshot_tasks(struct bpf_state *b)
 {
 	int err;
 
-	r->tasks = 0;
-	err = snapshot_run(r, SCT_ITER_TASKS, task_write);
+	b->r->tasks = 0;
+	err = snapshot_run(b, SCT_ITER_TASKS, task_write);
 	/* from now on only -G's cgroup takes tasks in otherwise than by fork (bpf/sct.bpf.c) */
 	if (!err)
-		*r->snapshot_done = true;
+		*b->snapshot_done = true;
 	return err;
 }
 
@@ -182,8 +182,9 @@ static int slot_write(struct recorder *r, const struct sct_cpu_owner *o, const s
  * The calls left in the CPUs' slots (cpu_calls, or cpu_calls_args under --args): their tasks
  * were on a CPU when the programs were detached, so sched_switch never parked them.
  */
-static int snapshot_cpu_calls(struct recorder *r)
+static int snapshot_cpu_calls(struct bpf_state *b)
 {
+	struct recorder *r = b->r;
 	bool args = r->env->args;
 	/*
 	 * A per-CPU map's values come one per possible CPU, 8-byte aligned; each value is the
@@ -201,7 +202,7 @@ static int snapshot_cpu_calls(struct recorder *r)
 	vals = calloc((size_t)ncpus, stride);
 	if (!vals)
 		return -ENOMEM;
-	if (bpf_map_lookup_elem(args ? r->cpu_calls_args_fd : r->cpu_calls_fd, &zero, vals))
+	if (bpf_map_lookup_elem(args ? b->cpu_calls_args_fd : b->cpu_calls_fd, &zero, vals))
 		err = -errno;
 	now_ns = clock_now_ns();
 	for (int cpu = 0; !err && cpu < ncpus; cpu++) {
@@ -216,9 +217,9 @@ static int snapshot_cpu_calls(struct recorder *r)
 	return err;
 }
 
-int snapshot_inflight(struct recorder *r)
+int snapshot_inflight(struct bpf_state *b)
 {
-	int err = snapshot_run(r, SCT_ITER_INFLIGHT, inflight_write);
+	int err = snapshot_run(b, SCT_ITER_INFLIGHT, inflight_write);
 
-	return err ? err : snapshot_cpu_calls(r);
+	return err ? err : snapshot_cpu_calls(b);
 }

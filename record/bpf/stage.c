@@ -15,7 +15,7 @@
 #include <bpf/bpf.h>
 #include <bpf/libbpf.h>
 
-#include "record.h"
+#include "bpf_backend.h"
 
 /*
  * A program still running on a CPU when the links were closed holds its stage for the

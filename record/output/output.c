@@ -26,7 +26,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "record.h"
+#include "../record.h"
 
 /* A FIFO or a device: written into, never replaced, so no --force is needed. */
 static bool output_is_stream(mode_t mode)

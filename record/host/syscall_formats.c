@@ -13,7 +13,7 @@
 #include <sys/mount.h>
 #include <sys/stat.h>
 
-#include "record.h"
+#include "../record.h"
 #include "syscall_table.h"
 
 static const char *const tracefs_dirs[] = { "/sys/kernel/tracing", "/sys/kernel/debug/tracing" };

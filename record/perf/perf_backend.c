@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: BSD-2-Clause
 /*
- * The session with the perf backend: open the events (the /proc passes of targets.c for
+ * The perf backend (backend.h): open the events (the /proc passes of targets.c for
  * thread targets, per-CPU events for -a and -G), write the TASK records from /proc, read the
  * rings in time order, pair enter and exit per tid, turn the side band and the sched samples
  * into FORK, EXEC and EXIT records, and at stop write the calls still in flight as unfinished.
@@ -17,6 +17,7 @@
 #include <unistd.h>
 
 #include "perf.h"
+#include "../probe.h"
 
 /* No PERF_SAMPLE_CPU: each CPU has its own ring, 16 bytes a syscall saved. */
 #define PERF_SAMPLE_BASE (PERF_SAMPLE_IDENTIFIER | PERF_SAMPLE_TID | PERF_SAMPLE_TIME | \
@@ -54,6 +55,7 @@ struct perf_backend {
 	uint64_t not_fit;        /* tasks alive at start that found no room in the table */
 	size_t sweep_at;         /* the slot perf_sweep() checks next */
 	const char *target_path; /* -G in the cgroup mount, for the TASK snapshot */
+	bool started;            /* the first file's start is written */
 	uint32_t comm_tid;       /* the last COMM record of an exec */
 	char comm[SCT_COMM_LEN];
 };
@@ -875,7 +877,8 @@ static int perf_snapshot(struct perf_backend *b)
 	return err;
 }
 
-int perf_file_start(struct perf_backend *b)
+/* TASK records of the traced tasks alive now, for a file after the first (rotation). */
+static int perf_file_again(struct perf_backend *b)
 {
 	uint64_t now_ns = clock_now_ns();
 	int err = 0;
@@ -895,22 +898,27 @@ int perf_file_start(struct perf_backend *b)
 }
 
 /*
- * The first file's start, which session_file_start() leaves to this (the file opens before
- * the events: -G needs its cgroup paths); later files start with perf_file_start().
+ * The first file's start also fills the table of tasks from the tasks alive at start; later
+ * files start with the tasks traced then.
  */
-static int perf_start_report(struct perf_backend *b)
+static int perf_file_start(void *state)
 {
-	struct recorder *r = b->r;
-	int err;
+	struct perf_backend *b = state;
 
-	err = perf_snapshot(b);
-	if (!err && r->mode == SCT_MODE_CGROUP)
-		err = events_note_cgroup(r, r->target_cgroup, clock_now_ns());
-	r->perf = b;
-	if (!err && b->not_fit)
-		err = stats_targets_full(r, b->not_fit, true);
-	return session_ready_report(r, err, r->sample_cgroup ? "perf, kernel cgroup ids" :
-				    "perf, recorder cgroup ids");
+	if (b->started)
+		return perf_file_again(b);
+	b->started = true;
+	return perf_snapshot(b);
+}
+
+static int perf_start_report(void *state, uint64_t *not_fit, char *ready, size_t cap)
+{
+	struct perf_backend *b = state;
+
+	*not_fit = b->not_fit;
+	snprintf(ready, cap, "%s", b->r->sample_cgroup ? "perf, kernel cgroup ids" :
+		 "perf, recorder cgroup ids");
+	return 0;
 }
 
 /*
@@ -920,8 +928,9 @@ static int perf_start_report(struct perf_backend *b)
  * PERF_SWEEP_MAX tasks of the table in /proc and drops the gone ones, so any number of
  * them goes within a bounded number of calls.
  */
-static void perf_sweep(struct perf_backend *b)
+static void perf_sweep(void *state)
 {
+	struct perf_backend *b = state;
 	struct perf_pair *p = &b->pair;
 	uint32_t gone[PERF_SWEEP_MAX];
 	size_t n = 0, checked = 0;
@@ -940,17 +949,11 @@ static void perf_sweep(struct perf_backend *b)
 		perf_pair_drop(p, gone[i]);
 }
 
-static bool perf_done(struct perf_backend *b, uint64_t now_ns)
+static bool perf_tracing(void *state)
 {
-	struct recorder *r = b->r;
+	struct perf_backend *b = state;
 
-	if (record_exiting)
-		return true;
-	if (r->env->duration_ns && now_ns - r->start_ns >= r->env->duration_ns)
-		return true;
-	if (command_reaped(&r->cmd) && r->mode != SCT_MODE_TARGETS)
-		return true;
-	return r->mode == SCT_MODE_TARGETS && b->pair.used == b->gone;
+	return b->pair.used != b->gone;
 }
 
 /*
@@ -968,40 +971,27 @@ static int perf_snapshot_catch_up(struct perf_backend *b)
 	return n < 0 ? (int)n : 0;
 }
 
-static int perf_loop(struct perf_backend *b)
+static int perf_poll(void *state, int timeout_ms)
 {
-	struct recorder *r = b->r;
-	uint64_t now_ns, sweep_ns = r->start_ns, sweep_records = 0;
+	struct perf_backend *b = state;
 	struct epoll_event ev;
 	int64_t n;
-	int err;
 
-	for (;;) {
-		if (epoll_wait(b->epoll_fd, &ev, 1, r->poll_ms) < 0 && errno != EINTR)
-			return -errno;
-		now_ns = clock_now_ns();
-		n = perf_read(b, now_ns - PERF_HORIZON_SLACK_NS);
-		if (n < 0)
-			return (int)n;
-		err = sct_writer_flush_if_due(r->writer, now_ns);
-		if (!err)
-			err = perf_check(b, now_ns);
-		if (!err && record_snapshot)
-			err = perf_snapshot_catch_up(b);
-		if (!err)
-			err = rotate_tick_report(r, now_ns);
-		if (err)
-			return err;
-		stats_status(r, now_ns);
-		if (r->mode == SCT_MODE_TARGETS && now_ns - sweep_ns >= PERF_SWEEP_PERIOD_NS) {
-			if (rotate_records(r) == sweep_records)
-				perf_sweep(b);
-			sweep_records = rotate_records(r);
-			sweep_ns = now_ns;
-		}
-		if (perf_done(b, now_ns))
-			return 0;
-	}
+	if (epoll_wait(b->epoll_fd, &ev, 1, timeout_ms) < 0 && errno != EINTR)
+		return -errno;
+	n = perf_read(b, clock_now_ns() - PERF_HORIZON_SLACK_NS);
+	return n < 0 ? (int)n : 0;
+}
+
+/* The loss counts, then a snapshot asked for waits until the calls before it are read. */
+static int perf_backend_check(void *state, uint64_t now_ns)
+{
+	struct perf_backend *b = state;
+	int err = perf_check(b, now_ns);
+
+	if (!err && record_snapshot)
+		err = perf_snapshot_catch_up(b);
+	return err;
 }
 
 /* Calls still in flight at stop, written unfinished; then what could not be paired. */
@@ -1043,8 +1033,9 @@ static int perf_inflight(struct perf_backend *b)
 }
 
 /* Disable first, so that every record is in the rings and the in-flight set is final. */
-static int perf_drain(struct perf_backend *b)
+static int perf_drain(void *state)
 {
+	struct perf_backend *b = state;
 	int64_t n;
 	int err;
 
@@ -1060,7 +1051,8 @@ static int perf_drain(struct perf_backend *b)
 	return b->r->err ? b->r->err : err;
 }
 
-static void perf_destroy(struct perf_backend *b)
+/* What the backend holds; the session's objects (targets, cgroups, the files) are its own. */
+static void perf_release(struct perf_backend *b)
 {
 	if (b->r->host.info.events == b->user.desc) {
 		b->r->host.info.events = NULL;
@@ -1077,66 +1069,69 @@ static void perf_destroy(struct perf_backend *b)
 	if (b->cgroup_fd >= 0)
 		close(b->cgroup_fd);
 	free(b->opened);
-	if (b->sampler)
-		return;
-	b->r->perf = NULL;
-	rotate_free(b->r);
-	cgroups_free(b->r->cgroups);
-	targets_free(&b->r->targets);
-	b->r->cgroups = NULL;
+	free(b);
 }
 
-int perf_session_run(struct recorder *r)
+static void perf_destroy(void *state)
 {
-	struct perf_backend b = { .r = r, .epoll_fd = -1, .cgroup_fd = -1 };
-	int err;
+	if (state)
+		perf_release(state);
+}
 
-	/* Started already when auto fell back from bpf. */
-	if (r->env->cmd && !r->cmd.pid) {
-		err = command_start_report(&r->cmd, r->env);
-		if (err) {
-			r->cmd_status = command_status(&r->cmd);
-			return err;
-		}
+static int perf_new_report(struct recorder *r, const struct probes *p, void **state)
+{
+	struct perf_backend *b = calloc(1, sizeof(*b));
+
+	(void)p;
+	if (!b) {
+		fprintf(stderr, "sct-record: out of memory\n");
+		return -ENOMEM;
 	}
-	err = perf_prepare_report(&b);
+	b->r = r;
+	b->epoll_fd = b->cgroup_fd = -1;
+	*state = b;
+	return 0;
+}
+
+/* Ready to record: the tracepoints read, the events open (the targets' or the CPUs'), polled. */
+static int perf_backend_attach_report(void *state)
+{
+	struct perf_backend *b = state;
+	int err = perf_prepare_report(b);
+
 	if (err == -ENOMEM || err == -EINVAL)
 		fprintf(stderr, "sct-record: perf backend: %s\n", strerror(-err));
-	/* The output first: -G needs the cgroup paths its resolver holds. */
 	if (!err)
-		err = session_open_report(r);
-	if (!err)
-		err = perf_attach_report(&b);
+		err = perf_attach_report(b);
 	if (!err) {
-		b.epoll_fd = epoll_create1(EPOLL_CLOEXEC);
-		err = b.epoll_fd < 0 ? -errno : perf_epoll(&b, b.epoll_fd);
+		b->epoll_fd = epoll_create1(EPOLL_CLOEXEC);
+		err = b->epoll_fd < 0 ? -errno : perf_epoll(b, b->epoll_fd);
 		if (err)
 			fprintf(stderr, "sct-record: cannot poll the perf events: %s\n", strerror(-err));
 	}
-	if (err)
-		goto out_discard;
-	r->start_ns = clock_now_ns();
-	r->status_ns = r->start_ns;
-	r->status_tty = !r->env->quiet && isatty(STDERR_FILENO);
-	err = perf_start_report(&b);
-	if (err)
-		goto out_discard;
-
-	err = perf_loop(&b);
-	command_stop(&r->cmd, r->env);
-	if (!err)
-		err = perf_drain(&b);
-	err = session_close_report(r, err);
-	perf_destroy(&b);
-	r->cmd_status = command_finish_report(&r->cmd, r->env);
-	return err;
-
-out_discard:
-	rotate_discard(r);
-	command_abort(&r->cmd);
-	perf_destroy(&b);
 	return err;
 }
+
+static int perf_require_report(const struct probes *p, unsigned mode)
+{
+	return probe_require_perf_report(p, mode);
+}
+
+const struct record_backend perf_backend = {
+	.name = "perf",
+	.samples = true,
+	.require_report = perf_require_report,
+	.new_report = perf_new_report,
+	.attach_report = perf_backend_attach_report,
+	.file_start = perf_file_start,
+	.start_report = perf_start_report,
+	.poll = perf_poll,
+	.check = perf_backend_check,
+	.sweep = perf_sweep,
+	.tracing = perf_tracing,
+	.drain = perf_drain,
+	.destroy = perf_destroy,
+};
 
 struct perf_backend *perf_sampler_new_report(struct recorder *r, int *err)
 {
@@ -1190,8 +1185,6 @@ int perf_sampler_drain(struct perf_backend *b)
 
 void perf_sampler_free(struct perf_backend *b)
 {
-	if (!b)
-		return;
-	perf_destroy(b);
-	free(b);
+	if (b)
+		perf_release(b);
 }

@@ -13,7 +13,7 @@
 #include <sys/stat.h>
 #include <sys/vfs.h>
 
-#include "record.h"
+#include "../record.h"
 
 #define CGROUP2_SUPER_MAGIC 0x63677270
 #define CGROUPS_MIN_SLOTS 256

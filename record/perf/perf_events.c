@@ -21,7 +21,6 @@
 #include <linux/capability.h>
 
 #include "perf.h"
-#include "probe.h"
 
 #define ID_HASH_MIN 1024
 
@@ -204,7 +203,7 @@ bool perf_probe_access(char *why, size_t cap)
 	int paranoid = read_paranoid();
 
 	/* CAP_SYS_ADMIN covered it before it existed (Linux 5.8). */
-	if (probe_has_cap(CAP_PERFMON) || probe_has_cap(CAP_SYS_ADMIN)) {
+	if (capabilities_have(CAP_PERFMON) || capabilities_have(CAP_SYS_ADMIN)) {
 		snprintf(why, cap, "root or CAP_PERFMON (perf_event_paranoid %d does not apply)", paranoid);
 		return true;
 	}

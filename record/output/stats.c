@@ -1,48 +1,13 @@
 // SPDX-License-Identifier: BSD-2-Clause
 /*
- * The BPF per-CPU counters -> LOST and WARNING records, so a trace never loses data
- * silently; and the live status line on a terminal.
+ * The backend's loss counters (the BPF per-CPU counters, summed) -> LOST and WARNING
+ * records, so a trace never loses data silently; and the live status line on a terminal.
  */
-#include <errno.h>
 #include <stdio.h>
-#include <stdlib.h>
-#include <string.h>
-#include <unistd.h>
-#include <bpf/bpf.h>
-#include <bpf/libbpf.h>
 
-#include "record.h"
+#include "../record.h"
 
 #define STATUS_PERIOD_NS NSEC_PER_SEC
-
-/* The counters summed over every CPU. */
-static int stats_read(struct recorder *r, struct sct_stats *sum)
-{
-	int ncpus = libbpf_num_possible_cpus();
-	struct sct_stats *per;
-	__u32 zero = 0;
-	int err = 0;
-
-	if (ncpus <= 0)
-		return ncpus ? ncpus : -EINVAL;
-	per = calloc(ncpus, sizeof(*per));
-	if (!per)
-		return -ENOMEM;
-	memset(sum, 0, sizeof(*sum));
-	if (bpf_map_lookup_elem(r->stats_fd, &zero, per)) {
-		err = -errno;
-		goto out;
-	}
-	for (int i = 0; i < ncpus; i++) {
-		sum->ringbuf_full += per[i].ringbuf_full;
-		sum->inflight_full += per[i].inflight_full;
-		sum->targets_full += per[i].targets_full;
-		sum->stage_busy += per[i].stage_busy;
-	}
-out:
-	free(per);
-	return err;
-}
 
 static int lost_write(struct recorder *r, uint32_t cause, uint64_t count, uint64_t now_ns)
 {
@@ -74,15 +39,12 @@ int stats_targets_full(struct recorder *r, uint64_t count, bool at_start)
 	return 0;
 }
 
-int stats_check(struct recorder *r, uint64_t now_ns)
+int stats_check(struct recorder *r, const struct sct_stats *counters, uint64_t now_ns)
 {
-	struct sct_stats now;
+	struct sct_stats now = *counters;
 	uint64_t d;
 	int err;
 
-	err = stats_read(r, &now);
-	if (err)
-		return err;
 	d = now.ringbuf_full - r->seen.ringbuf_full;
 	if (d && (err = lost_write(r, SCT_LOST_RINGBUF, d, now_ns)))
 		return err;

@@ -13,7 +13,7 @@
 #include <unistd.h>
 #include <bpf/bpf.h>
 
-#include "record.h"
+#include "../record.h"
 
 static void idset_free(struct idset *s)
 {

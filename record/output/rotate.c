@@ -16,7 +16,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "record.h"
+#include "../record.h"
 
 /* A file this recording made, so that retention deletes nothing else. */
 struct made {
@@ -37,6 +37,8 @@ struct rotation {
 	bool stream;                /* -o is stdout, a FIFO or a device: never reopened */
 	bool said;                  /* the error was printed where it happened */
 	struct made *made;          /* --rotate-count slots, by sequence number modulo the count */
+	rotate_start_fn start;      /* what follows each file's HEADER */
+	void *start_ctx;
 };
 
 /* The open file: its writer is finished and closed, its records and bytes counted. */
@@ -66,7 +68,7 @@ static int rotate_begin(struct recorder *r)
 		cgroups_forget_seen(r->cgroups);
 	/* the next SYSCALL record's cgroup is new to this file */
 	r->last_cgroup = 0;
-	err = session_file_start(r);
+	err = r->rot->start(r->rot->start_ctx);
 	if (!err)
 		err = sct_writer_flush(r->writer);
 	return err;
@@ -159,7 +161,8 @@ static int rotate_open_next(struct recorder *r, uint64_t seq)
 	return env_rotates(r->env) ? rotate_open_numbered(r, seq) : rotate_open_plain(r, seq);
 }
 
-int rotate_open_report(struct recorder *r, const struct sct_writer_opts *opts)
+int rotate_open_report(struct recorder *r, const struct sct_writer_opts *opts, rotate_start_fn start,
+		       void *ctx)
 {
 	int err;
 
@@ -171,9 +174,11 @@ int rotate_open_report(struct recorder *r, const struct sct_writer_opts *opts)
 		return -ENOMEM;
 	}
 	r->rot->opts = *opts;
+	r->rot->start = start;
+	r->rot->start_ctx = ctx;
 	if (r->env->snapshot_size) {
 		/* the tasks at start go into the ring too: the ready line counts them */
-		err = flight_open(r, opts);
+		err = flight_open(r, opts, start, ctx);
 		if (!err)
 			err = rotate_begin(r);
 		if (err)
@@ -299,7 +304,7 @@ void rotate_discard(struct recorder *r)
 		return;
 	if (rot->created)
 		unlink(r->env->output);
-	/* the first numbered file, published holding only its start (perf opens the output first) */
+	/* the first numbered file, published with its start before the ready line failed */
 	else if (env_rotates(r->env) && rot->files == 1)
 		unlink(rot->name);
 }

@@ -9,7 +9,7 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "record.h"
+#include "../record.h"
 
 static size_t comm_len(const char *comm)
 {

@@ -13,7 +13,7 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "record.h"
+#include "../record.h"
 
 #define IDS_MIN_SLOTS 64u
 
@@ -37,6 +37,8 @@ struct flight {
 	uint64_t bytes, limit;   /* frame bytes held; --snapshot */
 	struct idset64 ids;
 	bool writing;            /* a snapshot is being written: its notes are not the block's */
+	rotate_start_fn start;   /* each snapshot's start, after its cgroups */
+	void *start_ctx;
 };
 
 static int idset64_add(struct idset64 *s, uint64_t id)
@@ -131,7 +133,8 @@ static int flight_take(void *ctx, const struct sct_block_frame *b)
 	return 0;
 }
 
-int flight_open(struct recorder *r, const struct sct_writer_opts *opts)
+int flight_open(struct recorder *r, const struct sct_writer_opts *opts, rotate_start_fn start,
+		void *ctx)
 {
 	struct flight *f = calloc(1, sizeof(*f));
 	int err = 0;
@@ -139,6 +142,8 @@ int flight_open(struct recorder *r, const struct sct_writer_opts *opts)
 	if (!f)
 		return -ENOMEM;
 	f->r = r;
+	f->start = start;
+	f->start_ctx = ctx;
 	f->limit = r->env->snapshot_size;
 	r->writer = sct_writer_open_blocks(&r->host.info, opts, flight_take, f, &err);
 	if (!r->writer) {
@@ -161,7 +166,7 @@ static int flight_fill(struct recorder *r, uint64_t now_ns)
 		for (uint32_t i = 0; i < fb->nids && !err; i++)
 			err = events_note_cgroup(r, fb->data[i], now_ns);
 	if (!err)
-		err = session_file_start(r);
+		err = f->start(f->start_ctx);
 	for (struct flight_block *fb = f->oldest; fb && !err; fb = fb->next)
 		err = sct_writer_append_block(r->writer, &fb->b);
 	return err;

@@ -11,8 +11,8 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "record.h"
-#include "syscall_table.h"
+#include "../record.h"
+#include "../host/syscall_table.h"
 
 uint64_t clock_now_ns(void)
 {

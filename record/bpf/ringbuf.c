@@ -14,7 +14,7 @@
 #include <unistd.h>
 #include <linux/bpf.h>
 
-#include "record.h"
+#include "bpf_backend.h"
 
 /*
  * The records were written on another CPU: each first touch is a cache miss. They are

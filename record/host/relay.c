@@ -24,7 +24,7 @@
 #include <termios.h>
 #include <unistd.h>
 
-#include "record.h"
+#include "../record.h"
 
 /* Once stopping: the command's side is given this long without output to close ... */
 #define RELAY_STOP_IDLE_MS 100

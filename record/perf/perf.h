@@ -20,7 +20,7 @@
 #include <stdint.h>
 #include <linux/perf_event.h>
 
-#include "record.h"
+#include "../record.h"
 
 /* perf_format.c ------------------------------------------------------------------------ */
 
@@ -225,11 +225,6 @@ typedef int (*perf_tid_fn)(void *ctx, uint32_t pid, uint32_t tid);
 int perf_proc_walk(perf_tid_fn fn, void *ctx);
 
 /* perf_backend.c ----------------------------------------------------------------------- */
-
-/* The session with the perf backend, once session.c has done the shared checks. */
-int perf_session_run(struct recorder *r);
-/* TASK records of the traced tasks alive now, for a file after the first (rotation). */
-int perf_file_start(struct perf_backend *b);
 
 /*
  * -e beside the bpf backend: perf events of the -e tracepoints only, for the same targets,

@@ -3,7 +3,7 @@
  * The skeletons of bpf/sct.bpf.c behind one interface: load_light.c (bpftool's light
  * skeletons, one with the plain syscall programs and one with the --args ones: the kernel
  * applies CO-RE, Linux 5.17+) and load_skel.c (the ordinary skeleton, every program: libbpf
- * applies CO-RE from the vmlinux BTF). session.c picks one from the probes.
+ * applies CO-RE from the vmlinux BTF). lifecycle.c picks one from the probes.
  *
  * load() sets *skel and fills the handles the recorder uses; on error *skel may be set, and
  * destroy() frees it. Functions return 0 or a negative errno.

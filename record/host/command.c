@@ -29,7 +29,7 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
-#include "record.h"
+#include "../record.h"
 
 /* How long a command has to exit after SIGTERM before it gets SIGKILL. */
 #define COMMAND_STOP_GRACE_MS 5000
