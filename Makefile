@@ -71,7 +71,7 @@ include bpf/build.mk
 include record/build.mk
 include report/build.mk
 # The benchmarks run the other suites' programs: their .mk comes after theirs.
-include $(filter-out tests/bench/bench.mk,$(sort $(wildcard tests/*.mk tests/*/*.mk))) tests/bench/bench.mk
+include $(filter-out tests/bench/bench.mk,$(sort $(wildcard tests/*/*.mk))) tests/bench/bench.mk
 include fuzz/build.mk
 
 $(BUILD)/%.o: %.c

@@ -92,7 +92,7 @@ static int trial_run(enum gen g, enum tool tool, int idx, struct trial *t)
 	int err;
 
 	memset(t, 0, sizeof(*t));
-	snprintf(gen_path, sizeof(gen_path), "%s/%s", env_or("SCT_WORKLOADS", "build/tests/workloads"),
+	snprintf(gen_path, sizeof(gen_path), "%s/%s", env_or("SCT_WORKLOADS", "build/tests/record/workloads"),
 		 gen_names[g]);
 	snprintf(out, sizeof(out), "%s/t%d-%d-%d", dir, g, tool, idx);
 	err = bench_run(gen, tool != T_NONE ? rec : NULL, pid_s, NULL, &ps, &run);

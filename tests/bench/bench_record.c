@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: BSD-2-Clause */
 /*
  * `make bench` recorder benchmark: the workload's slowdown against the floor, recorder CPU per
- * record, beside the peers. Method: the generator (tests/workloads/bench_writer) sleeps 1 s,
+ * record, beside the peers. Method: the generator (tests/record/workloads/bench_writer) sleeps 1 s,
  * then makes 1,000,000 write(2)s of one byte to /dev/null from each of its writers and prints
  * its loop time. The tracer is started on its pid 0.2 s after launch; 0.3 s after the
  * generator ends the tracer gets SIGINT, and its CPU time (utime+stime) is read with wait4.
@@ -185,7 +185,7 @@ static int trial_run(enum tool tool, int nwriters, int idx, struct trial *t, str
 	int ret;
 
 	memset(t, 0, sizeof(*t));
-	snprintf(gen_path, sizeof(gen_path), "%s/bench_writer", env_or("SCT_WORKLOADS", "build/tests/workloads"));
+	snprintf(gen_path, sizeof(gen_path), "%s/bench_writer", env_or("SCT_WORKLOADS", "build/tests/record/workloads"));
 	snprintf(nw, sizeof(nw), "%d", nwriters);
 	snprintf(out, sizeof(out), "%s/t%d-%d", dir, tool, idx);
 	snprintf(err_path, sizeof(err_path), "%s.err", out);

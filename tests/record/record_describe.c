@@ -512,7 +512,7 @@ Test(record_describe, report_counts_every_call_of_true)
 /*
  * A pid given to a second process within one session: two tasks, each described, each call
  * made as the one that made it. Both move themselves into -G's cgroup, after naming themselves
- * "first" and "second" (tests/workloads/reuser.c).
+ * "first" and "second" (tests/record/workloads/reuser.c).
  */
 Test(record_describe, tid_reused_within_a_session_is_two_tasks)
 {

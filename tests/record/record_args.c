@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: BSD-2-Clause
 /*
  * sct-record --args on the real kernel: every argument and path of a workload whose calls,
- * flags, byte counts and file names are known (tests/workloads/argpaths.c), a path cut at
+ * flags, byte counts and file names are known (tests/record/workloads/argpaths.c), a path cut at
  * --args-max, one in a page not present at entry, one at a bad address. Needs root and BPF.
  */
 #include <criterion/criterion.h>

@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: BSD-2-Clause */
 /*
  * sct-record on the real kernel: what lands in the trace, checked against the ground truth
- * that each workload (tests/workloads/) prints. Needs root and BPF (see rh_require_root).
+ * that each workload (tests/record/workloads/) prints. Needs root and BPF (see rh_require_root).
  */
 #include <criterion/criterion.h>
 #include <errno.h>

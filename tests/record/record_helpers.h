@@ -5,7 +5,7 @@
  * into plain arrays the tests can search.
  *
  * Conventions: functions return 0 or -errno; a timeout is -ETIMEDOUT. Paths of the programs
- * under test come from the environment that tests/record.mk sets: SCT_RECORD (the recorder)
+ * under test come from the environment that tests/record/record.mk sets: SCT_RECORD (the recorder)
  * and SCT_WORKLOADS (the folder of the workload programs).
  */
 #ifndef SCT_RECORD_HELPERS_H

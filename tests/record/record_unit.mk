@@ -2,9 +2,9 @@
 # the targets table from /proc, the names of a recording's files), against the recorder's
 # own objects.
 #   make test-record-unit
-RECORD_UNIT_SRCS := $(wildcard tests/record_unit/*.c)
+RECORD_UNIT_SRCS := $(wildcard tests/record/unit/*.c)
 RECORD_UNIT_OBJS := $(RECORD_UNIT_SRCS:%.c=$(BUILD)/%.o)
-RECORD_UNIT_BIN := $(BUILD)/tests/test-record-unit
+RECORD_UNIT_BIN := $(BUILD)/tests/record/test-record-unit
 # The objects under test; none of them reaches into a backend.
 RECORD_UNIT_DEPS := $(addprefix $(BUILD)/record/,cli.o output/output.o host/targets.o)
 

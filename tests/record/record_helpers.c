@@ -41,7 +41,7 @@ const char *rh_workload(const char *name)
 	const char *dir = getenv("SCT_WORKLOADS");
 	char rel[PATH_MAX];
 
-	snprintf(rel, sizeof(rel), "%s/%s", dir && *dir ? dir : "build/tests/workloads", name);
+	snprintf(rel, sizeof(rel), "%s/%s", dir && *dir ? dir : "build/tests/record/workloads", name);
 	if (!realpath(rel, path))
 		snprintf(path, sizeof(path), "%s", rel);
 	return path;
