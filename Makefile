@@ -70,7 +70,8 @@ include format/build.mk
 include bpf/build.mk
 include record/build.mk
 include report/build.mk
-include $(sort $(wildcard tests/*.mk tests/*/*.mk))
+# The benchmarks run the other suites' programs: their .mk comes after theirs.
+include $(filter-out tests/bench/bench.mk,$(sort $(wildcard tests/*/*.mk))) tests/bench/bench.mk
 include fuzz/build.mk
 
 $(BUILD)/%.o: %.c

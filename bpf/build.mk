@@ -13,7 +13,7 @@ $(BUILD)/vmlinux.h:
 	$(Q)$(BPFTOOL) btf dump file $(VMLINUX_BTF) format c > $@.tmp && mv $@.tmp $@
 
 # DWARF is stripped (BTF stays): the skeleton embeds the object, and run time needs no DWARF.
-# $(1): extra clang flags (the benchmark's floor variant: tests/record.mk).
+# $(1): extra clang flags (the benchmark's floor variant: tests/bench/bench.mk).
 define bpf_compile
 	$(call msg,BPF,$@)
 	$(Q)mkdir -p $(@D)

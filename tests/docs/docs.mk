@@ -4,7 +4,7 @@
 #                    links to files of the tree resolve
 DOCS := README.md record/sct-record.8.md report/report/sct-report.1.md \
 	report/convert/sct-convert.1.md report/ship/sct-ship.8.md report/ship/CLICKHOUSE.md \
-	spec/sct.5.md tests/kernels/README.md tests/BENCHMARKS.md
+	spec/sct.5.md tests/kernels/README.md tests/bench/BENCHMARKS.md
 
 .PHONY: test-docs
 test-docs: $(MANS) $(BUILD)/sct-record $(BUILD)/sct-report $(BUILD)/sct-convert $(BUILD)/sct-ship

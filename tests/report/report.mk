@@ -1,0 +1,29 @@
+# sct-report / sct-convert tests. Traces of known content are made with libsct's writer
+# (gen_report.c, which also makes bench-report's and test-fleet's traces); no recorder or root
+# is needed.
+#   make test-report     Criterion tests (tests/report/report_*.c) and the CSV/JSON parser checks
+REPORT_TEST_SRCS := $(wildcard tests/report/report_*.c)
+REPORT_TEST_OBJS := $(REPORT_TEST_SRCS:%.c=$(BUILD)/%.o)
+REPORT_TEST_BIN := $(BUILD)/tests/report/test-report
+GEN_REPORT := $(BUILD)/tests/report/gen_report
+REPORT_ENV := SCT_REPORT=$(abspath $(BUILD)/sct-report) SCT_CONVERT=$(abspath $(BUILD)/sct-convert) \
+	SCT_GEN_REPORT=$(abspath $(GEN_REPORT)) SCT_REPORT_CONVERT_PY=$(abspath tests/report/report_convert.py)
+
+# report_latency.c, report_tables.c and report_clickhouse.c test report/ modules directly; the
+# others run the tools.
+$(BUILD)/tests/report/report_%.o: override CFLAGS += -Ireport/lib
+$(REPORT_TEST_BIN): $(REPORT_TEST_OBJS) $(BUILD)/report/report/latency.o $(BUILD)/report/convert/clickhouse.o \
+		$(REPORT_LIB) $(BUILD)/fuzz/frame_fixup.o $(LIBSCT)
+	$(call msg,LD,$@)
+	$(Q)$(CC) $(LDFLAGS) $^ -o $@ -lcriterion $(LIBSCT_LIBS) -lm -lxxhash
+
+$(GEN_REPORT): $(BUILD)/tests/report/gen_report.o $(BUILD)/tests/format/format_craft.o \
+		$(BUILD)/fuzz/frame_fixup.o $(LIBSCT)
+	$(call msg,LD,$@)
+	$(Q)$(CC) $(LDFLAGS) $^ -o $@ $(LIBSCT_LIBS)
+
+.PHONY: test-report
+test-report: $(REPORT_TEST_BIN) $(GEN_REPORT) $(BUILD)/sct-report $(BUILD)/sct-convert
+	$(REPORT_ENV) $(REPORT_TEST_BIN)
+
+TESTS += test-report
