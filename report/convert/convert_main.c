@@ -108,9 +108,6 @@ static const char usage_text[] =
 	offsetof(struct sct_syscall, member), sizeof(((struct sct_syscall *)0)->member) },
 static const struct sc_slot sc_slots[] = { RECORD_SYSCALL_FIELDS(SC_SLOT, syscall) };
 
-static const char *const type_names[SCT_REC_MAX + 1] = { "session", "syscall", "task", "fork", "exec",
-							  "exit", "cgroup", "lost", "warning", "sample" };
-
 static int usage_hint(void)
 {
 	fputs("Usage: sct-convert --to csv|jsonl|clickhouse [--records TYPE] [--event G:N] [-o OUT [--force]] FILE...\n",
@@ -240,7 +237,7 @@ static int parse_args(struct convert *cv, int argc, char **argv)
 		case 'r':
 			records = optarg;
 			cv->sessions_rows = !strcmp(optarg, "sessions");
-			for (t = 1; t <= SCT_REC_MAX && strcmp(optarg, type_names[t]); t++)
+			for (t = 1; t <= SCT_REC_MAX && strcmp(optarg, sct_schema_builtin(t)->name); t++)
 				;
 			cv->type = t <= SCT_REC_MAX ? t : convert_type_number(optarg);
 			cv->type_name = cv->type ? NULL : optarg;

@@ -149,6 +149,7 @@ void footer_add_stats(struct footer *f, const struct sct_reader_stats *st)
 	f->st.unknown_records += st->unknown_records;
 	f->st.bad_blocks += st->bad_blocks;
 	f->st.sessions_without_trailer += st->sessions_without_trailer;
+	f->st.damaged_records += st->damaged_records;
 	f->nfiles++;
 }
 
@@ -162,7 +163,7 @@ void footer_input_error(struct footer *f, const char *path, const char *msg)
 static bool footer_damaged(const struct footer *f)
 {
 	return f->damage_diags || f->st.skipped_ranges || f->st.truncated_bytes || f->st.bad_blocks ||
-	       f->st.sessions_without_trailer;
+	       f->st.sessions_without_trailer || f->st.damaged_records;
 }
 
 static uint64_t footer_records(const struct footer *f)
@@ -253,18 +254,16 @@ static void footer_sessions(const struct sessions *ss, const struct strtab *strs
 
 void footer_print(struct footer *f, const struct sessions *ss, const struct strtab *strs, struct out *o)
 {
-	static const char *const names[SCT_REC_MAX + 1] = { "sessions", "syscall", "task", "fork", "exec",
-							     "exit", "cgroup", "lost", "warning", "sample" };
 	const struct sct_reader_stats *st = &f->st;
 
 	footer_sessions(ss, strs, o);
 	sessions_out_recordings(ss, o);
 	out_printf(o, "-- read %u file%s, %llu record%s (", f->nfiles, names_plural(f->nfiles),
 		   (unsigned long long)footer_records(f), names_plural(footer_records(f)));
-	/* samples only when there are some: a trace of syscalls reads as it always did */
+	/* samples and totals only when there are some: a trace of syscalls reads as it always did */
 	for (int i = 1; i <= SCT_REC_MAX; i++)
 		if (i < SCT_REC_SAMPLE || st->records[i])
-			out_printf(o, "%s%s %llu", i > 1 ? ", " : "", names[i],
+			out_printf(o, "%s%s %llu", i > 1 ? ", " : "", sct_schema_builtin((uint32_t)i)->name,
 				   (unsigned long long)st->records[i]);
 	if (f->newer_records)
 		out_printf(o, ", newer types %llu", (unsigned long long)f->newer_records);
@@ -287,6 +286,8 @@ void footer_print(struct footer *f, const struct sessions *ss, const struct strt
 		   (unsigned long long)st->skipped_bytes, names_plural(st->skipped_bytes),
 		   (unsigned long long)st->bad_blocks, (unsigned long long)st->truncated_bytes,
 		   names_plural(st->truncated_bytes));
+	if (st->damaged_records)
+		out_printf(o, "-- damaged records (skipped): %llu\n", (unsigned long long)st->damaged_records);
 	footer_list(o, f->ranges, f->nranges, f->range_diags);
 	out_printf(o, "-- unknown (newer format, skipped): %llu frame%s, %llu record%s\n",
 		   (unsigned long long)st->unknown_frames, names_plural(st->unknown_frames),
