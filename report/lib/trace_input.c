@@ -72,6 +72,13 @@ static void input_sess_fill(struct ctx *c, struct input *in, const struct sct_se
 		s->backend = strtab_intern(c->strs, h, strlen(h));
 		h = sct_session_get(live, SCT_SESSION_SAMPLE_CGROUP);
 		s->sample_cgroup = strtab_intern(c->strs, h, strlen(h));
+		s->filtered = sct_session_has_filter(live);
+		h = sct_session_get(live, SCT_SESSION_FILTER_TEXT);
+		s->filter_text = strtab_intern(c->strs, h, strlen(h));
+		h = sct_session_get(live, SCT_SESSION_FILTER_DETAILS);
+		s->filter_details = strtab_intern(c->strs, h, strlen(h));
+		h = sct_session_get(live, SCT_SESSION_FILTER_TOTALS);
+		s->filter_totals = strtab_intern(c->strs, h, strlen(h));
 	} else {
 		s->headless = true;
 	}
