@@ -390,7 +390,7 @@ static int run_aggregate(struct ctx *c, const struct env *env, struct summary *s
 			} else if (samples && (rec.type == SCT_REC_SYSCALL || rec.type == SCT_REC_TOTALS)) {
 				continue;
 			} else if (rec.type == SCT_REC_TOTALS) {
-				if (refused)
+				if (refused && in.cur->s.filtered)
 					footer_note_details_only(c->footer, refused);
 				else if (in.cur->s.filtered)
 					n = add_totals(c, sm, in.cur, &rec.totals);
@@ -455,7 +455,7 @@ static int run_timeline(struct ctx *c, const struct env *env, struct timeline *t
 		if (pick < 0 || o->err)
 			break;
 		n = input_next(c, &ins[pick], &rec);
-		if (n > 0 && rec.type == SCT_REC_TOTALS)
+		if (n > 0 && rec.type == SCT_REC_TOTALS && ins[pick].cur->s.filtered)
 			footer_note_summary(c->footer, FOOTER_TIMELINE_DETAILS);
 		if (n > 0) {
 			if (rec.type <= SCT_REC_MAX) /* a newer type's fields are not in the union */

@@ -281,3 +281,23 @@ Test(report_totals, syscall_classes_and_negation)
 			      "Usage: sct-report [OPTIONS] FILE...  (sct-report --help for more)\n");
 	free(out);
 }
+
+/* sct-convert: TOTALS rows with their histogram as two arrays, and the names resolved. */
+Test(report_totals, convert_carries_totals)
+{
+	const char *path = make_filtered();
+	char *out;
+
+	cr_assert_eq(rt_run(&out, "%s --to csv --records totals %s 2>/dev/null", rt_convert(), path), 0);
+	cr_assert_str_eq(rt_line(out, 0), "session,host,time_ns,wall_time,since_ns,pid,cgroup_id,nr,abi,calls,errors,duration_ns,max_ns,hist_bits,hist_ns,hist_calls,name,comm,cgroup_path\r", "got\n%s", out);
+	cr_assert_str_eq(rt_line(out, 3), "0,h1,1002000000000,2026-01-01T00:00:02.000000000Z,1001000000000,100,10,2,0,20,15,10000,700,9,\"[300,500,700]\",\"[5,10,5]\",open,server,\r", "got\n%s", out);
+	cr_assert_str_eq(rt_line(out, 5), "", "got\n%s", out);
+	free(out);
+	cr_assert_eq(rt_run(&out, "%s --to jsonl --records totals %s 2>/dev/null", rt_convert(), path), 0);
+	cr_assert_str_eq(rt_line(out, 3), "{\"session\":0,\"host\":\"h1\",\"time_ns\":1002000000000,\"wall_time\":\"2026-01-01T00:00:02.000000000Z\",\"since_ns\":1001000000000,\"pid\":100,\"cgroup_id\":10,\"nr\":3,\"abi\":0,\"calls\":1,\"errors\":0,\"duration_ns\":100,\"max_ns\":100,\"hist_bits\":9,\"hist_ns\":[100],\"hist_calls\":[1],\"name\":\"close\",\"comm\":\"server\",\"cgroup_path\":null}", "got\n%s", out);
+	free(out);
+	/* the SYSCALL rows are the three details */
+	cr_assert_eq(rt_run(&out, "%s --to csv %s 2>/dev/null | wc -l", rt_convert(), path), 0);
+	cr_assert_str_eq(out, "4\n");
+	free(out);
+}
