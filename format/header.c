@@ -62,6 +62,8 @@ static void encode_schema(struct cbuf *b, uint32_t minor, bool args)
 
 uint32_t header_minor(const struct sct_header_info *info)
 {
+	if (info->filter)
+		return RECORD_TOTALS_MINOR;
 	if (info->syscall_args)
 		return RECORD_SYSCALL_PATH2_MINOR;
 	if (info->recording_id)
@@ -108,13 +110,27 @@ static void encode_recording(struct cbuf *b, const struct sct_header_info *info)
 	cbuf_uint(b, info->snapshot);
 }
 
+static void encode_filter(struct cbuf *b, const struct sct_header_filter *f)
+{
+	cbuf_text(b, "filter");
+	cbuf_map(b, 3);
+	cbuf_text(b, "text");
+	cbuf_text(b, f->text);
+	cbuf_text(b, "details");
+	cbuf_text(b, f->details);
+	cbuf_text(b, "totals");
+	cbuf_text(b, f->totals);
+}
+
 void header_encode(struct cbuf *b, const struct sct_header_info *info)
 {
 	bool compat = info->compat_syscalls && info->ncompat_syscalls;
 	uint32_t minor = header_minor(info);
 	/* 1.3 and later need no recording id: a session with arguments may state none */
 	bool recording = minor >= 2 && info->recording_id;
-	bool args = minor >= RECORD_SYSCALL_ARGS_MINOR;
+	/* a 1.5 session without arguments lists SYSCALL's base fields, as every session may */
+	bool args = info->syscall_args != NULL;
+	bool filter = info->filter != NULL;
 
 	if (!b->err)
 		b->err = event_table_check(info->events, info->nevents);
@@ -122,7 +138,7 @@ void header_encode(struct cbuf *b, const struct sct_header_info *info)
 		b->err = recording_check(info);
 	if (!b->err)
 		b->err = syscall_args_check(info);
-	cbuf_map(b, (minor ? 10 : 7) + recording + args);
+	cbuf_map(b, (minor ? 10 : 7) + recording + args + filter);
 	cbuf_text(b, "format");
 	cbuf_array(b, 2);
 	cbuf_uint(b, SCT_FORMAT_MAJOR);
@@ -188,6 +204,8 @@ void header_encode(struct cbuf *b, const struct sct_header_info *info)
 	event_table_encode(b, info->events, info->nevents);
 	if (recording)
 		encode_recording(b, info);
+	if (filter)
+		encode_filter(b, info->filter);
 	if (!args)
 		return;
 	cbuf_text(b, "syscall_args");
@@ -433,6 +451,7 @@ static int parse_strings(struct sct_session *s, const cbor_item_t *h)
 		{ NULL, "sample_cgroup", SCT_SESSION_SAMPLE_CGROUP, 1 },
 	};
 	const cbor_item_t *compat = item_map_get(item_map_get(h, "syscalls"), "compat");
+	const cbor_item_t *filter = item_map_get(h, "filter");
 	int err = 0;
 
 	for (size_t i = 0; !err && i < sizeof(strs) / sizeof(strs[0]); i++)
@@ -441,6 +460,14 @@ static int parse_strings(struct sct_session *s, const cbor_item_t *h)
 								 strs[i].key));
 	if (!err && compat)
 		err = set_key(s, SCT_SESSION_COMPAT_ARCH, item_map_get(compat, "arch"));
+	/* a "filter" that is not a map reads as missing, and is one before 1.5 */
+	s->has_filter = s->minor >= RECORD_TOTALS_MINOR && filter && cbor_isa_map(filter);
+	if (!err && s->has_filter)
+		err = set_key(s, SCT_SESSION_FILTER_TEXT, item_map_get(filter, "text"));
+	if (!err && s->has_filter)
+		err = set_key(s, SCT_SESSION_FILTER_DETAILS, item_map_get(filter, "details"));
+	if (!err && s->has_filter)
+		err = set_key(s, SCT_SESSION_FILTER_TOTALS, item_map_get(filter, "totals"));
 	if (!err)
 		err = parse_args(s, item_map_get(item_map_get(h, "producer"), "args"));
 	return err;

@@ -53,6 +53,7 @@ struct sct_reader {
 	bool has_trailer;
 	struct crc_span span;
 	struct block_dec blk;
+	uint64_t block_at;     /* offset of the loaded block's frame */
 	const struct dec_section *last_sec; /* the record last returned, for sct_reader_field() */
 	uint32_t last_idx;
 	char error[256];
@@ -388,6 +389,7 @@ static int reader_block(struct sct_reader *r, const uint8_t *body, const struct 
 		return 0;
 	}
 	r->stats.blocks++;
+	r->block_at = offset;
 	reader_unknown_sections(r, offset);
 	return 0;
 }
@@ -539,6 +541,18 @@ static void reader_fill_syscall(const struct dec_section *sec, uint32_t i, struc
 	block_dec_fill_args(sec, i, sc);
 }
 
+/* A TOTALS record whose histogram does not check is damaged: counted, never delivered. */
+static bool reader_bad_totals(struct sct_reader *r, const struct sct_record *rec)
+{
+	if (!sct_totals_check(&rec->totals))
+		return false;
+	r->stats.damaged_records++;
+	reader_diag(r, SCT_DIAG_BAD_RECORD, SCT_REC_TOTALS, r->block_at, 0, 1,
+		    "TOTALS record of pid %u, syscall %u: its histogram does not check (skipped)",
+		    rec->totals.pid, rec->totals.nr);
+	return true;
+}
+
 int sct_reader_next(struct sct_reader *r, struct sct_record *rec)
 {
 	struct dec_section *sec;
@@ -566,6 +580,8 @@ int sct_reader_next(struct sct_reader *r, struct sct_record *rec)
 				reader_fill_syscall(sec, i, rec);
 			else
 				block_dec_fill(sec, i, rec);
+			if (sec->type == SCT_REC_TOTALS && sec->slots && reader_bad_totals(r, rec))
+				continue;
 			/* a typed section is a built-in type of this session's version */
 			if (sec->slots)
 				r->stats.records[sec->type]++;

@@ -37,7 +37,7 @@ extern "C" {
 #define SCT_MUST_CHECK __attribute__((warn_unused_result))
 
 #define SCT_FORMAT_MAJOR 1
-#define SCT_FORMAT_MINOR 4
+#define SCT_FORMAT_MINOR 5
 
 /* Hard limits (spec/FORMAT.md, "Limits"). A reader refuses anything larger before allocating. */
 #define SCT_MAX_FRAME_BODY   (16u << 20) /* bytes in one frame body */
@@ -77,8 +77,9 @@ enum sct_record_type {
 	SCT_REC_LOST = 7,
 	SCT_REC_WARNING = 8,
 	SCT_REC_SAMPLE = 9,  /* format 1.1 */
+	SCT_REC_TOTALS = 10, /* format 1.5 */
 };
-#define SCT_REC_MAX 9
+#define SCT_REC_MAX 10
 
 enum sct_abi { SCT_ABI_NATIVE = 0, SCT_ABI_COMPAT = 1 };
 
@@ -194,6 +195,27 @@ struct sct_sample {
 				     (PERF_SAMPLE_RAW, common_* fields included) */
 };
 
+/*
+ * Format 1.5: the calls of one key (pid, cgroup_id, nr, abi) whose return fell in
+ * (since_ns, time_ns], counted whether or not they were recorded in detail. A key's records
+ * add up to its total for the file. Written only by a session whose HEADER has "filter".
+ * A reader delivers only records that pass sct_totals_check(); it counts the others as
+ * damaged (sct_reader_stats.damaged_records).
+ */
+struct sct_totals {
+	uint64_t time_ns;     /* end of the interval: the flush, or stop */
+	uint64_t since_ns;    /* its start: the previous flush, or the start of recording */
+	uint64_t cgroup_id;
+	uint64_t calls;       /* calls that returned (or never will: exit, execve's old image) */
+	uint64_t errors;      /* of those, calls that returned -4095..-1 */
+	uint64_t duration_ns; /* sum of their durations */
+	uint64_t max_ns;      /* the longest */
+	uint32_t pid, nr;
+	uint8_t abi;          /* enum sct_abi */
+	uint32_t hist_bits;   /* the histogram's sub-bucket bits (sct_hist_bucket()) */
+	struct sct_bytes hist; /* the duration histogram (sct_hist_encode()) */
+};
+
 struct sct_record {
 	uint32_t type; /* enum sct_record_type */
 	union {
@@ -206,6 +228,7 @@ struct sct_record {
 		struct sct_lost lost;
 		struct sct_warning warning;
 		struct sct_sample sample;
+		struct sct_totals totals;
 	};
 };
 
@@ -299,6 +322,18 @@ struct sct_syscall_args {
 /* The name of a kind in the HEADER ("fd", ...); "" past the table. */
 const char *sct_arg_kind_name(uint32_t kind);
 
+/*
+ * What a recorder filtered (HEADER "filter", format 1.5). Strings may be NULL (written as "").
+ * A session whose HEADER has it counts every call in TOTALS records: readers take its
+ * summary from them, and its SYSCALL records are the calls the filter kept.
+ */
+struct sct_header_filter {
+	const char *text;     /* the filter as the user would type it again: "-S %file --failed" */
+	const char *details;  /* SYSCALL records: "all", "filtered", or "none" (--summary-only) */
+	const char *totals;   /* TOTALS cover "all" calls of the targets, or only the "syscalls"
+				 of the filter's set (a backend that drops the others unseen) */
+};
+
 /* What the HEADER says of the session. Strings may be NULL (written as ""). */
 struct sct_header_info {
 	const char *producer;          /* "sct-record" */
@@ -339,6 +374,11 @@ struct sct_header_info {
 	/* format 1.4: the compat ABI's syscalls by compat number, as syscall_args (NULL: none) */
 	const struct sct_syscall_args *compat_syscall_args;
 	uint32_t ncompat_syscall_args;
+	/*
+	 * format 1.5: non-NULL writes HEADER "filter" and a 1.5 session, the one kind of
+	 * session that takes TOTALS records
+	 */
+	const struct sct_header_filter *filter;
 };
 #define SCT_RECORDING_ID_LEN 32
 #define SCT_MAX_SYSCALL_ARGS 4096u
@@ -475,6 +515,8 @@ enum sct_diag_kind {
 	SCT_DIAG_UNKNOWN_RECORD,   /* records of an unknown type skipped (type, count) */
 	SCT_DIAG_BAD_BLOCK,        /* checksum was fine but the block did not decode */
 	SCT_DIAG_NO_HEADER,        /* blocks before any HEADER: read with the built-in schema */
+	SCT_DIAG_BAD_RECORD,       /* a record that decoded but breaks its type's rules (a TOTALS
+				      record whose histogram does not check): skipped (type, count) */
 };
 
 struct sct_diag {
@@ -496,6 +538,7 @@ struct sct_reader_stats {
 	uint64_t unknown_frames, unknown_records;
 	uint64_t bad_blocks;
 	uint64_t sessions_without_trailer;
+	uint64_t damaged_records;          /* SCT_DIAG_BAD_RECORD: skipped, not in records[] */
 };
 
 struct sct_reader;
@@ -607,6 +650,9 @@ enum sct_session_key {
 	SCT_SESSION_RECORDING_ID,     /* the HEADER's recording id, SCT_RECORDING_ID_LEN lowercase
 					 hex digits; "" if it states none or another value, and
 					 before format 1.2 */
+	SCT_SESSION_FILTER_TEXT,      /* HEADER "filter" (format 1.5): its "text", */
+	SCT_SESSION_FILTER_DETAILS,   /* "details" and */
+	SCT_SESSION_FILTER_TOTALS,    /* "totals"; "" without a "filter" */
 	SCT_SESSION_NKEYS,            /* number of keys; grows with minor versions */
 };
 
@@ -615,6 +661,11 @@ const char *sct_session_get(const struct sct_session *s, enum sct_session_key ke
 /* The key's name ("hostname", ...), NULL if key is not one this library knows. */
 const char *sct_session_key_name(enum sct_session_key key);
 void sct_session_anchor(const struct sct_session *s, uint64_t *clock_ns, uint64_t *realtime_ns);
+/*
+ * True if the HEADER has "filter" (format 1.5; its strings by sct_session_get()): the
+ * session's TOTALS records count every call, its SYSCALL records only those kept.
+ */
+bool sct_session_has_filter(const struct sct_session *s);
 /* The file's number in its recording (format 1.2), 0 if the HEADER states none. */
 uint64_t sct_session_sequence(const struct sct_session *s);
 /* True if the HEADER says the file is a flight-recorder snapshot (format 1.2). */
@@ -726,6 +777,79 @@ struct sct_bytes sct_tasks_comm(const struct sct_tasks *ts, uint32_t id, uint64_
 uint64_t sct_syscall_name_ns(const struct sct_syscall *sc);
 /* What is known of task id: 0, or -ERANGE for an id past sct_tasks_count(). */
 int sct_tasks_get(const struct sct_tasks *ts, uint32_t id, struct sct_task_info *out);
+
+/* ---------------------------------------------------------------- histograms */
+/*
+ * TOTALS histograms (spec/FORMAT.md section 9.3). With s sub-bucket bits, a duration v below
+ * 2^(s+1) is in bucket v; above, with e = floor(log2 v), in (e - s) * 2^s + (v >> (e - s)):
+ * 2^s buckets per power of two. s = 0 gives log2 buckets. Buckets run 0 .. SCT_HIST_LAST(s).
+ */
+#define SCT_HIST_MAX_BITS 16u
+#define SCT_HIST_BITS 9u      /* what sct-record writes: exact below 1024 ns, then 512 a power */
+#define SCT_HIST_LAST(bits) ((uint64_t)64 << (bits))
+/* Bytes an encoding of n buckets takes at most: two varints each. */
+#define SCT_HIST_MAX_BYTES(n) ((size_t)(n) * 15u)
+
+struct sct_hist_bin {
+	uint64_t bucket;
+	uint64_t count;
+};
+
+/* The bucket of duration v; bits <= SCT_HIST_MAX_BITS. */
+uint64_t sct_hist_bucket(uint64_t v, uint32_t bits);
+/* The smallest duration in bucket b (b <= SCT_HIST_LAST(bits)). */
+uint64_t sct_hist_bucket_low(uint64_t b, uint32_t bits);
+/*
+ * Encode n bins, in increasing bucket order with counts >= 1, into buf (cap bytes).
+ * Returns the bytes written, -EINVAL (bits past SCT_HIST_MAX_BITS, buckets not increasing
+ * or past SCT_HIST_LAST(bits), a count of 0) or -ENOSPC (does not fit: see
+ * SCT_HIST_MAX_BYTES()); buf's content is then undefined.
+ */
+SCT_MUST_CHECK int64_t sct_hist_encode(const struct sct_hist_bin *bins, size_t n, uint32_t bits,
+				       uint8_t *buf, size_t cap);
+/* The same from counts[0 .. ncounts), counts[b] being bucket b's (zeros are left out). */
+SCT_MUST_CHECK int64_t sct_hist_encode_counts(const uint64_t *counts, size_t ncounts, uint32_t bits,
+					      uint8_t *buf, size_t cap);
+
+/* A walk over an encoded histogram: reads only hist's bytes, allocates nothing. */
+struct sct_hist_iter {
+	const uint8_t *pos, *end;
+	uint64_t next;        /* the lowest bucket the next pair may name */
+	uint64_t last;        /* SCT_HIST_LAST(bits) */
+	bool bad;
+};
+void sct_hist_iter_init(struct sct_hist_iter *it, struct sct_bytes hist, uint32_t bits);
+/* The next bin: 1, 0 at the end, -SCT_E_CORRUPT (a bad varint, a bucket past the last, a count 0). */
+SCT_MUST_CHECK int sct_hist_next(struct sct_hist_iter *it, struct sct_hist_bin *bin);
+/*
+ * Whether a TOTALS record keeps the rules readers depend on (spec/FORMAT.md 9.3): hist_bits
+ * <= SCT_HIST_MAX_BITS, hist decodes, its counts add up to calls. 0 or -SCT_E_CORRUPT.
+ */
+SCT_MUST_CHECK int sct_totals_check(const struct sct_totals *t);
+
+/* ---------------------------------------------------------------- syscall classes */
+/*
+ * strace's syscall classes (%file, %process, %net or %network, %signal, %ipc, %desc,
+ * %memory, %creds, %stat, %lstat, %fstat, %statfs, %fstatfs, %clock, %pure) by syscall
+ * name, over the x86_64 and i386 syscalls, as `strace -e trace=%CLASS` selects them.
+ */
+/* 1 if syscall_name is in the class, 0 if not, -EINVAL for an unknown class ('%' optional). */
+int sct_syscall_class_match(const char *class_name, const char *syscall_name);
+/* The class names with their '%', NULL-terminated. */
+const char *const *sct_syscall_class_names(void);
+/* The name of syscall nr of the caller's table, NULL if it has none. */
+typedef const char *(*sct_syscall_name_fn)(void *ctx, uint32_t nr);
+/*
+ * Parse a syscall list as sct-record's and sct-report's -S take it into a bitmap of numbers
+ * 0 .. nbits-1 (set must hold nbits bits; bit nr is set[nr / 8] & 1 << nr % 8): items
+ * separated by commas, each a name, a number or a %class, with '!' before an item to remove
+ * it from what the items before it gave; a list that starts with '!' is all syscalls but
+ * what the rest names (strace's -e trace=!SET). name_of gives the table's names (numbers
+ * past nbits are not in it). Returns 0, or -EINVAL with a message in err naming the item
+ * that is not a syscall or class of the table.
+ */
+SCT_MUST_CHECK int sct_syscall_set_parse(const char *list, sct_syscall_name_fn name_of, void *ctx,
+					 uint8_t *set, size_t nbits, char *err, size_t errlen);
 
 /* ---------------------------------------------------------------- sample fields */
 

@@ -24,6 +24,9 @@ static const char *const key_names[SCT_SESSION_NKEYS] = {
 	[SCT_SESSION_BACKEND] = "backend",
 	[SCT_SESSION_SAMPLE_CGROUP] = "sample_cgroup",
 	[SCT_SESSION_RECORDING_ID] = "recording_id",
+	[SCT_SESSION_FILTER_TEXT] = "filter_text",
+	[SCT_SESSION_FILTER_DETAILS] = "filter_details",
+	[SCT_SESSION_FILTER_TOTALS] = "filter_totals",
 };
 
 struct sct_session *session_new(uint32_t index)
@@ -88,6 +91,11 @@ const struct sct_type_schema *session_builtin(const struct sct_session *s, uint3
 	if (s && s->minor < RECORD_MINOR_SINCE(type))
 		return NULL;
 	return s ? schema_builtin_version(type, s->minor, s->has_args) : sct_schema_builtin(type);
+}
+
+bool sct_session_has_filter(const struct sct_session *s)
+{
+	return s->has_filter;
 }
 
 uint32_t sct_session_index(const struct sct_session *s)

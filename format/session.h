@@ -49,6 +49,7 @@ struct sct_session {
 	uint64_t anchor_clock_ns, anchor_realtime_ns;
 	uint64_t sequence;
 	bool snapshot;
+	bool has_filter;                  /* format 1.5 "filter" */
 	struct syscall_table syscalls[2]; /* by enum sct_abi */
 	struct session_type *types;
 	uint32_t ntypes;

@@ -36,6 +36,7 @@ struct sct_writer {
 	sct_block_fn sink; /* sct_writer_open_blocks(): blocks go here, no fd, no label or TRAILER */
 	void *sink_ctx;
 	uint32_t nevents;  /* the HEADER's event table: SAMPLE records index it */
+	bool totals;       /* the HEADER has "filter" (or a block sink): TOTALS records fit */
 	uint64_t flush_interval_ns;
 	uint64_t pending_since_ns; /* monotonic time of the first pending record */
 	struct block_enc enc;
@@ -111,12 +112,14 @@ static int writer_header(struct sct_writer *w, const struct sct_header_info *inf
 
 	if (w->sink) {
 		w->nevents = info ? info->nevents : 0;
+		w->totals = !info || info->filter;
 		return 0;
 	}
 	err = writer_put(w, sct_label, SCT_LABEL_LEN);
 	if (err)
 		return err;
 	w->nevents = info->nevents;
+	w->totals = info->filter != NULL;
 	cbuf_init(&b, FRAME_HEAD_MAX, FRAME_HEAD_MAX + SCT_MAX_HEADER_BODY + FRAME_CHECK_LEN);
 	header_encode(&b, info);
 	err = writer_put_cbuf(w, &b, FRAME_HEADER, SCT_MAX_HEADER_BODY);
@@ -463,6 +466,9 @@ int sct_writer_append(struct sct_writer *w, const struct sct_record *rec)
 		return -EINVAL;
 	/* a sample its HEADER does not describe could never be decoded */
 	if (rec->type == SCT_REC_SAMPLE && rec->sample.event >= w->nevents)
+		return -EINVAL;
+	/* totals belong to a session that says what was filtered, and must read back */
+	if (rec->type == SCT_REC_TOTALS && (!w->totals || sct_totals_check(&rec->totals)))
 		return -EINVAL;
 	bound = block_enc_bound(rec);
 	if (bound < 0)

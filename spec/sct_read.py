@@ -33,7 +33,7 @@ MAX_NESTING = 8
 START_SCAN = 1 << 20
 KINDS = ("uint", "sint", "time", "bytes")
 
-# Section 9: the built-in schema of version 1.4; SINCE: the minor version that added a type.
+# Section 9: the built-in schema of version 1.5; SINCE: the minor version that added a type.
 BUILTIN = {
     1: ("syscall", "time_ns:time duration_ns:uint pid:uint tid:uint cgroup_id:uint nr:uint "
                    "abi:uint ret:sint unfinished:uint arg0:uint arg1:uint arg2:uint arg3:uint "
@@ -50,8 +50,13 @@ BUILTIN = {
     7: ("lost", "time_ns:time end_ns:time cause:uint count:uint"),
     8: ("warning", "time_ns:time kind:uint count:uint text:bytes"),
     9: ("sample", "time_ns:time pid:uint tid:uint cpu:uint cgroup_id:uint event:uint payload:bytes"),
+    10: ("totals", "time_ns:time since_ns:time pid:uint cgroup_id:uint nr:uint abi:uint calls:uint "
+                   "errors:uint duration_ns:uint max_ns:uint hist_bits:uint hist:bytes"),
 }
-SINCE = {9: 1}
+TOTALS_MINOR = 5
+SINCE = {9: 1, 10: TOTALS_MINOR}
+# Section 9.11: a TOTALS histogram's sub-bucket bits are at most 16.
+HIST_MAX_BITS = 16
 # SYSCALL's first nine fields; the rest only in a session with "syscall_args": up to path
 # (18 fields) from 1.3, up to path2 (21 fields) from 1.4.
 SYSCALL_BASE = 9
@@ -73,7 +78,7 @@ BUILTIN = {t: (name, [tuple(f.split(":")) for f in fields.split()])
            for t, (name, fields) in BUILTIN.items()}
 
 DIAG = {"skipped": 1, "truncated": 2, "no_trailer": 3, "unknown_frame": 4,
-        "unknown_record": 5, "bad_block": 6, "no_header": 7}
+        "unknown_record": 5, "bad_block": 6, "no_header": 7, "bad_record": 8}
 
 
 class Bad(Exception):
@@ -329,6 +334,13 @@ def parse_header(body, index):
         "sequence": uint(get(recording, "sequence")) or 0,
         "snapshot": uint(get(recording, "snapshot")) == 1,
     })
+    filt = get(h, "filter") if fmt[1] >= TOTALS_MINOR else None
+    s.update({
+        "filter_text": text(get(filt, "text")) if is_map(filt) else "",
+        "filter_details": text(get(filt, "details")) if is_map(filt) else "",
+        "filter_totals": text(get(filt, "totals")) if is_map(filt) else "",
+        "filter": is_map(filt),
+    })
     args = get(h, "syscall_args") if fmt[1] >= ARGS_MINOR else None
     if is_map(args):
         s["syscall_args"] = parse_syscall_args(args, fmt[1])
@@ -434,6 +446,32 @@ class Payload:
             raise Bad("past the end")
         self.pos += n
         return self.raw[self.pos - n:self.pos]
+
+
+def hist_bucket_low(b, bits):
+    """Section 9.11: the smallest duration of bucket b."""
+    if b < 2 << bits:
+        return b
+    q, m = b >> bits, (1 << bits) + (b & ((1 << bits) - 1))
+    return m << (q - 1)
+
+
+def hist_bins(hist, bits, calls):
+    """Section 9.11: [lowest duration, count] per bucket; Bad if the record is damaged."""
+    if bits > HIST_MAX_BITS:
+        raise Bad("hist_bits")
+    p, nxt, total, bins = Payload(hist), 0, 0, []
+    while p.pos < p.end:
+        bucket = nxt + p.varint()
+        count = p.varint()
+        if bucket > 64 << bits or count == 0:
+            raise Bad("hist bucket")
+        total += count
+        bins.append([hist_bucket_low(bucket, bits), count])
+        nxt = bucket + 1
+    if total != calls:
+        raise Bad("hist sum")
+    return bins
 
 
 def unzigzag(s):
@@ -789,7 +827,7 @@ class Reader:
                 if schema.get(st) is None and builtin(st, minor, args) is None:
                     self.diag("unknown_record", st, pos, 0, c)
             for rt, entry, values in records:
-                self.record(rt, entry, values)
+                self.record(rt, entry, values, pos)
         elif t == 3:
             try:
                 tr = parse_trailer(body)
@@ -803,7 +841,7 @@ class Reader:
         else:
             self.diag("unknown_frame", t, pos, total)
 
-    def record(self, rt, entry, values):
+    def record(self, rt, entry, values, pos):
         ev = {"event": "record", "type": entry[0]}
         for (name, kind), v in zip(entry[1], values):
             # the examples' JSON calls a field named "event" "event_index" ("event" is its kind)
@@ -818,7 +856,14 @@ class Reader:
             if idx < len(events):
                 payload = values[[f[0] for f in entry[1]].index("payload")]
                 ev["fields"] = {f[0]: sample_field(f, payload) for f in events[idx]["fields"]}
-        if rt == 1:
+        if rt == 10 and builtin(rt, minor):
+            try:
+                ev["hist_bins"] = hist_bins(values[11] if len(values) > 11 else b"",
+                                            ev.get("hist_bits", 0), ev.get("calls", 0))
+            except Bad:
+                self.diag("bad_record", 10, pos, 0, 1)
+                return
+        if rt in (1, 10):
             nr, abi = ev.get("nr", 0), ev.get("abi", 0)
             tables = self.session[1] if self.session else [{}, {}]
             ev["name"] = tables[abi].get(nr) if isinstance(abi, int) and abi < 2 else None

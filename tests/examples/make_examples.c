@@ -1035,6 +1035,124 @@ static int make_header_strings(struct out *o)
 	return craft_add(o, &c);
 }
 
+/* ------------------------------------------------------------------ totals */
+
+#define SEC 1000000000ull
+
+/* durations of one TOTALS record, hist_bits bits, into the hist buffer buf */
+struct totals_spec {
+	uint64_t time, since;
+	uint32_t pid, nr;
+	uint8_t abi;
+	uint32_t bits;
+	uint64_t errors;
+	uint64_t dur[5];
+	uint32_t n;
+};
+
+/* The TOTALS record of spec, its histogram encoded into buf (room for 5 buckets). */
+static int totals_build(const struct totals_spec *t, uint8_t *buf, struct sct_record *rec)
+{
+	struct sct_hist_bin bins[5];
+	uint32_t nbins = 0;
+	int64_t len;
+
+	*rec = (struct sct_record){ .type = SCT_REC_TOTALS, .totals = {
+		.time_ns = T0 + t->time, .since_ns = T0 + t->since, .cgroup_id = 4242, .calls = t->n,
+		.errors = t->errors, .pid = t->pid, .nr = t->nr, .abi = t->abi, .hist_bits = t->bits } };
+	for (uint32_t i = 0; i < t->n; i++) {
+		uint64_t b = sct_hist_bucket(t->dur[i], t->bits);
+
+		rec->totals.duration_ns += t->dur[i];
+		if (t->dur[i] > rec->totals.max_ns)
+			rec->totals.max_ns = t->dur[i];
+		if (nbins && bins[nbins - 1].bucket == b)
+			bins[nbins - 1].count++;
+		else
+			bins[nbins++] = (struct sct_hist_bin){ b, 1 };
+	}
+	len = sct_hist_encode(bins, nbins, t->bits, buf, SCT_HIST_MAX_BYTES(5));
+	if (len < 0)
+		return (int)len;
+	rec->totals.hist = (struct sct_bytes){ buf, (uint32_t)len };
+	return 0;
+}
+
+/*
+ * Format 1.5: `sct-record -S %file --failed`: HEADER "filter", the failed openats in detail,
+ * and the totals of every call over two flush intervals, durations in increasing order per key.
+ */
+static int make_totals(struct out *o)
+{
+	static const struct sct_header_filter filter = {
+		.text = "-S %file --failed", .details = "filtered", .totals = "all",
+	};
+	static const struct totals_spec specs[] = {
+		/* openat: 800 and 900 ns exact, 1500 in bucket 1262, twice 15000 in bucket 2985 */
+		{ SEC, 0, 1200, 257, 0, SCT_HIST_BITS, 2, { 800, 900, 1500, 15000, 15000 }, 5 },
+		{ SEC, 0, 1200, 0, 0, SCT_HIST_BITS, 0, { 2000, 2000, 3000 }, 3 },
+		/* an i386 write, in log2 buckets: both in [4096, 8192) */
+		{ SEC, 0, 1300, 4, 1, 0, 0, { 5000, 6000 }, 2 },
+		{ 2 * SEC, SEC, 1200, 257, 0, SCT_HIST_BITS, 1, { 700 }, 1 },
+	};
+	struct sct_header_info info = header_info(HOST);
+	uint8_t bufs[NRECS(specs)][SCT_HIST_MAX_BYTES(5)];
+	struct sct_record recs[3 + NRECS(specs) + 1] = {
+		task_recs[0], sys(400000, 15000, 1200, 1200, 257, -2),
+		sys(600000, 15000, 1200, 1200, 257, -13),
+	};
+	size_t n = 3;
+	int err = 0;
+
+	info.filter = &filter;
+	for (size_t i = 0; i < 3 && !err; i++)
+		err = totals_build(&specs[i], bufs[i], &recs[n++]);
+	recs[n++] = sys(SEC + 5000, 700, 1200, 1200, 257, -13);
+	if (!err)
+		err = totals_build(&specs[3], bufs[3], &recs[n++]);
+	return err ? err : session_write_info(o, &info, 0, recs, n, true);
+}
+
+/*
+ * The totals session with a hand-made BLOCK (codec 0) spliced in before its TRAILER: three
+ * TOTALS of the third interval, the second of which is damaged (its histogram counts 2 calls
+ * of 3): readers skip it alone and report it; the first and third are read.
+ */
+static int make_bad_totals(struct out *o)
+{
+	static const uint8_t two[] = { 0xbc, 0x05, 0x02 }; /* bucket 700, twice */
+	const struct sct_totals t[] = {
+		{ .time_ns = T0 + 3 * SEC, .since_ns = T0 + 2 * SEC, .cgroup_id = 4242, .calls = 2,
+		  .duration_ns = 1400, .max_ns = 700, .pid = 1200, .nr = 0, .hist_bits = 9,
+		  .hist = { two, sizeof(two) } },
+		{ .time_ns = T0 + 3 * SEC, .since_ns = T0 + 2 * SEC, .cgroup_id = 4242, .calls = 3,
+		  .errors = 3, .duration_ns = 2100, .max_ns = 700, .pid = 1200, .nr = 257,
+		  .hist_bits = 9, .hist = { two, sizeof(two) } },
+		{ .time_ns = T0 + 3 * SEC, .since_ns = T0 + 2 * SEC, .cgroup_id = 4242, .calls = 2,
+		  .duration_ns = 1400, .max_ns = 700, .pid = 1300, .nr = 1, .hist_bits = 9,
+		  .hist = { two, sizeof(two) } },
+	};
+	struct out head = { 0 };
+	struct craft c;
+	size_t tail;
+	int err = make_totals(o);
+
+	if (err)
+		return err;
+	tail = o->trailer_at;
+	craft_init(&c);
+	craft_totals_block(&c, t, NRECS(t));
+	if ((err = out_add(&head, o->p, tail)) || (err = craft_add(&head, &c)) ||
+	    (err = out_add(&head, o->p + tail, o->len - tail))) {
+		free(head.p);
+		return err;
+	}
+	free(o->p);
+	o->p = head.p;
+	o->len = head.len;
+	return 0;
+}
+
 /* A session with no TRAILER: a recorder killed after its last flush. */
 static int make_no_trailer(struct out *o)
 {
@@ -1094,6 +1212,8 @@ static const struct example {
 	{ "recording", make_recording },
 	{ "bad_recording_id", make_bad_recording_id },
 	{ "args", make_args },
+	{ "totals", make_totals },
+	{ "bad_totals", make_bad_totals },
 	{ "small", make_small },
 	{ "multi_block", make_multi_block },
 	{ "truncated", make_truncated },

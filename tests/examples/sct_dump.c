@@ -35,6 +35,7 @@ static const char *const diag_names[] = {
 	[SCT_DIAG_UNKNOWN_RECORD] = "unknown_record",
 	[SCT_DIAG_BAD_BLOCK] = "bad_block",
 	[SCT_DIAG_NO_HEADER] = "no_header",
+	[SCT_DIAG_BAD_RECORD] = "bad_record",
 };
 
 /* Length of the UTF-8 sequence at p (strict: no overlongs, surrogates or > U+10FFFF), 0 if bad. */
@@ -223,8 +224,9 @@ static void session_print(struct dump *d, const struct sct_session *s)
 		fprintf(d->out, ", \"%s\": ", sct_session_key_name(k));
 		put_cstr(d->out, sct_session_get(s, k));
 	}
-	fprintf(d->out, ", \"sequence\": %llu, \"snapshot\": %s",
-		(unsigned long long)sct_session_sequence(s), sct_session_snapshot(s) ? "true" : "false");
+	fprintf(d->out, ", \"sequence\": %llu, \"snapshot\": %s, \"filter\": %s",
+		(unsigned long long)sct_session_sequence(s), sct_session_snapshot(s) ? "true" : "false",
+		sct_session_has_filter(s) ? "true" : "false");
 	fprintf(d->out, ", \"anchor_clock_ns\": %llu, \"anchor_realtime_ns\": %llu, \"events\": [",
 		(unsigned long long)clock_ns, (unsigned long long)realtime_ns);
 	for (uint32_t i = 0; i < sct_session_nevents(s); i++) {
@@ -303,6 +305,22 @@ static void sample_print(struct dump *d, const struct sct_session *s, const stru
 	fputc('}', d->out);
 }
 
+/* A TOTALS histogram as [lowest duration of the bucket, count] pairs (the reader checked it). */
+static void hist_print(FILE *out, const struct sct_totals *t)
+{
+	struct sct_hist_iter it;
+	struct sct_hist_bin bin;
+	int n = 0;
+
+	fputs(", \"hist_bins\": [", out);
+	sct_hist_iter_init(&it, t->hist, t->hist_bits);
+	while (sct_hist_next(&it, &bin) > 0)
+		fprintf(out, "%s[%llu, %llu]", n++ ? ", " : "",
+			(unsigned long long)sct_hist_bucket_low(bin.bucket, t->hist_bits),
+			(unsigned long long)bin.count);
+	fputc(']', out);
+}
+
 static void record_print(struct dump *d, const struct sct_reader *r, const struct sct_record *rec)
 {
 	const struct sct_type_schema *schema = sct_reader_schema(r, rec->type);
@@ -337,7 +355,7 @@ static void record_print(struct dump *d, const struct sct_reader *r, const struc
 	}
 	/* by the fields' values, not rec->syscall: a SYSCALL whose schema the HEADER contradicts
 	 * is delivered generically, with the union zeroed */
-	if (rec->type == SCT_REC_SYSCALL) {
+	if (rec->type == SCT_REC_SYSCALL || rec->type == SCT_REC_TOTALS) {
 		const char *name = s && nr <= UINT32_MAX && abi <= UINT32_MAX ?
 			sct_session_syscall_name(s, (uint32_t)nr, (uint32_t)abi) : NULL;
 
@@ -349,6 +367,8 @@ static void record_print(struct dump *d, const struct sct_reader *r, const struc
 	}
 	if (rec->type == SCT_REC_SAMPLE && sample_typed(s))
 		sample_print(d, s, &rec->sample);
+	if (rec->type == SCT_REC_TOTALS)
+		hist_print(d->out, &rec->totals);
 	fputc('}', d->out);
 }
 
@@ -357,12 +377,12 @@ static void stats_print(FILE *out, const struct sct_reader_stats *st)
 	fprintf(out, "  \"stats\": {\"blocks\": %llu, \"bytes_read\": %llu, \"skipped_ranges\": %llu, "
 		"\"skipped_bytes\": %llu, \"truncated_bytes\": %llu, \"unknown_frames\": %llu, "
 		"\"unknown_records\": %llu, \"bad_blocks\": %llu, \"sessions_without_trailer\": %llu, "
-		"\"records\": [",
+		"\"damaged_records\": %llu, \"records\": [",
 		(unsigned long long)st->blocks, (unsigned long long)st->bytes_read,
 		(unsigned long long)st->skipped_ranges, (unsigned long long)st->skipped_bytes,
 		(unsigned long long)st->truncated_bytes, (unsigned long long)st->unknown_frames,
 		(unsigned long long)st->unknown_records, (unsigned long long)st->bad_blocks,
-		(unsigned long long)st->sessions_without_trailer);
+		(unsigned long long)st->sessions_without_trailer, (unsigned long long)st->damaged_records);
 	for (uint32_t i = 0; i <= SCT_REC_MAX; i++)
 		fprintf(out, "%s%llu", i ? ", " : "", (unsigned long long)st->records[i]);
 	fputs("]}", out);

@@ -342,3 +342,42 @@ void craft_block(struct craft *c, const struct craft_run *runs, size_t nruns, co
 	craft_frame(c, 2, body.p, body.len);
 	craft_free(&body);
 }
+
+void craft_totals_block(struct craft *c, const struct sct_totals *t, size_t n)
+{
+	enum { NCOLS = 12 };
+	static const uint32_t kinds[NCOLS] = {
+		SCT_KIND_TIME, SCT_KIND_TIME, SCT_KIND_UINT, SCT_KIND_UINT, SCT_KIND_UINT, SCT_KIND_UINT,
+		SCT_KIND_UINT, SCT_KIND_UINT, SCT_KIND_UINT, SCT_KIND_UINT, SCT_KIND_UINT, SCT_KIND_BYTES,
+	};
+	uint64_t *v = calloc(n ? n * (NCOLS - 1) : 1, sizeof(*v));
+	struct sct_bytes *hist = calloc(n ? n : 1, sizeof(*hist));
+	struct craft_col cols[NCOLS];
+	struct craft_section sec = { .type = SCT_REC_TOTALS, .count = (uint32_t)n, .ncols = NCOLS, .cols = cols };
+	struct craft_run run = { SCT_REC_TOTALS, (uint32_t)n };
+	struct craft body;
+	uint64_t first = n ? t[0].time_ns : 0, last = first;
+
+	if (!v || !hist)
+		abort();
+	for (size_t i = 0; i < n; i++) {
+		const uint64_t row[NCOLS - 1] = { t[i].time_ns, t[i].since_ns, t[i].pid, t[i].cgroup_id,
+						  t[i].nr, t[i].abi, t[i].calls, t[i].errors,
+						  t[i].duration_ns, t[i].max_ns, t[i].hist_bits };
+
+		for (size_t k = 0; k < NCOLS - 1; k++)
+			v[k * n + i] = row[k];
+		hist[i] = t[i].hist;
+		first = t[i].time_ns < first ? t[i].time_ns : first;
+		last = t[i].time_ns > last ? t[i].time_ns : last;
+	}
+	for (size_t k = 0; k < NCOLS; k++)
+		cols[k] = (struct craft_col){ .kind = kinds[k], .v = k < NCOLS - 1 ? v + k * n : NULL,
+					      .b = k == NCOLS - 1 ? hist : NULL };
+	craft_init(&body);
+	craft_block_body(&body, first, last, &run, 1, &sec, 1);
+	craft_frame(c, 2, body.p, body.len);
+	craft_free(&body);
+	free(v);
+	free(hist);
+}

@@ -87,4 +87,10 @@ void craft_session(struct craft *c, uint32_t major, uint32_t minor, const struct
 void craft_block(struct craft *c, const struct craft_run *runs, size_t nruns, const struct craft_section *secs,
 		 size_t nsecs);
 
+/*
+ * A BLOCK frame holding TOTALS records t[0 .. n) as given, histograms unchecked (sct's writer
+ * refuses one that does not check): damaged totals as a file may bring them.
+ */
+void craft_totals_block(struct craft *c, const struct sct_totals *t, size_t n);
+
 #endif

@@ -74,7 +74,7 @@ void fh_diag_count(void *ctx, const struct sct_diag *d)
 {
 	struct fh_read *out = ctx;
 
-	cr_assert(d->kind >= 1 && d->kind <= SCT_DIAG_NO_HEADER);
+	cr_assert(d->kind >= 1 && d->kind <= SCT_DIAG_BAD_RECORD);
 	cr_assert(d->text && strchr(d->text, '\n') == NULL);
 	out->ndiag[d->kind]++;
 	out->last_diag[d->kind] = *d;

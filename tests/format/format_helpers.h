@@ -34,8 +34,8 @@ struct fh_read {
 	uint64_t nsessions;         /* SESSION records with a session */
 	uint64_t nheaderless;       /* SESSION records for blocks without a HEADER */
 	struct sct_record *recs;    /* copies (strings not kept) when keep is set */
-	uint64_t ndiag[SCT_DIAG_NO_HEADER + 1];
-	struct sct_diag last_diag[SCT_DIAG_NO_HEADER + 1];
+	uint64_t ndiag[SCT_DIAG_BAD_RECORD + 1];
+	struct sct_diag last_diag[SCT_DIAG_BAD_RECORD + 1];
 	struct sct_reader_stats stats;
 	char error[256];
 };
