@@ -33,7 +33,8 @@
 struct follow {
 	char path[PATH_MAX]; /* the file read now */
 	int src, out, watch; /* source, the pipe's write end, inotify (-1 for a stream) */
-	bool grow;
+	bool next_seen; /* the next file exists: one more read to the end of this one, then on */
+	bool started;
 	pthread_t thread;
 	uint8_t buf[FOLLOW_CHUNK];
 };
@@ -46,8 +47,9 @@ static void follow_on_signal(int sig)
 	int saved = errno;
 	char c = (char)sig;
 
-	if (write(stop_pipe[1], &c, 1) < 0) { /* already full: the stop is known */
-	}
+	/* a full pipe already says stop */
+	while (write(stop_pipe[1], &c, 1) < 0 && errno == EINTR)
+		;
 	errno = saved;
 }
 
@@ -130,7 +132,10 @@ static bool follow_next_name(const char *path, char *next, size_t cap)
 	return n > 0 && (size_t)n < cap;
 }
 
-/* At the end of the file read now: on into the next file if it exists. 1 if so, 0 if not, -1 on error. */
+/*
+ * At the end of the file read now: on into the next file if it exists, after one more read
+ * of this one (what it got before the next was made). 1 to read on, 0 to wait, -1 on error.
+ */
 static int follow_rotate(struct follow *f)
 {
 	char next[PATH_MAX];
@@ -138,6 +143,11 @@ static int follow_rotate(struct follow *f)
 
 	if (!follow_next_name(f->path, next, sizeof(next)) || access(next, F_OK))
 		return 0;
+	if (!f->next_seen) {
+		f->next_seen = true;
+		return 1;
+	}
+	f->next_seen = false;
 	fd = open(next, O_RDONLY | O_CLOEXEC);
 	if (fd < 0)
 		return -1;
@@ -178,7 +188,6 @@ static void *follow_thread(void *arg)
 		}
 		if (n < 0 || f->watch < 0)
 			break;
-		/* at the end: the next file is read only after a last read of this one came back empty */
 		n = follow_rotate(f);
 		if (n < 0 || (!n && !follow_idle(f)))
 			break;
@@ -232,14 +241,15 @@ int follow_start(struct follow **out, const char *path, bool grow, int *fd)
 	if (!f)
 		return -ENOMEM;
 	f->src = f->out = f->watch = -1;
-	f->grow = grow;
-	err = follow_open(f, path, grow, p);
+	err = follow_catch_signals();
+	if (!err)
+		err = follow_open(f, path, grow, p);
 	if (!err)
 		err = -pthread_create(&f->thread, NULL, follow_thread, f);
+	f->started = !err;
 	if (err) {
 		if (p[0] >= 0)
 			close(p[0]);
-		f->thread = 0;
 		follow_free(f);
 		return err;
 	}
@@ -252,7 +262,7 @@ void follow_free(struct follow *f)
 {
 	if (!f)
 		return;
-	if (f->thread) {
+	if (f->started) {
 		follow_on_signal(0);
 		pthread_join(f->thread, NULL);
 	}
