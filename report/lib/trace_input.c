@@ -287,10 +287,8 @@ int input_open_live(struct ctx *c, struct input *in, const char *path, bool grow
 	if (err) {
 		follow_free(in->feed);
 		reorder_free(in->ro);
-		if (in->r)
+		if (in->r) /* else the reader closed fd */
 			sct_reader_close(in->r);
-		else
-			close(fd);
 		memset(in, 0, sizeof(*in));
 	}
 	return err;
