@@ -33,11 +33,6 @@ struct interval {
 	bool tty;
 };
 
-void report_flush(void *out)
-{
-	out_flush(out);
-}
-
 /* "interval K: FROM .. TO s (WALL)" above the interval's summary. */
 static void interval_head(struct interval *iv)
 {

@@ -243,7 +243,9 @@ static int parse_opt(struct env *env, int c, const char *arg)
 			return usage_error("invalid --interval: '%s' (a duration above 0 expected)", arg);
 		return 0;
 	case OPT_FLUSH:
-		return filter_parse_duration(arg, &env->flush_ns) ? usage_error("invalid --flush-interval: '%s'", arg) : 0;
+		if (filter_parse_duration(arg, &env->flush_ns) || !env->flush_ns)
+			return usage_error("invalid --flush-interval: '%s' (a duration above 0 expected)", arg);
+		return 0;
 	case 'p':
 		return filter_parse_ids(f->pids, &f->npids, arg) ? usage_error("invalid pid list: '%s'", arg) : 0;
 	case 't':
@@ -286,9 +288,7 @@ static int check_live(struct env *env)
 		return usage_error("%s", "--follow and --interval read one FILE");
 	if (env->interval_ns && env->mode != MODE_SUMMARY)
 		return usage_error("%s", "--interval gives summaries: not with --timeline, --tree or --hist");
-	if (env->follow && env->mode != MODE_SUMMARY && env->mode != MODE_TIMELINE)
-		return usage_error("%s", "--follow goes with --timeline or --interval");
-	if (env->follow && env->mode == MODE_SUMMARY && !env->interval_ns)
+	if (env->follow && env->mode != MODE_TIMELINE && !env->interval_ns)
 		return usage_error("%s", "--follow goes with --timeline or --interval");
 	if (env->follow && !strcmp(f, "-"))
 		return usage_error("%s", "--follow reads a file: stdin is read as it comes anyway");
@@ -398,6 +398,11 @@ static int run_aggregate(struct ctx *c, const struct env *env, struct summary *s
 		input_close(c, &in);
 	}
 	return 0;
+}
+
+void report_flush(void *out)
+{
+	out_flush(out);
 }
 
 /* Timeline: all inputs open at once; the one whose last record is oldest is read next. */

@@ -226,6 +226,27 @@ Test(report_live, timeline_on_a_pipe_applies_filters)
 	free(bytes);
 }
 
+Test(report_live, sigint_ends_a_stream_with_its_footer)
+{
+	uint64_t cut[3];
+	size_t len;
+	const char *path = pipe_trace(cut);
+	uint8_t *bytes = slurp(path, &len);
+	struct run r;
+
+	run_start(&r, true, "exec %s -T --flush-interval 0.05 -", rt_report());
+	write_all(r.in, bytes, cut[0]);
+	run_wait(&r, " close(app 100/100) = 0 ");
+	/* the writer still holds the pipe open: the signal, not an end of file, ends the run */
+	kill(r.pid, SIGINT);
+	run_wait(&r, "-- incomplete: no trailer: ");
+	cr_assert_eq(run_end(&r), 0, "%s", r.text);
+	cr_assert_not_null(strstr(r.text, "-- read 1 file, 3 records (syscall 2, task 1,"), "%s", r.text);
+	cr_assert_not_null(strstr(r.text, "-- incomplete: no trailer: 1 session"), "%s", r.text);
+	free(r.text);
+	free(bytes);
+}
+
 /* A file of one recording: a TASK and one call per rel_ns, cut after each call's block. */
 static uint8_t *rec_file(const char *name, uint64_t seq, const uint64_t *rel_ns, uint32_t nr, uint32_t n,
 			 uint64_t *cut, size_t *len)
@@ -390,7 +411,7 @@ Test(report_live, usage_errors)
 {
 	static const char *const bad[] = {
 		"--follow a b", "--interval 1 a b", "--interval 1 -T a", "--interval 0 a", "--follow -T -",
-		"--follow a", "--interval 1 --tree a",
+		"--follow a", "--interval 1 --tree a", "-T --flush-interval 0 -", "--follow --hist a",
 	};
 
 	for (size_t i = 0; i < sizeof(bad) / sizeof(bad[0]); i++)
