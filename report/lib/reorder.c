@@ -1,7 +1,8 @@
 // SPDX-License-Identifier: BSD-2-Clause
 /*
  * The reorder heap of a live stream: a min-heap of record copies (their strings with them,
- * window.c's copy) by key, ties in arrival order. Memory is bounded by REORDER_RECORDS
+ * window.c's copy) by key, ties in arrival order; and when records arrived, each with the
+ * largest key read by then, so that the caller can tell which keys are due at a time. Memory is bounded by REORDER_RECORDS
  * records and REORDER_BYTES bytes of strings; the caller lets the oldest go when either is
  * reached.
  */
@@ -18,9 +19,19 @@ struct ro_entry {
 	size_t nbytes;
 };
 
+/* When records arrived, and the largest key read by then (a FIFO, oldest first). */
+struct arrival {
+	uint64_t at, key;
+};
+
 struct reorder {
 	struct ro_entry *heap; /* REORDER_RECORDS */
 	uint32_t n;
+	struct arrival *arr;   /* ring of REORDER_RECORDS */
+	uint32_t ahead, an;
+	uint64_t maxkey;       /* the largest key read */
+	uint64_t due_key;      /* records up to it are due, once due_set */
+	bool due_set;
 	uint64_t seq;
 	size_t bytes;
 	uint8_t *out; /* the strings of the record last popped */
@@ -33,8 +44,9 @@ struct reorder *reorder_new(void)
 	if (!ro)
 		return NULL;
 	ro->heap = calloc(REORDER_RECORDS, sizeof(*ro->heap));
-	if (!ro->heap) {
-		free(ro);
+	ro->arr = calloc(REORDER_RECORDS, sizeof(*ro->arr));
+	if (!ro->heap || !ro->arr) {
+		reorder_free(ro);
 		return NULL;
 	}
 	return ro;
@@ -75,6 +87,38 @@ int reorder_push(struct reorder *ro, const struct sct_record *rec, uint64_t key)
 		i = (i - 1) / 2;
 	}
 	return 0;
+}
+
+void reorder_arrived(struct reorder *ro, uint64_t at, uint64_t key)
+{
+	struct arrival *last = ro->an ? &ro->arr[(ro->ahead + ro->an - 1) % REORDER_RECORDS] : NULL;
+
+	if (key > ro->maxkey)
+		ro->maxkey = key;
+	/* a full ring stamps its newest entry later: what it covers is due later, never early */
+	if (last && (ro->an == REORDER_RECORDS || last->at == at)) {
+		last->at = at;
+		last->key = ro->maxkey;
+		return;
+	}
+	ro->arr[(ro->ahead + ro->an++) % REORDER_RECORDS] = (struct arrival){ at, ro->maxkey };
+}
+
+bool reorder_due_key(struct reorder *ro, uint64_t until, uint64_t *key)
+{
+	while (ro->an && ro->arr[ro->ahead].at <= until) {
+		ro->due_key = ro->arr[ro->ahead].key;
+		ro->due_set = true;
+		ro->ahead = (ro->ahead + 1) % REORDER_RECORDS;
+		ro->an--;
+	}
+	*key = ro->due_key;
+	return ro->due_set;
+}
+
+uint64_t reorder_next_arrival(const struct reorder *ro)
+{
+	return ro->an ? ro->arr[ro->ahead].at : 0;
 }
 
 uint64_t reorder_min_key(const struct reorder *ro)
@@ -120,9 +164,10 @@ void reorder_free(struct reorder *ro)
 {
 	if (!ro)
 		return;
-	for (uint32_t i = 0; i < ro->n; i++)
+	for (uint32_t i = 0; ro->heap && i < ro->n; i++)
 		free(ro->heap[i].bytes);
 	free(ro->out);
 	free(ro->heap);
+	free(ro->arr);
 	free(ro);
 }

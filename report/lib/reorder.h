@@ -17,6 +17,15 @@ struct reorder;
 struct reorder *reorder_new(void); /* NULL on ENOMEM */
 /* A copy of rec, strings included, under key (ties in push order). -ENOMEM. */
 int reorder_push(struct reorder *ro, const struct sct_record *rec, uint64_t key);
+/* Records up to key arrived at time at (any clock, not going back). */
+void reorder_arrived(struct reorder *ro, uint64_t at, uint64_t key);
+/*
+ * The largest key that had arrived at or before until, into *key; false if nothing had.
+ * until must not go back from one call to the next.
+ */
+bool reorder_due_key(struct reorder *ro, uint64_t until, uint64_t *key);
+/* The earliest arrival reorder_due_key() has not passed yet, 0 if none. */
+uint64_t reorder_next_arrival(const struct reorder *ro);
 /* The smallest key held; count > 0. */
 uint64_t reorder_min_key(const struct reorder *ro);
 /* The record of the smallest key into *rec (its strings valid until the next pop or free). */

@@ -294,13 +294,20 @@ int input_open_live(struct ctx *c, struct input *in, const char *path, bool grow
 	return err;
 }
 
+/* When a record held becomes due by its arrival (input_live_due()), 0 if none will. */
+static uint64_t input_live_deadline(const struct input *in)
+{
+	uint64_t at = reorder_count(in->ro) ? reorder_next_arrival(in->ro) : 0;
+
+	return at ? at + in->flush_ns : 0;
+}
+
 int input_read(struct ctx *c, struct input *in, struct sct_record *rec)
 {
 	int n;
 
 	if (in->live)
-		n = live_input_next(in->live, rec, reorder_count(in->ro) ? in->arrived_ns + in->flush_ns : 0, in->idle,
-				    in->idle_ctx);
+		n = live_input_next(in->live, rec, input_live_deadline(in), in->idle, in->idle_ctx);
 	else
 		n = sct_reader_next(in->r, rec);
 	if (n == -EAGAIN)
@@ -367,11 +374,22 @@ static int input_next_held(struct ctx *c, struct input *in, struct sct_record *r
 	}
 }
 
-/* Due: no record that comes later can be older (the rule of input_open_live()), or the heap is full. */
-static bool input_live_due(const struct input *in)
+/*
+ * Due: no record that comes later can be older, or the heap is full. sct-record writes every
+ * event within its flush interval F of the event (a call's: its return). So once a return at
+ * r was read, every call that returned before r - F was read too; and at F after a record
+ * arrived, every call that returned before it arrived was. A call that comes later and is
+ * older than one printed ran longer than that: it is printed when it comes.
+ */
+static bool input_live_due(struct input *in, uint64_t now)
 {
-	return in->session_due || in->ended || in->release_all || reorder_full(in->ro) ||
-	       (in->newest >= in->flush_ns && reorder_min_key(in->ro) <= in->newest - in->flush_ns);
+	uint64_t key = reorder_min_key(in->ro), due;
+
+	if (in->session_due || in->ended || reorder_full(in->ro))
+		return true;
+	if (in->newest >= in->flush_ns && key <= in->newest - in->flush_ns)
+		return true;
+	return now >= in->flush_ns && reorder_due_key(in->ro, now - in->flush_ns, &due) && key <= due;
 }
 
 /* A live record's key (wall clock of its time) and what it tells of the stream's progress. */
@@ -400,11 +418,10 @@ static int input_next_live(struct ctx *c, struct input *in, struct sct_record *r
 	int n, err;
 
 	for (;;) {
-		if (reorder_count(in->ro) && input_live_due(in)) {
+		if (reorder_count(in->ro) && input_live_due(in, live_now_ns())) {
 			reorder_pop(in->ro, rec);
 			return 1;
 		}
-		in->release_all = false;
 		if (in->session_due) {
 			in->session_due = false;
 			err = input_session(c, in);
@@ -414,16 +431,13 @@ static int input_next_live(struct ctx *c, struct input *in, struct sct_record *r
 		if (in->ended)
 			return in->end_rc;
 		n = input_read(c, in, rec);
-		if (n == -EAGAIN) {
-			in->release_all = true;
+		if (n == -EAGAIN) /* a record held is due by its arrival */
 			continue;
-		}
 		if (n <= 0) {
 			in->ended = true;
 			in->end_rc = n;
 			continue;
 		}
-		in->arrived_ns = live_now_ns();
 		if (rec->type == SCT_REC_SESSION || !in->cur) {
 			in->session_due = true;
 			if (rec->type == SCT_REC_SESSION)
@@ -443,8 +457,12 @@ static int input_next_live(struct ctx *c, struct input *in, struct sct_record *r
 		err = input_apply(c, in, rec);
 		if (!err && c->track_tasks && rec->type >= SCT_REC_TASK && rec->type <= SCT_REC_EXIT)
 			err = tasks_apply(c->tasks, in->cur->s.id, rec);
-		if (!err)
-			err = reorder_push(in->ro, rec, input_live_key(in, rec));
+		if (!err) {
+			uint64_t key = input_live_key(in, rec);
+
+			err = reorder_push(in->ro, rec, key);
+			reorder_arrived(in->ro, live_now_ns(), key);
+		}
 		if (err)
 			return err;
 	}

@@ -69,8 +69,6 @@ struct input {
 	uint64_t flush_ns;     /* the recorder's flush interval: a record is in the stream this long after its return */
 	uint64_t newest;       /* wall clock of the latest return (a call's) or time (other records) read */
 	uint64_t last_key;     /* the key of the last record: records of a stretch without a HEADER keep it */
-	uint64_t arrived_ns;   /* CLOCK_MONOTONIC when the last record came */
-	bool release_all;      /* the stream was quiet for flush_ns: every record held is due */
 	void (*idle)(void *);  /* before a live input waits for its stream: the caller flushes its output */
 	void *idle_ctx;
 };
@@ -112,7 +110,7 @@ int input_open(struct ctx *c, struct input *in, const char *path);
  * A live input: path ("-": stdin) read as it comes, a regular file followed past its end
  * and into the next file of its recording if grow (follow.c). input_next() gives its records
  * in time order, each once no earlier one can still come: flush_ns (the recorder's
- * --flush-interval) after a later return was read, or once the stream was quiet that long.
+ * --flush-interval) after a later return was read, or that long after it arrived.
  */
 int input_open_live(struct ctx *c, struct input *in, const char *path, bool grow, uint64_t flush_ns);
 /* sct_reader_next(), counting the input in c->inputs_read once it gives a record or its end. */
