@@ -53,7 +53,8 @@ static void follow_on_signal(int sig)
 	errno = saved;
 }
 
-int follow_catch_signals(void)
+/* SIGINT and SIGTERM end every feed (set up once). */
+static int follow_catch_signals(void)
 {
 	struct sigaction sa = { .sa_handler = follow_on_signal };
 

@@ -13,11 +13,10 @@
 
 struct follow;
 
-/* SIGINT and SIGTERM end every feed (once set up: 0 or -errno). */
-int follow_catch_signals(void);
 /*
- * Feeds path ("-": stdin); with grow, a regular file is followed past its end. *fd: the
- * pipe's read end, owned by the caller. -errno if path cannot be opened.
+ * Feeds path ("-": stdin), SIGINT and SIGTERM caught from then on; with grow, a regular file
+ * is followed past its end. *fd: the pipe's read end, owned by the caller. -errno if path
+ * cannot be opened.
  */
 int follow_start(struct follow **out, const char *path, bool grow, int *fd);
 /* Ends the feed (the reader meets the end of its input) and frees it. */
