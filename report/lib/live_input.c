@@ -38,6 +38,12 @@ struct live_input {
 	pthread_cond_t data, room; /* records came or the reader ended; room or resume */
 	pthread_t thread;
 	bool session_held; /* the thread waits: the caller has not finished with a SESSION record */
+	/*
+	 * The queue was full: the thread waits until the caller took half of it, not for each
+	 * record (one wake-up per record costs more than the record).
+	 */
+	bool room_wanted;
+	bool waiting;      /* the caller waits for a record */
 	bool ended;
 	bool quit;         /* the caller is done: the thread stops at its next wait */
 	int end_rc;
@@ -63,7 +69,8 @@ static void live_diag(void *ctx, const struct sct_diag *d)
 	ld->d = *d;
 	ld->text = d->text ? strdup(d->text) : NULL;
 	ld->d.text = ld->text ? ld->text : "";
-	pthread_cond_signal(&li->data);
+	if (li->waiting)
+		pthread_cond_signal(&li->data);
 	pthread_mutex_unlock(&li->lock);
 }
 
@@ -75,7 +82,9 @@ static void *live_thread(void *arg)
 
 	for (;;) {
 		pthread_mutex_lock(&li->lock);
-		while (!li->quit && (li->session_held || window_full(li->q)))
+		if (window_full(li->q))
+			li->room_wanted = true;
+		while (!li->quit && (li->session_held || li->room_wanted))
 			pthread_cond_wait(&li->room, &li->lock);
 		if (li->quit) {
 			pthread_mutex_unlock(&li->lock);
@@ -94,7 +103,8 @@ static void *live_thread(void *arg)
 			li->ended = true;
 			li->end_rc = n;
 		}
-		pthread_cond_signal(&li->data);
+		if (li->waiting)
+			pthread_cond_signal(&li->data);
 		pthread_mutex_unlock(&li->lock);
 		if (n <= 0)
 			return NULL;
@@ -141,7 +151,7 @@ static void live_diags_out(struct live_input *li)
 		free(li->diags[i].text);
 	}
 	if (li->ndiags == LIVE_DIAGS)
-		pthread_cond_signal(&li->room);
+		pthread_cond_broadcast(&li->room);
 	li->ndiags = 0;
 }
 
@@ -165,16 +175,16 @@ int live_input_next(struct live_input *li, struct sct_record *rec, uint64_t dead
 	pthread_mutex_lock(&li->lock);
 	if (li->session_held) {
 		li->session_held = false;
-		pthread_cond_signal(&li->room);
+		pthread_cond_broadcast(&li->room);
 	}
 	for (;;) {
 		live_diags_out(li);
 		if (window_count(li->q)) {
-			bool was_full = window_full(li->q);
-
 			window_pop(li->q, rec);
-			if (was_full)
+			if (li->room_wanted && window_count(li->q) <= WINDOW_RECORDS / 2 && !window_full(li->q)) {
+				li->room_wanted = false;
 				pthread_cond_signal(&li->room);
+			}
 			break;
 		}
 		if (li->ended) {
@@ -188,10 +198,14 @@ int live_input_next(struct live_input *li, struct sct_record *rec, uint64_t dead
 			pthread_mutex_lock(&li->lock);
 			continue;
 		}
-		if (live_wait(li, deadline_ns) == ETIMEDOUT) {
+		li->waiting = true;
+		rc = live_wait(li, deadline_ns);
+		li->waiting = false;
+		if (rc == ETIMEDOUT) {
 			rc = -EAGAIN;
 			break;
 		}
+		rc = 1;
 	}
 	pthread_mutex_unlock(&li->lock);
 	return rc;
@@ -203,7 +217,7 @@ void live_input_free(struct live_input *li)
 		return;
 	pthread_mutex_lock(&li->lock);
 	li->quit = true;
-	pthread_cond_signal(&li->room);
+	pthread_cond_broadcast(&li->room);
 	pthread_mutex_unlock(&li->lock);
 	pthread_join(li->thread, NULL);
 	live_diags_out(li);

@@ -12,11 +12,16 @@
 #include "reorder.h"
 #include "window.h"
 
-struct ro_entry {
-	uint64_t key, seq;
+/* A record held, in a slot that does not move while the heap of small nodes reorders. */
+struct ro_slot {
 	struct sct_record rec;
 	uint8_t *bytes;
 	size_t nbytes;
+};
+
+struct ro_entry {
+	uint64_t key, seq;
+	uint32_t slot;
 };
 
 /* When records arrived, and the largest key read by then (a FIFO, oldest first). */
@@ -27,6 +32,8 @@ struct arrival {
 struct reorder {
 	struct ro_entry *heap; /* REORDER_RECORDS */
 	uint32_t n;
+	struct ro_slot *slots; /* REORDER_RECORDS */
+	uint32_t *free_slots;  /* a stack of the slots not in use: REORDER_RECORDS - n of them */
 	struct arrival *arr;   /* ring of REORDER_RECORDS */
 	uint32_t ahead, an;
 	uint64_t maxkey;       /* the largest key read */
@@ -44,11 +51,15 @@ struct reorder *reorder_new(void)
 	if (!ro)
 		return NULL;
 	ro->heap = calloc(REORDER_RECORDS, sizeof(*ro->heap));
+	ro->slots = calloc(REORDER_RECORDS, sizeof(*ro->slots));
+	ro->free_slots = calloc(REORDER_RECORDS, sizeof(*ro->free_slots));
 	ro->arr = calloc(REORDER_RECORDS, sizeof(*ro->arr));
-	if (!ro->heap || !ro->arr) {
+	if (!ro->heap || !ro->slots || !ro->free_slots || !ro->arr) {
 		reorder_free(ro);
 		return NULL;
 	}
+	for (uint32_t i = 0; i < REORDER_RECORDS; i++)
+		ro->free_slots[i] = REORDER_RECORDS - 1 - i;
 	return ro;
 }
 
@@ -68,19 +79,22 @@ static void ro_swap(struct ro_entry *a, struct ro_entry *b)
 int reorder_push(struct reorder *ro, const struct sct_record *rec, uint64_t key)
 {
 	struct ro_entry *e;
+	struct ro_slot *sl;
 	uint32_t i;
 	int err;
 
 	if (ro->n == REORDER_RECORDS)
 		return -ENOBUFS;
 	e = &ro->heap[ro->n];
-	e->rec = *rec;
-	err = window_copy_strings(&e->rec, &e->bytes, &e->nbytes);
+	e->slot = ro->free_slots[REORDER_RECORDS - 1 - ro->n];
+	sl = &ro->slots[e->slot];
+	sl->rec = *rec;
+	err = window_copy_strings(&sl->rec, &sl->bytes, &sl->nbytes);
 	if (err)
 		return err;
 	e->key = key;
 	e->seq = ro->seq++;
-	ro->bytes += e->nbytes;
+	ro->bytes += sl->nbytes;
 	i = ro->n++;
 	while (i && ro_less(&ro->heap[i], &ro->heap[(i - 1) / 2])) {
 		ro_swap(&ro->heap[i], &ro->heap[(i - 1) / 2]);
@@ -129,9 +143,11 @@ uint64_t reorder_min_key(const struct reorder *ro)
 void reorder_pop(struct reorder *ro, struct sct_record *rec)
 {
 	struct ro_entry top = ro->heap[0];
+	struct ro_slot *sl = &ro->slots[top.slot];
 	uint32_t i = 0;
 
 	ro->heap[0] = ro->heap[--ro->n];
+	ro->free_slots[REORDER_RECORDS - 1 - ro->n] = top.slot;
 	for (;;) {
 		uint32_t l = 2 * i + 1, r = l + 1, m = i;
 
@@ -145,9 +161,9 @@ void reorder_pop(struct reorder *ro, struct sct_record *rec)
 		i = m;
 	}
 	free(ro->out);
-	ro->out = top.bytes;
-	ro->bytes -= top.nbytes;
-	*rec = top.rec;
+	ro->out = sl->bytes;
+	ro->bytes -= sl->nbytes;
+	*rec = sl->rec;
 }
 
 uint32_t reorder_count(const struct reorder *ro)
@@ -164,10 +180,12 @@ void reorder_free(struct reorder *ro)
 {
 	if (!ro)
 		return;
-	for (uint32_t i = 0; ro->heap && i < ro->n; i++)
-		free(ro->heap[i].bytes);
+	for (uint32_t i = 0; ro->heap && ro->slots && i < ro->n; i++)
+		free(ro->slots[ro->heap[i].slot].bytes);
 	free(ro->out);
 	free(ro->heap);
+	free(ro->slots);
+	free(ro->free_slots);
 	free(ro->arr);
 	free(ro);
 }
