@@ -2,16 +2,17 @@
 # program (report/report, report/convert, report/ship) -> report/lib -> libsct.
 #   report/lib      libreport.a: inputs, tables, filters, names, output buffers, the footer
 #   report/report   sct-report;  report/convert  sct-convert;  report/ship  sct-ship
-REPORT_LIB_SRCS := strtab hashmap outbuf names sessions trace_input window cgroup_table tasks filter \
+REPORT_LIB_SRCS := strtab hashmap outbuf names sessions trace_input window reorder live_input follow cgroup_table \
+	tasks filter \
 	footer csv_field json_string samples args_text fdpaths
 # json_string.c shares libsct's UTF-8 decoder, which the library does not export: linked as an object.
 REPORT_LIB_OBJS := $(REPORT_LIB_SRCS:%=$(BUILD)/report/lib/%.o) $(BUILD)/format/utf8.o
 REPORT_LIB := $(BUILD)/report/libreport.a
-REPORT_OBJS := $(addprefix $(BUILD)/report/report/,latency.o summary.o hist.o timeline.o proc_tree.o report_main.o)
+REPORT_OBJS := $(addprefix $(BUILD)/report/report/,latency.o summary.o hist.o timeline.o interval.o proc_tree.o report_main.o)
 CONVERT_OBJS := $(patsubst %.c,$(BUILD)/%.o,$(sort $(wildcard report/convert/*.c)))
 SHIP_OBJS := $(addprefix $(BUILD)/report/ship/,ship_http.o ship_sql.o ship_ident.o ship_state.o ship_file.o \
 	ship_main.o)
-REPORT_LIBS := -lm
+REPORT_LIBS := -lm -pthread
 
 # Every program and the library find the library's headers by name.
 $(BUILD)/report/%.o: override CFLAGS += -Ireport/lib

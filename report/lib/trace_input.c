@@ -14,9 +14,12 @@
 
 #include "cgroup_table.h"
 #include "filter.h"
+#include "follow.h"
 #include "footer.h"
+#include "live_input.h"
 #include "names.h"
 #include "outbuf.h"
+#include "reorder.h"
 #include "sessions.h"
 #include "strtab.h"
 #include "tasks.h"
@@ -289,9 +292,51 @@ int input_track(struct ctx *c, struct input *in, const struct sct_record *rec)
 	return 0;
 }
 
+int input_open_live(struct ctx *c, struct input *in, const char *path, bool grow, uint64_t flush_ns)
+{
+	int err, fd;
+
+	memset(in, 0, sizeof(*in));
+	in->path = path;
+	in->flush_ns = flush_ns;
+	footer_set_file(c->footer, path);
+	err = follow_start(&in->feed, path, grow, &fd);
+	if (err)
+		return err;
+	in->r = sct_reader_open_fd(fd, true, &err);
+	in->ro = in->r ? reorder_new() : NULL;
+	if (in->r && !in->ro)
+		err = -ENOMEM;
+	if (!err)
+		err = live_input_start(&in->live, in->r, c->footer);
+	if (err) {
+		follow_free(in->feed);
+		reorder_free(in->ro);
+		if (in->r) /* else the reader closed fd */
+			sct_reader_close(in->r);
+		memset(in, 0, sizeof(*in));
+	}
+	return err;
+}
+
+/* When a record held becomes due by its arrival (input_live_due()), 0 if none will. */
+static uint64_t input_live_deadline(const struct input *in)
+{
+	uint64_t at = reorder_count(in->ro) ? reorder_next_arrival(in->ro) : 0;
+
+	return at ? at + in->flush_ns : 0;
+}
+
 int input_read(struct ctx *c, struct input *in, struct sct_record *rec)
 {
-	int n = sct_reader_next(in->r, rec);
+	int n;
+
+	if (in->live)
+		n = live_input_next(in->live, rec, input_live_deadline(in), in->idle, in->idle_ctx);
+	else
+		n = sct_reader_next(in->r, rec);
+	if (n == -EAGAIN)
+		return n;
 
 	if (n >= 0 && !in->read) {
 		in->read = true;
@@ -354,11 +399,107 @@ static int input_next_held(struct ctx *c, struct input *in, struct sct_record *r
 	}
 }
 
+/*
+ * Due: no record that comes later can be older, or the heap is full. sct-record writes every
+ * event within its flush interval F of the event (a call's: its return). So once a return at
+ * r was read, every call that returned before r - F was read too; and at F after a record
+ * arrived, every call that returned before it arrived was. A call that comes later and is
+ * older than one printed ran longer than that: it is printed when it comes.
+ */
+static bool input_live_due(struct input *in, uint64_t now)
+{
+	uint64_t key = reorder_min_key(in->ro), due;
+
+	if (in->session_due || in->ended || reorder_full(in->ro))
+		return true;
+	if (in->newest >= in->flush_ns && key <= in->newest - in->flush_ns)
+		return true;
+	return now >= in->flush_ns && reorder_due_key(in->ro, now - in->flush_ns, &due) && key <= due;
+}
+
+/* A live record's key (wall clock of its time) and what it tells of the stream's progress. */
+static uint64_t input_live_key(struct input *in, const struct sct_record *rec)
+{
+	const struct sess *s = &in->cur->s;
+	uint64_t done;
+
+	/* without a HEADER no clock is known: the record stays where the stream has it */
+	if (s->headless || rec->type > SCT_REC_MAX)
+		return in->last_key;
+	in->last_key = sess_wall(s, rec->syscall.time_ns); /* field 0 of every type: time_ns */
+	done = rec->type == SCT_REC_SYSCALL ? sess_wall(s, sct_syscall_name_ns(&rec->syscall)) : in->last_key;
+	if (done > in->newest)
+		in->newest = done;
+	return in->last_key;
+}
+
+/*
+ * A live stream's next record: each waits in the reorder heap until it is due, its lifecycle
+ * records applied as they come, so a record is named knowing every lifecycle record read
+ * while it waited. The heap drains at the end of each session and of the input.
+ */
+static int input_next_live(struct ctx *c, struct input *in, struct sct_record *rec)
+{
+	int n, err;
+
+	for (;;) {
+		if (reorder_count(in->ro) && input_live_due(in, live_now_ns())) {
+			reorder_pop(in->ro, rec);
+			return 1;
+		}
+		if (in->session_due) {
+			in->session_due = false;
+			err = input_session(c, in);
+			if (err)
+				return err;
+		}
+		if (in->ended)
+			return in->end_rc;
+		n = input_read(c, in, rec);
+		if (n == -EAGAIN) /* a record held is due by its arrival */
+			continue;
+		if (n <= 0) {
+			in->ended = true;
+			in->end_rc = n;
+			continue;
+		}
+		if (rec->type == SCT_REC_SESSION || !in->cur) {
+			in->session_due = true;
+			if (rec->type == SCT_REC_SESSION)
+				continue;
+		}
+		if (rec->type == SCT_REC_SAMPLE && in->cur && !input_sample_session(in->cur)) {
+			footer_schema_record(c->footer);
+			if (!c->schema_type9)
+				continue;
+		}
+		if (in->session_due && !reorder_count(in->ro)) {
+			in->session_due = false;
+			err = input_session(c, in);
+			if (err)
+				return err;
+		}
+		err = input_apply(c, in, rec);
+		if (!err && c->track_tasks && rec->type >= SCT_REC_TASK && rec->type <= SCT_REC_EXIT)
+			err = tasks_apply(c->tasks, in->cur->s.id, rec);
+		if (!err) {
+			uint64_t key = input_live_key(in, rec);
+
+			err = reorder_push(in->ro, rec, key);
+			reorder_arrived(in->ro, live_now_ns(), key);
+		}
+		if (err)
+			return err;
+	}
+}
+
 int input_next(struct ctx *c, struct input *in, struct sct_record *rec)
 {
 	int n, err;
 
 	footer_set_file(c->footer, in->path);
+	if (in->live)
+		return input_next_live(c, in, rec);
 	if (in->win)
 		return input_next_held(c, in, rec);
 	for (;;) {
@@ -409,6 +550,13 @@ void input_close(struct ctx *c, struct input *in)
 {
 	if (!in->r)
 		return;
+	/* the feed ends first: the reader's thread then meets the end of its input */
+	follow_free(in->feed);
+	live_input_free(in->live);
+	reorder_free(in->ro);
+	in->feed = NULL;
+	in->live = NULL;
+	in->ro = NULL;
 	footer_add_stats(c->footer, sct_reader_stats(in->r));
 	sct_reader_close(in->r);
 	in->r = NULL;

@@ -59,6 +59,18 @@ struct input {
 	bool session_due;      /* the reader returned a SESSION: the window drains first */
 	bool ended;            /* the reader is done: the window drains, then end_rc */
 	int end_rc;
+	/*
+	 * A live input (input_open_live()): read by a thread (live_input.c) from a feed
+	 * (follow.c), its records held in ro and given in time order once due (trace_input.c).
+	 */
+	struct live_input *live;
+	struct follow *feed;
+	struct reorder *ro;
+	uint64_t flush_ns;     /* the recorder's flush interval: a record is in the stream this long after its return */
+	uint64_t newest;       /* wall clock of the latest return (a call's) or time (other records) read */
+	uint64_t last_key;     /* the key of the last record: records of a stretch without a HEADER keep it */
+	void (*idle)(void *);  /* before a live input waits for its stream: the caller flushes its output */
+	void *idle_ctx;
 };
 
 struct filter;
@@ -95,6 +107,13 @@ struct ctx {
 int input_tables_new(struct ctx *c);
 void input_tables_free(struct ctx *c);
 int input_open(struct ctx *c, struct input *in, const char *path);
+/*
+ * A live input: path ("-": stdin) read as it comes, a regular file followed past its end
+ * and into the next file of its recording if grow (follow.c). input_next() gives its records
+ * in time order, each once no earlier one can still come: flush_ns (the recorder's
+ * --flush-interval) after a later return was read, or that long after it arrived.
+ */
+int input_open_live(struct ctx *c, struct input *in, const char *path, bool grow, uint64_t flush_ns);
 /* sct_reader_next(), counting the input in c->inputs_read once it gives a record or its end. */
 int input_read(struct ctx *c, struct input *in, struct sct_record *rec);
 /*

@@ -82,39 +82,50 @@ static uint32_t window_strings(struct sct_record *r, struct sct_bytes **out)
 	}
 }
 
-int window_push(struct window *w, const struct sct_record *rec)
+int window_copy_strings(struct sct_record *rec, uint8_t **bytes, size_t *nbytes)
 {
-	struct held *h = &w->v[(w->head + w->n) % WINDOW_RECORDS];
 	struct sct_bytes *strs[2];
 	uint32_t ns;
 	size_t len = 0;
 	uint8_t *p;
 
+	if (rec->type > SCT_REC_MAX) { /* a newer type: its fields are not in the union */
+		uint32_t type = rec->type;
+
+		memset(rec, 0, sizeof(*rec));
+		rec->type = type;
+	}
+	ns = window_strings(rec, strs);
+	for (uint32_t i = 0; i < ns; i++)
+		len += strs[i]->len;
+	*bytes = NULL;
+	*nbytes = len;
+	if (!len)
+		return 0;
+	p = *bytes = malloc(len);
+	if (!p)
+		return -ENOMEM;
+	for (uint32_t i = 0; i < ns; i++) {
+		if (strs[i]->len)
+			memcpy(p, strs[i]->ptr, strs[i]->len);
+		strs[i]->ptr = p;
+		p += strs[i]->len;
+	}
+	return 0;
+}
+
+int window_push(struct window *w, const struct sct_record *rec)
+{
+	struct held *h = &w->v[(w->head + w->n) % WINDOW_RECORDS];
+	int err;
+
 	if (w->n == WINDOW_RECORDS)
 		return -ENOBUFS;
 	h->rec = *rec;
-	if (rec->type > SCT_REC_MAX) { /* a newer type: its fields are not in the union */
-		memset(&h->rec, 0, sizeof(h->rec));
-		h->rec.type = rec->type;
-	}
-	ns = window_strings(&h->rec, strs);
-	for (uint32_t i = 0; i < ns; i++)
-		len += strs[i]->len;
-	h->bytes = NULL;
-	h->nbytes = len;
-	if (len) {
-		h->bytes = malloc(len);
-		if (!h->bytes)
-			return -ENOMEM;
-		p = h->bytes;
-		for (uint32_t i = 0; i < ns; i++) {
-			if (strs[i]->len)
-				memcpy(p, strs[i]->ptr, strs[i]->len);
-			strs[i]->ptr = p;
-			p += strs[i]->len;
-		}
-	}
-	w->bytes += len;
+	err = window_copy_strings(&h->rec, &h->bytes, &h->nbytes);
+	if (err)
+		return err;
+	w->bytes += h->nbytes;
 	w->n++;
 	return 0;
 }

@@ -22,5 +22,10 @@ uint32_t window_count(const struct window *w);
 /* Past either bound: the oldest record is due. */
 bool window_full(const struct window *w);
 void window_free(struct window *w);
+/*
+ * rec's strings copied into one new block (*bytes, NULL if it has none; the caller frees it)
+ * and rec pointed at them; a type above SCT_REC_MAX keeps its type only. -ENOMEM.
+ */
+int window_copy_strings(struct sct_record *rec, uint8_t **bytes, size_t *nbytes);
 
 #endif

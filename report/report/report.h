@@ -50,6 +50,10 @@ struct env {
 	bool filter_active;
 	char **files;
 	int nfiles;
+	bool follow;          /* --follow: the file as it grows, into its recording's next files */
+	bool live;            /* one stream or --follow: records in time order as they come (-T, --interval) */
+	uint64_t flush_ns;    /* --flush-interval: the recorder's */
+	uint64_t interval_ns; /* --interval: a summary of each so many ns; 0: one of everything */
 };
 
 struct summary;
@@ -79,5 +83,10 @@ int timeline_finish(struct timeline *tl, struct out *o);
 void timeline_free(struct timeline *tl);
 
 int tree_print(struct ctx *c, struct out *o);
+
+/* --interval: a summary of each interval of the input (interval.c). */
+int interval_run(struct ctx *c, const struct env *env, struct out *o);
+/* An input's idle callback (struct input): what is printed goes out before it waits. */
+void report_flush(void *out);
 
 #endif

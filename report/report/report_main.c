@@ -6,6 +6,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 
 #include "exit_status.h"
 #include "filter.h"
@@ -55,6 +56,16 @@ static const char usage_text[] =
 "  -d, --min-duration D   e.g. 500us, 2ms, 1.5s (bare number: seconds)\n"
 "      --since T, --until T   seconds from the session start (the HEADER's clock anchor),\n"
 "                         or wall-clock 'YYYY-MM-DD HH:MM:SS[.frac]' (local time) or @EPOCH\n"
+"Live (one FILE: a pipe, or a file with --follow):\n"
+"      --follow           read FILE as it grows, and on into the next file of its\n"
+"                         recording when sct-record rotates (FILE.NNNNNN.sct); ends on\n"
+"                         SIGINT or SIGTERM, with the footer\n"
+"      --interval N       the summary of each N seconds (e.g. 1, 500ms) of the trace's\n"
+"                         clock from the session start: a block per interval (a\n"
+"                         refreshed screen on a terminal), with --by, --sort, --top, -e\n"
+"      --flush-interval S the recorder's --flush-interval (default 1): -T on a pipe or\n"
+"                         with --follow, and --interval, print a call once no earlier\n"
+"                         one can come, at most 2 x S after it returned\n"
 "Other:\n"
 "      --strict           exit 3 when any input is damaged or incomplete\n"
 "  -h, --help             this text\n"
@@ -79,9 +90,11 @@ static const char usage_text[] =
 "  sct-report --by host web1.sct web2.sct;  sct-record -o - -p 42 | sct-report -\n"
 "  sct-report --by event,process trace.sct\n"
 "  sct-report --by path,syscall --path /etc/ args.sct\n"
-"  sct-report -S '%file,!openat' trace.sct;  sct-report -S '!%memory' --by comm trace.sct\n";
+"  sct-report -S '%file,!openat' trace.sct;  sct-report -S '!%memory' --by comm trace.sct\n"
+"  sct-record --flush-interval 0.1 -o - -p 42 | sct-report -T --flush-interval 0.1 -\n"
+"  sct-report --interval 1 --by comm --top 10 --follow rec.000001.sct\n";
 
-enum { OPT_TREE = 256, OPT_SINCE, OPT_UNTIL, OPT_STRICT };
+enum { OPT_TREE = 256, OPT_SINCE, OPT_UNTIL, OPT_STRICT, OPT_FOLLOW, OPT_INTERVAL, OPT_FLUSH };
 
 static const struct option long_opts[] = {
 	{ "timeline", no_argument, NULL, 'T' },    { "tree", no_argument, NULL, OPT_TREE },
@@ -94,6 +107,8 @@ static const struct option long_opts[] = {
 	{ "since", required_argument, NULL, OPT_SINCE }, { "until", required_argument, NULL, OPT_UNTIL },
 	{ "strict", no_argument, NULL, OPT_STRICT }, { "help", no_argument, NULL, 'h' },
 	{ "path", required_argument, NULL, 'P' },
+	{ "follow", no_argument, NULL, OPT_FOLLOW }, { "interval", required_argument, NULL, OPT_INTERVAL },
+	{ "flush-interval", required_argument, NULL, OPT_FLUSH },
 	{ NULL, 0, NULL, 0 },
 };
 
@@ -235,6 +250,15 @@ static int parse_opt(struct env *env, int c, const char *arg)
 	case 'e': env->errors = true; return 0;
 	case 'f': f->failed = true; return 0;
 	case OPT_STRICT: env->strict = true; return 0;
+	case OPT_FOLLOW: env->follow = true; return 0;
+	case OPT_INTERVAL:
+		if (filter_parse_duration(arg, &env->interval_ns) || !env->interval_ns)
+			return usage_error("invalid --interval: '%s' (a duration above 0 expected)", arg);
+		return 0;
+	case OPT_FLUSH:
+		if (filter_parse_duration(arg, &env->flush_ns) || !env->flush_ns)
+			return usage_error("invalid --flush-interval: '%s' (a duration above 0 expected)", arg);
+		return 0;
 	case 'p':
 		return filter_parse_ids(f->pids, &f->npids, arg) ? usage_error("invalid pid list: '%s'", arg) : 0;
 	case 't':
@@ -263,12 +287,35 @@ static int parse_opt(struct env *env, int c, const char *arg)
 	}
 }
 
+/*
+ * Live reading: --interval, --follow, and -T on one input that is not a regular file (a
+ * pipe, a FIFO); one input only, as a live stream has no end to read the others after.
+ */
+static int check_live(struct env *env)
+{
+	struct stat st;
+	const char *f = env->files[0];
+	bool stream = env->nfiles == 1 && (!strcmp(f, "-") || (!stat(f, &st) && !S_ISREG(st.st_mode)));
+
+	if ((env->follow || env->interval_ns) && env->nfiles != 1)
+		return usage_error("%s", "--follow and --interval read one FILE");
+	if (env->interval_ns && env->mode != MODE_SUMMARY)
+		return usage_error("%s", "--interval gives summaries: not with --timeline, --tree or --hist");
+	if (env->follow && env->mode != MODE_TIMELINE && !env->interval_ns)
+		return usage_error("%s", "--follow goes with --timeline or --interval");
+	if (env->follow && !strcmp(f, "-"))
+		return usage_error("%s", "--follow reads a file: stdin is read as it comes anyway");
+	env->live = env->interval_ns || env->follow || (env->mode == MODE_TIMELINE && stream);
+	return 0;
+}
+
 static int parse_args(struct env *env, int argc, char **argv)
 {
 	int c, err;
 
 	env->by[0] = BY_SYSCALL;
 	env->nby = 1;
+	env->flush_ns = 1000000000u; /* sct-record's default */
 	argv[0] = (char *)"sct-report"; /* getopt's messages name the tool, not the path it ran by */
 	while ((c = getopt_long(argc, argv, "THb:s:n:ep:t:c:g:S:P:fd:h", long_opts, NULL)) != -1) {
 		if (c == 'h') {
@@ -285,7 +332,8 @@ static int parse_args(struct env *env, int argc, char **argv)
 		return usage_error("%s", "no input FILE (use '-' for stdin)");
 	env->files = argv + optind;
 	env->nfiles = argc - optind;
-	return check_by_event(env);
+	err = check_live(env);
+	return err ? err : check_by_event(env);
 }
 
 /* Whether the output names sessions after they are over: the tree, "comm pid@session" labels. */
@@ -426,6 +474,11 @@ static int run_aggregate(struct ctx *c, const struct env *env, struct summary *s
 	return 0;
 }
 
+void report_flush(void *out)
+{
+	out_flush(out);
+}
+
 /* Timeline: all inputs open at once; the one whose last record is oldest is read next. */
 static int run_timeline(struct ctx *c, const struct env *env, struct timeline *tl, struct out *o)
 {
@@ -440,8 +493,11 @@ static int run_timeline(struct ctx *c, const struct env *env, struct timeline *t
 		goto cleanup;
 	}
 	for (int i = 0; i < env->nfiles; i++) {
-		int e = input_open(c, &ins[i], env->files[i]);
+		int e = env->live ? input_open_live(c, &ins[i], env->files[i], env->follow, env->flush_ns) :
+				    input_open(c, &ins[i], env->files[i]);
 
+		ins[i].idle = report_flush;
+		ins[i].idle_ctx = o;
 		open[i] = !e;
 		if (e)
 			input_error(c, NULL, env->files[i], e);
@@ -501,6 +557,10 @@ static int run(struct ctx *c, const struct env *env, struct out *o)
 		err = tl ? run_timeline(c, env, tl, o) : -ENOMEM;
 		timeline_free(tl);
 		return err;
+	}
+	if (env->interval_ns) {
+		err = interval_run(c, env, o);
+		return !err && c->inputs_read ? check_syscalls(&env->filter) : err;
 	}
 	sm = summary_new(c, env);
 	err = sm ? run_aggregate(c, env, sm) : -ENOMEM;

@@ -6,7 +6,8 @@
  * less than TIMELINE_WINDOW records out of place, and memory bounded by that window and by
  * TIMELINE_BYTES of lines (a hostile file's lines can be megabytes each: a 900 KB host name is
  * on every line of several inputs). Inputs read together are merged by wall-clock time
- * (report_main.c feeds the oldest first).
+ * (report_main.c feeds the oldest first). A live input orders its records itself, as they
+ * come (input_open_live()): each line goes out at once.
  */
 #include <errno.h>
 #include <stdlib.h>
@@ -55,6 +56,7 @@ struct timeline {
 	uint64_t last_key; /* wall clock of the newest line of a session with a clock */
 	struct out line;
 	struct fdpaths *fds; /* traces with arguments: the files of fds */
+	bool live; /* the input gives its records in time order once due (input_open_live()) */
 };
 
 struct timeline *timeline_new(struct ctx *c, const struct env *env)
@@ -65,6 +67,7 @@ struct timeline *timeline_new(struct ctx *c, const struct env *env)
 		return NULL;
 	tl->c = c;
 	tl->env = env;
+	tl->live = env->live;
 	tl->heap = calloc(TIMELINE_WINDOW + 1, sizeof(*tl->heap));
 	tl->fds = fdpaths_new(c->strs);
 	if (!tl->heap || out_open_mem(&tl->line, LINE_CAP) || !tl->fds) {
@@ -392,7 +395,7 @@ int timeline_add(struct timeline *tl, struct live *lv, const struct sct_record *
 	}
 	tl->held += e.len;
 	tl_push(tl, e);
-	return 0;
+	return tl->live ? tl_pop(tl, o) : 0;
 }
 
 int timeline_finish(struct timeline *tl, struct out *o)

@@ -3,7 +3,8 @@
 # bench-report: sct-report (summary) and sct-convert (CSV, JSON Lines) records per second on a
 # trace of N syscall records made by the format library, and beside them perf script /
 # perf report events per second over a perf.data of raw_syscalls enter+exit events of a
-# write loop (dd bs=1: one read and one write per byte). Median of RUNS wall-clock runs.
+# write loop (dd bs=1: one read and one write per byte), and the timeline of a file and of a
+# pipe (live). Median of RUNS wall-clock runs.
 # Targets: summary >= 20 M records/s, CSV >= 5 M records/s.
 #   env: BUILD (build), BENCH_REPORT_N (10000000), BENCH_PERF_EVENTS (4000000), RUNS (3)
 set -euo pipefail
@@ -48,6 +49,9 @@ echo "bench-report: $N syscall records, $(stat -c %s "$trace") bytes, median of 
 
 show "sct-report (summary)" "$N" "$(median "$REPORT" "$trace")" "(target >= 20 M/s)"
 show "sct-report --by thread,syscall" "$N" "$(median "$REPORT" --by thread,syscall "$trace")"
+show "sct-report -T (timeline)" "$N" "$(median "$REPORT" -T "$trace")"
+# live: the reader's thread, the feed's and the reorder heap (cat's own CPU is counted too)
+show "cat | sct-report -T - (live)" "$N" "$(median sh -c 'cat "$1" | "$2" -T -' sh "$trace" "$REPORT")"
 show "sct-convert --to csv" "$N" "$(median "$CONVERT" --to csv -o /dev/null "$trace")" "(target >= 5 M/s)"
 show "sct-convert --to jsonl" "$N" "$(median "$CONVERT" --to jsonl -o /dev/null "$trace")"
 

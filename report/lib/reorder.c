@@ -1,0 +1,191 @@
+// SPDX-License-Identifier: BSD-2-Clause
+/*
+ * The reorder heap of a live stream: a min-heap of record copies (their strings with them,
+ * window.c's copy) by key, ties in arrival order; and when records arrived, each with the
+ * largest key read by then, so that the caller can tell which keys are due at a time. Memory is bounded by REORDER_RECORDS
+ * records and REORDER_BYTES bytes of strings; the caller lets the oldest go when either is
+ * reached.
+ */
+#include <errno.h>
+#include <stdlib.h>
+
+#include "reorder.h"
+#include "window.h"
+
+/* A record held, in a slot that does not move while the heap of small nodes reorders. */
+struct ro_slot {
+	struct sct_record rec;
+	uint8_t *bytes;
+	size_t nbytes;
+};
+
+struct ro_entry {
+	uint64_t key, seq;
+	uint32_t slot;
+};
+
+/* When records arrived, and the largest key read by then (a FIFO, oldest first). */
+struct arrival {
+	uint64_t at, key;
+};
+
+struct reorder {
+	struct ro_entry *heap; /* REORDER_RECORDS */
+	uint32_t n;
+	struct ro_slot *slots; /* REORDER_RECORDS */
+	uint32_t *free_slots;  /* a stack of the slots not in use: REORDER_RECORDS - n of them */
+	struct arrival *arr;   /* ring of REORDER_RECORDS */
+	uint32_t ahead, an;
+	uint64_t maxkey;       /* the largest key read */
+	uint64_t due_key;      /* records up to it are due, once due_set */
+	bool due_set;
+	uint64_t seq;
+	size_t bytes;
+	uint8_t *out; /* the strings of the record last popped */
+};
+
+struct reorder *reorder_new(void)
+{
+	struct reorder *ro = calloc(1, sizeof(*ro));
+
+	if (!ro)
+		return NULL;
+	ro->heap = calloc(REORDER_RECORDS, sizeof(*ro->heap));
+	ro->slots = calloc(REORDER_RECORDS, sizeof(*ro->slots));
+	ro->free_slots = calloc(REORDER_RECORDS, sizeof(*ro->free_slots));
+	ro->arr = calloc(REORDER_RECORDS, sizeof(*ro->arr));
+	if (!ro->heap || !ro->slots || !ro->free_slots || !ro->arr) {
+		reorder_free(ro);
+		return NULL;
+	}
+	for (uint32_t i = 0; i < REORDER_RECORDS; i++)
+		ro->free_slots[i] = REORDER_RECORDS - 1 - i;
+	return ro;
+}
+
+static bool ro_less(const struct ro_entry *a, const struct ro_entry *b)
+{
+	return a->key < b->key || (a->key == b->key && a->seq < b->seq);
+}
+
+static void ro_swap(struct ro_entry *a, struct ro_entry *b)
+{
+	struct ro_entry t = *a;
+
+	*a = *b;
+	*b = t;
+}
+
+int reorder_push(struct reorder *ro, const struct sct_record *rec, uint64_t key)
+{
+	struct ro_entry *e;
+	struct ro_slot *sl;
+	uint32_t i;
+	int err;
+
+	if (ro->n == REORDER_RECORDS)
+		return -ENOBUFS;
+	e = &ro->heap[ro->n];
+	e->slot = ro->free_slots[REORDER_RECORDS - 1 - ro->n];
+	sl = &ro->slots[e->slot];
+	sl->rec = *rec;
+	err = window_copy_strings(&sl->rec, &sl->bytes, &sl->nbytes);
+	if (err)
+		return err;
+	e->key = key;
+	e->seq = ro->seq++;
+	ro->bytes += sl->nbytes;
+	i = ro->n++;
+	while (i && ro_less(&ro->heap[i], &ro->heap[(i - 1) / 2])) {
+		ro_swap(&ro->heap[i], &ro->heap[(i - 1) / 2]);
+		i = (i - 1) / 2;
+	}
+	return 0;
+}
+
+void reorder_arrived(struct reorder *ro, uint64_t at, uint64_t key)
+{
+	struct arrival *last = ro->an ? &ro->arr[(ro->ahead + ro->an - 1) % REORDER_RECORDS] : NULL;
+
+	if (key > ro->maxkey)
+		ro->maxkey = key;
+	/* a full ring stamps its newest entry later: what it covers is due later, never early */
+	if (last && (ro->an == REORDER_RECORDS || last->at == at)) {
+		last->at = at;
+		last->key = ro->maxkey;
+		return;
+	}
+	ro->arr[(ro->ahead + ro->an++) % REORDER_RECORDS] = (struct arrival){ at, ro->maxkey };
+}
+
+bool reorder_due_key(struct reorder *ro, uint64_t until, uint64_t *key)
+{
+	while (ro->an && ro->arr[ro->ahead].at <= until) {
+		ro->due_key = ro->arr[ro->ahead].key;
+		ro->due_set = true;
+		ro->ahead = (ro->ahead + 1) % REORDER_RECORDS;
+		ro->an--;
+	}
+	*key = ro->due_key;
+	return ro->due_set;
+}
+
+uint64_t reorder_next_arrival(const struct reorder *ro)
+{
+	return ro->an ? ro->arr[ro->ahead].at : 0;
+}
+
+uint64_t reorder_min_key(const struct reorder *ro)
+{
+	return ro->heap[0].key;
+}
+
+void reorder_pop(struct reorder *ro, struct sct_record *rec)
+{
+	struct ro_entry top = ro->heap[0];
+	struct ro_slot *sl = &ro->slots[top.slot];
+	uint32_t i = 0;
+
+	ro->heap[0] = ro->heap[--ro->n];
+	ro->free_slots[REORDER_RECORDS - 1 - ro->n] = top.slot;
+	for (;;) {
+		uint32_t l = 2 * i + 1, r = l + 1, m = i;
+
+		if (l < ro->n && ro_less(&ro->heap[l], &ro->heap[m]))
+			m = l;
+		if (r < ro->n && ro_less(&ro->heap[r], &ro->heap[m]))
+			m = r;
+		if (m == i)
+			break;
+		ro_swap(&ro->heap[i], &ro->heap[m]);
+		i = m;
+	}
+	free(ro->out);
+	ro->out = sl->bytes;
+	ro->bytes -= sl->nbytes;
+	*rec = sl->rec;
+}
+
+uint32_t reorder_count(const struct reorder *ro)
+{
+	return ro->n;
+}
+
+bool reorder_full(const struct reorder *ro)
+{
+	return ro->n == REORDER_RECORDS || ro->bytes > REORDER_BYTES;
+}
+
+void reorder_free(struct reorder *ro)
+{
+	if (!ro)
+		return;
+	for (uint32_t i = 0; ro->heap && ro->slots && i < ro->n; i++)
+		free(ro->slots[ro->heap[i].slot].bytes);
+	free(ro->out);
+	free(ro->heap);
+	free(ro->slots);
+	free(ro->free_slots);
+	free(ro->arr);
+	free(ro);
+}

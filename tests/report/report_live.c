@@ -1,0 +1,419 @@
+// SPDX-License-Identifier: BSD-2-Clause
+/*
+ * sct-report's live modes: -T on a pipe, --follow on a growing file and across a rotation,
+ * --interval. A writer (this test) gives sct-report a crafted trace in steps and waits for
+ * the output each step must produce before it writes the next: a line that comes while the
+ * writer still holds its end open was printed live. Waits are bounded (a failure, not a
+ * pace): nothing here sleeps for a time it hopes is enough.
+ */
+#include <criterion/criterion.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <poll.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include "report_helpers.h"
+
+#define WAIT_MS 20000 /* a line that takes longer did not come */
+#define MS 1000000ull
+
+static void utc(void)
+{
+	setenv("TZ", "UTC", 1);
+}
+
+TestSuite(report_live, .init = utc, .fini = rt_cleanup);
+
+/* A running sct-report: its stdin (or -1) and stdout, and what it printed so far. */
+struct run {
+	pid_t pid;
+	int in, out;
+	char *text;
+	size_t len, cap;
+};
+
+static void run_start(struct run *r, bool feed, const char *fmt, ...)
+{
+	int pin[2], pout[2];
+	char cmd[4096];
+	va_list ap;
+
+	va_start(ap, fmt);
+	vsnprintf(cmd, sizeof(cmd), fmt, ap);
+	va_end(ap);
+	cr_assert_eq(pipe(pin), 0);
+	cr_assert_eq(pipe(pout), 0);
+	memset(r, 0, sizeof(*r));
+	r->pid = fork();
+	cr_assert_geq(r->pid, 0);
+	if (!r->pid) {
+		dup2(feed ? pin[0] : open("/dev/null", O_RDONLY), 0);
+		dup2(pout[1], 1);
+		close(pin[0]);
+		close(pin[1]);
+		close(pout[0]);
+		close(pout[1]);
+		execl("/bin/sh", "sh", "-c", cmd, (char *)NULL);
+		_exit(127);
+	}
+	close(pin[0]);
+	close(pout[1]);
+	r->in = pin[1];
+	r->out = pout[0];
+	if (!feed) {
+		close(r->in);
+		r->in = -1;
+	}
+	r->cap = 65536;
+	r->text = calloc(1, r->cap);
+	cr_assert_not_null(r->text);
+}
+
+/* Reads what came; false at the end of the output. */
+static bool run_read(struct run *r, int timeout_ms)
+{
+	struct pollfd p = { .fd = r->out, .events = POLLIN };
+	ssize_t n;
+
+	cr_assert_gt(poll(&p, 1, timeout_ms), 0, "no output within %d ms; so far:\n%s", timeout_ms, r->text);
+	if (r->len + 4096 > r->cap) {
+		r->cap *= 2;
+		r->text = realloc(r->text, r->cap);
+		cr_assert_not_null(r->text);
+	}
+	n = read(r->out, r->text + r->len, r->cap - r->len - 1);
+	cr_assert_geq(n, 0);
+	r->len += (size_t)n;
+	r->text[r->len] = 0;
+	return n > 0;
+}
+
+/* Until the output holds needle: its offset. */
+static size_t run_wait(struct run *r, const char *needle)
+{
+	char *p;
+
+	while (!(p = strstr(r->text, needle)))
+		cr_assert(run_read(r, WAIT_MS), "output ended without '%s':\n%s", needle, r->text);
+	return (size_t)(p - r->text);
+}
+
+/* Until the end of the output: the exit status. */
+static int run_end(struct run *r)
+{
+	int status;
+
+	if (r->in >= 0)
+		close(r->in);
+	while (run_read(r, WAIT_MS))
+		;
+	close(r->out);
+	cr_assert_eq(waitpid(r->pid, &status, 0), r->pid);
+	return WIFEXITED(status) ? WEXITSTATUS(status) : 128 + WTERMSIG(status);
+}
+
+static void write_all(int fd, const uint8_t *p, size_t n)
+{
+	while (n) {
+		ssize_t w = write(fd, p, n);
+
+		cr_assert_gt(w, 0, "write: %s", strerror(errno));
+		p += w;
+		n -= (size_t)w;
+	}
+}
+
+static uint8_t *slurp(const char *path, size_t *len)
+{
+	FILE *f = fopen(path, "rb");
+	uint8_t *buf;
+	long n;
+
+	cr_assert_not_null(f);
+	fseek(f, 0, SEEK_END);
+	n = ftell(f);
+	rewind(f);
+	buf = malloc((size_t)n);
+	cr_assert_eq(fread(buf, 1, (size_t)n, f), (size_t)n);
+	fclose(f);
+	*len = (size_t)n;
+	return buf;
+}
+
+/* The writer's bytes so far, after a block of what came since. */
+static uint64_t step(struct sct_writer *w)
+{
+	cr_assert_eq(sct_writer_flush(w), 0);
+	return sct_writer_bytes(w);
+}
+
+/*
+ * The steps of the pipe test, blocks in this order: A write 10 ms, C close 30 ms; B read
+ * 20 ms (it came late, as a CPU's stage does), D open 100 ms; E execve 300 ms.
+ */
+static const char *pipe_trace(uint64_t *cut)
+{
+	const char *path = rt_path("live.sct");
+	struct sct_writer *w = rt_open(path, "h1", 0);
+
+	rt_task(w, 0, 100, 100, 1, 0, 0, "app");
+	rt_sc(w, 10 * MS, 1000, 100, 100, 0, RT_NR_WRITE, 1);
+	rt_sc(w, 30 * MS, 1000, 100, 100, 0, RT_NR_CLOSE, 0);
+	cut[0] = step(w);
+	rt_sc(w, 20 * MS, 1000, 100, 100, 0, RT_NR_READ, 0);
+	rt_sc(w, 100 * MS, 1000, 100, 100, 0, RT_NR_OPEN, 3);
+	cut[1] = step(w);
+	rt_sc(w, 300 * MS, 1000, 100, 100, 0, RT_NR_EXECVE, 0);
+	cut[2] = step(w);
+	rt_close(w);
+	return path;
+}
+
+Test(report_live, timeline_on_a_pipe_prints_each_call_in_order_before_the_writer_ends)
+{
+	uint64_t cut[3];
+	size_t len, a, b, c, d;
+	const char *path = pipe_trace(cut);
+	uint8_t *bytes = slurp(path, &len);
+	struct run r;
+
+	run_start(&r, true, "exec %s -T --flush-interval 0.05 -", rt_report());
+	/* two blocks at once: B (20 ms) comes after C (30 ms) in the stream and is printed before it */
+	write_all(r.in, bytes, cut[1]);
+	a = run_wait(&r, " write(app 100/100) = 1 ");
+	b = run_wait(&r, " read(app 100/100) = 0 ");
+	c = run_wait(&r, " close(app 100/100) = 0 ");
+	d = run_wait(&r, " open(app 100/100) = 3 ");
+	cr_assert(a < b && b < c && c < d, "time order:\n%s", r.text);
+	cr_assert_not_null(strstr(r.text, "+0.010000 "), "%s", r.text);
+	cr_assert_null(strstr(r.text, "execve"), "%s", r.text);
+	write_all(r.in, bytes + cut[1], cut[2] - cut[1]);
+	run_wait(&r, "+0.300000 00:00:00.300000 execve(app 100/100) = 0 <0.000001> cg=cgroup:0\n");
+	cr_assert_null(strstr(r.text, "-- "), "no footer before the end:\n%s", r.text);
+	/* the rest (the TRAILER), then the end of the stream: the footer */
+	write_all(r.in, bytes + cut[2], len - cut[2]);
+	cr_assert_eq(run_end(&r), 0, "%s", r.text);
+	cr_assert_not_null(strstr(r.text, "-- read 1 file, 6 records (syscall 5, task 1,"), "%s", r.text);
+	cr_assert_not_null(strstr(r.text, "-- incomplete: no trailer: 0 sessions"), "%s", r.text);
+	free(r.text);
+	free(bytes);
+}
+
+Test(report_live, timeline_on_a_pipe_applies_filters)
+{
+	uint64_t cut[3];
+	size_t len;
+	const char *path = pipe_trace(cut);
+	uint8_t *bytes = slurp(path, &len);
+	struct run r;
+
+	run_start(&r, true, "exec %s -T --flush-interval 0.05 -S open,execve -", rt_report());
+	write_all(r.in, bytes, cut[1]);
+	run_wait(&r, " open(app 100/100) = 3 ");
+	write_all(r.in, bytes + cut[1], len - cut[1]);
+	cr_assert_eq(run_end(&r), 0, "%s", r.text);
+	cr_assert_not_null(strstr(r.text, " execve(app 100/100) = 0 "), "%s", r.text);
+	cr_assert_null(strstr(r.text, " write("), "%s", r.text);
+	cr_assert_null(strstr(r.text, " read("), "%s", r.text);
+	cr_assert_null(strstr(r.text, " close("), "%s", r.text);
+	free(r.text);
+	free(bytes);
+}
+
+Test(report_live, sigint_ends_a_stream_with_its_footer)
+{
+	uint64_t cut[3];
+	size_t len;
+	const char *path = pipe_trace(cut);
+	uint8_t *bytes = slurp(path, &len);
+	struct run r;
+
+	run_start(&r, true, "exec %s -T --flush-interval 0.05 -", rt_report());
+	write_all(r.in, bytes, cut[0]);
+	run_wait(&r, " close(app 100/100) = 0 ");
+	/* the writer still holds the pipe open: the signal, not an end of file, ends the run */
+	kill(r.pid, SIGINT);
+	run_wait(&r, "-- incomplete: no trailer: ");
+	cr_assert_eq(run_end(&r), 0, "%s", r.text);
+	cr_assert_not_null(strstr(r.text, "-- read 1 file, 3 records (syscall 2, task 1,"), "%s", r.text);
+	cr_assert_not_null(strstr(r.text, "-- incomplete: no trailer: 1 session"), "%s", r.text);
+	free(r.text);
+	free(bytes);
+}
+
+/* A file of one recording: a TASK and one call per rel_ns, cut after each call's block. */
+static uint8_t *rec_file(const char *name, uint64_t seq, const uint64_t *rel_ns, uint32_t nr, uint32_t n,
+			 uint64_t *cut, size_t *len)
+{
+	const char *path = rt_path(name);
+	struct sct_writer *w = rt_open_recording(path, "h1", "0123456789abcdef0123456789abcdef", seq, false);
+
+	rt_task(w, rel_ns[0], 100, 100, 1, 0, 0, "app");
+	for (uint32_t i = 0; i < n; i++) {
+		rt_sc(w, rel_ns[i], 1000, 100, 100, 0, nr, (int64_t)i);
+		cut[i] = step(w);
+	}
+	rt_close(w);
+	return slurp(path, len);
+}
+
+Test(report_live, follow_reads_a_growing_file_and_on_into_the_next_file_of_its_recording)
+{
+	static const uint64_t t1[] = { 10 * MS, 500 * MS }, t2[] = { 1200 * MS };
+	uint64_t cut1[2], cut2[1];
+	size_t len1, len2;
+	uint8_t *f1 = rec_file("src1.sct", 1, t1, RT_NR_WRITE, 2, cut1, &len1);
+	uint8_t *f2 = rec_file("src2.sct", 2, t2, RT_NR_READ, 1, cut2, &len2);
+	const char *dest = rt_path("r.000001.sct");
+	int fd = open(dest, O_WRONLY | O_CREAT | O_TRUNC, 0644);
+	struct run r;
+
+	cr_assert_geq(fd, 0);
+	write_all(fd, f1, cut1[0]);
+	run_start(&r, false, "exec %s -T --follow --flush-interval 0.05 %s", rt_report(), dest);
+	run_wait(&r, "+0.010000 00:00:00.010000 write(app 100/100) = 0 ");
+	write_all(fd, f1 + cut1[0], cut1[1] - cut1[0]);
+	run_wait(&r, "+0.500000 00:00:00.500000 write(app 100/100) = 1 ");
+	/* the recorder finishes file 1, then makes file 2 */
+	write_all(fd, f1 + cut1[1], len1 - cut1[1]);
+	close(fd);
+	fd = open(rt_path("r.000002.sct"), O_WRONLY | O_CREAT | O_TRUNC, 0644);
+	cr_assert_geq(fd, 0);
+	write_all(fd, f2, len2);
+	close(fd);
+	run_wait(&r, "+1.200000 00:00:01.200000 read(app 100/100) = 0 ");
+	cr_assert_null(strstr(r.text, "-- "), "no footer before the end:\n%s", r.text);
+	kill(r.pid, SIGINT);
+	cr_assert_eq(run_end(&r), 0, "%s", r.text);
+	cr_assert_not_null(strstr(r.text, "-- read 1 file, 5 records (syscall 3, task 2,"), "%s", r.text);
+	cr_assert_not_null(strstr(r.text, "-- incomplete: no trailer: 0 sessions"), "%s", r.text);
+	free(r.text);
+	free(f1);
+	free(f2);
+}
+
+/*
+ * Calls at crafted times, 1 s intervals: 3 in [0, 1) (two writes, a read), 5 in [1, 2)
+ * (writes by app, reads by db), none in [2, 3), 2 in [3, 4); one call comes a second late in
+ * the file (one block), within its interval.
+ */
+static const char *interval_trace(void)
+{
+	const char *path = rt_path("iv.sct");
+	struct sct_writer *w = rt_open(path, "h1", 0);
+
+	rt_task(w, 0, 100, 100, 1, 0, 0, "app");
+	rt_task(w, 0, 200, 200, 1, 0, 0, "db");
+	rt_sc(w, 100 * MS, 1000, 100, 100, 0, RT_NR_WRITE, 1);
+	rt_sc(w, 990 * MS, 1000, 100, 100, 0, RT_NR_WRITE, 1);
+	rt_sc(w, 1010 * MS, 1000, 100, 100, 0, RT_NR_WRITE, 1);
+	rt_sc(w, 980 * MS, 1000, 200, 200, 0, RT_NR_READ, 0);
+	rt_sc(w, 1500 * MS, 1000, 200, 200, 0, RT_NR_READ, 0);
+	rt_sc(w, 1600 * MS, 1000, 200, 200, 0, RT_NR_READ, 0);
+	rt_sc(w, 1999 * MS, 1000, 200, 200, 0, RT_NR_READ, 0);
+	rt_sc(w, 1000 * MS, 1000, 100, 100, 0, RT_NR_WRITE, -2);
+	rt_sc(w, 3000 * MS, 1000, 100, 100, 0, RT_NR_OPEN, 3);
+	rt_sc(w, 3999 * MS, 1000, 100, 100, 0, RT_NR_CLOSE, 0);
+	rt_close(w);
+	return path;
+}
+
+/* The "total" line of the block of interval k: its calls. */
+static unsigned block_calls(const char *out, unsigned k)
+{
+	char head[64];
+	const char *p, *t;
+	unsigned calls;
+
+	snprintf(head, sizeof(head), "interval %u: ", k);
+	p = strstr(out, head);
+	cr_assert_not_null(p, "no block %u:\n%s", k, out);
+	t = strstr(p, " total of ");
+	cr_assert_not_null(t, "%s", out);
+	while (t > out && t[-1] != '\n')
+		t--;
+	cr_assert_eq(sscanf(t, "%u", &calls), 1, "%s", t);
+	return calls;
+}
+
+Test(report_live, interval_blocks_count_each_interval_from_a_file_and_a_pipe)
+{
+	const char *path = interval_trace();
+
+	for (int src = 0; src < 2; src++) {
+		char *out;
+
+		if (src)
+			cr_assert_eq(rt_run(&out, "cat %s | %s --interval 1 --flush-interval 0.05 -", path, rt_report()), 0);
+		else
+			cr_assert_eq(rt_run(&out, "%s --interval 1 --flush-interval 0.05 %s", rt_report(), path), 0);
+		cr_assert_eq(block_calls(out, 0), 3, "%s", out);
+		cr_assert_eq(block_calls(out, 1), 5, "%s", out);
+		cr_assert_null(strstr(out, "interval 2: "), "%s", out);
+		cr_assert_not_null(strstr(out, "\n1 interval without a record\n"), "%s", out);
+		cr_assert_eq(block_calls(out, 3), 2, "%s", out);
+		cr_assert_not_null(strstr(out, "interval 1: 1.000000 .. 2.000000 s (2026-01-01 00:00:01.000000)\n"),
+				   "%s", out);
+		cr_assert(strstr(out, "interval 0: ") < strstr(out, "interval 1: ") &&
+			  strstr(out, "interval 1: ") < strstr(out, "interval 3: ") &&
+			  strstr(out, "interval 3: ") < strstr(out, "-- read 1 file, 12 records"), "%s", out);
+		free(out);
+	}
+}
+
+Test(report_live, interval_blocks_take_by_sort_and_top)
+{
+	const char *path = interval_trace();
+	char *out;
+	const char *b1;
+
+	cr_assert_eq(rt_run(&out, "%s --interval 1 --by comm --sort calls --top 1 -e %s", rt_report(), path), 0);
+	b1 = strstr(out, "interval 1: ");
+	cr_assert_not_null(b1, "%s", out);
+	/* interval 1: db 3 reads, app 2 writes (one failed): db first, the only one shown */
+	cr_assert_not_null(strstr(b1, "  db\n"), "%s", out);
+	cr_assert_not_null(strstr(b1, "total of 2 groups (top 1 shown)"), "%s", out);
+	cr_assert_eq(block_calls(out, 0), 3, "%s", out);
+	free(out);
+}
+
+Test(report_live, interval_block_is_printed_before_the_writer_ends)
+{
+	const uint64_t t[] = { 100 * MS, 1100 * MS, 2100 * MS };
+	uint64_t cut[3];
+	size_t len;
+	uint8_t *bytes = rec_file("steps.sct", 1, t, RT_NR_WRITE, 3, cut, &len);
+	struct run r;
+
+	run_start(&r, true, "exec %s --interval 1 --flush-interval 0.05 -", rt_report());
+	write_all(r.in, bytes, cut[1]);
+	run_wait(&r, "total of 1 group\n");
+	cr_assert_eq(block_calls(r.text, 0), 1, "%s", r.text);
+	cr_assert_null(strstr(r.text, "interval 1: "), "%s", r.text);
+	write_all(r.in, bytes + cut[1], cut[2] - cut[1]);
+	run_wait(&r, "interval 1: ");
+	cr_assert_eq(block_calls(r.text, 1), 1, "%s", r.text);
+	cr_assert_null(strstr(r.text, "interval 2: "), "%s", r.text);
+	write_all(r.in, bytes + cut[2], len - cut[2]);
+	cr_assert_eq(run_end(&r), 0, "%s", r.text);
+	cr_assert_eq(block_calls(r.text, 2), 1, "%s", r.text);
+	free(r.text);
+	free(bytes);
+}
+
+Test(report_live, usage_errors)
+{
+	static const char *const bad[] = {
+		"--follow a b", "--interval 1 a b", "--interval 1 -T a", "--interval 0 a", "--follow -T -",
+		"--follow a", "--interval 1 --tree a", "-T --flush-interval 0 -", "--follow --hist a",
+	};
+
+	for (size_t i = 0; i < sizeof(bad) / sizeof(bad[0]); i++)
+		cr_assert_eq(rt_run(NULL, "%s %s 2>/dev/null", rt_report(), bad[i]), 2, "%s", bad[i]);
+}
