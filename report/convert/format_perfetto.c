@@ -40,7 +40,7 @@ enum { TRACE_PACKET = 1 };
 enum { PKT_TIMESTAMP = 8, PKT_SEQUENCE_ID = 10, PKT_TRACK_EVENT = 11, PKT_INTERNED = 12,
        PKT_SEQUENCE_FLAGS = 13, PKT_TRACK_DESCRIPTOR = 60 };
 enum { SEQ_CLEARED = 1, SEQ_NEEDS_STATE = 2 };
-enum { TD_UUID = 1, TD_NAME = 2, TD_PROCESS = 3, TD_THREAD = 4 };
+enum { TD_UUID = 1, TD_NAME = 2, TD_PROCESS = 3, TD_THREAD = 4, TD_PARENT = 5 };
 enum { PD_PID = 1, PD_NAME = 6, PD_LABELS = 8 };
 enum { THD_PID = 1, THD_TID = 2, THD_NAME = 5 };
 enum { TE_ANNOTATION = 4, TE_TYPE = 9, TE_NAME_IID = 10, TE_TRACK_UUID = 11 };
@@ -51,6 +51,7 @@ enum { INTERNED_IID = 1, INTERNED_NAME = 2 };
 
 #define SEQUENCE_ID 1
 #define NOTES_UUID 1 /* the track of losses and warnings; tasks' uuids are 2 and up */
+#define OVERLAP_UUID (1ull << 63) /* with a thread's uuid: its calls that overlap others */
 
 /* Debug annotation names: interned as their index + 1, all in the first packet. */
 #define ANNOTATIONS(X) X(ARGS, "args") X(RET, "ret") X(ERRNO, "errno") X(CGROUP, "cgroup") \
@@ -67,6 +68,9 @@ static const char *const annotation_names[ANN_NUM] = { ANNOTATIONS(ANN_NAME) };
 /* What each task's tracks were last described with: task index -> state. */
 struct pf_task {
 	uint32_t thread_name;  /* strtab id + 1 of the name given; 0 = not described */
+	uint32_t tid;          /* the tid given (a thread that exec'd takes its leader's) */
+	uint64_t begin, end;   /* the last slice on the thread track */
+	bool overlap_track;    /* the track of calls that overlap it is described */
 	uint32_t process_name; /* the same for the process track (leaders' entries) */
 	uint32_t cgroup;       /* strtab id + 1 of the cgroup label given the process */
 };
@@ -258,21 +262,24 @@ static int pf_describe_process(struct convert *cv, struct perfetto *pf, struct t
 	return pf_send(cv, pf);
 }
 
-static int pf_describe_thread(struct convert *cv, struct perfetto *pf, struct task *t, uint32_t name)
+static int pf_describe_thread(struct convert *cv, struct perfetto *pf, struct task *t, uint32_t tid,
+			      uint32_t name)
 {
+	struct pf_task *st = &pf->tasks[t->index];
 	struct out *p = &pf->pkt;
 	size_t td, thd;
 
-	if (pf->tasks[t->index].thread_name == name + 1)
+	if (st->thread_name == name + 1 && st->tid == tid)
 		return 0;
-	pf->tasks[t->index].thread_name = name + 1;
+	st->thread_name = name + 1;
+	st->tid = tid;
 	pf_packet(pf, 0, false);
 	pf_body(pf);
 	td = pb_open(p, PKT_TRACK_DESCRIPTOR);
 	pb_varint(p, TD_UUID, pf_thread_uuid(t));
 	thd = pb_open(p, TD_THREAD);
 	pb_int(p, THD_PID, (int32_t)t->pid);
-	pb_int(p, THD_TID, (int32_t)t->tid);
+	pb_int(p, THD_TID, (int32_t)tid);
 	pf_name(cv, p, THD_NAME, name);
 	pb_close(p, thd);
 	pb_close(p, td);
@@ -280,12 +287,13 @@ static int pf_describe_thread(struct convert *cv, struct perfetto *pf, struct ta
 }
 
 /*
- * The track of the task that tid was at time_ns, described (again) if its name or its
- * process's cgroup changed since. cgroup_id: the record's, else (0) the task's; where neither
- * says, the process keeps the cgroup it was described with. 0 on ENOMEM.
+ * The track of the task that tid was at time_ns, described (again) if its tid (a thread that
+ * exec'd takes its leader's), its name at name_ns or its process's cgroup changed since.
+ * cgroup_id: the record's, else (0) the task's; where neither says, the process keeps the
+ * cgroup it was described with. 0 on ENOMEM.
  */
 static uint64_t pf_track(struct convert *cv, struct perfetto *pf, struct input *in, uint32_t pid, uint32_t tid,
-			 uint64_t time_ns, uint64_t cgroup_id)
+			 uint64_t time_ns, uint64_t name_ns, uint64_t cgroup_id)
 {
 	struct task *t = tasks_lookup(in->cur->tasks, in->cur->s.id, pid, tid, time_ns);
 	uint32_t max, label;
@@ -305,8 +313,8 @@ static uint64_t pf_track(struct convert *cv, struct perfetto *pf, struct input *
 			return 0;
 		label = cgroups_label(in->cur->cgroups, cg);
 	}
-	if (pf_describe_process(cv, pf, t->process, tasks_comm(in->cur->tasks, t->process, time_ns), label) ||
-	    pf_describe_thread(cv, pf, t, tasks_comm(in->cur->tasks, t, time_ns)))
+	if (pf_describe_process(cv, pf, t->process, tasks_comm(in->cur->tasks, t->process, name_ns), label) ||
+	    pf_describe_thread(cv, pf, t, tid, tasks_comm(in->cur->tasks, t, name_ns)))
 		return 0;
 	return pf_thread_uuid(t);
 }
@@ -375,9 +383,52 @@ static size_t pf_event(struct convert *cv, struct perfetto *pf, uint64_t time_ns
 	return te;
 }
 
+/* A slice's end; a duration past 2^64 ns (a damaged file) ends at the last time there is. */
+static uint64_t pf_end(const struct sct_syscall *sc)
+{
+	uint64_t end = sc->time_ns + sc->duration_ns;
+
+	return end < sc->time_ns ? UINT64_MAX : end;
+}
+
+/*
+ * A thread makes one call at a time, so its slices follow one another; a call that overlaps
+ * the last one written on its thread track without nesting in it (a hand-made or damaged
+ * file) would end the wrong slice: it goes on a track of its own under the thread's.
+ */
+static uint64_t pf_slice_track(struct convert *cv, struct perfetto *pf, uint64_t uuid, const struct sct_syscall *sc)
+{
+	struct pf_task *st = &pf->tasks[(uuid >> 1) - 1];
+	uint64_t begin = sc->time_ns, end = pf_end(sc);
+	struct out *p = &pf->pkt;
+	size_t td;
+
+	if (st->end && begin >= st->begin && end <= st->end)
+		return uuid; /* nested in the last: it ends first */
+	if (!st->end || end <= st->begin || begin >= st->end || (begin <= st->begin && end >= st->end)) {
+		st->begin = begin;
+		st->end = end;
+		return uuid;
+	}
+	if (!st->overlap_track) {
+		st->overlap_track = true;
+		pf_packet(pf, 0, false);
+		pf_body(pf);
+		td = pb_open(p, PKT_TRACK_DESCRIPTOR);
+		pb_varint(p, TD_UUID, uuid | OVERLAP_UUID);
+		pb_varint(p, TD_PARENT, uuid);
+		pb_str(p, TD_NAME, "calls overlapping others");
+		pb_close(p, td);
+		if (pf_send(cv, pf))
+			return 0;
+	}
+	return uuid | OVERLAP_UUID;
+}
+
 static int pf_syscall(struct convert *cv, struct perfetto *pf, struct input *in, const struct sct_syscall *sc)
 {
-	uint64_t uuid = pf_track(cv, pf, in, sc->pid, sc->tid, sct_syscall_name_ns(sc), sc->cgroup_id);
+	uint64_t uuid = pf_track(cv, pf, in, sc->pid, sc->tid, sc->time_ns, sct_syscall_name_ns(sc),
+				 sc->cgroup_id);
 	uint32_t name = input_syscall_name(&cv->c, in->cur, sc->nr, sc->abi);
 	struct cgroup *cg = cgroups_get(in->cur->cgroups, in->cur->s.id, sc->cgroup_id);
 	struct out *p = &pf->pkt;
@@ -385,6 +436,8 @@ static int pf_syscall(struct convert *cv, struct perfetto *pf, struct input *in,
 	size_t te, m;
 	char tmp[16];
 
+	if (uuid)
+		uuid = pf_slice_track(cv, pf, uuid, sc);
 	if (!uuid || !cg)
 		return -ENOMEM;
 	/* the cgroup's path is interned before the event opens, as interned data must be */
@@ -416,14 +469,14 @@ static int pf_syscall(struct convert *cv, struct perfetto *pf, struct input *in,
 	pb_close(p, te);
 	if (pf_send(cv, pf))
 		return pf->pkt.err;
-	te = pf_event(cv, pf, sc->time_ns + sc->duration_ns, uuid, TYPE_SLICE_END, UINT32_MAX);
+	te = pf_event(cv, pf, pf_end(sc), uuid, TYPE_SLICE_END, UINT32_MAX);
 	pb_close(p, te);
 	return pf_send(cv, pf);
 }
 
 static int pf_fork(struct convert *cv, struct perfetto *pf, struct input *in, const struct sct_fork *f)
 {
-	uint64_t uuid = pf_track(cv, pf, in, f->parent_pid, f->parent_tid, f->time_ns, 0);
+	uint64_t uuid = pf_track(cv, pf, in, f->parent_pid, f->parent_tid, f->time_ns, f->time_ns, 0);
 	struct out *p = &pf->pkt;
 	size_t te;
 
@@ -439,7 +492,7 @@ static int pf_fork(struct convert *cv, struct perfetto *pf, struct input *in, co
 
 static int pf_exec(struct convert *cv, struct perfetto *pf, struct input *in, const struct sct_exec *e)
 {
-	uint64_t uuid = pf_track(cv, pf, in, e->pid, e->tid, e->time_ns, 0);
+	uint64_t uuid = pf_track(cv, pf, in, e->pid, e->tid, e->time_ns, e->time_ns, 0);
 	struct out *p = &pf->pkt;
 	size_t te;
 
@@ -455,7 +508,7 @@ static int pf_exec(struct convert *cv, struct perfetto *pf, struct input *in, co
 
 static int pf_exit(struct convert *cv, struct perfetto *pf, struct input *in, const struct sct_exit *e)
 {
-	uint64_t uuid = pf_track(cv, pf, in, e->pid, e->tid, e->time_ns, 0);
+	uint64_t uuid = pf_track(cv, pf, in, e->pid, e->tid, e->time_ns, e->time_ns, 0);
 	struct out *p = &pf->pkt;
 	char tmp[16];
 	size_t te;
@@ -474,7 +527,7 @@ static int pf_exit(struct convert *cv, struct perfetto *pf, struct input *in, co
 static int pf_sample(struct convert *cv, struct perfetto *pf, struct input *in, const struct sct_sample *sm)
 {
 	const struct sct_event_desc *ev = input_event(in->cur, sm);
-	uint64_t uuid = pf_track(cv, pf, in, sm->pid, sm->tid, sm->time_ns, sm->cgroup_id);
+	uint64_t uuid = pf_track(cv, pf, in, sm->pid, sm->tid, sm->time_ns, sm->time_ns, sm->cgroup_id);
 	struct out *p = &pf->pkt;
 	size_t te;
 
