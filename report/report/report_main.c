@@ -10,6 +10,7 @@
 #include "exit_status.h"
 #include "filter.h"
 #include "footer.h"
+#include "html.h"
 #include "outbuf.h"
 #include "report.h"
 #include "sessions.h"
@@ -39,6 +40,10 @@ static const char usage_text[] =
 "  -s, --sort KEY         time (default), calls, errors, avg, max, p99, name\n"
 "  -n, --top N            only the first N groups\n"
 "  -e, --errors           errno breakdown of failures under each group\n"
+"      --html FILE        the summary also as one self-contained page (no network, no\n"
+"                         script): the table, the groups as bars, a latency heat map\n"
+"                         (time x latency) per syscall, the histograms and the footer;\n"
+"                         FILE is replaced (never through a symlink), created 0600\n"
 "Filters (every mode):\n"
 "  -p, --pid PID[,PID]    thread groups        -t, --tid TID[,TID]   threads\n"
 "  -c, --comm NAME[,..]   task command name    -g, --cgroup ID|PATH[,..]  id or path prefix\n"
@@ -68,9 +73,10 @@ static const char usage_text[] =
 "  sct-report --tree trace.sct;  sct-report --hist --syscall read,write trace.sct\n"
 "  sct-report --by host web1.sct web2.sct;  sct-record -o - -p 42 | sct-report -\n"
 "  sct-report --by event,process trace.sct\n"
-"  sct-report --by path,syscall --path /etc/ args.sct\n";
+"  sct-report --by path,syscall --path /etc/ args.sct\n"
+"  sct-report --html report.html --top 20 trace.sct\n";
 
-enum { OPT_TREE = 256, OPT_SINCE, OPT_UNTIL, OPT_STRICT };
+enum { OPT_TREE = 256, OPT_SINCE, OPT_UNTIL, OPT_STRICT, OPT_HTML };
 
 static const struct option long_opts[] = {
 	{ "timeline", no_argument, NULL, 'T' },    { "tree", no_argument, NULL, OPT_TREE },
@@ -82,7 +88,7 @@ static const struct option long_opts[] = {
 	{ "failed", no_argument, NULL, 'f' },      { "min-duration", required_argument, NULL, 'd' },
 	{ "since", required_argument, NULL, OPT_SINCE }, { "until", required_argument, NULL, OPT_UNTIL },
 	{ "strict", no_argument, NULL, OPT_STRICT }, { "help", no_argument, NULL, 'h' },
-	{ "path", required_argument, NULL, 'P' },
+	{ "path", required_argument, NULL, 'P' },  { "html", required_argument, NULL, OPT_HTML },
 	{ NULL, 0, NULL, 0 },
 };
 
@@ -222,6 +228,11 @@ static int parse_opt(struct env *env, int c, const char *arg)
 	case 'e': env->errors = true; return 0;
 	case 'f': f->failed = true; return 0;
 	case OPT_STRICT: env->strict = true; return 0;
+	case OPT_HTML:
+		if (!*arg)
+			return usage_error("invalid --html: '%s' (a file name expected)", arg);
+		env->html = arg;
+		return 0;
 	case 'p':
 		return filter_parse_ids(f->pids, &f->npids, arg) ? usage_error("invalid pid list: '%s'", arg) : 0;
 	case 't':
@@ -272,6 +283,10 @@ static int parse_args(struct env *env, int argc, char **argv)
 		return usage_error("%s", "no input FILE (use '-' for stdin)");
 	env->files = argv + optind;
 	env->nfiles = argc - optind;
+	if (env->html && env->mode != MODE_SUMMARY)
+		return usage_error("%s", "--html is a page of the summary: no --timeline, --tree or --hist with it");
+	if (env->html && by_event(env))
+		return usage_error("%s", "--html shows syscall latencies: not with --by event");
 	return check_by_event(env);
 }
 
@@ -302,7 +317,7 @@ static bool syscall_pass(struct ctx *c, const struct env *env, struct live *lv, 
 }
 
 /* Summary, histogram and tree: inputs one after the other. */
-static int run_aggregate(struct ctx *c, const struct env *env, struct summary *sm)
+static int run_aggregate(struct ctx *c, const struct env *env, struct summary *sm, struct heat *heat)
 {
 	bool samples = by_event(env);
 	struct sct_record rec;
@@ -334,6 +349,9 @@ static int run_aggregate(struct ctx *c, const struct env *env, struct summary *s
 						t->nsyscalls++;
 				} else {
 					n = summary_add(sm, in.cur, sc);
+					if (!n && heat)
+						n = html_heat_add(heat, input_syscall_name(c, in.cur, sc->nr, sc->abi),
+								  sess_wall(&in.cur->s, sc->time_ns), sc->duration_ns);
 				}
 			} else if (rec.type != SCT_REC_SYSCALL) {
 				n = input_track(c, &in, &rec);
@@ -413,11 +431,12 @@ cleanup:
 	return err;
 }
 
-/* 0, a negative errno, or EXIT_USAGE after a usage error it printed. */
+/* 0, a negative errno, or EXIT_USAGE or EXIT_INPUT after the message it printed. */
 static int run(struct ctx *c, const struct env *env, struct out *o)
 {
 	struct summary *sm = NULL;
 	struct timeline *tl = NULL;
+	struct heat *heat = NULL;
 	int err;
 
 	if (env->mode == MODE_TIMELINE) {
@@ -427,13 +446,26 @@ static int run(struct ctx *c, const struct env *env, struct out *o)
 		return err;
 	}
 	sm = summary_new(c, env);
-	err = sm ? run_aggregate(c, env, sm) : -ENOMEM;
+	if (env->html)
+		heat = html_heat_new();
+	err = sm && (heat || !env->html) ? run_aggregate(c, env, sm, heat) : -ENOMEM;
 	/* with every input failed, each said why: no table of nothing */
 	if (!err && c->inputs_read)
 		err = check_syscalls(&env->filter);
 	if (!err && c->inputs_read)
 		err = env->mode == MODE_SUMMARY ? summary_print(sm, o) :
 		      env->mode == MODE_HIST ? hist_print(c, sm, o) : tree_print(c, o);
+	if (!err && c->inputs_read && env->html) {
+		err = html_write(env->html, c, env, sm, heat);
+		if (err) {
+			fprintf(stderr, "sct-report: %s: %s%s\n", env->html, strerror(-err),
+				err == -ELOOP ? " (a symlink: not followed)" :
+				err == -EPERM ? " (it belongs to another user: not written)" :
+				err == -EMLINK ? " (a file with other hard links: not written)" : "");
+			err = EXIT_INPUT;
+		}
+	}
+	html_heat_free(heat);
 	summary_free(sm);
 	return err;
 }
@@ -468,6 +500,9 @@ int main(int argc, char **argv)
 	err = run(&c, &env, &o);
 	if (err == EXIT_USAGE) {
 		status = EXIT_USAGE;
+	} else if (err == EXIT_INPUT) {
+		footer_print(c.footer, c.sessions, c.strs, &o);
+		status = EXIT_INPUT;
 	} else {
 		if (err || c.inputs_read)
 			footer_print(c.footer, c.sessions, c.strs, &o);
