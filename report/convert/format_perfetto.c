@@ -85,6 +85,9 @@ struct perfetto {
 	bool started;          /* the first packet (state cleared, annotation names) is out */
 	size_t interned;       /* the open InternedData of the packet, 0 if none */
 	bool notes_track;
+	/* the label of the cgroup last asked for (calls come in runs of one cgroup), by session */
+	uint64_t last_serial, last_cg;
+	uint32_t last_cg_path, last_label;
 	uint32_t lost_name, warning_name, fork_name, exec_name, exit_name;
 };
 
@@ -286,6 +289,22 @@ static int pf_describe_thread(struct convert *cv, struct perfetto *pf, struct ta
 	return pf_send(cv, pf);
 }
 
+/* The label of cgroup id of the live session (its path, or "cgroup:ID"); UINT32_MAX on ENOMEM. */
+static uint32_t pf_cgroup_label(struct perfetto *pf, struct input *in, uint64_t id)
+{
+	struct cgroup *cg = cgroups_get(in->cur->cgroups, in->cur->s.id, id);
+
+	if (!cg)
+		return UINT32_MAX;
+	if (id != pf->last_cg || in->cur->serial != pf->last_serial || cg->path != pf->last_cg_path) {
+		pf->last_cg = id;
+		pf->last_serial = in->cur->serial;
+		pf->last_cg_path = cg->path;
+		pf->last_label = cgroups_label(in->cur->cgroups, cg);
+	}
+	return pf->last_label;
+}
+
 /*
  * The track of the task that tid was at time_ns, described (again) if its tid (a thread that
  * exec'd takes its leader's), its name at name_ns or its process's cgroup changed since.
@@ -306,13 +325,10 @@ static uint64_t pf_track(struct convert *cv, struct perfetto *pf, struct input *
 	cgroup_id = cgroup_id ? cgroup_id : t->cgroup_id;
 	label = pf->tasks[t->process->index].cgroup;
 	label = label ? label - 1 : 0;
-	if (cgroup_id) {
-		struct cgroup *cg = cgroups_get(in->cur->cgroups, in->cur->s.id, cgroup_id);
-
-		if (!cg)
-			return 0;
-		label = cgroups_label(in->cur->cgroups, cg);
-	}
+	if (cgroup_id)
+		label = pf_cgroup_label(pf, in, cgroup_id);
+	if (label == UINT32_MAX)
+		return 0;
 	if (pf_describe_process(cv, pf, t->process, tasks_comm(in->cur->tasks, t->process, name_ns), label) ||
 	    pf_describe_thread(cv, pf, t, tid, tasks_comm(in->cur->tasks, t, name_ns)))
 		return 0;
@@ -430,7 +446,7 @@ static int pf_syscall(struct convert *cv, struct perfetto *pf, struct input *in,
 	uint64_t uuid = pf_track(cv, pf, in, sc->pid, sc->tid, sc->time_ns, sct_syscall_name_ns(sc),
 				 sc->cgroup_id);
 	uint32_t name = input_syscall_name(&cv->c, in->cur, sc->nr, sc->abi);
-	struct cgroup *cg = cgroups_get(in->cur->cgroups, in->cur->s.id, sc->cgroup_id);
+	uint32_t cg = pf_cgroup_label(pf, in, sc->cgroup_id);
 	struct out *p = &pf->pkt;
 	uint64_t cg_iid;
 	size_t te, m;
@@ -438,11 +454,11 @@ static int pf_syscall(struct convert *cv, struct perfetto *pf, struct input *in,
 
 	if (uuid)
 		uuid = pf_slice_track(cv, pf, uuid, sc);
-	if (!uuid || !cg)
+	if (!uuid || cg == UINT32_MAX)
 		return -ENOMEM;
 	/* the cgroup's path is interned before the event opens, as interned data must be */
 	pf_packet(pf, sc->time_ns, true);
-	cg_iid = pf_intern(cv, pf, ID_STRING_VALUES, cgroups_label(in->cur->cgroups, cg));
+	cg_iid = pf_intern(cv, pf, ID_STRING_VALUES, cg);
 	pf_intern(cv, pf, ID_EVENT_NAMES, name);
 	pf_body(pf);
 	te = pb_open(p, PKT_TRACK_EVENT);

@@ -19,11 +19,13 @@ static size_t pb_put_varint(uint8_t *p, uint64_t v)
 	return n;
 }
 
+/* In place: a packet is mostly varints, and a call of out_mem() each costs more than they do. */
 static void pb_raw_varint(struct out *o, uint64_t v)
 {
-	uint8_t tmp[PB_VARINT_MAX];
+	uint8_t *p = (uint8_t *)out_reserve(o, PB_VARINT_MAX);
 
-	out_mem(o, tmp, pb_put_varint(tmp, v));
+	/* a memory out that could not grow keeps OUT_MIN bytes: the room is there, err is set */
+	o->len += pb_put_varint(p, v);
 }
 
 static void pb_tag(struct out *o, uint32_t field, unsigned wire)
