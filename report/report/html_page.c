@@ -242,7 +242,7 @@ static void html_heat_one(struct page *pg, const struct heat *h, const struct he
 		   (unsigned long long)m->calls, names_plural(m->calls), AXIS_W + cols * CELL_W + 10,
 		   rows * CELL_H + 20);
 	for (uint32_t r = r0; r <= r1; r++)
-		if ((r - r0) % 3 == 0 || r == r1) {
+		if ((r1 - r) % 3 == 0) { /* the top row's, then every third: labels 3 rows apart never overlap */
 			out_printf(o, "<text x=\"0\" y=\"%u\">", (r1 - r) * CELL_H + CELL_H - 1);
 			html_ns(o, r ? 1ull << (r - 1) : 0);
 			out_str(o, "</text>");
