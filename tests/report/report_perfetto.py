@@ -172,6 +172,10 @@ def slices(dec, failures, label):
     return out
 
 
+# a sample's fields column holds up to a 64 KiB payload as JSON escapes
+csv.field_size_limit(1 << 24)
+
+
 def csv_rows(convert, trace, rtype):
     res = subprocess.run([convert, "--to", "csv", "--records", rtype, trace], capture_output=True)
     text = res.stdout.decode("utf-8", "surrogateescape")
@@ -215,16 +219,18 @@ def check_syscalls(convert, trace, dec, pairs, failures, label):
 
 
 def check_instants(convert, trace, dec, failures, label):
-    instants = sorted((e[0], e[4]) for e in dec.events if e[3] == INSTANT)
+    """Instants by time and name; a sample's also by its fields' JSON text (the CSV's fields)."""
+    instants = sorted((e[0], e[4], e[5].get("fields")) for e in dec.events if e[3] == INSTANT)
     want = []
     for rtype in INSTANT_TYPES:
         for row in csv_rows(convert, trace, rtype):
             if rtype == "sample" and "event" not in row:
                 continue  # type 9 of a 1.0 session: a type its HEADER describes, not a sample
             name = (row.get("event") or f"event_{row.get('event')}") if rtype == "sample" else rtype
-            want.append((int(row["time_ns"]), name))
+            fields = b(row["fields"]) if rtype == "sample" and row["fields"] else None
+            want.append((int(row["time_ns"]), name, fields))
     if instants != sorted(want):
-        failures.append(f"{label}: instants {instants} != rows {sorted(want)}")
+        failures.append(f"{label}: instants {instants!r:.2000} != rows {sorted(want)!r:.2000}")
 
 
 def check_protoc(path, dec, failures, label):
