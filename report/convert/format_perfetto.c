@@ -470,7 +470,8 @@ static int pf_syscall(struct convert *cv, struct perfetto *pf, struct input *in,
 		args_out(&pf->text, in->cur->session, sc, false);
 		if (pf->text.err)
 			return pf->text.err;
-		pf_ann_bytes(p, ANN_ARGS, pf->text.buf, pf->text.len);
+		if (pf->text.len) /* a call without arguments (getpid) has none to show */
+			pf_ann_bytes(p, ANN_ARGS, pf->text.buf, pf->text.len);
 	}
 	if (sc->unfinished) {
 		pf_ann_bool(p, ANN_UNFINISHED, true);
