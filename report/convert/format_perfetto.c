@@ -13,10 +13,10 @@
  *   - fork, exec and exit, and tracepoint samples, as instants on the task's track (a
  *     sample's fields as their JSON text); lost events and warnings as instants on a track
  *     of their own.
- * Protobuf and not Perfetto's JSON: JSON's ts is in microseconds as a double, which holds
- * about 15.9 significant digits, so nanoseconds of a clock that has run for days are lost
- * (a monotonic time of 1e14 ns keeps 100 ns steps at best); packet timestamps here are the
- * record's time_ns, exact. Names of events and of debug annotations, and cgroup paths, are
+ * Protobuf and not Perfetto's JSON: JSON's ts is microseconds in a double, whose 53 bits keep
+ * a nanosecond only below 2^43 us (101 days of a monotonic clock), an absolute wall-clock
+ * time (1.7e15 us) only to 0.25 us, and whose decimal fraction is rounded on its way back to
+ * integer nanoseconds; packet timestamps here are the record's time_ns, exact. Names of events and of debug annotations, and cgroup paths, are
  * interned (InternedData), each sent once on the one packet sequence.
  */
 #include <errno.h>
