@@ -88,7 +88,8 @@ bench: $(BENCHES)
 
 DEPS := make gcc clang llvm libclang-rt-14-dev bpftool pkg-config libbpf-dev libelf-dev zlib1g-dev liblz4-dev \
 	libcbor-dev libcriterion-dev linux-perf strace python3 sqlite3 qemu-system-x86 busybox-static kmod \
-	libxxhash-dev libcurl4-openssl-dev clickhouse-server clickhouse-client go-md2man groff-base man-db
+	libxxhash-dev libcurl4-openssl-dev clickhouse-server clickhouse-client go-md2man groff-base man-db \
+	protobuf-compiler chromium
 deps:
 	@missing=$$(for p in $(DEPS); do dpkg-query -W -f='$${Status}\n' $$p 2>/dev/null | \
 		grep -q 'ok installed' || echo $$p; done); \

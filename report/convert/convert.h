@@ -1,7 +1,8 @@
 /* SPDX-License-Identifier: BSD-2-Clause */
 /*
  * sct-convert's state (struct convert) and its output formats. A format is one struct
- * convert_format in a file of its own (format_csv.c, format_jsonl.c, format_clickhouse.c),
+ * convert_format in a file of its own (format_csv.c, format_jsonl.c, format_clickhouse.c,
+ * format_perfetto.c),
  * listed once in formats.c. convert_main.c reads the records, convert_columns.c says which
  * columns a row has, and the format's fields and functions write every byte of it.
  * Errors: 0 on success, a negative errno on failure; only main prints the message.
@@ -76,6 +77,7 @@ struct convert {
 	size_t prefix_len;
 	struct out o;
 	struct ctx c;
+	void *state;         /* a format's own (format_perfetto.c), freed by its free() */
 };
 
 /*
@@ -123,6 +125,14 @@ struct convert_format {
 	void (*session_row)(struct convert *cv, const struct sct_session *s);
 	/* --schema NAME: the DDL of every table; NULL: the format has none. */
 	int (*schema)(struct convert *cv);
+	/*
+	 * A format of every record type rather than rows of one (--records and --event do not
+	 * apply): each record as it is read, before input_track() applies it; its state in
+	 * cv->state. NULL: a format of rows.
+	 */
+	int (*record)(struct convert *cv, struct input *in, const struct sct_record *rec);
+	/* Frees cv->state (NULL is fine); NULL: the format keeps none. */
+	void (*free)(struct convert *cv);
 };
 
 /* The format named name, NULL if none. */
@@ -134,7 +144,7 @@ const struct convert_format *formats_find(const char *name);
  */
 char *formats_list(const char *before, bool (*has)(const struct convert_format *f));
 
-extern const struct convert_format format_csv, format_jsonl, format_clickhouse;
+extern const struct convert_format format_csv, format_jsonl, format_clickhouse, format_perfetto;
 
 /*
  * convert_columns.c: the columns of type cv->type by the session's schema ts (the built-in

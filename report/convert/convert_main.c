@@ -16,6 +16,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <unistd.h>
 
 #include "records.def"
 #include "args_text.h"
@@ -34,7 +35,7 @@
 #include "trace_input.h"
 
 static const char usage_text[] =
-"Usage: sct-convert --to csv|jsonl|clickhouse [--records TYPE] [--event G:N] [-o OUT [--force]] FILE...\n"
+"Usage: sct-convert --to csv|jsonl|clickhouse|perfetto [--records TYPE] [--event G:N] [-o OUT [--force]] FILE...\n"
 "       sct-convert --schema clickhouse [--database DB] [--cluster NAME [--local-database LDB]]\n"
 "Writes one record type of sct traces (FILE '-' = stdin) as CSV (RFC 4180, header row,\n"
 "CRLF) or JSON Lines (one object per line). TYPE: syscall (default), task, fork, exec,\n"
@@ -78,7 +79,14 @@ static const char usage_text[] =
 "on stderr. --schema clickhouse prints the CREATE statements of every table (with\n"
 "--cluster, MergeTree tables in LDB and Distributed tables over them in DB, sharded by host).\n"
 "\n"
-"  -T, --to FORMAT     csv, jsonl or clickhouse (required, unless --schema)\n"
+"Perfetto: --to perfetto writes every record type as one Perfetto trace (protobuf, for\n"
+"ui.perfetto.dev and trace_processor; binary: -o OUT or a pipe, not a terminal): a track\n"
+"per process and thread named by the trace's lifecycle records, the process's cgroup as\n"
+"its label; each syscall a slice with args (as the args column), ret, errno, cgroup;\n"
+"fork, exec, exit and samples as instants on the task's track, lost events and warnings\n"
+"on a track of their own. Times are the records' time_ns, in nanoseconds.\n"
+"\n"
+"  -T, --to FORMAT     csv, jsonl, clickhouse or perfetto (required, unless --schema)\n"
 "      --schema clickhouse   print the ClickHouse DDL and exit\n"
 "      --database DB   ClickHouse database of the tables (default sct)\n"
 "      --cluster NAME  --schema: Distributed tables over the servers of cluster NAME\n"
@@ -105,7 +113,8 @@ static const char usage_text[] =
 "  sct-convert --to csv --event sched:sched_switch trace.sct > switches.csv\n"
 "  sct-convert --to jsonl --records sample trace.sct\n"
 "  sct-convert --schema clickhouse | clickhouse-client --multiquery\n"
-"  sct-convert --to clickhouse --records lost *.sct | clickhouse-client\n";
+"  sct-convert --to clickhouse --records lost *.sct | clickhouse-client\n"
+"  sct-convert --to perfetto -o trace.pftrace trace.sct   (open it in ui.perfetto.dev)\n";
 
 /* SYSCALL fields read straight from the decoded record (the hot path), where records.def says. */
 #define SC_SLOT(t, member, kind, unit) { #member, SCT_KIND_##kind, \
@@ -114,7 +123,7 @@ static const struct sc_slot sc_slots[] = { RECORD_SYSCALL_FIELDS(SC_SLOT, syscal
 
 static int usage_hint(void)
 {
-	fputs("Usage: sct-convert --to csv|jsonl|clickhouse [--records TYPE] [--event G:N] [-o OUT [--force]] FILE...\n",
+	fputs("Usage: sct-convert --to csv|jsonl|clickhouse|perfetto [--records TYPE] [--event G:N] [-o OUT [--force]] FILE...\n",
 	      stderr);
 	return -EINVAL;
 }
@@ -262,6 +271,8 @@ static int parse_args(struct convert *cv, int argc, char **argv)
 		return usage_list("", "--to ", NULL, " is required", NULL);
 	if (!cv->fmt)
 		return usage_list("--to must be", "", NULL, ", not", to);
+	if (cv->fmt->record && (records || cv->nevents))
+		return usage_error("--records and --event do not apply: every record type goes into --to", to);
 	if (cv->sessions_rows && !cv->fmt->session_row)
 		return usage_list("--records sessions needs", "--to ", has_session_rows, ", not", to);
 	if (cv->fmt->databases && convert_check_names(cv))
@@ -639,6 +650,14 @@ static int convert_one(struct convert *cv, const char *path)
 		return 0;
 	}
 	while ((n = input_next(&cv->c, &in, &rec)) > 0) {
+		if (cv->fmt->record) {
+			n = cv->fmt->record(cv, &in, &rec);
+			if (!n)
+				n = input_track(&cv->c, &in, &rec);
+			if (n || cv->o.err)
+				break;
+			continue;
+		}
 		if (!cv->type) {
 			int64_t t = sct_reader_type(in.r, cv->type_name);
 
@@ -723,7 +742,7 @@ static int convert_run(struct convert *cv)
 		fprintf(stderr, "sct-convert: %llu record%s without a HEADER not written: no host or recording identifies %s\n",
 			(unsigned long long)cv->headless, names_plural(cv->headless), cv->headless == 1 ? "it" : "them");
 	/* every input failed, and said why: no header row of nothing */
-	if (!err && !cv->ncols && cv->c.inputs_read) {
+	if (!err && !cv->ncols && cv->c.inputs_read && !cv->fmt->record) {
 		const struct sct_type_schema *ts = sct_schema_builtin(cv->type);
 
 		err = convert_columns(cv, ts, NULL);
@@ -762,6 +781,8 @@ static void convert_free_events(struct convert *cv)
 
 static void convert_free(struct convert *cv)
 {
+	if (cv->fmt && cv->fmt->free)
+		cv->fmt->free(cv);
 	input_tables_free(&cv->c);
 	footer_free(cv->c.footer);
 	free(cv->prefix);
@@ -797,12 +818,18 @@ int main(int argc, char **argv)
 	err = cv->c.footer && !out_open_mem(&cv->scratch, SAMPLE_JSON_MAX) ? input_tables_new(&cv->c) : -ENOMEM;
 	if (!err)
 		err = out_open(&cv->o, cv->output, cv->force, convert_mode(cv));
+	/* protobuf on a terminal is noise that may hold escape sequences */
+	if (!err && cv->fmt->record && cv->o.fd == STDOUT_FILENO && isatty(STDOUT_FILENO)) {
+		out_close(&cv->o);
+		err = -ENOTTY;
+	}
 	if (err) {
 		fprintf(stderr, "sct-convert: %s: %s%s\n", cv->output ? cv->output : "stdout", sct_strerror(err),
 			err == -EEXIST ? " (--force overwrites it)" :
 			err == -ELOOP ? " (a symlink: not followed)" :
 			err == -EPERM ? " (it belongs to another user: not written)" :
-			err == -EMLINK ? " (a file with other hard links: not written)" : "");
+			err == -EMLINK ? " (a file with other hard links: not written)" :
+			err == -ENOTTY ? " (binary output: use -o OUT or a pipe)" : "");
 		convert_free(cv);
 		return EXIT_INPUT;
 	}

@@ -6,7 +6,8 @@
 #include "convert.h"
 #include "outbuf.h"
 
-static const struct convert_format *const formats[] = { &format_csv, &format_jsonl, &format_clickhouse };
+static const struct convert_format *const formats[] = { &format_csv, &format_jsonl, &format_clickhouse,
+								      &format_perfetto };
 
 #define NFORMATS (sizeof(formats) / sizeof(formats[0]))
 

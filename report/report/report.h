@@ -54,6 +54,7 @@ struct env {
 	bool live;            /* one stream or --follow: records in time order as they come (-T, --interval) */
 	uint64_t flush_ns;    /* --flush-interval: the recorder's */
 	uint64_t interval_ns; /* --interval: a summary of each so many ns; 0: one of everything */
+	const char *html;    /* --html FILE: the summary's page too, NULL: none */
 };
 
 struct summary;
@@ -72,6 +73,15 @@ int summary_add_sample(struct summary *sm, struct live *lv, const struct sct_sam
 int summary_groups(struct summary *sm, struct group ***out);
 int summary_print(struct summary *sm, struct out *o);
 uint32_t summary_nby(const struct summary *sm);
+/* The totals over every group (shown or not), after summary_groups(). */
+struct summary_totals {
+	uint64_t calls, errors, total_ns;
+	uint32_t ngroups;
+	bool samples; /* --by event: calls are samples */
+};
+void summary_totals(const struct summary *sm, struct summary_totals *t);
+/* The name of a --by key ("syscall"). */
+const char *summary_by_name(uint32_t by);
 void summary_free(struct summary *sm);
 
 int hist_print(const struct ctx *c, struct summary *sm, struct out *o);

@@ -11,6 +11,7 @@
 #include "exit_status.h"
 #include "filter.h"
 #include "footer.h"
+#include "html.h"
 #include "outbuf.h"
 #include "report.h"
 #include "sessions.h"
@@ -40,6 +41,10 @@ static const char usage_text[] =
 "  -s, --sort KEY         time (default), calls, errors, avg, max, p99, name\n"
 "  -n, --top N            only the first N groups\n"
 "  -e, --errors           errno breakdown of failures under each group\n"
+"      --html FILE        the summary also as one self-contained page (no network, no\n"
+"                         script): the table, the groups as bars, a latency heat map\n"
+"                         (time x latency) per syscall, the histograms and the footer;\n"
+"                         FILE is replaced (never through a symlink), created 0600\n"
 "Filters (every mode):\n"
 "  -p, --pid PID[,PID]    thread groups        -t, --tid TID[,TID]   threads\n"
 "  -c, --comm NAME[,..]   task command name    -g, --cgroup ID|PATH[,..]  id or path prefix\n"
@@ -92,9 +97,10 @@ static const char usage_text[] =
 "  sct-report --by path,syscall --path /etc/ args.sct\n"
 "  sct-report -S '%file,!openat' trace.sct;  sct-report -S '!%memory' --by comm trace.sct\n"
 "  sct-record --flush-interval 0.1 -o - -p 42 | sct-report -T --flush-interval 0.1 -\n"
-"  sct-report --interval 1 --by comm --top 10 --follow rec.000001.sct\n";
+"  sct-report --interval 1 --by comm --top 10 --follow rec.000001.sct\n"
+"  sct-report --html report.html --top 20 trace.sct\n";
 
-enum { OPT_TREE = 256, OPT_SINCE, OPT_UNTIL, OPT_STRICT, OPT_FOLLOW, OPT_INTERVAL, OPT_FLUSH };
+enum { OPT_TREE = 256, OPT_SINCE, OPT_UNTIL, OPT_STRICT, OPT_FOLLOW, OPT_INTERVAL, OPT_FLUSH, OPT_HTML };
 
 static const struct option long_opts[] = {
 	{ "timeline", no_argument, NULL, 'T' },    { "tree", no_argument, NULL, OPT_TREE },
@@ -106,7 +112,7 @@ static const struct option long_opts[] = {
 	{ "failed", no_argument, NULL, 'f' },      { "min-duration", required_argument, NULL, 'd' },
 	{ "since", required_argument, NULL, OPT_SINCE }, { "until", required_argument, NULL, OPT_UNTIL },
 	{ "strict", no_argument, NULL, OPT_STRICT }, { "help", no_argument, NULL, 'h' },
-	{ "path", required_argument, NULL, 'P' },
+	{ "path", required_argument, NULL, 'P' },  { "html", required_argument, NULL, OPT_HTML },
 	{ "follow", no_argument, NULL, OPT_FOLLOW }, { "interval", required_argument, NULL, OPT_INTERVAL },
 	{ "flush-interval", required_argument, NULL, OPT_FLUSH },
 	{ NULL, 0, NULL, 0 },
@@ -259,6 +265,11 @@ static int parse_opt(struct env *env, int c, const char *arg)
 		if (filter_parse_duration(arg, &env->flush_ns) || !env->flush_ns)
 			return usage_error("invalid --flush-interval: '%s' (a duration above 0 expected)", arg);
 		return 0;
+	case OPT_HTML:
+		if (!*arg)
+			return usage_error("invalid --html: '%s' (a file name expected)", arg);
+		env->html = arg;
+		return 0;
 	case 'p':
 		return filter_parse_ids(f->pids, &f->npids, arg) ? usage_error("invalid pid list: '%s'", arg) : 0;
 	case 't':
@@ -332,6 +343,10 @@ static int parse_args(struct env *env, int argc, char **argv)
 		return usage_error("%s", "no input FILE (use '-' for stdin)");
 	env->files = argv + optind;
 	env->nfiles = argc - optind;
+	if (env->html && env->mode != MODE_SUMMARY)
+		return usage_error("%s", "--html is a page of the summary: no --timeline, --tree or --hist with it");
+	if (env->html && by_event(env))
+		return usage_error("%s", "--html shows syscall latencies: not with --by event");
 	err = check_live(env);
 	return err ? err : check_by_event(env);
 }
@@ -415,7 +430,7 @@ static int add_detail(struct ctx *c, const struct env *env, struct summary *sm, 
 }
 
 /* Summary, histogram and tree: inputs one after the other. */
-static int run_aggregate(struct ctx *c, const struct env *env, struct summary *sm)
+static int run_aggregate(struct ctx *c, const struct env *env, struct summary *sm, struct heat *heat)
 {
 	bool samples = by_event(env);
 	const char *refused = totals_refused(env);
@@ -456,6 +471,9 @@ static int run_aggregate(struct ctx *c, const struct env *env, struct summary *s
 						t->nsyscalls++;
 				} else {
 					n = summary_add(sm, in.cur, sc);
+					if (!n && heat)
+						n = html_heat_add(heat, input_syscall_name(c, in.cur, sc->nr, sc->abi),
+								  sess_wall(&in.cur->s, sc->time_ns), sc->duration_ns);
 				}
 			} else if (rec.type != SCT_REC_SYSCALL) {
 				n = input_track(c, &in, &rec);
@@ -545,11 +563,12 @@ cleanup:
 	return err;
 }
 
-/* 0, a negative errno, or EXIT_USAGE after a usage error it printed. */
+/* 0, a negative errno, or EXIT_USAGE or EXIT_INPUT after the message it printed. */
 static int run(struct ctx *c, const struct env *env, struct out *o)
 {
 	struct summary *sm = NULL;
 	struct timeline *tl = NULL;
+	struct heat *heat = NULL;
 	int err;
 
 	if (env->mode == MODE_TIMELINE) {
@@ -563,13 +582,26 @@ static int run(struct ctx *c, const struct env *env, struct out *o)
 		return !err && c->inputs_read ? check_syscalls(&env->filter) : err;
 	}
 	sm = summary_new(c, env);
-	err = sm ? run_aggregate(c, env, sm) : -ENOMEM;
+	if (env->html)
+		heat = html_heat_new();
+	err = sm && (heat || !env->html) ? run_aggregate(c, env, sm, heat) : -ENOMEM;
 	/* with every input failed, each said why: no table of nothing */
 	if (!err && c->inputs_read)
 		err = check_syscalls(&env->filter);
 	if (!err && c->inputs_read)
 		err = env->mode == MODE_SUMMARY ? summary_print(sm, o) :
 		      env->mode == MODE_HIST ? hist_print(c, sm, o) : tree_print(c, o);
+	if (!err && c->inputs_read && env->html) {
+		err = html_write(env->html, c, env, sm, heat);
+		if (err) {
+			fprintf(stderr, "sct-report: %s: %s%s\n", env->html, strerror(-err),
+				err == -ELOOP ? " (a symlink: not followed)" :
+				err == -EPERM ? " (it belongs to another user: not written)" :
+				err == -EMLINK ? " (a file with other hard links: not written)" : "");
+			err = EXIT_INPUT;
+		}
+	}
+	html_heat_free(heat);
 	summary_free(sm);
 	return err;
 }
@@ -604,6 +636,9 @@ int main(int argc, char **argv)
 	err = run(&c, &env, &o);
 	if (err == EXIT_USAGE) {
 		status = EXIT_USAGE;
+	} else if (err == EXIT_INPUT) {
+		footer_print(c.footer, c.sessions, c.strs, &o);
+		status = EXIT_INPUT;
 	} else {
 		if (err || c.inputs_read)
 			footer_print(c.footer, c.sessions, c.strs, &o);

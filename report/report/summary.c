@@ -683,3 +683,17 @@ void summary_free(struct summary *sm)
 	hashmap_free(&sm->raw);
 	free(sm);
 }
+
+void summary_totals(const struct summary *sm, struct summary_totals *t)
+{
+	t->calls = sm->calls;
+	t->errors = sm->errors;
+	t->total_ns = sm->total_ns;
+	t->ngroups = sm->nmerged;
+	t->samples = sm->samples;
+}
+
+const char *summary_by_name(uint32_t by)
+{
+	return by < BY_NKEYS ? by_names[by] : "?";
+}

@@ -1,7 +1,8 @@
 #!/bin/bash
 # SPDX-License-Identifier: BSD-2-Clause
-# bench-report: sct-report (summary) and sct-convert (CSV, JSON Lines) records per second on a
-# trace of N syscall records made by the format library, and beside them perf script /
+# bench-report: sct-report (summary, the --html page) and sct-convert (CSV, JSON Lines,
+# Perfetto) records per second on a trace of N syscall records made by the format library, and
+# beside them perf script /
 # perf report events per second over a perf.data of raw_syscalls enter+exit events of a
 # write loop (dd bs=1: one read and one write per byte), and the timeline of a file and of a
 # pipe (live). Median of RUNS wall-clock runs.
@@ -54,6 +55,8 @@ show "sct-report -T (timeline)" "$N" "$(median "$REPORT" -T "$trace")"
 show "cat | sct-report -T - (live)" "$N" "$(median sh -c 'cat "$1" | "$2" -T -' sh "$trace" "$REPORT")"
 show "sct-convert --to csv" "$N" "$(median "$CONVERT" --to csv -o /dev/null "$trace")" "(target >= 5 M/s)"
 show "sct-convert --to jsonl" "$N" "$(median "$CONVERT" --to jsonl -o /dev/null "$trace")"
+show "sct-convert --to perfetto" "$N" "$(median "$CONVERT" --to perfetto -o /dev/null "$trace")"
+show "sct-report --html (and summary)" "$N" "$(median "$REPORT" --html "$TMP/page.html" "$trace")"
 
 if ! command -v perf >/dev/null || ! command -v dd >/dev/null; then
 	echo "  peer: perf not installed, skipped"

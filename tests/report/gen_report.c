@@ -25,6 +25,8 @@
  *                                            char[65536] over the whole payload of 0x01 bytes
  *   gen_report bad-totals OUT.sct            a filtered session (format 1.5) with two good
  *                                            TOTALS among four damaged ones
+ *   gen_report no-args OUT.sct               a session of sct-record --args: a getpid (no
+ *                                            argument to show) and a write
  */
 #include <errno.h>
 #include <stdio.h>
@@ -431,6 +433,34 @@ static int gen_hostile_id(const char *path)
 	return gen_patch(path, valid, "\x1b]2;x\a\x1b[2J\t\nx', 0)) OR 1=1 --   ");
 }
 
+/* A session of sct-record --args: a getpid, which has no argument to show, and a write. */
+static int gen_no_args(const char *path)
+{
+	static const struct sct_syscall_args descs[] = {
+		{ 1, 3, { { "fd", SCT_ARG_FD, "" }, { "buf", SCT_ARG_PTR, "" }, { "count", SCT_ARG_SIZE, "" } } },
+		{ 39, 0, { { NULL, 0, NULL } } },
+	};
+	struct sct_header_info info = gen_info("h1");
+	struct sct_record r = { .type = SCT_REC_SYSCALL };
+	struct sct_writer *w;
+	int err;
+
+	info.syscall_args = descs;
+	info.nsyscall_args = 2;
+	info.args_max = 256;
+	info.args_paths = "enter";
+	w = gen_open_info(path, &info);
+	if (!w)
+		return 1;
+	r.syscall = (struct sct_syscall){ .time_ns = 2000, .duration_ns = 10, .pid = 7, .tid = 7, .nr = 39, .ret = 7 };
+	err = sct_writer_append(w, &r);
+	r.syscall = (struct sct_syscall){ .time_ns = 3000, .duration_ns = 10, .pid = 7, .tid = 7, .nr = 1, .ret = 2,
+					  .arg0 = 1, .arg1 = 0x7ffc0000, .arg2 = 2 };
+	if (!err)
+		err = sct_writer_append(w, &r);
+	return gen_close(w, err);
+}
+
 static int gen_big_sample(const char *path, unsigned long long n)
 {
 	static uint8_t payload[SCT_MAX_STRING];
@@ -509,10 +539,12 @@ int main(int argc, char **argv)
 		return gen_read(argv[2]);
 	if (argc == 3 && !strcmp(argv[1], "hostile-id"))
 		return gen_hostile_id(argv[2]);
+	if (argc == 3 && !strcmp(argv[1], "no-args"))
+		return gen_no_args(argv[2]);
 	if (argc == 4 && !strcmp(argv[1], "big-sample"))
 		return gen_big_sample(argv[2], strtoull(argv[3], NULL, 10));
 	if (argc == 3 && !strcmp(argv[1], "bad-totals"))
 		return gen_bad_totals(argv[2]);
-	fprintf(stderr, "usage: gen_report hostile OUT EXPECT | version IN OUT | bench OUT N | sessions OUT N | headers OUT N | future OUT [NAME] | read IN | hostile-id OUT | big-sample OUT N | bad-totals OUT\n");
+	fprintf(stderr, "usage: gen_report hostile OUT EXPECT | version IN OUT | bench OUT N | sessions OUT N | headers OUT N | future OUT [NAME] | read IN | hostile-id OUT | big-sample OUT N | bad-totals OUT | no-args OUT\n");
 	return 2;
 }

@@ -7,7 +7,8 @@ REPORT_TEST_OBJS := $(REPORT_TEST_SRCS:%.c=$(BUILD)/%.o)
 REPORT_TEST_BIN := $(BUILD)/tests/report/test-report
 GEN_REPORT := $(BUILD)/tests/report/gen_report
 REPORT_ENV := SCT_REPORT=$(abspath $(BUILD)/sct-report) SCT_CONVERT=$(abspath $(BUILD)/sct-convert) \
-	SCT_GEN_REPORT=$(abspath $(GEN_REPORT)) SCT_REPORT_CONVERT_PY=$(abspath tests/report/report_convert.py)
+	SCT_GEN_REPORT=$(abspath $(GEN_REPORT)) SCT_REPORT_CONVERT_PY=$(abspath tests/report/report_convert.py) \
+	SCT_REPORT_PERFETTO_PY=$(abspath tests/report/report_perfetto.py) SCT_REPORT_HTML_PY=$(abspath tests/report/report_html.py)
 
 # report_latency.c, report_tables.c and report_clickhouse.c test report/ modules directly; the
 # others run the tools.
