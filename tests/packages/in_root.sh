@@ -1,0 +1,112 @@
+#!/bin/bash
+# SPDX-License-Identifier: BSD-2-Clause
+# Inside a fresh Debian 12 root (test_deb.sh made it, /proc, /sys and /dev bound): installs the
+# packages as a person would, uses them from their installed paths only, upgrades over them,
+# removes and purges them, and checks that nothing of them is left.
+#   usage: in_root.sh DEBDIR SRCDIR   (SRCDIR: a copy of the tree for the tests' own files)
+set -u
+debs=$1 src=$2
+export PATH=/usr/sbin:/usr/bin:/sbin:/bin LC_ALL=C.UTF-8 DEBIAN_FRONTEND=noninteractive
+pass=0 fail=0
+ok() { pass=$((pass + 1)); }
+ko() { echo "FAIL: $*"; fail=$((fail + 1)); }
+check() { if "$@"; then ok; else ko "$*"; fi; }
+step() { printf '  -- %s\n' "$*"; }
+work=$(mktemp -d)
+ma=$(dpkg-architecture -qDEB_HOST_MULTIARCH 2>/dev/null || gcc -print-multiarch)
+
+step "dpkg -i, then apt-get -f install for the dependencies"
+dpkg -i "$debs"/sct_*.deb "$debs"/libsct4_*.deb "$debs"/libsct-dev_*.deb > "$work/dpkg" 2>&1
+apt-get -f install -y -q=2 > "$work/apt" 2>&1 || { cat "$work/apt"; ko "apt-get -f install"; }
+for p in sct libsct4 libsct-dev; do
+	check test "$(dpkg-query -W -f='${Status}' "$p")" = "install ok installed"
+done
+check test -e "/usr/lib/$ma/libsct.so.4"
+check test -e "/usr/lib/$ma/libsct.a"
+check test -e "/usr/lib/$ma/pkgconfig/libsct.pc"
+
+step "sct-record --probe"
+/usr/bin/sct-record --probe > "$work/probe" 2>&1 || { cat "$work/probe"; ko "sct-record --probe"; }
+check grep -qE '^backend-auto +(bpf|perf) ' "$work/probe"
+
+step "a recording into /var/lib/sct, sct-report, sct-convert"
+install -d -m 0700 /var/lib/sct
+trace=/var/lib/sct/test.sct
+if /usr/bin/sct-record -q -o "$trace" -- /usr/bin/cat /etc/hostname > "$work/rec" 2>&1; then
+	ok
+	check cmp -s "$work/rec" /etc/hostname
+	/usr/bin/sct-report "$trace" > "$work/report" 2>&1 || ko "sct-report: $(cat "$work/report")"
+	check grep -qE '^ +1 +0 +.* execve$' "$work/report"
+	check grep -qxF -- '-- lost events: 0 (ring buffer full 0, no room in flight 0) in 0 records' "$work/report"
+	/usr/bin/sct-convert --to csv --records exec "$trace" > "$work/exec.csv" 2>/dev/null ||
+		ko "sct-convert --records exec"
+	check test "$(tail -n +2 "$work/exec.csv" | cut -d, -f8 | tr -d '\r')" = /usr/bin/cat
+	# Every syscall record sct-report counted is one line of sct-convert's.
+	calls=$(awk '/ total of [0-9]+ groups$/ { print $1 }' "$work/report")
+	/usr/bin/sct-convert --to jsonl "$trace" > "$work/calls.jsonl" 2>/dev/null || ko "sct-convert --to jsonl"
+	check test "$(wc -l < "$work/calls.jsonl")" = "${calls:-none}"
+	check test "${calls:-0}" -gt 10
+else
+	cat "$work/rec"
+	ko "sct-record -- cat /etc/hostname"
+fi
+
+step "man -l of every page, without a warning at 80 columns"
+pages=$(dpkg -L sct | grep -E '^/usr/share/man/man[0-9]/.*\.gz$')
+check test "$(echo "$pages" | wc -l)" = 5
+for p in $pages; do
+	out=$(MANWIDTH=80 man --warnings -l "$p" 2>&1 > "$work/page")
+	check test -z "$out"
+	check grep -q '^NAME' "$work/page"
+done
+check sh -c "man sct-record | grep -q 'sct-record'"
+check sh -c "man 5 sct | grep -q 'sct'"
+
+step "systemd-analyze verify, units disabled and stopped"
+units="/lib/systemd/system/sct-record.service /lib/systemd/system/sct-ship.service /lib/systemd/system/sct-ship.timer"
+# shellcheck disable=SC2086
+out=$(systemd-analyze verify $units 2>&1)
+check test -z "$out"
+[ -z "$out" ] || echo "$out"
+for u in sct-record.service sct-ship.timer; do
+	check test "$(systemctl is-enabled "$u" 2>&1)" = disabled
+done
+
+step "bash completion"
+bash "$src/tests/packages/test_completion.sh" /usr/share/bash-completion/completions 2> /dev/null |
+	tee "$work/completion" | grep -v '^completion:'
+check grep -q 'completion: [0-9]* passed, 0 failed' "$work/completion"
+
+step "a program linked with pkg-config libsct against the installed libsct-dev"
+(cd "$src" && SOMAJOR=4 sh tests/lib/lib_link.sh "/usr/lib/$ma" spec/examples/concatenated.sct \
+	spec/examples/concatenated.json "$work") > "$work/link" 2>&1
+cat "$work/link"
+check grep -q 'lib-link: [0-9]* passed, 0 failed' "$work/link"
+
+step "upgrade (the same packages again): settings and state survive"
+echo 'SCT_RECORD_OPTIONS="--rotate-size 64M --rotate-count 2"' >> /etc/default/sct-record
+cp /etc/default/sct-record "$work/settings"
+dpkg -i --force-confold "$debs"/sct_*.deb "$debs"/libsct4_*.deb "$debs"/libsct-dev_*.deb > "$work/dpkg" 2>&1 ||
+	{ cat "$work/dpkg"; ko "dpkg -i over the installed packages"; }
+check cmp -s /etc/default/sct-record "$work/settings"
+check test -s "$trace"
+
+step "remove keeps settings and state; purge removes them and every file of the packages"
+dpkg-deb -c "$debs"/sct_*.deb "$debs"/libsct4_*.deb "$debs"/libsct-dev_*.deb |
+	awk '$1 !~ /^d/ { sub(/^\./, "", $6); print $6 }' > "$work/files"
+check test "$(wc -l < "$work/files")" -gt 15
+apt-get remove -y -q=2 sct libsct-dev libsct4 > "$work/apt" 2>&1 || { cat "$work/apt"; ko "apt-get remove"; }
+check test -e /etc/default/sct-record
+check test -e "$trace"
+dpkg --purge sct libsct-dev libsct4 > "$work/dpkg" 2>&1 || { cat "$work/dpkg"; ko "dpkg --purge"; }
+check test -z "$(dpkg -l 'sct' 'libsct*' 2>/dev/null | grep '^[a-z][a-z] ')"
+left=$(while read -r f; do [ -e "$f" ] || [ -L "$f" ] && echo "$f"; done < "$work/files")
+check test -z "$left"
+left=$(find / -xdev \( -path /proc -o -path /sys -o -path /dev -o -path "$src" -o -path "$debs" \
+	-o -path "$work" -o -path /var/cache/apt -o -path /var/log \) -prune -o -name '*sct*' -print)
+check test -z "$left"
+[ -z "$left" ] || echo "left after purge: $left"
+
+rm -rf "$work"
+echo "packages: $pass passed, $fail failed"
+[ "$fail" -eq 0 ]
