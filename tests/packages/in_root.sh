@@ -92,8 +92,9 @@ check cmp -s /etc/default/sct-record "$work/settings"
 check test -s "$trace"
 
 step "remove keeps settings and state; purge removes them and every file of the packages"
-dpkg-deb -c "$debs"/sct_*.deb "$debs"/libsct4_*.deb "$debs"/libsct-dev_*.deb |
-	awk '$1 !~ /^d/ { sub(/^\./, "", $6); print $6 }' > "$work/files"
+for d in "$debs"/sct_*.deb "$debs"/libsct4_*.deb "$debs"/libsct-dev_*.deb; do
+	dpkg-deb -c "$d"
+done | awk '$1 !~ /^d/ { sub(/^\./, "", $6); print $6 }' > "$work/files"
 check test "$(wc -l < "$work/files")" -gt 15
 apt-get remove -y -q=2 sct libsct-dev libsct4 > "$work/apt" 2>&1 || { cat "$work/apt"; ko "apt-get remove"; }
 check test -e /etc/default/sct-record
@@ -102,8 +103,12 @@ dpkg --purge sct libsct-dev libsct4 > "$work/dpkg" 2>&1 || { cat "$work/dpkg"; k
 check test -z "$(dpkg -l 'sct' 'libsct*' 2>/dev/null | grep '^[a-z][a-z] ')"
 left=$(while read -r f; do [ -e "$f" ] || [ -L "$f" ] && echo "$f"; done < "$work/files")
 check test -z "$left"
+# Anything named like sct's files, made by the packages or the units' state, outside the
+# packages' own copies, apt's and man-db's caches (man sct-record above leaves a cat page that
+# mandb prunes) and the logs.
 left=$(find / -xdev \( -path /proc -o -path /sys -o -path /dev -o -path "$src" -o -path "$debs" \
-	-o -path "$work" -o -path /var/cache/apt -o -path /var/log \) -prune -o -name '*sct*' -print)
+	-o -path "$work" -o -path /var/cache/apt -o -path /var/cache/man -o -path /var/log \) -prune \
+	-o \( -name sct -o -name 'sct[-_.]*' -o -name 'libsct*' \) -print)
 check test -z "$left"
 [ -z "$left" ] || echo "left after purge: $left"
 
