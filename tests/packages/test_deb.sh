@@ -34,15 +34,18 @@ cp "$tmp/src/build/deb/sct_"*.deb "$tmp/src/build/deb/libsct4_"*.deb "$tmp/src/b
 
 say "a Debian 12 root (mmdebstrap minbase, package cache in $cache)"
 mkdir -p "$cache"
-# The cache: the downloaded packages go in before the download and come back out after it
-# (mmdebstrap(1), EXAMPLES); lists are kept for apt-get -f install in the root.
+# The cache is bound over the root's /var/cache/apt/archives while mmdebstrap downloads and
+# unbound before its cleanup empties that folder; lists are kept for apt-get -f install in the
+# root; no documentation or translations of the other packages (time).
 mmdebstrap --quiet --mode=root --variant=minbase --skip=essential/unlink --skip=cleanup/apt/lists \
+	--dpkgopt='path-exclude=/usr/share/doc/*' --dpkgopt='path-include=/usr/share/doc/*/copyright' \
+	--dpkgopt='path-exclude=/usr/share/locale/*' \
 	--include=systemd,man-db,bash-completion,gcc,g++,libc6-dev,pkg-config,python3,procps \
-	--setup-hook='mkdir -p "$1"/var/cache/apt/archives/' \
-	--setup-hook="sync-in $cache /var/cache/apt/archives/" \
-	--customize-hook="sync-out /var/cache/apt/archives $cache" \
+	--setup-hook='mkdir -p "$1"/var/cache/apt/archives' \
+	--setup-hook="mount --bind $cache \"\$1\"/var/cache/apt/archives" \
+	--customize-hook='umount "$1"/var/cache/apt/archives' \
 	bookworm "$tmp/root" "$mirror" > "$tmp/mmdebstrap.log" 2>&1 ||
-	{ tail -40 "$tmp/mmdebstrap.log"; echo "FAIL: mmdebstrap"; exit 1; }
+	{ umount "$tmp/root/var/cache/apt/archives" 2> /dev/null; tail -40 "$tmp/mmdebstrap.log"; echo "FAIL: mmdebstrap"; exit 1; }
 
 say "installing and using the packages in the root"
 mkdir -p "$tmp/root/tmp/debs" "$tmp/root/tmp/src"
@@ -62,4 +65,6 @@ unshare --mount --fork sh -c '
 	chroot "$root" bash /tmp/src/tests/packages/in_root.sh /tmp/debs /tmp/src
 ' sh "$tmp/root" "$cache" || rc=$?
 say "done"
+rm -rf "$tmp"
+say "removed the root"
 exit $rc
