@@ -29,6 +29,7 @@ MANDIR ?= $(PREFIX)/share/man
 SYSCONFDIR ?= /etc
 UNITDIR ?= $(PREFIX)/lib/systemd/system
 BASHCOMPDIR ?= $(PREFIX)/share/bash-completion/completions
+TMPFILESDIR ?= $(PREFIX)/lib/tmpfiles.d
 ARCH := $(shell uname -m | sed 's/x86_64/x86/; s/aarch64/arm64/')
 
 WERROR := $(if $(filter true 1,$(CI)),-Werror,)
@@ -50,7 +51,8 @@ TESTS :=
 BENCHES :=
 INSTALL_BINS :=
 # What make install puts beside the programs: systemd units (their /usr/bin/ becomes
-# $(PREFIX)/bin/), their settings for /etc/default (never replaced), bash completion.
+# $(PREFIX)/bin/) and the recorder's tmpfiles.d entry, their settings for /etc/default (never
+# replaced), bash completion.
 UNITS := record/sct-record.service report/ship/sct-ship.service report/ship/sct-ship.timer
 CONFIGS := record/sct-record.default report/ship/sct-ship.default
 
@@ -120,6 +122,7 @@ install: programs install-libsct
 	for c in $(CONFIGS); do d=$(DESTDIR)$(SYSCONFDIR)/default/$$(basename $$c .default); \
 		[ -e $$d ] || install -m 0644 $$c $$d || exit 1; done
 	install -m 0644 completion/sct $(DESTDIR)$(BASHCOMPDIR)/sct-record
+	install -D -m 0644 record/sct-record.tmpfiles $(DESTDIR)$(TMPFILESDIR)/sct-record.conf
 	for p in sct-report sct-convert sct-ship; do ln -sf sct-record $(DESTDIR)$(BASHCOMPDIR)/$$p; done
 
 # Debian packages (debian/) of a copy of the tree (what git tracks or would), into $(BUILD)/deb/.

@@ -29,8 +29,7 @@ step "sct-record --probe"
 /usr/bin/sct-record --probe > "$work/probe" 2>&1 || { cat "$work/probe"; ko "sct-record --probe"; }
 check grep -qE '^backend-auto +(bpf|perf) ' "$work/probe"
 
-step "a recording into /var/lib/sct, sct-report, sct-convert"
-install -d -m 0700 /var/lib/sct
+step "a recording into /var/lib/sct (made by systemd-tmpfiles), sct-report, sct-convert"
 trace=/var/lib/sct/test.sct
 if /usr/bin/sct-record -q -o "$trace" -- /usr/bin/cat /etc/hostname > "$work/rec" 2>&1; then
 	ok
@@ -71,6 +70,17 @@ check test -z "$out"
 for u in sct-record.service sct-ship.timer; do
 	check test "$(systemctl is-enabled "$u" 2>&1)" = disabled
 done
+
+step "the recorder unit's command, as systemd runs it (no systemd in the root)"
+check test "$(stat -c %a /var/lib/sct)" = 700
+cmd=$(sed -n 's/^ExecStart=//p' /lib/systemd/system/sct-record.service | sed 's/%%/%/g')
+ls /var/lib/sct > "$work/before"
+(. /etc/default/sct-record && export SCT_RECORD_OPTIONS="$SCT_RECORD_OPTIONS -d 0.5" &&
+	eval "$cmd") > "$work/unit" 2>&1 || { cat "$work/unit"; ko "the unit's ExecStart"; }
+new=$(ls /var/lib/sct | grep -vxF -f "$work/before")
+check test "$(echo "$new" | grep -cE '^host-[0-9]{8}T[0-9]{6}\.000001\.sct$')" = 1
+/usr/bin/sct-report --strict "/var/lib/sct/$(echo "$new" | head -1)" > "$work/report" 2>&1 ||
+	ko "sct-report of the unit's recording: $(tail -3 "$work/report")"
 
 step "bash completion"
 bash "$src/tests/packages/test_completion.sh" /usr/share/bash-completion/completions 2> /dev/null |
