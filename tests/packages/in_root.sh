@@ -58,6 +58,11 @@ for p in $pages; do
 	check test -z "$out"
 	check grep -q '^NAME' "$work/page"
 done
+# sct(5) names the specification where the package puts it.
+for f in $(MANWIDTH=1000 man -l /usr/share/man/man5/sct.5.gz 2>/dev/null | grep -oE '/usr/share/doc/sct/[^ ,;)]+'); do
+	check test -s "$f"
+done
+check test -s /usr/share/doc/sct/FORMAT.md
 check sh -c "man sct-record | grep -q 'sct-record'"
 check sh -c "man 5 sct | grep -q 'sct'"
 

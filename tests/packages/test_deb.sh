@@ -39,9 +39,9 @@ say "a Debian 12 root (mmdebstrap minbase, package cache in $cache)"
 mkdir -p "$cache"
 # The cache is bound over the root's /var/cache/apt/archives while mmdebstrap downloads and
 # unbound before its cleanup empties that folder; lists are kept for apt-get -f install in the
-# root; no documentation or translations of the other packages (time).
+# root; no documentation (but sct's) or translations of the other packages (time).
 mmdebstrap --quiet --mode=root --variant=minbase --skip=essential/unlink --skip=cleanup/apt/lists \
-	--dpkgopt='path-exclude=/usr/share/doc/*' --dpkgopt='path-include=/usr/share/doc/*/copyright' \
+	--dpkgopt='path-exclude=/usr/share/doc/*' --dpkgopt='path-include=/usr/share/doc/*/copyright' --dpkgopt='path-include=/usr/share/doc/sct/*' \
 	--dpkgopt='path-exclude=/usr/share/locale/*' \
 	--include=systemd,man-db,bash-completion,gcc,g++,libc6-dev,pkg-config,python3,procps \
 	--setup-hook='mkdir -p "$1"/var/cache/apt/archives' \
