@@ -135,4 +135,5 @@ deb:
 clean:
 	rm -rf build build-san $(BUILD)
 
--include $(shell find $(BUILD) -name '*.d' 2>/dev/null)
+# Not make deb's copy of the tree under $(BUILD)/deb: its own products, and folders named *.d.
+-include $(shell find $(BUILD) -path $(BUILD)/deb -prune -o -name '*.d' -type f -print 2>/dev/null)
