@@ -88,7 +88,7 @@ check test "$(echo "$new" | grep -cE '^host-[0-9]{8}T[0-9]{6}\.000001\.sct$')" =
 	ko "sct-report of the unit's recording: $(tail -3 "$work/report")"
 
 step "bash completion"
-bash "$src/tests/packages/test_completion.sh" /usr/share/bash-completion/completions 2> /dev/null |
+bash "$src/tests/packages/test_completion.sh" /usr/share/bash-completion/completions 2>&1 |
 	tee "$work/completion" | grep -v '^completion:'
 check grep -q 'completion: [0-9]* passed, 0 failed' "$work/completion"
 

@@ -5,3 +5,14 @@
 .PHONY: test-deb
 test-deb:
 	$(Q)bash tests/packages/test_deb.sh .
+
+# The bash completion of the tree against the programs of the build, as bash drives it.
+#   make test-completion   (root for tracefs's names; under CI=true it fails without them)
+.PHONY: test-completion
+test-completion: $(INSTALL_BINS)
+	$(Q)rm -rf $(BUILD)/completion && mkdir -p $(BUILD)/completion
+	$(Q)cp completion/sct $(BUILD)/completion/sct-record
+	$(Q)for p in sct-report sct-convert sct-ship; do ln -s sct-record $(BUILD)/completion/$$p; done
+	$(Q)PATH=$(abspath $(BUILD)):$$PATH bash tests/packages/test_completion.sh $(BUILD)/completion
+
+TESTS += test-completion
