@@ -87,6 +87,35 @@ check test "$(echo "$new" | grep -cE '^host-[0-9]{8}T[0-9]{6}\.000001\.sct$')" =
 /usr/bin/sct-report --strict "/var/lib/sct/$(echo "$new" | head -1)" > "$work/report" 2>&1 ||
 	ko "sct-report of the unit's recording: $(tail -3 "$work/report")"
 
+step "the same under the unit's confinement: its capability bounding set, no new privileges, / read-only but /var/lib/sct"
+# What systemd does with CapabilityBoundingSet=, NoNewPrivileges= and ProtectSystem=strict plus
+# ReadWritePaths=, done with setpriv and a read-only bind of the root in a mount namespace.
+caps=$(sed -n 's/^CapabilityBoundingSet=//p' /lib/systemd/system/sct-record.service |
+	tr 'A-Z ' 'a-z\n' | sed -n 's/^cap_/+/p' | paste -sd,)
+check test "$caps" = +bpf,+perfmon,+ipc_lock
+# confined OPTIONS: the unit's command with OPTIONS added to its settings, confined.
+confined() {
+	(. /etc/default/sct-record && export SCT_RECORD_OPTIONS="$SCT_RECORD_OPTIONS $1" &&
+		unshare --mount sh -c '
+		set -e
+		mount --make-rprivate /
+		mount --rbind / /mnt
+		mount -o remount,bind,ro /mnt
+		mount --bind /var/lib/sct /mnt/var/lib/sct
+		if chroot /mnt touch /etc/sct-probe 2> /dev/null; then echo "/ is writable"; exit 1; fi
+		exec chroot /mnt setpriv --bounding-set=-all,$1 --inh-caps=-all --no-new-privs sh -c "$2"
+		' sh "$caps" "$cmd") > "$work/unit" 2>&1 || { cat "$work/unit"; ko "the unit's command confined, $1"; }
+}
+for opts in "--backend bpf --args" "--backend perf -e sched:sched_switch"; do
+	ls /var/lib/sct > "$work/before"
+	confined "-d 0.5 $opts"
+	new=$(ls /var/lib/sct | grep -vxF -f "$work/before")
+	check test "$(echo "$new" | grep -cE '^host-[0-9]{8}T[0-9]{6}\.000001\.sct$')" = 1
+	/usr/bin/sct-report --strict "/var/lib/sct/$(echo "$new" | head -1)" > "$work/report" 2>&1 ||
+		ko "sct-report of the confined recording ($opts): $(tail -3 "$work/report")"
+	rm -f /var/lib/sct/host-*
+done
+
 step "bash completion"
 bash "$src/tests/packages/test_completion.sh" /usr/share/bash-completion/completions 2>&1 |
 	tee "$work/completion" | grep -v '^completion:'
