@@ -7,6 +7,7 @@
 #   make bench      recorder, report and format benchmarks;  make bench-format
 #   make deps       install the Debian packages the build needs
 #   make install PREFIX=/usr/local   (DESTDIR=, LIBDIR=, INCLUDEDIR=, MANDIR= as usual)
+#   make deb        the Debian packages (debian/) into $(BUILD)/deb/;  make test-deb tests them
 .DELETE_ON_ERROR:
 .SUFFIXES:
 .DEFAULT_GOAL := all
@@ -25,6 +26,10 @@ CLANG ?= clang
 BPFTOOL ?= bpftool
 PREFIX ?= /usr/local
 MANDIR ?= $(PREFIX)/share/man
+SYSCONFDIR ?= /etc
+UNITDIR ?= $(PREFIX)/lib/systemd/system
+BASHCOMPDIR ?= $(PREFIX)/share/bash-completion/completions
+TMPFILESDIR ?= $(PREFIX)/lib/tmpfiles.d
 ARCH := $(shell uname -m | sed 's/x86_64/x86/; s/aarch64/arm64/')
 
 WERROR := $(if $(filter true 1,$(CI)),-Werror,)
@@ -45,6 +50,11 @@ ALL :=
 TESTS :=
 BENCHES :=
 INSTALL_BINS :=
+# What make install puts beside the programs: systemd units (their /usr/bin/ becomes
+# $(PREFIX)/bin/) and the recorder's tmpfiles.d entry, their settings for /etc/default (never
+# replaced), bash completion.
+UNITS := record/sct-record.service report/ship/sct-ship.service report/ship/sct-ship.timer
+CONFIGS := record/sct-record.default report/ship/sct-ship.default
 
 # Man pages: each program's manual is Markdown beside its code, converted by Debian's go-md2man.
 # Left-adjusted (.ad l): justified text cannot adjust lines that hold long identifiers (test
@@ -79,7 +89,7 @@ $(BUILD)/%.o: %.c
 	$(Q)mkdir -p $(@D)
 	$(Q)$(CC) $(CFLAGS) -c $< -o $@
 
-.PHONY: all test bench deps install clean
+.PHONY: all test bench deps install clean programs deb
 all: $(ALL)
 
 test: $(TESTS)
@@ -89,7 +99,8 @@ bench: $(BENCHES)
 DEPS := make gcc clang llvm libclang-rt-14-dev bpftool pkg-config libbpf-dev libelf-dev zlib1g-dev liblz4-dev \
 	libcbor-dev libcriterion-dev linux-perf strace python3 sqlite3 qemu-system-x86 busybox-static kmod \
 	libxxhash-dev libcurl4-openssl-dev clickhouse-server clickhouse-client go-md2man groff-base man-db \
-	protobuf-compiler chromium
+	protobuf-compiler chromium \
+	debhelper dpkg-dev fakeroot lintian mmdebstrap bash-completion
 deps:
 	@missing=$$(for p in $(DEPS); do dpkg-query -W -f='$${Status}\n' $$p 2>/dev/null | \
 		grep -q 'ok installed' || echo $$p; done); \
@@ -98,14 +109,32 @@ deps:
 		apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq $$missing; \
 	else echo "all build dependencies are installed"; fi
 
-install: all install-libsct
+# What make install and the Debian packages hold, without the tests and benchmarks of all.
+programs: $(INSTALL_BINS) $(MANS) $(LIBSCT) $(LIBSCT_SO)
+
+install: programs install-libsct
 	install -d $(DESTDIR)$(PREFIX)/bin
 	install -m 0755 $(INSTALL_BINS) $(DESTDIR)$(PREFIX)/bin/
 	for m in $(MANS); do \
 		d=$(DESTDIR)$(MANDIR)/man$${m##*.}; install -d $$d && install -m 0644 $$m $$d/ || exit 1; \
 	done
+	install -d $(DESTDIR)$(UNITDIR) $(DESTDIR)$(SYSCONFDIR)/default $(DESTDIR)$(BASHCOMPDIR)
+	for u in $(UNITS); do sed 's|/usr/bin/|$(PREFIX)/bin/|' $$u > $(DESTDIR)$(UNITDIR)/$${u##*/} || exit 1; done
+	for c in $(CONFIGS); do d=$(DESTDIR)$(SYSCONFDIR)/default/$$(basename $$c .default); \
+		[ -e $$d ] || install -m 0644 $$c $$d || exit 1; done
+	install -m 0644 completion/sct $(DESTDIR)$(BASHCOMPDIR)/sct-record
+	install -D -m 0644 record/sct-record.tmpfiles $(DESTDIR)$(TMPFILESDIR)/sct-record.conf
+	for p in sct-report sct-convert sct-ship; do ln -sf sct-record $(DESTDIR)$(BASHCOMPDIR)/$$p; done
+
+# Debian packages (debian/) of a copy of the tree (what git tracks or would), into $(BUILD)/deb/.
+deb:
+	rm -rf $(BUILD)/deb && mkdir -p $(BUILD)/deb/sct
+	git ls-files -z -co --exclude-standard | tar --null -T - -cf - | tar -xf - -C $(BUILD)/deb/sct
+	cd $(BUILD)/deb/sct && dpkg-buildpackage -b -us -uc -j2 --no-sign
+	lintian --fail-on error $(BUILD)/deb/*.changes
 
 clean:
 	rm -rf build build-san $(BUILD)
 
--include $(shell find $(BUILD) -name '*.d' 2>/dev/null)
+# Not make deb's copy of the tree under $(BUILD)/deb: its own products, and folders named *.d.
+-include $(shell find $(BUILD) -path $(BUILD)/deb -prune -o -name '*.d' -type f -print 2>/dev/null)
