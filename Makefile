@@ -122,7 +122,7 @@ install: programs install-libsct
 	for u in $(UNITS); do sed 's|/usr/bin/|$(PREFIX)/bin/|' $$u > $(DESTDIR)$(UNITDIR)/$${u##*/} || exit 1; done
 	for c in $(CONFIGS); do d=$(DESTDIR)$(SYSCONFDIR)/default/$$(basename $$c .default); \
 		[ -e $$d ] || install -m 0644 $$c $$d || exit 1; done
-	install -m 0644 completion/sct $(DESTDIR)$(BASHCOMPDIR)/sct-record
+	install -m 0644 report/sct.bash-completion $(DESTDIR)$(BASHCOMPDIR)/sct-record
 	install -D -m 0644 record/sct-record.tmpfiles $(DESTDIR)$(TMPFILESDIR)/sct-record.conf
 	for p in sct-report sct-convert sct-ship; do ln -sf sct-record $(DESTDIR)$(BASHCOMPDIR)/$$p; done
 

@@ -11,7 +11,7 @@ test-deb:
 .PHONY: test-completion
 test-completion: $(INSTALL_BINS)
 	$(Q)rm -rf $(BUILD)/completion && mkdir -p $(BUILD)/completion
-	$(Q)cp completion/sct $(BUILD)/completion/sct-record
+	$(Q)cp report/sct.bash-completion $(BUILD)/completion/sct-record
 	$(Q)for p in sct-report sct-convert sct-ship; do ln -s sct-record $(BUILD)/completion/$$p; done
 	$(Q)PATH=$(abspath $(BUILD)):$$PATH bash tests/packages/test_completion.sh $(BUILD)/completion
 

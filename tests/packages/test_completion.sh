@@ -94,12 +94,9 @@ elif [[ ${CI:-} == true ]]; then
 else
 	echo "SKIP: tracepoint and syscall names: tracefs is not readable (not root?)"
 fi
-# Classes only where sct-report -S takes them.
-if sct-report --help 2>&1 | grep -q 'classes.*not supported'; then
-	expect "" sct-report -S %fi
-else
-	expect "$(lines %file)" sct-report -S %fi
-fi
+# strace's classes, from the --help of the program.
+expect "$(lines %file)" sct-report -S %fi
+expect "$(lines read,%fstat read,%fstatfs)" sct-report -S read,%fst
 
 # Files for traces and outputs; the command after sct-record's --.
 tmp=$(mktemp -d)
