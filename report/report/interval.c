@@ -16,6 +16,7 @@
 #include <unistd.h>
 
 #include "filter.h"
+#include "footer.h"
 #include "names.h"
 #include "outbuf.h"
 #include "report.h"
@@ -30,6 +31,7 @@ struct interval {
 	uint64_t k;         /* its number: its start is k * N after the session's start */
 	struct sess s;      /* the session it belongs to */
 	uint64_t late;      /* calls of earlier intervals counted in it */
+	const char *refused; /* why filtered sessions are counted from their details, NULL: TOTALS */
 	bool tty;
 };
 
@@ -108,6 +110,22 @@ static bool interval_by_event(const struct env *env)
 	return false;
 }
 
+/*
+ * A filtered session's TOTALS record counts in the interval of the last nanosecond it covers,
+ * (since_ns, time_ns]: its calls returned in the flush interval that ends there.
+ */
+static int interval_totals(struct interval *iv, struct live *lv, const struct sct_totals *t)
+{
+	struct summary *sm;
+
+	if (iv->refused) {
+		footer_note_details_only(iv->c->footer, iv->refused);
+		return 0;
+	}
+	sm = interval_at(iv, &lv->s, t->time_ns ? t->time_ns - 1 : 0);
+	return sm ? select_add_totals(iv->c, sm, lv, t) : -ENOMEM;
+}
+
 static int interval_record(struct interval *iv, struct input *in, const struct sct_record *rec, bool samples)
 {
 	struct live *lv = in->cur;
@@ -119,9 +137,19 @@ static int interval_record(struct interval *iv, struct input *in, const struct s
 		sm = interval_at(iv, &lv->s, rec->sample.time_ns);
 		return sm ? summary_add_sample(sm, lv, &rec->sample) : -ENOMEM;
 	}
+	if (rec->type == SCT_REC_TOTALS)
+		return samples || !lv->s.filtered ? 0 : interval_totals(iv, lv, &rec->totals);
 	if (rec->type != SCT_REC_SYSCALL)
 		return input_track(iv->c, in, rec);
-	if (samples || rec->syscall.unfinished || (iv->env->filter_active && !filter_syscall(iv->c, lv, &rec->syscall)))
+	if (samples || rec->syscall.unfinished)
+		return 0;
+	if (lv->s.filtered && !iv->refused) {
+		if (!iv->env->errors)
+			return 0;
+		sm = interval_at(iv, &lv->s, rec->syscall.time_ns);
+		return sm ? select_add_detail(iv->c, iv->env, sm, lv, &rec->syscall) : -ENOMEM;
+	}
+	if (!select_pass(iv->c, iv->env, lv, &rec->syscall))
 		return 0;
 	sm = interval_at(iv, &lv->s, rec->syscall.time_ns);
 	return sm ? summary_add(sm, lv, &rec->syscall) : -ENOMEM;
@@ -129,7 +157,7 @@ static int interval_record(struct interval *iv, struct input *in, const struct s
 
 int interval_run(struct ctx *c, const struct env *env, struct out *o)
 {
-	struct interval iv = { .c = c, .env = env, .o = o, .tty = isatty(o->fd) };
+	struct interval iv = { .c = c, .env = env, .o = o, .refused = select_refused(env), .tty = isatty(o->fd) };
 	bool samples = interval_by_event(env);
 	struct sct_record rec;
 	struct input in;

@@ -95,6 +95,13 @@ void timeline_free(struct timeline *tl);
 int tree_print(struct ctx *c, struct out *o);
 
 /* --interval: a summary of each interval of the input (interval.c). */
+/* select.c: which records a summary counts (a filtered session's come from its TOTALS). */
+bool select_pass(struct ctx *c, const struct env *env, struct live *lv, const struct sct_syscall *sc);
+const char *select_refused(const struct env *env);
+int select_add_totals(struct ctx *c, struct summary *sm, struct live *lv, const struct sct_totals *t);
+int select_add_detail(struct ctx *c, const struct env *env, struct summary *sm, struct live *lv,
+		      const struct sct_syscall *sc);
+
 int interval_run(struct ctx *c, const struct env *env, struct out *o);
 /* An input's idle callback (struct input): what is printed goes out before it waits. */
 void report_flush(void *out);

@@ -372,68 +372,11 @@ static bool needs_tasks(const struct env *env)
 	return false;
 }
 
-static bool syscall_pass(struct ctx *c, const struct env *env, struct live *lv, const struct sct_syscall *sc)
-{
-	return !env->filter_active || filter_syscall(c, lv, sc);
-}
-
-/*
- * Why the summary of a filtered session (format 1.5) comes from its detailed calls, not its
- * TOTALS records: a group or filter that needs what only a call's record holds. NULL: the
- * TOTALS serve.
- */
-static const char *totals_refused(const struct env *env)
-{
-	const struct filter *f = &env->filter;
-
-	if (env->mode == MODE_TREE)
-		return "the tree counts each thread's calls";
-	for (uint32_t k = 0; k < env->nby; k++)
-		if (env->by[k] == BY_THREAD || env->by[k] == BY_PATH)
-			return env->by[k] == BY_THREAD ? "--by thread needs each call's thread" :
-							 "--by path needs each call's path";
-	if (f->ntids)
-		return "--tid needs each call's thread";
-	if (f->failed)
-		return "--failed needs each call's return value";
-	if (f->min_duration)
-		return "--min-duration needs each call's duration";
-	if (f->npaths)
-		return "--path needs each call's path";
-	return NULL;
-}
-
-/*
- * A TOTALS record of a filtered session into the summary: 1 when it was counted, 0 when not;
- * a record whose interval straddles the time window's edge is noted for the footer.
- */
-static int add_totals(struct ctx *c, struct summary *sm, struct live *lv, const struct sct_totals *t)
-{
-	int pass = filter_totals(c, lv, t);
-
-	footer_note_summary(c->footer, FOOTER_FROM_TOTALS);
-	if (!pass)
-		return 0;
-	if (pass == 2)
-		footer_note_straddle(c->footer);
-	return summary_add_totals(sm, lv, t);
-}
-
-/* A detailed call of a session whose summary comes from its TOTALS: its errno for -e only. */
-static int add_detail(struct ctx *c, const struct env *env, struct summary *sm, struct live *lv,
-		      const struct sct_syscall *sc)
-{
-	if (!env->errors || !syscall_pass(c, env, lv, sc))
-		return 0;
-	footer_note_summary(c->footer, FOOTER_ERRNO_DETAILS);
-	return summary_add_errno(sm, lv, sc);
-}
-
 /* Summary, histogram and tree: inputs one after the other. */
 static int run_aggregate(struct ctx *c, const struct env *env, struct summary *sm, struct heat *heat)
 {
 	bool samples = by_event(env);
-	const char *refused = totals_refused(env);
+	const char *refused = select_refused(env);
 	struct sct_record rec;
 
 	for (int i = 0; i < env->nfiles; i++) {
@@ -456,11 +399,11 @@ static int run_aggregate(struct ctx *c, const struct env *env, struct summary *s
 				if (refused && in.cur->s.filtered)
 					footer_note_details_only(c->footer, refused);
 				else if (in.cur->s.filtered)
-					n = add_totals(c, sm, in.cur, &rec.totals);
+					n = select_add_totals(c, sm, in.cur, &rec.totals);
 			} else if (rec.type == SCT_REC_SYSCALL && !refused && in.cur->s.filtered) {
 				if (!sc->unfinished)
-					n = add_detail(c, env, sm, in.cur, sc);
-			} else if (rec.type == SCT_REC_SYSCALL && !sc->unfinished && syscall_pass(c, env, in.cur, sc)) {
+					n = select_add_detail(c, env, sm, in.cur, sc);
+			} else if (rec.type == SCT_REC_SYSCALL && !sc->unfinished && select_pass(c, env, in.cur, sc)) {
 				if (env->mode == MODE_TREE) {
 					struct task *t = tasks_lookup(in.cur->tasks, in.cur->s.id, sc->pid, sc->tid,
 								      sc->time_ns);

@@ -301,3 +301,18 @@ Test(report_totals, convert_carries_totals)
 	cr_assert_str_eq(out, "4\n");
 	free(out);
 }
+
+/* --interval: a filtered session's blocks from its TOTALS, each in the interval it ends in. */
+Test(report_totals, interval_blocks_from_the_totals)
+{
+	const char *path = make_filtered();
+	char *out;
+
+	cr_assert_eq(rt_run(&out, "%s --interval 1 %s", rt_report(), path), 0);
+	cr_assert_str_eq(rt_line(out, 0), "interval 0: 0.000000 .. 1.000000 s (2026-01-01 00:00:00.000000)", "got\n%s", out);
+	cr_assert_not_null(strstr(rt_line(out, 2), "        60        0 100.00"), "got\n%s", out);
+	cr_assert_str_eq(rt_line(out, 5), "interval 1: 1.000000 .. 2.000000 s (2026-01-01 00:00:01.000000)", "got\n%s", out);
+	cr_assert_str_eq(rt_line(out, 10), "        61       15 100.00          0.000849  total of 3 groups", "got\n%s", out);
+	cr_assert_not_null(strstr(out, "\n-- filtered sessions: calls, errors, times, percentiles and histograms from their TOTALS records"), "%s", out);
+	free(out);
+}
