@@ -36,6 +36,11 @@ struct heat {
 struct heat *html_heat_new(void);
 /* A finished call that passed the filters: its name (strtab id), wall-clock start and duration. */
 int html_heat_add(struct heat *h, uint32_t name, uint64_t wall_ns, uint64_t duration_ns);
+/*
+ * A TOTALS record that passed the filters (a filtered session): its histogram's calls in the
+ * column of its flush's wall clock, at each bucket's lowest duration. 0 or a negative errno.
+ */
+int html_heat_add_totals(struct heat *h, uint32_t name, uint64_t wall_ns, const struct sct_totals *t);
 void html_heat_free(struct heat *h);
 
 /*

@@ -91,20 +91,47 @@ static uint32_t html_heat_row(uint64_t ns)
 	return ns ? 64u - (uint32_t)__builtin_clzll(ns) : 0;
 }
 
-int html_heat_add(struct heat *h, uint32_t name, uint64_t wall_ns, uint64_t duration_ns)
+/* The column of wall-clock time wall_ns, the columns widened until it is in one. */
+static uint64_t *html_heat_column(struct heat *h, struct heat_map *m, uint64_t wall_ns)
 {
-	struct heat_map *m = html_heat_map(h, name);
-
-	if (!m)
-		return -ENOMEM;
 	if (!h->width) {
 		h->width = 1;
 		h->lo = wall_ns;
 	}
 	while (wall_ns < h->lo || (wall_ns - h->lo) / h->width >= HEAT_COLS)
 		html_heat_double(h);
-	m->cells[(wall_ns - h->lo) / h->width][html_heat_row(duration_ns)]++;
+	return m->cells[(wall_ns - h->lo) / h->width];
+}
+
+int html_heat_add(struct heat *h, uint32_t name, uint64_t wall_ns, uint64_t duration_ns)
+{
+	struct heat_map *m = html_heat_map(h, name);
+
+	if (!m)
+		return -ENOMEM;
+	html_heat_column(h, m, wall_ns)[html_heat_row(duration_ns)]++;
 	m->calls++;
 	m->total_ns += duration_ns;
+	return 0;
+}
+
+int html_heat_add_totals(struct heat *h, uint32_t name, uint64_t wall_ns, const struct sct_totals *t)
+{
+	struct heat_map *m = html_heat_map(h, name);
+	struct sct_hist_iter it;
+	struct sct_hist_bin bin;
+	uint64_t *col;
+	int n;
+
+	if (!m)
+		return -ENOMEM;
+	col = html_heat_column(h, m, wall_ns);
+	sct_hist_iter_init(&it, t->hist, t->hist_bits);
+	while ((n = sct_hist_next(&it, &bin)) > 0)
+		col[html_heat_row(sct_hist_bucket_low(bin.bucket, t->hist_bits))] += bin.count;
+	if (n < 0)
+		return n;
+	m->calls += t->calls;
+	m->total_ns += t->duration_ns;
 	return 0;
 }

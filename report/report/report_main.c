@@ -372,6 +372,17 @@ static bool needs_tasks(const struct env *env)
 	return false;
 }
 
+/* A filtered session's TOTALS record into the summary and the page's heat maps. */
+static int add_totals(struct ctx *c, struct summary *sm, struct heat *heat, struct live *lv,
+		      const struct sct_totals *t)
+{
+	int n = select_add_totals(c, sm, lv, t);
+
+	if (n <= 0 || !heat)
+		return n;
+	return html_heat_add_totals(heat, input_syscall_name(c, lv, t->nr, t->abi), sess_wall(&lv->s, t->time_ns), t);
+}
+
 /* Summary, histogram and tree: inputs one after the other. */
 static int run_aggregate(struct ctx *c, const struct env *env, struct summary *sm, struct heat *heat)
 {
@@ -399,7 +410,7 @@ static int run_aggregate(struct ctx *c, const struct env *env, struct summary *s
 				if (refused && in.cur->s.filtered)
 					footer_note_details_only(c->footer, refused);
 				else if (in.cur->s.filtered)
-					n = select_add_totals(c, sm, in.cur, &rec.totals);
+					n = add_totals(c, sm, heat, in.cur, &rec.totals);
 			} else if (rec.type == SCT_REC_SYSCALL && !refused && in.cur->s.filtered) {
 				if (!sc->unfinished)
 					n = select_add_detail(c, env, sm, in.cur, sc);

@@ -46,14 +46,15 @@ const char *select_refused(const struct env *env)
  */
 int select_add_totals(struct ctx *c, struct summary *sm, struct live *lv, const struct sct_totals *t)
 {
-	int pass = filter_totals(c, lv, t);
+	int pass = filter_totals(c, lv, t), err;
 
 	footer_note_summary(c->footer, FOOTER_FROM_TOTALS);
 	if (!pass)
 		return 0;
 	if (pass == 2)
 		footer_note_straddle(c->footer);
-	return summary_add_totals(sm, lv, t);
+	err = summary_add_totals(sm, lv, t);
+	return err ? err : 1;
 }
 
 /* A detailed call of a session whose summary comes from its TOTALS: its errno for -e only. */

@@ -23,7 +23,7 @@ Test(report_html, chromium_renders_the_page_and_its_numbers_are_the_text_ones)
 
 	cr_assert_not_null(script, "SCT_REPORT_HTML_PY is not set: run make test-report");
 	cr_assert_eq(rt_run(NULL, "%s bench %s 20000", rt_gen(), bench), 0);
-	status = rt_run(&out, "python3 %s %s %s spec/examples/all_types.sct %s 2>&1", script, rt_report(), rt_dir(),
+	status = rt_run(&out, "python3 %s %s %s spec/examples/all_types.sct spec/examples/totals.sct %s 2>&1", script, rt_report(), rt_dir(),
 			bench);
 	if (status == 77 && !(ci && !strcmp(ci, "true"))) {
 		free(out);
@@ -31,7 +31,9 @@ Test(report_html, chromium_renders_the_page_and_its_numbers_are_the_text_ones)
 	}
 	cr_assert_eq(status, 0, "%s", out);
 	cr_assert_not_null(strstr(out, "all_types.sct: 4 rows, 4 heat maps, 4 histograms\n"), "%s", out);
-	cr_assert_not_null(strstr(out, "report_html: 2 traces, 0 failures\n"), "%s", out);
+	/* a filtered recording's heat maps from its TOTALS: every call, not only the detailed ones */
+	cr_assert_not_null(strstr(out, "totals.sct --by cgroup,syscall --sort calls -e --top 3: 3 rows, 3 heat maps, 3 histograms\n"), "%s", out);
+	cr_assert_not_null(strstr(out, "report_html: 3 traces, 0 failures\n"), "%s", out);
 	free(out);
 }
 
