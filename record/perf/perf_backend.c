@@ -58,6 +58,7 @@ struct perf_backend {
 	bool started;            /* the first file's start is written */
 	uint32_t comm_tid;       /* the last COMM record of an exec */
 	char comm[SCT_COMM_LEN];
+	char syscall_filter[8192]; /* -S as the kernel's filter of raw_syscalls */
 };
 
 /* The fixed head of a sample (PERF_SAMPLE_BASE), then the raw record. */
@@ -183,6 +184,38 @@ static void syscall_args(const struct recorder *r, const struct perf_task *t, st
 		sc->path2_flags = SCT_PATH_NOT_READ;
 }
 
+/* -c: the task's name, from /proc the first time, then from its exec's COMM record. */
+static const char *task_comm(struct perf_backend *b, struct perf_task *t)
+{
+	struct perf_proc_task pt;
+
+	if (!t->comm_known) {
+		t->comm_known = true;
+		if (!perf_proc_task(b->r->host.cgroup_mount, t->tid, &pt))
+			memcpy(t->comm, pt.comm, SCT_COMM_LEN);
+	}
+	return t->comm;
+}
+
+/*
+ * Under a filter: the call of sc counted in the totals if its syscall is selected (the
+ * kernel's filter drops the others, but not always from a child's inherited events); returns
+ * whether it gets its SYSCALL record.
+ */
+static bool syscall_keep(struct perf_backend *b, struct perf_task *t, const struct sct_syscall *sc)
+{
+	const struct record_filter *f = &b->r->env->filter;
+	struct sct_tot_key k = { .pid = sc->pid, .nr = sc->nr, .cgroup_id = sc->cgroup_id, .abi = sc->abi };
+
+	if (!filter_syscall(f, sc->nr, sc->abi))
+		return false;
+	if (totals_add_call(&b->r->totals, &k, sc->ret, sc->duration_ns))
+		b->r->err = b->r->err ? b->r->err : -ENOMEM;
+	if (f->summary_only || !filter_result(f, sc->ret, sc->duration_ns))
+		return false;
+	return !f->ncomms || filter_comm(f, task_comm(b, t));
+}
+
 static int syscall_exit(struct perf_backend *b, struct perf_task *t, const struct perf_sample *s)
 {
 	struct sct_syscall sc = { 0 };
@@ -205,6 +238,8 @@ static int syscall_exit(struct perf_backend *b, struct perf_task *t, const struc
 	if (b->r->env->args)
 		syscall_args(b->r, t, &sc);
 	t->enter_ns = 0;
+	if (b->r->env->filter.on && !syscall_keep(b, t, &sc))
+		return 0;
 	return events_syscall(b->r, &sc);
 }
 
@@ -558,6 +593,7 @@ static void on_comm(struct perf_backend *b, const struct perf_event_header *h)
 		uint32_t pid, tid;
 		char comm[];
 	} *c = (const void *)h;
+	struct perf_task *t;
 	size_t room;
 
 	if (!(h->misc & PERF_RECORD_MISC_COMM_EXEC) || h->size < sizeof(*c) + sizeof(struct perf_sample_id))
@@ -566,6 +602,11 @@ static void on_comm(struct perf_backend *b, const struct perf_event_header *h)
 	b->comm_tid = c->tid;
 	snprintf(b->comm, sizeof(b->comm), "%.*s", (int)(room < SCT_COMM_LEN ? room : SCT_COMM_LEN),
 		 c->comm);
+	t = perf_pair_get(&b->pair, c->tid);
+	if (t) {
+		memcpy(t->comm, b->comm, SCT_COMM_LEN);
+		t->comm_known = true;
+	}
 }
 
 static void on_lost(struct perf_backend *b, const struct perf_event_header *h, uint64_t count)
@@ -745,6 +786,15 @@ static int perf_prepare_report(struct perf_backend *b)
 	if (err)
 		return err;
 	perf_ids(b);
+	if (r->env->filter.syscalls_arg && !b->sampler) {
+		err = perf_syscall_filter(&r->env->filter, b->syscall_filter, sizeof(b->syscall_filter));
+		if (err) {
+			fprintf(stderr, "sct-record: perf backend: -S too long for the kernel's filter\n");
+			return err;
+		}
+		if (b->syscall_filter[0])
+			b->open.syscall_filter = b->syscall_filter;
+	}
 	r->host.info.events = b->user.desc;
 	r->host.info.nevents = b->user.n;
 	b->open.sample_type = PERF_SAMPLE_BASE | (r->sample_cgroup ? PERF_SAMPLE_CGROUP : 0);
@@ -998,7 +1048,9 @@ static int perf_inflight(struct perf_backend *b)
 		const struct perf_task *t = &b->pair.slots[i];
 		struct sct_syscall sc = { 0 };
 
-		if (!t->tid || !t->enter_ns || t->enter_ns == UINT64_MAX)
+		if (!t->tid || !t->enter_ns || t->enter_ns == UINT64_MAX ||
+		    !filter_unfinished(&r->env->filter, t->nr, SCT_ABI_NATIVE,
+				       now_ns > t->enter_ns ? now_ns - t->enter_ns : 0))
 			continue;
 		err = events_note_cgroup(r, t->cgroup_id, now_ns);
 		if (err)
@@ -1078,6 +1130,12 @@ static int perf_new_report(struct recorder *r, const struct probes *p, void **st
 	if (!b) {
 		fprintf(stderr, "sct-record: out of memory\n");
 		return -ENOMEM;
+	}
+	if (r->env->filter.path) {
+		free(b);
+		fprintf(stderr, "sct-record: -P needs the paths of the calls, which the perf backend does "
+			"not read: use --backend bpf\n");
+		return -EOPNOTSUPP;
 	}
 	b->r = r;
 	b->epoll_fd = b->cgroup_fd = -1;
