@@ -84,7 +84,7 @@ const volatile __u32 compat_path_base;
 /*
  * Filters and totals (sct-record(8), "Filters and totals"). Off in an unfiltered recording,
  * where the verifier drops every branch they guard: that path pays nothing for them.
- * totals_on: every call of the targets is counted in totals and totals_hist. A call gets a
+ * totals_on: every call of the targets is counted in totals. A call gets a
  * SYSCALL event when it passes the filters known at sys_enter (syscall_set, filter_comms:
  * sct_inflight's detail) and those known at sys_exit (result, duration, path).
  */
@@ -251,22 +251,16 @@ struct {
 } errno_set SEC(".maps");
 
 /*
- * Preallocated: a call's first count of a key costs an insert from the free list, not an
- * allocation, and a full map refuses it (counted) instead of failing at random.
+ * Not preallocated: a value per possible CPU for each of its entries would be memory that
+ * a large host pays whether the keys come or not; the allocation is paid once per new key.
  */
 struct {
 	__uint(type, BPF_MAP_TYPE_PERCPU_HASH);
-	__type(key, struct sct_tot_key);
+	__uint(map_flags, BPF_F_NO_PREALLOC);
+	__type(key, struct sct_tot_bucket_key);
 	__type(value, struct sct_tot_value);
 	__uint(max_entries, 1); /* resized before load */
 } totals SEC(".maps");
-
-struct {
-	__uint(type, BPF_MAP_TYPE_PERCPU_HASH);
-	__type(key, struct sct_tot_hist_key);
-	__type(value, __u64);
-	__uint(max_entries, 1); /* resized before load */
-} totals_hist SEC(".maps");
 
 static __always_inline void stat_add(__u64 *counter)
 {
@@ -589,52 +583,39 @@ static __always_inline void stat_totals_full(void)
 }
 
 /*
- * The value of key k in map m, made zero if new; NULL (counted) if the map is full. Another
- * program on this CPU cannot come between the two (sys_exit does not nest with itself), so
- * the plain increments of the caller are safe on the per-CPU value.
+ * The call in in (pid, cgroup of c) counted, ended after duration ns with c->ret; a full map
+ * counts it as not counted. Another program on this CPU cannot come between the lookup and
+ * the increments (sys_exit does not nest with itself), so plain ones are safe on the per-CPU
+ * value.
  */
-static __always_inline void *totals_value(void *m, const void *k, const void *zero)
-{
-	void *v = bpf_map_lookup_elem(m, k);
-	long err;
-
-	if (v)
-		return v;
-	err = bpf_map_update_elem(m, k, zero, BPF_NOEXIST);
-	if (!err || err == -EEXIST)
-		v = bpf_map_lookup_elem(m, k);
-	if (!v)
-		stat_totals_full();
-	return v;
-}
-
-/* The call in (pid, cgroup of c) counted, ended after duration ns with c->ret. */
 static __always_inline void totals_add(const struct sct_inflight *in, const struct call_end *c,
 				       __u64 duration)
 {
 	static const struct sct_tot_value zero;
-	static const __u64 zero_count;
-	struct sct_tot_hist_key hk = {};
+	struct sct_tot_bucket_key k = {};
 	struct sct_tot_value *t;
-	__u64 *n;
+	long err;
 
-	hk.k.pid = c->pid;
-	hk.k.nr = in->nr;
-	hk.k.cgroup_id = c->cgroup_id;
-	hk.k.abi = in->abi;
-	t = totals_value(&totals, &hk.k, &zero);
-	if (!t)
-		return;
-	hk.bucket = hist_bucket(duration);
-	n = totals_value(&totals_hist, &hk, &zero_count);
-	if (!n)
-		return;
+	k.k.pid = c->pid;
+	k.k.nr = in->nr;
+	k.k.cgroup_id = c->cgroup_id;
+	k.k.abi = in->abi;
+	k.bucket = hist_bucket(duration);
+	t = bpf_map_lookup_elem(&totals, &k);
+	if (!t) {
+		err = bpf_map_update_elem(&totals, &k, &zero, BPF_NOEXIST);
+		if (!err || err == -EEXIST)
+			t = bpf_map_lookup_elem(&totals, &k);
+		if (!t) {
+			stat_totals_full();
+			return;
+		}
+	}
 	t->calls++;
 	t->errors += c->ret < 0 && c->ret >= -4095;
 	t->duration_ns += duration;
 	if (duration > t->max_ns)
 		t->max_ns = duration;
-	(*n)++;
 }
 
 /*

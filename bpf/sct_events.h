@@ -180,10 +180,10 @@ struct sct_inflight {
 };
 
 /*
- * Under a filter or --summary-only, every call of the targets is counted per key in the
- * per-CPU hash map totals, and per key and duration bucket in totals_hist. The counts only
- * grow; the recorder writes what they grew by since its last read (TOTALS records) and
- * deletes a dead process's keys.
+ * Under a filter or --summary-only, every call of the targets is counted per process, cgroup,
+ * syscall, ABI and duration bucket in the per-CPU hash map totals: one lookup a call, and a
+ * key's sums are those of its buckets. The counts only grow; the recorder writes what they
+ * grew by since its last read (TOTALS records) and deletes a dead process's keys.
  */
 #define SCT_TOT_HIST_BITS 9 /* the format's sub-bucket bits of the TOTALS it writes */
 struct sct_tot_key {
@@ -194,17 +194,18 @@ struct sct_tot_key {
 	__u8 pad[7];
 };
 
+/* totals' key: a key and one bucket of its histogram */
+struct sct_tot_bucket_key {
+	struct sct_tot_key k;
+	__u32 bucket;      /* the format's histogram bucket with SCT_TOT_HIST_BITS sub-bucket bits */
+	__u32 pad;
+};
+
 struct sct_tot_value {
 	__u64 calls;
 	__u64 errors;      /* returned -4095 .. -1 */
 	__u64 duration_ns; /* their sum */
-	__u64 max_ns;      /* the largest since the key was made */
-};
-
-struct sct_tot_hist_key {
-	struct sct_tot_key k;
-	__u32 bucket;      /* the format's histogram bucket with SCT_TOT_HIST_BITS sub-bucket bits */
-	__u32 pad;
+	__u64 max_ns;      /* the largest since the key was made: within its bucket */
 };
 
 /*
@@ -384,7 +385,7 @@ _Static_assert(sizeof(struct sct_stage_mark) == 64, "sct_stage_mark");
 _Static_assert(sizeof(struct sct_stats) == 40, "sct_stats");
 _Static_assert(sizeof(struct sct_tot_key) == 24, "sct_tot_key");
 _Static_assert(sizeof(struct sct_tot_value) == 32, "sct_tot_value");
-_Static_assert(sizeof(struct sct_tot_hist_key) == 32, "sct_tot_hist_key");
+_Static_assert(sizeof(struct sct_tot_bucket_key) == 32, "sct_tot_bucket_key");
 SCT_ABI_ASSERT_AT(sct_tot_key, cgroup_id, 8);
 _Static_assert(sizeof(struct sct_iter_task) == 112, "sct_iter_task");
 SCT_ABI_ASSERT_AT(sct_iter_task, path_len, 44);

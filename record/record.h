@@ -64,11 +64,11 @@ struct record_filter {
 };
 
 /*
- * Keys of the totals: (pid, cgroup, syscall, abi) seen in one flush interval, and their
- * duration buckets. A call that finds no room is not counted, and a WARNING says how many.
+ * Keys of the totals: (pid, cgroup, syscall, abi, duration bucket) in the BPF map, (pid,
+ * cgroup, syscall, abi) of one flush interval in the recorder. A call that finds no room is
+ * not counted, and a WARNING says how many.
  */
-#define RECORD_TOTALS_KEYS 16384
-#define RECORD_TOTALS_HIST_KEYS (8 * RECORD_TOTALS_KEYS)
+#define RECORD_TOTALS_KEYS 65536
 
 /* Every command-line setting, with its default from env_init(). */
 struct env {

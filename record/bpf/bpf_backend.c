@@ -51,14 +51,12 @@ static int bpf_new_report(struct recorder *r, const struct probes *p, void **sta
 }
 
 /*
- * The filter's settings of the BPF programs. The totals maps: one key per process, cgroup
- * and syscall it made, and about eight duration buckets per key; an unfiltered recording
- * makes them one entry each.
+ * The filter's settings of the BPF programs. The totals map: a key per process, cgroup,
+ * syscall and duration bucket; an unfiltered recording makes it one entry.
  */
 static void bpf_filter_settings(const struct record_filter *f, struct load_settings *s)
 {
 	s->max_totals = f->on ? RECORD_TOTALS_KEYS : 1;
-	s->max_totals_hist = f->on ? RECORD_TOTALS_HIST_KEYS : 1;
 	s->nsyscall_set = f->syscalls_arg ? f->nsyscalls : 1;
 	if (!f->on)
 		return;
@@ -113,7 +111,6 @@ static void bpf_handles(struct bpf_state *b, const struct load_handles *h)
 	b->cpu_calls_fd = h->cpu_calls_fd;
 	b->cpu_calls_args_fd = h->cpu_calls_args_fd;
 	b->totals_fd = h->totals_fd;
-	b->totals_hist_fd = h->totals_hist_fd;
 	b->iter_mode = h->iter_mode;
 	b->snapshot_done = h->snapshot_done;
 }
@@ -159,7 +156,7 @@ static int bpf_load_report(struct bpf_state *b)
 	}
 	bpf_filter_settings(&env->filter, &s);
 	if (env->filter.on) {
-		err = bpf_totals_init(&b->totals, RECORD_TOTALS_KEYS, RECORD_TOTALS_HIST_KEYS);
+		err = bpf_totals_init(&b->totals, RECORD_TOTALS_KEYS);
 		if (err) {
 			fprintf(stderr, "sct-record: out of memory\n");
 			return err;
@@ -339,10 +336,10 @@ static int bpf_check(void *state, uint64_t now_ns)
 static int bpf_totals(void *state)
 {
 	struct bpf_state *b = state;
-	int err = bpf_totals_read(&b->totals, &b->r->totals, b->totals_fd, b->totals_hist_fd);
+	int err = bpf_totals_read(&b->totals, &b->r->totals, b->totals_fd);
 
 	if (err)
-		fprintf(stderr, "sct-record: cannot read the totals maps: %s\n", strerror(-err));
+		fprintf(stderr, "sct-record: cannot read the totals map: %s\n", strerror(-err));
 	return err;
 }
 

@@ -49,7 +49,6 @@ struct load_settings {
 	__u32 filter_path_len;
 	char filter_path[256];
 	__u32 max_totals;         /* entries of totals */
-	__u32 max_totals_hist;    /* entries of totals_hist */
 };
 
 /* What the recorder uses of the loaded skeleton. */
@@ -62,7 +61,7 @@ struct load_handles {
 	int cpu_calls_fd;         /* the calls in flight on each CPU, read at stop */
 	int cpu_calls_args_fd;    /* the same under --args */
 	int syscall_set_fd, errno_set_fd; /* the filter's sets, filled before attach */
-	int totals_fd, totals_hist_fd;    /* read by the recorder every flush interval */
+	int totals_fd;            /* read by the recorder every flush interval */
 	__u32 *iter_mode;         /* the iterator's switch, in the mapped .bss */
 	bool *snapshot_done;      /* set once the first TASK snapshot is written, in the .bss */
 	__u64 *ntargets;          /* entries in the targets map, in the mapped .bss */

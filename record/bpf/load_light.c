@@ -40,7 +40,6 @@ static int light_load(void **out, const struct load_settings *s, struct load_han
 	skel->maps.forked.max_entries = s->max_forked;
 	skel->maps.syscall_set.max_entries = s->nsyscall_set;
 	skel->maps.totals.max_entries = s->max_totals;
-	skel->maps.totals_hist.max_entries = s->max_totals_hist;
 	err = sct_lskel__load(skel);
 	if (err)
 		return err;
@@ -56,7 +55,6 @@ static int light_load(void **out, const struct load_settings *s, struct load_han
 	h->syscall_set_fd = skel->maps.syscall_set.map_fd;
 	h->errno_set_fd = skel->maps.errno_set.map_fd;
 	h->totals_fd = skel->maps.totals.map_fd;
-	h->totals_hist_fd = skel->maps.totals_hist.map_fd;
 	h->iter_mode = &skel->bss->iter_mode;
 	h->snapshot_done = &skel->bss->snapshot_done;
 	h->ntargets = &skel->bss->ntargets;

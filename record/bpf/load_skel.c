@@ -40,8 +40,6 @@ static int skel_load(void **out, const struct load_settings *s, struct load_hand
 	if (!err)
 		err = bpf_map__set_max_entries(skel->maps.totals, s->max_totals);
 	if (!err)
-		err = bpf_map__set_max_entries(skel->maps.totals_hist, s->max_totals_hist);
-	if (!err)
 		err = bpf_map__set_autocreate(hash ? skel->maps.inflight : skel->maps.inflight_hash,
 					      false);
 	if (!err && hash)
@@ -84,7 +82,6 @@ static int skel_load(void **out, const struct load_settings *s, struct load_hand
 	h->syscall_set_fd = bpf_map__fd(skel->maps.syscall_set);
 	h->errno_set_fd = bpf_map__fd(skel->maps.errno_set);
 	h->totals_fd = bpf_map__fd(skel->maps.totals);
-	h->totals_hist_fd = bpf_map__fd(skel->maps.totals_hist);
 	h->iter_mode = &skel->bss->iter_mode;
 	h->snapshot_done = &skel->bss->snapshot_done;
 	h->ntargets = &skel->bss->ntargets;

@@ -183,11 +183,12 @@ void totals_init(struct totals *t, uint32_t max_keys, uint64_t start_ns);
 void totals_free(struct totals *t);
 /* One call (perf). */
 int totals_add_call(struct totals *t, const struct sct_tot_key *key, int64_t ret, uint64_t duration_ns);
-/* count calls in bucket (bpf: the calls of a key are those of its histogram). */
-int totals_add_bucket(struct totals *t, const struct sct_tot_key *key, uint32_t bucket, uint64_t count);
-/* bpf: errors and durations; max_known: max_ns is the interval's largest duration. */
-int totals_add_sums(struct totals *t, const struct sct_tot_key *key, uint64_t errors, uint64_t duration_ns,
-		    uint64_t max_ns, bool max_known);
+/*
+ * calls more in bucket of key, with their errors and summed durations; max_ns: their largest
+ * (bpf: the largest its bucket ever held, within 0.2% of theirs).
+ */
+int totals_add_bucket(struct totals *t, const struct sct_tot_key *key, uint32_t bucket, uint64_t calls,
+		      uint64_t errors, uint64_t duration_ns, uint64_t max_ns);
 /* Process pid is gone: its keys can go after the next read. */
 int totals_note_dead(struct totals *t, uint32_t pid);
 /* One TOTALS record per key with calls, for (since_ns, now_ns]; the next interval starts empty. */

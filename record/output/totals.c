@@ -2,7 +2,7 @@
 /*
  * The totals of one flush interval, per (pid, cgroup, syscall, abi): calls, errors, summed and
  * largest duration, and the duration histogram (SCT_TOT_HIST_BITS sub-bucket bits), written as
- * TOTALS records at the end of each interval and at stop. The bpf backend adds what its maps
+ * TOTALS records at the end of each interval and at stop. The bpf backend adds what its map
  * grew by (bpf/bpf_totals.c); the perf backend adds each call.
  */
 #include <errno.h>
@@ -15,8 +15,8 @@ _Static_assert(SCT_TOT_HIST_BITS == SCT_HIST_BITS, "the BPF buckets are the form
 
 /* The interval's counts of one key; hist holds nhist (bucket, count) pairs by bucket. */
 struct totals_entry {
-	uint64_t calls, errors, duration_ns, max_ns;
-	bool max_known;           /* max_ns is the largest duration, not to be taken from hist */
+	uint64_t calls, errors, duration_ns;
+	uint64_t max_ns;          /* the largest duration, or the largest of its bucket (bpf) */
 	uint32_t nhist, caphist;
 	struct sct_hist_bin *hist;
 };
@@ -42,16 +42,6 @@ void totals_free(struct totals *t)
 	free(t->dead);
 	t->dead = NULL;
 	t->ndead = t->capdead = 0;
-}
-
-/* key's entry; NULL when the table is full (counted: the calls are not in the totals). */
-static struct totals_entry *totals_entry(struct totals *t, const struct sct_tot_key *key, int *err)
-{
-	struct totals_entry *e = keytab_put(&t->keys, key, err);
-
-	if (*err == -ENOSPC)
-		*err = 0;
-	return e;
 }
 
 /* count more in bucket b of e's histogram, kept sorted by bucket. */
@@ -87,52 +77,30 @@ static int totals_hist_add(struct totals_entry *e, uint32_t b, uint64_t count)
 	return 0;
 }
 
-int totals_add_call(struct totals *t, const struct sct_tot_key *key, int64_t ret, uint64_t duration_ns)
+int totals_add_bucket(struct totals *t, const struct sct_tot_key *key, uint32_t bucket, uint64_t calls,
+		      uint64_t errors, uint64_t duration_ns, uint64_t max_ns)
 {
 	int err;
-	struct totals_entry *e = totals_entry(t, key, &err);
+	struct totals_entry *e = keytab_put(&t->keys, key, &err);
 
 	if (!e) {
-		t->full += !err;
-		return err;
+		if (err != -ENOSPC)
+			return err;
+		t->full += calls;
+		return 0;
 	}
-	e->calls++;
-	e->errors += ret < 0 && ret >= -4095;
-	e->duration_ns += duration_ns;
-	if (duration_ns > e->max_ns)
-		e->max_ns = duration_ns;
-	e->max_known = true;
-	return totals_hist_add(e, sct_hist_bucket(duration_ns, SCT_TOT_HIST_BITS), 1);
-}
-
-int totals_add_bucket(struct totals *t, const struct sct_tot_key *key, uint32_t bucket, uint64_t count)
-{
-	int err;
-	struct totals_entry *e = totals_entry(t, key, &err);
-
-	if (!e) {
-		t->full += err ? 0 : count;
-		return err;
-	}
-	e->calls += count;
-	return totals_hist_add(e, bucket, count);
-}
-
-int totals_add_sums(struct totals *t, const struct sct_tot_key *key, uint64_t errors, uint64_t duration_ns,
-		    uint64_t max_ns, bool max_known)
-{
-	int err;
-	struct totals_entry *e = totals_entry(t, key, &err);
-
-	if (!e)
-		return err;
+	e->calls += calls;
 	e->errors += errors;
 	e->duration_ns += duration_ns;
-	if (max_known && max_ns > e->max_ns) {
+	if (max_ns > e->max_ns)
 		e->max_ns = max_ns;
-		e->max_known = true;
-	}
-	return 0;
+	return totals_hist_add(e, bucket, calls);
+}
+
+int totals_add_call(struct totals *t, const struct sct_tot_key *key, int64_t ret, uint64_t duration_ns)
+{
+	return totals_add_bucket(t, key, sct_hist_bucket(duration_ns, SCT_HIST_BITS), 1, ret < 0 && ret >= -4095,
+				 duration_ns, duration_ns);
 }
 
 /* One key's TOTALS record of (since, now]. */
@@ -155,13 +123,10 @@ static int totals_emit(struct recorder *r, const struct totals *t, const struct 
 	}
 	*tr = (struct sct_totals){
 		.time_ns = now_ns, .since_ns = t->since_ns, .cgroup_id = k->cgroup_id, .calls = e->calls,
-		.errors = e->errors, .duration_ns = e->duration_ns, .pid = k->pid, .nr = k->nr,
-		.abi = k->abi, .hist_bits = SCT_TOT_HIST_BITS,
+		.errors = e->errors, .duration_ns = e->duration_ns, .max_ns = e->max_ns, .pid = k->pid,
+		.nr = k->nr, .abi = k->abi, .hist_bits = SCT_TOT_HIST_BITS,
 		.hist = { .ptr = buf, .len = (uint32_t)len },
 	};
-	/* the largest duration: known, or the lower bound of the top bucket (within 0.2%) */
-	tr->max_ns = e->max_known || !e->nhist ? e->max_ns :
-		     sct_hist_bucket_low(e->hist[e->nhist - 1].bucket, SCT_TOT_HIST_BITS);
 	err = events_note_cgroup(r, k->cgroup_id, now_ns);
 	if (!err)
 		err = sct_writer_append(r->writer, &rec);

@@ -184,7 +184,11 @@ static void syscall_args(const struct recorder *r, const struct perf_task *t, st
 		sc->path2_flags = SCT_PATH_NOT_READ;
 }
 
-/* -c: the task's name, from /proc the first time, then from its exec's COMM record. */
+/*
+ * -c: the task's name: /proc's when the task was first read there (the snapshot at start, a
+ * task met first in a sample), its parent's for a child, its exec's COMM record's; else /proc
+ * now.
+ */
 static const char *task_comm(struct perf_backend *b, struct perf_task *t)
 {
 	struct perf_proc_task pt;
@@ -387,6 +391,8 @@ static int task_describe(struct perf_backend *b, struct perf_task *t, uint64_t t
 	}
 	if (cgroup_id)
 		pt.cgroup_id = cgroup_id;
+	memcpy(t->comm, pt.comm, SCT_COMM_LEN);
+	t->comm_known = true;
 	return task_record(b->r, &pt, time_ns);
 }
 
@@ -555,6 +561,10 @@ static int on_fork(struct perf_backend *b, const struct perf_event_header *h)
 		child->origin = 0;
 		child->cgroup_id = parent ? parent->cgroup_id : 0;
 		child->described = true;
+		/* a child has its parent's name until it execs (a COMM record) */
+		child->comm_known = parent && parent->comm_known;
+		if (child->comm_known)
+			memcpy(child->comm, parent->comm, SCT_COMM_LEN);
 	}
 	rec.fork.time_ns = f->time;
 	rec.fork.child_start_ns = f->time;
@@ -892,6 +902,8 @@ static int task_snapshot(struct perf_backend *b, uint32_t tid, uint64_t now_ns)
 	t->start_ns = pt.start_ns;
 	t->cgroup_id = pt.cgroup_id;
 	t->described = true;
+	memcpy(t->comm, pt.comm, SCT_COMM_LEN);
+	t->comm_known = true;
 	if (b->sampler)
 		return 0;
 	r->tasks++;
