@@ -66,9 +66,19 @@ struct record_filter {
 /*
  * Keys of the totals: (pid, cgroup, syscall, abi, duration bucket) in the BPF map, (pid,
  * cgroup, syscall, abi) of one flush interval in the recorder. A call that finds no room is
- * not counted, and a WARNING says how many.
+ * not counted, and a WARNING says how many. The BPF map is preallocated with a 32-byte value
+ * per possible CPU for each key: RECORD_TOTALS_BYTES of values at most (65536 keys up to 16
+ * CPUs, 4096 with 256).
  */
 #define RECORD_TOTALS_KEYS 65536
+#define RECORD_TOTALS_BYTES (32u << 20)
+/* The BPF map's keys for ncpus possible CPUs. */
+static inline uint32_t record_totals_keys(int ncpus)
+{
+	uint64_t n = RECORD_TOTALS_BYTES / (32ull * (ncpus > 0 ? (uint64_t)ncpus : 1));
+
+	return n < RECORD_TOTALS_KEYS ? (uint32_t)n : RECORD_TOTALS_KEYS;
+}
 
 /* Every command-line setting, with its default from env_init(). */
 struct env {

@@ -54,9 +54,9 @@ static int bpf_new_report(struct recorder *r, const struct probes *p, void **sta
  * The filter's settings of the BPF programs. The totals map: a key per process, cgroup,
  * syscall and duration bucket; an unfiltered recording makes it one entry.
  */
-static void bpf_filter_settings(const struct record_filter *f, struct load_settings *s)
+static void bpf_filter_settings(const struct record_filter *f, int ncpus, struct load_settings *s)
 {
-	s->max_totals = f->on ? RECORD_TOTALS_KEYS : 1;
+	s->max_totals = f->on ? record_totals_keys(ncpus) : 1;
 	s->nsyscall_set = f->syscalls_arg ? f->nsyscalls : 1;
 	if (!f->on)
 		return;
@@ -154,9 +154,9 @@ static int bpf_load_report(struct bpf_state *b)
 		fprintf(stderr, "sct-record: cannot count the possible CPUs: %s\n", strerror(-err));
 		return err;
 	}
-	bpf_filter_settings(&env->filter, &s);
+	bpf_filter_settings(&env->filter, ncpus, &s);
 	if (env->filter.on) {
-		err = bpf_totals_init(&b->totals, RECORD_TOTALS_KEYS);
+		err = bpf_totals_init(&b->totals, s.max_totals);
 		if (err) {
 			fprintf(stderr, "sct-record: out of memory\n");
 			return err;

@@ -44,8 +44,8 @@ int stats_totals_full(struct recorder *r, uint64_t count)
 	char text[160];
 	int err;
 
-	snprintf(text, sizeof(text), "totals maps full (%u keys): %llu call%s not counted in the totals",
-		 RECORD_TOTALS_KEYS, (unsigned long long)count, stats_plural(count));
+	snprintf(text, sizeof(text), "totals full: %llu call%s not counted in the totals",
+		 (unsigned long long)count, stats_plural(count));
 	err = events_warning(r, SCT_WARN_OTHER, count, text);
 	if (!err && !r->env->quiet)
 		fprintf(stderr, "%ssct-record: warning: %s\n", r->status_shown ? "\r\033[K" : "", text);
