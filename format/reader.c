@@ -548,8 +548,8 @@ static bool reader_bad_totals(struct sct_reader *r, const struct sct_record *rec
 		return false;
 	r->stats.damaged_records++;
 	reader_diag(r, SCT_DIAG_BAD_RECORD, SCT_REC_TOTALS, r->block_at, 0, 1,
-		    "block at byte %llu: TOTALS record of pid %u, syscall %u: its histogram does not check (skipped)",
-		    (unsigned long long)r->block_at, rec->totals.pid, rec->totals.nr);
+		    "TOTALS record of pid %u, syscall %u: its histogram does not check (skipped)",
+		    rec->totals.pid, rec->totals.nr);
 	return true;
 }
 

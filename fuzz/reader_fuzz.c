@@ -51,7 +51,7 @@ static void diag_check(void *ctx, const struct sct_diag *d)
 {
 	const struct input *in = ctx;
 
-	if (d->kind < SCT_DIAG_SKIPPED || d->kind > SCT_DIAG_NO_HEADER)
+	if (d->kind < SCT_DIAG_SKIPPED || d->kind > SCT_DIAG_BAD_RECORD)
 		abort();
 	if (d->offset > in->len || d->length > in->len - d->offset)
 		abort();
@@ -297,6 +297,25 @@ struct outcome {
 	int rc;
 };
 
+/* A delivered TOTALS record checks: its histogram walks to exactly calls. */
+static void totals_walk(const struct sct_totals *t)
+{
+	struct sct_hist_iter it;
+	struct sct_hist_bin bin;
+	uint64_t sum = 0;
+	int rc;
+
+	if (sct_totals_check(t))
+		abort();
+	sct_hist_iter_init(&it, t->hist, t->hist_bits);
+	while ((rc = sct_hist_next(&it, &bin)) > 0) {
+		sum += bin.count;
+		sink += sct_hist_bucket_low(bin.bucket, t->hist_bits);
+	}
+	if (rc || sum != t->calls)
+		abort();
+}
+
 static void read_all(struct sct_reader *r, size_t size, bool deliver_unknown, struct outcome *o)
 {
 	struct input in = { .len = size };
@@ -321,6 +340,8 @@ static void read_all(struct sct_reader *r, size_t size, bool deliver_unknown, st
 		}
 		if (rec.type == SCT_REC_SAMPLE)
 			work += sample_walk(sct_reader_session(r), &rec.sample);
+		if (rec.type == SCT_REC_TOTALS)
+			totals_walk(&rec.totals);
 		work += 1 + fields_walk(r, rec.type);
 	}
 	if (rc < 0) {

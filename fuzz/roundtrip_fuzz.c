@@ -119,13 +119,36 @@ static void take_syscall_args(struct recipe *rc, struct sct_syscall *sc, bool ar
 	prev[1] = sc->path2;
 }
 
+/*
+ * A TOTALS record the writer takes: calls is what its histogram counts, and a histogram that
+ * does not parse is left empty (the reader harness covers damaged ones).
+ */
+static void take_totals(struct sct_totals *t)
+{
+	struct sct_hist_iter it;
+	struct sct_hist_bin bin;
+	uint64_t sum = 0;
+	int rc;
+
+	t->hist_bits %= SCT_HIST_MAX_BITS + 1;
+	sct_hist_iter_init(&it, t->hist, t->hist_bits);
+	while ((rc = sct_hist_next(&it, &bin)) > 0 && bin.count <= UINT64_MAX - sum)
+		sum += bin.count;
+	if (rc) {
+		t->hist.len = 0;
+		sum = 0;
+	}
+	t->calls = sum;
+}
+
 static void take_record(struct recipe *rc, struct sct_record *r, uint8_t *how, bool args,
-			struct sct_bytes prev[2])
+			bool filter, struct sct_bytes prev[2])
 {
 	uint8_t t = take_u8(rc);
 
 	memset(r, 0, sizeof(*r));
-	r->type = t % SCT_REC_MAX + 1;
+	/* TOTALS only in a session with "filter" */
+	r->type = filter ? t % SCT_REC_MAX + 1 : t % (SCT_REC_TOTALS - 1) + 1;
 	*how = (uint8_t)(t >> 6);
 	switch (r->type) {
 	RECORD_TYPES(TAKE_TYPE)
@@ -134,6 +157,8 @@ static void take_record(struct recipe *rc, struct sct_record *r, uint8_t *how, b
 		r->sample.event %= NEVENTS;
 	if (r->type == SCT_REC_SYSCALL)
 		take_syscall_args(rc, &r->syscall, args, prev);
+	if (r->type == SCT_REC_TOTALS)
+		take_totals(&r->totals);
 }
 
 /* What the decoded fields add up to: kept, so the reads are not optimised away. */
@@ -213,8 +238,10 @@ static const struct sct_syscall_args arg_descs[] = {
 	{ 82, 2, { { "oldname", SCT_ARG_PATH, "" }, { "newname", SCT_ARG_PATH, "" } } },
 };
 
-static void write_recs(int fd, uint32_t block_records, bool args, const struct sct_record *recs,
-		       const uint8_t *how, size_t n)
+static const struct sct_header_filter filter_info = { "-S %file --failed", "filtered", "all" };
+
+static void write_recs(int fd, uint32_t block_records, bool args, bool filter,
+		       const struct sct_record *recs, const uint8_t *how, size_t n)
 {
 	struct sct_header_info info = {
 		.producer = "roundtrip_fuzz", .clock = "CLOCK_MONOTONIC",
@@ -232,6 +259,8 @@ static void write_recs(int fd, uint32_t block_records, bool args, const struct s
 		info.args_max = 4096;
 		info.args_paths = "enter";
 	}
+	if (filter)
+		info.filter = &filter_info;
 	w = sct_writer_open_fd(fd, &info, &opts, &err);
 	EXPECT(w);
 	for (size_t i = 0; i < n; i++) {
@@ -280,18 +309,18 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	struct recipe rc = { data, size };
 	uint8_t head = take_u8(&rc);
 	uint32_t block_records = head % 16 + 1;
-	bool args = head & 0x10;
+	bool args = head & 0x10, filter = head & 0x20;
 	struct sct_bytes prev[2] = { { NULL, 0 }, { NULL, 0 } };
 	size_t n = 0;
 	int fd, wfd;
 
 	for (; rc.left && n < MAX_RECS; n++)
-		take_record(&rc, &recs[n], &how[n], args, prev);
+		take_record(&rc, &recs[n], &how[n], args, filter, prev);
 	fd = memfd_create("roundtrip", 0);
 	EXPECT(fd >= 0);
 	wfd = dup(fd); /* the writer owns and closes its fd */
 	EXPECT(wfd >= 0);
-	write_recs(wfd, block_records, args, recs, how, n);
+	write_recs(wfd, block_records, args, filter, recs, how, n);
 	read_back(fd, recs, n);
 	close(fd);
 	return 0;

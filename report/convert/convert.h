@@ -20,7 +20,7 @@
 #include "trace_input.h"
 
 enum col_src { COL_SESSION, COL_HOST, COL_FIELD, COL_NAME, COL_COMM, COL_CGROUP, COL_PARENT_COMM,
-	       COL_WALL, COL_ERRNO, COL_ARGS, COL_EVENT, COL_FIELDS, COL_EVFIELD };
+	       COL_WALL, COL_ERRNO, COL_ARGS, COL_HIST_NS, COL_HIST_CALLS, COL_EVENT, COL_FIELDS, COL_EVFIELD };
 
 /* A SYSCALL field read straight from the decoded record (the hot path), where records.def says. */
 struct sc_slot {
@@ -56,6 +56,8 @@ struct convert {
 	uint32_t type;         /* 0 until type_name is found in a HEADER schema */
 	/* type is SAMPLE in the session the columns came from (type 9 of a 1.0 session is not) */
 	bool sample;
+	/* type is TOTALS there (format 1.5): hist is decoded into hist_ns and hist_calls */
+	bool totals;
 	const char *type_name; /* --records NAME of a type only a HEADER schema names */
 	const char *output;
 	char **files;
@@ -103,6 +105,8 @@ struct convert_format {
 	const char *wall_col;
 	/* One value as a string of the format. */
 	void (*str)(struct out *o, const void *p, size_t len);
+	/* An array of numbers, given as its text "[1,2]"; NULL: written as it is. */
+	void (*array)(struct out *o, const void *p, size_t len);
 	/* The leading columns of the session lv into p (a memory out). */
 	void (*prefix)(const struct convert *cv, struct out *p, const struct live *lv);
 	/* Once the columns are known, before any row (the CSV header row); NULL: nothing. */

@@ -147,6 +147,8 @@ int convert_columns(struct convert *cv, const struct sct_type_schema *ts, const 
 		{ SCT_REC_SYSCALL, "cgroup_path", COL_CGROUP }, { SCT_REC_SYSCALL, "args", COL_ARGS },
 		{ SCT_REC_TASK, "cgroup_path", COL_CGROUP },
 		{ SCT_REC_FORK, "parent_comm", COL_PARENT_COMM }, { SCT_REC_EXIT, "comm", COL_COMM },
+		{ SCT_REC_TOTALS, "name", COL_NAME },       { SCT_REC_TOTALS, "comm", COL_COMM },
+		{ SCT_REC_TOTALS, "cgroup_path", COL_CGROUP },
 	};
 	int err = 0;
 
@@ -156,7 +158,11 @@ int convert_columns(struct convert *cv, const struct sct_type_schema *ts, const 
 	for (uint32_t i = 0; !err && ts && i < ts->nfields && i < SCT_MAX_FIELDS; i++) {
 		const char *name = ts->fields[i].name;
 
-		if (!cv->sample || (strcmp(name, "event") && strcmp(name, "payload"))) {
+		if (cv->totals && !strcmp(name, "hist")) {
+			err = convert_add_col(cv, "hist_ns", COL_HIST_NS);
+			if (!err)
+				err = convert_add_col(cv, "hist_calls", COL_HIST_CALLS);
+		} else if (!cv->sample || (strcmp(name, "event") && strcmp(name, "payload"))) {
 			err = convert_add_col(cv, name, COL_FIELD);
 			if (!err)
 				cv->cols[cv->ncols - 1].kind = ts->fields[i].kind;
@@ -171,7 +177,7 @@ int convert_columns(struct convert *cv, const struct sct_type_schema *ts, const 
 	if (!err && cv->type == SCT_REC_SYSCALL && cv->fmt->every_syscall_col)
 		err = convert_syscall_cols(cv, ts);
 	for (size_t i = 0; !err && i < sizeof(extras) / sizeof(extras[0]); i++)
-		if (extras[i].type == cv->type)
+		if (extras[i].type == cv->type && (cv->type != SCT_REC_TOTALS || cv->totals))
 			err = convert_add_col(cv, extras[i].name, extras[i].src);
 	if (!err && cv->sample)
 		err = cv->per_field ? convert_event_cols(cv, ev) : convert_add_col(cv, "fields", COL_FIELDS);

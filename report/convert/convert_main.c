@@ -38,11 +38,15 @@ static const char usage_text[] =
 "       sct-convert --schema clickhouse [--database DB] [--cluster NAME [--local-database LDB]]\n"
 "Writes one record type of sct traces (FILE '-' = stdin) as CSV (RFC 4180, header row,\n"
 "CRLF) or JSON Lines (one object per line). TYPE: syscall (default), task, fork, exec,\n"
-"exit, cgroup, lost, warning, sample, a number (a newer type: 10, ...) or a name a HEADER's\n"
-"schema gives it (else exit 2). Columns: session, host, the schema's fields in order, then\n"
-"resolved names: syscall: name, comm, cgroup_path, args; task: cgroup_path; fork:\n"
-"parent_comm; exit: comm (empty/null when no record named them). Blocks after a damaged or\n"
-"missing HEADER have no session number and no host (empty/null).\n"
+"exit, cgroup, lost, warning, sample, totals, a number (a newer type: 11, ...) or a name a\n"
+"HEADER's schema gives it (else exit 2). Columns: session, host, the schema's fields in\n"
+"order, then resolved names: syscall: name, comm, cgroup_path, args; task: cgroup_path;\n"
+"fork: parent_comm; exit: comm; totals: name, comm, cgroup_path (empty/null when no record\n"
+"named them). Blocks after a damaged or missing HEADER have no session number and no host\n"
+"(empty/null).\n"
+"Totals (filtered recordings, format 1.5: every call counted per process, cgroup and\n"
+"syscall and flush interval): the histogram is two arrays of one length, hist_ns (each\n"
+"bucket's lowest duration) and hist_calls (its calls): [800,1500] and [3,1] (CSV: that text).\n"
 "Derived columns beside their field: wall_time after time_ns (every type: the time on the\n"
 "wall clock by the HEADER's clock anchor, ISO 8601 UTC with ns, 2025-11-29T10:00:00.000004500Z;\n"
 "empty/null without a HEADER); errno after a syscall's ret (ENOENT; E4095 for a number\n"
@@ -441,11 +445,15 @@ static void convert_resolved(struct convert *cv, struct input *in, const struct 
 
 	switch (src) {
 	case COL_NAME:
-		id = input_syscall_name(c, in->cur, rec->syscall.nr, rec->syscall.abi);
+		id = rec->type == SCT_REC_TOTALS ? input_syscall_name(c, in->cur, rec->totals.nr, rec->totals.abi) :
+						   input_syscall_name(c, in->cur, rec->syscall.nr, rec->syscall.abi);
 		convert_str(cv, strtab_get(c->strs, id), strtab_len(c->strs, id));
 		break;
 	case COL_COMM:
-		if (rec->type == SCT_REC_SYSCALL)
+		if (rec->type == SCT_REC_TOTALS)
+			convert_comm(cv, tasks_lookup(in->cur->tasks, sess, rec->totals.pid, rec->totals.pid,
+						      filter_totals_task_ns(&rec->totals)), rec->totals.time_ns);
+		else if (rec->type == SCT_REC_SYSCALL)
 			convert_comm(cv, tasks_lookup(in->cur->tasks, sess, rec->syscall.pid, rec->syscall.tid,
 						      rec->syscall.time_ns), sct_syscall_name_ns(&rec->syscall));
 		else
@@ -466,12 +474,40 @@ static void convert_resolved(struct convert *cv, struct input *in, const struct 
 		convert_str(cv, cv->scratch.buf, cv->scratch.len);
 		break;
 	default:
-		cg = cgroups_get(in->cur->cgroups, sess, rec->type == SCT_REC_SYSCALL ? rec->syscall.cgroup_id : rec->task.cgroup_id);
+		cg = cgroups_get(in->cur->cgroups, sess, rec->type == SCT_REC_SYSCALL ? rec->syscall.cgroup_id :
+							 rec->type == SCT_REC_TOTALS ? rec->totals.cgroup_id :
+							 rec->task.cgroup_id);
 		if (cg && cg->path)
 			convert_str(cv, strtab_get(c->strs, cg->path - 1), strtab_len(c->strs, cg->path - 1));
 		else
 			convert_null(cv);
 	}
+}
+
+/*
+ * A TOTALS histogram as two arrays of one length: each bucket's lowest duration (ns), and its
+ * calls. The reader delivers only histograms that check (spec/FORMAT.md 9.3).
+ */
+static void convert_hist(struct convert *cv, const struct sct_totals *t, enum col_src src)
+{
+	struct sct_hist_iter it;
+	struct sct_hist_bin bin;
+	char sep = '[';
+
+	cv->scratch.len = 0;
+	sct_hist_iter_init(&it, t->hist, t->hist_bits);
+	while (sct_hist_next(&it, &bin) > 0) {
+		out_char(&cv->scratch, sep);
+		out_u64(&cv->scratch, src == COL_HIST_NS ? sct_hist_bucket_low(bin.bucket, t->hist_bits) : bin.count);
+		sep = ',';
+	}
+	if (sep == '[')
+		out_char(&cv->scratch, '[');
+	out_char(&cv->scratch, ']');
+	if (cv->fmt->array)
+		cv->fmt->array(&cv->o, cv->scratch.buf, cv->scratch.len);
+	else
+		out_mem(&cv->o, cv->scratch.buf, cv->scratch.len);
 }
 
 /*
@@ -576,6 +612,8 @@ static int convert_row(struct convert *cv, struct input *in, const struct sct_re
 			convert_wall(cv, in, rec, col);
 		else if (col->src == COL_ERRNO)
 			convert_errno(cv, &rec->syscall);
+		else if (col->src == COL_HIST_NS || col->src == COL_HIST_CALLS)
+			convert_hist(cv, &rec->totals, col->src);
 		else if (col->slot)
 			convert_slot_out(o, &rec->syscall, col->slot);
 		else if (col->src >= COL_EVENT)
@@ -618,6 +656,7 @@ static int convert_one(struct convert *cv, const char *path)
 			const struct sct_type_schema *ts = sct_reader_schema(in.r, cv->type);
 
 			cv->sample = cv->type == SCT_REC_SAMPLE && input_sample_session(in.cur);
+			cv->totals = cv->type == SCT_REC_TOTALS && input_totals_session(in.cur);
 			n = ts ? convert_columns(cv, ts, wanted && cv->per_field ?
 						 input_event(in.cur, &rec.sample) : NULL) : 0;
 			if (!n && ts)
@@ -625,8 +664,10 @@ static int convert_one(struct convert *cv, const char *path)
 			if (n)
 				break;
 		}
-		/* one kind of type 9 per output: the columns' */
+		/* one kind of type 9 and of type 10 per output: the columns' */
 		if (rec.type == SCT_REC_SAMPLE && sample != cv->sample)
+			wanted = false;
+		if (rec.type == SCT_REC_TOTALS && input_totals_session(in.cur) != cv->totals)
 			wanted = false;
 		n = wanted ? convert_row(cv, &in, &rec) : 0;
 		if (!n)
@@ -748,7 +789,8 @@ int main(int argc, char **argv)
 	}
 	cv->c.tool = "sct-convert";
 	/* only the types with a comm column need to know which task made a record */
-	cv->c.track_tasks = cv->type == SCT_REC_SYSCALL || cv->type == SCT_REC_FORK || cv->type == SCT_REC_EXIT;
+	cv->c.track_tasks = cv->type == SCT_REC_SYSCALL || cv->type == SCT_REC_FORK || cv->type == SCT_REC_EXIT ||
+			    cv->type == SCT_REC_TOTALS;
 	cv->c.schema_type9 = true;
 	cv->c.footer = footer_new();
 	signal(SIGPIPE, SIG_IGN); /* a closed pipe is a write error: exit with the documented 1 */

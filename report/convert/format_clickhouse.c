@@ -83,13 +83,15 @@ static int ch_fmt_schema(struct convert *cv)
 
 		cv->type = t;
 		cv->sample = t == SCT_REC_SAMPLE;
+		cv->totals = t == SCT_REC_TOTALS;
 		err = ts ? convert_columns(cv, ts, NULL) : 0;
 		for (uint32_t i = cv->nprefix; i < cv->ncols && !err; i++, n++) {
 			const struct column *col = &cv->cols[i];
 
 			names[n] = col->name;
 			types[n] = col->src == COL_FIELD ? ch_field_type(ts->name, col->name, col->kind) :
-				   col->src == COL_WALL ? "UInt64" : "String";
+				   col->src == COL_WALL ? "UInt64" :
+				   col->src == COL_HIST_NS || col->src == COL_HIST_CALLS ? "Array(UInt64)" : "String";
 		}
 		if (!err && ts)
 			ch_ddl_table(&cv->o, &cv->ddl, ts->name, names, types, n);

@@ -73,12 +73,34 @@ static bool filter_numbered_name(const char *name)
 	return strspn(p + 8, "0123456789") == strlen(p + 8);
 }
 
+/* A syscall number: decimal digits that fit 32 bits. */
+static bool filter_number(const char *item, uint32_t *nr)
+{
+	char *end;
+	unsigned long v;
+
+	if (*item < '0' || *item > '9')
+		return false;
+	errno = 0;
+	v = strtoul(item, &end, 10);
+	if (errno || *end || v > UINT32_MAX)
+		return false;
+	*nr = (uint32_t)v;
+	return true;
+}
+
 int filter_parse_syscalls(struct filter *f, const char *arg, const char **bad)
 {
-	uint32_t first = f->nsyscalls;
+	uint32_t first = f->nsyscalls, nr;
 	uint8_t *known;
-	int err = filter_parse_list(&f->syscalls, &f->nsyscalls, arg);
+	int err;
 
+	/* strace's trace=!SET: the first list given may exclude, everything else passes */
+	if (!f->nsyscalls && arg[0] == '!' && arg[1] != '\0' && arg[1] != ',') {
+		f->syscalls_invert = true;
+		arg++;
+	}
+	err = filter_parse_list(&f->syscalls, &f->nsyscalls, arg);
 	if (err)
 		return err;
 	known = realloc(f->syscall_known, f->nsyscalls);
@@ -86,11 +108,14 @@ int filter_parse_syscalls(struct filter *f, const char *arg, const char **bad)
 		return -ENOMEM;
 	f->syscall_known = known;
 	for (uint32_t i = first; i < f->nsyscalls; i++) {
-		if (f->syscalls[i][0] == '%') {
-			*bad = f->syscalls[i];
-			return -EPROTONOSUPPORT;
-		}
-		known[i] = filter_numbered_name(f->syscalls[i]);
+		const char *item = f->syscalls[i][0] == '!' ? f->syscalls[i] + 1 : f->syscalls[i];
+
+		*bad = f->syscalls[i];
+		if (!*item)
+			return -EINVAL;
+		if (item[0] == '%' && sct_syscall_class_match(item, "") < 0)
+			return -ENOENT;
+		known[i] = item[0] == '%' || filter_number(item, &nr) || filter_numbered_name(item);
 	}
 	return 0;
 }
@@ -108,15 +133,19 @@ void filter_note_session(struct filter *f, const struct sct_session *s)
 {
 	f->tables_seen = true;
 	for (uint32_t i = 0; i < f->nsyscalls; i++)
-		if (!f->syscall_known[i] && filter_session_names(s, f->syscalls[i]))
+		if (!f->syscall_known[i] && filter_session_names(s, f->syscalls[i] +
+								  (f->syscalls[i][0] == '!')))
 			f->syscall_known[i] = 1;
 }
 
 const char *filter_unknown_syscall(const struct filter *f, uint32_t *from)
 {
 	for (; f->tables_seen && *from < f->nsyscalls; (*from)++)
-		if (!f->syscall_known[*from])
-			return f->syscalls[(*from)++];
+		if (!f->syscall_known[*from]) {
+			const char *item = f->syscalls[(*from)++];
+
+			return item + (item[0] == '!');
+		}
 	return NULL;
 }
 
@@ -261,16 +290,37 @@ static bool filter_cgroup(struct ctx *c, struct cgroups *cgs, uint32_t sess, uin
 	return cg->pass == 1;
 }
 
+/*
+ * One -S item against a call: a %class (by the call's name, either ABI), a number (of the
+ * native ABI, as sct-record's -S and strace take them), or a name: "compat:open" names the
+ * compat ABI's, "open" either ABI's.
+ */
+static bool filter_item(const char *item, const char *name, const char *bare, uint32_t nr, uint32_t abi)
+{
+	uint32_t want;
+
+	if (item[0] == '%')
+		return sct_syscall_class_match(item, bare) == 1;
+	if (filter_number(item, &want))
+		return !abi && want == nr;
+	return !strcmp(item, name) || !strcmp(item, bare);
+}
+
+/* The items in order: each one that matches passes the call, or drops it when it starts with '!'. */
 static bool filter_name(struct ctx *c, struct live *lv, uint32_t nr, uint32_t abi)
 {
 	const struct filter *f = c->filter;
 	const char *name = strtab_get(c->strs, input_syscall_name(c, lv, nr, abi));
 	const char *bare = !strncmp(name, "compat:", 7) ? name + 7 : name;
+	bool pass = false;
 
-	for (uint32_t i = 0; i < f->nsyscalls; i++)
-		if (!strcmp(f->syscalls[i], name) || !strcmp(f->syscalls[i], bare))
-			return true;
-	return false;
+	for (uint32_t i = 0; i < f->nsyscalls; i++) {
+		bool drop = f->syscalls[i][0] == '!';
+
+		if (filter_item(f->syscalls[i] + drop, name, bare, nr, abi))
+			pass = !drop;
+	}
+	return pass != f->syscalls_invert;
 }
 
 static bool filter_syscall_name(struct ctx *c, struct live *lv, uint32_t nr, uint32_t abi)
@@ -379,6 +429,47 @@ bool filter_syscall(struct ctx *c, struct live *lv, const struct sct_syscall *sc
 	return filter_task_named(c, lv->cgroups, &lv->s, sc->pid, sc->tid, sc->cgroup_id, sc->time_ns,
 				 sct_syscall_name_ns(sc),
 				 f->need_task ? tasks_lookup(lv->tasks, lv->s.id, sc->pid, sc->tid, sc->time_ns) : NULL);
+}
+
+/* Where t lies against the window: -1 before it, 0 in it, 1 after it. */
+static int filter_window_side(const struct filter *f, const struct sess *s, uint64_t t)
+{
+	int64_t rel = sess_rel(s, t);
+	int64_t wall = (int64_t)sess_wall(s, t);
+
+	if (f->has_since && (f->since_wall ? wall : rel) < f->since)
+		return -1;
+	if (f->has_until && (f->until_wall ? wall : rel) > f->until)
+		return 1;
+	return 0;
+}
+
+uint64_t filter_totals_task_ns(const struct sct_totals *t)
+{
+	return t->since_ns < t->time_ns ? t->since_ns + 1 : t->time_ns;
+}
+
+int filter_totals(struct ctx *c, struct live *lv, const struct sct_totals *t)
+{
+	const struct filter *f = c->filter;
+	int from, to;
+
+	if (f->nsyscalls && !filter_syscall_name(c, lv, t->nr, t->abi))
+		return 0;
+	if (f->npids && !filter_has_id(f->pids, f->npids, t->pid))
+		return 0;
+	if (f->ncgroups && !filter_cgroup(c, lv->cgroups, lv->s.id, t->cgroup_id))
+		return 0;
+	if (f->ncomms && !filter_comm(c, tasks_lookup(lv->tasks, lv->s.id, t->pid, t->pid,
+						      filter_totals_task_ns(t)), t->time_ns))
+		return 0;
+	if (!f->has_since && !f->has_until)
+		return 1;
+	from = filter_window_side(f, &lv->s, filter_totals_task_ns(t));
+	to = filter_window_side(f, &lv->s, t->time_ns);
+	if (from > 0 || to < 0)
+		return 0;
+	return from || to ? 2 : 1;
 }
 
 bool filter_active(const struct filter *f)

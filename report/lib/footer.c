@@ -35,6 +35,9 @@ struct footer {
 	uint32_t nwarnings, nranges, nerrors, input_errors;
 	uint64_t range_diags;  /* every diagnostic listed under skipped/corrupt, kept or not */
 	uint64_t damage_diags; /* every diagnostic that says data was lost or is missing */
+	unsigned totals_notes;  /* enum footer_totals_note */
+	const char *details_only; /* why filtered sessions were summed from their details */
+	uint64_t straddles;     /* TOTALS counted whole across the time window's edge */
 };
 
 struct footer *footer_new(void)
@@ -153,13 +156,73 @@ void footer_add_stats(struct footer *f, const struct sct_reader_stats *st)
 	f->nfiles++;
 }
 
+void footer_note_summary(struct footer *f, unsigned note)
+{
+	f->totals_notes |= note;
+}
+
+void footer_note_details_only(struct footer *f, const char *why)
+{
+	f->details_only = why;
+}
+
+void footer_note_straddle(struct footer *f)
+{
+	f->straddles++;
+}
+
+/* What a filtered session's HEADER says it recorded (format 1.5), in words. */
+static void footer_filter(const struct sess *s, const struct strtab *strs, struct out *o)
+{
+	static const struct { const char *word, *text; } words[] = {
+		{ "all", "every call" }, { "filtered", "the calls its filter matched" },
+		{ "none", "none (summary only)" }, { "syscalls", "the calls of its syscall set" },
+	};
+	const uint32_t ids[2] = { s->filter_details, s->filter_totals };
+
+	out_str(o, "; filter ");
+	names_out_escaped(o, strtab_get(strs, s->filter_text), strtab_len(strs, s->filter_text));
+	for (int k = 0; k < 2; k++) {
+		const char *v = strtab_get(strs, ids[k]);
+		size_t i = 0;
+
+		out_str(o, k ? "; totals: " : ": details: ");
+		while (i < sizeof(words) / sizeof(words[0]) && strcmp(words[i].word, v))
+			i++;
+		if (i < sizeof(words) / sizeof(words[0]))
+			out_str(o, words[i].text);
+		else
+			names_out_escaped(o, v, strtab_len(strs, ids[k]));
+	}
+}
+
+/* How the TOTALS of filtered sessions were used, and what their details alone gave. */
+static void footer_totals(const struct footer *f, struct out *o)
+{
+	if (f->totals_notes & FOOTER_FROM_TOTALS)
+		out_str(o, "-- filtered sessions: calls, errors, times, percentiles and histograms from their "
+			   "TOTALS records (every call counted), not from their detailed calls\n");
+	if (f->totals_notes & FOOTER_ERRNO_DETAILS)
+		out_str(o, "-- filtered sessions: the errno breakdown (-e) has their detailed calls only\n");
+	if (f->totals_notes & FOOTER_TIMELINE_DETAILS)
+		out_str(o, "-- filtered sessions: the timeline shows their detailed calls only; "
+			   "the summary counts every call\n");
+	if (f->details_only)
+		out_printf(o, "-- filtered sessions: from their detailed calls only, not their TOTALS records: %s\n",
+			   f->details_only);
+	if (f->straddles)
+		out_printf(o, "-- time window: TOTALS records counted whole across its edges: %llu; "
+			   "its edges are rounded to the recorder's flush interval\n",
+			   (unsigned long long)f->straddles);
+}
+
 void footer_input_error(struct footer *f, const char *path, const char *msg)
 {
 	f->input_errors++;
 	footer_keep(f->errors, &f->nerrors, msg, strlen(msg), "%s: ", path);
 }
 
-/* Any damage: skipped ranges, truncation, bad blocks or missing trailers. */
+/* Any damage: skipped ranges, truncation, bad blocks, damaged records or missing trailers. */
 static bool footer_damaged(const struct footer *f)
 {
 	return f->damage_diags || f->st.skipped_ranges || f->st.truncated_bytes || f->st.bad_blocks ||
@@ -246,6 +309,8 @@ static void footer_sessions(const struct sessions *ss, const struct strtab *strs
 		names_out_wall(o, s->anchor_real, true);
 		if (s->cgroup_v1)
 			out_str(o, " (cgroup v1: every cgroup id is the root's)");
+		if (s->filtered)
+			footer_filter(s, strs, o);
 		out_char(o, '\n');
 	}
 	if (n > SESSIONS_LISTED)
@@ -258,6 +323,7 @@ void footer_print(struct footer *f, const struct sessions *ss, const struct strt
 
 	footer_sessions(ss, strs, o);
 	sessions_out_recordings(ss, o);
+	footer_totals(f, o);
 	out_printf(o, "-- read %u file%s, %llu record%s (", f->nfiles, names_plural(f->nfiles),
 		   (unsigned long long)footer_records(f), names_plural(footer_records(f)));
 	/* samples and totals only when there are some: a trace of syscalls reads as it always did */
@@ -286,9 +352,10 @@ void footer_print(struct footer *f, const struct sessions *ss, const struct strt
 		   (unsigned long long)st->skipped_bytes, names_plural(st->skipped_bytes),
 		   (unsigned long long)st->bad_blocks, (unsigned long long)st->truncated_bytes,
 		   names_plural(st->truncated_bytes));
-	if (st->damaged_records)
-		out_printf(o, "-- damaged records (skipped): %llu\n", (unsigned long long)st->damaged_records);
 	footer_list(o, f->ranges, f->nranges, f->range_diags);
+	if (st->damaged_records)
+		out_printf(o, "-- damaged records (skipped, listed above): %llu\n",
+			   (unsigned long long)st->damaged_records);
 	out_printf(o, "-- unknown (newer format, skipped): %llu frame%s, %llu record%s\n",
 		   (unsigned long long)st->unknown_frames, names_plural(st->unknown_frames),
 		   (unsigned long long)st->unknown_records, names_plural(st->unknown_records));

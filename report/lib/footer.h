@@ -23,6 +23,17 @@ void footer_record(struct footer *f, const struct sct_record *rec);
 void footer_schema_record(struct footer *f);
 void footer_add_stats(struct footer *f, const struct sct_reader_stats *st);
 void footer_input_error(struct footer *f, const char *path, const char *msg);
+/* How a tool used the TOTALS records of filtered sessions (format 1.5): footer lines. */
+enum footer_totals_note {
+	FOOTER_FROM_TOTALS = 1,      /* the summary counts their TOTALS, not their details */
+	FOOTER_ERRNO_DETAILS = 2,    /* ... but the errno breakdown has the details only */
+	FOOTER_TIMELINE_DETAILS = 4, /* the timeline shows their details only */
+};
+void footer_note_summary(struct footer *f, unsigned note);
+/* The summary came from their detailed calls: why (a static string) the TOTALS could not serve. */
+void footer_note_details_only(struct footer *f, const char *why);
+/* A TOTALS record counted whole though its interval straddles the time window's edge. */
+void footer_note_straddle(struct footer *f);
 /* The footer, with a line per session of ss (names in strs). */
 void footer_print(struct footer *f, const struct sessions *ss, const struct strtab *strs, struct out *o);
 /*

@@ -25,6 +25,12 @@ struct sess {
 	bool cgroup_v1;
 	uint32_t backend;       /* strtab ids of the HEADER's strings ("" before format 1.1) */
 	uint32_t sample_cgroup;
+	/*
+	 * HEADER "filter" (format 1.5): the session's TOTALS count the calls, its SYSCALL records
+	 * are the calls the filter kept; strtab ids of its "text", "details" and "totals"
+	 */
+	bool filtered;
+	uint32_t filter_text, filter_details, filter_totals;
 };
 #define SESSIONS_LISTED 20 /* sessions the footer lists; then "... N more sessions" */
 struct sessions;

@@ -72,6 +72,13 @@ static void input_sess_fill(struct ctx *c, struct input *in, const struct sct_se
 		s->backend = strtab_intern(c->strs, h, strlen(h));
 		h = sct_session_get(live, SCT_SESSION_SAMPLE_CGROUP);
 		s->sample_cgroup = strtab_intern(c->strs, h, strlen(h));
+		s->filtered = sct_session_has_filter(live);
+		h = sct_session_get(live, SCT_SESSION_FILTER_TEXT);
+		s->filter_text = strtab_intern(c->strs, h, strlen(h));
+		h = sct_session_get(live, SCT_SESSION_FILTER_DETAILS);
+		s->filter_details = strtab_intern(c->strs, h, strlen(h));
+		h = sct_session_get(live, SCT_SESSION_FILTER_TOTALS);
+		s->filter_totals = strtab_intern(c->strs, h, strlen(h));
 	} else {
 		s->headless = true;
 	}
@@ -217,14 +224,32 @@ uint32_t input_event_name(struct ctx *c, struct live *lv, const struct sct_sampl
 	return strtab_intern(c->strs, tmp, strlen(tmp));
 }
 
-bool input_sample_session(const struct live *lv)
+/* The minor version of the live session; every version's types without a HEADER. */
+static uint32_t input_minor(const struct live *lv)
 {
 	uint32_t major, minor;
 
 	if (!lv->session)
-		return true;
+		return UINT32_MAX;
 	sct_session_version(lv->session, &major, &minor);
-	return minor >= 1;
+	return minor;
+}
+
+bool input_sample_session(const struct live *lv)
+{
+	return input_minor(lv) >= 1;
+}
+
+bool input_totals_session(const struct live *lv)
+{
+	return input_minor(lv) >= 5;
+}
+
+/* Type 9 or 10 where the session's version does not define it: a type only its HEADER describes. */
+static bool input_schema_type(const struct live *lv, uint32_t type)
+{
+	return (type == SCT_REC_SAMPLE && !input_sample_session(lv)) ||
+	       (type == SCT_REC_TOTALS && !input_totals_session(lv));
 }
 
 int input_open(struct ctx *c, struct input *in, const char *path)
@@ -308,7 +333,7 @@ static int input_next_held(struct ctx *c, struct input *in, struct sct_record *r
 			if (rec->type == SCT_REC_SESSION)
 				continue;
 		}
-		if (rec->type == SCT_REC_SAMPLE && in->cur && !input_sample_session(in->cur)) {
+		if (in->cur && input_schema_type(in->cur, rec->type)) {
 			footer_schema_record(c->footer);
 			if (!c->schema_type9)
 				continue;
@@ -348,7 +373,7 @@ int input_next(struct ctx *c, struct input *in, struct sct_record *rec)
 				continue;
 		}
 		/* readable, not unknown: counted, and shown by the modes that show such types */
-		if (rec->type == SCT_REC_SAMPLE && !input_sample_session(in->cur)) {
+		if (input_schema_type(in->cur, rec->type)) {
 			footer_schema_record(c->footer);
 			if (!c->schema_type9)
 				continue;

@@ -84,8 +84,9 @@ struct ctx {
 	uint32_t inputs_read;
 	uint64_t nlive;      /* HEADERs and stretches without one read so far (struct live's serial) */
 	/*
-	 * input_next() also returns records of type 9 of a 1.0 session, a type only its HEADER's
-	 * schema describes (read them with sct_reader_field()); else it passes them by.
+	 * input_next() also returns records of type 9 of a 1.0 session and of type 10 of a
+	 * session before 1.5, types only their HEADER's schema describes (read them with
+	 * sct_reader_field()); else it passes them by.
 	 */
 	bool schema_type9;
 };
@@ -117,5 +118,7 @@ const struct sct_event_desc *input_event(const struct live *lv, const struct sct
 uint32_t input_event_name(struct ctx *c, struct live *lv, const struct sct_sample *sm);
 /* Type 9 is SAMPLE in the live session: from format 1.1 on (and without a HEADER). */
 bool input_sample_session(const struct live *lv);
+/* Type 10 is TOTALS in the live session: from format 1.5 on (and without a HEADER). */
+bool input_totals_session(const struct live *lv);
 
 #endif

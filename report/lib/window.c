@@ -74,6 +74,9 @@ static uint32_t window_strings(struct sct_record *r, struct sct_bytes **out)
 	case SCT_REC_SAMPLE:
 		out[0] = &r->sample.payload;
 		return 1;
+	case SCT_REC_TOTALS:
+		out[0] = &r->totals.hist;
+		return 1;
 	default:
 		return 0;
 	}

@@ -57,6 +57,45 @@ int lat_add_slow(struct lat *l, uint64_t v)
 	return lat_add(l, v);
 }
 
+/* count values v into v's bucket, count, sum, min and max left to the caller. */
+static int lat_add_bucket(struct lat *l, uint64_t v, uint64_t count)
+{
+	unsigned e = lat_exp(v);
+
+	if ((l->nsmall && lat_spill(l)) || !lat_octave(l, e))
+		return -ENOMEM;
+	l->oct[e][e ? (unsigned)(v >> (e - LAT_SUB_BITS)) & (LAT_SUB - 1) : (unsigned)v] += count;
+	return 0;
+}
+
+int lat_add_totals(struct lat *l, const struct sct_totals *t)
+{
+	struct sct_hist_iter it;
+	struct sct_hist_bin bin;
+	uint64_t low = UINT64_MAX;
+
+	if (!t->calls)
+		return 0;
+	sct_hist_iter_init(&it, t->hist, t->hist_bits);
+	while (sct_hist_next(&it, &bin) > 0) {
+		uint64_t v = sct_hist_bucket_low(bin.bucket, t->hist_bits);
+
+		if (v > t->max_ns)
+			v = t->max_ns;
+		if (lat_add_bucket(l, v, bin.count))
+			return -ENOMEM;
+		if (v < low)
+			low = v;
+	}
+	l->count += t->calls;
+	l->sum += t->duration_ns;
+	if (low < l->min)
+		l->min = low;
+	if (t->max_ns > l->max)
+		l->max = t->max_ns;
+	return 0;
+}
+
 int lat_merge(struct lat *dst, const struct lat *src)
 {
 	for (uint32_t k = 0; k < src->nsmall; k++)

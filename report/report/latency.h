@@ -7,6 +7,8 @@
 
 #include <stdint.h>
 
+#include "sct.h"
+
 /*
  * Log-linear latency histogram. Values below 1024 ns are counted exactly; above, each
  * power of two is cut in 512 buckets, so a bucket's lower bound is at most 1/512 (0.2%)
@@ -54,6 +56,13 @@ static inline int lat_add(struct lat *l, uint64_t v)
 	lat_note(l, v);
 	return 0;
 }
+/*
+ * The calls a TOTALS record counts (it passed sct_totals_check()): count, sum and max as it
+ * gives them; each histogram bucket's calls at the bucket's lower bound, which with 9 bits is
+ * this histogram's own bucket, and with other bits the one that bound falls in; min is the
+ * lowest bucket's lower bound (exact below 1024 ns with 9 bits). 0 or -ENOMEM.
+ */
+int lat_add_totals(struct lat *l, const struct sct_totals *t);
 void lat_init(struct lat *l);
 int lat_merge(struct lat *dst, const struct lat *src);
 /* Nearest-rank percentile (p in 0..100]: the lower bound of the bucket of rank ceil(p*n/100). */

@@ -55,6 +55,13 @@ struct env {
 struct summary;
 struct summary *summary_new(struct ctx *c, const struct env *env);
 int summary_add(struct summary *sm, struct live *lv, const struct sct_syscall *sc);
+/*
+ * The calls of a TOTALS record (format 1.5) that passed the filters: its group found as a
+ * SYSCALL's is, for its pid at filter_totals_task_ns() and named at time_ns.
+ */
+int summary_add_totals(struct summary *sm, struct live *lv, const struct sct_totals *t);
+/* A detailed call's errno only, for -e where TOTALS give the counts (no errno breakdown). */
+int summary_add_errno(struct summary *sm, struct live *lv, const struct sct_syscall *sc);
 /* --by event: count a sample. */
 int summary_add_sample(struct summary *sm, struct live *lv, const struct sct_sample *sample);
 /* Groups merged by label, sorted; returns the count and the array (owned by sm). */

@@ -42,10 +42,14 @@ static const char usage_text[] =
 "Filters (every mode):\n"
 "  -p, --pid PID[,PID]    thread groups        -t, --tid TID[,TID]   threads\n"
 "  -c, --comm NAME[,..]   task command name    -g, --cgroup ID|PATH[,..]  id or path prefix\n"
-"  -S, --syscall NAME[,..]                     -f, --failed      failed calls only (-errno)\n"
+"  -S, --syscall LIST                          -f, --failed      failed calls only (-errno)\n"
 "                         names of the traces' syscall tables (compat:NAME: the compat ABI's\n"
-"                         only; syscall_N as reports show unnamed ones); a name no input's\n"
-"                         table has is a usage error; classes (%file) are not supported\n"
+"                         only; syscall_N as reports show unnamed ones), numbers, strace's\n"
+"                         classes (%file %process %net %network %signal %ipc %desc %memory\n"
+"                         %creds %stat %lstat %fstat %statfs %fstatfs %clock %pure); !ITEM\n"
+"                         drops what ITEM names, a LIST starting with ! is all syscalls but\n"
+"                         the rest (strace's -e trace=!SET); a name no input's table has,\n"
+"                         or an unknown class, is a usage error\n"
 "  -P, --path PREFIX      calls with a captured file name (either of rename's two) that\n"
 "                         starts with PREFIX (repeatable; traces of sct-record --args)\n"
 "  -d, --min-duration D   e.g. 500us, 2ms, 1.5s (bare number: seconds)\n"
@@ -57,6 +61,12 @@ static const char usage_text[] =
 "\n"
 "Percentiles are nearest-rank from a log-linear histogram: exact below 1024 ns, otherwise\n"
 "at most 0.2% below the exact value. Times are in microseconds unless marked (s).\n"
+"Filtered recordings (sct-record -S/--failed/... or --summary-only): the summary, --by\n"
+"groups, percentiles and -H come from their TOTALS records, which count every call; the\n"
+"timeline and -e's errno breakdown show the calls recorded in detail; --by thread|path,\n"
+"--tid, --failed, --min-duration and --path need each call's record and use those; a\n"
+"TOTALS record is in --since/--until by its flush interval, counted whole at the edges.\n"
+"The footer says which filter each session was recorded with and how its totals were used.\n"
 "Exit status: 0 ok; 1 an input was unreadable, not an sct file, of a newer major version,\n"
 "or output failed (reading stops; a closed pipe exits 1 quietly); 2 usage error; 3 damaged\n"
 "input with --strict, or nothing readable in it.\n"
@@ -68,7 +78,8 @@ static const char usage_text[] =
 "  sct-report --tree trace.sct;  sct-report --hist --syscall read,write trace.sct\n"
 "  sct-report --by host web1.sct web2.sct;  sct-record -o - -p 42 | sct-report -\n"
 "  sct-report --by event,process trace.sct\n"
-"  sct-report --by path,syscall --path /etc/ args.sct\n";
+"  sct-report --by path,syscall --path /etc/ args.sct\n"
+"  sct-report -S '%file,!openat' trace.sct;  sct-report -S '!%memory' --by comm trace.sct\n";
 
 enum { OPT_TREE = 256, OPT_SINCE, OPT_UNTIL, OPT_STRICT };
 
@@ -181,9 +192,11 @@ static int parse_syscalls(struct filter *f, const char *arg)
 	const char *bad = NULL;
 	int err = filter_parse_syscalls(f, arg, &bad);
 
-	if (err == -EPROTONOSUPPORT) {
-		fprintf(stderr, "sct-report: invalid --syscall: '%s': syscall classes are not supported; "
-			"name the syscalls (e.g. --syscall open,openat)\n", bad);
+	if (err == -ENOENT) {
+		fprintf(stderr, "sct-report: unknown syscall class '%s'; the classes are", bad);
+		for (const char *const *n = sct_syscall_class_names(); *n; n++)
+			fprintf(stderr, " %s", *n);
+		fputc('\n', stderr);
 		return usage_hint();
 	}
 	return err ? usage_error("invalid --syscall: '%s'", arg) : 0;
@@ -301,10 +314,63 @@ static bool syscall_pass(struct ctx *c, const struct env *env, struct live *lv, 
 	return !env->filter_active || filter_syscall(c, lv, sc);
 }
 
+/*
+ * Why the summary of a filtered session (format 1.5) comes from its detailed calls, not its
+ * TOTALS records: a group or filter that needs what only a call's record holds. NULL: the
+ * TOTALS serve.
+ */
+static const char *totals_refused(const struct env *env)
+{
+	const struct filter *f = &env->filter;
+
+	if (env->mode == MODE_TREE)
+		return "the tree counts each thread's calls";
+	for (uint32_t k = 0; k < env->nby; k++)
+		if (env->by[k] == BY_THREAD || env->by[k] == BY_PATH)
+			return env->by[k] == BY_THREAD ? "--by thread needs each call's thread" :
+							 "--by path needs each call's path";
+	if (f->ntids)
+		return "--tid needs each call's thread";
+	if (f->failed)
+		return "--failed needs each call's return value";
+	if (f->min_duration)
+		return "--min-duration needs each call's duration";
+	if (f->npaths)
+		return "--path needs each call's path";
+	return NULL;
+}
+
+/*
+ * A TOTALS record of a filtered session into the summary: 1 when it was counted, 0 when not;
+ * a record whose interval straddles the time window's edge is noted for the footer.
+ */
+static int add_totals(struct ctx *c, struct summary *sm, struct live *lv, const struct sct_totals *t)
+{
+	int pass = filter_totals(c, lv, t);
+
+	footer_note_summary(c->footer, FOOTER_FROM_TOTALS);
+	if (!pass)
+		return 0;
+	if (pass == 2)
+		footer_note_straddle(c->footer);
+	return summary_add_totals(sm, lv, t);
+}
+
+/* A detailed call of a session whose summary comes from its TOTALS: its errno for -e only. */
+static int add_detail(struct ctx *c, const struct env *env, struct summary *sm, struct live *lv,
+		      const struct sct_syscall *sc)
+{
+	if (!env->errors || !syscall_pass(c, env, lv, sc))
+		return 0;
+	footer_note_summary(c->footer, FOOTER_ERRNO_DETAILS);
+	return summary_add_errno(sm, lv, sc);
+}
+
 /* Summary, histogram and tree: inputs one after the other. */
 static int run_aggregate(struct ctx *c, const struct env *env, struct summary *sm)
 {
 	bool samples = by_event(env);
+	const char *refused = totals_refused(env);
 	struct sct_record rec;
 
 	for (int i = 0; i < env->nfiles; i++) {
@@ -321,8 +387,16 @@ static int run_aggregate(struct ctx *c, const struct env *env, struct summary *s
 			if (rec.type == SCT_REC_SAMPLE) {
 				if (samples && filter_sample(c, in.cur, &rec.sample))
 					n = summary_add_sample(sm, in.cur, &rec.sample);
-			} else if (samples && rec.type == SCT_REC_SYSCALL) {
+			} else if (samples && (rec.type == SCT_REC_SYSCALL || rec.type == SCT_REC_TOTALS)) {
 				continue;
+			} else if (rec.type == SCT_REC_TOTALS) {
+				if (refused && in.cur->s.filtered)
+					footer_note_details_only(c->footer, refused);
+				else if (in.cur->s.filtered)
+					n = add_totals(c, sm, in.cur, &rec.totals);
+			} else if (rec.type == SCT_REC_SYSCALL && !refused && in.cur->s.filtered) {
+				if (!sc->unfinished)
+					n = add_detail(c, env, sm, in.cur, sc);
 			} else if (rec.type == SCT_REC_SYSCALL && !sc->unfinished && syscall_pass(c, env, in.cur, sc)) {
 				if (env->mode == MODE_TREE) {
 					struct task *t = tasks_lookup(in.cur->tasks, in.cur->s.id, sc->pid, sc->tid,
@@ -381,6 +455,8 @@ static int run_timeline(struct ctx *c, const struct env *env, struct timeline *t
 		if (pick < 0 || o->err)
 			break;
 		n = input_next(c, &ins[pick], &rec);
+		if (n > 0 && rec.type == SCT_REC_TOTALS && ins[pick].cur->s.filtered)
+			footer_note_summary(c->footer, FOOTER_TIMELINE_DETAILS);
 		if (n > 0) {
 			if (rec.type <= SCT_REC_MAX) /* a newer type's fields are not in the union */
 				last[pick] = sess_wall(&ins[pick].cur->s, rec.syscall.time_ns);

@@ -14,6 +14,7 @@
 #include <string.h>
 
 #include "cgroup_table.h"
+#include "filter.h"
 #include "hashmap.h"
 #include "latency.h"
 #include "names.h"
@@ -337,6 +338,34 @@ int summary_add(struct summary *sm, struct live *lv, const struct sct_syscall *s
 		return summary_errno(g, (uint32_t)-sc->ret, 1);
 	}
 	return 0;
+}
+
+int summary_add_totals(struct summary *sm, struct live *lv, const struct sct_totals *t)
+{
+	struct subject sj = { t->pid, t->pid, t->cgroup_id, filter_totals_task_ns(t), t->time_ns, 0, 0 };
+	struct group *g;
+
+	if (summary_session(sm, lv))
+		return -ENOMEM;
+	if (sm->named)
+		sj.name = input_syscall_name(sm->c, lv, t->nr, t->abi);
+	g = summary_find_key(sm, lv, &sj, NULL);
+	if (!g || lat_add_totals(&g->lat, t))
+		return -ENOMEM;
+	g->errors += t->errors;
+	return 0;
+}
+
+int summary_add_errno(struct summary *sm, struct live *lv, const struct sct_syscall *sc)
+{
+	struct group *g;
+
+	if (!names_is_error(sc->ret))
+		return 0;
+	if (summary_session(sm, lv))
+		return -ENOMEM;
+	g = summary_find(sm, lv, sc);
+	return g ? summary_errno(g, (uint32_t)-sc->ret, 1) : -ENOMEM;
 }
 
 /* "comm pid" or "comm pid/tid", with "@session" when several sessions were read. */

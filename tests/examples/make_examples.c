@@ -1113,6 +1113,46 @@ static int make_totals(struct out *o)
 	return err ? err : session_write_info(o, &info, 0, recs, n, true);
 }
 
+/*
+ * The totals session with a hand-made BLOCK (codec 0) spliced in before its TRAILER: three
+ * TOTALS of the third interval, the second of which is damaged (its histogram counts 2 calls
+ * of 3): readers skip it alone and report it; the first and third are read.
+ */
+static int make_bad_totals(struct out *o)
+{
+	static const uint8_t two[] = { 0xbc, 0x05, 0x02 }; /* bucket 700, twice */
+	const struct sct_totals t[] = {
+		{ .time_ns = T0 + 3 * SEC, .since_ns = T0 + 2 * SEC, .cgroup_id = 4242, .calls = 2,
+		  .duration_ns = 1400, .max_ns = 700, .pid = 1200, .nr = 0, .hist_bits = 9,
+		  .hist = { two, sizeof(two) } },
+		{ .time_ns = T0 + 3 * SEC, .since_ns = T0 + 2 * SEC, .cgroup_id = 4242, .calls = 3,
+		  .errors = 3, .duration_ns = 2100, .max_ns = 700, .pid = 1200, .nr = 257,
+		  .hist_bits = 9, .hist = { two, sizeof(two) } },
+		{ .time_ns = T0 + 3 * SEC, .since_ns = T0 + 2 * SEC, .cgroup_id = 4242, .calls = 2,
+		  .duration_ns = 1400, .max_ns = 700, .pid = 1300, .nr = 1, .hist_bits = 9,
+		  .hist = { two, sizeof(two) } },
+	};
+	struct out head = { 0 };
+	struct craft c;
+	size_t tail;
+	int err = make_totals(o);
+
+	if (err)
+		return err;
+	tail = o->trailer_at;
+	craft_init(&c);
+	craft_totals_block(&c, t, NRECS(t));
+	if ((err = out_add(&head, o->p, tail)) || (err = craft_add(&head, &c)) ||
+	    (err = out_add(&head, o->p + tail, o->len - tail))) {
+		free(head.p);
+		return err;
+	}
+	free(o->p);
+	o->p = head.p;
+	o->len = head.len;
+	return 0;
+}
+
 /* A session with no TRAILER: a recorder killed after its last flush. */
 static int make_no_trailer(struct out *o)
 {
@@ -1173,6 +1213,7 @@ static const struct example {
 	{ "bad_recording_id", make_bad_recording_id },
 	{ "args", make_args },
 	{ "totals", make_totals },
+	{ "bad_totals", make_bad_totals },
 	{ "small", make_small },
 	{ "multi_block", make_multi_block },
 	{ "truncated", make_truncated },

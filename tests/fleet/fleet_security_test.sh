@@ -35,7 +35,7 @@ ERR=$FLEET_TMP/err
 mkdir -p "$T" "$ST"
 "$SCT_GEN_FLEET" fleet "$T" 500 || { echo "FAIL: gen_fleet" >&2; exit 1; }
 VICTIMS=("$T"/web1-1.sct "$T"/web1-2.sct "$T"/web2-1.sct "$T"/db2.sct)
-TABLES="sessions syscall task fork exec exit cgroup lost warning sample files"
+TABLES="sessions syscall task fork exec exit cgroup lost warning sample totals files"
 gen() { "$SCT_GEN_FLEET" "$@" || { echo "FAIL: gen_fleet $*" >&2; exit 1; }; }
 
 # sct-ship on one state folder of its own (a new one per call unless given: no list skips a file)

@@ -20,7 +20,7 @@ TRACES=$FLEET_TMP/traces
 mkdir -p "$TRACES"
 "$SCT_GEN_FLEET" fleet "$TRACES" 20000 || { echo "FAIL: gen_fleet" >&2; exit 1; }
 FILES=("$TRACES"/web1-1.sct "$TRACES"/web1-2.sct "$TRACES"/web2-1.sct "$TRACES"/db2.sct)
-TABLES="sessions syscall task fork exec exit cgroup lost warning sample"
+TABLES="sessions syscall task fork exec exit cgroup lost warning sample totals"
 
 for i in 1 2; do
 	"$SCT_CONVERT" --schema clickhouse --cluster sct_test | clickhouse-client --port "${FLEET_TCP[i]}" --multiquery ||
@@ -298,6 +298,47 @@ if [ "$got" = "$want" ] && [ "${want%% *}" -gt 4000000 ]; then
 else
 	bad "a sample's fields: got '$got' (length, md5), want '$want'"
 fi
+
+# --- 10. a filtered recording (format 1.5): its TOTALS rows, loaded by sct-convert and by
+# sct-ship, give sct-report's figures (taken from the same TOTALS: every call) exactly, per
+# syscall and per cgroup; its syscall rows are the failed calls only; its sessions row
+# says what was filtered
+"$SCT_GEN_FLEET" totals "$TRACES/filt.sct" 20000 filt || { echo "FAIL: gen_fleet totals" >&2; exit 1; }
+ch_totals() {
+	fleet_q 1 "SELECT $1, sum(calls), sum(errors), sum(duration_ns) FROM sct.totals WHERE host = 'filt'
+		   GROUP BY $1 FORMAT TabSeparated" |
+		awk -F'\t' '{ printf "%s %d %d %d.%06d\n", $1, $2, $3, int($4 / 1e9), int(($4 % 1e9) / 1000) }' | sort
+}
+check_totals() {
+	local key
+	for key in syscall cgroup; do
+		report_groups "$key" "$TRACES/filt.sct" >"$FLEET_TMP/want"
+		diff "$FLEET_TMP/want" <(ch_totals "$([ $key = syscall ] && echo name || echo cgroup_path)") \
+			>"$FLEET_TMP/diff" && [ "$(wc -l <"$FLEET_TMP/want")" -ge 4 ] &&
+			ok "$1: totals per $key (calls, errors, duration sums) as sct-report" ||
+			{ bad "$1: totals per $key differ (sct-report < > ClickHouse)"; cat "$FLEET_TMP/diff" >&2; }
+	done
+	# the histogram arrays: as many calls as the calls column, one bound per count
+	[ "$(fleet_q 1 "SELECT countIf(arraySum(hist_calls) != calls OR length(hist_ns) != length(hist_calls)), count() > 10
+			FROM sct.totals WHERE host = 'filt' FORMAT TabSeparated")" = "$(printf '0\t1')" ] &&
+		ok "$1: every totals row's histogram counts its calls" || bad "$1: totals histograms do not add up"
+	[ "$(fleet_q 1 "SELECT count(), countIf(ret >= 0) FROM sct.syscall WHERE host = 'filt' FORMAT TabSeparated")" = \
+	  "$(printf '%s\t0' "$("$SCT_REPORT" --failed "$TRACES/filt.sct" | awk '/total of/ { print $1 }')")" ] &&
+		ok "$1: the syscall rows are the failed calls in detail" || bad "$1: syscall rows of the filtered file"
+	[ "$(fleet_q 1 "SELECT filter_text, filter_details, filter_totals FROM sct.sessions WHERE host = 'filt' FORMAT TabSeparated")" = \
+	  "$(printf -- '--failed\tfiltered\tall')" ] && ok "$1: its sessions row says what was filtered" ||
+		bad "$1: sessions row: $(fleet_q 1 "SELECT filter_text, filter_details, filter_totals FROM sct.sessions WHERE host = 'filt'")"
+}
+truncate_all
+for t in sessions syscall totals; do
+	"$SCT_CONVERT" --to clickhouse --records "$t" "$TRACES/filt.sct" 2>/dev/null |
+		clickhouse-client --port "${FLEET_TCP[1]}" --insert_distributed_sync=1 || bad "clickhouse-client refused the filtered $t rows"
+done
+check_totals "sct-convert | clickhouse-client, filtered"
+truncate_all
+ship 1 "$STATE/filt" "$TRACES/filt.sct" 2>"$FLEET_TMP/ship.err" && grep -q ': shipped$' "$FLEET_TMP/ship.err" &&
+	ok "sct-ship: the filtered file shipped" || { bad "sct-ship of the filtered file"; cat "$FLEET_TMP/ship.err" >&2; }
+check_totals "sct-ship, filtered"
 
 echo "fleet: $PASS passed, $FAIL failed"
 [ $FAIL = 0 ]

@@ -11,6 +11,10 @@
  *                           recording id (its identity is derived from the HEADER)
  *   gen_fleet one OUT N HOST RECORDING SEQUENCE   one file of that identity (HOST any bytes;
  *                           RECORDING "-": none), N syscalls of that mix
+ *   gen_fleet totals OUT N HOST   a filtered recording (format 1.5, "--failed"): of N syscalls
+ *                           of that mix (the unfinished left out), the failed ones in detail
+ *                           and all of them in TOTALS records, flushed every 500 us of trace
+ *                           time, per process, cgroup and syscall
  * and for the security tests, files sct's writer never writes:
  *   gen_fleet set-id FILE OLD NEW   the recording id OLD of FILE's first HEADER replaced by
  *                           NEW (as long, any bytes), its frame's CRC made right again
@@ -35,18 +39,19 @@ struct host {
 	uint64_t sequence, cgroup_base;
 	const char *cgroups[4];
 	bool losses;
+	bool filtered; /* the failed calls in detail, every call in TOTALS (gen_filtered()) */
 };
 
 static const struct host hosts[] = {
 	{ "web1-1.sct", "web1", "11111111-aaaa-4bbb-8ccc-000000000001", "0123456789abcdef0123456789abcdef", 1, 100,
-	  { "/system.slice/nginx.service", "/system.slice/sshd.service", "/user.slice/user-1000.slice", "/" }, false },
+	  { "/system.slice/nginx.service", "/system.slice/sshd.service", "/user.slice/user-1000.slice", "/" }, false, false },
 	{ "web1-2.sct", "web1", "11111111-aaaa-4bbb-8ccc-000000000001", "0123456789abcdef0123456789abcdef", 2, 100,
-	  { "/system.slice/nginx.service", "/system.slice/sshd.service", "/user.slice/user-1000.slice", "/" }, false },
+	  { "/system.slice/nginx.service", "/system.slice/sshd.service", "/user.slice/user-1000.slice", "/" }, false, false },
 	{ "web2-1.sct", "web2", "22222222-aaaa-4bbb-8ccc-000000000002", "fedcba9876543210fedcba9876543210", 1, 200,
-	  { "/system.slice/nginx.service", "/system.slice/sshd.service", "/system.slice/cron.service", "/" }, true },
+	  { "/system.slice/nginx.service", "/system.slice/sshd.service", "/system.slice/cron.service", "/" }, true, false },
 	{ "db2.sct", "db2", "33333333-aaaa-4bbb-8ccc-000000000003", NULL, 0, 300,
 	  { "/system.slice/postgresql.service", "/system.slice/sshd.service", "/system.slice/backup.service", "/" },
-	  false },
+	  false, false },
 };
 
 static struct sct_bytes B(const char *s)
@@ -128,6 +133,128 @@ static int gen_syscalls(struct sct_writer *w, const struct host *h, unsigned lon
 	return err;
 }
 
+/* The calls of one TOTALS key in the current interval. */
+struct gen_key {
+	uint64_t *durs;
+	uint32_t n, cap;
+	uint64_t errors;
+};
+
+static int gen_dur_cmp(const void *a, const void *b)
+{
+	uint64_t x = *(const uint64_t *)a, y = *(const uint64_t *)b;
+
+	return x < y ? -1 : x > y;
+}
+
+/* One key's TOTALS record for (since, t], its histogram from its sorted durations. */
+static int gen_totals_one(struct sct_writer *w, struct gen_key *k, uint32_t task, uint32_t nr, uint64_t cg,
+			  uint64_t since, uint64_t t)
+{
+	struct sct_record r = { .type = SCT_REC_TOTALS, .totals = { .time_ns = t, .since_ns = since,
+		.cgroup_id = cg, .pid = 1000 + task, .nr = nr, .calls = k->n, .errors = k->errors,
+		.hist_bits = SCT_HIST_BITS } };
+	struct sct_hist_bin *bins = calloc(k->n, sizeof(*bins));
+	uint8_t *buf = malloc(SCT_HIST_MAX_BYTES(k->n));
+	uint32_t nbins = 0;
+	int64_t len;
+	int err;
+
+	if (!bins || !buf) {
+		free(bins);
+		free(buf);
+		return -12;
+	}
+	qsort(k->durs, k->n, sizeof(k->durs[0]), gen_dur_cmp);
+	for (uint32_t i = 0; i < k->n; i++) {
+		uint64_t b = sct_hist_bucket(k->durs[i], SCT_HIST_BITS);
+
+		r.totals.duration_ns += k->durs[i];
+		if (nbins && bins[nbins - 1].bucket == b)
+			bins[nbins - 1].count++;
+		else
+			bins[nbins++] = (struct sct_hist_bin){ b, 1 };
+	}
+	r.totals.max_ns = k->durs[k->n - 1];
+	len = sct_hist_encode(bins, nbins, SCT_HIST_BITS, buf, SCT_HIST_MAX_BYTES(k->n));
+	r.totals.hist = (struct sct_bytes){ buf, len > 0 ? (uint32_t)len : 0 };
+	err = len < 0 ? (int)len : sct_writer_append(w, &r);
+	free(bins);
+	free(buf);
+	k->n = 0;
+	k->errors = 0;
+	return err;
+}
+
+/* Every key with calls in (since, t]. */
+static int gen_totals_flush(struct sct_writer *w, const struct host *h, struct gen_key keys[4][5],
+			    const uint32_t *nrs, uint64_t since, uint64_t t)
+{
+	int err = 0;
+
+	for (uint32_t task = 0; task < 4; task++)
+		for (uint32_t j = 0; j < 5 && !err; j++)
+			if (keys[task][j].n)
+				err = gen_totals_one(w, &keys[task][j], task, nrs[j], h->cgroup_base + task, since, t);
+	return err;
+}
+
+static int gen_key_add(struct gen_key *k, uint64_t dur, bool failed)
+{
+	if (k->n == k->cap) {
+		uint32_t cap = k->cap ? 2 * k->cap : 64;
+		uint64_t *tmp = realloc(k->durs, cap * sizeof(*tmp));
+
+		if (!tmp)
+			return -12;
+		k->durs = tmp;
+		k->cap = cap;
+	}
+	k->durs[k->n++] = dur;
+	k->errors += failed;
+	return 0;
+}
+
+/* The mix of gen_syscalls(): the failed calls in detail, every returned call in TOTALS. */
+static int gen_filtered(struct sct_writer *w, const struct host *h, unsigned long long n, uint64_t t)
+{
+	static const uint32_t nrs[8] = { 0, 1, 1, 1, 3, 257, 257, 232 }, knrs[5] = { 0, 1, 3, 257, 232 };
+	static struct gen_key keys[4][5];
+	uint64_t x = 88172645463325252ull ^ h->cgroup_base ^ h->sequence, since = t, next = t + 500000;
+	int err = 0;
+
+	for (unsigned long long i = 0; i < n && !err; i++) {
+		struct sct_syscall sc = { .time_ns = t };
+		uint32_t task, j = 0;
+
+		x ^= x << 13;
+		x ^= x >> 7;
+		x ^= x << 17;
+		task = (uint32_t)(x >> 8) & 3;
+		sc.pid = sc.tid = 1000 + task;
+		sc.cgroup_id = h->cgroup_base + task;
+		sc.nr = nrs[(x >> 16) & 7];
+		sc.duration_ns = 200 + (x >> 24) % (sc.nr == 232 ? 5000000 : 20000);
+		sc.ret = (x >> 40) % 32 == 0 ? -(int64_t)(2 + (x >> 50) % 12) : (int64_t)((x >> 45) & 255);
+		t += 100 + (x >> 58);
+		if ((x >> 56) % 100 == 0)
+			continue;
+		/* a call counts in the interval of its return */
+		while (sc.time_ns + sc.duration_ns > next && !err) {
+			err = gen_totals_flush(w, h, keys, knrs, since, next);
+			since = next;
+			next += 500000;
+		}
+		while (knrs[j] != sc.nr)
+			j++;
+		if (!err)
+			err = gen_key_add(&keys[task][j], sc.duration_ns, sc.ret < 0);
+		if (!err && sc.ret < 0)
+			err = sct_writer_append_syscall(w, &sc);
+	}
+	return err ? err : gen_totals_flush(w, h, keys, knrs, since, next);
+}
+
 static int gen_file(const char *path, const struct host *h, unsigned long long n)
 {
 	const char *args[] = { "sct-record", "-a", "-o", h->file };
@@ -139,11 +266,14 @@ static int gen_file(const char *path, const struct host *h, unsigned long long n
 		.cgroup_hierarchy = "v2", .cgroup_mount = "/sys/fs/cgroup", .syscalls = names, .nsyscalls = 5,
 		.backend = "bpf", .sample_cgroup = "kernel", .recording_id = h->recording, .sequence = h->sequence,
 	};
+	const struct sct_header_filter filter = { "--failed", "filtered", "all" };
 	struct sct_writer_opts opts = { .no_fsync = true };
 	uint64_t t = info.anchor_clock_ns + 1000;
 	int err = 0;
-	struct sct_writer *w = sct_writer_open(path, true, &info, &opts, &err);
+	struct sct_writer *w;
 
+	info.filter = h->filtered ? &filter : NULL;
+	w = sct_writer_open(path, true, &info, &opts, &err);
 	if (!w) {
 		fprintf(stderr, "gen_fleet: %s: %s\n", path, sct_strerror(err));
 		return 1;
@@ -151,7 +281,9 @@ static int gen_file(const char *path, const struct host *h, unsigned long long n
 	err = gen_tasks(w, h, t);
 	if (!err && h->losses)
 		err = gen_losses(w, t + 10);
-	if (!err)
+	if (!err && h->filtered)
+		err = gen_filtered(w, h, n, t + 100);
+	else if (!err)
 		err = gen_syscalls(w, h, n, t + 100);
 	if (err) {
 		fprintf(stderr, "gen_fleet: %s: %s\n", path, sct_strerror(err));
@@ -255,6 +387,15 @@ int main(int argc, char **argv)
 		big.sequence = 0;
 		big.losses = false;
 		return gen_file(argv[2], &big, n);
+	}
+	if (argc == 5 && !strcmp(argv[1], "totals")) {
+		struct host filt = hosts[0];
+
+		filt.name = argv[4];
+		filt.recording = NULL;
+		filt.sequence = 0;
+		filt.filtered = true;
+		return gen_file(argv[2], &filt, n);
 	}
 	if (argc == 7 && !strcmp(argv[1], "one")) {
 		struct host one = hosts[0];

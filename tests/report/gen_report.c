@@ -23,6 +23,8 @@
  *                                            bytes of escapes, a tab, a newline and quotes
  *   gen_report big-sample OUT.sct N          one SAMPLE of an event of N fields, each a
  *                                            char[65536] over the whole payload of 0x01 bytes
+ *   gen_report bad-totals OUT.sct            a filtered session (format 1.5) with two good
+ *                                            TOTALS among four damaged ones
  */
 #include <errno.h>
 #include <stdio.h>
@@ -332,6 +334,48 @@ static int gen_future(const char *path, const char *name)
 	return fclose(f) || err;
 }
 
+/*
+ * A filtered session (format 1.5, "filter" {"--summary-only", "none", "all"}, no syscall
+ * table) whose block holds two good TOTALS (syscall_0: 2 calls of 5 ns; syscall_1: 3 calls of
+ * 7 ns) among four damaged ones: a histogram counting 1 of 2 calls, a bucket past 64 << 9, a
+ * varint of 11 bytes, hist_bits 40.
+ */
+static int gen_bad_totals(const char *path)
+{
+	static const uint8_t filter[] = {
+		0x66, 'f', 'i', 'l', 't', 'e', 'r', 0xa3,
+		0x64, 't', 'e', 'x', 't', 0x6e, '-', '-', 's', 'u', 'm', 'm', 'a', 'r', 'y', '-', 'o', 'n', 'l', 'y',
+		0x67, 'd', 'e', 't', 'a', 'i', 'l', 's', 0x64, 'n', 'o', 'n', 'e',
+		0x66, 't', 'o', 't', 'a', 'l', 's', 0x63, 'a', 'l', 'l',
+	};
+	static const uint8_t five2[] = { 0x05, 0x02 }, seven3[] = { 0x07, 0x03 }, five1[] = { 0x05, 0x01 },
+		past[] = { 0x81, 0x80, 0x02, 0x02 },
+		long_varint[] = { 0x80, 0x80, 0x80, 0x80, 0x80, 0x80, 0x80, 0x80, 0x80, 0x80, 0x01, 0x02 };
+#define GT(pid_, nr_, calls_, bits_, h) { .time_ns = 3000, .since_ns = 1000, .pid = (pid_), .nr = (nr_), \
+	.calls = (calls_), .duration_ns = 5 * (calls_), .max_ns = 7, .hist_bits = (bits_), .hist = { h, sizeof(h) } }
+	const struct sct_totals t[] = {
+		GT(10, 0, 2, 9, five2), GT(12, 0, 2, 9, five1), GT(13, 0, 2, 9, past),
+		GT(11, 1, 3, 9, seven3), GT(14, 1, 2, 9, long_varint), GT(15, 1, 2, 40, five2),
+	};
+#undef GT
+	struct craft c, body;
+	FILE *f = fopen(path, "wb");
+	int err;
+
+	if (!f)
+		return 1;
+	craft_init(&c);
+	craft_init(&body);
+	craft_label(&c);
+	craft_header_body_keys(&body, 1, 5, filter, sizeof(filter), 1);
+	craft_frame(&c, 1, body.p, body.len);
+	craft_totals_block(&c, t, sizeof(t) / sizeof(t[0]));
+	err = fwrite(c.p, 1, c.len, f) != c.len;
+	craft_free(&body);
+	craft_free(&c);
+	return fclose(f) || err;
+}
+
 static int gen_close(struct sct_writer *w, int err)
 {
 	int cerr = sct_writer_close(w);
@@ -467,6 +511,8 @@ int main(int argc, char **argv)
 		return gen_hostile_id(argv[2]);
 	if (argc == 4 && !strcmp(argv[1], "big-sample"))
 		return gen_big_sample(argv[2], strtoull(argv[3], NULL, 10));
-	fprintf(stderr, "usage: gen_report hostile OUT EXPECT | version IN OUT | bench OUT N | sessions OUT N | headers OUT N | future OUT [NAME] | read IN | hostile-id OUT | big-sample OUT N\n");
+	if (argc == 3 && !strcmp(argv[1], "bad-totals"))
+		return gen_bad_totals(argv[2]);
+	fprintf(stderr, "usage: gen_report hostile OUT EXPECT | version IN OUT | bench OUT N | sessions OUT N | headers OUT N | future OUT [NAME] | read IN | hostile-id OUT | big-sample OUT N | bad-totals OUT\n");
 	return 2;
 }

@@ -90,6 +90,42 @@ struct sct_writer *rt_open_events(const char *path, const char *host, const stru
 	return rt_open_info(path, &info, 0);
 }
 
+struct sct_writer *rt_open_filter(const char *path, const char *host, const char *text,
+				  const char *details, const char *totals)
+{
+	struct sct_header_info info = RT_INFO(host, names, sizeof(names) / sizeof(names[0]));
+	const struct sct_header_filter filter = { text, details, totals };
+
+	info.filter = &filter;
+	return rt_open_info(path, &info, 0);
+}
+
+void rt_totals(struct sct_writer *w, uint64_t since_rel, uint64_t rel, uint32_t pid, uint64_t cg,
+	       uint32_t nr, uint64_t errors, const uint64_t *durs, uint32_t n)
+{
+	struct sct_record rec = { .type = SCT_REC_TOTALS, .totals = {
+		.time_ns = RT_ANCHOR_CLOCK + rel, .since_ns = RT_ANCHOR_CLOCK + since_rel, .pid = pid,
+		.cgroup_id = cg, .nr = nr, .calls = n, .errors = errors, .hist_bits = SCT_HIST_BITS } };
+	uint64_t *counts = calloc(SCT_HIST_LAST(SCT_HIST_BITS) + 1, sizeof(*counts));
+	uint8_t *buf = malloc(SCT_HIST_MAX_BYTES(n));
+	int64_t len;
+
+	cr_assert(counts && buf);
+	for (uint32_t i = 0; i < n; i++) {
+		counts[sct_hist_bucket(durs[i], SCT_HIST_BITS)]++;
+		rec.totals.duration_ns += durs[i];
+		if (durs[i] > rec.totals.max_ns)
+			rec.totals.max_ns = durs[i];
+	}
+	len = sct_hist_encode_counts(counts, SCT_HIST_LAST(SCT_HIST_BITS) + 1, SCT_HIST_BITS, buf,
+				     SCT_HIST_MAX_BYTES(n));
+	cr_assert_geq(len, 0);
+	rec.totals.hist = (struct sct_bytes){ buf, (uint32_t)len };
+	rt_record(w, &rec);
+	free(buf);
+	free(counts);
+}
+
 struct sct_writer *rt_open_recording(const char *path, const char *host, const char *id, uint64_t seq,
 				     bool snapshot)
 {

@@ -39,6 +39,15 @@ struct sct_writer *rt_open_names(const char *path, const char *host, const struc
 /* A format 1.1 trace (backend perf) with an event table, for rt_sample(). */
 struct sct_writer *rt_open_events(const char *path, const char *host, const struct sct_event_desc *ev,
 				  uint32_t nev, const char *sample_cgroup);
+/* A filtered session (format 1.5): HEADER "filter" with these strings; it takes rt_totals(). */
+struct sct_writer *rt_open_filter(const char *path, const char *host, const char *text,
+				  const char *details, const char *totals);
+/*
+ * A TOTALS record of (pid, cg, nr, abi 0) for the interval (since_rel, rel] (ns after the
+ * anchor): n calls of durations durs, errors of them failed, the histogram of 9 bits.
+ */
+void rt_totals(struct sct_writer *w, uint64_t since_rel, uint64_t rel, uint32_t pid, uint64_t cg,
+	       uint32_t nr, uint64_t errors, const uint64_t *durs, uint32_t n);
 /* A file of a recording (format 1.2): its id, its sequence number, snapshot or not. */
 struct sct_writer *rt_open_recording(const char *path, const char *host, const char *id, uint64_t seq,
 				     bool snapshot);
