@@ -96,7 +96,8 @@ const volatile bool filter_failed;     /* --failed */
 const volatile bool filter_errnos;     /* --errno: errno_set */
 const volatile __u64 filter_min_ns;    /* --min-duration */
 const volatile __u32 filter_ncomms;    /* -c: the first filter_ncomms of filter_comms */
-const volatile char filter_comms[8][SCT_COMM_LEN];
+/* read as two __u64 each: aligned for them */
+const volatile char filter_comms[8][SCT_COMM_LEN] __attribute__((aligned(8)));
 const volatile __u32 filter_path_len;  /* -P: filter_path's bytes, 0 if none */
 const volatile char filter_path[256];
 
