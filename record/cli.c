@@ -123,6 +123,10 @@ static void usage_full(void)
 	       "  -P, --path PREFIX        with --args: calls with a path that starts with PREFIX\n"
 	       "      --summary-only       no SYSCALL records at all: the totals and the\n"
 	       "                           lifecycle only (for weeks, with rotation)\n"
+	       "      --totals-keys N      room for N (process, cgroup, syscall, duration bucket)\n"
+	       "                           keys in the bpf backend's totals, allocated at start\n"
+	       "                           (default: 65536, fewer above 16 CPUs); a call that\n"
+	       "                           finds no room is counted in a WARNING\n"
 	       "  The bpf backend filters in the kernel and counts every call; perf filters -S\n"
 	       "  in the kernel, so its totals cover the -S syscalls only.\n"
 	       "\n"
@@ -392,6 +396,7 @@ static const struct option long_opts[] = {
 	{ "comm", required_argument, NULL, FILTER_OPT_COMM },
 	{ "path", required_argument, NULL, FILTER_OPT_PATH },
 	{ "summary-only", no_argument, NULL, FILTER_OPT_SUMMARY_ONLY },
+	{ "totals-keys", required_argument, NULL, FILTER_OPT_TOTALS_KEYS },
 	{ "help", no_argument, NULL, 'h' },
 	{ "version", no_argument, NULL, 'V' },
 	{ 0 },
@@ -591,6 +596,7 @@ static int cli_option(struct env *env, int opt, const char *arg)
 	case FILTER_OPT_COMM:
 	case FILTER_OPT_PATH:
 	case FILTER_OPT_SUMMARY_ONLY:
+	case FILTER_OPT_TOTALS_KEYS:
 		return filter_option(&env->filter, opt, arg);
 	}
 	cli_usage_short();

@@ -196,6 +196,19 @@ static int filter_parse_comms(struct record_filter *f, const char *list)
 	return 0;
 }
 
+static int filter_parse_keys(struct record_filter *f, const char *arg)
+{
+	char *end;
+	unsigned long v;
+
+	errno = 0;
+	v = strtoul(arg, &end, 10);
+	if (errno || end == arg || *end || arg[0] < '0' || arg[0] > '9' || v < 1 || v > RECORD_TOTALS_MAX_KEYS)
+		return filter_bad("totals-keys", arg, strlen(arg), "1..4194304 expected");
+	f->totals_keys = v;
+	return 0;
+}
+
 int filter_option(struct record_filter *f, int opt, const char *arg)
 {
 	switch (opt) {
@@ -218,6 +231,8 @@ int filter_option(struct record_filter *f, int opt, const char *arg)
 	case FILTER_OPT_SUMMARY_ONLY:
 		f->summary_only = true;
 		return 0;
+	case FILTER_OPT_TOTALS_KEYS:
+		return filter_parse_keys(f, arg);
 	}
 	return -EINVAL;
 }
@@ -253,6 +268,11 @@ int filter_check(struct record_filter *f, bool args)
 	f->on = f->summary_only || filter_details(f);
 	if (f->path && !args) {
 		fprintf(stderr, "sct-record: -P/--path needs --args (the paths are read with the arguments)\n");
+		cli_usage_short();
+		return -EINVAL;
+	}
+	if (f->totals_keys && !f->on) {
+		fprintf(stderr, "sct-record: --totals-keys needs a filter or --summary-only (no totals without)\n");
 		cli_usage_short();
 		return -EINVAL;
 	}

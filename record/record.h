@@ -60,6 +60,7 @@ struct record_filter {
 	uint32_t ncomms;
 	const char *path;           /* -P: a captured path starts with it */
 	bool summary_only;          /* --summary-only: no SYSCALL records */
+	uint32_t totals_keys;       /* --totals-keys; 0: record_totals_keys()'s default */
 	char text[1024];            /* the HEADER's "text" */
 };
 
@@ -67,16 +68,20 @@ struct record_filter {
  * Keys of the totals: (pid, cgroup, syscall, abi, duration bucket) in the BPF map, (pid,
  * cgroup, syscall, abi) of one flush interval in the recorder. A call that finds no room is
  * not counted, and a WARNING says how many. The BPF map is preallocated with a 32-byte value
- * per possible CPU for each key: RECORD_TOTALS_BYTES of values at most (65536 keys up to 16
- * CPUs, 4096 with 256).
+ * per possible CPU for each key, at load (~1.5 us of the recorder's system time a key here,
+ * half of it at exit): by default 65536 keys, fewer above 16 CPUs (RECORD_TOTALS_BYTES of
+ * values at most: 4096 keys with 256); --totals-keys sets it.
  */
 #define RECORD_TOTALS_KEYS 65536
+#define RECORD_TOTALS_MAX_KEYS (1u << 22)
 #define RECORD_TOTALS_BYTES (32u << 20)
-/* The BPF map's keys for ncpus possible CPUs. */
-static inline uint32_t record_totals_keys(int ncpus)
+/* The BPF map's keys for ncpus possible CPUs: --totals-keys, else the default. */
+static inline uint32_t record_totals_keys(uint32_t asked, int ncpus)
 {
 	uint64_t n = RECORD_TOTALS_BYTES / (32ull * (ncpus > 0 ? (uint64_t)ncpus : 1));
 
+	if (asked)
+		return asked;
 	return n < RECORD_TOTALS_KEYS ? (uint32_t)n : RECORD_TOTALS_KEYS;
 }
 
@@ -132,6 +137,7 @@ void cli_usage_short(void);
 enum {
 	FILTER_OPT_SYSCALL = 'S', FILTER_OPT_COMM = 'c', FILTER_OPT_PATH = 'P',
 	FILTER_OPT_FAILED = 512, FILTER_OPT_ERRNO, FILTER_OPT_MIN_DURATION, FILTER_OPT_SUMMARY_ONLY,
+	FILTER_OPT_TOTALS_KEYS,
 };
 /* One filter option into f; prints its own usage error (-EINVAL). */
 int filter_option(struct record_filter *f, int opt, const char *arg);

@@ -56,7 +56,7 @@ static int bpf_new_report(struct recorder *r, const struct probes *p, void **sta
  */
 static void bpf_filter_settings(const struct record_filter *f, int ncpus, struct load_settings *s)
 {
-	s->max_totals = f->on ? record_totals_keys(ncpus) : 1;
+	s->max_totals = f->on ? record_totals_keys(f->totals_keys, ncpus) : 1;
 	s->nsyscall_set = f->syscalls_arg ? f->nsyscalls : 1;
 	if (!f->on)
 		return;

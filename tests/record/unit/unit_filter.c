@@ -111,7 +111,11 @@ Test(unit_filter, summary_only)
 {
 	struct env env;
 
-	cr_assert_eq(PARSE(&env, "-a", "--summary-only"), 0);
+	cr_assert_eq(PARSE(&env, "-a", "--summary-only", "--totals-keys", "4096"), 0);
+	cr_assert_eq(env.filter.totals_keys, 4096);
+	cr_assert_eq(record_totals_keys(env.filter.totals_keys, 256), 4096);
+	cr_assert_eq(record_totals_keys(0, 2), 65536);
+	cr_assert_eq(record_totals_keys(0, 256), 4096);
 	cr_assert(env.filter.on);
 	cr_assert_str_eq(env.filter.text, "--summary-only");
 	cr_assert_not(filter_unfinished(&env.filter, SYS_read, 0, 0));
@@ -163,4 +167,14 @@ Test(unit_filter, summary_only_takes_no_detail_filter)
 {
 	REFUSED("sct-record: --summary-only writes no per-call records: -S, --failed, --errno, "
 		"--min-duration, -c, -P and --args do not apply\n", "--summary-only", "--failed");
+}
+
+Test(unit_filter, totals_keys_need_totals)
+{
+	REFUSED("sct-record: --totals-keys needs a filter or --summary-only (no totals without)\n", "--totals-keys", "10");
+}
+
+Test(unit_filter, totals_keys_range)
+{
+	REFUSED("sct-record: invalid totals-keys: '0': 1..4194304 expected\n", "--summary-only", "--totals-keys", "0");
 }
