@@ -81,6 +81,26 @@ const volatile __u32 args_max = 256;
 /* --args: path_args holds a compat syscall's value at compat_path_base + its number. */
 const volatile __u32 compat_path_base;
 
+/*
+ * Filters and totals (sct-record(8), "Filters and totals"). Off in an unfiltered recording,
+ * where the verifier drops every branch they guard: that path pays nothing for them.
+ * totals_on: every call of the targets is counted in totals. A call gets a
+ * SYSCALL event when it passes the filters known at sys_enter (syscall_set, filter_comms:
+ * sct_inflight's detail) and those known at sys_exit (result, duration, path).
+ */
+const volatile bool totals_on;
+const volatile bool details_off;       /* --summary-only */
+const volatile bool filter_syscalls;   /* -S: syscall_set */
+const volatile __u32 syscall_compat_base; /* syscall_set holds compat numbers from here */
+const volatile bool filter_failed;     /* --failed */
+const volatile bool filter_errnos;     /* --errno: errno_set */
+const volatile __u64 filter_min_ns;    /* --min-duration */
+const volatile __u32 filter_ncomms;    /* -c: the first filter_ncomms of filter_comms */
+/* read as two __u64 each: aligned for them */
+const volatile char filter_comms[8][SCT_COMM_LEN] __attribute__((aligned(8)));
+const volatile __u32 filter_path_len;  /* -P: filter_path's bytes, 0 if none */
+const volatile char filter_path[256];
+
 /* Set by the recorder between iterator runs. */
 __u32 iter_mode;
 /*
@@ -214,6 +234,34 @@ struct {
 	__type(value, __u8);
 	__uint(max_entries, 1); /* resized before load to the syscall table */
 } path_args SEC(".maps");
+
+/* -S: syscall number (compat ones from syscall_compat_base) -> 1 if selected. */
+struct {
+	__uint(type, BPF_MAP_TYPE_ARRAY);
+	__type(key, __u32);
+	__type(value, __u8);
+	__uint(max_entries, 1); /* resized before load to the syscall tables */
+} syscall_set SEC(".maps");
+
+/* --errno: error number -> 1 if selected. */
+struct {
+	__uint(type, BPF_MAP_TYPE_ARRAY);
+	__type(key, __u32);
+	__type(value, __u8);
+	__uint(max_entries, 4096);
+} errno_set SEC(".maps");
+
+/*
+ * Preallocated: a lookup measured ~70 ns less a call than in the same map allocated as keys
+ * come (BPF_F_NO_PREALLOC). Its values, one per possible CPU for each entry, are memory paid
+ * at load: the recorder sizes it to the CPUs (record.h).
+ */
+struct {
+	__uint(type, BPF_MAP_TYPE_PERCPU_HASH);
+	__type(key, struct sct_tot_bucket_key);
+	__type(value, struct sct_tot_value);
+	__uint(max_entries, 1); /* resized before load */
+} totals SEC(".maps");
 
 static __always_inline void stat_add(__u64 *counter)
 {
@@ -453,6 +501,136 @@ static __always_inline void syscall_fill(struct sct_ev_syscall *e, struct sct_in
 	e->ret = c->ret;
 }
 
+/* -c: is the current task's name one of filter_comms? */
+static __always_inline bool filter_comm_match(void)
+{
+	char comm[SCT_COMM_LEN];
+	__u64 *a = (__u64 *)comm;
+
+	bpf_get_current_comm(comm, sizeof(comm));
+	for (__u32 i = 0; i < 8; i++) {
+		const volatile __u64 *b = (const volatile __u64 *)filter_comms[i];
+
+		if (i >= filter_ncomms)
+			break;
+		if (a[0] == b[0] && a[1] == b[1])
+			return true;
+	}
+	return false;
+}
+
+/* The filters known at sys_enter: may the call id (compat: an ia32 one) get a SYSCALL event? */
+static __always_inline __u8 filter_enter(long id, __u8 compat)
+{
+	__u32 nr = id;
+	__u8 *sel;
+
+	if (details_off)
+		return 0;
+	if (filter_syscalls) {
+		if (compat)
+			nr += syscall_compat_base;
+		sel = bpf_map_lookup_elem(&syscall_set, &nr);
+		if (!sel || !*sel)
+			return 0;
+	}
+	return !filter_ncomms || filter_comm_match();
+}
+
+/* The filters known at sys_exit, on the call's result and duration. */
+static __always_inline bool filter_exit(long ret, __u64 duration)
+{
+	bool failed = ret < 0 && ret >= -4095;
+	__u32 e = -ret;
+	__u8 *sel;
+
+	if (filter_failed && !failed)
+		return false;
+	if (filter_errnos) {
+		if (!failed)
+			return false;
+		sel = bpf_map_lookup_elem(&errno_set, &e);
+		if (!sel || !*sel)
+			return false;
+	}
+	return duration >= filter_min_ns;
+}
+
+/* Duration d's bucket: exact below 2^(s+1), then 2^s buckets per power of two (s = 9). */
+static __always_inline __u32 hist_bucket(__u64 d)
+{
+	__u64 v = d;
+	__u32 e = 0;
+
+	if (d < (2u << SCT_TOT_HIST_BITS))
+		return d;
+	/* e = floor(log2(d)), without a loop or a count-leading-zeros BPF does not have */
+	if (v >> 32) { v >>= 32; e += 32; }
+	if (v >> 16) { v >>= 16; e += 16; }
+	if (v >> 8) { v >>= 8; e += 8; }
+	if (v >> 4) { v >>= 4; e += 4; }
+	if (v >> 2) { v >>= 2; e += 2; }
+	if (v >> 1)
+		e += 1;
+	return (e - SCT_TOT_HIST_BITS) * (1u << SCT_TOT_HIST_BITS) + (__u32)(d >> (e - SCT_TOT_HIST_BITS));
+}
+
+static __always_inline void stat_totals_full(void)
+{
+	struct sct_stats *s = stats_get();
+
+	if (s)
+		stat_add(&s->totals_full);
+}
+
+/*
+ * The call in in (pid, cgroup of c) counted, ended after duration ns with c->ret; a full map
+ * counts it as not counted. Another program on this CPU cannot come between the lookup and
+ * the increments (sys_exit does not nest with itself), so plain ones are safe on the per-CPU
+ * value.
+ */
+static __always_inline void totals_add(const struct sct_inflight *in, const struct call_end *c,
+				       __u64 duration)
+{
+	static const struct sct_tot_value zero;
+	struct sct_tot_bucket_key k = {};
+	struct sct_tot_value *t;
+	long err;
+
+	k.k.pid = c->pid;
+	k.k.nr = in->nr;
+	k.k.cgroup_id = c->cgroup_id;
+	k.k.abi = in->abi;
+	k.bucket = hist_bucket(duration);
+	t = bpf_map_lookup_elem(&totals, &k);
+	if (!t) {
+		err = bpf_map_update_elem(&totals, &k, &zero, BPF_NOEXIST);
+		if (!err || err == -EEXIST)
+			t = bpf_map_lookup_elem(&totals, &k);
+		if (!t) {
+			stat_totals_full();
+			return;
+		}
+	}
+	t->calls++;
+	t->errors += c->ret < 0 && c->ret >= -4095;
+	t->duration_ns += duration;
+	if (duration > t->max_ns)
+		t->max_ns = duration;
+}
+
+/*
+ * Under totals_on: the call in in, ended as c says at now, counted; returns whether it gets
+ * a SYSCALL event (it passed the filters of sys_enter, and passes those of sys_exit).
+ */
+static __always_inline bool totals_keep(const struct sct_inflight *in, const struct call_end *c, __u64 now)
+{
+	__u64 duration = now - in->enter_ns;
+
+	totals_add(in, c, duration);
+	return in->detail && filter_exit(c->ret, duration);
+}
+
 /*
  * stage (the CPU's, in its cpu_calls or cpu_calls_args value), taken, or NULL. Callers test
  * the value for NULL in a branch of their own: the 6.1 verifier refuses what clang makes of
@@ -597,13 +775,13 @@ static __always_inline void stage_call(struct sct_stage *st, struct sct_inflight
 }
 
 /*
- * The SYSCALL event of the call in in, which has just ended as c says: staged in slot's stage
- * (slot: the CPU's cpu_calls value), or direct.
+ * The SYSCALL event of the call in in, which has just ended as c says at now: staged in
+ * slot's stage (slot: the CPU's cpu_calls value), or direct.
  */
 static __always_inline void syscall_submit(struct sct_inflight *in, const struct call_end *c,
-					   struct sct_cpu_slot *slot)
+					   struct sct_cpu_slot *slot, __u64 now)
 {
-	__u64 now = bpf_ktime_get_ns(), duration = now - in->enter_ns;
+	__u64 duration = now - in->enter_ns;
 	struct sct_stage *st;
 	bool fits;
 
@@ -763,8 +941,11 @@ int BPF_PROG(sys_enter, struct pt_regs *regs, long id)
 	if (!c)
 		return 0;
 	task = cpu_owner_current(&c->o, &c->in, regs);
-	if (c->o.traced)
-		inflight_start(&c->in, id, task_is_compat(task));
+	if (!c->o.traced)
+		return 0;
+	inflight_start(&c->in, id, task_is_compat(task));
+	if (totals_on)
+		c->in.detail = filter_enter(id, c->in.abi);
 	return 0;
 }
 #endif
@@ -793,6 +974,7 @@ int BPF_PROG(sys_exit, struct pt_regs *regs, long ret)
 	struct task_struct *task;
 	struct sct_cpu_call *c;
 	struct call_end ce;
+	__u64 now;
 
 	if (SCT_FLOOR)
 		return 0;
@@ -825,7 +1007,10 @@ int BPF_PROG(sys_exit, struct pt_regs *regs, long ret)
 		in->active = 0;
 		ce = (struct call_end){ task->tgid, task->pid, ret, bpf_get_current_cgroup_id() };
 	}
-	syscall_submit(&call, &ce, slot);
+	now = bpf_ktime_get_ns();
+	if (totals_on && !totals_keep(&call, &ce, now))
+		return 0;
+	syscall_submit(&call, &ce, slot, now);
 	return 0;
 }
 #endif
@@ -1063,6 +1248,8 @@ int BPF_PROG(sys_enter_args, struct pt_regs *regs, long id)
 	path_enter(&ia->ev, id, compat);
 	/* last: the time of entry excludes the path's read, as a plain trace's does */
 	inflight_start(&ia->in, id, compat);
+	if (totals_on)
+		ia->in.detail = filter_enter(id, compat);
 	return 0;
 }
 #endif
@@ -1178,6 +1365,42 @@ static __always_inline void args_submit(struct sct_inflight_args *ia, const stru
 	stage_give(st);
 }
 
+/* -P: does p, len bytes, start with filter_path? */
+static __always_inline bool path_prefix(const char *p, __u32 len)
+{
+	__u32 n = filter_path_len;
+
+	if (len < n)
+		return false;
+	for (__u32 i = 0; i < sizeof(filter_path); i++) {
+		if (i >= n)
+			break;
+		if (p[i] != filter_path[i])
+			return false;
+	}
+	return true;
+}
+
+/* -P: has the call in ev a path (read again now if it could not be at entry) with the prefix? */
+static __always_inline bool filter_path_match(struct sct_ev_syscall_path *ev)
+{
+	if (ev->a.sc.type != SCT_EV_SYSCALL_PATH)
+		return false;
+	path_exit(ev);
+	if ((ev->path_flags & SCT_EV_PATH_CAPTURED) && path_prefix(ev->path, ev->path_len))
+		return true;
+	return (ev->path2_flags & SCT_EV_PATH_CAPTURED) && path_prefix(path2_at(ev), ev->path2_len);
+}
+
+/* --args under totals_on: the call in ia counted; whether it gets its event. */
+static __always_inline bool args_keep(struct sct_inflight_args *ia, const struct call_end *c)
+{
+	if (totals_keep(&ia->in, c, bpf_ktime_get_ns()) && (!filter_path_len || filter_path_match(&ia->ev)))
+		return true;
+	ia->in.active = 0;
+	return false;
+}
+
 #if SCT_HAS_ARGS
 SEC("tp_btf/sys_exit")
 int BPF_PROG(sys_exit_args, struct pt_regs *regs, long ret)
@@ -1195,7 +1418,8 @@ int BPF_PROG(sys_exit_args, struct pt_regs *regs, long ret)
 		if (s->ia.in.active) {
 			struct call_end c = { s->o.pid, s->o.tid, ret, cpu_owner_cgroup(&s->o) };
 
-			args_submit(&s->ia, &c, slot);
+			if (!totals_on || args_keep(&s->ia, &c))
+				args_submit(&s->ia, &c, slot);
 		}
 		return 0;
 	}
@@ -1209,7 +1433,8 @@ int BPF_PROG(sys_exit_args, struct pt_regs *regs, long ret)
 	if (ia->in.active) {
 		struct call_end c = { task->tgid, task->pid, ret, bpf_get_current_cgroup_id() };
 
-		args_submit(ia, &c, slot);
+		if (!totals_on || args_keep(ia, &c))
+			args_submit(ia, &c, slot);
 	}
 	return 0;
 }
@@ -1234,6 +1459,8 @@ int BPF_PROG(sys_enter_hash, struct pt_regs *regs, long id)
 		return 0;
 	task_describe_hash(in, task);
 	inflight_start(in, id, task_is_compat_read(task));
+	if (totals_on)
+		in->detail = filter_enter(id, in->abi);
 	return 0;
 }
 #endif
@@ -1257,8 +1484,13 @@ int BPF_PROG(sys_exit_hash, struct pt_regs *regs, long ret)
 	in = bpf_map_lookup_elem(&inflight_hash, &tid);
 	if (in && in->active) {
 		struct call_end c = { pid_tgid >> 32, tid, ret, bpf_get_current_cgroup_id() };
+		__u64 now = bpf_ktime_get_ns();
 
-		syscall_submit(in, &c, slot);
+		if (totals_on && !totals_keep(in, &c, now)) {
+			in->active = 0;
+			return 0;
+		}
+		syscall_submit(in, &c, slot, now);
 	}
 	return 0;
 }

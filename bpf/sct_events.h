@@ -172,7 +172,40 @@ struct sct_inflight {
 	 * task storage this lives in the described map, apart from the call parked here.
 	 */
 	__u8 described;
-	__u8 pad;
+	/*
+	 * Under a filter: the call passed the filters known at sys_enter (syscall, comm) and
+	 * may get a SYSCALL record; 0, it is only counted in the totals.
+	 */
+	__u8 detail;
+};
+
+/*
+ * Under a filter or --summary-only, every call of the targets is counted per process, cgroup,
+ * syscall, ABI and duration bucket in the per-CPU hash map totals: one lookup a call, and a
+ * key's sums are those of its buckets. The counts only grow; the recorder writes what they
+ * grew by since its last read (TOTALS records) and deletes a dead process's keys.
+ */
+#define SCT_TOT_HIST_BITS 9 /* the format's sub-bucket bits of the TOTALS it writes */
+struct sct_tot_key {
+	__u32 pid;
+	__u32 nr;
+	__u64 cgroup_id;
+	__u8 abi;
+	__u8 pad[7];
+};
+
+/* totals' key: a key and one bucket of its histogram */
+struct sct_tot_bucket_key {
+	struct sct_tot_key k;
+	__u32 bucket;      /* the format's histogram bucket with SCT_TOT_HIST_BITS sub-bucket bits */
+	__u32 pad;
+};
+
+struct sct_tot_value {
+	__u64 calls;
+	__u64 errors;      /* returned -4095 .. -1 */
+	__u64 duration_ns; /* their sum */
+	__u64 max_ns;      /* the largest since the key was made: within its bucket */
 };
 
 /*
@@ -271,6 +304,7 @@ struct sct_stats {
 	__u64 inflight_full; /* syscalls not recorded: no task storage */
 	__u64 targets_full;  /* tasks not traced: targets map insert failed */
 	__u64 stage_busy;    /* SYSCALL events not staged, written directly: the stage was taken */
+	__u64 totals_full;   /* calls not counted in the totals: a totals map was full */
 };
 
 /* The task iterator writes one of these per task it reports (see sct_iter_mode). */
@@ -348,7 +382,11 @@ SCT_ABI_ASSERT_AT(sct_cpu_call_args, ia, 48);
 SCT_ABI_ASSERT_AT(sct_cpu_slot, stage, 64);
 _Static_assert(sizeof(struct sct_cpu_slot) == 96 + 24 * SCT_STAGE_LEN, "sct_cpu_slot");
 _Static_assert(sizeof(struct sct_stage_mark) == 64, "sct_stage_mark");
-_Static_assert(sizeof(struct sct_stats) == 32, "sct_stats");
+_Static_assert(sizeof(struct sct_stats) == 40, "sct_stats");
+_Static_assert(sizeof(struct sct_tot_key) == 24, "sct_tot_key");
+_Static_assert(sizeof(struct sct_tot_value) == 32, "sct_tot_value");
+_Static_assert(sizeof(struct sct_tot_bucket_key) == 32, "sct_tot_bucket_key");
+SCT_ABI_ASSERT_AT(sct_tot_key, cgroup_id, 8);
 _Static_assert(sizeof(struct sct_iter_task) == 112, "sct_iter_task");
 SCT_ABI_ASSERT_AT(sct_iter_task, path_len, 44);
 SCT_ABI_ASSERT_AT(sct_iter_task, path2_len, 46);

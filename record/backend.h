@@ -16,6 +16,8 @@
  *   poll           the loop: wait up to timeout_ms, read what the kernel made into records
  *   check          the loop: the kernel's loss counters into LOST/WARNING records
  *   sweep          the loop, once a second without records: drop targets that are gone
+ *   totals         under a filter, each flush interval and after drain: the kernel's
+ *                  totals into the recorder's (NULL: the backend counts in the recorder)
  *   tracing        the loop: whether any target is left (thread targets)
  *   drain          at stop: detach, then every event still held into records
  *   destroy        always, once new_report has run (accepts a state never attached)
@@ -48,6 +50,7 @@ struct record_backend {
 	int (*poll)(void *state, int timeout_ms);
 	int (*check)(void *state, uint64_t now_ns);
 	void (*sweep)(void *state);
+	int (*totals)(void *state);
 	bool (*tracing)(void *state);
 	int (*drain)(void *state);
 	void (*destroy)(void *state);

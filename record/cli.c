@@ -43,7 +43,7 @@ static const char usage_line[] =
 	"       sct-record [options] -- CMD [ARGS...]\n";
 
 /* After the line that says what is wrong: one line, as the other sct tools do. */
-static void usage_short(void)
+void cli_usage_short(void)
 {
 	fputs("Usage: sct-record [OPTIONS] (-p PID | -t TID | -G CGROUP | -a) [-- CMD [ARGS...]]  "
 	      "(sct-record --help for more)\n", stderr);
@@ -109,6 +109,27 @@ static void usage_full(void)
 	       "      --args-max BYTES     bytes of a path kept, 1 to 4096 (default: %u); a\n"
 	       "                           longer one is cut and flagged\n"
 	       "\n"
+	       "Filters: which calls get a SYSCALL record (every one given must match); every\n"
+	       "call of the targets is still counted, per process, cgroup and syscall, in TOTALS\n"
+	       "records (calls, errors, durations, latency histogram) each --flush-interval:\n"
+	       "  -S, --syscall LIST       syscalls by name, number or strace class (%%file\n"
+	       "                           %%process %%net %%network %%signal %%ipc %%desc %%memory\n"
+	       "                           %%creds %%stat %%lstat %%fstat %%statfs %%fstatfs %%clock\n"
+	       "                           %%pure); !NAME leaves one out (only !s: all but those)\n"
+	       "      --failed             calls that returned an error\n"
+	       "      --errno LIST         calls that failed with these errors (ENOENT,EACCES)\n"
+	       "      --min-duration D     calls that took D or longer (500us, 2ms, 1s)\n"
+	       "  -c, --comm NAME[,...]    calls of tasks of these names (at most 8)\n"
+	       "  -P, --path PREFIX        with --args: calls with a path that starts with PREFIX\n"
+	       "      --summary-only       no SYSCALL records at all: the totals and the\n"
+	       "                           lifecycle only (for weeks, with rotation)\n"
+	       "      --totals-keys N      room for N (process, cgroup, syscall, duration bucket)\n"
+	       "                           keys in the bpf backend's totals, allocated at start\n"
+	       "                           (default: 65536, fewer above 16 CPUs); a call that\n"
+	       "                           finds no room is counted in a WARNING\n"
+	       "  The bpf backend filters in the kernel and counts every call; perf filters -S\n"
+	       "  in the kernel, so its totals cover the -S syscalls only.\n"
+	       "\n"
 	       "Long-running capture (-o FILE names the files: rec.sct gives rec.000001.sct, ...):\n"
 	       "      --rotate-size SIZE   go on in the next numbered file once this one holds SIZE\n"
 	       "                           bytes (K/M/G, at least 64K); each file is complete alone\n"
@@ -148,7 +169,9 @@ static void usage_full(void)
 	       "  sct-record -a --rotate-size 256M --rotate-count 8 -o /var/log/sct/host.sct\n"
 	       "                                           host-wide for days, at most 8 files\n"
 	       "  sct-record -a --snapshot 64M -o incident.sct   then: kill -USR2 PID\n"
-	       "  sct-record --args -o c.sct -- cat /etc/hostname   with arguments and paths\n",
+	       "  sct-record --args -o c.sct -- cat /etc/hostname   with arguments and paths\n"
+	       "  sct-record -a -S %%file --failed -o f.sct   failed file calls; totals of all\n"
+	       "  sct-record -a --summary-only --rotate-size 64M -o /var/log/sct/sum.sct\n",
 	       usage_line, host_default_max_tasks(), DEFAULT_ARGS_MAX);
 }
 
@@ -220,7 +243,7 @@ static int parse_size(const char *s, uint64_t max, uint64_t *out)
 static int bad_id(const char *what, const char *item, size_t len)
 {
 	fprintf(stderr, "sct-record: invalid %s: '%.*s'\n", what, (int)len, item);
-	usage_short();
+	cli_usage_short();
 	return -EINVAL;
 }
 
@@ -296,6 +319,7 @@ void env_free(struct env *env)
 	free(env->pids);
 	free(env->tids);
 	free(env->user_name);
+	filter_free(&env->filter);
 	env->pids = env->tids = NULL;
 	env->user_name = NULL;
 }
@@ -365,6 +389,14 @@ static const struct option long_opts[] = {
 	{ "event", required_argument, NULL, 'e' },
 	{ "args", no_argument, NULL, OPT_ARGS },
 	{ "args-max", required_argument, NULL, OPT_ARGS_MAX },
+	{ "syscall", required_argument, NULL, FILTER_OPT_SYSCALL },
+	{ "failed", no_argument, NULL, FILTER_OPT_FAILED },
+	{ "errno", required_argument, NULL, FILTER_OPT_ERRNO },
+	{ "min-duration", required_argument, NULL, FILTER_OPT_MIN_DURATION },
+	{ "comm", required_argument, NULL, FILTER_OPT_COMM },
+	{ "path", required_argument, NULL, FILTER_OPT_PATH },
+	{ "summary-only", no_argument, NULL, FILTER_OPT_SUMMARY_ONLY },
+	{ "totals-keys", required_argument, NULL, FILTER_OPT_TOTALS_KEYS },
 	{ "help", no_argument, NULL, 'h' },
 	{ "version", no_argument, NULL, 'V' },
 	{ 0 },
@@ -373,7 +405,7 @@ static const struct option long_opts[] = {
 static int bad_value(const char *what, const char *arg, const char *why)
 {
 	fprintf(stderr, "sct-record: invalid %s: '%s'%s%s\n", what, arg, why ? ": " : "", why ? why : "");
-	usage_short();
+	cli_usage_short();
 	return -EINVAL;
 }
 
@@ -557,15 +589,24 @@ static int cli_option(struct env *env, int opt, const char *arg)
 		env->args_max = v;
 		env->args_max_set = true;
 		return 0;
+	case FILTER_OPT_SYSCALL:
+	case FILTER_OPT_FAILED:
+	case FILTER_OPT_ERRNO:
+	case FILTER_OPT_MIN_DURATION:
+	case FILTER_OPT_COMM:
+	case FILTER_OPT_PATH:
+	case FILTER_OPT_SUMMARY_ONLY:
+	case FILTER_OPT_TOTALS_KEYS:
+		return filter_option(&env->filter, opt, arg);
 	}
-	usage_short();
+	cli_usage_short();
 	return -EINVAL;
 }
 
 static int cli_conflict(const char *what)
 {
 	fprintf(stderr, "sct-record: %s\n", what);
-	usage_short();
+	cli_usage_short();
 	return -EINVAL;
 }
 
@@ -586,28 +627,28 @@ static int cli_check(struct env *env)
 
 	if (kinds > 1) {
 		fprintf(stderr, "sct-record: -p/-t, -G and -a cannot be combined\n");
-		usage_short();
+		cli_usage_short();
 		return -EINVAL;
 	}
 	if (!kinds && !env->cmd && !env->probe) {
 		fprintf(stderr, "sct-record: no target: give -p, -t, -G, -a or a command after --\n");
-		usage_short();
+		cli_usage_short();
 		return -EINVAL;
 	}
 	if (env->args_max_set && !env->args) {
 		fprintf(stderr, "sct-record: --args-max needs --args\n");
-		usage_short();
+		cli_usage_short();
 		return -EINVAL;
 	}
 	if ((env->user_set || env->keep_command) && !env->cmd) {
 		fprintf(stderr, "sct-record: %s applies to a command after --\n",
 			env->user_set ? "-u" : "--keep-command");
-		usage_short();
+		cli_usage_short();
 		return -EINVAL;
 	}
 	if (!env->max_tasks)
 		env->max_tasks = host_default_max_tasks();
-	return cli_check_long_run(env);
+	return filter_check(&env->filter, env->args) ?: cli_check_long_run(env);
 }
 
 static int cli_options(struct env *env, int argc, char **argv)
@@ -615,7 +656,7 @@ static int cli_options(struct env *env, int argc, char **argv)
 	int opt, err;
 
 	/* '+': stop at the first non-option, so CMD's own options are left alone. */
-	while ((opt = getopt_long(argc, argv, "+p:t:G:ao:fu:d:e:qhV", long_opts, NULL)) != -1) {
+	while ((opt = getopt_long(argc, argv, "+p:t:G:ao:fu:d:e:qS:c:P:hV", long_opts, NULL)) != -1) {
 		if (opt == 'h') {
 			usage_full();
 			return CLI_EXIT;
@@ -650,7 +691,7 @@ int cli_parse(struct env *env, int argc, char **argv)
 		if (strcmp(argv[optind - 1], "--")) {
 			fprintf(stderr, "sct-record: unexpected argument '%s' (a command goes after --)\n",
 				argv[optind]);
-			usage_short();
+			cli_usage_short();
 			return -EINVAL;
 		}
 		env->cmd = &argv[optind];

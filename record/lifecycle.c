@@ -167,6 +167,15 @@ static int session_open_report(struct recorder *r)
 	struct sct_writer_opts opts = { .flush_interval_ns = session_writer_interval(r) };
 
 	r->host.info.backend = r->backend->name;
+	if (r->env->filter.on) {
+		const struct record_filter *f = &r->env->filter;
+
+		r->host.filter.text = f->text;
+		r->host.filter.details = f->summary_only ? "none" : "filtered";
+		/* perf's tracepoint filter drops the other syscalls before the recorder sees them */
+		r->host.filter.totals = f->syscalls_arg && !strcmp(r->backend->name, "perf") ? "syscalls" : "all";
+		r->host.info.filter = &r->host.filter;
+	}
 	if (r->backend->samples || r->env->nevents)
 		r->host.info.sample_cgroup = r->sample_cgroup ? "kernel" : "recorder";
 	return rotate_open_report(r, &opts, session_file_start, r);
@@ -210,6 +219,7 @@ static int session_start_report(struct recorder *r)
 	r->status_ns = r->start_ns;
 	r->status_tty = !r->env->quiet && isatty(STDERR_FILENO);
 	r->sweep_ns = r->start_ns;
+	r->totals.since_ns = r->start_ns;
 	err = r->backend->start_report(r->state, &not_fit, ready, sizeof(ready));
 	if (err)
 		return err;
@@ -247,6 +257,27 @@ static void session_sweep(struct recorder *r, uint64_t now_ns)
 	r->sweep_records = records;
 }
 
+/*
+ * Under a filter or --summary-only: the totals of the interval as TOTALS records, once each
+ * --flush-interval, and at stop (final) after the drain.
+ */
+static int session_totals(struct recorder *r, uint64_t now_ns, bool final)
+{
+	int err = 0;
+
+	if (!r->env->filter.on || (!final && now_ns - r->totals.since_ns < r->env->flush_interval_ns))
+		return 0;
+	if (r->backend->totals)
+		err = r->backend->totals(r->state);
+	if (!err)
+		err = totals_write(r, &r->totals, now_ns);
+	if (!err && r->totals.full > r->totals_full_said) {
+		err = stats_totals_full(r, r->totals.full - r->totals_full_said);
+		r->totals_full_said = r->totals.full;
+	}
+	return err;
+}
+
 static int session_loop(struct recorder *r)
 {
 	uint64_t now_ns;
@@ -260,6 +291,8 @@ static int session_loop(struct recorder *r)
 		err = sct_writer_flush_if_due(r->writer, now_ns);
 		if (!err)
 			err = r->backend->check(r->state, now_ns);
+		if (!err)
+			err = session_totals(r, now_ns, false);
 		if (!err)
 			err = rotate_tick_report(r, now_ns);
 		if (err)
@@ -298,6 +331,7 @@ static void session_destroy(struct recorder *r)
 		r->backend->destroy(r->state);
 	r->state = NULL;
 	rotate_free(r);
+	totals_free(&r->totals);
 	cgroups_free(r->cgroups);
 	targets_free(&r->targets);
 	r->cgroups = NULL;
@@ -320,6 +354,7 @@ static int session_record(struct recorder *r)
 	int err;
 
 	command_init(&r->cmd);
+	totals_init(&r->totals, RECORD_TOTALS_KEYS, 0);
 	r->mode = r->env->all ? SCT_MODE_ALL : r->env->cgroup ? SCT_MODE_CGROUP : SCT_MODE_TARGETS;
 	r->poll_ms = session_poll_ms(r->env);
 	host_info_fill(&r->host, r->env);
@@ -350,6 +385,8 @@ static int session_record(struct recorder *r)
 	command_stop(&r->cmd, r->env);
 	if (!err)
 		err = r->backend->drain(r->state);
+	if (!err)
+		err = session_totals(r, clock_now_ns(), true);
 	err = session_close_report(r, err);
 	session_destroy(r);
 	r->cmd_status = command_finish_report(&r->cmd, r->env);

@@ -40,6 +40,51 @@ enum record_backend_id {
 };
 #undef RECORD_BACKEND_ID
 
+/* filter.c: the detail filter and --summary-only (sct-record(8), "Filters and totals"). */
+#define FILTER_COMMS 8          /* -c names, compared in BPF one by one */
+#define FILTER_PATH_MAX 255     /* -P bytes, compared in BPF byte by byte */
+#define FILTER_ERRNO_MAX 4096   /* error returns are -4095 .. -1 */
+struct record_filter {
+	bool on;                    /* a detail filter or --summary-only: totals are counted */
+	const char *syscalls_arg;   /* -S as given; NULL: every syscall */
+	uint8_t *syscalls;          /* -S: 1 per selected syscall, native numbers then compat ones */
+	uint32_t nsyscalls;         /* entries of syscalls */
+	uint32_t compat_base;       /* where syscalls' compat numbers start */
+	bool failed;                /* --failed */
+	const char *errno_arg;      /* --errno as given */
+	uint8_t errnos[FILTER_ERRNO_MAX]; /* --errno: 1 per selected error number */
+	const char *min_duration_arg;
+	uint64_t min_duration_ns;   /* --min-duration */
+	const char *comm_arg;
+	char comms[FILTER_COMMS][SCT_COMM_LEN]; /* -c, NUL-padded */
+	uint32_t ncomms;
+	const char *path;           /* -P: a captured path starts with it */
+	bool summary_only;          /* --summary-only: no SYSCALL records */
+	uint32_t totals_keys;       /* --totals-keys; 0: record_totals_keys()'s default */
+	char text[1024];            /* the HEADER's "text" */
+};
+
+/*
+ * Keys of the totals: (pid, cgroup, syscall, abi, duration bucket) in the BPF map, (pid,
+ * cgroup, syscall, abi) of one flush interval in the recorder. A call that finds no room is
+ * not counted, and a WARNING says how many. The BPF map is preallocated with a 32-byte value
+ * per possible CPU for each key, at load (~1.5 us of the recorder's system time a key here,
+ * half of it at exit): by default 65536 keys, fewer above 16 CPUs (RECORD_TOTALS_BYTES of
+ * values at most: 4096 keys with 256); --totals-keys sets it.
+ */
+#define RECORD_TOTALS_KEYS 65536
+#define RECORD_TOTALS_MAX_KEYS (1u << 22)
+#define RECORD_TOTALS_BYTES (32u << 20)
+/* The BPF map's keys for ncpus possible CPUs: --totals-keys, else the default. */
+static inline uint32_t record_totals_keys(uint32_t asked, int ncpus)
+{
+	uint64_t n = RECORD_TOTALS_BYTES / (32ull * (ncpus > 0 ? (uint64_t)ncpus : 1));
+
+	if (asked)
+		return asked;
+	return n < RECORD_TOTALS_KEYS ? (uint32_t)n : RECORD_TOTALS_KEYS;
+}
+
 /* Every command-line setting, with its default from env_init(). */
 struct env {
 	uint32_t *pids;          /* -p */
@@ -73,6 +118,7 @@ struct env {
 	bool args;               /* --args: SYSCALL records carry arguments and paths */
 	uint32_t args_max;       /* --args-max: bytes of a path kept */
 	bool args_max_set;
+	struct record_filter filter; /* -S, --failed, --errno, --min-duration, -c, -P, --summary-only */
 	int argc;                /* the command line, for the HEADER */
 	char **argv;
 };
@@ -83,6 +129,29 @@ void env_init(struct env *env);
 void env_free(struct env *env);
 /* Parse argv into env; prints its own message on error (returns -EINVAL). */
 int cli_parse(struct env *env, int argc, char **argv);
+
+/* The one line after a usage error's message. */
+void cli_usage_short(void);
+
+/* filter.c: the options cli.c hands over, by getopt value. */
+enum {
+	FILTER_OPT_SYSCALL = 'S', FILTER_OPT_COMM = 'c', FILTER_OPT_PATH = 'P',
+	FILTER_OPT_FAILED = 512, FILTER_OPT_ERRNO, FILTER_OPT_MIN_DURATION, FILTER_OPT_SUMMARY_ONLY,
+	FILTER_OPT_TOTALS_KEYS,
+};
+/* One filter option into f; prints its own usage error (-EINVAL). */
+int filter_option(struct record_filter *f, int opt, const char *arg);
+/* After every option: combinations, f->on, the HEADER's text; prints its own usage error. */
+int filter_check(struct record_filter *f, bool args);
+void filter_free(struct record_filter *f);
+/* Whether a detail filter (not --summary-only) was given. */
+bool filter_details(const struct record_filter *f);
+/* The parts of the detail filter, each true when that option was not given. */
+bool filter_syscall(const struct record_filter *f, uint32_t nr, uint8_t abi);
+bool filter_comm(const struct record_filter *f, const char *comm);
+bool filter_result(const struct record_filter *f, int64_t ret, uint64_t duration_ns);
+/* Whether a call in flight at stop gets its unfinished SYSCALL record. */
+bool filter_unfinished(const struct record_filter *f, uint32_t nr, uint8_t abi, uint64_t duration_ns);
 
 /* Host limits read from /proc for defaults. */
 uint32_t host_default_max_tasks(void);
@@ -131,6 +200,8 @@ struct recorder {
 	bool targets_full_said;     /* the stderr line for a runtime overflow was printed */
 	uint64_t sweep_ns;          /* last session_sweep() */
 	uint64_t sweep_records;     /* records written at that time */
+	struct totals totals;       /* under a filter or --summary-only: the interval's */
+	uint64_t totals_full_said;  /* calls not counted, already in WARNING records */
 };
 
 /* lifecycle.c: the recording, start to end, over the backend picked. */

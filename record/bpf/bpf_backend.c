@@ -50,6 +50,45 @@ static int bpf_new_report(struct recorder *r, const struct probes *p, void **sta
 	return 0;
 }
 
+/*
+ * The filter's settings of the BPF programs. The totals map: a key per process, cgroup,
+ * syscall and duration bucket; an unfiltered recording makes it one entry.
+ */
+static void bpf_filter_settings(const struct record_filter *f, int ncpus, struct load_settings *s)
+{
+	s->max_totals = f->on ? record_totals_keys(f->totals_keys, ncpus) : 1;
+	s->nsyscall_set = f->syscalls_arg ? f->nsyscalls : 1;
+	if (!f->on)
+		return;
+	s->totals_on = true;
+	s->details_off = f->summary_only;
+	s->filter_syscalls = f->syscalls_arg;
+	s->syscall_compat_base = f->compat_base;
+	s->filter_failed = f->failed;
+	s->filter_errnos = f->errno_arg;
+	s->filter_min_ns = f->min_duration_ns;
+	s->filter_ncomms = f->ncomms;
+	memcpy(s->filter_comms, f->comms, sizeof(s->filter_comms));
+	if (f->path) {
+		s->filter_path_len = strlen(f->path);
+		memcpy(s->filter_path, f->path, s->filter_path_len);
+	}
+}
+
+/* The filter's sets into their maps, before attach. */
+static int bpf_filter_sets(const struct record_filter *f, const struct load_handles *h)
+{
+	__u8 one = 1;
+
+	for (__u32 nr = 0; f->syscalls_arg && nr < f->nsyscalls; nr++)
+		if (f->syscalls[nr] && bpf_map_update_elem(h->syscall_set_fd, &nr, &one, BPF_ANY))
+			return -errno;
+	for (__u32 e = 0; f->errno_arg && e < FILTER_ERRNO_MAX; e++)
+		if (f->errnos[e] && bpf_map_update_elem(h->errno_set_fd, &e, &one, BPF_ANY))
+			return -errno;
+	return 0;
+}
+
 /* --args: which argument of each syscall is a path, for the BPF programs. */
 static int bpf_path_args(struct recorder *r, int fd)
 {
@@ -71,6 +110,7 @@ static void bpf_handles(struct bpf_state *b, const struct load_handles *h)
 	b->stage_prog_fd = h->stage_prog_fd;
 	b->cpu_calls_fd = h->cpu_calls_fd;
 	b->cpu_calls_args_fd = h->cpu_calls_args_fd;
+	b->totals_fd = h->totals_fd;
 	b->iter_mode = h->iter_mode;
 	b->snapshot_done = h->snapshot_done;
 }
@@ -114,6 +154,14 @@ static int bpf_load_report(struct bpf_state *b)
 		fprintf(stderr, "sct-record: cannot count the possible CPUs: %s\n", strerror(-err));
 		return err;
 	}
+	bpf_filter_settings(&env->filter, ncpus, &s);
+	if (env->filter.on) {
+		err = bpf_totals_init(&b->totals, s.max_totals);
+		if (err) {
+			fprintf(stderr, "sct-record: out of memory\n");
+			return err;
+		}
+	}
 	/* Every failure below gets one message of ours; libbpf's own lines would only repeat it. */
 	libbpf_set_print(NULL);
 	err = b->loader->load(&b->skel, &s, &h);
@@ -125,6 +173,11 @@ static int bpf_load_report(struct bpf_state *b)
 		return err;
 	}
 	bpf_handles(b, &h);
+	err = bpf_filter_sets(&env->filter, &h);
+	if (err) {
+		fprintf(stderr, "sct-record: cannot fill the filter's maps: %s\n", strerror(-err));
+		return err;
+	}
 	if (env->args) {
 		err = bpf_path_args(r, h.path_args_fd);
 		if (err) {
@@ -265,6 +318,7 @@ static int bpf_counters(struct bpf_state *b, struct sct_stats *sum)
 		sum->inflight_full += per[i].inflight_full;
 		sum->targets_full += per[i].targets_full;
 		sum->stage_busy += per[i].stage_busy;
+		sum->totals_full += per[i].totals_full;
 	}
 out:
 	free(per);
@@ -277,6 +331,16 @@ static int bpf_check(void *state, uint64_t now_ns)
 	int err = bpf_counters(state, &counters);
 
 	return err ? err : stats_check(((struct bpf_state *)state)->r, &counters, now_ns);
+}
+
+static int bpf_totals(void *state)
+{
+	struct bpf_state *b = state;
+	int err = bpf_totals_read(&b->totals, &b->r->totals, b->totals_fd);
+
+	if (err)
+		fprintf(stderr, "sct-record: cannot read the totals map: %s\n", strerror(-err));
+	return err;
 }
 
 static void bpf_sweep(void *state)
@@ -319,6 +383,7 @@ static void bpf_destroy(void *state)
 	perf_sampler_free(b->sampler);
 	ringbuf_close(&b->rb);
 	stage_marks_close(&b->marks);
+	bpf_totals_free(&b->totals);
 	if (b->skel) {
 		b->loader->detach(b->skel);
 		b->loader->destroy(b->skel);
@@ -337,6 +402,7 @@ const struct record_backend bpf_backend = {
 	.poll = bpf_poll,
 	.check = bpf_check,
 	.sweep = bpf_sweep,
+	.totals = bpf_totals,
 	.tracing = bpf_tracing,
 	.drain = bpf_drain,
 	.destroy = bpf_destroy,

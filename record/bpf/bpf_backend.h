@@ -61,6 +61,19 @@ int stage_flush_old(const struct stage_marks *sm, int prog_fd, uint64_t now_ns, 
 int stage_flush_all(int prog_fd);
 
 
+/* bpf_totals.c: the kernel's totals map into the interval's totals (output/totals.c). */
+struct bpf_totals {
+	struct keytab prev;       /* struct sct_tot_bucket_key -> its sums at the last read */
+	int ncpus;
+	struct sct_tot_value *vals; /* one per-CPU value of the map */
+	struct sct_tot_bucket_key *del; /* keys of dead processes, deleted after a walk */
+	size_t ndel, capdel;
+};
+int bpf_totals_init(struct bpf_totals *t, uint32_t max_keys);
+void bpf_totals_free(struct bpf_totals *t);
+/* What the map grew by since the last read, into tot; dead processes' keys deleted. */
+int bpf_totals_read(struct bpf_totals *t, struct totals *tot, int totals_fd);
+
 struct loader;
 struct perf_backend;
 
@@ -83,6 +96,8 @@ struct bpf_state {
 	struct ringbuf rb;
 	struct perf_backend *sampler; /* -e: the perf events of the tracepoints */
 	uint64_t not_fit;           /* live targets the map had no room for at start */
+	int totals_fd;              /* the filter's totals map */
+	struct bpf_totals totals;   /* under a filter or --summary-only */
 };
 
 /* snapshot.c: the task iterator: TASK records at start, unfinished syscalls at stop. */

@@ -58,6 +58,13 @@ static int event_exit(struct recorder *r, const struct sct_ev_exit *e)
 	rec.exit.exit_code = e->exit_code;
 	rec.exit.signal = e->signal;
 	rec.exit.group_dead = e->group_dead;
+	/* its totals keys go after the next read */
+	if (e->group_dead && r->env->filter.on) {
+		int err = totals_note_dead(&r->totals, e->pid);
+
+		if (err)
+			return err;
+	}
 	return sct_writer_append(r->writer, &rec);
 }
 

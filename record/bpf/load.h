@@ -12,6 +12,7 @@
 #define SCT_RECORD_LOAD_H
 
 #include <stdbool.h>
+#include <string.h>
 #include <linux/types.h>
 
 /* What both skeletons set before load. */
@@ -34,6 +35,20 @@ struct load_settings {
 	__u32 args_max;
 	__u32 npath_args;         /* entries of path_args: both syscall tables' numbers */
 	__u32 compat_path_base;   /* where path_args' compat numbers start */
+	/* Filters and totals: the rodata of the same names in bpf/sct.bpf.c */
+	bool totals_on;
+	bool details_off;
+	bool filter_syscalls;
+	__u32 syscall_compat_base;
+	__u32 nsyscall_set;       /* entries of syscall_set */
+	bool filter_failed;
+	bool filter_errnos;
+	__u64 filter_min_ns;
+	__u32 filter_ncomms;
+	char filter_comms[8][16];
+	__u32 filter_path_len;
+	char filter_path[256];
+	__u32 max_totals;         /* entries of totals */
 };
 
 /* What the recorder uses of the loaded skeleton. */
@@ -45,6 +60,8 @@ struct load_handles {
 	int path_args_fd;         /* filled by the recorder before attach under --args */
 	int cpu_calls_fd;         /* the calls in flight on each CPU, read at stop */
 	int cpu_calls_args_fd;    /* the same under --args */
+	int syscall_set_fd, errno_set_fd; /* the filter's sets, filled before attach */
+	int totals_fd;            /* read by the recorder every flush interval */
 	__u32 *iter_mode;         /* the iterator's switch, in the mapped .bss */
 	bool *snapshot_done;      /* set once the first TASK snapshot is written, in the .bss */
 	__u64 *ntargets;          /* entries in the targets map, in the mapped .bss */
@@ -83,6 +100,17 @@ extern const struct loader load_light, load_light_args, load_skel;
 		(ro)->args_on = (s)->args;                      \
 		(ro)->args_max = (s)->args_max;                 \
 		(ro)->compat_path_base = (s)->compat_path_base; \
+		(ro)->totals_on = (s)->totals_on;               \
+		(ro)->details_off = (s)->details_off;           \
+		(ro)->filter_syscalls = (s)->filter_syscalls;   \
+		(ro)->syscall_compat_base = (s)->syscall_compat_base; \
+		(ro)->filter_failed = (s)->filter_failed;       \
+		(ro)->filter_errnos = (s)->filter_errnos;       \
+		(ro)->filter_min_ns = (s)->filter_min_ns;       \
+		(ro)->filter_ncomms = (s)->filter_ncomms;       \
+		memcpy((void *)(ro)->filter_comms, (s)->filter_comms, sizeof((s)->filter_comms)); \
+		(ro)->filter_path_len = (s)->filter_path_len;   \
+		memcpy((void *)(ro)->filter_path, (s)->filter_path, sizeof((s)->filter_path)); \
 	} while (0)
 
 #endif

@@ -38,6 +38,8 @@ static int light_load(void **out, const struct load_settings *s, struct load_han
 	skel->maps.path_args.max_entries = s->npath_args;
 	skel->maps.stage_marks.max_entries = s->ncpus;
 	skel->maps.forked.max_entries = s->max_forked;
+	skel->maps.syscall_set.max_entries = s->nsyscall_set;
+	skel->maps.totals.max_entries = s->max_totals;
 	err = sct_lskel__load(skel);
 	if (err)
 		return err;
@@ -50,6 +52,9 @@ static int light_load(void **out, const struct load_settings *s, struct load_han
 	h->stage_marks_fd = skel->maps.stage_marks.map_fd;
 	h->cpu_calls_fd = skel->maps.cpu_calls.map_fd;
 	h->cpu_calls_args_fd = skel->maps.cpu_calls_args.map_fd;
+	h->syscall_set_fd = skel->maps.syscall_set.map_fd;
+	h->errno_set_fd = skel->maps.errno_set.map_fd;
+	h->totals_fd = skel->maps.totals.map_fd;
 	h->iter_mode = &skel->bss->iter_mode;
 	h->snapshot_done = &skel->bss->snapshot_done;
 	h->ntargets = &skel->bss->ntargets;

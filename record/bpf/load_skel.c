@@ -36,6 +36,10 @@ static int skel_load(void **out, const struct load_settings *s, struct load_hand
 	if (!err)
 		err = bpf_map__set_max_entries(skel->maps.forked, s->max_forked);
 	if (!err)
+		err = bpf_map__set_max_entries(skel->maps.syscall_set, s->nsyscall_set);
+	if (!err)
+		err = bpf_map__set_max_entries(skel->maps.totals, s->max_totals);
+	if (!err)
 		err = bpf_map__set_autocreate(hash ? skel->maps.inflight : skel->maps.inflight_hash,
 					      false);
 	if (!err && hash)
@@ -75,6 +79,9 @@ static int skel_load(void **out, const struct load_settings *s, struct load_hand
 	h->stage_marks_fd = bpf_map__fd(skel->maps.stage_marks);
 	h->cpu_calls_fd = bpf_map__fd(skel->maps.cpu_calls);
 	h->cpu_calls_args_fd = bpf_map__fd(skel->maps.cpu_calls_args);
+	h->syscall_set_fd = bpf_map__fd(skel->maps.syscall_set);
+	h->errno_set_fd = bpf_map__fd(skel->maps.errno_set);
+	h->totals_fd = bpf_map__fd(skel->maps.totals);
 	h->iter_mode = &skel->bss->iter_mode;
 	h->snapshot_done = &skel->bss->snapshot_done;
 	h->ntargets = &skel->bss->ntargets;

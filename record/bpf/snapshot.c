@@ -113,6 +113,8 @@ static int inflight_write(struct recorder *r, const struct sct_iter_task *t, con
 	};
 	int err;
 
+	if (!filter_unfinished(&r->env->filter, t->nr, t->abi, sc.duration_ns))
+		return 0;
 	if (t->has_args) {
 		events_args_set(&sc, t->args);
 		sc.path_flags = t->path_flags;

@@ -24,6 +24,7 @@ struct host_info {
 	char recording_id[SCT_RECORDING_ID_LEN + 1];
 	char cgroup_mount[4096];
 	const char *cgroup_hierarchy;
+	struct sct_header_filter filter; /* info.filter's, under a filter or --summary-only */
 	struct sct_header_info info;
 };
 void host_info_fill(struct host_info *h, const struct env *env);
@@ -146,6 +147,54 @@ RECORD_MUST_CHECK int events_note_cgroup(struct recorder *r, uint64_t id, uint64
 RECORD_MUST_CHECK int events_warning(struct recorder *r, uint32_t kind, uint64_t count, const char *text);
 
 
+/* keytab.c: a hash table of fixed-size keys and values, at most max_keys of them. */
+struct keytab {
+	size_t key_size, val_size, slot_size, max_keys;
+	size_t n, cap;            /* keys held; slots (a power of two, or 0) */
+	uint8_t *slots;
+};
+void keytab_init(struct keytab *t, size_t key_size, size_t val_size, size_t max_keys);
+/* Frees the slots; the table stays usable, empty. */
+void keytab_free(struct keytab *t);
+/* key's value, or NULL. */
+void *keytab_get(struct keytab *t, const void *key);
+/* key's value, made zero if new; NULL with *err -ENOSPC (max_keys held) or -ENOMEM. */
+void *keytab_put(struct keytab *t, const void *key, int *err);
+void keytab_del(struct keytab *t, const void *key);
+/* Walk: slot i's key (NULL if empty) and value, for i < cap; no put or del meanwhile. */
+void *keytab_key(const struct keytab *t, size_t i);
+void *keytab_val(const struct keytab *t, size_t i);
+void keytab_del_at(struct keytab *t, size_t i);
+
+
+/*
+ * totals.c: the totals of the flush interval under way, per (pid, cgroup, syscall, abi),
+ * written as TOTALS records by totals_write(). Functions return 0 or -ENOMEM; a key that
+ * finds the table full is not counted, and its calls are added to full.
+ */
+struct totals {
+	struct keytab keys;       /* struct sct_tot_key -> the interval's counts */
+	uint64_t since_ns;        /* the interval's start */
+	uint64_t full;            /* calls not counted: no room for their key */
+	uint32_t *dead;           /* processes gone since the last read (the bpf backend's keys) */
+	size_t ndead, capdead;
+};
+void totals_init(struct totals *t, uint32_t max_keys, uint64_t start_ns);
+void totals_free(struct totals *t);
+/* One call (perf). */
+int totals_add_call(struct totals *t, const struct sct_tot_key *key, int64_t ret, uint64_t duration_ns);
+/*
+ * calls more in bucket of key, with their errors and summed durations; max_ns: their largest
+ * (bpf: the largest its bucket ever held, within 0.2% of theirs).
+ */
+int totals_add_bucket(struct totals *t, const struct sct_tot_key *key, uint32_t bucket, uint64_t calls,
+		      uint64_t errors, uint64_t duration_ns, uint64_t max_ns);
+/* Process pid is gone: its keys can go after the next read. */
+int totals_note_dead(struct totals *t, uint32_t pid);
+/* One TOTALS record per key with calls, for (since_ns, now_ns]; the next interval starts empty. */
+RECORD_MUST_CHECK int totals_write(struct recorder *r, struct totals *t, uint64_t now_ns);
+
+
 /* stats.c: loss counters -> LOST/WARNING records; the live status line. */
 /*
  * The backend's loss counters, totals since the start, into LOST records (and WARNING records
@@ -154,6 +203,8 @@ RECORD_MUST_CHECK int events_warning(struct recorder *r, uint32_t kind, uint64_t
 RECORD_MUST_CHECK int stats_check(struct recorder *r, const struct sct_stats *counters, uint64_t now_ns);
 /* The WARNING record (and stderr line) for count tasks that found no room, at start or later. */
 RECORD_MUST_CHECK int stats_targets_full(struct recorder *r, uint64_t count, bool at_start);
+/* The WARNING record (and stderr line) for count calls the totals had no room for. */
+RECORD_MUST_CHECK int stats_totals_full(struct recorder *r, uint64_t count);
 void stats_status(struct recorder *r, uint64_t now_ns);
 void stats_status_clear(struct recorder *r);
 /* "s" after a count of n things but 1: "1 task", "2 tasks". */

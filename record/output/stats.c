@@ -39,6 +39,19 @@ int stats_targets_full(struct recorder *r, uint64_t count, bool at_start)
 	return 0;
 }
 
+int stats_totals_full(struct recorder *r, uint64_t count)
+{
+	char text[160];
+	int err;
+
+	snprintf(text, sizeof(text), "totals full: %llu call%s not counted in the totals",
+		 (unsigned long long)count, stats_plural(count));
+	err = events_warning(r, SCT_WARN_OTHER, count, text);
+	if (!err && !r->env->quiet)
+		fprintf(stderr, "%ssct-record: warning: %s\n", r->status_shown ? "\r\033[K" : "", text);
+	return err;
+}
+
 int stats_check(struct recorder *r, const struct sct_stats *counters, uint64_t now_ns)
 {
 	struct sct_stats now = *counters;
@@ -53,6 +66,9 @@ int stats_check(struct recorder *r, const struct sct_stats *counters, uint64_t n
 		return err;
 	d = now.targets_full - r->seen.targets_full;
 	if (d && (err = stats_targets_full(r, d, false)))
+		return err;
+	d = now.totals_full - r->seen.totals_full;
+	if (d && (err = stats_totals_full(r, d)))
 		return err;
 	r->seen = now;
 	r->stats_check_ns = now_ns;

@@ -99,7 +99,14 @@ struct perf_open {
 	size_t data_pages;                /* of each ring, a power of two */
 	struct perf_ring *rings;          /* one per CPU, the first event of each CPU maps it */
 	int ncpus;
+	/* -S: the tracefs filter of raw_syscalls' events (ids[0] and ids[1]), or NULL */
+	const char *syscall_filter;
 };
+/*
+ * -S as a tracefs filter of raw_syscalls' "id" (native numbers): runs of numbers as ranges,
+ * or the numbers left out when that is shorter. -E2BIG if it does not fit cap.
+ */
+int perf_syscall_filter(const struct record_filter *f, char *buf, size_t cap);
 
 /*
  * Events of every tracepoint for thread tid, on every CPU, inherited by what it creates.
@@ -167,6 +174,8 @@ struct perf_task {
 	int32_t exit_code;                /* argument of its exit/exit_group; -1 none */
 	int32_t group_code;               /* exit_group of the group whose leader is tid; -1 none */
 	bool sampled;                     /* a syscall sample of it was seen */
+	bool comm_known;                  /* -c: comm is the task's name */
+	char comm[SCT_COMM_LEN];
 	bool described;                   /* a TASK or FORK record of it is written (or tried) */
 	uint64_t undescribed_ns;          /* gone from /proc when first met, then: its exit describes it */
 };

@@ -58,6 +58,7 @@ struct perf_backend {
 	bool started;            /* the first file's start is written */
 	uint32_t comm_tid;       /* the last COMM record of an exec */
 	char comm[SCT_COMM_LEN];
+	char syscall_filter[8192]; /* -S as the kernel's filter of raw_syscalls */
 };
 
 /* The fixed head of a sample (PERF_SAMPLE_BASE), then the raw record. */
@@ -183,6 +184,42 @@ static void syscall_args(const struct recorder *r, const struct perf_task *t, st
 		sc->path2_flags = SCT_PATH_NOT_READ;
 }
 
+/*
+ * -c: the task's name: /proc's when the task was first read there (the snapshot at start, a
+ * task met first in a sample), its parent's for a child, its exec's COMM record's; else /proc
+ * now.
+ */
+static const char *task_comm(struct perf_backend *b, struct perf_task *t)
+{
+	struct perf_proc_task pt;
+
+	if (!t->comm_known) {
+		t->comm_known = true;
+		if (!perf_proc_task(b->r->host.cgroup_mount, t->tid, &pt))
+			memcpy(t->comm, pt.comm, SCT_COMM_LEN);
+	}
+	return t->comm;
+}
+
+/*
+ * Under a filter: the call of sc counted in the totals if its syscall is selected (the
+ * kernel's filter drops the others, but not always from a child's inherited events); returns
+ * whether it gets its SYSCALL record.
+ */
+static bool syscall_keep(struct perf_backend *b, struct perf_task *t, const struct sct_syscall *sc)
+{
+	const struct record_filter *f = &b->r->env->filter;
+	struct sct_tot_key k = { .pid = sc->pid, .nr = sc->nr, .cgroup_id = sc->cgroup_id, .abi = sc->abi };
+
+	if (!filter_syscall(f, sc->nr, sc->abi))
+		return false;
+	if (totals_add_call(&b->r->totals, &k, sc->ret, sc->duration_ns))
+		b->r->err = b->r->err ? b->r->err : -ENOMEM;
+	if (f->summary_only || !filter_result(f, sc->ret, sc->duration_ns))
+		return false;
+	return !f->ncomms || filter_comm(f, task_comm(b, t));
+}
+
 static int syscall_exit(struct perf_backend *b, struct perf_task *t, const struct perf_sample *s)
 {
 	struct sct_syscall sc = { 0 };
@@ -205,6 +242,8 @@ static int syscall_exit(struct perf_backend *b, struct perf_task *t, const struc
 	if (b->r->env->args)
 		syscall_args(b->r, t, &sc);
 	t->enter_ns = 0;
+	if (b->r->env->filter.on && !syscall_keep(b, t, &sc))
+		return 0;
 	return events_syscall(b->r, &sc);
 }
 
@@ -352,6 +391,8 @@ static int task_describe(struct perf_backend *b, struct perf_task *t, uint64_t t
 	}
 	if (cgroup_id)
 		pt.cgroup_id = cgroup_id;
+	memcpy(t->comm, pt.comm, SCT_COMM_LEN);
+	t->comm_known = true;
 	return task_record(b->r, &pt, time_ns);
 }
 
@@ -520,6 +561,10 @@ static int on_fork(struct perf_backend *b, const struct perf_event_header *h)
 		child->origin = 0;
 		child->cgroup_id = parent ? parent->cgroup_id : 0;
 		child->described = true;
+		/* a child has its parent's name until it execs (a COMM record) */
+		child->comm_known = parent && parent->comm_known;
+		if (child->comm_known)
+			memcpy(child->comm, parent->comm, SCT_COMM_LEN);
 	}
 	rec.fork.time_ns = f->time;
 	rec.fork.child_start_ns = f->time;
@@ -558,6 +603,7 @@ static void on_comm(struct perf_backend *b, const struct perf_event_header *h)
 		uint32_t pid, tid;
 		char comm[];
 	} *c = (const void *)h;
+	struct perf_task *t;
 	size_t room;
 
 	if (!(h->misc & PERF_RECORD_MISC_COMM_EXEC) || h->size < sizeof(*c) + sizeof(struct perf_sample_id))
@@ -566,6 +612,11 @@ static void on_comm(struct perf_backend *b, const struct perf_event_header *h)
 	b->comm_tid = c->tid;
 	snprintf(b->comm, sizeof(b->comm), "%.*s", (int)(room < SCT_COMM_LEN ? room : SCT_COMM_LEN),
 		 c->comm);
+	t = perf_pair_get(&b->pair, c->tid);
+	if (t) {
+		memcpy(t->comm, b->comm, SCT_COMM_LEN);
+		t->comm_known = true;
+	}
 }
 
 static void on_lost(struct perf_backend *b, const struct perf_event_header *h, uint64_t count)
@@ -745,6 +796,15 @@ static int perf_prepare_report(struct perf_backend *b)
 	if (err)
 		return err;
 	perf_ids(b);
+	if (r->env->filter.syscalls_arg && !b->sampler) {
+		err = perf_syscall_filter(&r->env->filter, b->syscall_filter, sizeof(b->syscall_filter));
+		if (err) {
+			fprintf(stderr, "sct-record: perf backend: -S too long for the kernel's filter\n");
+			return err;
+		}
+		if (b->syscall_filter[0])
+			b->open.syscall_filter = b->syscall_filter;
+	}
 	r->host.info.events = b->user.desc;
 	r->host.info.nevents = b->user.n;
 	b->open.sample_type = PERF_SAMPLE_BASE | (r->sample_cgroup ? PERF_SAMPLE_CGROUP : 0);
@@ -842,6 +902,8 @@ static int task_snapshot(struct perf_backend *b, uint32_t tid, uint64_t now_ns)
 	t->start_ns = pt.start_ns;
 	t->cgroup_id = pt.cgroup_id;
 	t->described = true;
+	memcpy(t->comm, pt.comm, SCT_COMM_LEN);
+	t->comm_known = true;
 	if (b->sampler)
 		return 0;
 	r->tasks++;
@@ -998,7 +1060,9 @@ static int perf_inflight(struct perf_backend *b)
 		const struct perf_task *t = &b->pair.slots[i];
 		struct sct_syscall sc = { 0 };
 
-		if (!t->tid || !t->enter_ns || t->enter_ns == UINT64_MAX)
+		if (!t->tid || !t->enter_ns || t->enter_ns == UINT64_MAX ||
+		    !filter_unfinished(&r->env->filter, t->nr, SCT_ABI_NATIVE,
+				       now_ns > t->enter_ns ? now_ns - t->enter_ns : 0))
 			continue;
 		err = events_note_cgroup(r, t->cgroup_id, now_ns);
 		if (err)
@@ -1078,6 +1142,12 @@ static int perf_new_report(struct recorder *r, const struct probes *p, void **st
 	if (!b) {
 		fprintf(stderr, "sct-record: out of memory\n");
 		return -ENOMEM;
+	}
+	if (r->env->filter.path) {
+		free(b);
+		fprintf(stderr, "sct-record: -P needs the paths of the calls, which the perf backend does "
+			"not read: use --backend bpf\n");
+		return -EOPNOTSUPP;
 	}
 	b->r = r;
 	b->epoll_fd = b->cgroup_fd = -1;

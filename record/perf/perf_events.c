@@ -346,6 +346,9 @@ static int open_one(struct perf_fds *f, const struct perf_open *o, uint32_t i, i
 	fd = fds_open(f, &attr, pid, cpu, flags);
 	if (fd < 0)
 		return fd;
+	/* the kernel drops the other syscalls before they reach a ring */
+	if (o->syscall_filter && i <= 1 && ioctl(fd, PERF_EVENT_IOC_SET_FILTER, o->syscall_filter))
+		return -errno;
 	err = ring_attach(o, cpu, fd);
 	if (!err && origin)
 		err = ids_add(f, fd, origin);
@@ -436,4 +439,64 @@ void perf_fds_close(struct perf_fds *f)
 	free(f->ids);
 	free(f->origins);
 	memset(f, 0, sizeof(*f));
+}
+
+/*
+ * The ids whose set entry is want, as ranges: "id == A || (id >= B && id <= C)", or with neg
+ * the ids left out, "id != A && (id < B || id > C)".
+ */
+static int filter_runs(const uint8_t *set, uint32_t n, uint8_t want, bool neg, char *buf, size_t cap)
+{
+	const char *join = neg ? " && " : " || ";
+	size_t len = 0;
+	uint32_t a = 0;
+	int k;
+
+	buf[0] = '\0';
+	while (a < n) {
+		uint32_t b;
+
+		if (set[a] != want) {
+			a++;
+			continue;
+		}
+		for (b = a; b + 1 < n && set[b + 1] == want; b++)
+			;
+		if (a == b)
+			k = snprintf(buf + len, cap - len, "%sid %s %u", len ? join : "", neg ? "!=" : "==", a);
+		else
+			k = snprintf(buf + len, cap - len, neg ? "%s(id < %u || id > %u)" : "%s(id >= %u && id <= %u)",
+				     len ? join : "", a, b);
+		if (k < 0 || (size_t)k >= cap - len)
+			return -E2BIG;
+		len += k;
+		a = b + 1;
+	}
+	return 0;
+}
+
+int perf_syscall_filter(const struct record_filter *f, char *buf, size_t cap)
+{
+	uint32_t n = f->compat_base, on = 0;
+	char *alt;
+	int err, err_alt;
+
+	for (uint32_t i = 0; i < n; i++)
+		on += f->syscalls[i];
+	/* none: a filter no call passes; all: no filter ("") */
+	if (!on || on == n) {
+		snprintf(buf, cap, "%s", on ? "" : "id == -1");
+		return 0;
+	}
+	alt = malloc(cap);
+	if (!alt)
+		return -ENOMEM;
+	err = filter_runs(f->syscalls, n, 1, false, buf, cap);
+	err_alt = filter_runs(f->syscalls, n, 0, true, alt, cap);
+	if (!err_alt && (err || strlen(alt) < strlen(buf))) {
+		strcpy(buf, alt);
+		err = 0;
+	}
+	free(alt);
+	return err;
 }

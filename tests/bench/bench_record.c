@@ -17,8 +17,16 @@
  * for each program's run_time_ns / run_cnt; and `sct-record -- true` 11 times, for its wall time.
  * Peers (one writer only): perf record of raw_syscalls enter+exit, perf trace, strace -f
  * (where installed).
+ * Filters (one writer only): sct-record with a filter that drops every write at sys_enter
+ * (-S openat), at sys_exit (--failed: no write fails), and --summary-only, against the floor;
+ * their CPU and bytes are per call dropped (each is still counted in the totals). Then the
+ * generator with every 100th write failing (EBADF), recorded plain and with --failed: the
+ * filtered file's size against the plain one's; beside it perf trace -e write --failure.
+ * strace --seccomp-bpf is not among them: its seccomp filter is installed at exec, so it
+ * cannot attach by pid as every tracer here does.
  * Environment: SCT_RECORD, SCT_RECORD_FLOOR (the recorders), SCT_WORKLOADS (folder of
- * bench_writer), BENCH_TRIALS, BENCH_PEERS=0 (no peers, for a quick look: ~2 minutes).
+ * bench_writer), BENCH_TRIALS, BENCH_PEERS=0 (no peers, for a quick look: ~2 minutes),
+ * BENCH_FILTERS=0 (no filters).
  * On this 2-core machine 5 trials with peers take about 10 minutes when it is otherwise idle,
  * most of it strace (~55 s a trial) and perf trace (~35 s).
  */
@@ -45,10 +53,21 @@
 #define BENCH_MAX_TRIALS 15
 #define BENCH_TRUE_RUNS 11
 
-enum tool { T_NONE, T_FLOOR, T_SCT, T_SCT_PERF, T_PERF_RECORD, T_PERF_TRACE, T_STRACE, T_COUNT };
+enum tool {
+	T_NONE, T_FLOOR, T_SCT, T_SCT_PERF, T_PERF_RECORD, T_PERF_TRACE, T_STRACE,
+	/* the filters, one writer */
+	T_SCT_DROP_ENTER, T_SCT_DROP_EXIT, T_SCT_SUMMARY, T_SCT_PERF_DROP,
+	/* every 100th write failing: all recorded, the failed ones, perf trace's failed ones */
+	T_SCT_1PCT_ALL, T_SCT_1PCT_FAILED, T_PERF_TRACE_FAILED,
+	T_COUNT
+};
+#define T_FIRST_FILTER T_SCT_DROP_ENTER
+#define FAIL_EVERY "100"
 
 static const char *const tool_names[T_COUNT] = {"untraced", "floor", "sct-record", "sct perf",
-						"perf record", "perf trace", "strace -f"};
+						"perf record", "perf trace", "strace -f",
+						"sct -S openat", "sct --failed", "sct --summary", "sct perf -S",
+						"sct 1%: all", "sct 1%: failed", "perf trace 1%"};
 
 /* The two configurations: one writer, one writer per CPU. */
 enum { C_ONE, C_PER_CPU, C_COUNT };
@@ -56,6 +75,7 @@ enum { C_ONE, C_PER_CPU, C_COUNT };
 /* One trial's figures; NaN-free: ok says whether the trial produced them. */
 struct trial {
 	double loop_ns, cpu_ns, events, bytes, lost;
+	double file_bytes; /* the output's size */
 	bool ok;
 };
 
@@ -72,7 +92,14 @@ static const char *recorder_path(enum tool tool)
 /* The recorders that write an sct trace: the floor build and both backends. */
 static bool tool_is_sct(enum tool tool)
 {
-	return tool == T_FLOOR || tool == T_SCT || tool == T_SCT_PERF;
+	return tool == T_FLOOR || tool == T_SCT || tool == T_SCT_PERF ||
+	       (tool >= T_FIRST_FILTER && tool != T_PERF_TRACE_FAILED);
+}
+
+/* The perf trace runs: perf trace -e write --failure is one of them. */
+static bool tool_is_perf_trace(enum tool tool)
+{
+	return tool == T_PERF_TRACE || tool == T_PERF_TRACE_FAILED;
 }
 
 static bool tool_available(enum tool tool)
@@ -82,13 +109,13 @@ static bool tool_available(enum tool tool)
 				      "/dev/null", "true", NULL};
 	const char *probe_strace[] = {"strace", "-o", "/dev/null", "true", NULL};
 	const char *probe_floor[] = {recorder_path(T_FLOOR), "--help", NULL};
-	const char *const *probe = tool == T_PERF_TRACE ? probe_trace :
+	const char *const *probe = tool_is_perf_trace(tool) ? probe_trace :
 				   tool == T_PERF_RECORD ? probe_record :
 				   tool == T_FLOOR ? probe_floor : probe_strace;
 	int status;
 	pid_t pid;
 
-	if (tool == T_NONE || tool == T_SCT || tool == T_SCT_PERF)
+	if (tool == T_NONE || (tool_is_sct(tool) && tool != T_FLOOR))
 		return true;
 	pid = spawn(probe, -1, NULL);
 	return pid > 0 && waitpid(pid, &status, 0) == pid && WIFEXITED(status) && WEXITSTATUS(status) == 0;
@@ -102,12 +129,31 @@ static void tool_argv(enum tool tool, const char *pid, const char *out, const ch
 				     "--all-cgroups", "-p", pid, "-o", out, NULL};
 	const char *perf_trace[] = {"perf", "trace", "-p", pid, "-o", out, NULL};
 	const char *strace[] = {"strace", "-f", "-p", pid, "-o", out, NULL};
-	const char *const *src = tool == T_SCT || tool == T_FLOOR ? sct : tool == T_SCT_PERF ? sct_perf :
+	const char *perf_trace_failed[] = {"perf", "trace", "-e", "write", "--failure", "-p", pid, "-o", out, NULL};
+	const char *const *src = tool == T_SCT || tool == T_FLOOR || tool == T_SCT_1PCT_ALL ? sct :
+				 tool == T_SCT_PERF ? sct_perf :
 				 tool == T_PERF_RECORD ? perf_record :
-				 tool == T_PERF_TRACE ? perf_trace : strace;
+				 tool == T_PERF_TRACE ? perf_trace :
+				 tool == T_PERF_TRACE_FAILED ? perf_trace_failed :
+				 tool_is_sct(tool) ? sct : strace;
+	size_t n;
 
-	for (size_t i = 0; (argv[i] = src[i]); i++)
+	for (n = 0; (argv[n] = src[n]); n++)
 		;
+	/* the filters after sct's own arguments */
+	if (tool == T_SCT_DROP_ENTER || tool == T_SCT_PERF_DROP) {
+		argv[n++] = "-S";
+		argv[n++] = "openat";
+	}
+	if (tool == T_SCT_PERF_DROP) {
+		argv[n++] = "--backend";
+		argv[n++] = "perf";
+	}
+	if (tool == T_SCT_DROP_EXIT || tool == T_SCT_1PCT_FAILED)
+		argv[n++] = "--failed";
+	if (tool == T_SCT_SUMMARY)
+		argv[n++] = "--summary-only";
+	argv[n] = NULL;
 }
 
 /* SYSCALL records and lost events in an sct trace. */
@@ -159,7 +205,7 @@ static int count_lines(const char *path, enum tool tool, struct trial *t)
 	if (!f)
 		return -errno;
 	while (fgets(line, sizeof(line), f)) {
-		if ((p = strstr(line, "LOST ")) && tool == T_PERF_TRACE) {
+		if ((p = strstr(line, "LOST ")) && tool_is_perf_trace(tool)) {
 			t->lost += strtod(p + 5, NULL);
 			continue;
 		}
@@ -177,7 +223,8 @@ static int count_lines(const char *path, enum tool tool, struct trial *t)
 static int trial_run(enum tool tool, int nwriters, int idx, struct trial *t, struct prog_stats *ps)
 {
 	char gen_path[PATH_MAX], nw[16];
-	const char *gen[] = {gen_path, "1000000", nw, NULL};
+	bool one_pct = tool >= T_SCT_1PCT_ALL;
+	const char *gen[] = {gen_path, "1000000", nw, one_pct ? FAIL_EVERY : NULL, NULL};
 	const char *argv[16];
 	char out[128], err_path[160], pid_s[16];
 	struct bench_run run;
@@ -207,6 +254,7 @@ static int trial_run(enum tool tool, int nwriters, int idx, struct trial *t, str
 			ret = -EIO;
 		}
 		t->bytes = stat(out, &st) == 0 ? (double)st.st_size : 0;
+		t->file_bytes = t->bytes;
 		if (!ret)
 			ret = tool_is_sct(tool) ? count_sct(out, t) :
 			      tool == T_PERF_RECORD ? count_perf_record(err_path, t) : count_lines(out, tool, t);
@@ -289,6 +337,7 @@ static double median(const struct trial *tr, int n, size_t field)
 
 struct summary {
 	double cpu_per_event, bytes_per_event, lost, events, loop_ns, vs_none, vs_floor;
+	double cpu_per_call, bytes_per_call, file_bytes; /* per call made (the filters' dropped calls) */
 	bool ran;
 };
 
@@ -300,6 +349,17 @@ static struct summary summarize(const struct trial *tr, int n)
 	/* per-trial ratios first, then medians of those */
 	for (int i = 0; i < n; i++) {
 		per[i] = tr[i];
+		per[i].cpu_ns = tr[i].events ? tr[i].cpu_ns / tr[i].events : 0;
+		per[i].bytes = tr[i].events ? tr[i].bytes / tr[i].events : 0;
+	}
+	s.file_bytes = median(tr, n, offsetof(struct trial, file_bytes));
+	for (int i = 0; i < n; i++) {
+		per[i].cpu_ns = tr[i].cpu_ns / BENCH_WRITES;
+		per[i].bytes = tr[i].bytes / BENCH_WRITES;
+	}
+	s.cpu_per_call = median(per, n, offsetof(struct trial, cpu_ns));
+	s.bytes_per_call = median(per, n, offsetof(struct trial, bytes));
+	for (int i = 0; i < n; i++) {
 		per[i].cpu_ns = tr[i].events ? tr[i].cpu_ns / tr[i].events : 0;
 		per[i].bytes = tr[i].events ? tr[i].bytes / tr[i].events : 0;
 	}
@@ -328,7 +388,7 @@ static void table_print(const struct summary *s, const bool *avail, int c)
 	printf("%-12s %10s %9s %10s %9s %14s %12s %10s %8s\n", "tool", "loop ms", "ns/call", "x untraced",
 	       "x floor", "CPU ns/event", "bytes/event", "events", "lost");
 	for (int k = 0; k < T_COUNT; k++) {
-		if (!avail[k] || (c != C_ONE && k > T_SCT_PERF))
+		if (!avail[k] || (c != C_ONE && k > T_SCT_PERF) || k >= T_FIRST_FILTER)
 			continue;
 		if (!s[k].ran) {
 			printf("%-12s every trial failed\n", tool_names[k]);
@@ -354,7 +414,7 @@ static void peers_print(const struct summary *s, const bool *avail)
 	       " strace: lost = writes missing from its output)\n");
 	printf("\nratios, peer / sct, one writer (higher = sct ahead):\n");
 	printf("%-12s %14s %10s %12s\n", "peer", "CPU/event", "slowdown", "bytes/event");
-	for (int k = T_PERF_RECORD; k < T_COUNT; k++)
+	for (int k = T_PERF_RECORD; k < T_FIRST_FILTER; k++)
 		if (avail[k] && s[k].ran && s[T_SCT].ran)
 			printf("%-12s %13.1fx %9.1fx %11.1fx\n", tool_names[k],
 			       s[k].cpu_per_event / s[T_SCT].cpu_per_event, s[k].vs_none / s[T_SCT].vs_none,
@@ -405,6 +465,41 @@ static void targets_print(const struct summary s[C_COUNT][T_COUNT], double idle_
 	       true_ns[BENCH_TRUE_RUNS / 2] / 1e6, true_ns[BENCH_TRUE_RUNS / 2] <= 30e6 ? "MET" : "MISSED");
 }
 
+/* The filters: a dropped call against the floor, and the file of a 1% match. */
+static void filters_print(const struct summary *s, const bool *avail)
+{
+	const double drop_max = 1.10, summary_max = 1.15, size_max = 0.02;
+	double ratio;
+
+	printf("\nfilters, one writer (1,000,000 writes; CPU and bytes per call made, each one counted in"
+	       " the totals):\n");
+	printf("%-16s %10s %9s %9s %14s %14s %10s\n", "tool", "loop ms", "ns/call", "x floor", "CPU ns/call",
+	       "bytes/call", "records");
+	for (int k = T_FIRST_FILTER; k < T_COUNT; k++) {
+		if (!avail[k])
+			continue;
+		if (!s[k].ran) {
+			printf("%-16s every trial failed\n", tool_names[k]);
+			continue;
+		}
+		printf("%-16s %10.1f %9.1f %8.2fx %14.1f %14.3f %10.0f\n", tool_names[k], s[k].loop_ns / 1e6,
+		       s[k].loop_ns / BENCH_WRITES, s[k].vs_floor, s[k].cpu_per_call, s[k].bytes_per_call, s[k].events);
+	}
+	if (!s[T_FLOOR].ran)
+		return;
+	printf("\ntargets: a call dropped at sys_enter <= %.2fx floor: %.2fx %s; at sys_exit: %.2fx %s;"
+	       " --summary-only <= %.2fx floor: %.2fx %s\n", drop_max,
+	       s[T_SCT_DROP_ENTER].vs_floor, s[T_SCT_DROP_ENTER].vs_floor <= drop_max ? "MET" : "MISSED",
+	       s[T_SCT_DROP_EXIT].vs_floor, s[T_SCT_DROP_EXIT].vs_floor <= drop_max ? "MET" : "MISSED",
+	       summary_max, s[T_SCT_SUMMARY].vs_floor, s[T_SCT_SUMMARY].vs_floor <= summary_max ? "MET" : "MISSED");
+	if (s[T_SCT_1PCT_ALL].ran && s[T_SCT_1PCT_FAILED].ran && s[T_SCT_1PCT_ALL].file_bytes > 0) {
+		ratio = s[T_SCT_1PCT_FAILED].file_bytes / s[T_SCT_1PCT_ALL].file_bytes;
+		printf("         1%% of the calls match (--failed): %.0f of %.0f bytes, %.2f%% of the unfiltered"
+		       " file (<= %.0f%%): %s\n", s[T_SCT_1PCT_FAILED].file_bytes, s[T_SCT_1PCT_ALL].file_bytes,
+		       100 * ratio, 100 * size_max, ratio <= size_max ? "MET" : "MISSED");
+	}
+}
+
 int main(void)
 {
 	static struct trial tr[C_COUNT][T_COUNT][BENCH_MAX_TRIALS];
@@ -432,11 +527,15 @@ int main(void)
 	writers[C_ONE] = 1;
 	writers[C_PER_CPU] = cpus > 1 ? (int)cpus : 1;
 	for (int k = 0; k < T_COUNT; k++)
-		avail[k] = (k <= T_SCT_PERF || strcmp(env_or("BENCH_PEERS", "1"), "0")) && tool_available((enum tool)k);
+		avail[k] = (k <= T_SCT_PERF || (k >= T_FIRST_FILTER && k != T_PERF_TRACE_FAILED) ||
+			    strcmp(env_or("BENCH_PEERS", "1"), "0")) && tool_available((enum tool)k);
 	for (int i = 0; i < trials; i++)
 		for (int c = 0; c < C_COUNT; c++)
 			for (int k = 0; k < T_COUNT; k++) {
 				if (!avail[k] || (c != C_ONE && k > T_SCT_PERF))
+					continue;
+				/* the filters: one trial set of their own (BENCH_FILTERS=0 skips them) */
+				if (k >= T_FIRST_FILTER && !strcmp(env_or("BENCH_FILTERS", "1"), "0"))
 					continue;
 				fprintf(stderr, "bench: trial %d/%d %s, %d writer(s)\n", i + 1, trials, tool_names[k],
 					writers[c]);
@@ -464,6 +563,8 @@ int main(void)
 	for (int c = 0; c < C_COUNT; c++)
 		table_print(s[c], avail, c);
 	peers_print(s[C_ONE], avail);
+	if (strcmp(env_or("BENCH_FILTERS", "1"), "0"))
+		filters_print(s[C_ONE], avail);
 	stats_print(ps, stats_fd < 0 ? stats_fd : 0);
 	targets_print(s, median_of(idle, trials), true_ns);
 	rmdir(dir);

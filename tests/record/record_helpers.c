@@ -683,6 +683,11 @@ static void rh_session_note(struct rh_trace *t, const struct sct_session *s)
 	t->sequence = sct_session_sequence(s);
 	t->snapshot = sct_session_snapshot(s);
 	t->recorder_cgroup_ids = !strcmp(sct_session_get(s, SCT_SESSION_SAMPLE_CGROUP), "recorder");
+	t->has_filter = sct_session_has_filter(s);
+	snprintf(t->filter_text, sizeof(t->filter_text), "%s", sct_session_get(s, SCT_SESSION_FILTER_TEXT));
+	snprintf(t->filter_details, sizeof(t->filter_details), "%s",
+		 sct_session_get(s, SCT_SESSION_FILTER_DETAILS));
+	snprintf(t->filter_totals, sizeof(t->filter_totals), "%s", sct_session_get(s, SCT_SESSION_FILTER_TOTALS));
 }
 
 static int rh_trace_add(struct rh_trace *t, const struct sct_record *rec)
@@ -738,6 +743,12 @@ static int rh_trace_add(struct rh_trace *t, const struct sct_record *rec)
 			w->rec.text = (struct sct_bytes){0};
 		}
 		break;
+	case SCT_REC_TOTALS:
+		if ((slot = rh_push(&t->totals, &t->ntotals, sizeof(*t->totals)))) {
+			*(struct sct_totals *)slot = rec->totals;
+			((struct sct_totals *)slot)->hist = (struct sct_bytes){0};
+		}
+		break;
 	case SCT_REC_LOST:
 		t->nlost++;
 		t->lost_count += rec->lost.count;
@@ -791,6 +802,7 @@ void rh_trace_free(struct rh_trace *t)
 	free(t->exit);
 	free(t->cgroup);
 	free(t->warning);
+	free(t->totals);
 	memset(t, 0, sizeof(*t));
 }
 

@@ -187,6 +187,10 @@ struct rh_trace {
 	size_t ncgroup;
 	struct rh_warning *warning;
 	size_t nwarning;
+	struct sct_totals *totals; /* hist not kept: the reader checked it adds up to calls */
+	size_t ntotals;
+	bool has_filter;          /* the HEADER's "filter" */
+	char filter_text[256], filter_details[16], filter_totals[16];
 	size_t nlost;
 	uint64_t lost_by_cause[3]; /* LOST record counts by enum sct_lost_cause (0: any other) */
 };

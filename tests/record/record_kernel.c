@@ -25,14 +25,15 @@
 #define FORCE_ENV "SCT_RECORD_FORCE"
 /*
  * The suites whose assertions depend on the load path: counts, tree, threads, exec, the
- * in-flight calls at stop, cgroups, preemption, which task made each call (~5 s here; the
- * rest would double that).
+ * in-flight calls at stop, cgroups, preemption, which task made each call, the filters and
+ * totals (~7 s here; the rest would double that).
  */
-#define FALLBACK_SUITES "@(record_trace|record_targets|record_preempt|record_attribution|record_describe)/*"
+#define FALLBACK_SUITES \
+	"@(record_trace|record_targets|record_preempt|record_attribution|record_describe|record_filter)/*"
 /* The perf backend replaces all of the recording path: every suite but this one runs again. */
 #define BACKEND_SUITES \
 	"@(record_trace|record_targets|record_preempt|record_command|record_output|record_robust|record_cli|record_rotate|" \
-	"record_shared|record_terminal|record_attribution|record_describe)/*"
+	"record_shared|record_terminal|record_attribution|record_describe|record_filter)/*"
 #define NESTED_TIMEOUT_MS (20 * 60 * 1000)
 
 TestSuite(record_kernel, .init = rh_setup, .fini = rh_teardown, .timeout = 1500);
@@ -236,7 +237,7 @@ struct fallback {
 	char force[64];   /* SCT_RECORD_FORCE */
 	char path[64];    /* what the ready line says of the load path */
 	char backend[8];  /* SCT_TEST_BACKEND; "" for the default */
-	char suites[192]; /* the suites run again */
+	char suites[224]; /* the suites run again */
 };
 
 ParameterizedTestParameters(record_kernel, fallback_passes_the_suites)

@@ -1,12 +1,13 @@
 # sct-record's unit tests: the modules of record/ that run without root or BPF (the options,
-# the targets table from /proc, the names of a recording's files), against the recorder's
+# the filter, the targets table from /proc, the names of a recording's files), against the recorder's
 # own objects.
 #   make test-record-unit
 RECORD_UNIT_SRCS := $(wildcard tests/record/unit/*.c)
 RECORD_UNIT_OBJS := $(RECORD_UNIT_SRCS:%.c=$(BUILD)/%.o)
 RECORD_UNIT_BIN := $(BUILD)/tests/record/test-record-unit
 # The objects under test; none of them reaches into a backend.
-RECORD_UNIT_DEPS := $(addprefix $(BUILD)/record/,cli.o output/output.o host/targets.o)
+RECORD_UNIT_DEPS := $(addprefix $(BUILD)/record/,cli.o filter.o output/output.o host/targets.o \
+	host/syscall_table.o)
 
 $(RECORD_UNIT_OBJS): override CFLAGS += -Irecord
 

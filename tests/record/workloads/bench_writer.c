@@ -1,10 +1,12 @@
 /* SPDX-License-Identifier: BSD-2-Clause */
 /*
- * bench_writer [COUNT [THREADS]]
+ * bench_writer [COUNT [THREADS [FAIL_EVERY]]]
  * The `make bench` generator: sleeps 1 s (the recorder attaches meanwhile), then THREADS
  * threads (default 1), thread i pinned to CPU i modulo the CPUs online, each do COUNT (default
  * 1,000,000) write(2)s of one byte to /dev/null, and it prints "loop_ns N writes TOTAL":
- * N from the moment all threads are released to the end of the last one.
+ * N from the moment all threads are released to the end of the last one. With FAIL_EVERY,
+ * every FAIL_EVERY-th write goes to a closed fd instead (EBADF): the calls a --failed filter
+ * matches.
  */
 #include "workload.h"
 
@@ -15,7 +17,7 @@
 
 #define BENCH_MAX_THREADS 256
 
-static long count = 1000000;
+static long count = 1000000, fail_every;
 static int fd;
 static pthread_barrier_t start;
 
@@ -38,9 +40,15 @@ static void *writer(void *arg)
 	if (sched_setaffinity(0, sizeof(set), &set))
 		wl_die("sched_setaffinity");
 	pthread_barrier_wait(&start);
-	for (long i = 0; i < count; i++)
+	for (long i = 0; i < count; i++) {
+		if (fail_every && i % fail_every == fail_every - 1) {
+			if (syscall(SYS_write, -1, &c, 1) != -1)
+				wl_die("write to fd -1 worked");
+			continue;
+		}
 		if (syscall(SYS_write, fd, &c, 1) != 1)
 			wl_die("write /dev/null");
+	}
 	return NULL;
 }
 
@@ -54,6 +62,8 @@ int main(int argc, char **argv)
 
 	if (argc > 1)
 		count = wl_arg(argv[1], 1, 1L << 40);
+	if (argc > 3)
+		fail_every = wl_arg(argv[3], 1, 1L << 40);
 	fd = open("/dev/null", O_WRONLY);
 	if (fd < 0 || cpus < 1)
 		wl_die("open /dev/null");
