@@ -269,8 +269,9 @@ static int session_totals(struct recorder *r, uint64_t now_ns, bool final)
 		return 0;
 	if (r->backend->totals)
 		err = r->backend->totals(r->state);
+	/* Stamped once the counts are read: every call they count returned by then. */
 	if (!err)
-		err = totals_write(r, &r->totals, now_ns);
+		err = totals_write(r, &r->totals, clock_now_ns());
 	if (!err && r->totals.full > r->totals_full_said) {
 		err = stats_totals_full(r, r->totals.full - r->totals_full_said);
 		r->totals_full_said = r->totals.full;
