@@ -63,3 +63,32 @@ Test(report_html, other_modes_and_symlinks_are_refused)
 	cr_assert_str_eq(out, "600\n");
 	free(out);
 }
+
+/*
+ * A hostile trace's strings (host, comm, cgroup path, a syscall name from its HEADER) are
+ * text on the page, never markup: each would run a script or fetch an image if it were not.
+ */
+Test(report_html, trace_strings_are_text_not_markup)
+{
+	const char *path = rt_path("markup.sct");
+	const char *page = rt_path("markup.html");
+	struct sct_writer *w = rt_open(path, "<b>h</b>", 16);
+	char *out;
+
+	rt_cgroup(w, 0, 10, "/\"><img src=x onerror=alert(1)>");
+	rt_task(w, 0, 100, 100, 1, 10, 0, "<script>1</x>");
+	rt_sc(w, 1000, 500, 100, 100, 10, RT_NR_WRITE, 1);
+	rt_close(w);
+	rt_patch(path, "write", "<xmp>");
+	cr_assert_eq(rt_run(NULL, "%s --html %s --by comm,cgroup,syscall %s >/dev/null 2>&1", rt_report(), page,
+			    path), 0);
+	cr_assert_eq(rt_run(&out, "cat %s", page), 0);
+	cr_assert_null(strstr(out, "<script"), "%s", out);
+	cr_assert_null(strstr(out, "<img"), "%s", out);
+	cr_assert_null(strstr(out, "<xmp>"), "%s", out);
+	cr_assert_null(strstr(out, "<b>h"), "%s", out);
+	cr_assert_not_null(strstr(out, "&lt;script&gt;1&lt;/x&gt;"), "%s", out);
+	cr_assert_not_null(strstr(out, "&lt;img src=x onerror=alert(1)&gt;"), "%s", out);
+	cr_assert_not_null(strstr(out, "&lt;xmp&gt;"), "%s", out);
+	free(out);
+}
