@@ -127,7 +127,10 @@ install: programs install-libsct
 	for p in sct-report sct-convert sct-ship; do ln -sf sct-record $(DESTDIR)$(BASHCOMPDIR)/$$p; done
 
 # Debian packages (debian/) of a copy of the tree (what git tracks or would), into $(BUILD)/deb/.
+# Debian names the shared library's package after its SONAME: debian/control must follow a bump.
 deb:
+	@grep -qx 'Package: libsct$(LIBSCT_SOMAJOR)' debian/control || \
+		{ echo "debian/control: no package libsct$(LIBSCT_SOMAJOR) for libsct.so.$(LIBSCT_SOMAJOR)" >&2; exit 1; }
 	rm -rf $(BUILD)/deb && mkdir -p $(BUILD)/deb/sct
 	git ls-files -z -co --exclude-standard | tar --null -T - -cf - | tar -xf - -C $(BUILD)/deb/sct
 	cd $(BUILD)/deb/sct && dpkg-buildpackage -b -us -uc -j2 --no-sign

@@ -14,14 +14,17 @@ check() { if "$@"; then ok; else ko "$*"; fi; }
 step() { printf '  -- %s\n' "$*"; }
 work=$(mktemp -d)
 ma=$(dpkg-architecture -qDEB_HOST_MULTIARCH 2>/dev/null || gcc -print-multiarch)
+# The shared library's package is named after its SONAME's major, as debian/control says.
+lib=$(awk '/^Package: libsct[0-9]+$/ { print $2 }' "$src/debian/control")
+somajor=${lib#libsct}
 
 step "dpkg -i, then apt-get -f install for the dependencies"
-dpkg -i "$debs"/sct_*.deb "$debs"/libsct5_*.deb "$debs"/libsct-dev_*.deb > "$work/dpkg" 2>&1
+dpkg -i "$debs"/sct_*.deb "$debs"/"$lib"_*.deb "$debs"/libsct-dev_*.deb > "$work/dpkg" 2>&1
 apt-get -f install -y -q=2 > "$work/apt" 2>&1 || { cat "$work/apt"; ko "apt-get -f install"; }
-for p in sct libsct5 libsct-dev; do
+for p in sct "$lib" libsct-dev; do
 	check test "$(dpkg-query -W -f='${Status}' "$p")" = "install ok installed"
 done
-check test -e "/usr/lib/$ma/libsct.so.5"
+check test -e "/usr/lib/$ma/libsct.so.$somajor"
 check test -e "/usr/lib/$ma/libsct.a"
 check test -e "/usr/lib/$ma/pkgconfig/libsct.pc"
 
@@ -124,7 +127,7 @@ bash "$src/tests/packages/test_completion.sh" /usr/share/bash-completion/complet
 check grep -q 'completion: [0-9]* passed, 0 failed' "$work/completion"
 
 step "a program linked with pkg-config libsct against the installed libsct-dev"
-(cd "$src" && SOMAJOR=4 sh tests/lib/lib_link.sh "/usr/lib/$ma" spec/examples/concatenated.sct \
+(cd "$src" && SOMAJOR=$somajor sh tests/lib/lib_link.sh "/usr/lib/$ma" spec/examples/concatenated.sct \
 	spec/examples/concatenated.json "$work") > "$work/link" 2>&1
 cat "$work/link"
 check grep -q 'lib-link: [0-9]* passed, 0 failed' "$work/link"
@@ -132,20 +135,20 @@ check grep -q 'lib-link: [0-9]* passed, 0 failed' "$work/link"
 step "upgrade (the same packages again): settings and state survive"
 echo 'SCT_RECORD_OPTIONS="--rotate-size 64M --rotate-count 2"' >> /etc/default/sct-record
 cp /etc/default/sct-record "$work/settings"
-dpkg -i --force-confold "$debs"/sct_*.deb "$debs"/libsct5_*.deb "$debs"/libsct-dev_*.deb > "$work/dpkg" 2>&1 ||
+dpkg -i --force-confold "$debs"/sct_*.deb "$debs"/"$lib"_*.deb "$debs"/libsct-dev_*.deb > "$work/dpkg" 2>&1 ||
 	{ cat "$work/dpkg"; ko "dpkg -i over the installed packages"; }
 check cmp -s /etc/default/sct-record "$work/settings"
 check test -s "$trace"
 
 step "remove keeps settings and state; purge removes them and every file of the packages"
-for d in "$debs"/sct_*.deb "$debs"/libsct5_*.deb "$debs"/libsct-dev_*.deb; do
+for d in "$debs"/sct_*.deb "$debs"/"$lib"_*.deb "$debs"/libsct-dev_*.deb; do
 	dpkg-deb -c "$d"
 done | awk '$1 !~ /^d/ { sub(/^\./, "", $6); print $6 }' > "$work/files"
 check test "$(wc -l < "$work/files")" -gt 15
-apt-get remove -y -q=2 sct libsct-dev libsct5 > "$work/apt" 2>&1 || { cat "$work/apt"; ko "apt-get remove"; }
+apt-get remove -y -q=2 sct libsct-dev "$lib" > "$work/apt" 2>&1 || { cat "$work/apt"; ko "apt-get remove"; }
 check test -e /etc/default/sct-record
 check test -e "$trace"
-dpkg --purge sct libsct-dev libsct5 > "$work/dpkg" 2>&1 || { cat "$work/dpkg"; ko "dpkg --purge"; }
+dpkg --purge sct libsct-dev "$lib" > "$work/dpkg" 2>&1 || { cat "$work/dpkg"; ko "dpkg --purge"; }
 check test -z "$(dpkg -l 'sct' 'libsct*' 2>/dev/null | grep '^[a-z][a-z] ')"
 left=$(while read -r f; do [ -e "$f" ] || [ -L "$f" ] && echo "$f"; done < "$work/files")
 check test -z "$left"
