@@ -15,7 +15,7 @@ step() { printf '  -- %s\n' "$*"; }
 work=$(mktemp -d)
 ma=$(dpkg-architecture -qDEB_HOST_MULTIARCH 2>/dev/null || gcc -print-multiarch)
 # The shared library's package, named after its SONAME's major (libsctN: libsct.so.N).
-lib=$(cd "$debs" && ls libsct[0-9]*_*.deb | cut -d_ -f1)
+lib=$(cd "$debs" && ls | grep -E '^libsct[0-9]+_' | cut -d_ -f1)
 somajor=${lib#libsct}
 
 step "dpkg -i, then apt-get -f install for the dependencies"

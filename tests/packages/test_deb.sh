@@ -33,7 +33,9 @@ say "building the packages from a clone of $(git -C "$tmp/src" rev-parse --short
 make -C "$tmp/src" -s deb > "$tmp/build.log" 2>&1 || { tail -40 "$tmp/build.log"; echo "FAIL: make deb"; exit 1; }
 grep -E '^[EW]: ' "$tmp/build.log" || true
 mkdir "$tmp/debs"
-cp "$tmp/src/build/deb/sct_"*.deb "$tmp/src/build/deb/libsct"[0-9]*_*.deb "$tmp/src/build/deb/libsct-dev_"*.deb "$tmp/debs/"
+# sct, libsct-dev and the library's package libsctN (not the -dbgsym packages)
+lib=$(cd "$tmp/src/build/deb" && ls | grep -E '^libsct[0-9]+_.*\.deb$')
+cp "$tmp/src/build/deb/sct_"*.deb "$tmp/src/build/deb/$lib" "$tmp/src/build/deb/libsct-dev_"*.deb "$tmp/debs/"
 
 say "a Debian 12 root (mmdebstrap minbase, package cache in $cache)"
 mkdir -p "$cache"
