@@ -16,7 +16,8 @@ static unsigned npath;
 static const struct sct_syscall_name names[] = {
 	{ RT_NR_READ, "read" }, { RT_NR_WRITE, "write" }, { RT_NR_OPEN, "open" },
 	{ RT_NR_CLOSE, "close" }, { RT_NR_EXECVE, "execve" }, { RT_NR_RENAME, "rename" }, { RT_NR_OPENAT, "openat" },
-	{ RT_NR_RENAMEAT, "renameat" },
+	{ RT_NR_RENAMEAT, "renameat" }, { RT_NR_MMAP, "mmap" }, { RT_NR_MUNMAP, "munmap" }, { RT_NR_BRK, "brk" },
+	{ RT_NR_MREMAP, "mremap" },
 };
 
 const char *rt_dir(void)

@@ -21,6 +21,10 @@
 #define RT_NR_WRITE 1
 #define RT_NR_OPEN 2
 #define RT_NR_CLOSE 3
+#define RT_NR_MMAP 9
+#define RT_NR_MUNMAP 11
+#define RT_NR_BRK 12
+#define RT_NR_MREMAP 25
 #define RT_NR_EXECVE 59
 #define RT_NR_RENAME 82
 #define RT_NR_OPENAT 257
