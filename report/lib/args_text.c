@@ -142,16 +142,18 @@ static void futex_out(struct out *o, const struct family *f, uint64_t v)
 		out_str(o, "|FUTEX_CLOCK_REALTIME");
 }
 
+/* The kernel's SOCK_TYPE_MASK, which no UAPI header exports: the type's bits of socket()'s type. */
+#define SOCKET_TYPE_MASK 0xfu
+
 /* The type in the low bits, then SOCK_CLOEXEC, SOCK_NONBLOCK (socket_flags). */
 static void socket_type_out(struct out *o, const struct family *f, uint64_t v)
 {
-	const struct family *fl = family_find("socket_flags");
-	uint64_t type = v & 0xf;
+	uint64_t flags = v & ~(uint64_t)SOCKET_TYPE_MASK;
 
-	enum_out(o, f, type);
-	if (v & ~(uint64_t)0xf) {
+	enum_out(o, f, v & SOCKET_TYPE_MASK);
+	if (flags) {
 		out_char(o, '|');
-		flags_out(o, fl, v & ~(uint64_t)0xf, false);
+		flags_out(o, family_find("socket_flags"), flags, false);
 	}
 }
 
@@ -161,11 +163,11 @@ static void socket_protocol_out(struct out *o, const struct sct_syscall_args *a,
 	for (uint32_t k = 0; k < a->nargs; k++) {
 		if (strcmp(a->args[k].family, "socket_domain"))
 			continue;
-		if (v[k] == AF_INET || v[k] == AF_INET6) {
+		if ((uint32_t)v[k] == AF_INET || (uint32_t)v[k] == AF_INET6) {
 			enum_out(o, &ipproto_family, p);
 			return;
 		}
-		if (v[k] == AF_NETLINK) {
+		if ((uint32_t)v[k] == AF_NETLINK) {
 			enum_out(o, &netlink_family, p);
 			return;
 		}
@@ -432,6 +434,10 @@ bool args_ret_is_address(const char *name, size_t len)
 {
 	static const char *const calls[] = { "mmap", "mmap2", "mremap", "brk", "shmat" };
 
+	if (len > 7 && !memcmp(name, "compat:", 7)) {
+		name += 7;
+		len -= 7;
+	}
 	for (size_t i = 0; i < sizeof(calls) / sizeof(calls[0]); i++)
 		if (len == strlen(calls[i]) && !memcmp(name, calls[i], len))
 			return true;

@@ -203,3 +203,39 @@ Test(report_argnames, address_returns_in_hex)
 	cr_assert_str_eq(rt_line(out, 4), "munmap(0x7f1234560000, 4096) = 0 <0.000000> (? 7/7) cg=cgroup:0");
 	free(out);
 }
+
+/* An ia32 mmap2 (no description: its registers) returns an address too. */
+Test(report_argnames, compat_address_returns_in_hex)
+{
+	static const struct sct_syscall_args compat[] = {
+		{ 5, 3, { ARG("filename", PATH, ""), ARG("flags", FLAGS, "open"), ARG("mode", MODE, "") } },
+	};
+	const char *path = rt_path("compat.sct");
+	struct sct_writer *w = rt_open_args_compat(path, "h", descs, sizeof(descs) / sizeof(descs[0]), compat, 1);
+	struct sct_record r = { .type = SCT_REC_SYSCALL };
+	char *out;
+
+	r.syscall = (struct sct_syscall){ .time_ns = RT_ANCHOR_CLOCK + 1000, .duration_ns = 10, .ret = 0xf7f00000,
+					  .pid = 7, .tid = 7, .nr = 192, .abi = SCT_ABI_COMPAT, .arg1 = 4096,
+					  .arg2 = PROT_READ, .arg3 = MAP_PRIVATE | MAP_ANONYMOUS, .arg4 = 0xffffffff };
+	rt_record(w, &r);
+	rt_close(w);
+	cr_assert_eq(rt_run(&out, "%s -T %s 2>/dev/null | cut -d' ' -f3-", rt_report(), path), 0);
+	cr_assert_str_eq(rt_line(out, 0), "compat:mmap2(0, 0x1000, 0x1, 0x22, 0xffffffff, 0) = 0xf7f00000 "
+			 "<0.000000> (? 7/7) cg=cgroup:0");
+	free(out);
+}
+
+/* A trace recorded without --args shows mmap's address in hex too. */
+Test(report_argnames, address_returns_in_hex_without_arguments)
+{
+	const char *path = rt_path("noargs.sct");
+	struct sct_writer *w = rt_open(path, "h", 0);
+	char *out;
+
+	call(w, 100, SYS_mmap, 0x7f1234560000, (const uint64_t[6]){ 0 });
+	rt_close(w);
+	cr_assert_eq(rt_run(&out, "%s -T %s 2>/dev/null | cut -d' ' -f3-", rt_report(), path), 0);
+	cr_assert_str_eq(rt_line(out, 0), "mmap(? 7/7) = 0x7f1234560000 <0.000000> cg=cgroup:0");
+	free(out);
+}

@@ -141,7 +141,8 @@ struct sct_writer *rt_open_recording(const char *path, const char *host, const c
 struct sct_writer *rt_open_args_compat(const char *path, const char *host, const struct sct_syscall_args *descs,
 				       uint32_t ndescs, const struct sct_syscall_args *compat, uint32_t ncompat)
 {
-	static const struct sct_syscall_name compat_names[] = { { 5, "open" }, { 38, "rename" } };
+	static const struct sct_syscall_name compat_names[] = { { 5, "open" }, { 38, "rename" },
+								{ 192, "mmap2" } };
 	struct sct_header_info info = RT_INFO(host, names, sizeof(names) / sizeof(names[0]));
 
 	info.syscall_args = descs;

@@ -58,7 +58,7 @@ struct sct_writer *rt_open_recording(const char *path, const char *host, const c
 /* A session with syscall arguments (format 1.4) described by descs. */
 struct sct_writer *rt_open_args(const char *path, const char *host, const struct sct_syscall_args *descs,
 				uint32_t ndescs);
-/* The same with an i386 compat table (open 5, rename 38) and its compat descriptions. */
+/* The same with an i386 compat table (open 5, rename 38, mmap2 192) and its compat descriptions. */
 struct sct_writer *rt_open_args_compat(const char *path, const char *host, const struct sct_syscall_args *descs,
 				       uint32_t ndescs, const struct sct_syscall_args *compat, uint32_t ncompat);
 void rt_close(struct sct_writer *w);
