@@ -60,6 +60,7 @@ static const struct family_rule {
 	{ "rt_sigprocmask", "how", SCT_ARG_ENUM, "sigprocmask" },
 	{ "futex", "op", SCT_ARG_ENUM, "futex_op" },
 	{ "prctl", "option", SCT_ARG_ENUM, "prctl" },
+	{ "arch_prctl", "option", SCT_ARG_ENUM, "arch_prctl" },
 	{ "", "which_clock", SCT_ARG_ENUM, "clock" },
 	{ "timerfd_create", "clockid", SCT_ARG_ENUM, "clock" },
 	{ "clock_nanosleep", "flags", SCT_ARG_FLAGS, "timer" },

@@ -3,13 +3,17 @@
  * Which arguments of futex, fcntl and prctl strace shows, and how, by the op, command or option
  * before them: a call shows what that value makes the kernel read, no more (fcntl(3, F_GETFD),
  * futex(0x7f00, FUTEX_WAKE_PRIVATE, 1)). A value none of the tables names shows them all.
- * mremap shows its new address only with MREMAP_FIXED, mmap its offset in hex.
+ * mremap shows its new address only with MREMAP_FIXED, mmap its offset in hex, arch_prctl its
+ * address in hex.
  */
 #include <fcntl.h>
 #include <linux/futex.h>
 #include <linux/prctl.h>
 #include <string.h>
 #include <sys/mman.h>
+#if defined(__x86_64__) || defined(__i386__)
+#include <asm/prctl.h>
+#endif
 
 #include "args_layout.h"
 
@@ -53,6 +57,14 @@ static const struct layout prctl_layouts[] = {
 	{ PR_SET_NO_NEW_PRIVS, "Uxxx" }, { PR_SET_THP_DISABLE, "Uxxx" }, { PR_SET_IO_FLUSHER, "Uxxx" },
 };
 
+#if defined(__x86_64__) || defined(__i386__)
+/* After arch_prctl's option: its address, or the value it sets. */
+static const struct layout arch_prctl_layouts[] = {
+	{ ARCH_GET_CPUID, "" },		 { ARCH_SET_CPUID, "U" }, { ARCH_REQ_XCOMP_PERM, "U" },
+	{ ARCH_REQ_XCOMP_GUEST_PERM, "U" },
+};
+#endif
+
 static const char *layout_find(const struct layout *l, size_t n, uint64_t value, const char *other)
 {
 	for (size_t i = 0; i < n; i++)
@@ -78,6 +90,11 @@ const char *args_layout(const struct sct_syscall_args *a, const uint64_t *v, uin
 			return x & MREMAP_FIXED ? "-" : "";
 		if (!strcmp(fam, "mmap"))
 			return "-x";
+#if defined(__x86_64__) || defined(__i386__)
+		if (!strcmp(fam, "arch_prctl"))
+			return layout_find(arch_prctl_layouts,
+					   sizeof(arch_prctl_layouts) / sizeof(arch_prctl_layouts[0]), x, "p");
+#endif
 		if (!strcmp(fam, "prctl"))
 			return layout_find(prctl_layouts, sizeof(prctl_layouts) / sizeof(prctl_layouts[0]), x,
 					   "xxxx");

@@ -4,7 +4,7 @@
  * (format 1.3): fds, AT_FDCWD, the captured paths (the first path argument from path, the
  * second from path2 of format 1.4), flag sets and enums by name (argnames.def), modes in octal,
  * sizes in decimal, pointers in hex; futex, fcntl and prctl show the arguments their op,
- * command or option reads (args_layout.c).
+ * command or option reads (args_layout.c), clone its arguments by name.
  */
 #include <fcntl.h>
 #include <linux/fiemap.h>
@@ -22,6 +22,9 @@
 #include <sys/wait.h>
 #include <time.h>
 #include <unistd.h>
+#if defined(__x86_64__) || defined(__i386__)
+#include <asm/prctl.h>
+#endif
 
 #include "argnames.def"
 #include "args_layout.h"
@@ -390,6 +393,48 @@ static bool mode_unused(const struct sct_syscall_args *a, uint32_t k, const uint
 	return !(v[k - 1] & O_CREAT) && (v[k - 1] & O_TMPFILE) != O_TMPFILE;
 }
 
+/* The index of a's argument named name, -1 if none. */
+static int arg_index(const struct sct_syscall_args *a, const char *name)
+{
+	for (uint32_t k = 0; k < a->nargs; k++)
+		if (!strcmp(a->args[k].name, name))
+			return (int)k;
+	return -1;
+}
+
+/*
+ * clone as strace shows it, by name whatever the arch's argument order: child_stack=, flags=,
+ * then the pointers the flags make the kernel use. False if a does not describe clone's five
+ * arguments (as the kernel names them) with its flags in the "clone" family.
+ */
+static bool clone_call_out(struct out *o, const struct sct_syscall_args *a, const uint64_t *v)
+{
+	int fl = arg_index(a, "clone_flags"), sp = arg_index(a, "newsp"), ptid = arg_index(a, "parent_tidptr"),
+	    ctid = arg_index(a, "child_tidptr"), tls = arg_index(a, "tls");
+	uint64_t flags;
+
+	if (fl < 0 || sp < 0 || ptid < 0 || ctid < 0 || tls < 0 || strcmp(a->args[fl].family, "clone"))
+		return false;
+	flags = v[fl];
+	out_str(o, "child_stack=");
+	ptr_out(o, v[sp]);
+	out_str(o, ", flags=");
+	clone_out(o, family_find("clone"), flags);
+	if (flags & (CLONE_PARENT_SETTID | CLONE_PIDFD)) {
+		out_str(o, ", parent_tid=");
+		ptr_out(o, v[ptid]);
+	}
+	if (flags & CLONE_SETTLS) {
+		out_str(o, ", tls=");
+		ptr_out(o, v[tls]);
+	}
+	if (flags & (CLONE_CHILD_SETTID | CLONE_CHILD_CLEARTID)) {
+		out_str(o, ", child_tidptr=");
+		ptr_out(o, v[ctid]);
+	}
+	return true;
+}
+
 void args_out(struct out *o, const struct sct_session *s, const struct sct_syscall *sc, bool fd_marks)
 {
 	const struct sct_syscall_args *a = sc->abi == SCT_ABI_NATIVE ? sct_session_syscall_args(s, sc->nr)
@@ -411,6 +456,8 @@ void args_out(struct out *o, const struct sct_session *s, const struct sct_sysca
 		}
 		return;
 	}
+	if (clone_call_out(o, a, v))
+		return;
 	layout = args_layout(a, v, &at);
 	for (uint32_t k = 0; k < a->nargs; k++) {
 		char how = '-';

@@ -285,6 +285,7 @@ Test(record_args, named_values_are_described)
 		{ "futex", "op", SCT_ARG_ENUM, "futex_op" },
 		{ "futex", "uaddr", SCT_ARG_PTR, "" },
 		{ "prctl", "option", SCT_ARG_ENUM, "prctl" },
+		{ "arch_prctl", "option", SCT_ARG_ENUM, "arch_prctl" },
 		{ "clock_nanosleep", "which_clock", SCT_ARG_ENUM, "clock" },
 		{ "clock_nanosleep", "flags", SCT_ARG_FLAGS, "timer" },
 		{ "clock_gettime", "which_clock", SCT_ARG_ENUM, "clock" },

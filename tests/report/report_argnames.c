@@ -1,11 +1,13 @@
 // SPDX-License-Identifier: BSD-2-Clause
 /*
  * The value families beyond the file calls (report/lib/argnames.def, args_layout.c), exactly as
- * strace prints the same call: futex ops, prctl options, clock ids, socket domain/type/protocol,
- * fcntl commands, ioctl requests, mmap/mprotect/madvise/mremap, signals, wait options; values
- * no name covers in hex or decimal; the addresses mmap and brk return in hex. The descriptions
- * are those sct-record writes from tracefs (record/host/syscall_formats.c).
+ * strace prints the same call: futex ops, prctl and arch_prctl options, clock ids, socket
+ * domain/type/protocol, fcntl commands, ioctl requests, mmap/mprotect/madvise/mremap, signals,
+ * wait options, clone by argument name; values no name covers in hex or decimal; the addresses
+ * mmap, mremap and brk return in hex. The descriptions are those sct-record writes from tracefs
+ * (record/host/syscall_formats.c).
  */
+#include <asm/prctl.h>
 #include <criterion/criterion.h>
 #include <criterion/parameterized.h>
 #include <fcntl.h>
@@ -64,13 +66,16 @@ static const struct sct_syscall_args descs[] = {
 	{ SYS_waitid, 5, { ARG("which", ENUM, "idtype"), ARG("upid", INT, ""), ARG("infop", PTR, ""),
 			   ARG("options", FLAGS, "wait"), ARG("ru", PTR, "") } },
 	{ SYS_unshare, 1, { ARG("unshare_flags", FLAGS, "clone") } },
+	{ SYS_arch_prctl, 2, { ARG("option", ENUM, "arch_prctl"), ARG("arg2", INT, "") } },
+	{ SYS_clone, 5, { ARG("clone_flags", FLAGS, "clone"), ARG("newsp", INT, ""), ARG("parent_tidptr", PTR, ""),
+			  ARG("child_tidptr", PTR, ""), ARG("tls", INT, "") } },
 };
 
 /* Strings in place: Criterion hands a parameter to a new process, where pointers mean nothing. */
 struct names_case {
 	uint32_t nr;
 	uint64_t a[6];
-	char want[112];
+	char want[256];
 };
 
 #define PRIV(op) ((op) | FUTEX_PRIVATE_FLAG)
@@ -139,7 +144,20 @@ ParameterizedTestParameters(report_argnames, as_strace_prints_them)
 		{ SYS_wait4, { (uint32_t)-1, 0, WNOHANG | __WALL, 0 }, "-1, NULL, WNOHANG|__WALL, NULL" },
 		{ SYS_wait4, { 5, 0, 0, 0 }, "5, NULL, 0, NULL" },
 		{ SYS_waitid, { P_PID, 5, 0x10, WEXITED | WNOWAIT, 0 }, "P_PID, 5, 0x10, WEXITED|WNOWAIT, NULL" },
+		{ SYS_wait4, { (uint32_t)-1, 0, WNOHANG | WUNTRACED, 0 }, "-1, NULL, WNOHANG|WSTOPPED, NULL" },
 		{ SYS_unshare, { CLONE_NEWNS | CLONE_NEWPID }, "CLONE_NEWNS|CLONE_NEWPID" },
+		{ SYS_arch_prctl, { ARCH_SET_FS, 0x7f3b2c4d5740 }, "ARCH_SET_FS, 0x7f3b2c4d5740" },
+		{ SYS_arch_prctl, { ARCH_GET_CPUID, 0x10 }, "ARCH_GET_CPUID" },
+		{ SYS_arch_prctl, { 0x3001, 0 }, "12289, NULL" },
+		{ SYS_clone, { CLONE_CHILD_CLEARTID | CLONE_CHILD_SETTID | SIGCHLD, 0, 0x11, 0x7f850acafa10, 0x22 },
+		  "child_stack=NULL, flags=CLONE_CHILD_CLEARTID|CLONE_CHILD_SETTID|SIGCHLD, "
+		  "child_tidptr=0x7f850acafa10" },
+		{ SYS_clone, { CLONE_VM | CLONE_FS | CLONE_FILES | CLONE_SIGHAND | CLONE_THREAD | CLONE_SYSVSEM |
+			       CLONE_SETTLS | CLONE_PARENT_SETTID | CLONE_CHILD_CLEARTID, 0x7f3e0de40ff0,
+			       0x7f3e0de419d0, 0x7f3e0de419d0, 0x7f3e0de41700 },
+		  "child_stack=0x7f3e0de40ff0, flags=CLONE_VM|CLONE_FS|CLONE_FILES|CLONE_SIGHAND|CLONE_THREAD|"
+		  "CLONE_SYSVSEM|CLONE_SETTLS|CLONE_PARENT_SETTID|CLONE_CHILD_CLEARTID, parent_tid=0x7f3e0de419d0, "
+		  "tls=0x7f3e0de41700, child_tidptr=0x7f3e0de419d0" },
 	};
 
 	return cr_make_param_array(struct names_case, cases, sizeof(cases) / sizeof(cases[0]));
