@@ -10,6 +10,7 @@
 #include <linux/fiemap.h>
 #include <linux/fs.h>
 #include <linux/futex.h>
+#include <linux/mman.h>
 #include <linux/netlink.h>
 #include <linux/prctl.h>
 #include <netinet/in.h>

@@ -130,6 +130,7 @@ ParameterizedTestParameters(report_argnames, as_strace_prints_them)
 		{ SYS_munmap, { 0x7f0000, 4096 }, "0x7f0000, 4096" },
 		{ SYS_madvise, { 0x7f0000, 8192, MADV_DONTNEED }, "0x7f0000, 8192, MADV_DONTNEED" },
 		{ SYS_madvise, { 0x7f0000, 8192, 77 }, "0x7f0000, 8192, 77" },
+		{ SYS_madvise, { 0x7f0000, 4096, 101 }, "0x7f0000, 4096, MADV_SOFT_OFFLINE" },
 		{ SYS_mremap, { 0x7f0000, 4096, 8192, MREMAP_MAYMOVE, 0x9 }, "0x7f0000, 4096, 8192, MREMAP_MAYMOVE" },
 		{ SYS_mremap, { 0x7f0000, 4096, 8192, MREMAP_MAYMOVE | MREMAP_FIXED, 0x800000 },
 		  "0x7f0000, 4096, 8192, MREMAP_MAYMOVE|MREMAP_FIXED, 0x800000" },
