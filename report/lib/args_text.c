@@ -3,15 +3,32 @@
  * A syscall's arguments as strace prints them, from the session's HEADER descriptions
  * (format 1.3): fds, AT_FDCWD, the captured paths (the first path argument from path, the
  * second from path2 of format 1.4), flag sets and enums by name (argnames.def), modes in octal,
- * sizes in decimal, pointers in hex.
+ * sizes in decimal, pointers in hex; futex, fcntl and prctl show the arguments their op,
+ * command or option reads (args_layout.c), clone its arguments by name.
  */
 #include <fcntl.h>
+#include <linux/fiemap.h>
+#include <linux/fs.h>
+#include <linux/futex.h>
+#include <linux/mman.h>
+#include <linux/netlink.h>
+#include <linux/prctl.h>
+#include <netinet/in.h>
 #include <sched.h>
+#include <signal.h>
 #include <string.h>
+#include <sys/ioctl.h>
 #include <sys/mman.h>
+#include <sys/socket.h>
+#include <sys/wait.h>
+#include <time.h>
 #include <unistd.h>
+#if defined(__x86_64__) || defined(__i386__)
+#include <asm/prctl.h>
+#endif
 
 #include "argnames.def"
+#include "args_layout.h"
 #include "args_text.h"
 #include "fdpaths.h"
 #include "names.h"
@@ -25,19 +42,29 @@ struct argname {
 #define ARG_NAME(n) { #n, (uint64_t)(n) },
 #define ARG_TABLE(fam, LIST, how) static const struct argname fam##_names[] = { LIST(ARG_NAME) };
 ARG_FAMILIES(ARG_TABLE)
+ARG_TABLE(ipproto, ARG_IPPROTO, ENUM)
+ARG_TABLE(netlink, ARG_NETLINK, ENUM)
+ARG_TABLE(fd_flags, ARG_FD_FLAGS, FLAGS)
+
+enum how { HOW_FLAGS, HOW_ENUM, HOW_HEX };
 
 struct family {
 	const char *name;
 	const struct argname *v;
 	size_t n;
-	bool flags;
+	enum how how;
 };
 
-#define ARG_HOW_FLAGS true
-#define ARG_HOW_ENUM false
-#define ARG_FAMILY(fam, LIST, how) \
-	{ #fam, fam##_names, sizeof(fam##_names) / sizeof(fam##_names[0]), ARG_HOW_##how },
+#define ARG_HOW_FLAGS HOW_FLAGS
+#define ARG_HOW_ENUM HOW_ENUM
+#define ARG_HOW_HEX HOW_HEX
+#define ARG_FAMILY_INIT(fam, LIST, how) \
+	{ #fam, fam##_names, sizeof(fam##_names) / sizeof(fam##_names[0]), ARG_HOW_##how }
+#define ARG_FAMILY(fam, LIST, how) ARG_FAMILY_INIT(fam, LIST, how),
 static const struct family families[] = { ARG_FAMILIES(ARG_FAMILY) };
+static const struct family ipproto_family = ARG_FAMILY_INIT(ipproto, ARG_IPPROTO, ENUM);
+static const struct family netlink_family = ARG_FAMILY_INIT(netlink, ARG_NETLINK, ENUM);
+static const struct family fd_flags_family = ARG_FAMILY_INIT(fd_flags, ARG_FD_FLAGS, FLAGS);
 
 static const struct family *family_find(const char *name)
 {
@@ -71,14 +98,85 @@ static void flags_out(struct out *o, const struct family *f, uint64_t v, bool an
 	}
 }
 
-static void enum_out(struct out *o, const struct family *f, uint64_t v)
+static const char *enum_name(const struct family *f, uint64_t v)
 {
 	for (size_t i = 0; i < f->n; i++)
-		if (f->v[i].value == v) {
-			out_str(o, f->v[i].name);
+		if (f->v[i].value == v)
+			return f->v[i].name;
+	return NULL;
+}
+
+static void enum_out(struct out *o, const struct family *f, uint64_t v)
+{
+	const char *n = enum_name(f, v);
+
+	if (n)
+		out_str(o, n);
+	else if (f->how == HOW_HEX)
+		out_hex(o, v);
+	else
+		out_i64(o, (int32_t)v);
+}
+
+/* A signal number as strace shows it: 0 (no signal: a kill that checks) as 0. */
+static void signal_out(struct out *o, uint64_t v)
+{
+	char tmp[16];
+
+	if ((int32_t)v)
+		out_str(o, names_signal((int)(int32_t)v, tmp));
+	else
+		out_char(o, '0');
+}
+
+/* The private and clock flags join the command's name: FUTEX_WAIT_PRIVATE|FUTEX_CLOCK_REALTIME. */
+static void futex_out(struct out *o, const struct family *f, uint64_t v)
+{
+	uint32_t op = (uint32_t)v;
+	const char *n = enum_name(f, op & FUTEX_CMD_MASK);
+
+	if (!n || (op & ~(uint32_t)(FUTEX_CMD_MASK | FUTEX_PRIVATE_FLAG | FUTEX_CLOCK_REALTIME))) {
+		out_hex(o, op);
+		return;
+	}
+	out_str(o, n);
+	if (op & FUTEX_PRIVATE_FLAG)
+		out_str(o, "_PRIVATE");
+	if (op & FUTEX_CLOCK_REALTIME)
+		out_str(o, "|FUTEX_CLOCK_REALTIME");
+}
+
+/* The kernel's SOCK_TYPE_MASK, which no UAPI header exports: the type's bits of socket()'s type. */
+#define SOCKET_TYPE_MASK 0xfu
+
+/* The type in the low bits, then SOCK_CLOEXEC, SOCK_NONBLOCK (socket_flags). */
+static void socket_type_out(struct out *o, const struct family *f, uint64_t v)
+{
+	uint64_t flags = v & ~(uint64_t)SOCKET_TYPE_MASK;
+
+	enum_out(o, f, v & SOCKET_TYPE_MASK);
+	if (flags) {
+		out_char(o, '|');
+		flags_out(o, family_find("socket_flags"), flags, false);
+	}
+}
+
+/* A socket's protocol reads by its domain (the call's "socket_domain" argument). */
+static void socket_protocol_out(struct out *o, const struct sct_syscall_args *a, const uint64_t *v, uint64_t p)
+{
+	for (uint32_t k = 0; k < a->nargs; k++) {
+		if (strcmp(a->args[k].family, "socket_domain"))
+			continue;
+		if ((uint32_t)v[k] == AF_INET || (uint32_t)v[k] == AF_INET6) {
+			enum_out(o, &ipproto_family, p);
 			return;
 		}
-	out_i64(o, (int32_t)v);
+		if ((uint32_t)v[k] == AF_NETLINK) {
+			enum_out(o, &netlink_family, p);
+			return;
+		}
+	}
+	out_i64(o, (int32_t)p);
 }
 
 /* open's access mode is a value, not bits: O_RDONLY is 0. */
@@ -114,10 +212,9 @@ static void clone_out(struct out *o, const struct family *f, uint64_t v)
 static void family_out(struct out *o, const char *name, uint32_t kind, uint64_t v)
 {
 	const struct family *f = family_find(name);
-	char tmp[16];
 
 	if (!strcmp(name, "signal")) {
-		out_str(o, names_signal((int)(int32_t)v, tmp));
+		signal_out(o, v);
 	} else if (!f) {
 		if (kind == SCT_ARG_FLAGS)
 			out_hex(o, v);
@@ -129,7 +226,13 @@ static void family_out(struct out *o, const char *name, uint32_t kind, uint64_t 
 		clone_out(o, f, v);
 	} else if (!strcmp(name, "access") && !v) {
 		out_str(o, "F_OK");
-	} else if (f->flags) {
+	} else if (!strcmp(name, "mmap_prot") && !v) {
+		out_str(o, "PROT_NONE");
+	} else if (!strcmp(name, "futex_op")) {
+		futex_out(o, f, v);
+	} else if (!strcmp(name, "socket_type")) {
+		socket_type_out(o, f, v);
+	} else if (f->how == HOW_FLAGS) {
 		flags_out(o, f, v, false);
 	} else {
 		enum_out(o, f, v);
@@ -187,9 +290,20 @@ static void fd_out(struct out *o, uint64_t v, bool fd_marks)
 		out_char(o, FDPATHS_END);
 }
 
-static void arg_out(struct out *o, const struct sct_arg_desc *d, uint64_t v,
+static void ptr_out(struct out *o, uint64_t v)
+{
+	if (v)
+		out_hex(o, v);
+	else
+		out_str(o, "NULL");
+}
+
+static void arg_out(struct out *o, const struct sct_syscall_args *a, const uint64_t *vs, uint32_t k,
 		    const struct sct_syscall *sc, uint32_t *npaths, bool fd_marks)
 {
+	const struct sct_arg_desc *d = &a->args[k];
+	uint64_t v = vs[k];
+
 	switch (d->kind) {
 	case SCT_ARG_FD:
 		fd_out(o, v, fd_marks);
@@ -212,7 +326,10 @@ static void arg_out(struct out *o, const struct sct_arg_desc *d, uint64_t v,
 		break;
 	case SCT_ARG_FLAGS:
 	case SCT_ARG_ENUM:
-		family_out(o, d->family, d->kind, v);
+		if (!strcmp(d->family, "socket_protocol"))
+			socket_protocol_out(o, a, vs, v);
+		else
+			family_out(o, d->family, d->kind, v);
 		break;
 	case SCT_ARG_MODE:
 		out_printf(o, "%#llo", (unsigned long long)v);
@@ -221,10 +338,43 @@ static void arg_out(struct out *o, const struct sct_arg_desc *d, uint64_t v,
 		out_u64(o, v);
 		break;
 	case SCT_ARG_PTR:
-		if (v)
-			out_hex(o, v);
+		ptr_out(o, v);
+		break;
+	default:
+		int_out(o, v);
+	}
+}
+
+/* An argument read as args_layout() says (how: one of its letters but '-' and '.'). */
+static void layout_out(struct out *o, char how, uint64_t v)
+{
+	switch (how) {
+	case 'u':
+		out_u64(o, (uint32_t)v);
+		break;
+	case 'U':
+		out_u64(o, v);
+		break;
+	case 'x':
+		out_hex(o, v);
+		break;
+	case 'p':
+		ptr_out(o, v);
+		break;
+	case 's':
+		signal_out(o, v);
+		break;
+	case 'o':
+		open_out(o, family_find("open"), v);
+		break;
+	case 'c':
+		flags_out(o, &fd_flags_family, v, false);
+		break;
+	case 'b':
+		if ((uint32_t)v == FUTEX_BITSET_MATCH_ANY)
+			out_str(o, "FUTEX_BITSET_MATCH_ANY");
 		else
-			out_str(o, "NULL");
+			out_hex(o, (uint32_t)v);
 		break;
 	default:
 		int_out(o, v);
@@ -244,12 +394,55 @@ static bool mode_unused(const struct sct_syscall_args *a, uint32_t k, const uint
 	return !(v[k - 1] & O_CREAT) && (v[k - 1] & O_TMPFILE) != O_TMPFILE;
 }
 
+/* The index of a's argument named name, -1 if none. */
+static int arg_index(const struct sct_syscall_args *a, const char *name)
+{
+	for (uint32_t k = 0; k < a->nargs; k++)
+		if (!strcmp(a->args[k].name, name))
+			return (int)k;
+	return -1;
+}
+
+/*
+ * clone as strace shows it, by name whatever the arch's argument order: child_stack=, flags=,
+ * then the pointers the flags make the kernel use. False if a does not describe clone's five
+ * arguments (as the kernel names them) with its flags in the "clone" family.
+ */
+static bool clone_call_out(struct out *o, const struct sct_syscall_args *a, const uint64_t *v)
+{
+	int fl = arg_index(a, "clone_flags"), sp = arg_index(a, "newsp"), ptid = arg_index(a, "parent_tidptr"),
+	    ctid = arg_index(a, "child_tidptr"), tls = arg_index(a, "tls");
+	uint64_t flags;
+
+	if (fl < 0 || sp < 0 || ptid < 0 || ctid < 0 || tls < 0 || strcmp(a->args[fl].family, "clone"))
+		return false;
+	flags = v[fl];
+	out_str(o, "child_stack=");
+	ptr_out(o, v[sp]);
+	out_str(o, ", flags=");
+	clone_out(o, family_find("clone"), flags);
+	if (flags & (CLONE_PARENT_SETTID | CLONE_PIDFD)) {
+		out_str(o, ", parent_tid=");
+		ptr_out(o, v[ptid]);
+	}
+	if (flags & CLONE_SETTLS) {
+		out_str(o, ", tls=");
+		ptr_out(o, v[tls]);
+	}
+	if (flags & (CLONE_CHILD_SETTID | CLONE_CHILD_CLEARTID)) {
+		out_str(o, ", child_tidptr=");
+		ptr_out(o, v[ctid]);
+	}
+	return true;
+}
+
 void args_out(struct out *o, const struct sct_session *s, const struct sct_syscall *sc, bool fd_marks)
 {
 	const struct sct_syscall_args *a = sc->abi == SCT_ABI_NATIVE ? sct_session_syscall_args(s, sc->nr)
 								      : sct_session_compat_syscall_args(s, sc->nr);
 	const uint64_t v[SCT_MAX_ARGS] = { sc->arg0, sc->arg1, sc->arg2, sc->arg3, sc->arg4, sc->arg5 };
-	uint32_t npaths = 0;
+	uint32_t npaths = 0, at = 0, shown = 0;
+	const char *layout;
 
 	if (sc->unfinished && !(sc->arg0 | sc->arg1 | sc->arg2 | sc->arg3 | sc->arg4 | sc->arg5) &&
 	    !sc->path_flags && !sc->path2_flags) {
@@ -264,10 +457,37 @@ void args_out(struct out *o, const struct sct_session *s, const struct sct_sysca
 		}
 		return;
 	}
+	if (clone_call_out(o, a, v))
+		return;
+	layout = args_layout(a, v, &at);
 	for (uint32_t k = 0; k < a->nargs; k++) {
-		if (mode_unused(a, k, v))
+		char how = '-';
+
+		if (layout && k > at)
+			how = k - at - 1 < strlen(layout) ? layout[k - at - 1] : '\0';
+
+		if (!how)
+			break;
+		if (how == '.' || mode_unused(a, k, v))
 			continue;
-		out_str(o, k ? ", " : "");
-		arg_out(o, &a->args[k], v[k], sc, &npaths, fd_marks);
+		out_str(o, shown++ ? ", " : "");
+		if (how == '-')
+			arg_out(o, a, v, k, sc, &npaths, fd_marks);
+		else
+			layout_out(o, how, v[k]);
 	}
+}
+
+bool args_ret_is_address(const char *name, size_t len)
+{
+	static const char *const calls[] = { "mmap", "mmap2", "mremap", "brk", "shmat" };
+
+	if (len > 7 && !memcmp(name, "compat:", 7)) {
+		name += 7;
+		len -= 7;
+	}
+	for (size_t i = 0; i < sizeof(calls) / sizeof(calls[0]); i++)
+		if (len == strlen(calls[i]) && !memcmp(name, calls[i], len))
+			return true;
+	return false;
 }

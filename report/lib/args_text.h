@@ -19,4 +19,10 @@
  */
 void args_out(struct out *o, const struct sct_session *s, const struct sct_syscall *sc, bool fd_marks);
 
+/*
+ * Whether the syscall named name (len bytes; "compat:" before a compat call's name) returns an
+ * address, which strace shows in hex.
+ */
+bool args_ret_is_address(const char *name, size_t len);
+
 #endif

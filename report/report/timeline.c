@@ -157,8 +157,11 @@ static void tl_cgroup(struct timeline *tl, struct out *l, struct live *lv, uint6
 	names_out_escaped(l, strtab_get(tl->c->strs, label), strtab_len(tl->c->strs, label));
 }
 
-/* " = RET ERRNO <DURATION>", or " = ? <DURATION unfinished>". */
-static void tl_result(struct out *l, const struct sct_syscall *sc)
+/*
+ * " = RET ERRNO <DURATION>", or " = ? <DURATION unfinished>"; an address (mmap's, brk's) in hex
+ * as strace shows it.
+ */
+static void tl_result(struct out *l, const struct sct_syscall *sc, bool address)
 {
 	char tmp[16];
 
@@ -169,7 +172,10 @@ static void tl_result(struct out *l, const struct sct_syscall *sc)
 		return;
 	}
 	out_str(l, " = ");
-	out_i64(l, sc->ret);
+	if (address && !names_is_error(sc->ret))
+		out_printf(l, "%#llx", (unsigned long long)sc->ret);
+	else
+		out_i64(l, sc->ret);
 	if (names_is_error(sc->ret)) {
 		out_char(l, ' ');
 		out_str(l, names_errno((int)-sc->ret, tmp));
@@ -189,6 +195,7 @@ static void tl_syscall(struct timeline *tl, struct out *l, struct live *lv, cons
 {
 	uint32_t name = input_syscall_name(tl->c, lv, sc->nr, sc->abi);
 	const struct task *t = tasks_lookup(lv->tasks, lv->s.id, sc->pid, sc->tid, sc->time_ns);
+	bool address = args_ret_is_address(strtab_get(tl->c->strs, name), strtab_len(tl->c->strs, name));
 
 	names_out_escaped(l, strtab_get(tl->c->strs, name), strtab_len(tl->c->strs, name));
 	if (lv->session && sct_session_has_args(lv->session)) {
@@ -197,12 +204,12 @@ static void tl_syscall(struct timeline *tl, struct out *l, struct live *lv, cons
 		e->marks = true;
 		fdpaths_effect(tl->fds, lv->s.id, lv->session, sc, fx);
 		out_char(l, ')');
-		tl_result(l, sc);
+		tl_result(l, sc, address);
 		out_char(l, ' ');
 		tl_who(tl, l, t, sct_syscall_name_ns(sc), sc->pid, sc->tid);
 	} else {
 		tl_who(tl, l, t, sct_syscall_name_ns(sc), sc->pid, sc->tid);
-		tl_result(l, sc);
+		tl_result(l, sc, address);
 	}
 	tl_cgroup(tl, l, lv, sc->cgroup_id);
 }

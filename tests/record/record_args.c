@@ -271,6 +271,76 @@ Test(record_args, args_max_cuts_and_flags_the_path)
 	rh_run_release(&run);
 }
 
+/*
+ * The arguments whose values read by name (spec/FORMAT.md section 5) as the running kernel's
+ * tracefs names them: each found and given its kind and family in the HEADER.
+ */
+Test(record_args, named_values_are_described)
+{
+	static const struct {
+		const char *syscall, *arg;
+		uint32_t kind;
+		const char *family;
+	} want[] = {
+		{ "futex", "op", SCT_ARG_ENUM, "futex_op" },
+		{ "futex", "uaddr", SCT_ARG_PTR, "" },
+		{ "prctl", "option", SCT_ARG_ENUM, "prctl" },
+		{ "arch_prctl", "option", SCT_ARG_ENUM, "arch_prctl" },
+		{ "clock_nanosleep", "which_clock", SCT_ARG_ENUM, "clock" },
+		{ "clock_nanosleep", "flags", SCT_ARG_FLAGS, "timer" },
+		{ "clock_gettime", "which_clock", SCT_ARG_ENUM, "clock" },
+		{ "socket", "family", SCT_ARG_ENUM, "socket_domain" },
+		{ "socket", "type", SCT_ARG_ENUM, "socket_type" },
+		{ "socket", "protocol", SCT_ARG_ENUM, "socket_protocol" },
+		{ "accept4", "flags", SCT_ARG_FLAGS, "socket_flags" },
+		{ "fcntl", "cmd", SCT_ARG_ENUM, "fcntl" },
+		{ "ioctl", "cmd", SCT_ARG_ENUM, "ioctl" },
+		{ "ioctl", "arg", SCT_ARG_PTR, "" },
+		{ "mmap", "addr", SCT_ARG_PTR, "" },
+		{ "mmap", "prot", SCT_ARG_FLAGS, "mmap_prot" },
+		{ "mprotect", "start", SCT_ARG_PTR, "" },
+		{ "munmap", "addr", SCT_ARG_PTR, "" },
+		{ "madvise", "start", SCT_ARG_PTR, "" },
+		{ "madvise", "behavior", SCT_ARG_ENUM, "madvise" },
+		{ "mremap", "flags", SCT_ARG_FLAGS, "mremap" },
+		{ "brk", "brk", SCT_ARG_PTR, "" },
+		{ "rt_sigprocmask", "how", SCT_ARG_ENUM, "sigprocmask" },
+		{ "rt_sigaction", "sig", SCT_ARG_ENUM, "signal" },
+		{ "kill", "sig", SCT_ARG_ENUM, "signal" },
+		{ "tgkill", "sig", SCT_ARG_ENUM, "signal" },
+		{ "wait4", "options", SCT_ARG_FLAGS, "wait" },
+		{ "waitid", "options", SCT_ARG_FLAGS, "wait" },
+		{ "clone", "clone_flags", SCT_ARG_FLAGS, "clone" },
+	};
+	const char *extra[] = { "--args", NULL };
+	struct sct_reader *r;
+	struct sct_record rec;
+	struct rh_run run;
+	int err = 0;
+
+	run_argpaths(&run, extra);
+	r = sct_reader_open(rh_trace_path, &err);
+	cr_assert(r, "reading %s: %s", rh_trace_path, sct_strerror(err));
+	cr_assert_eq(sct_reader_next(r, &rec), 1);
+	cr_assert_eq(rec.type, SCT_REC_SESSION);
+	for (size_t i = 0; i < sizeof(want) / sizeof(want[0]); i++) {
+		const struct sct_session *s = sct_reader_session(r);
+		int64_t nr = sct_session_syscall_nr(s, want[i].syscall, SCT_ABI_NATIVE);
+		const struct sct_syscall_args *a = nr >= 0 ? sct_session_syscall_args(s, (uint32_t)nr) : NULL;
+		uint32_t k = 0;
+
+		cr_assert(a, "no description of %s", want[i].syscall);
+		while (k < a->nargs && strcmp(a->args[k].name, want[i].arg))
+			k++;
+		cr_assert_lt(k, a->nargs, "%s has no argument %s", want[i].syscall, want[i].arg);
+		cr_assert_eq(a->args[k].kind, want[i].kind, "%s %s: kind %u", want[i].syscall, want[i].arg,
+			     a->args[k].kind);
+		cr_assert_str_eq(a->args[k].family, want[i].family, "%s %s", want[i].syscall, want[i].arg);
+	}
+	sct_reader_close(r);
+	rh_run_release(&run);
+}
+
 /* Without --args the session is what it was: no descriptions, no argument fields. */
 Test(record_args, without_args_nothing_changes)
 {

@@ -86,7 +86,7 @@ ParameterizedTestParameters(report_args, rendered_as_strace_does)
 		{ NR_MMAP, { 0, 8192, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, (uint32_t)-1, 0 },
 		  "", 0, "NULL, 8192, PROT_READ|PROT_WRITE, MAP_PRIVATE|MAP_ANONYMOUS, -1, 0" },
 		{ NR_MMAP, { 0x7f0000, 4096, PROT_NONE, MAP_SHARED | MAP_FIXED, 3, 4096 }, "", 0,
-		  "0x7f0000, 4096, 0, MAP_SHARED|MAP_FIXED, 3, 4096" },
+		  "0x7f0000, 4096, PROT_NONE, MAP_SHARED|MAP_FIXED, 3, 0x1000" },
 		{ NR_ACCESS, { 0x10, R_OK | W_OK }, "/p", SCT_PATH_CAPTURED, "\"/p\", R_OK|W_OK" },
 		{ NR_ACCESS, { 0x10, F_OK }, "/p", SCT_PATH_CAPTURED, "\"/p\", F_OK" },
 		{ NR_CLONE, { CLONE_VM | CLONE_FS | CLONE_FILES | SIGCHLD, 0 }, "", 0,

@@ -16,7 +16,8 @@ static unsigned npath;
 static const struct sct_syscall_name names[] = {
 	{ RT_NR_READ, "read" }, { RT_NR_WRITE, "write" }, { RT_NR_OPEN, "open" },
 	{ RT_NR_CLOSE, "close" }, { RT_NR_EXECVE, "execve" }, { RT_NR_RENAME, "rename" }, { RT_NR_OPENAT, "openat" },
-	{ RT_NR_RENAMEAT, "renameat" },
+	{ RT_NR_RENAMEAT, "renameat" }, { RT_NR_MMAP, "mmap" }, { RT_NR_MUNMAP, "munmap" }, { RT_NR_BRK, "brk" },
+	{ RT_NR_MREMAP, "mremap" },
 };
 
 const char *rt_dir(void)
@@ -140,7 +141,8 @@ struct sct_writer *rt_open_recording(const char *path, const char *host, const c
 struct sct_writer *rt_open_args_compat(const char *path, const char *host, const struct sct_syscall_args *descs,
 				       uint32_t ndescs, const struct sct_syscall_args *compat, uint32_t ncompat)
 {
-	static const struct sct_syscall_name compat_names[] = { { 5, "open" }, { 38, "rename" } };
+	static const struct sct_syscall_name compat_names[] = { { 5, "open" }, { 38, "rename" },
+								{ 192, "mmap2" } };
 	struct sct_header_info info = RT_INFO(host, names, sizeof(names) / sizeof(names[0]));
 
 	info.syscall_args = descs;

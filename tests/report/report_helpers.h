@@ -21,6 +21,10 @@
 #define RT_NR_WRITE 1
 #define RT_NR_OPEN 2
 #define RT_NR_CLOSE 3
+#define RT_NR_MMAP 9
+#define RT_NR_MUNMAP 11
+#define RT_NR_BRK 12
+#define RT_NR_MREMAP 25
 #define RT_NR_EXECVE 59
 #define RT_NR_RENAME 82
 #define RT_NR_OPENAT 257
@@ -54,7 +58,7 @@ struct sct_writer *rt_open_recording(const char *path, const char *host, const c
 /* A session with syscall arguments (format 1.4) described by descs. */
 struct sct_writer *rt_open_args(const char *path, const char *host, const struct sct_syscall_args *descs,
 				uint32_t ndescs);
-/* The same with an i386 compat table (open 5, rename 38) and its compat descriptions. */
+/* The same with an i386 compat table (open 5, rename 38, mmap2 192) and its compat descriptions. */
 struct sct_writer *rt_open_args_compat(const char *path, const char *host, const struct sct_syscall_args *descs,
 				       uint32_t ndescs, const struct sct_syscall_args *compat, uint32_t ncompat);
 void rt_close(struct sct_writer *w);
