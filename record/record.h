@@ -40,7 +40,7 @@ enum record_backend_id {
 };
 #undef RECORD_BACKEND_ID
 
-/* filter.c: the detail filter and --summary-only (sct-record(8), "Filters and totals"). */
+/* detail_filter.c: the detail filter and --summary-only (sct-record(8), "Filters and totals"). */
 #define FILTER_COMMS 8          /* -c names, compared in BPF one by one */
 #define FILTER_PATH_MAX 255     /* -P bytes, compared in BPF byte by byte */
 #define FILTER_ERRNO_MAX 4096   /* error returns are -4095 .. -1 */
@@ -133,7 +133,7 @@ int cli_parse(struct env *env, int argc, char **argv);
 /* The one line after a usage error's message. */
 void cli_usage_short(void);
 
-/* filter.c: the options cli.c hands over, by getopt value. */
+/* detail_filter.c: the options cli.c hands over, by getopt value. */
 enum {
 	FILTER_OPT_SYSCALL = 'S', FILTER_OPT_COMM = 'c', FILTER_OPT_PATH = 'P',
 	FILTER_OPT_FAILED = 512, FILTER_OPT_ERRNO, FILTER_OPT_MIN_DURATION, FILTER_OPT_SUMMARY_ONLY,

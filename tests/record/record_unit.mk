@@ -6,7 +6,7 @@ RECORD_UNIT_SRCS := $(wildcard tests/record/unit/*.c)
 RECORD_UNIT_OBJS := $(RECORD_UNIT_SRCS:%.c=$(BUILD)/%.o)
 RECORD_UNIT_BIN := $(BUILD)/tests/record/test-record-unit
 # The objects under test; none of them reaches into a backend.
-RECORD_UNIT_DEPS := $(addprefix $(BUILD)/record/,cli.o filter.o output/output.o host/targets.o \
+RECORD_UNIT_DEPS := $(addprefix $(BUILD)/record/,cli.o detail_filter.o output/output.o host/targets.o \
 	host/syscall_table.o)
 
 $(RECORD_UNIT_OBJS): override CFLAGS += -Irecord

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: BSD-2-Clause
 /*
- * sct-record's filter options (record/filter.c), without root: the set -S selects, the parts
+ * sct-record's filter options (record/detail_filter.c), without root: the set -S selects, the parts
  * of the filter a call is checked against, the HEADER's text, and the line a person reads for
  * a word refused.
  */
