@@ -501,10 +501,14 @@ static __always_inline void syscall_fill(struct sct_ev_syscall *e, struct sct_in
 	e->ret = c->ret;
 }
 
-/* -c: is the current task's name one of filter_comms? */
+/*
+ * -c: is the current task's name one of filter_comms? Compared as two __u64 each, so the
+ * bytes after the name's NUL must be zero as filter_comms has them: the 6.1 kernel's
+ * bpf_get_current_comm() leaves them as the stack held them (later kernels pad them).
+ */
 static __always_inline bool filter_comm_match(void)
 {
-	char comm[SCT_COMM_LEN];
+	char comm[SCT_COMM_LEN] = {};
 	__u64 *a = (__u64 *)comm;
 
 	bpf_get_current_comm(comm, sizeof(comm));
