@@ -10,38 +10,7 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "record.h"
-
-/* argv for cli_parse(): "sct-record" and the arguments, NULL-terminated as main() gets it. */
-#define PARSE(env, ...) parse_args(env, (const char *[]){ "sct-record", __VA_ARGS__, NULL })
-
-static int parse_args(struct env *env, const char **args)
-{
-	static char *argv[32];
-	int argc = 0;
-
-	while (args[argc]) {
-		argv[argc] = (char *)args[argc];
-		argc++;
-	}
-	argv[argc] = NULL;
-	/* glibc: 0 starts getopt over */
-	optind = 0;
-	env_init(env);
-	return cli_parse(env, argc, argv);
-}
-
-/* The first line of the redirected stderr. */
-static void first_line_is(const char *want)
-{
-	char line[512] = "";
-	FILE *f;
-
-	fflush(stderr);
-	f = cr_get_redirected_stderr();
-	cr_assert_not_null(fgets(line, sizeof(line), f));
-	cr_assert_str_eq(line, want);
-}
+#include "unit_helpers.h"
 
 TestSuite(unit_cli, .init = cr_redirect_stderr);
 
@@ -81,7 +50,7 @@ Test(unit_cli, invalid_pid)
 	struct env env;
 
 	cr_assert_eq(PARSE(&env, "-p", "abc"), -EINVAL);
-	first_line_is("sct-record: invalid pid: 'abc'\n");
+	unit_first_line_is("sct-record: invalid pid: 'abc'\n");
 	env_free(&env);
 }
 
@@ -103,7 +72,7 @@ Test(unit_cli, stray_word)
 	struct env env;
 
 	cr_assert_eq(PARSE(&env, "-a", "ls"), -EINVAL);
-	first_line_is("sct-record: unexpected argument 'ls' (a command goes after --)\n");
+	unit_first_line_is("sct-record: unexpected argument 'ls' (a command goes after --)\n");
 	env_free(&env);
 }
 
@@ -112,7 +81,7 @@ Test(unit_cli, no_target)
 	struct env env;
 
 	cr_assert_eq(PARSE(&env, "-q"), -EINVAL);
-	first_line_is("sct-record: no target: give -p, -t, -G, -a or a command after --\n");
+	unit_first_line_is("sct-record: no target: give -p, -t, -G, -a or a command after --\n");
 	env_free(&env);
 }
 
@@ -121,7 +90,7 @@ Test(unit_cli, targets_do_not_combine)
 	struct env env;
 
 	cr_assert_eq(PARSE(&env, "-a", "-p", "1"), -EINVAL);
-	first_line_is("sct-record: -p/-t, -G and -a cannot be combined\n");
+	unit_first_line_is("sct-record: -p/-t, -G and -a cannot be combined\n");
 	env_free(&env);
 }
 
@@ -148,7 +117,7 @@ Test(unit_cli, ringbuf_not_power_of_two)
 	struct env env;
 
 	cr_assert_eq(PARSE(&env, "-a", "--ringbuf-size", "3M"), -EINVAL);
-	first_line_is("sct-record: invalid ring buffer size: '3M': a power of two up to 1G expected\n");
+	unit_first_line_is("sct-record: invalid ring buffer size: '3M': a power of two up to 1G expected\n");
 	env_free(&env);
 }
 
@@ -157,7 +126,7 @@ Test(unit_cli, max_tasks_range)
 	struct env env;
 
 	cr_assert_eq(PARSE(&env, "-a", "--max-tasks", "0"), -EINVAL);
-	first_line_is("sct-record: invalid max-tasks: '0': 1..4194304 expected\n");
+	unit_first_line_is("sct-record: invalid max-tasks: '0': 1..4194304 expected\n");
 	env_free(&env);
 }
 
@@ -172,7 +141,7 @@ Test(unit_cli, backends)
 	cr_assert_eq(env.backend, BACKEND_BPF);
 	env_free(&env);
 	cr_assert_eq(PARSE(&env, "-a", "--backend", "dtrace"), -EINVAL);
-	first_line_is("sct-record: invalid backend: 'dtrace': auto, bpf or perf expected\n");
+	unit_first_line_is("sct-record: invalid backend: 'dtrace': auto, bpf or perf expected\n");
 	env_free(&env);
 }
 
@@ -186,7 +155,7 @@ Test(unit_cli, events)
 	cr_assert_str_eq(env.events[1], "irq:irq_handler_entry");
 	env_free(&env);
 	cr_assert_eq(PARSE(&env, "-a", "-e", "../x:y"), -EINVAL);
-	first_line_is("sct-record: invalid event: '../x:y': GROUP:NAME[,GROUP:NAME...] of tracefs "
+	unit_first_line_is("sct-record: invalid event: '../x:y': GROUP:NAME[,GROUP:NAME...] of tracefs "
 		      "expected\n");
 	env_free(&env);
 }
@@ -196,7 +165,7 @@ Test(unit_cli, long_run_conflicts)
 	struct env env;
 
 	cr_assert_eq(PARSE(&env, "-a", "--rotate-count", "2"), -EINVAL);
-	first_line_is("sct-record: --rotate-count needs --rotate-size or --rotate-interval\n");
+	unit_first_line_is("sct-record: --rotate-count needs --rotate-size or --rotate-interval\n");
 	env_free(&env);
 }
 
@@ -205,7 +174,7 @@ Test(unit_cli, snapshot_without_rotation)
 	struct env env;
 
 	cr_assert_eq(PARSE(&env, "-a", "--snapshot", "1M", "--rotate-size", "1M"), -EINVAL);
-	first_line_is("sct-record: --snapshot writes only snapshots: it does not combine with "
+	unit_first_line_is("sct-record: --snapshot writes only snapshots: it does not combine with "
 		      "rotation\n");
 	env_free(&env);
 }
@@ -215,7 +184,7 @@ Test(unit_cli, args_max_needs_args)
 	struct env env;
 
 	cr_assert_eq(PARSE(&env, "-a", "--args-max", "64"), -EINVAL);
-	first_line_is("sct-record: --args-max needs --args\n");
+	unit_first_line_is("sct-record: --args-max needs --args\n");
 	env_free(&env);
 	cr_assert_eq(PARSE(&env, "-a", "--args", "--args-max", "64"), 0);
 	cr_assert(env.args);
@@ -228,7 +197,7 @@ Test(unit_cli, keep_command_needs_command)
 	struct env env;
 
 	cr_assert_eq(PARSE(&env, "-a", "--keep-command"), -EINVAL);
-	first_line_is("sct-record: --keep-command applies to a command after --\n");
+	unit_first_line_is("sct-record: --keep-command applies to a command after --\n");
 	env_free(&env);
 }
 

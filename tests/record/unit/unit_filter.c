@@ -12,35 +12,7 @@
 #include <string.h>
 #include <sys/syscall.h>
 
-#include "record.h"
-
-#define PARSE(env, ...) parse_args(env, (const char *[]){ "sct-record", __VA_ARGS__, NULL })
-
-static int parse_args(struct env *env, const char **args)
-{
-	static char *argv[32];
-	int argc = 0;
-
-	while (args[argc]) {
-		argv[argc] = (char *)args[argc];
-		argc++;
-	}
-	argv[argc] = NULL;
-	optind = 0;
-	env_init(env);
-	return cli_parse(env, argc, argv);
-}
-
-static void first_line_is(const char *want)
-{
-	char line[512] = "";
-	FILE *f;
-
-	fflush(stderr);
-	f = cr_get_redirected_stderr();
-	cr_assert_not_null(fgets(line, sizeof(line), f));
-	cr_assert_str_eq(line, want);
-}
+#include "unit_helpers.h"
 
 TestSuite(unit_filter, .init = cr_redirect_stderr);
 
@@ -127,7 +99,7 @@ Test(unit_filter, summary_only)
 	do {                                                           \
 		struct env env;                                        \
 		cr_assert_eq(PARSE(&env, "-a", __VA_ARGS__), -EINVAL); \
-		first_line_is(line);                                   \
+		unit_first_line_is(line);                                   \
 		env_free(&env);                                        \
 	} while (0)
 
