@@ -656,7 +656,9 @@ int sct_reader_field(const struct sct_reader *r, uint32_t idx, struct sct_value 
  * (sct_schema_builtin()); NULL if neither knows the type. The entry of a type the session's
  * version defines is read by position (spec/FORMAT.md section 5): its type name and its first
  * fields are the built-in ones, all of them however few the HEADER lists, followed by the
- * fields the HEADER lists past them (trailing fields, read as stored).
+ * fields the HEADER lists past them (trailing fields, read as stored). Outside a session
+ * (blocks without a HEADER), the schema the last record returned was read with, if it is of
+ * that type: a SYSCALL section of ten fields is base + stack_id (spec/FORMAT.md 10.5).
  */
 const struct sct_type_schema *sct_reader_schema(const struct sct_reader *r, uint32_t type);
 /*

@@ -417,11 +417,16 @@ static int sink_collect(void *ctx, const struct sct_block_frame *b)
 	return 0;
 }
 
-/* Blocks outside a session: a 10-field SYSCALL section is base + stack_id, not base + arg0. */
+/*
+ * Blocks outside a session: a 10-field SYSCALL section is base + stack_id, not base + arg0,
+ * and its schema says so.
+ */
 static void headerless(bool args)
 {
 	struct sct_header_info info = stacks_info(args);
-	struct sct_record rec = fh_syscall(3);
+	struct sct_record rec = fh_syscall(3), got;
+	const struct sct_type_schema *schema;
+	struct sct_reader *r;
 	struct fh_read rd;
 	struct craft c;
 	int err = 0;
@@ -441,6 +446,15 @@ static void headerless(bool args)
 	cr_assert_eq(rd.recs[0].syscall.arg0, args ? 9 : 0);
 	cr_assert_eq(rd.recs[0].syscall.time_ns, rec.syscall.time_ns);
 	fh_read_free(&rd);
+	r = sct_reader_open_mem(c.p, c.len, &err);
+	cr_assert(r);
+	while (sct_reader_next(r, &got) == 1 && got.type != SCT_REC_SYSCALL)
+		;
+	cr_assert_eq(got.type, SCT_REC_SYSCALL);
+	schema = sct_reader_schema(r, SCT_REC_SYSCALL);
+	cr_assert_eq(schema->nfields, args ? 22 : 10);
+	cr_assert_str_eq(schema->fields[args ? 21 : 9].name, "stack_id");
+	sct_reader_close(r);
 	craft_free(&c);
 }
 
