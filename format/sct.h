@@ -499,7 +499,8 @@ SCT_MUST_CHECK int sct_writer_append_syscalls(struct sct_writer *w, const struct
  * pending block's column of that field, at the first free row, and returns how many rows (1
  * to n) they have room for, or a negative code: -EINVAL (n 0, or a session with
  * "syscall_args"), -ENOMEM, or the writer's error (it may write the full block first). Fill
- * rows [0, k) of every column, each value as the struct's field would hold it, converted to
+ * rows [0, k) of every column (stack_id too when it is not NULL: the columns hold the last
+ * block's values), each value as the struct's field would hold it, converted to
  * uint64_t (ret sign-extended), then sct_writer_syscall_rows_commit(w, k) appends them, as k
  * calls of sct_writer_append_syscall() would. No other writer call may come in between; a
  * commit of 0 rows gives them up. Returns 0, or -EINVAL for k past the room given.
