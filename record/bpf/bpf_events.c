@@ -198,6 +198,7 @@ static int event_syscall_args(struct recorder *r, const struct sct_ev_syscall_ar
 	sc.path2_flags = p ? p->path2_flags : 0;
 	sc.path2.ptr = p ? (const uint8_t *)p->path + p->path_len : NULL;
 	sc.path2.len = p ? p->path2_len : 0;
+	sc.stack_id = 0;
 	return events_syscall(r, &sc);
 }
 
