@@ -593,3 +593,73 @@ Test(format_stacks, a_stack_id_past_32_bits_reads_as_none)
 	sct_reader_close(r);
 	craft_free(&c);
 }
+
+/* The label and a HEADER of format 1.minor with the given "stacks" pair appended. */
+static void stacks_session(struct craft *c, uint32_t minor, const uint8_t *pair, size_t len)
+{
+	struct craft body;
+
+	craft_init(&body);
+	craft_header_body_keys(&body, 1, minor, pair, len, 1);
+	craft_label(c);
+	craft_frame(c, 1, body.p, body.len);
+	craft_free(&body);
+}
+
+/* The session of the first SESSION record of c, tested by check. */
+static void first_session(const struct craft *c, void (*check)(const struct sct_session *s))
+{
+	struct sct_reader *r;
+	struct sct_record rec;
+	int err = 0;
+
+	r = sct_reader_open_mem(c->p, c->len, &err);
+	cr_assert(r);
+	cr_assert_eq(sct_reader_next(r, &rec), 1);
+	cr_assert_eq(rec.type, SCT_REC_SESSION);
+	check(sct_reader_session(r));
+	sct_reader_close(r);
+}
+
+static void no_stacks(const struct sct_session *s)
+{
+	cr_assert_null(sct_session_stacks(s));
+	cr_assert_str_eq(sct_session_get(s, SCT_SESSION_STACKS_MODE), "");
+	cr_assert_str_eq(sct_session_get(s, SCT_SESSION_STACKS_UNWIND), "");
+}
+
+static void stacks_depth_unknown(const struct sct_session *s)
+{
+	const struct sct_header_stacks *st = sct_session_stacks(s);
+
+	cr_assert_not_null(st);
+	cr_assert_str_eq(st->mode, "user");
+	cr_assert_str_eq(st->unwind, "fp");
+	cr_assert_eq(st->depth, 0);
+}
+
+/* Section 5: "stacks" is read from 1.6 on, as a map; a depth past 127 reads as 0. */
+Test(format_stacks, the_stacks_key_is_read_as_its_version_says)
+{
+	static const uint8_t depth_200[] = {
+		0x66, 's', 't', 'a', 'c', 'k', 's', 0xa3,
+		0x64, 'm', 'o', 'd', 'e', 0x64, 'u', 's', 'e', 'r',
+		0x65, 'd', 'e', 'p', 't', 'h', 0x18, 0xc8,
+		0x66, 'u', 'n', 'w', 'i', 'n', 'd', 0x62, 'f', 'p',
+	};
+	static const uint8_t not_a_map[] = { 0x66, 's', 't', 'a', 'c', 'k', 's', 0x62, 'f', 'p' };
+	struct craft c;
+
+	craft_init(&c);
+	stacks_session(&c, 5, depth_200, sizeof(depth_200));
+	first_session(&c, no_stacks);
+	craft_free(&c);
+	craft_init(&c);
+	stacks_session(&c, 6, not_a_map, sizeof(not_a_map));
+	first_session(&c, no_stacks);
+	craft_free(&c);
+	craft_init(&c);
+	stacks_session(&c, 6, depth_200, sizeof(depth_200));
+	first_session(&c, stacks_depth_unknown);
+	craft_free(&c);
+}
