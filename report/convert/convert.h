@@ -18,6 +18,7 @@
 #include "outbuf.h"
 #include "names.h"
 #include "sct.h"
+#include "stacks.h"
 #include "trace_input.h"
 
 enum col_src { COL_SESSION, COL_HOST, COL_FIELD, COL_NAME, COL_COMM, COL_CGROUP, COL_PARENT_COMM,
@@ -77,6 +78,10 @@ struct convert {
 	size_t prefix_len;
 	struct out o;
 	struct ctx c;
+	struct stacks *stacks;  /* the STACK, MODULE and SYMBOL records of the file being read */
+	const char *debug_dir_path;  /* --debug-dir DIR, NULL: none */
+	struct debug_dir *debug_dir;
+	bool folded_by_time;    /* --to folded --by time: counts are nanoseconds */
 	void *state;         /* a format's own (format_perfetto.c), freed by its free() */
 };
 
@@ -131,6 +136,10 @@ struct convert_format {
 	 * cv->state. NULL: a format of rows.
 	 */
 	int (*record)(struct convert *cv, struct input *in, const struct sct_record *rec);
+	/* After every input, a format of every record type writes what it gathered; NULL: nothing. */
+	int (*finish)(struct convert *cv);
+	/* Bytes for a program, not a terminal: refused on one (a format of every record type). */
+	bool binary;
 	/* Frees cv->state (NULL is fine); NULL: the format keeps none. */
 	void (*free)(struct convert *cv);
 };
@@ -144,7 +153,7 @@ const struct convert_format *formats_find(const char *name);
  */
 char *formats_list(const char *before, bool (*has)(const struct convert_format *f));
 
-extern const struct convert_format format_csv, format_jsonl, format_clickhouse, format_perfetto;
+extern const struct convert_format format_csv, format_jsonl, format_clickhouse, format_perfetto, format_folded;
 
 /*
  * convert_columns.c: the columns of type cv->type by the session's schema ts (the built-in
