@@ -22,7 +22,8 @@
 #include "trace_input.h"
 
 enum col_src { COL_SESSION, COL_HOST, COL_FIELD, COL_NAME, COL_COMM, COL_CGROUP, COL_PARENT_COMM,
-	       COL_WALL, COL_ERRNO, COL_ARGS, COL_HIST_NS, COL_HIST_CALLS, COL_EVENT, COL_FIELDS, COL_EVFIELD };
+	       COL_WALL, COL_ERRNO, COL_ARGS, COL_HIST_NS, COL_HIST_CALLS, COL_STACK, COL_EVENT, COL_FIELDS,
+	       COL_EVFIELD };
 
 /* A SYSCALL field read straight from the decoded record (the hot path), where records.def says. */
 struct sc_slot {
@@ -60,6 +61,8 @@ struct convert {
 	bool sample;
 	/* type is TOTALS there (format 1.5): hist is decoded into hist_ns and hist_calls */
 	bool totals;
+	/* that session has "stacks" (format 1.6): SYSCALL rows have stack_id (and stack) */
+	bool stack_cols;
 	const char *type_name; /* --records NAME of a type only a HEADER schema names */
 	const char *output;
 	char **files;
@@ -104,6 +107,8 @@ struct convert_format {
 	bool every_syscall_col;
 	/* --event naming one event: a column per tracepoint field instead of "fields" */
 	bool event_columns;
+	/* SYSCALL rows of a session with stacks have the frames' text (column "stack") */
+	bool stack_text;
 	/* rows of blocks without a HEADER are counted, not written */
 	bool needs_header;
 	/* takes --database, --cluster, --local-database (checked as SQL names) */

@@ -581,6 +581,23 @@ static void convert_errno(struct convert *cv, const struct sct_syscall *sc)
 	convert_str(cv, name, strlen(name));
 }
 
+/* The frames of a call's stack as the timeline writes them, joined by ';'; empty/null without one. */
+static void convert_stack(struct convert *cv, const struct sct_syscall *sc)
+{
+	uint32_t text;
+
+	if (stacks_text(cv->stacks, sc->stack_id, &text) == STACK_NONE) {
+		convert_null(cv);
+		return;
+	}
+	cv->scratch.len = 0;
+	out_mem(&cv->scratch, strtab_get(cv->c.strs, text), strtab_len(cv->c.strs, text));
+	for (size_t i = 0; i < cv->scratch.len; i++)
+		if (cv->scratch.buf[i] == '\n')
+			cv->scratch.buf[i] = ';';
+	convert_str(cv, cv->scratch.buf, cv->scratch.len);
+}
+
 /* The event fields of a row's session, by the names the columns were made with. */
 static void convert_map_event(struct convert *cv, struct input *in, const struct sct_event_desc *ev)
 {
@@ -653,6 +670,8 @@ static int convert_row(struct convert *cv, struct input *in, const struct sct_re
 			convert_wall(cv, in, rec, col);
 		else if (col->src == COL_ERRNO)
 			convert_errno(cv, &rec->syscall);
+		else if (col->src == COL_STACK)
+			convert_stack(cv, &rec->syscall);
 		else if (col->src == COL_HIST_NS || col->src == COL_HIST_CALLS)
 			convert_hist(cv, &rec->totals, col->src);
 		else if (col->slot)
@@ -710,6 +729,7 @@ static int convert_one(struct convert *cv, const char *path)
 
 			cv->sample = cv->type == SCT_REC_SAMPLE && input_sample_session(in.cur);
 			cv->totals = cv->type == SCT_REC_TOTALS && input_totals_session(in.cur);
+			cv->stack_cols = in.cur->session && sct_session_stacks(in.cur->session);
 			n = ts ? convert_columns(cv, ts, wanted && cv->per_field ?
 						 input_event(in.cur, &rec.sample) : NULL) : 0;
 			if (!n && ts)

@@ -332,8 +332,10 @@ static int check_live(struct env *env)
 
 	if ((env->follow || env->interval_ns) && env->nfiles != 1)
 		return usage_error("%s", "--follow and --interval read one FILE");
+	if (env->interval_ns && env->mode == MODE_STACKS)
+		return usage_error("%s", "--interval gives summaries: not with --stacks");
 	if (env->interval_ns && env->mode != MODE_SUMMARY)
-		return usage_error("%s", "--interval gives summaries: not with --timeline, --tree, --hist or --stacks");
+		return usage_error("%s", "--interval gives summaries: not with --timeline, --tree or --hist");
 	if (env->follow && env->mode != MODE_TIMELINE && !env->interval_ns)
 		return usage_error("%s", "--follow goes with --timeline or --interval");
 	if (env->follow && !strcmp(f, "-"))
@@ -365,8 +367,10 @@ static int parse_args(struct env *env, int argc, char **argv)
 		return usage_error("%s", "no input FILE (use '-' for stdin)");
 	env->files = argv + optind;
 	env->nfiles = argc - optind;
+	if (env->html && env->mode == MODE_STACKS)
+		return usage_error("%s", "--html is a page of the summary: no --stacks with it");
 	if (env->html && env->mode != MODE_SUMMARY)
-		return usage_error("%s", "--html is a page of the summary: no --timeline, --tree, --hist or --stacks with it");
+		return usage_error("%s", "--html is a page of the summary: no --timeline, --tree or --hist with it");
 	if (env->mode == MODE_STACKS && by_event(env))
 		return usage_error("%s", "--stacks groups syscalls: not with --by event");
 	if (env->html && by_event(env))
