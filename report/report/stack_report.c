@@ -159,7 +159,7 @@ int stack_report_print(struct stack_report *sr, struct out *o)
 		qsort_r(sr->v, sr->n, sizeof(*sr->v), stack_report_cmp, sr);
 	if (sr->env->top && sr->env->top < n)
 		n = (uint32_t)sr->env->top;
-	out_printf(o, "%10s %8s %17s %15s  %s\n", "calls", "errors", "total(s)", "p99(us)", "syscall, then its stack (innermost first)");
+	out_printf(o, "%10s %8s %17s %15s  %s\n", "calls", "errors", "total(s)", "p99(us)", "syscall, stack innermost first");
 	for (uint32_t i = 0; i < sr->n; i++) {
 		calls += sr->v[i]->lat.count;
 		errors += sr->v[i]->errors;
