@@ -1,13 +1,15 @@
 // SPDX-License-Identifier: BSD-2-Clause
 /*
  * Symbols by address. Symbols may overlap (a file's sizes need not agree with one another):
- * the nearest start wins and only its own extent counts, so an address is never given a
- * name that does not cover it.
+ * a symbol's own extent decides, so an address is never given a name that does not cover
+ * it, and a lookup costs a binary search and a few steps back whatever the file holds.
  */
 #include <errno.h>
 #include <stdlib.h>
 
 #include "sym_index.h"
+
+#define SYM_INDEX_BACK 8u /* symbols looked at below the nearest start */
 
 int sym_index_add(struct sym_index *ix, uint64_t addr, uint64_t size, const char *name, uint32_t len)
 {
@@ -59,9 +61,18 @@ const struct sym *sym_index_find(struct sym_index *ix, uint64_t addr)
 	if (!lo)
 		return NULL;
 	s = &ix->v[lo - 1];
-	if (s->size)
-		return addr - s->addr < s->size ? s : NULL;
-	return lo == ix->n || addr < ix->v[lo].addr ? s : NULL;
+	if (!s->size)
+		return lo == ix->n || addr < ix->v[lo].addr ? s : NULL;
+	/*
+	 * A sized symbol that ends before addr may sit inside a larger one that covers it (a
+	 * local label in its function): the few starts before it are looked at, not all.
+	 */
+	for (uint32_t i = lo; i > 0 && lo - i < SYM_INDEX_BACK; i--) {
+		s = &ix->v[i - 1];
+		if (s->size && addr - s->addr < s->size)
+			return s;
+	}
+	return NULL;
 }
 
 void sym_index_free(struct sym_index *ix)

@@ -28,8 +28,9 @@ struct sym_index {
 int sym_index_add(struct sym_index *ix, uint64_t addr, uint64_t size, const char *name, uint32_t len);
 /*
  * The symbol that covers addr, NULL if none: of those starting at or below addr the nearest
- * (the largest there, the latest added of equals); it covers addr when addr is below its end,
- * or, size 0, below the next symbol's start. Sorts on the first lookup after an addition.
+ * (the largest there, the latest added of equals) when addr is below its end, or, size 0,
+ * below the next symbol's start; else the nearest of the 8 before it whose extent holds
+ * addr. Sorts on the first lookup after an addition.
  */
 const struct sym *sym_index_find(struct sym_index *ix, uint64_t addr);
 void sym_index_free(struct sym_index *ix);

@@ -205,3 +205,124 @@ Test(report_stacks, csv_and_jsonl_have_stack_columns, .fini = rt_cleanup)
 			 "\"stack_id\":0 \"stack\":null}\n");
 	free(out);
 }
+
+/* A tiny program built with symbols, a stripped copy's build id in the trace. */
+static void stk_prog(const char *dir, char *build_id, size_t cap, unsigned long long *leaf, unsigned long long *main_)
+{
+	char cmd[2048];
+	char *out;
+
+	snprintf(cmd, sizeof(cmd),
+		 "cd %s && printf 'int leaf(int x) { return x * 3; }\\nint main(void) { return leaf(2) - 6; }\\n' > p.c && "
+		 "gcc -g -O0 -Wl,--build-id -o prog p.c && strip -o prog.stripped prog && "
+		 "readelf -n prog.stripped | sed -n 's/.*Build ID: //p' && "
+		 "nm prog | awk '$3 == \"leaf\" || $3 == \"main\" { print $3, $1 }' | sort", dir);
+	cr_assert_eq(rt_run(&out, "%s", cmd), 0, "%s", out);
+	cr_assert_eq(sscanf(out, "%127s\nleaf %llx\nmain %llx", build_id, leaf, main_), 3, "%s", out);
+	cr_assert_lt(strlen(build_id), cap);
+	free(out);
+}
+
+static size_t stk_unhex(const char *hex, uint8_t *b)
+{
+	size_t n = 0;
+
+	for (; hex[0] && hex[1] && n < 64; hex += 2)
+		cr_assert_eq(sscanf(hex, "%2hhx", &b[n++]), 1);
+	return n;
+}
+
+Test(report_stacks, debug_dir_names_a_stripped_module, .fini = rt_cleanup)
+{
+	const char *trace = rt_path("dbg.sct"), *dir = rt_dir();
+	char id[128], cmd[2048];
+	unsigned long long leaf, main_;
+	uint8_t b[64];
+	size_t n;
+	struct sct_writer *w;
+	char *out;
+
+	stk_prog(dir, id, sizeof(id), &leaf, &main_);
+	n = stk_unhex(id, b);
+	w = rt_open_stacks(trace, "h", "user");
+	rt_task(w, 0, PID, PID, 1, 0, 0, "prog");
+	rt_module(w, 1, 1, SCT_MODULE_ELF, b, (uint32_t)n, "/opt/app/prog");
+	{
+		const struct sct_frame f[] = { { 1, leaf + 4 }, { 1, main_ } };
+
+		rt_stack(w, 10, 1, PID, f, 2);
+	}
+	rt_sc_stack(w, 10, 1000, PID, PID, RT_NR_WRITE, 1, 1);
+	rt_close(w);
+	/* the unstripped copy by basename, and by build id as /usr/lib/debug lays it out */
+	snprintf(cmd, sizeof(cmd), "cd %s && mkdir -p base ids/.build-id/%.2s other && cp prog base/prog && "
+		 "objcopy --only-keep-debug prog ids/.build-id/%.2s/%s.debug && "
+		 "printf 'int main(void) { return 1; }\\n' > o.c && gcc -g -o other/prog o.c", dir, id, id, id + 2);
+	cr_assert_eq(rt_run(&out, "%s", cmd), 0, "%s", out);
+	free(out);
+	for (int i = 0; i < 2; i++) {
+		cr_assert_eq(rt_run(&out, "%s --stacks --debug-dir %s/%s %s | sed -n 3,4p", rt_report(), dir,
+				    i ? "ids" : "base", trace), 0);
+		cr_assert_str_eq(out, "    leaf+0x4 (prog)\n    main (prog)\n");
+		free(out);
+	}
+	cr_assert_eq(rt_run(&out, "%s --to folded --debug-dir %s/base %s 2>/dev/null", rt_convert(), dir, trace), 0);
+	cr_assert_str_eq(out, "prog;main;leaf;write 1\n");
+	free(out);
+	/* without the directory, or with a program of another build id in it: no names */
+	cr_assert_eq(rt_run(&out, "%s --stacks %s | sed -n 3,4p", rt_report(), trace), 0);
+	snprintf(cmd, sizeof(cmd), "    [prog+0x%llx] (prog)\n    [prog+0x%llx] (prog)\n", leaf + 4, main_);
+	cr_assert_str_eq(out, cmd);
+	free(out);
+	cr_assert_eq(rt_run(&out, "%s --stacks --debug-dir %s/other %s | sed -n 3,4p", rt_report(), dir, trace), 0);
+	cr_assert_str_eq(out, cmd);
+	free(out);
+}
+
+/*
+ * Hostile stacks: symbols that overlap resolve to one that covers the address; a module path
+ * of escapes and separators stays text; stacks past the tables' bound are ignored, said so,
+ * and their calls show "[unknown stack]", not another stack's frames.
+ */
+Test(report_stacks, hostile_stacks_neither_crash_nor_mislead, .fini = rt_cleanup)
+{
+	const char *trace = rt_path("hostile.sct");
+	struct sct_writer *w = rt_open_stacks(trace, "h", "user");
+	const struct sct_frame f[] = { { 1, 0x1105 }, { 1, 0x1050 }, { 1, 0x1200 }, { 1, 0x3000 }, { 2, 0x10 } };
+	char *out, *err;
+
+	rt_task(w, 0, PID, PID, 1, 0, 0, "w");
+	rt_module(w, 1, 1, SCT_MODULE_ELF, NULL, 0, "/usr/bin/workload");
+	rt_module(w, 1, 2, SCT_MODULE_ELF, NULL, 0, "/tmp/\x1b]2;evil\a;x y");
+	rt_symbol(w, 1, 1, 0x1000, 0x1000, "outer");
+	rt_symbol(w, 1, 1, 0x1100, 0x10, "inner");
+	rt_symbol(w, 1, 1, 0, UINT64_MAX, "everything");
+	rt_symbol(w, 1, 2, 0, 0x100, "evil\x1b[2J;name");
+	rt_stack(w, 2, 1, PID, f, 5);
+	for (uint32_t id = 2; id <= (1u << 20) + 5; id++)
+		rt_stack(w, 2, id, PID, f + 4, 1);
+	rt_sc_stack(w, 10, 1000, PID, PID, RT_NR_WRITE, 1, 1);
+	rt_sc_stack(w, 20, 1000, PID, PID, RT_NR_WRITE, 1, (1u << 20) + 3);
+	rt_close(w);
+	cr_assert_eq(rt_run(&out, "%s --stacks --sort name %s 2>%s.err | sed -n '1,/total of/p'", rt_report(), trace,
+			    trace), 0);
+	cr_assert_str_eq(out, "     calls   errors          total(s)         p99(us)  syscall, stack innermost first\n"
+			 "         1        0          0.000001           1.000  write\n"
+			 "    [unknown stack]\n"
+			 "         1        0          0.000001           1.000  write\n"
+			 "    inner+0x5 (workload)\n"
+			 "    outer+0x50 (workload)\n"
+			 "    outer+0x200 (workload)\n"
+			 "    everything+0x3000 (workload)\n"
+			 "    evil\\x1b[2J;name+0x10 (\\x1b]2;evil\\x07;x y)\n"
+			 "         2        0          0.000002  total of 2 groups\n");
+	free(out);
+	cr_assert_eq(rt_run(&err, "cat %s.err", trace), 0);
+	cr_assert_str_eq(err, "sct-report: 5 stack, module or symbol records ignored: past the bounds of a file's "
+			 "tables (1048576 stacks, 65536 modules, 4194304 symbols, 256 MiB)\n");
+	free(err);
+	cr_assert_eq(rt_run(&out, "%s --to folded %s 2>/dev/null", rt_convert(), trace), 0);
+	cr_assert_str_eq(out, "w;[unknown stack];write 1\n"
+			 "w;evil_[2J_name;everything;outer;outer;inner;write 1\n");
+	free(out);
+}
