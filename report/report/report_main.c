@@ -491,8 +491,6 @@ static int run_stacks(struct ctx *c, const struct env *env, struct stack_report 
 			const struct sct_syscall *sc = &rec.syscall;
 
 			stacks_session(st, in.cur);
-			if (rec.type == SCT_REC_SYSCALL && in.cur->s.filtered)
-				footer_note_summary(c->footer, FOOTER_TIMELINE_DETAILS);
 			if (rec.type == SCT_REC_SYSCALL && !sc->unfinished && select_pass(c, env, in.cur, sc))
 				n = stack_report_add(sr, st, in.cur, sc);
 			else if (rec.type != SCT_REC_SYSCALL)
