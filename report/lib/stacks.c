@@ -266,14 +266,28 @@ void stacks_warn_ignored(const char *tool, uint64_t n)
 			names_plural(n), STACKS_MAX, STACKS_MAX_MODULES, STACKS_MAX_SYMBOLS, STACKS_MAX_BYTES >> 20);
 }
 
-static void stacks_basename(struct out *o, const struct module *m)
+/* The module's file name, within its path; bare: without the brackets of "[vdso]". */
+static const uint8_t *stacks_base(const struct module *m, bool bare, uint32_t *len)
 {
 	uint32_t b = 0;
 
 	for (uint32_t i = 0; i < m->path_len; i++)
 		if (m->path[i] == '/')
 			b = i + 1;
-	names_out_escaped(o, m->path + b, m->path_len - b);
+	*len = m->path_len - b;
+	if (bare && *len >= 2 && m->path[b] == '[' && m->path[m->path_len - 1] == ']') {
+		*len -= 2;
+		return m->path + b + 1;
+	}
+	return m->path + b;
+}
+
+static void stacks_basename(struct out *o, const struct module *m, bool bare)
+{
+	uint32_t len;
+	const uint8_t *p = stacks_base(m, bare, &len);
+
+	names_out_escaped(o, p, len);
 }
 
 static const struct sym *stacks_sym(struct stacks *st, struct module *m, uint64_t addr)
@@ -310,7 +324,7 @@ static void stacks_frame_line(struct stacks *st, struct out *o, const struct sct
 			out_printf(o, "+0x%llx", (unsigned long long)(f->addr - s->addr));
 	} else if (m) {
 		out_char(o, '[');
-		stacks_basename(o, m);
+		stacks_basename(o, m, true);
 		out_printf(o, "+0x%llx]", (unsigned long long)f->addr);
 	} else if (!f->module_id) {
 		out_printf(o, "[0x%llx]", (unsigned long long)f->addr);
@@ -319,7 +333,7 @@ static void stacks_frame_line(struct stacks *st, struct out *o, const struct sct
 	}
 	if (m) {
 		out_str(o, " (");
-		stacks_basename(o, m);
+		stacks_basename(o, m, false);
 		out_char(o, ')');
 	}
 }
@@ -337,16 +351,15 @@ static void stacks_frame_folded(struct stacks *st, struct out *o, const struct s
 {
 	struct module *m = stacks_frame_module(st, f);
 	const struct sym *s = m ? stacks_sym(st, m, f->addr) : NULL;
-	uint32_t b = 0;
+	const uint8_t *base;
+	uint32_t len;
 
 	if (s) {
 		stacks_out_folded_name(o, s->name, s->len);
 	} else if (m) {
-		for (uint32_t i = 0; i < m->path_len; i++)
-			if (m->path[i] == '/')
-				b = i + 1;
+		base = stacks_base(m, true, &len);
 		out_char(o, '[');
-		stacks_out_folded_name(o, m->path + b, m->path_len - b);
+		stacks_out_folded_name(o, base, len);
 		out_char(o, ']');
 	} else {
 		out_str(o, "[unknown]");

@@ -5,7 +5,8 @@
  * the text of a stack's frames.
  *
  * Frame text: name+0xOFF where a SYMBOL (or --debug-dir's file) covers the address (name
- * alone at offset 0); [BASENAME+0xADDR] for a module's address no symbol covers; [0xADDR]
+ * alone at offset 0); [BASENAME+0xADDR] for a module's address no symbol covers (a name in
+ * brackets, "[kernel.kallsyms]", without them); [0xADDR]
  * for module 0 (an address no mapping covered); [unknown] for a module id no MODULE defined.
  * A stack id no STACK defined is "[unknown stack]". Kernel frames read as user ones.
  *

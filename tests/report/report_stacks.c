@@ -343,3 +343,27 @@ Test(report_stacks, hostile_stacks_neither_crash_nor_mislead, .fini = rt_cleanup
 			 "w;evil_[2J_name;everything;outer;outer;inner;write 1\n");
 	free(out);
 }
+
+/* The format's example of stacks (spec/examples/stacks.sct), as its README describes it. */
+Test(report_stacks, the_spec_example_reads_as_written)
+{
+	char *out;
+
+	cr_assert_eq(rt_run(&out, "%s --to folded spec/examples/stacks.sct 2>/dev/null", rt_convert()), 0);
+	cr_assert_str_eq(out, "server;[unknown stack];read 1\n"
+			 "server;[unknown];main;_ZN6server6handleEv;__open64;entry_SYSCALL_64_[k];do_syscall_64_[k];"
+			 "openat 2\n"
+			 "server;close 1\n"
+			 "server;main;__read;entry_SYSCALL_64_[k];[kernel.kallsyms]_[k];read 1\n");
+	free(out);
+	cr_assert_eq(rt_run(&out, "%s -T spec/examples/stacks.sct | sed -n 16,23p", rt_report()), 0);
+	cr_assert_str_eq(out, "+0.000700 10:00:00.000700 read(server 1200/1200) = 512 <0.000002> cg=cgroup:4242\n"
+			 "    [kernel.kallsyms+0xffffffff8142c1d5] ([kernel.kallsyms])\n"
+			 "    entry_SYSCALL_64+0x36 ([kernel.kallsyms])\n"
+			 "    __read+0x11 (libc.so.6)\n"
+			 "    main+0x10 (server)\n"
+			 "+0.000800 10:00:00.000800 close(server 1200/1200) = 0 <0.000001> cg=cgroup:4242\n"
+			 "+0.000900 10:00:00.000900 read(server 1200/1200) = 0 <0.000002> cg=cgroup:4242\n"
+			 "    [unknown stack]\n");
+	free(out);
+}
