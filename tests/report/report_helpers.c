@@ -101,12 +101,15 @@ struct sct_writer *rt_open_filter(const char *path, const char *host, const char
 	return rt_open_info(path, &info, 0);
 }
 
-struct sct_writer *rt_open_stacks(const char *path, const char *host, const char *mode)
+struct sct_writer *rt_open_stacks(const char *path, const char *host, const char *mode, const char *id,
+				  uint64_t seq)
 {
 	struct sct_header_info info = RT_INFO(host, names, sizeof(names) / sizeof(names[0]));
 	const struct sct_header_stacks stacks = { mode, 64, "fp" };
 
 	info.stacks = &stacks;
+	info.recording_id = id;
+	info.sequence = seq;
 	return rt_open_info(path, &info, 0);
 }
 

@@ -3,8 +3,9 @@
  * Call stacks (format 1.6) in sct-report and sct-convert: a trace of known stacks (symbols
  * with offsets, a module's address no symbol covers, a module-0 frame, an undefined module,
  * kernel frames, an undefined stack, a call without one) in two files whose ids differ for
- * one stack gives exactly the expected --stacks groups, timeline lines, folded lines and
- * CSV/JSONL columns, read as two inputs or concatenated; --debug-dir names the frames of a
+ * one stack (two files of one rotated recording, or of two) gives exactly the expected
+ * --stacks groups, timeline lines, folded lines and CSV/JSONL columns, read as two inputs,
+ * concatenated or from a pipe; --debug-dir names the frames of a
  * stripped ELF from its unstripped copy; a hostile trace neither crashes nor misleads.
  */
 #include <criterion/criterion.h>
@@ -42,13 +43,16 @@ static void stk_modules(struct sct_writer *w, uint32_t user, uint32_t kernel)
  * stack 77 no STACK defines. File 2: a read under stack 3, the frames of stack 2 in modules
  * of other ids.
  */
-static void stk_files(const char *one, const char *two)
+#define STK_RECORDING "0123456789abcdef0123456789abcdef"
+
+/* rotated: the two files of one recording (sequence 1 and 2), else two recordings. */
+static void stk_files(const char *one, const char *two, bool rotated)
 {
 	const struct sct_frame s1[] = { { 2, KBASE + 0x10 }, { 2, KENTRY }, { 1, 0x1212 }, { 1, 0x1000 },
 					{ 1, 0x5000 }, { 0, 0x7fff1234 }, { 9, 0x10 } };
 	const struct sct_frame s2[] = { { 1, 0x1210 }, { 1, 0x1005 } };
 	const struct sct_frame s3[] = { { 5, 0x1210 }, { 5, 0x1005 } };
-	struct sct_writer *w = rt_open_stacks(one, "h", "both");
+	struct sct_writer *w = rt_open_stacks(one, "h", "both", rotated ? STK_RECORDING : NULL, 1);
 
 	stk_task(w);
 	stk_modules(w, 1, 2);
@@ -60,7 +64,7 @@ static void stk_files(const char *one, const char *two)
 	rt_sc_stack(w, 40, 100, PID, PID, RT_NR_WRITE, 1, 0);
 	rt_sc_stack(w, 50, 50, PID, PID, RT_NR_READ, 1, 77);
 	rt_close(w);
-	w = rt_open_stacks(two, "h", "both");
+	w = rt_open_stacks(two, "h", "both", rotated ? STK_RECORDING : NULL, 2);
 	stk_task(w);
 	stk_modules(w, 5, 6);
 	rt_stack(w, 60, 3, PID, s3, 2);
@@ -110,8 +114,13 @@ Test(report_stacks, groups_by_syscall_and_stack_over_files_of_other_ids, .fini =
 	char cmd[2048];
 	char *out;
 
-	stk_files(one, two);
+	/* the two files of one rotated recording, then of two recordings */
+	stk_files(one, two, true);
 	snprintf(cmd, sizeof(cmd), "%s --stacks %%s %%s | sed -n '1,/total of/p'", rt_report());
+	out = stk_run(cmd, one, two);
+	cr_assert_str_eq(out, stacks_want);
+	free(out);
+	stk_files(one, two, false);
 	out = stk_run(cmd, one, two);
 	cr_assert_str_eq(out, stacks_want);
 	free(out);
@@ -144,7 +153,7 @@ Test(report_stacks, folded_lines_by_calls_and_by_time, .fini = rt_cleanup)
 	char cmd[1024];
 	char *out;
 
-	stk_files(one, two);
+	stk_files(one, two, false);
 	snprintf(cmd, sizeof(cmd), "%s --to folded %%s %%s 2>/dev/null", rt_convert());
 	out = stk_run(cmd, one, two);
 	cr_assert_str_eq(out, "workload;[unknown stack];read 1\n"
@@ -161,28 +170,36 @@ Test(report_stacks, folded_lines_by_calls_and_by_time, .fini = rt_cleanup)
 	free(out);
 }
 
+/* The calls of stk_files() on the timeline, each with its frames. */
+#define TIMELINE_WANT "+0.000000 00:00:00.000000 write(workload 100/100) = 5 <0.000001> cg=cgroup:0 @h\n" \
+	STACK1 \
+	"+0.000000 00:00:00.000000 write(workload 100/100) = -9 EBADF <0.000003> cg=cgroup:0 @h\n" \
+	STACK1 \
+	"+0.000000 00:00:00.000000 read(workload 100/100) = 1 <0.000000> cg=cgroup:0 @h\n" \
+	"    b+0x10 (workload)\n" \
+	"    main+0x5 (workload)\n" \
+	"+0.000000 00:00:00.000000 write(workload 100/100) = 1 <0.000000> cg=cgroup:0 @h\n" \
+	"+0.000000 00:00:00.000000 read(workload 100/100) = 1 <0.000000> cg=cgroup:0 @h\n" \
+	"    [unknown stack]\n" \
+	"+0.000000 00:00:00.000000 read(workload 100/100) = 1 <0.000000> cg=cgroup:0 @h\n" \
+	"    b+0x10 (workload)\n" \
+	"    main+0x5 (workload)\n"
+
 Test(report_stacks, timeline_prints_frames_under_each_call, .fini = rt_cleanup)
 {
 	const char *one = rt_path("one.sct"), *two = rt_path("two.sct");
 	char cmd[1024];
 	char *out;
 
-	stk_files(one, two);
+	stk_files(one, two, false);
 	snprintf(cmd, sizeof(cmd), "%s -T %%s %%s | grep -v -e '^--' -e 'task('", rt_report());
 	out = stk_run(cmd, one, two);
-	cr_assert_str_eq(out, "+0.000000 00:00:00.000000 write(workload 100/100) = 5 <0.000001> cg=cgroup:0 @h\n"
-	STACK1
-	"+0.000000 00:00:00.000000 write(workload 100/100) = -9 EBADF <0.000003> cg=cgroup:0 @h\n"
-	STACK1
-	"+0.000000 00:00:00.000000 read(workload 100/100) = 1 <0.000000> cg=cgroup:0 @h\n"
-	"    b+0x10 (workload)\n"
-	"    main+0x5 (workload)\n"
-	"+0.000000 00:00:00.000000 write(workload 100/100) = 1 <0.000000> cg=cgroup:0 @h\n"
-	"+0.000000 00:00:00.000000 read(workload 100/100) = 1 <0.000000> cg=cgroup:0 @h\n"
-	"    [unknown stack]\n"
-	"+0.000000 00:00:00.000000 read(workload 100/100) = 1 <0.000000> cg=cgroup:0 @h\n"
-	"    b+0x10 (workload)\n"
-	"    main+0x5 (workload)\n");
+	cr_assert_str_eq(out, TIMELINE_WANT);
+	free(out);
+	/* the files of one rotated recording: read at once, each with tables of its own */
+	stk_files(one, two, true);
+	out = stk_run(cmd, one, two);
+	cr_assert_str_eq(out, TIMELINE_WANT);
 	free(out);
 	snprintf(cmd, sizeof(cmd), "%s -T --no-stacks %%s %%s | grep '^ ' | wc -l", rt_report());
 	out = stk_run(cmd, one, two);
@@ -196,7 +213,7 @@ Test(report_stacks, csv_and_jsonl_have_stack_columns, .fini = rt_cleanup)
 	char cmd[1024];
 	char *out;
 
-	stk_files(one, two);
+	stk_files(one, two, false);
 	snprintf(cmd, sizeof(cmd), "%s --to csv %%s %%s 2>/dev/null | tr -d '\\r'", rt_convert());
 	out = stk_run(cmd, one, two);
 	cr_assert_str_eq(out,
@@ -261,7 +278,7 @@ Test(report_stacks, debug_dir_names_a_stripped_module, .fini = rt_cleanup)
 
 	stk_prog(dir, id, sizeof(id), &leaf, &main_);
 	n = stk_unhex(id, b);
-	w = rt_open_stacks(trace, "h", "user");
+	w = rt_open_stacks(trace, "h", "user", NULL, 0);
 	rt_task(w, 0, PID, PID, 1, 0, 0, "prog");
 	rt_module(w, 1, 1, SCT_MODULE_ELF, b, (uint32_t)n, "/opt/app/prog");
 	{
@@ -304,7 +321,7 @@ Test(report_stacks, debug_dir_names_a_stripped_module, .fini = rt_cleanup)
 Test(report_stacks, hostile_stacks_neither_crash_nor_mislead, .fini = rt_cleanup)
 {
 	const char *trace = rt_path("hostile.sct");
-	struct sct_writer *w = rt_open_stacks(trace, "h", "user");
+	struct sct_writer *w = rt_open_stacks(trace, "h", "user", NULL, 0);
 	const struct sct_frame f[] = { { 1, 0x1105 }, { 1, 0x1050 }, { 1, 0x1200 }, { 1, 0x3000 }, { 2, 0x10 } };
 	char *out, *err;
 
