@@ -417,11 +417,16 @@ static int sink_collect(void *ctx, const struct sct_block_frame *b)
 	return 0;
 }
 
-/* Blocks outside a session: a 10-field SYSCALL section is base + stack_id, not base + arg0. */
+/*
+ * Blocks outside a session: a 10-field SYSCALL section is base + stack_id, not base + arg0,
+ * and its schema says so.
+ */
 static void headerless(bool args)
 {
 	struct sct_header_info info = stacks_info(args);
-	struct sct_record rec = fh_syscall(3);
+	struct sct_record rec = fh_syscall(3), got;
+	const struct sct_type_schema *schema;
+	struct sct_reader *r;
 	struct fh_read rd;
 	struct craft c;
 	int err = 0;
@@ -441,6 +446,15 @@ static void headerless(bool args)
 	cr_assert_eq(rd.recs[0].syscall.arg0, args ? 9 : 0);
 	cr_assert_eq(rd.recs[0].syscall.time_ns, rec.syscall.time_ns);
 	fh_read_free(&rd);
+	r = sct_reader_open_mem(c.p, c.len, &err);
+	cr_assert(r);
+	while (sct_reader_next(r, &got) == 1 && got.type != SCT_REC_SYSCALL)
+		;
+	cr_assert_eq(got.type, SCT_REC_SYSCALL);
+	schema = sct_reader_schema(r, SCT_REC_SYSCALL);
+	cr_assert_eq(schema->nfields, args ? 22 : 10);
+	cr_assert_str_eq(schema->fields[args ? 21 : 9].name, "stack_id");
+	sct_reader_close(r);
 	craft_free(&c);
 }
 
@@ -539,4 +553,43 @@ Test(format_stacks, a_1_5_reader_reads_a_1_6_file)
 {
 	older_reader(false);
 	older_reader(true);
+}
+
+/* A stack_id past 32 bits names no STACK: it reads as 0 (no stack), as stored by field. */
+Test(format_stacks, a_stack_id_past_32_bits_reads_as_none)
+{
+	static const uint64_t t[] = { 1000, 1100, 1200 }, one[] = { 1, 1, 1 }, zero[] = { 0, 0, 0 },
+		ids[] = { 5, (1ull << 32) + 5, UINT32_MAX };
+	static const struct craft_col cols[] = {
+		{ SCT_KIND_TIME, t, NULL }, { SCT_KIND_UINT, one, NULL }, { SCT_KIND_UINT, one, NULL },
+		{ SCT_KIND_UINT, one, NULL }, { SCT_KIND_UINT, one, NULL }, { SCT_KIND_UINT, one, NULL },
+		{ SCT_KIND_UINT, zero, NULL }, { SCT_KIND_SINT, zero, NULL }, { SCT_KIND_UINT, zero, NULL },
+		{ SCT_KIND_UINT, ids, NULL },
+	};
+	static const struct craft_run run = { SCT_REC_SYSCALL, 3 };
+	static const struct craft_section sec = { SCT_REC_SYSCALL, 3, 10, cols, NULL, 0, 0 };
+	const uint32_t want[] = { 5, 0, UINT32_MAX };
+	struct sct_reader *r;
+	struct sct_record rec;
+	struct sct_value v;
+	struct craft c;
+	int err = 0, i = 0;
+
+	/* outside a session, so that the 10-field section is read as base + stack_id (10.5) */
+	craft_init(&c);
+	craft_block(&c, &run, 1, &sec, 1);
+	r = sct_reader_open_mem(c.p, c.len, &err);
+	cr_assert(r);
+	while (sct_reader_next(r, &rec) == 1) {
+		if (rec.type != SCT_REC_SYSCALL)
+			continue;
+		cr_assert_lt(i, 3);
+		cr_assert_eq(rec.syscall.stack_id, want[i]);
+		cr_assert_eq(sct_reader_field(r, 9, &v), 0);
+		cr_assert_eq(v.u, ids[i]);
+		i++;
+	}
+	cr_assert_eq(i, 3);
+	sct_reader_close(r);
+	craft_free(&c);
 }
