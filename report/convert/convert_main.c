@@ -271,8 +271,11 @@ static int parse_args(struct convert *cv, int argc, char **argv)
 			cv->folded_by_time = !strcmp(by, "time");
 			break;
 		case 'g':
-			if (!*optarg)
-				return usage_error("invalid --debug-dir (a directory expected):", optarg);
+			if (debug_dir_check(optarg)) {
+				fprintf(stderr, "sct-convert: --debug-dir '%s': %s\n", optarg,
+					strerror(-debug_dir_check(optarg)));
+				return usage_hint();
+			}
 			cv->debug_dir_path = optarg;
 			break;
 		case 'e':

@@ -35,6 +35,17 @@ struct debug_dir {
 	uint32_t n;
 };
 
+int debug_dir_check(const char *dir)
+{
+	struct stat st;
+
+	if (stat(dir, &st))
+		return -errno;
+	if (!S_ISDIR(st.st_mode))
+		return -ENOTDIR;
+	return access(dir, X_OK) ? -errno : 0;
+}
+
 struct debug_dir *debug_dir_new(const char *dir)
 {
 	struct debug_dir *dd = calloc(1, sizeof(*dd));

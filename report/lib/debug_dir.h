@@ -17,6 +17,8 @@
 #define DEBUG_DIR_FILES 4096u /* build ids looked up per run; then no more */
 
 struct debug_dir;
+/* 0 if dir is a directory this process can search, else a negative errno (-ENOTDIR). */
+int debug_dir_check(const char *dir);
 struct debug_dir *debug_dir_new(const char *dir);
 /*
  * The symbols of the module with build id id (len bytes, 1 .. 64) and path (its basename is

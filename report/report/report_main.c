@@ -267,8 +267,10 @@ static int parse_opt(struct env *env, int c, const char *arg)
 	case OPT_STACKS: env->mode = MODE_STACKS; return 0;
 	case OPT_NO_STACKS: env->no_stacks = true; return 0;
 	case OPT_DEBUG_DIR:
-		if (!*arg)
-			return usage_error("invalid --debug-dir: '%s' (a directory expected)", arg);
+		if (debug_dir_check(arg)) {
+			fprintf(stderr, "sct-report: --debug-dir '%s': %s\n", arg, strerror(-debug_dir_check(arg)));
+			return usage_hint();
+		}
 		env->debug_dir_path = arg;
 		return 0;
 	case 'H': env->mode = MODE_HIST; return 0;

@@ -311,6 +311,16 @@ Test(report_stacks, debug_dir_names_a_stripped_module, .fini = rt_cleanup)
 	cr_assert_eq(rt_run(&out, "%s --stacks --debug-dir %s/other %s | sed -n 3,4p", rt_report(), dir, trace), 0);
 	cr_assert_str_eq(out, cmd);
 	free(out);
+	/* a directory that is not there is a usage error, not a run without names */
+	cr_assert_eq(rt_run(&out, "%s --stacks --debug-dir %s/none %s 2>&1", rt_report(), dir, trace), 2);
+	snprintf(cmd, sizeof(cmd), "sct-report: --debug-dir '%s/none': No such file or directory\n"
+		 "Usage: sct-report [OPTIONS] FILE...  (sct-report --help for more)\n", dir);
+	cr_assert_str_eq(out, cmd);
+	free(out);
+	cr_assert_eq(rt_run(&out, "%s --to folded --debug-dir %s/p.c %s 2>&1 | head -1", rt_convert(), dir, trace), 0);
+	snprintf(cmd, sizeof(cmd), "sct-convert: --debug-dir '%s/p.c': Not a directory\n", dir);
+	cr_assert_str_eq(out, cmd);
+	free(out);
 }
 
 /*
