@@ -60,7 +60,8 @@ expect "$(lines -S)" sct-report -S
 
 # Fixed argument lists.
 expect "$(lines auto bpf perf)" sct-record --backend ''
-expect "$(lines clickhouse csv jsonl)" sct-convert --to ''
+expect "$(lines clickhouse csv folded jsonl perfetto)" sct-convert --to ''
+expect "$(lines calls time)" sct-convert --by ''
 expect "$(lines cgroup,syscall)" sct-report --by cgroup,s
 expect "$(lines p99)" sct-report --sort p
 

@@ -10,13 +10,13 @@ REPORT_ENV := SCT_REPORT=$(abspath $(BUILD)/sct-report) SCT_CONVERT=$(abspath $(
 	SCT_GEN_REPORT=$(abspath $(GEN_REPORT)) SCT_REPORT_CONVERT_PY=$(abspath tests/report/report_convert.py) \
 	SCT_REPORT_PERFETTO_PY=$(abspath tests/report/report_perfetto.py) SCT_REPORT_HTML_PY=$(abspath tests/report/report_html.py)
 
-# report_latency.c, report_tables.c and report_clickhouse.c test report/ modules directly; the
-# others run the tools.
+# report_latency.c, report_tables.c, report_sym_index.c and report_clickhouse.c test report/
+# modules directly; the others run the tools.
 $(BUILD)/tests/report/report_%.o: override CFLAGS += -Ireport/lib
 $(REPORT_TEST_BIN): $(REPORT_TEST_OBJS) $(BUILD)/report/report/latency.o $(BUILD)/report/convert/clickhouse.o \
 		$(REPORT_LIB) $(BUILD)/fuzz/frame_fixup.o $(LIBSCT)
 	$(call msg,LD,$@)
-	$(Q)$(CC) $(LDFLAGS) $^ -o $@ -lcriterion $(LIBSCT_LIBS) -lm -lxxhash
+	$(Q)$(CC) $(LDFLAGS) $^ -o $@ -lcriterion $(LIBSCT_LIBS) -lm -lxxhash -lelf
 
 $(GEN_REPORT): $(BUILD)/tests/report/gen_report.o $(BUILD)/tests/format/format_craft.o \
 		$(BUILD)/fuzz/frame_fixup.o $(LIBSCT)
