@@ -408,7 +408,7 @@ static void convert_slot_out(struct out *o, const struct sct_syscall *sc, const 
 
 static void convert_null(struct convert *cv)
 {
-	out_str(&cv->o, cv->fmt->null);
+	out_lit_put(&cv->o, cv->null);
 }
 
 static void convert_str(struct convert *cv, const void *p, size_t len)
@@ -421,7 +421,7 @@ static void convert_field(struct convert *cv, struct input *in, const struct col
 	struct sct_value v;
 
 	if (col->idx < 0 || sct_reader_field(in->r, (uint32_t)col->idx, &v) < 0) {
-		out_str(&cv->o, col->kind != SCT_KIND_BYTES ? cv->fmt->null_number : cv->fmt->null);
+		out_lit_put(&cv->o, col->kind != SCT_KIND_BYTES ? cv->null_number : cv->null);
 		return;
 	}
 	switch (v.kind) {
@@ -634,7 +634,7 @@ static int convert_row(struct convert *cv, struct input *in, const struct sct_re
 		else
 			convert_resolved(cv, in, rec, col->src);
 	}
-	out_str(o, cv->fmt->row_end);
+	out_lit_put(o, cv->row_end);
 	return cv->scratch.err;
 }
 
@@ -809,6 +809,9 @@ int main(int argc, char **argv)
 		return EXIT_USAGE;
 	}
 	cv->c.tool = "sct-convert";
+	cv->null = out_lit(cv->fmt ? cv->fmt->null : NULL);
+	cv->null_number = out_lit(cv->fmt ? cv->fmt->null_number : NULL);
+	cv->row_end = out_lit(cv->fmt ? cv->fmt->row_end : NULL);
 	/* only the types with a comm column need to know which task made a record */
 	cv->c.track_tasks = cv->type == SCT_REC_SYSCALL || cv->type == SCT_REC_FORK || cv->type == SCT_REC_EXIT ||
 			    cv->type == SCT_REC_TOTALS;
