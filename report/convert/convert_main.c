@@ -26,6 +26,7 @@
 #include "exit_status.h"
 #include "filter.h"
 #include "footer.h"
+#include "jobs.h"
 #include "names.h"
 #include "outbuf.h"
 #include "samples.h"
@@ -99,6 +100,8 @@ static const char usage_text[] =
 "                      the most restrictive input (0600 for stdin), never through a\n"
 "                      symlink\n"
 "  -f, --force         overwrite OUT if it exists\n"
+"  -j, --jobs N        threads that decode each file's blocks (default: the online CPUs,\n"
+"                      at most 64; 1: none); the output is the same\n"
 "      --strict        exit 3 when any input is damaged or incomplete\n"
 "  -h, --help          this text\n"
 "Exit status: as sct-report: 0 ok, 1 unreadable input or output error (writing stops at\n"
@@ -215,6 +218,7 @@ static int parse_args(struct convert *cv, int argc, char **argv)
 		{ "schema", required_argument, NULL, 's' }, { "database", required_argument, NULL, 'D' },
 		{ "cluster", required_argument, NULL, 'C' },
 		{ "local-database", required_argument, NULL, 'L' },
+		{ "jobs", required_argument, NULL, 'j' },
 		{ NULL, 0, NULL, 0 },
 	};
 	const char *to = NULL;
@@ -223,16 +227,21 @@ static int parse_args(struct convert *cv, int argc, char **argv)
 	int c;
 
 	cv->type = SCT_REC_SYSCALL;
+	cv->c.jobs = jobs_default();
 	cv->ddl.db = "sct";
 	cv->ddl.local_db = "sct_local";
 	argv[0] = (char *)"sct-convert"; /* getopt's messages name the tool, not the path it ran by */
-	while ((c = getopt_long(argc, argv, "T:r:o:fhe:", opts, NULL)) != -1) {
+	while ((c = getopt_long(argc, argv, "T:r:o:fhe:j:", opts, NULL)) != -1) {
 		uint32_t t;
 
 		switch (c) {
 		case 'T': to = optarg; break;
 		case 'o': cv->output = optarg; break;
 		case 'S': cv->strict = true; break;
+		case 'j':
+			if (jobs_parse(optarg, &cv->c.jobs))
+				return usage_error("invalid --jobs (1 to 64 expected):", optarg);
+			break;
 		case 'f': cv->force = true; break;
 		case 's':
 			cv->schema = formats_find(optarg);

@@ -55,6 +55,7 @@ struct env {
 	uint64_t flush_ns;    /* --flush-interval: the recorder's */
 	uint64_t interval_ns; /* --interval: a summary of each so many ns; 0: one of everything */
 	const char *html;    /* --html FILE: the summary's page too, NULL: none */
+	uint32_t jobs;       /* -j: threads that decode blocks */
 };
 
 struct summary;

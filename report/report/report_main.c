@@ -10,6 +10,7 @@
 
 #include "exit_status.h"
 #include "filter.h"
+#include "jobs.h"
 #include "footer.h"
 #include "html.h"
 #include "outbuf.h"
@@ -72,6 +73,9 @@ static const char usage_text[] =
 "                         with --follow, and --interval, print a call once no earlier\n"
 "                         one can come, at most 2 x S after it returned\n"
 "Other:\n"
+"  -j, --jobs N           threads that decode each file's blocks (default: the online\n"
+"                         CPUs, at most 64; 1: none); the output is the same. Live inputs\n"
+"                         (-T on a pipe, --follow) are read in one thread\n"
 "      --strict           exit 3 when any input is damaged or incomplete\n"
 "  -h, --help             this text\n"
 "\n"
@@ -115,6 +119,7 @@ static const struct option long_opts[] = {
 	{ "path", required_argument, NULL, 'P' },  { "html", required_argument, NULL, OPT_HTML },
 	{ "follow", no_argument, NULL, OPT_FOLLOW }, { "interval", required_argument, NULL, OPT_INTERVAL },
 	{ "flush-interval", required_argument, NULL, OPT_FLUSH },
+	{ "jobs", required_argument, NULL, 'j' },
 	{ NULL, 0, NULL, 0 },
 };
 
@@ -253,6 +258,10 @@ static int parse_opt(struct env *env, int c, const char *arg)
 	case 'b': return parse_by(env, arg);
 	case 's': return parse_sort(env, arg);
 	case 'n': return parse_u64(arg, &env->top, "invalid --top: '%s'");
+	case 'j':
+		if (jobs_parse(arg, &env->jobs))
+			return usage_error("invalid --jobs: '%s' (1 to 64 expected)", arg);
+		return 0;
 	case 'e': env->errors = true; return 0;
 	case 'f': f->failed = true; return 0;
 	case OPT_STRICT: env->strict = true; return 0;
@@ -327,8 +336,9 @@ static int parse_args(struct env *env, int argc, char **argv)
 	env->by[0] = BY_SYSCALL;
 	env->nby = 1;
 	env->flush_ns = 1000000000u; /* sct-record's default */
+	env->jobs = jobs_default();
 	argv[0] = (char *)"sct-report"; /* getopt's messages name the tool, not the path it ran by */
-	while ((c = getopt_long(argc, argv, "THb:s:n:ep:t:c:g:S:P:fd:h", long_opts, NULL)) != -1) {
+	while ((c = getopt_long(argc, argv, "THb:s:n:ep:t:c:g:S:P:fd:hj:", long_opts, NULL)) != -1) {
 		if (c == 'h') {
 			fputs(usage_text, stdout);
 			exit(0);
@@ -573,6 +583,7 @@ int main(int argc, char **argv)
 	}
 	env.filter_active = filter_active(&env.filter);
 	c.track_tasks = needs_tasks(&env);
+	c.jobs = env.jobs;
 	c.hold_streams = true;
 	c.keep_sessions = needs_sessions(&env);
 	c.keep_ended = env.mode != MODE_TIMELINE; /* the timeline prints each line as it reads */
