@@ -13,10 +13,11 @@ enum slot_state { SLOT_QUEUED, SLOT_RUNNING, SLOT_DONE };
 
 struct slot {
 	struct prefetch_key key;
-	uint64_t total;      /* the frame's bytes, envelope included */
-	uint8_t *body;
-	size_t body_len, body_cap;
+	struct frame f;
+	uint8_t *frame;      /* the whole frame: envelope, body, checksum */
+	size_t frame_cap;
 	enum slot_state state;
+	bool verified;       /* its checksum matched: the block was decoded */
 	struct block_dec blk;
 	int rc;
 	const char *why;
@@ -55,9 +56,12 @@ static void prefetch_decode(struct slot *s)
 {
 	struct block_meta m;
 
+	s->verified = frame_verify(s->frame, &s->f);
+	if (!s->verified)
+		return;
 	s->blk.skip_types = s->key.skip_types;
 	s->blk.deliver_unknown = s->key.deliver_unknown;
-	s->rc = block_meta_parse(s->body, s->body_len, &m, &s->why) ? -SCT_E_CORRUPT : 0;
+	s->rc = block_meta_parse(s->frame + s->f.head_len, (size_t)s->f.body_len, &m, &s->why) ? -SCT_E_CORRUPT : 0;
 	if (s->rc) /* as the reader's exhausted block: no records */
 		s->blk.nruns = s->blk.nsecs = s->blk.run_idx = s->blk.run_left = 0;
 	else
@@ -135,7 +139,7 @@ void prefetch_free(struct prefetch *pf)
 		pthread_join(pf->threads[i], NULL);
 	for (uint32_t i = 0; pf->slots && i < pf->nslots; i++) {
 		block_dec_free(&pf->slots[i].blk);
-		free(pf->slots[i].body);
+		free(pf->slots[i].frame);
 	}
 	pthread_cond_destroy(&pf->done);
 	pthread_cond_destroy(&pf->work);
@@ -158,27 +162,26 @@ uint64_t prefetch_end(const struct prefetch *pf)
 	if (!pf->n)
 		return 0;
 	s = prefetch_at(pf, pf->n - 1);
-	return s->key.offset + s->total;
+	return s->key.offset + s->f.total;
 }
 
-int prefetch_push(struct prefetch *pf, const struct prefetch_key *k, const uint8_t *body, size_t len,
-		  uint64_t total)
+int prefetch_push(struct prefetch *pf, const struct prefetch_key *k, const uint8_t *frame, const struct frame *f)
 {
 	struct slot *s = prefetch_at(pf, pf->n);
+	size_t len = (size_t)f->total;
 
 	/* the slot is free: neither queued nor taken by a worker (prefetch_take() and _drop() wait) */
-	if (len > s->body_cap) {
-		uint8_t *tmp = realloc(s->body, len);
+	if (len > s->frame_cap) {
+		uint8_t *tmp = realloc(s->frame, len);
 
 		if (!tmp)
 			return -ENOMEM;
-		s->body = tmp;
-		s->body_cap = len;
+		s->frame = tmp;
+		s->frame_cap = len;
 	}
-	memcpy(s->body, body, len);
-	s->body_len = len;
+	memcpy(s->frame, frame, len);
+	s->f = *f;
 	s->key = *k;
-	s->total = total;
 	pthread_mutex_lock(&pf->lock);
 	s->state = SLOT_QUEUED;
 	pf->n++;
@@ -216,6 +219,26 @@ static bool prefetch_same(const struct prefetch_key *a, const struct prefetch_ke
 	       a->deliver_unknown == b->deliver_unknown;
 }
 
+int prefetch_verified(struct prefetch *pf, uint64_t offset, const struct frame *f)
+{
+	struct slot *s;
+	int ok;
+
+	pthread_mutex_lock(&pf->lock);
+	s = pf->n ? prefetch_at(pf, 0) : NULL;
+	if (!s || s->key.offset != offset || s->f.total != f->total || s->f.head_len != f->head_len) {
+		pthread_mutex_unlock(&pf->lock);
+		return -1;
+	}
+	while (s->state != SLOT_DONE)
+		pthread_cond_wait(&pf->done, &pf->lock);
+	ok = s->verified;
+	if (!ok)
+		prefetch_drop_locked(pf);
+	pthread_mutex_unlock(&pf->lock);
+	return ok;
+}
+
 int prefetch_take(struct prefetch *pf, const struct prefetch_key *k, struct block_dec *blk, int *rc,
 		  const char **why)
 {
@@ -224,7 +247,7 @@ int prefetch_take(struct prefetch *pf, const struct prefetch_key *k, struct bloc
 
 	pthread_mutex_lock(&pf->lock);
 	s = pf->n ? prefetch_at(pf, 0) : NULL;
-	if (!s || !prefetch_same(&s->key, k)) {
+	if (!s || !prefetch_same(&s->key, k) || !s->verified) {
 		prefetch_drop_locked(pf);
 		pthread_mutex_unlock(&pf->lock);
 		return 0;

@@ -1,10 +1,10 @@
 /* SPDX-License-Identifier: BSD-2-Clause */
 /*
  * BLOCK frames decoded ahead of the reader by a pool of threads (block_prefetch.c). The
- * reader finds frames in input order as it always does; the verified BLOCK frames that
- * follow the current one are copied to slots and decoded (decompressed, validated, every
- * column decoded) by the workers; when the reader reaches one it takes the slot's result in
- * place of decoding the frame itself. A result is what block_dec_load() gives for the same
+ * reader finds frames in input order as it always does; the BLOCK frames that follow the
+ * current one are copied to slots, and the workers check their checksums and decode them
+ * (decompress, validate, decode every column); when the reader reaches one it takes the
+ * slot's checksum verdict and block in place of working them out itself. A result is what block_dec_load() gives for the same
  * bytes and session, so the reader's records, diagnostics and their order do not change.
  * Memory is bounded: at most `slots` frames in flight and PREFETCH_WINDOW bytes of input
  * ahead, each slot a frame body, its payload and its decoded values (PREFETCH_VALUES).
@@ -18,6 +18,7 @@
 #include <stdint.h>
 
 #include "block_decode.h"
+#include "frame.h"
 #include "session.h"
 
 /* Input bytes read ahead of the frame the reader is at. */
@@ -45,9 +46,13 @@ void prefetch_free(struct prefetch *pf);
 bool prefetch_room(const struct prefetch *pf);
 /* Input offset just past the last frame queued; 0 when none is. */
 uint64_t prefetch_end(const struct prefetch *pf);
-/* Queue the frame body (copied) of total bytes at k->offset. 0 or -ENOMEM. */
-int prefetch_push(struct prefetch *pf, const struct prefetch_key *k, const uint8_t *body, size_t len,
-		  uint64_t total);
+/* Queue the frame f (its bytes copied) at k->offset. 0 or -ENOMEM. */
+int prefetch_push(struct prefetch *pf, const struct prefetch_key *k, const uint8_t *frame, const struct frame *f);
+/*
+ * Whether the frame f at offset passed frame_verify(): 1 or 0 when it is the next one queued
+ * (on 0 nothing stays queued: the reader resyncs from there); -1 when it is not queued.
+ */
+int prefetch_verified(struct prefetch *pf, uint64_t offset, const struct frame *f);
 /*
  * The result of the frame at k: 1 when it was queued with the same key (*blk then holds its
  * decoded block, the old one goes back to the slot; *rc and *why as block_meta_parse() and

@@ -486,10 +486,11 @@ static int reader_start(struct sct_reader *r)
 }
 
 /*
- * Queue the verified BLOCK frames that follow the current position, up to the first thing
- * that is not one (a label, another frame, damage, the end of what can be read): the reader
- * reaches them next, in this session, and takes their blocks decoded. Anything unusual is left
- * to reader_step(), which meets it as it always did.
+ * Queue the BLOCK frames that follow the current position, up to the first thing that is
+ * not one (a label, another frame, a head that does not parse, the end of what can be read):
+ * the reader reaches them next, in this session, and takes their checksums checked and their
+ * blocks decoded. A checksum that fails drops the queue: reader_step() resyncs from there as
+ * it always did, and anything else unusual is left to it too.
  */
 static void reader_prefetch(struct sct_reader *r)
 {
@@ -511,14 +512,19 @@ static void reader_prefetch(struct sct_reader *r)
 		p = input_ptr(in) + rel;
 		avail = input_avail(in) - rel;
 		if (p[0] == sct_label[0] || frame_head_get(p, avail, &f) != FRAME_OK || f.type != FRAME_BLOCK ||
-		    rel + f.total > PREFETCH_WINDOW || input_fill(in, rel + (size_t)f.total) != 0)
-			return;
-		p = input_ptr(in) + rel;
-		if (!frame_verify(p, &f) ||
-		    prefetch_push(r->pf, &k, p + f.head_len, (size_t)f.body_len, f.total))
+		    rel + f.total > PREFETCH_WINDOW || input_fill(in, rel + (size_t)f.total) != 0 ||
+		    prefetch_push(r->pf, &k, input_ptr(in) + rel, &f))
 			return;
 		at += f.total;
 	}
+}
+
+/* frame_verify(), or its verdict from the worker that checked the frame ahead. */
+static bool reader_verify(struct sct_reader *r, const uint8_t *p, const struct frame *f)
+{
+	int ok = r->pf && f->type == FRAME_BLOCK ? prefetch_verified(r->pf, input_offset(&r->in), f) : -1;
+
+	return ok < 0 ? frame_verify(p, f) : ok;
 }
 
 int sct_reader_set_jobs(struct sct_reader *r, uint32_t jobs)
@@ -575,7 +581,7 @@ static int reader_step(struct sct_reader *r)
 	if (rc == 1)
 		return reader_resync(r, "frame runs past the end of input", true);
 	p = input_ptr(in);
-	if (!frame_verify(p, &f))
+	if (!reader_verify(r, p, &f))
 		return reader_resync(r, "checksum mismatch", false);
 	rc = reader_frame(r, p, &f);
 	input_consume(in, (size_t)f.total);
