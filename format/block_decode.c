@@ -431,23 +431,19 @@ void block_dec_chunk(struct dec_section *sec, uint32_t row)
 	sec->chunk_n = n;
 }
 
-/* A delivered section past the bound, or one without values: a chunk at a time. */
-static bool block_dec_whole_fits(const struct dec_section *sec, size_t max_bytes)
-{
-	size_t chunks = (sec->count + DEC_CHUNK - 1) / DEC_CHUNK;
-
-	return sec->deliver && sec->ncols && chunks * sec->ncols * DEC_CHUNK * sizeof(uint64_t) <= max_bytes;
-}
-
 int block_dec_decode_all(struct block_dec *d, size_t max_bytes)
 {
+	size_t budget = max_bytes / sizeof(uint64_t);
+
 	for (uint32_t i = 0; i < d->nsecs; i++) {
 		struct dec_section *sec = &d->secs[i];
 		size_t chunk = (size_t)sec->ncols * DEC_CHUNK;
 		size_t need = (sec->count + DEC_CHUNK - 1) / DEC_CHUNK * chunk;
 
-		if (!block_dec_whole_fits(sec, max_bytes))
+		/* sections past what is left of the bound, or without values: a chunk at a time */
+		if (!sec->deliver || !need || need > budget)
 			continue;
+		budget -= need;
 		if (need > sec->whole_cap) {
 			uint64_t *tmp = realloc(sec->whole, need * sizeof(uint64_t));
 

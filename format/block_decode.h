@@ -93,8 +93,8 @@ void block_dec_chunk(struct dec_section *sec, uint32_t row);
 /*
  * After block_dec_load(): decode every chunk of each section that next() delivers now, so
  * that block_dec_chunk() only points at them (a reader's worker thread does this, the
- * caller's thread then walks the records). Sections past max_bytes of values stay decoded a
- * chunk at a time. 0 or -ENOMEM (the block still reads, a chunk at a time).
+ * caller's thread then walks the records), max_bytes of values for the whole block: sections
+ * past it stay decoded a chunk at a time. 0 or -ENOMEM (the block still reads, a chunk at a time).
  */
 int block_dec_decode_all(struct block_dec *d, size_t max_bytes);
 /* Fill rec with row i of sec's current chunk. */

@@ -105,9 +105,11 @@ struct prefetch *prefetch_new(uint32_t jobs, uint32_t slots, int *err)
 	pthread_mutex_init(&pf->lock, NULL);
 	pthread_cond_init(&pf->work, NULL);
 	pthread_cond_init(&pf->done, NULL);
-	if (jobs > PREFETCH_MAX_JOBS)
-		jobs = PREFETCH_MAX_JOBS;
+	if (jobs > PREFETCH_MAX_SLOTS)
+		jobs = PREFETCH_MAX_SLOTS;
 	pf->nslots = slots > jobs ? slots : jobs;
+	if (pf->nslots > PREFETCH_MAX_SLOTS)
+		pf->nslots = PREFETCH_MAX_SLOTS;
 	pf->slots = calloc(pf->nslots, sizeof(*pf->slots));
 	pf->threads = calloc(jobs, sizeof(*pf->threads));
 	if (!pf->slots || !pf->threads) {

@@ -6,8 +6,9 @@
  * (decompress, validate, decode every column); when the reader reaches one it takes the
  * slot's checksum verdict and block in place of working them out itself. A result is what block_dec_load() gives for the same
  * bytes and session, so the reader's records, diagnostics and their order do not change.
- * Memory is bounded: at most `slots` frames in flight and PREFETCH_WINDOW bytes of input
- * ahead, each slot a frame body, its payload and its decoded values (PREFETCH_VALUES).
+ * Memory is bounded whatever the input: at most PREFETCH_WINDOW bytes of frames ahead, and
+ * at most PREFETCH_MAX_SLOTS slots, each a copy of its frame, its payload (SCT_MAX_BLOCK_RAW
+ * at most) and its decoded values (PREFETCH_VALUES at most).
  * Errors: 0 or -ENOMEM (-errno from pthread_create()).
  */
 #ifndef SCT_BLOCK_PREFETCH_H
@@ -23,10 +24,10 @@
 
 /* Input bytes read ahead of the frame the reader is at. */
 #define PREFETCH_WINDOW (8u << 20)
-/* A section's decoded values kept whole per slot; a larger one decodes a chunk at a time. */
+/* A block's decoded values kept whole per slot; sections past it decode a chunk at a time. */
 #define PREFETCH_VALUES (4u << 20)
-/* The most workers a reader starts, whatever it is asked. */
-#define PREFETCH_MAX_JOBS 64u
+/* Frames in flight at most, whatever the workers. */
+#define PREFETCH_MAX_SLOTS 32u
 
 struct prefetch;
 
@@ -38,7 +39,8 @@ struct prefetch_key {
 	bool deliver_unknown;
 };
 
-/* jobs worker threads (>= 1), slots frames in flight at most. NULL and *err on failure. */
+/* jobs worker threads (>= 1), slots frames in flight at most (PREFETCH_MAX_SLOTS, and at least
+ * one per worker). NULL and *err on failure. */
 struct prefetch *prefetch_new(uint32_t jobs, uint32_t slots, int *err);
 /* Waits for the workers and frees everything; NULL is fine. */
 void prefetch_free(struct prefetch *pf);

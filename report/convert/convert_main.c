@@ -101,7 +101,7 @@ static const char usage_text[] =
 "                      symlink\n"
 "  -f, --force         overwrite OUT if it exists\n"
 "  -j, --jobs N        threads that decode each file's blocks (default: the online CPUs,\n"
-"                      at most 64; 1: none); the output is the same\n"
+"                      at most 32; 1: none); the output is the same\n"
 "      --strict        exit 3 when any input is damaged or incomplete\n"
 "  -h, --help          this text\n"
 "Exit status: as sct-report: 0 ok, 1 unreadable input or output error (writing stops at\n"
@@ -240,7 +240,7 @@ static int parse_args(struct convert *cv, int argc, char **argv)
 		case 'S': cv->strict = true; break;
 		case 'j':
 			if (jobs_parse(optarg, &cv->c.jobs))
-				return usage_error("invalid --jobs (1 to 64 expected):", optarg);
+				return usage_error("invalid --jobs (1 to 32 expected):", optarg);
 			break;
 		case 'f': cv->force = true; break;
 		case 's':

@@ -9,7 +9,7 @@
 
 #include <stdint.h>
 
-#define JOBS_MAX 64u
+#define JOBS_MAX 32u
 
 /* The online CPUs, 1 .. JOBS_MAX. */
 uint32_t jobs_default(void);

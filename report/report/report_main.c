@@ -74,7 +74,7 @@ static const char usage_text[] =
 "                         one can come, at most 2 x S after it returned\n"
 "Other:\n"
 "  -j, --jobs N           threads that decode each file's blocks (default: the online\n"
-"                         CPUs, at most 64; 1: none); the output is the same. Live inputs\n"
+"                         CPUs, at most 32; 1: none); the output is the same. Live inputs\n"
 "                         (-T on a pipe, --follow) are read in one thread\n"
 "      --strict           exit 3 when any input is damaged or incomplete\n"
 "  -h, --help             this text\n"
@@ -260,7 +260,7 @@ static int parse_opt(struct env *env, int c, const char *arg)
 	case 'n': return parse_u64(arg, &env->top, "invalid --top: '%s'");
 	case 'j':
 		if (jobs_parse(arg, &env->jobs))
-			return usage_error("invalid --jobs: '%s' (1 to 64 expected)", arg);
+			return usage_error("invalid --jobs: '%s' (1 to 32 expected)", arg);
 		return 0;
 	case 'e': env->errors = true; return 0;
 	case 'f': f->failed = true; return 0;
