@@ -19,7 +19,8 @@ void block_dec_free(struct block_dec *d)
 		free(d->paths[k]);
 	for (uint32_t i = 0; i < SCT_MAX_SECTIONS; i++) {
 		free(d->secs[i].cols);
-		free(d->secs[i].vals);
+		free(d->secs[i].own);
+		free(d->secs[i].whole);
 	}
 	memset(d, 0, sizeof(*d));
 }
@@ -117,11 +118,12 @@ static int section_setup(struct block_dec *d, struct dec_section *sec, const str
 		int err = grow((void **)&sec->cols, &cap, ncols, sizeof(*sec->cols));
 
 		if (!err)
-			err = grow((void **)&sec->vals, &d->cols_cap[slot], ncols,
+			err = grow((void **)&sec->own, &d->cols_cap[slot], ncols,
 				   DEC_CHUNK * sizeof(uint64_t));
 		if (err)
 			return err;
 	}
+	sec->vals = sec->own;
 	memset(sec->cols, 0, ncols * sizeof(*sec->cols));
 	for (uint32_t k = 0; k < ncols; k++)
 		sec->cols[k].kind = k < sec->schema->nfields ? sec->schema->fields[k].kind
@@ -193,6 +195,7 @@ static int sections_parse(struct block_dec *d, const uint8_t **pos, const uint8_
 		sec->count = (uint32_t)count;
 		sec->row = sec->chunk0 = sec->chunk_n = 0;
 		sec->runsum = 0;
+		sec->all = false;
 		d->nsecs = i + 1;
 		err = section_setup(d, sec, s, nfields);
 		if (err)
@@ -385,13 +388,13 @@ int block_dec_load(struct block_dec *d, const struct block_meta *m, const struct
 	return err;
 }
 
-void block_dec_chunk(struct dec_section *sec, uint32_t row)
+/* Rows [row, row + n) of sec into vals (ncols columns of DEC_CHUNK values); rows come in order. */
+static void block_dec_chunk_into(struct dec_section *sec, uint32_t row, uint32_t n, uint64_t *vals)
 {
-	uint32_t n = sec->count - row < DEC_CHUNK ? sec->count - row : DEC_CHUNK;
 
 	for (uint32_t k = 0; k < sec->ncols; k++) {
 		struct dec_col *c = &sec->cols[k];
-		uint64_t *v = sec->vals + (size_t)k * DEC_CHUNK;
+		uint64_t *v = vals + (size_t)k * DEC_CHUNK;
 
 		column_get_planes(v, c->planes, sec->count, c->width, row, n);
 		switch (c->kind) {
@@ -421,14 +424,55 @@ void block_dec_chunk(struct dec_section *sec, uint32_t row)
 
 		if (!table)
 			continue;
-		ref = sec->vals + (size_t)path_cols[k][0] * DEC_CHUNK;
-		path = sec->vals + (size_t)path_cols[k][1] * DEC_CHUNK;
+		ref = vals + (size_t)path_cols[k][0] * DEC_CHUNK;
+		path = vals + (size_t)path_cols[k][1] * DEC_CHUNK;
 		for (uint32_t i = 0; i < n; i++)
 			if (ref[i])
 				path[i] = table[ref[i] - 1];
 	}
+}
+
+void block_dec_chunk(struct dec_section *sec, uint32_t row)
+{
+	uint32_t n = sec->count - row < DEC_CHUNK ? sec->count - row : DEC_CHUNK;
+
+	if (sec->all) {
+		/* rows are walked in order from 0: row starts a chunk */
+		sec->vals = sec->whole + (size_t)(row / DEC_CHUNK) * sec->ncols * DEC_CHUNK;
+	} else {
+		block_dec_chunk_into(sec, row, n, sec->vals);
+	}
 	sec->chunk0 = row;
 	sec->chunk_n = n;
+}
+
+int block_dec_decode_all(struct block_dec *d, size_t max_bytes)
+{
+	size_t budget = max_bytes / sizeof(uint64_t);
+
+	for (uint32_t i = 0; i < d->nsecs; i++) {
+		struct dec_section *sec = &d->secs[i];
+		size_t chunk = (size_t)sec->ncols * DEC_CHUNK;
+		size_t need = (sec->count + DEC_CHUNK - 1) / DEC_CHUNK * chunk;
+
+		/* sections past what is left of the bound, or without values: a chunk at a time */
+		if (!sec->deliver || !need || need > budget)
+			continue;
+		budget -= need;
+		if (need > sec->whole_cap) {
+			uint64_t *tmp = realloc(sec->whole, need * sizeof(uint64_t));
+
+			if (!tmp)
+				return -ENOMEM;
+			sec->whole = tmp;
+			sec->whole_cap = need;
+		}
+		for (uint32_t row = 0; row < sec->count; row += DEC_CHUNK)
+			block_dec_chunk_into(sec, row, sec->count - row < DEC_CHUNK ? sec->count - row : DEC_CHUNK,
+					     sec->whole + (size_t)(row / DEC_CHUNK) * chunk);
+		sec->all = true;
+	}
+	return 0;
 }
 
 static void slot_put(struct sct_record *rec, struct field_slot slot, uint64_t v,

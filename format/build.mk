@@ -8,7 +8,7 @@ LIBSCT := $(BUILD)/libsct.a
 LIBSCT_SO := $(BUILD)/libsct.so.$(LIBSCT_VERSION)
 LIBSCT_SRCS := $(wildcard format/*.c)
 LIBSCT_OBJS := $(LIBSCT_SRCS:%.c=$(BUILD)/%.o)
-LIBSCT_LIBS := -lcbor -llz4 -lz
+LIBSCT_LIBS := -lcbor -llz4 -lz -pthread
 LIBSCT_PC_REQUIRES := libcbor liblz4 zlib
 LIBDIR ?= $(PREFIX)/lib
 INCLUDEDIR ?= $(PREFIX)/include

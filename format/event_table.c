@@ -9,7 +9,7 @@
 
 #include "cbor_item.h"
 
-/* A payload is at most 64 KiB (perf's u16 sizes, __data_loc's u16 offset and length). */
+/* A payload is at most 32 KiB (perf's u16 sizes, __data_loc's u16 offset and length). */
 #define EVENT_PAYLOAD_MAX 65536u
 /* Items of one field's array: name, type, offset, size, signed, data_loc. */
 #define EVENT_FIELD_ITEMS 6u

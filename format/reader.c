@@ -14,6 +14,7 @@
 #include <unistd.h>
 
 #include "block_decode.h"
+#include "block_prefetch.h"
 #include "frame.h"
 #include "header.h"
 #include "input.h"
@@ -53,6 +54,7 @@ struct sct_reader {
 	bool has_trailer;
 	struct crc_span span;
 	struct block_dec blk;
+	struct prefetch *pf;   /* sct_reader_set_jobs(): blocks decoded ahead; NULL: here, in turn */
 	uint64_t block_at;     /* offset of the loaded block's frame */
 	const struct dec_section *last_sec; /* the record last returned, for sct_reader_field() */
 	uint32_t last_idx;
@@ -125,6 +127,7 @@ void sct_reader_close(struct sct_reader *r)
 {
 	if (!r)
 		return;
+	prefetch_free(r->pf); /* its workers may still read the current session */
 	if (r->held != r->cur)
 		session_free(r->held);
 	session_free(r->cur);
@@ -361,10 +364,25 @@ static void reader_unknown_sections(struct sct_reader *r, uint64_t offset)
 	}
 }
 
+/* Load the BLOCK at offset: decoded ahead by the workers, or here. */
+static int reader_block_load(struct sct_reader *r, const uint8_t *body, const struct frame *f,
+			     uint64_t offset, const char **why)
+{
+	struct prefetch_key k = { offset, r->cur, r->blk.skip_types, r->blk.deliver_unknown };
+	struct block_meta m;
+	int rc;
+
+	if (r->pf && prefetch_take(r->pf, &k, &r->blk, &rc, why))
+		return rc;
+	rc = block_meta_parse(body, (size_t)f->body_len, &m, why) ? -SCT_E_CORRUPT : 0;
+	if (!rc)
+		rc = block_dec_load(&r->blk, &m, r->cur, why);
+	return rc;
+}
+
 static int reader_block(struct sct_reader *r, const uint8_t *body, const struct frame *f,
 			uint64_t offset)
 {
-	struct block_meta m;
 	const char *why;
 	int rc;
 
@@ -377,9 +395,7 @@ static int reader_block(struct sct_reader *r, const uint8_t *body, const struct 
 	}
 	r->label_pending = false;
 	r->in_session = true;
-	rc = block_meta_parse(body, (size_t)f->body_len, &m, &why) ? -SCT_E_CORRUPT : 0;
-	if (!rc)
-		rc = block_dec_load(&r->blk, &m, r->cur, &why);
+	rc = reader_block_load(r, body, f, offset, &why);
 	if (rc == -ENOMEM)
 		return reader_io_error(r, rc);
 	if (rc) {
@@ -469,6 +485,59 @@ static int reader_start(struct sct_reader *r)
 	return 0;
 }
 
+/*
+ * Queue the BLOCK frames that follow the current position, up to the first thing that is
+ * not one (a label, another frame, a head that does not parse, the end of what can be read):
+ * the reader reaches them next, in this session, and takes their checksums checked and their
+ * blocks decoded. A checksum that fails drops the queue: reader_step() resyncs from there as
+ * it always did, and anything else unusual is left to it too.
+ */
+static void reader_prefetch(struct sct_reader *r)
+{
+	struct input *in = &r->in;
+	uint64_t at = prefetch_end(r->pf);
+
+	if (at < input_offset(in)) {
+		prefetch_drop(r->pf);
+		at = input_offset(in);
+	}
+	while (prefetch_room(r->pf)) {
+		struct prefetch_key k = { at, r->cur, r->blk.skip_types, r->blk.deliver_unknown };
+		size_t rel = (size_t)(at - input_offset(in)), avail;
+		const uint8_t *p;
+		struct frame f;
+
+		if (rel >= PREFETCH_WINDOW || input_fill(in, rel + PEEK_LEN) < 0 || input_avail(in) <= rel)
+			return;
+		p = input_ptr(in) + rel;
+		avail = input_avail(in) - rel;
+		if (p[0] == sct_label[0] || frame_head_get(p, avail, &f) != FRAME_OK || f.type != FRAME_BLOCK ||
+		    rel + f.total > PREFETCH_WINDOW || input_fill(in, rel + (size_t)f.total) != 0 ||
+		    prefetch_push(r->pf, &k, input_ptr(in) + rel, &f))
+			return;
+		at += f.total;
+	}
+}
+
+/* frame_verify(), or its verdict from the worker that checked the frame ahead. */
+static bool reader_verify(struct sct_reader *r, const uint8_t *p, const struct frame *f)
+{
+	int ok = r->pf && f->type == FRAME_BLOCK ? prefetch_verified(r->pf, input_offset(&r->in), f) : -1;
+
+	return ok < 0 ? frame_verify(p, f) : ok;
+}
+
+int sct_reader_set_jobs(struct sct_reader *r, uint32_t jobs)
+{
+	int err = 0;
+
+	if (r->pf || jobs <= 1)
+		return 0;
+	/* two frames per worker: one decoding, one decoded waiting for the reader */
+	r->pf = prefetch_new(jobs, 2 * jobs, &err);
+	return err;
+}
+
 /* Handle one label, frame or damaged stretch. 1: progress; 0: end of input; < 0: fatal. */
 static int reader_step(struct sct_reader *r)
 {
@@ -512,11 +581,15 @@ static int reader_step(struct sct_reader *r)
 	if (rc == 1)
 		return reader_resync(r, "frame runs past the end of input", true);
 	p = input_ptr(in);
-	if (!frame_verify(p, &f))
+	if (!reader_verify(r, p, &f))
 		return reader_resync(r, "checksum mismatch", false);
 	rc = reader_frame(r, p, &f);
 	input_consume(in, (size_t)f.total);
-	return rc < 0 ? rc : 1;
+	if (rc < 0)
+		return rc;
+	if (r->pf)
+		reader_prefetch(r);
+	return 1;
 }
 
 static void reader_fill_syscall(const struct dec_section *sec, uint32_t i, struct sct_record *rec)

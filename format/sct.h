@@ -636,6 +636,18 @@ void sct_reader_set_unknown(struct sct_reader *r, bool deliver);
 void sct_reader_set_skip(struct sct_reader *r, uint32_t types);
 
 /*
+ * Decode blocks on jobs threads (1, the default: none, each block in turn in the caller's
+ * thread; at most 32). Frames are still found in input order by next(); the blocks that
+ * follow are checked, decompressed and decoded ahead by the threads, a bounded number at a
+ * time (two per thread, at most 32 and 8 MiB of input ahead), and next() gives their records,
+ * diagnostics and sessions exactly as it would without them. Reading stays in the caller's thread: an input that
+ * blocks (a pipe) blocks next() as before. Call it before the first next(); once set it stays.
+ * Returns 0, or -ENOMEM or another -errno when the threads cannot start (the reader then
+ * reads in turn, as with 1).
+ */
+int sct_reader_set_jobs(struct sct_reader *r, uint32_t jobs);
+
+/*
  * Next record into *rec: returns 1, 0 at the end of input, or a negative code when the
  * input cannot be read at all (-SCT_E_NOT_SCT, -SCT_E_VERSION, -errno on read error).
  * Damage inside the input is never an error: it is reported as diagnostics and skipped.

@@ -6,7 +6,9 @@
  * their length. Each input is read twice: as given (exercising resync), and with every
  * envelope's checksum repaired (so mutations reach the HEADER and BLOCK decoders) and
  * records of schema-described unknown types delivered. For one input in four the second read is
- * done again through a file descriptor, and both must read exactly the same.
+ * done again through a file descriptor, and both must read exactly the same; for another one
+ * in four it is done again with blocks decoded by two threads (sct_reader_set_jobs()), which
+ * must read exactly the same as the reader alone: records, fields, sessions, diagnostics.
  */
 #include <errno.h>
 #include <stdlib.h>
@@ -353,7 +355,7 @@ static void totals_walk(const struct sct_totals *t)
 		abort();
 }
 
-static void read_all(struct sct_reader *r, size_t size, bool deliver_unknown, struct outcome *o)
+static void read_all(struct sct_reader *r, size_t size, bool deliver_unknown, uint32_t jobs, struct outcome *o)
 {
 	struct input in = { .len = size };
 	struct sct_record rec;
@@ -364,6 +366,8 @@ static void read_all(struct sct_reader *r, size_t size, bool deliver_unknown, st
 	sink = 0;
 	sct_reader_set_diag(r, diag_check, &in);
 	sct_reader_set_unknown(r, deliver_unknown);
+	if (sct_reader_set_jobs(r, jobs))
+		abort();
 	while (work < MAX_WORK && (rc = sct_reader_next(r, &rec)) > 0) {
 		n++;
 		sink = sink * 31 + rec.type;
@@ -401,7 +405,7 @@ static void read_all(struct sct_reader *r, size_t size, bool deliver_unknown, st
 	sct_reader_close(r);
 }
 
-static bool read_mem(const uint8_t *data, size_t size, bool deliver_unknown, struct outcome *o)
+static bool read_mem(const uint8_t *data, size_t size, bool deliver_unknown, uint32_t jobs, struct outcome *o)
 {
 	struct sct_reader *r;
 	int err = 0;
@@ -413,7 +417,7 @@ static bool read_mem(const uint8_t *data, size_t size, bool deliver_unknown, str
 		touch_str(sct_strerror(err));
 		return false;
 	}
-	read_all(r, size, deliver_unknown, o);
+	read_all(r, size, deliver_unknown, jobs, o);
 	return true;
 }
 
@@ -435,13 +439,19 @@ static bool read_fd(const uint8_t *data, size_t size, bool deliver_unknown, stru
 			abort();
 		return false;
 	}
-	read_all(r, size, deliver_unknown, o);
+	read_all(r, size, deliver_unknown, 1, o);
 	return true;
+}
+
+static bool outcome_differs(const struct outcome *a, const struct outcome *b)
+{
+	return memcmp(&a->st, &b->st, sizeof(a->st)) || a->hash != b->hash || a->records != b->records ||
+	       a->rc != b->rc;
 }
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
-	struct outcome from_mem, from_fd;
+	struct outcome from_mem, from_fd, from_jobs;
 	const uint8_t *in = data;
 	uint8_t *fixed;
 	bool m, f;
@@ -451,17 +461,21 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		return 0;
 	memcpy(fixed, data, size);
 	if (frame_fixup(fixed, size)) {
-		read_mem(data, size, false, &from_mem);
+		read_mem(data, size, false, 1, &from_mem);
 		in = fixed;
 	}
-	m = read_mem(in, size, true, &from_mem);
+	m = read_mem(in, size, true, 1, &from_mem);
 	/* a file descriptor costs a memfd and a 256 KiB window: compare on one input in four */
 	if (size % 4 == 0) {
 		f = read_fd(in, size, true, &from_fd);
-		if (m != f || (m && (memcmp(&from_mem.st, &from_fd.st, sizeof(from_mem.st)) ||
-				     from_mem.hash != from_fd.hash ||
-				     from_mem.records != from_fd.records || from_mem.rc != from_fd.rc)))
+		if (m != f || (m && outcome_differs(&from_mem, &from_fd)))
 			abort(); /* the input path changed what was read */
+	}
+	/* two threads cost their start: on one input in four */
+	if (size % 4 == 1) {
+		f = read_mem(in, size, true, 2, &from_jobs);
+		if (m != f || (m && outcome_differs(&from_mem, &from_jobs)))
+			abort(); /* decoding blocks ahead changed what was read */
 	}
 	free(fixed);
 	return 0;

@@ -3,7 +3,7 @@
 #   report/lib      libreport.a: inputs, tables, filters, names, output buffers, the footer
 #   report/report   sct-report;  report/convert  sct-convert;  report/ship  sct-ship
 REPORT_LIB_SRCS := strtab hashmap outbuf names sessions trace_input window reorder live_input follow cgroup_table \
-	tasks filter \
+	tasks filter jobs \
 	footer csv_field json_string samples args_text args_layout fdpaths sym_index debug_dir stacks
 # json_string.c shares libsct's UTF-8 decoder, which the library does not export: linked as an object.
 REPORT_LIB_OBJS := $(REPORT_LIB_SRCS:%=$(BUILD)/report/lib/%.o) $(BUILD)/format/utf8.o

@@ -79,6 +79,8 @@ struct convert {
 	uint64_t mapped;     /* struct live's serial the field indexes were computed for, 0 = none */
 	char *prefix;        /* the leading columns of mapped, rendered */
 	size_t prefix_len;
+	/* the format's null, null_number and row_end, with their lengths: written in every row */
+	struct out_lit null, null_number, row_end;
 	struct out o;
 	struct ctx c;
 	struct stacks *stacks;  /* the STACK, MODULE and SYMBOL records of the file being read */

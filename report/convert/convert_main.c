@@ -27,6 +27,7 @@
 #include "exit_status.h"
 #include "filter.h"
 #include "footer.h"
+#include "jobs.h"
 #include "names.h"
 #include "outbuf.h"
 #include "samples.h"
@@ -118,6 +119,8 @@ static const char usage_text[] =
 "                      the most restrictive input (0600 for stdin), never through a\n"
 "                      symlink\n"
 "  -f, --force         overwrite OUT if it exists\n"
+"  -j, --jobs N        threads that decode each file's blocks (default: the online CPUs,\n"
+"                      at most 32; 1: none); the output is the same\n"
 "      --strict        exit 3 when any input is damaged or incomplete\n"
 "  -h, --help          this text\n"
 "Exit status: as sct-report: 0 ok, 1 unreadable input or output error (writing stops at\n"
@@ -236,6 +239,7 @@ static int parse_args(struct convert *cv, int argc, char **argv)
 		{ "cluster", required_argument, NULL, 'C' },
 		{ "local-database", required_argument, NULL, 'L' },
 		{ "by", required_argument, NULL, 'b' },     { "debug-dir", required_argument, NULL, 'g' },
+		{ "jobs", required_argument, NULL, 'j' },
 		{ NULL, 0, NULL, 0 },
 	};
 	const char *to = NULL;
@@ -244,16 +248,21 @@ static int parse_args(struct convert *cv, int argc, char **argv)
 	int c;
 
 	cv->type = SCT_REC_SYSCALL;
+	cv->c.jobs = jobs_default();
 	cv->ddl.db = "sct";
 	cv->ddl.local_db = "sct_local";
 	argv[0] = (char *)"sct-convert"; /* getopt's messages name the tool, not the path it ran by */
-	while ((c = getopt_long(argc, argv, "T:r:o:fhe:", opts, NULL)) != -1) {
+	while ((c = getopt_long(argc, argv, "T:r:o:fhe:j:", opts, NULL)) != -1) {
 		uint32_t t;
 
 		switch (c) {
 		case 'T': to = optarg; break;
 		case 'o': cv->output = optarg; break;
 		case 'S': cv->strict = true; break;
+		case 'j':
+			if (jobs_parse(optarg, &cv->c.jobs))
+				return usage_error("invalid --jobs (1 to 32 expected):", optarg);
+			break;
 		case 'f': cv->force = true; break;
 		case 's':
 			cv->schema = formats_find(optarg);
@@ -445,7 +454,7 @@ static void convert_slot_out(struct out *o, const struct sct_syscall *sc, const 
 
 static void convert_null(struct convert *cv)
 {
-	out_str(&cv->o, cv->fmt->null);
+	out_lit_put(&cv->o, cv->null);
 }
 
 static void convert_str(struct convert *cv, const void *p, size_t len)
@@ -458,7 +467,7 @@ static void convert_field(struct convert *cv, struct input *in, const struct col
 	struct sct_value v;
 
 	if (col->idx < 0 || sct_reader_field(in->r, (uint32_t)col->idx, &v) < 0) {
-		out_str(&cv->o, col->kind != SCT_KIND_BYTES ? cv->fmt->null_number : cv->fmt->null);
+		out_lit_put(&cv->o, col->kind != SCT_KIND_BYTES ? cv->null_number : cv->null);
 		return;
 	}
 	switch (v.kind) {
@@ -690,7 +699,7 @@ static int convert_row(struct convert *cv, struct input *in, const struct sct_re
 		else
 			convert_resolved(cv, in, rec, col->src);
 	}
-	out_str(o, cv->fmt->row_end);
+	out_lit_put(o, cv->row_end);
 	return cv->scratch.err;
 }
 
@@ -876,6 +885,9 @@ int main(int argc, char **argv)
 		return EXIT_USAGE;
 	}
 	cv->c.tool = "sct-convert";
+	cv->null = out_lit(cv->fmt ? cv->fmt->null : NULL);
+	cv->null_number = out_lit(cv->fmt ? cv->fmt->null_number : NULL);
+	cv->row_end = out_lit(cv->fmt ? cv->fmt->row_end : NULL);
 	/* only the types with a comm column need to know which task made a record */
 	cv->c.track_tasks = cv->type == SCT_REC_SYSCALL || cv->type == SCT_REC_FORK || cv->type == SCT_REC_EXIT ||
 			    cv->type == SCT_REC_TOTALS;

@@ -103,19 +103,28 @@ size_t names_escape(char *dst, size_t cap, const void *p, size_t len)
 	return n;
 }
 
+/* v as exactly n decimal digits, leading zeros kept (v < 10^n). */
+static void names_out_digits(struct out *o, uint32_t v, int n)
+{
+	char *p = out_reserve(o, (size_t)n);
+
+	for (int i = n - 1; i >= 0; i--, v /= 10)
+		p[i] = (char)('0' + v % 10);
+	o->len += (size_t)n;
+}
+
 void names_out_secs(struct out *o, int64_t ns, bool sign)
 {
 	uint64_t a = ns < 0 ? (uint64_t)0 - (uint64_t)ns : (uint64_t)ns;
 	uint64_t us = a / 1000;
-	char frac[8];
 
 	if (ns < 0)
 		out_char(o, '-');
 	else if (sign)
 		out_char(o, '+');
 	out_u64(o, us / 1000000);
-	snprintf(frac, sizeof(frac), ".%06u", (unsigned)(us % 1000000));
-	out_mem(o, frac, 7);
+	out_char(o, '.');
+	names_out_digits(o, (uint32_t)(us % 1000000), 6);
 }
 
 void names_out_iso(struct out *o, uint64_t realtime_ns, struct iso_second *last)
@@ -147,16 +156,31 @@ void names_out_iso(struct out *o, uint64_t realtime_ns, struct iso_second *last)
 
 void names_out_wall(struct out *o, uint64_t realtime_ns, bool with_date)
 {
-	time_t secs = (time_t)(realtime_ns / 1000000000u);
-	struct tm tm;
-	char buf[64];
+	struct wall_second w = { 0 };
 
-	if (!localtime_r(&secs, &tm)) {
-		out_u64(o, realtime_ns);
-		return;
+	names_out_wall_cached(o, realtime_ns, with_date, &w);
+}
+
+void names_out_wall_cached(struct out *o, uint64_t realtime_ns, bool with_date, struct wall_second *last)
+{
+	uint64_t sec = realtime_ns / 1000000000u;
+
+	/* a zone's offset changes on a whole second: the text of one second holds for all its ns */
+	if (!last->valid || last->sec != sec || last->with_date != with_date) {
+		time_t secs = (time_t)sec;
+		struct tm tm;
+
+		if (!localtime_r(&secs, &tm)) {
+			out_u64(o, realtime_ns);
+			return;
+		}
+		last->len = strftime(last->text, sizeof(last->text), with_date ? "%Y-%m-%d %H:%M:%S" : "%H:%M:%S",
+				     &tm);
+		last->sec = sec;
+		last->with_date = with_date;
+		last->valid = true;
 	}
-	strftime(buf, sizeof(buf), with_date ? "%Y-%m-%d %H:%M:%S" : "%H:%M:%S", &tm);
-	out_str(o, buf);
-	snprintf(buf, sizeof(buf), ".%06u", (unsigned)(realtime_ns % 1000000000u / 1000));
-	out_str(o, buf);
+	out_mem(o, last->text, last->len);
+	out_char(o, '.');
+	names_out_digits(o, (uint32_t)(realtime_ns % 1000000000u / 1000), 6);
 }

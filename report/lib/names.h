@@ -51,5 +51,13 @@ struct iso_second {
 void names_out_iso(struct out *o, uint64_t realtime_ns, struct iso_second *last);
 /* Wall clock as YYYY-MM-DD HH:MM:SS.ffffff (local time zone) or HH:MM:SS.ffffff. */
 void names_out_wall(struct out *o, uint64_t realtime_ns, bool with_date);
+/* The same, the text of the second last rendered kept in *last (zeroed at first). */
+struct wall_second {
+	uint64_t sec;
+	bool valid, with_date;
+	size_t len;
+	char text[64];
+};
+void names_out_wall_cached(struct out *o, uint64_t realtime_ns, bool with_date, struct wall_second *last);
 
 #endif

@@ -175,7 +175,7 @@ char *out_reserve(struct out *o, size_t n)
 	return o->buf + o->len;
 }
 
-void out_mem(struct out *o, const void *p, size_t n)
+void out_mem_slow(struct out *o, const void *p, size_t n)
 {
 	const char *s = p;
 
@@ -190,11 +190,6 @@ void out_mem(struct out *o, const void *p, size_t n)
 		s += k;
 		n -= k;
 	}
-}
-
-void out_str(struct out *o, const char *s)
-{
-	out_mem(o, s, strlen(s));
 }
 
 static const char digits2[] =

@@ -10,6 +10,7 @@
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <string.h>
 #include <sys/types.h>
 
 /*
@@ -42,13 +43,48 @@ int out_close(struct out *o);
  * EPIPE: whoever read the output chose to stop). */
 int out_finish(struct out *o, const char *tool, const char *name);
 void out_flush(struct out *o);
-void out_mem(struct out *o, const void *p, size_t n);
-void out_str(struct out *o, const char *s);
+/* out_mem() when the bytes do not fit in the buffer's room. */
+void out_mem_slow(struct out *o, const void *p, size_t n);
 void out_u64(struct out *o, uint64_t v);
 void out_i64(struct out *o, int64_t v);
 void out_printf(struct out *o, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 /* Room for n bytes at o->buf + o->len (n <= 4096); the caller advances o->len. */
 char *out_reserve(struct out *o, size_t n);
+/*
+ * Inline: a row of CSV or JSON is a few dozen short copies, and a call for each cost as much
+ * as the copy (a constant's strlen() folds here too).
+ */
+static inline void out_mem(struct out *o, const void *p, size_t n)
+{
+	if (o->cap - o->len >= n) {
+		memcpy(o->buf + o->len, p, n);
+		o->len += n;
+		return;
+	}
+	out_mem_slow(o, p, n);
+}
+
+static inline void out_str(struct out *o, const char *s)
+{
+	out_mem(o, s, strlen(s));
+}
+
+/* A constant string written often, its length taken once (NULL: none, written as ""). */
+struct out_lit {
+	const char *s;
+	size_t len;
+};
+
+static inline struct out_lit out_lit(const char *s)
+{
+	return s ? (struct out_lit){ s, strlen(s) } : (struct out_lit){ "", 0 };
+}
+
+static inline void out_lit_put(struct out *o, struct out_lit l)
+{
+	out_mem(o, l.s, l.len);
+}
+
 static inline void out_char(struct out *o, char c)
 {
 	if (o->len == o->cap)

@@ -147,6 +147,14 @@ static int input_pre_session(struct ctx *c, struct input *in, const struct sct_s
 	return err;
 }
 
+/* Threads that cannot start leave the reader reading in turn; only a lack of memory is an error. */
+static int input_jobs(const struct ctx *c, struct sct_reader *r)
+{
+	int err = sct_reader_set_jobs(r, c->jobs);
+
+	return err == -ENOMEM ? err : 0;
+}
+
 /*
  * The first of two passes over a file (spec/FORMAT.md 9.2: a record may come before the
  * records that describe its task): its lifecycle records into the task table, SYSCALL and
@@ -172,6 +180,7 @@ static int input_prepass(struct ctx *c, struct input *in)
 	if (!r)
 		return err == -ENOMEM ? err : 0;
 	sct_reader_set_skip(r, 1u << SCT_REC_SYSCALL | 1u << SCT_REC_SAMPLE);
+	err = input_jobs(c, r);
 	while (!err && (n = sct_reader_next(r, &rec)) > 0) {
 		if (rec.type == SCT_REC_SESSION) {
 			err = input_pre_session(c, in, sct_reader_session(r));
@@ -266,7 +275,9 @@ int input_open(struct ctx *c, struct input *in, const char *path)
 	if (!in->r)
 		return err ? err : -EIO;
 	sct_reader_set_diag(in->r, footer_diag, c->footer);
-	err = c->track_tasks ? input_prepass(c, in) : 0;
+	err = input_jobs(c, in->r);
+	if (!err && c->track_tasks)
+		err = input_prepass(c, in);
 	if (err) {
 		sct_reader_close(in->r);
 		free(in->pre);

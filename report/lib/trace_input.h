@@ -101,6 +101,8 @@ struct ctx {
 	 * sct_reader_field()); else it passes them by.
 	 */
 	bool schema_type9;
+	/* threads that decode each file's blocks (sct_reader_set_jobs()); 0 or 1: none. Live inputs read in turn. */
+	uint32_t jobs;
 };
 
 /* The tables every mode shares (strings, sessions, cgroups, tasks), into c; -ENOMEM. */

@@ -58,6 +58,7 @@ struct env {
 	bool no_stacks;      /* --no-stacks: the timeline without the calls' frames */
 	const char *debug_dir_path; /* --debug-dir DIR, NULL: none */
 	struct debug_dir *debug_dir;
+	uint32_t jobs;       /* -j: threads that decode blocks */
 };
 
 struct summary;

@@ -11,6 +11,7 @@
 #include "debug_dir.h"
 #include "exit_status.h"
 #include "filter.h"
+#include "jobs.h"
 #include "footer.h"
 #include "html.h"
 #include "outbuf.h"
@@ -83,6 +84,9 @@ static const char usage_text[] =
 "                         DIR/.build-id/xx/rest.debug or DIR/BASENAME with the module's\n"
 "                         build id (--stacks and the timeline)\n"
 "Other:\n"
+"  -j, --jobs N           threads that decode each file's blocks (default: the online\n"
+"                         CPUs, at most 32; 1: none); the output is the same. Live inputs\n"
+"                         (-T on a pipe, --follow) are read in one thread\n"
 "      --strict           exit 3 when any input is damaged or incomplete\n"
 "  -h, --help             this text\n"
 "\n"
@@ -130,6 +134,7 @@ static const struct option long_opts[] = {
 	{ "flush-interval", required_argument, NULL, OPT_FLUSH },
 	{ "stacks", no_argument, NULL, OPT_STACKS }, { "no-stacks", no_argument, NULL, OPT_NO_STACKS },
 	{ "debug-dir", required_argument, NULL, OPT_DEBUG_DIR },
+	{ "jobs", required_argument, NULL, 'j' },
 	{ NULL, 0, NULL, 0 },
 };
 
@@ -277,6 +282,10 @@ static int parse_opt(struct env *env, int c, const char *arg)
 	case 'b': return parse_by(env, arg);
 	case 's': return parse_sort(env, arg);
 	case 'n': return parse_u64(arg, &env->top, "invalid --top: '%s'");
+	case 'j':
+		if (jobs_parse(arg, &env->jobs))
+			return usage_error("invalid --jobs: '%s' (1 to 32 expected)", arg);
+		return 0;
 	case 'e': env->errors = true; return 0;
 	case 'f': f->failed = true; return 0;
 	case OPT_STRICT: env->strict = true; return 0;
@@ -353,8 +362,9 @@ static int parse_args(struct env *env, int argc, char **argv)
 	env->by[0] = BY_SYSCALL;
 	env->nby = 1;
 	env->flush_ns = 1000000000u; /* sct-record's default */
+	env->jobs = jobs_default();
 	argv[0] = (char *)"sct-report"; /* getopt's messages name the tool, not the path it ran by */
-	while ((c = getopt_long(argc, argv, "THb:s:n:ep:t:c:g:S:P:fd:h", long_opts, NULL)) != -1) {
+	while ((c = getopt_long(argc, argv, "THb:s:n:ep:t:c:g:S:P:fd:hj:", long_opts, NULL)) != -1) {
 		if (c == 'h') {
 			fputs(usage_text, stdout);
 			exit(0);
@@ -657,6 +667,7 @@ int main(int argc, char **argv)
 	}
 	env.filter_active = filter_active(&env.filter);
 	c.track_tasks = needs_tasks(&env);
+	c.jobs = env.jobs;
 	c.hold_streams = true;
 	c.keep_sessions = needs_sessions(&env);
 	c.keep_ended = env.mode != MODE_TIMELINE; /* the timeline prints each line as it reads */

@@ -56,6 +56,7 @@ struct timeline {
 	uint64_t seq;
 	uint64_t last_key; /* wall clock of the newest line of a session with a clock */
 	struct out line;
+	struct wall_second wall_last; /* the clock column: the second last rendered */
 	struct fdpaths *fds; /* traces with arguments: the files of fds */
 	bool live; /* the input gives its records in time order once due (input_open_live()) */
 	/* the stack tables of each input (its struct live), inputs being read at once */
@@ -147,7 +148,11 @@ static void tl_who(struct timeline *tl, struct out *l, const struct task *t, uin
 
 	out_char(l, '(');
 	names_out_escaped(l, len ? strtab_get(tl->c->strs, comm) : "?", len ? len : 1);
-	out_printf(l, " %u/%u)", pid, tid);
+	out_char(l, ' ');
+	out_u64(l, pid);
+	out_char(l, '/');
+	out_u64(l, tid);
+	out_char(l, ')');
 }
 
 static void tl_cgroup(struct timeline *tl, struct out *l, struct live *lv, uint64_t id)
@@ -409,7 +414,7 @@ int timeline_add(struct timeline *tl, struct live *lv, const struct sct_record *
 	if (s->headless)
 		out_str(l, "??:??:??.??????");
 	else
-		names_out_wall(l, sess_wall(s, t), false);
+		names_out_wall_cached(l, sess_wall(s, t), false, &tl->wall_last);
 	out_char(l, ' ');
 	if (rec->type == SCT_REC_SYSCALL) {
 		tl_syscall(tl, l, lv, &rec->syscall, &e, &fx);

@@ -1,7 +1,8 @@
 # sct-report / sct-convert tests. Traces of known content are made with libsct's writer
 # (gen_report.c, which also makes bench-report's and test-fleet's traces); no recorder or root
 # is needed.
-#   make test-report     Criterion tests (tests/report/report_*.c) and the CSV/JSON parser checks
+#   make test-report     Criterion tests (tests/report/report_*.c) and the CSV/JSON parser checks,
+#                        then jobs_same.sh: -j2 and -j4 give the bytes of -j1 in every mode
 REPORT_TEST_SRCS := $(wildcard tests/report/report_*.c)
 REPORT_TEST_OBJS := $(REPORT_TEST_SRCS:%.c=$(BUILD)/%.o)
 REPORT_TEST_BIN := $(BUILD)/tests/report/test-report
@@ -26,5 +27,6 @@ $(GEN_REPORT): $(BUILD)/tests/report/gen_report.o $(BUILD)/tests/format/format_c
 .PHONY: test-report
 test-report: $(REPORT_TEST_BIN) $(GEN_REPORT) $(BUILD)/sct-report $(BUILD)/sct-convert
 	$(REPORT_ENV) $(REPORT_TEST_BIN)
+	$(REPORT_ENV) bash tests/report/jobs_same.sh
 
 TESTS += test-report

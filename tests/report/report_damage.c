@@ -167,6 +167,26 @@ Test(report_damage, unknown_option_is_one_line_and_the_usage)
 	free(out);
 }
 
+/* -j takes 1 to 32 threads: anything else is a usage error that says so, not a silent default. */
+Test(report_damage, jobs_out_of_range_is_a_usage_error)
+{
+	static const char *const bad[] = { "0", "33", "abc", "-1", "2x", "" };
+	char *out, *want;
+
+	for (size_t i = 0; i < sizeof(bad) / sizeof(bad[0]); i++) {
+		cr_assert_eq(rt_run(&out, "%s -j '%s' x.sct 2>&1", rt_report(), bad[i]), 2, "%s", bad[i]);
+		cr_assert(asprintf(&want, "sct-report: invalid --jobs: '%s' (1 to 32 expected)\n" REPORT_USAGE, bad[i]) > 0);
+		cr_assert_str_eq(out, want);
+		free(want);
+		free(out);
+		cr_assert_eq(rt_run(&out, "%s --to csv --jobs '%s' x.sct 2>&1", rt_convert(), bad[i]), 2, "%s", bad[i]);
+		cr_assert(asprintf(&want, "sct-convert: invalid --jobs (1 to 32 expected): '%s'\n" CONVERT_USAGE, bad[i]) > 0);
+		cr_assert_str_eq(out, want);
+		free(want);
+		free(out);
+	}
+}
+
 Test(report_damage, newer_major_version_is_refused)
 {
 	const char *good = make_blocks("v.sct");
