@@ -37,6 +37,13 @@ struct reorder {
 	struct arrival *arr;   /* ring of REORDER_RECORDS */
 	uint32_t ahead, an;
 	uint64_t maxkey;       /* the largest key read */
+	/*
+	 * The smallest lag of an arrival behind the largest key read by then (at - key, the
+	 * clocks' difference plus the quickest delivery seen), and the last arrival: where the
+	 * stream's clock stands while nothing comes (reorder_arrival_of()).
+	 */
+	int64_t lag;
+	uint64_t last_at;
 	uint64_t due_key;      /* records up to it are due, once due_set */
 	bool due_set;
 	uint64_t seq;
@@ -109,6 +116,9 @@ void reorder_arrived(struct reorder *ro, uint64_t at, uint64_t key)
 
 	if (key > ro->maxkey)
 		ro->maxkey = key;
+	if (!ro->last_at || (int64_t)(at - ro->maxkey) < ro->lag)
+		ro->lag = (int64_t)(at - ro->maxkey);
+	ro->last_at = at;
 	/* a full ring stamps its newest entry later: what it covers is due later, never early */
 	if (last && (ro->an == REORDER_RECORDS || last->at == at)) {
 		last->at = at;
@@ -133,6 +143,25 @@ bool reorder_due_key(struct reorder *ro, uint64_t until, uint64_t *key)
 uint64_t reorder_next_arrival(const struct reorder *ro)
 {
 	return ro->an ? ro->arr[ro->ahead].at : 0;
+}
+
+uint64_t reorder_arrival_of(const struct reorder *ro, uint64_t key)
+{
+	uint64_t at = (uint64_t)((int64_t)key + ro->lag);
+
+	if (!ro->last_at)
+		return 0;
+	return at > ro->last_at ? at : ro->last_at;
+}
+
+void reorder_clock_reset(struct reorder *ro)
+{
+	ro->maxkey = 0;
+	ro->due_key = 0;
+	ro->due_set = false;
+	ro->an = 0;
+	ro->lag = 0;
+	ro->last_at = 0;
 }
 
 uint64_t reorder_min_key(const struct reorder *ro)

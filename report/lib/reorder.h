@@ -26,6 +26,14 @@ void reorder_arrived(struct reorder *ro, uint64_t at, uint64_t key);
 bool reorder_due_key(struct reorder *ro, uint64_t until, uint64_t *key);
 /* The earliest arrival reorder_due_key() has not passed yet, 0 if none. */
 uint64_t reorder_next_arrival(const struct reorder *ro);
+/*
+ * When records up to key will have arrived if the stream keeps the smallest lag behind its
+ * keys seen so far (a replay of an old file lags by its age: its keys never come due by
+ * the clock alone), and not before the last arrival; 0 if nothing arrived.
+ */
+uint64_t reorder_arrival_of(const struct reorder *ro, uint64_t key);
+/* Forgets the arrivals, held records kept: the keys that come next are on another clock. */
+void reorder_clock_reset(struct reorder *ro);
 /* The smallest key held; count > 0. */
 uint64_t reorder_min_key(const struct reorder *ro);
 /* The record of the smallest key into *rec (its strings valid until the next pop or free). */

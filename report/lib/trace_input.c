@@ -330,12 +330,25 @@ int input_open_live(struct ctx *c, struct input *in, const char *path, bool grow
 	return err;
 }
 
-/* When a record held becomes due by its arrival (input_live_due()), 0 if none will. */
+/* When no record up to key can still come by the clock (input_live_woken()), 0: unknown. */
+static uint64_t input_live_wake_at(const struct input *in, uint64_t key)
+{
+	uint64_t at = reorder_arrival_of(in->ro, key);
+
+	return at ? at + in->flush_ns : 0;
+}
+
+/*
+ * When a record held becomes due by its arrival (input_live_due()), or the caller's wake_key
+ * passes, whichever first; 0 if neither will.
+ */
 static uint64_t input_live_deadline(const struct input *in)
 {
 	uint64_t at = reorder_count(in->ro) ? reorder_next_arrival(in->ro) : 0;
+	uint64_t wake = in->wake_key ? input_live_wake_at(in, in->wake_key) : 0;
 
-	return at ? at + in->flush_ns : 0;
+	at = at ? at + in->flush_ns : 0;
+	return !at || (wake && wake < at) ? wake : at;
 }
 
 int input_read(struct ctx *c, struct input *in, struct sct_record *rec)
@@ -444,6 +457,14 @@ static uint64_t input_live_key(struct input *in, const struct sct_record *rec)
 	return in->last_key;
 }
 
+/* A live stream's next session, the heap drained: its keys may be on another clock. */
+static int input_live_session(struct ctx *c, struct input *in)
+{
+	in->session_due = false;
+	reorder_clock_reset(in->ro);
+	return input_session(c, in);
+}
+
 /*
  * A live stream's next record: each waits in the reorder heap until it is due, its lifecycle
  * records applied as they come, so a record is named knowing every lifecycle record read
@@ -459,16 +480,20 @@ static int input_next_live(struct ctx *c, struct input *in, struct sct_record *r
 			return 1;
 		}
 		if (in->session_due) {
-			in->session_due = false;
-			err = input_session(c, in);
+			err = input_live_session(c, in);
 			if (err)
 				return err;
 		}
 		if (in->ended)
 			return in->end_rc;
 		n = input_read(c, in, rec);
-		if (n == -EAGAIN) /* a record held is due by its arrival */
+		if (n == -EAGAIN) { /* the stream is quiet: a record held is due, or wake_key passed */
+			uint64_t now = live_now_ns(), wake = in->wake_key ? input_live_wake_at(in, in->wake_key) : 0;
+
+			if (wake && now >= wake && !(reorder_count(in->ro) && input_live_due(in, now)))
+				return -EAGAIN;
 			continue;
+		}
 		if (n <= 0) {
 			in->ended = true;
 			in->end_rc = n;
@@ -485,8 +510,7 @@ static int input_next_live(struct ctx *c, struct input *in, struct sct_record *r
 				continue;
 		}
 		if (in->session_due && !reorder_count(in->ro)) {
-			in->session_due = false;
-			err = input_session(c, in);
+			err = input_live_session(c, in);
 			if (err)
 				return err;
 		}

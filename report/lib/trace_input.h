@@ -70,6 +70,12 @@ struct input {
 	uint64_t newest;       /* wall clock of the latest return (a call's) or time (other records) read */
 	uint64_t last_key;     /* the key of the last record: records of a stretch without a HEADER keep it */
 	void (*idle)(void *);  /* before a live input waits for its stream: the caller flushes its output */
+	/*
+	 * Set by the caller of a live input, 0: none. While the stream is quiet, input_next()
+	 * returns -EAGAIN once no record with a key (wall clock of its time) up to wake_key can
+	 * still come: flush_ns after the stream's clock passed it (reorder_arrival_of()).
+	 */
+	uint64_t wake_key;
 	void *idle_ctx;
 };
 

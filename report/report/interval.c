@@ -27,9 +27,10 @@ struct interval {
 	struct ctx *c;
 	const struct env *env;
 	struct out *o;
-	struct summary *sm; /* of the interval being read, NULL before the first record */
+	struct summary *sm; /* of the interval being read, NULL before its first record */
 	uint64_t k;         /* its number: its start is k * N after the session's start */
 	struct sess s;      /* the session it belongs to */
+	bool shown;         /* sm is NULL: interval k of s was printed when the clock closed it */
 	uint64_t late;      /* calls of earlier intervals counted in it */
 	const char *refused; /* why filtered sessions are counted from their details, NULL: TOTALS */
 	bool tty;
@@ -75,6 +76,13 @@ static int interval_print(struct interval *iv)
 	return err;
 }
 
+static void interval_skipped(struct interval *iv, uint64_t skipped)
+{
+	if (skipped)
+		out_printf(iv->o, "%llu interval%s without a record\n\n", (unsigned long long)skipped,
+			   names_plural(skipped));
+}
+
 /* The summary of the interval of a record at time t: intervals before it are printed. */
 static struct summary *interval_at(struct interval *iv, const struct sess *s, uint64_t t)
 {
@@ -90,10 +98,16 @@ static struct summary *interval_at(struct interval *iv, const struct sess *s, ui
 
 		if (interval_print(iv))
 			return NULL;
-		if (skipped)
-			out_printf(iv->o, "%llu interval%s without a record\n\n", (unsigned long long)skipped,
-				   names_plural(skipped));
+		interval_skipped(iv, skipped);
 	}
+	if (iv->shown && iv->s.id == s->id) {
+		if (k <= iv->k) { /* of an interval printed: late in the next one */
+			k = iv->k + 1;
+			iv->late++;
+		}
+		interval_skipped(iv, k - iv->k - 1);
+	}
+	iv->shown = false;
 	if (!iv->sm) {
 		iv->sm = summary_new(iv->c, iv->env);
 		iv->k = k;
@@ -155,13 +169,33 @@ static int interval_record(struct interval *iv, struct input *in, const struct s
 	return sm ? summary_add(sm, lv, &rec->syscall) : -ENOMEM;
 }
 
+/*
+ * The wall clock the interval being read ends at, 0 for none: when the stream is quiet,
+ * input_next() says when no record of it can still come, and its block is printed then.
+ */
+static uint64_t interval_end_key(const struct interval *iv)
+{
+	if (!iv->sm || iv->s.headless)
+		return 0;
+	return sess_wall(&iv->s, iv->s.anchor_clock + (iv->k + 1) * iv->env->interval_ns);
+}
+
+/* The clock closed the interval being read: 0, or a negative error. */
+static int interval_close(struct interval *iv)
+{
+	int err = interval_print(iv);
+
+	iv->shown = true;
+	return err;
+}
+
 int interval_run(struct ctx *c, const struct env *env, struct out *o)
 {
 	struct interval iv = { .c = c, .env = env, .o = o, .refused = select_refused(env), .tty = isatty(o->fd) };
 	bool samples = interval_by_event(env);
 	struct sct_record rec;
 	struct input in;
-	int n, err = input_open_live(c, &in, env->files[0], env->follow, env->flush_ns);
+	int n = 0, err = input_open_live(c, &in, env->files[0], env->follow, env->flush_ns);
 
 	if (err) {
 		input_error(c, NULL, env->files[0], err);
@@ -169,10 +203,17 @@ int interval_run(struct ctx *c, const struct env *env, struct out *o)
 	}
 	in.idle = report_flush;
 	in.idle_ctx = o;
-	while ((n = input_next(c, &in, &rec)) > 0 && !o->err) {
-		n = interval_record(&iv, &in, &rec, samples);
+	while (!o->err) {
+		n = input_next(c, &in, &rec);
+		if (n == -EAGAIN)
+			n = interval_close(&iv);
+		else if (n > 0)
+			n = interval_record(&iv, &in, &rec, samples);
+		else
+			break;
 		if (n < 0)
 			break;
+		in.wake_key = interval_end_key(&iv);
 	}
 	if (n == -ENOMEM) {
 		input_close(c, &in);

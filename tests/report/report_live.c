@@ -16,6 +16,7 @@
 #include <string.h>
 #include <sys/stat.h>
 #include <sys/wait.h>
+#include <time.h>
 #include <unistd.h>
 
 #include "report_helpers.h"
@@ -405,6 +406,77 @@ Test(report_live, interval_block_is_printed_before_the_writer_ends)
 	cr_assert_eq(block_calls(r.text, 2), 1, "%s", r.text);
 	free(r.text);
 	free(bytes);
+}
+
+static uint64_t mono_ms(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (uint64_t)ts.tv_sec * 1000u + (uint64_t)ts.tv_nsec / 1000000u;
+}
+
+/*
+ * A quiet stream: each block is printed once its interval ended on the stream's clock and
+ * the flush interval passed, with no record after it. The stream's clock is the arrival of
+ * the last record less its lag behind it: a block cannot come before the rest of its
+ * interval and the flush interval passed from when its record was written.
+ */
+Test(report_live, interval_block_of_a_quiet_stream_is_printed_when_its_interval_ends)
+{
+	const uint64_t t[] = { 100 * MS, 1100 * MS, 3500 * MS };
+	uint64_t cut[3], at;
+	size_t len;
+	uint8_t *bytes = rec_file("quiet.sct", 1, t, RT_NR_WRITE, 3, cut, &len);
+	struct run r;
+
+	run_start(&r, true, "exec %s --interval 1 --flush-interval 0.05 -", rt_report());
+	at = mono_ms();
+	write_all(r.in, bytes, cut[0]);
+	run_wait(&r, "total of 1 group\n");
+	cr_assert_geq(mono_ms() - at, 900 + 50, "interval 0 closed early:\n%s", r.text);
+	cr_assert_eq(block_calls(r.text, 0), 1, "%s", r.text);
+	cr_assert_null(strstr(r.text, "interval 1: "), "%s", r.text);
+	at = mono_ms();
+	write_all(r.in, bytes + cut[0], cut[1] - cut[0]);
+	run_wait(&r, "interval 1: ");
+	run_wait(&r, "interval 1: 1.000000 .. 2.000000 s (2026-01-01 00:00:01.000000)\n");
+	while (!strstr(strstr(r.text, "interval 1: "), "total of 1 group\n"))
+		cr_assert(run_read(&r, WAIT_MS), "%s", r.text);
+	cr_assert_geq(mono_ms() - at, 900 + 50, "interval 1 closed early:\n%s", r.text);
+	cr_assert_eq(block_calls(r.text, 1), 1, "%s", r.text);
+	write_all(r.in, bytes + cut[1], cut[2] - cut[1]);
+	run_wait(&r, "interval 3: ");
+	cr_assert_not_null(strstr(r.text, "\n1 interval without a record\n\ninterval 3: "), "%s", r.text);
+	while (!strstr(strstr(r.text, "interval 3: "), "total of 1 group\n"))
+		cr_assert(run_read(&r, WAIT_MS), "%s", r.text);
+	cr_assert_null(strstr(r.text, "-- "), "no footer before the end:\n%s", r.text);
+	write_all(r.in, bytes + cut[2], len - cut[2]);
+	cr_assert_eq(run_end(&r), 0, "%s", r.text);
+	cr_assert_eq(block_calls(r.text, 3), 1, "%s", r.text);
+	cr_assert_null(strstr(strstr(r.text, "interval 3: ") + 1, "interval "), "one block each:\n%s", r.text);
+	cr_assert_null(strstr(r.text, "came late"), "%s", r.text);
+	cr_assert_not_null(strstr(r.text, "-- read 1 file, 4 records (syscall 3, task 1,"), "%s", r.text);
+	free(r.text);
+	free(bytes);
+}
+
+/* What the wall clock does not change: an old file read from a pipe gives the blocks of the file. */
+Test(report_live, interval_replay_of_an_old_file_gives_the_blocks_of_the_file)
+{
+	const char *path = interval_trace();
+	char *piped, *read;
+	const char *p, *f;
+
+	cr_assert_eq(rt_run(&piped, "cat %s | %s --interval 1 --flush-interval 0.05 -", path, rt_report()), 0);
+	cr_assert_eq(rt_run(&read, "%s --interval 1 --flush-interval 0.05 %s", rt_report(), path), 0);
+	p = strstr(piped, "\n-- ");
+	f = strstr(read, "\n-- ");
+	cr_assert(p && f, "%s\n%s", piped, read);
+	cr_assert_eq(p - piped, f - read, "%s\n%s", piped, read);
+	cr_assert_eq(memcmp(piped, read, (size_t)(p - piped)), 0, "%s\n%s", piped, read);
+	free(piped);
+	free(read);
 }
 
 Test(report_live, usage_errors)
