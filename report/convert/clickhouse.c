@@ -102,15 +102,10 @@ const struct ch_enc ch_tsv = {
 	.u64s = ch_tsv_u64s,
 };
 
-/* Little-endian, as RowBinary has integers on any host. */
 static void ch_rb_num(struct out *o, uint64_t v, unsigned width, bool sint)
 {
-	char *p = out_reserve(o, 8);
-
 	(void)sint; /* two's complement: the low bytes of an int64_t are those of the narrower int */
-	for (unsigned i = 0; i < width; i++)
-		p[i] = (char)(v >> (8 * i));
-	o->len += width;
+	ch_rb_int(o, v, width);
 }
 
 static void ch_rb_uleb(struct out *o, uint64_t v)
@@ -135,7 +130,7 @@ void ch_rb_u64s(struct out *o, const uint64_t *v, size_t n)
 {
 	ch_rb_uleb(o, n);
 	for (size_t i = 0; i < n; i++)
-		ch_rb_num(o, v[i], 8, false);
+		ch_rb_int(o, v[i], 8);
 }
 
 const struct ch_enc ch_rowbinary = {

@@ -7,9 +7,11 @@
 #ifndef SCT_CLICKHOUSE_H
 #define SCT_CLICKHOUSE_H
 
+#include <endian.h>
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <string.h>
 
 #include "outbuf.h"
 #include "sct.h"
@@ -42,6 +44,18 @@ struct ch_enc {
 	void (*u64s)(struct out *o, const uint64_t *v, size_t n);
 };
 extern const struct ch_enc ch_tsv, ch_rowbinary;
+/*
+ * ch_rowbinary's integer, inline: a row is mostly integers. All 8 bytes of the little-endian
+ * value are stored and width of them kept: the low bytes of any width come first.
+ */
+static inline void ch_rb_int(struct out *o, uint64_t v, unsigned width)
+{
+	char *p = o->cap - o->len >= 8 ? o->buf + o->len : out_reserve(o, 8);
+
+	v = htole64(v);
+	memcpy(p, &v, 8);
+	o->len += width;
+}
 /* ch_rowbinary's str and u64s. */
 void ch_rb_str(struct out *o, const void *p, size_t len);
 void ch_rb_u64s(struct out *o, const uint64_t *v, size_t n);

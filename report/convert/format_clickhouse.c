@@ -55,7 +55,12 @@ static void ch_fmt_row_begin(struct convert *cv)
 /* ns since the epoch, 0 if the session lacks time_ns. */
 static void ch_fmt_wall(struct convert *cv, const struct sess *s, uint64_t time_ns, bool have)
 {
-	ch_enc_of(cv)->num(&cv->o, have && time_ns ? sess_wall(s, time_ns) : 0, 8, false);
+	uint64_t wall = have && time_ns ? sess_wall(s, time_ns) : 0;
+
+	if (cv->fmt->binary)
+		ch_rb_int(&cv->o, wall, 8);
+	else
+		out_u64(&cv->o, wall);
 }
 
 /*
@@ -120,7 +125,7 @@ static void rb_fmt_num(struct out *o, const struct column *col, uint64_t v, bool
 	char text[24];
 
 	if (col->width) {
-		ch_rowbinary.num(o, v, col->width, sint);
+		ch_rb_int(o, v, col->width);
 		return;
 	}
 	if (sint)
