@@ -77,7 +77,7 @@ static const char usage_text[] =
 "session lacks is 0 or ''. --records sessions writes a row per HEADER (table sessions).\n"
 "Records without a HEADER (after damage) have no host or recording: not written, counted\n"
 "on stderr. --clickhouse-format rowbinary writes the same rows in RowBinary (binary:\n"
-"-o OUT or a pipe, not a terminal), which the server reads 3-5 times faster than text.\n"
+"-o OUT or a pipe, not a terminal): no text to write or parse, half the converter's time.\n"
 "--schema clickhouse prints the CREATE statements of every table (with\n"
 "--cluster, MergeTree tables in LDB and Distributed tables over them in DB, sharded by host).\n"
 "\n"
