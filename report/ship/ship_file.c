@@ -41,8 +41,8 @@
 static pid_t ship_convert(struct shipper *sh, const char *table, const char *path, int *fd)
 {
 	const char *format = strcmp(table, "sessions") ? sh->env.format : "tsv";
-	char *argv[] = { sh->convert_path, "--to", "clickhouse", "--clickhouse-format", (char *)format, "--records",
-			 (char *)table, "--database", (char *)sh->env.db, "--strict", "--", (char *)path, NULL };
+	char *argv[] = { sh->convert_path, "--to", "clickhouse", "--records", (char *)table, "--clickhouse-format",
+			 (char *)format, "--database", (char *)sh->env.db, "--strict", "--", (char *)path, NULL };
 	int p[2];
 	pid_t pid;
 
