@@ -1,11 +1,13 @@
 // SPDX-License-Identifier: BSD-2-Clause
 /*
- * ClickHouse output of sct-convert: the DDL of the tables and their rows in TabSeparated,
- * which every ClickHouse since the first release parses at full speed and which carries any
- * byte of a string exactly (ClickHouse strings are bytes). Everything used here exists in
- * ClickHouse 18.16 (Debian 12) and in current releases: MergeTree with PARTITION BY and
- * ORDER BY, Distributed, String and fixed-width integers. Nothing experimental: no
- * LowCardinality, no codecs, no TTL, no Nullable (a value a session lacks is 0 or '').
+ * ClickHouse output of sct-convert: the DDL of the tables and their rows, in TabSeparated or
+ * RowBinary. Both exist unchanged from ClickHouse 18.16 (Debian 12) to current releases and
+ * carry any byte of a string exactly (ClickHouse strings are bytes); RowBinary is the one the
+ * server reads without parsing text: integers as they are in memory, lengths before strings
+ * and arrays. Everything else used here exists in 18.16 too: MergeTree with PARTITION BY and
+ * ORDER BY, Distributed, String, FixedString, Array(UInt64) and fixed-width integers. Nothing
+ * experimental: no LowCardinality, no codecs, no TTL, no Nullable (a value a session lacks
+ * is 0 or ''), no DateTime64 (times are UInt64 ns).
  */
 #include <inttypes.h>
 #include <stdio.h>
@@ -26,18 +28,24 @@ struct ch_width {
 #define CH_TYPE(T, t, FIELDS) FIELDS(CH_FIELD, t)
 static const struct ch_width ch_widths[] = { RECORD_TYPES(CH_TYPE) };
 
+unsigned ch_field_width(const char *type, const char *field, uint32_t kind)
+{
+	for (size_t i = 0; kind != SCT_KIND_TIME && i < sizeof(ch_widths) / sizeof(ch_widths[0]); i++)
+		if (!strcmp(ch_widths[i].type, type) && !strcmp(ch_widths[i].field, field))
+			return ch_widths[i].size;
+	return 8;
+}
+
 const char *ch_field_type(const char *type, const char *field, uint32_t kind)
 {
 	static const char *const uints[] = { "UInt8", "UInt16", "UInt32", "UInt64" };
 	static const char *const sints[] = { "Int8", "Int16", "Int32", "Int64" };
-	unsigned w = 3;
+	unsigned w = ch_field_width(type, field, kind);
+	unsigned i = w == 1 ? 0 : w == 2 ? 1 : w == 4 ? 2 : 3;
 
 	if (kind == SCT_KIND_BYTES)
 		return "String";
-	for (size_t i = 0; kind != SCT_KIND_TIME && i < sizeof(ch_widths) / sizeof(ch_widths[0]); i++)
-		if (!strcmp(ch_widths[i].type, type) && !strcmp(ch_widths[i].field, field))
-			w = ch_widths[i].size == 1 ? 0 : ch_widths[i].size == 2 ? 1 : ch_widths[i].size == 4 ? 2 : 3;
-	return kind == SCT_KIND_SINT ? sints[w] : uints[w];
+	return kind == SCT_KIND_SINT ? sints[i] : uints[i];
 }
 
 void ch_string(struct out *o, const void *ptr, size_t len)
@@ -63,6 +71,76 @@ void ch_string(struct out *o, const void *ptr, size_t len)
 	}
 	out_mem(o, p + start, len - start);
 }
+
+static void ch_tsv_num(struct out *o, uint64_t v, unsigned width, bool sint)
+{
+	(void)width;
+	if (sint)
+		out_i64(o, (int64_t)v);
+	else
+		out_u64(o, v);
+}
+
+static void ch_tsv_u64s(struct out *o, const uint64_t *v, size_t n)
+{
+	out_char(o, '[');
+	for (size_t i = 0; i < n; i++) {
+		if (i)
+			out_char(o, ',');
+		out_u64(o, v[i]);
+	}
+	out_char(o, ']');
+}
+
+const struct ch_enc ch_tsv = {
+	.format = "TabSeparated",
+	.sep = '\t',
+	.row_end = "\n",
+	.str = ch_string,
+	.num = ch_tsv_num,
+	.fixed = ch_string,
+	.u64s = ch_tsv_u64s,
+};
+
+static void ch_rb_num(struct out *o, uint64_t v, unsigned width, bool sint)
+{
+	(void)sint; /* two's complement: the low bytes of an int64_t are those of the narrower int */
+	ch_rb_int(o, v, width);
+}
+
+static void ch_rb_uleb(struct out *o, uint64_t v)
+{
+	char *p = out_reserve(o, 10);
+	size_t n = 0;
+
+	do {
+		p[n++] = (char)((v & 0x7f) | (v > 0x7f ? 0x80 : 0));
+		v >>= 7;
+	} while (v);
+	o->len += n;
+}
+
+void ch_rb_str(struct out *o, const void *p, size_t len)
+{
+	ch_rb_uleb(o, len);
+	out_mem(o, p, len);
+}
+
+void ch_rb_u64s(struct out *o, const uint64_t *v, size_t n)
+{
+	ch_rb_uleb(o, n);
+	for (size_t i = 0; i < n; i++)
+		ch_rb_int(o, v[i], 8);
+}
+
+const struct ch_enc ch_rowbinary = {
+	.format = "RowBinary",
+	.row_end = "",
+	.str = ch_rb_str,
+	.num = ch_rb_num,
+	.fixed = out_mem,
+	.u64s = ch_rb_u64s,
+};
 
 void ch_ident(struct out *o, const char *name)
 {
@@ -132,20 +210,26 @@ bool ch_identity(const struct sct_session *s, char id[CH_ID_LEN + 1], uint64_t *
 	return true;
 }
 
-void ch_prefix(struct out *o, const struct sct_session *s)
+static void ch_sep(struct out *o, const struct ch_enc *e)
+{
+	if (e->sep)
+		out_char(o, e->sep);
+}
+
+void ch_prefix(struct out *o, const struct ch_enc *e, const struct sct_session *s)
 {
 	const char *host = sct_session_get(s, SCT_SESSION_HOSTNAME);
 	char id[CH_ID_LEN + 1];
 	uint64_t seq;
 
 	ch_identity(s, id, &seq);
-	ch_string(o, host, strlen(host));
-	out_char(o, '\t');
-	ch_string(o, id, strlen(id));
-	out_char(o, '\t');
-	out_u64(o, seq);
-	out_char(o, '\t');
-	out_u64(o, sct_session_index(s));
+	e->str(o, host, strlen(host));
+	ch_sep(o, e);
+	e->fixed(o, id, CH_ID_LEN);
+	ch_sep(o, e);
+	e->num(o, seq, 8, false);
+	ch_sep(o, e);
+	e->num(o, sct_session_index(s), 4, false);
 }
 
 /* sct.sessions: the identity, then every HEADER string libsct knows by its key's name (but
@@ -155,56 +239,67 @@ static bool ch_session_key(enum sct_session_key k)
 	return k != SCT_SESSION_HOSTNAME && k != SCT_SESSION_RECORDING_ID;
 }
 
+/* The numbers of sct.sessions after the identity, in ch_session_row()'s order. */
+enum ch_session_num { CH_DERIVED_ID, CH_SNAPSHOT, CH_FORMAT_MAJOR, CH_FORMAT_MINOR, CH_ANCHOR_CLOCK,
+		      CH_ANCHOR_REALTIME, CH_SESSION_NUMS };
+static const struct {
+	const char *name, *type;
+	unsigned width;
+} ch_session_nums[CH_SESSION_NUMS] = {
+	[CH_DERIVED_ID] = { "derived_id", "UInt8", 1 },
+	[CH_SNAPSHOT] = { "snapshot", "UInt8", 1 },
+	[CH_FORMAT_MAJOR] = { "format_major", "UInt32", 4 },
+	[CH_FORMAT_MINOR] = { "format_minor", "UInt32", 4 },
+	[CH_ANCHOR_CLOCK] = { "anchor_clock_ns", "UInt64", 8 },
+	[CH_ANCHOR_REALTIME] = { "anchor_realtime_ns", "UInt64", 8 },
+};
+
 /* The columns of sct.sessions after the identity, in ch_session_row()'s order: ", name TYPE" each, or ", name". */
 static void ch_session_cols(struct out *o, bool types)
 {
-	static const char *const cols[][2] = { { "derived_id", "UInt8" }, { "snapshot", "UInt8" },
-		{ "format_major", "UInt32" }, { "format_minor", "UInt32" }, { "anchor_clock_ns", "UInt64" },
-		{ "anchor_realtime_ns", "UInt64" } };
 	const char *sep = types ? ",\n    " : ", ";
 
-	for (size_t i = 0; i < sizeof(cols) / sizeof(cols[0]); i++)
-		out_printf(o, "%s%s%s%s", sep, cols[i][0], types ? " " : "", types ? cols[i][1] : "");
+	for (size_t i = 0; i < CH_SESSION_NUMS; i++)
+		out_printf(o, "%s%s%s%s", sep, ch_session_nums[i].name, types ? " " : "",
+			   types ? ch_session_nums[i].type : "");
 	for (int k = 0; k < SCT_SESSION_NKEYS; k++)
 		if (ch_session_key((enum sct_session_key)k))
 			out_printf(o, "%s%s%s", sep, sct_session_key_name((enum sct_session_key)k), types ? " String" : "");
 }
 
-void ch_session_insert(struct out *o, const char *db)
+void ch_session_insert(struct out *o, const struct ch_enc *e, const char *db)
 {
 	out_printf(o, "INSERT INTO %s.sessions (host, recording, sequence, session", db);
 	ch_session_cols(o, false);
-	out_str(o, ") FORMAT TabSeparated\n");
+	out_printf(o, ") FORMAT %s\n", e->format);
 }
 
-void ch_session_row(struct out *o, const struct sct_session *s)
+void ch_session_row(struct out *o, const struct ch_enc *e, const struct sct_session *s)
 {
 	char id[CH_ID_LEN + 1];
 	uint32_t major, minor;
-	uint64_t seq, anchor_clock, anchor_real;
+	uint64_t seq, v[CH_SESSION_NUMS];
 
-	ch_prefix(o, s);
-	out_str(o, ch_identity(s, id, &seq) ? "\t1" : "\t0");
-	out_str(o, sct_session_snapshot(s) ? "\t1" : "\t0");
+	v[CH_DERIVED_ID] = ch_identity(s, id, &seq);
+	v[CH_SNAPSHOT] = sct_session_snapshot(s);
 	sct_session_version(s, &major, &minor);
-	out_char(o, '\t');
-	out_u64(o, major);
-	out_char(o, '\t');
-	out_u64(o, minor);
-	sct_session_anchor(s, &anchor_clock, &anchor_real);
-	out_char(o, '\t');
-	out_u64(o, anchor_clock);
-	out_char(o, '\t');
-	out_u64(o, anchor_real);
+	v[CH_FORMAT_MAJOR] = major;
+	v[CH_FORMAT_MINOR] = minor;
+	sct_session_anchor(s, &v[CH_ANCHOR_CLOCK], &v[CH_ANCHOR_REALTIME]);
+	ch_prefix(o, e, s);
+	for (size_t i = 0; i < CH_SESSION_NUMS; i++) {
+		ch_sep(o, e);
+		e->num(o, v[i], ch_session_nums[i].width, false);
+	}
 	for (int k = 0; k < SCT_SESSION_NKEYS; k++) {
-		const char *v = sct_session_get(s, (enum sct_session_key)k);
+		const char *str = sct_session_get(s, (enum sct_session_key)k);
 
 		if (!ch_session_key((enum sct_session_key)k))
 			continue;
-		out_char(o, '\t');
-		ch_string(o, v, strlen(v));
+		ch_sep(o, e);
+		e->str(o, str, strlen(str));
 	}
-	out_char(o, '\n');
+	out_str(o, e->row_end);
 }
 
 /* Identity columns every table starts with: rows of different hosts, recordings, files and sessions never mix. */

@@ -42,6 +42,7 @@ struct column {
 	uint32_t kind; /* COL_FIELD: the schema's kind */
 	int idx; /* COL_FIELD, COL_EVFIELD: index in the session's schema or the event's fields, -1 if none */
 	const struct sc_slot *slot; /* SYSCALL: where the record holds this field, NULL if not there */
+	uint8_t width; /* a binary format's integer bytes, set by its begin() (0: not an integer) */
 };
 
 struct convert_format;
@@ -115,12 +116,21 @@ struct convert_format {
 	bool needs_header;
 	/* takes --database, --cluster, --local-database (checked as SQL names) */
 	bool databases;
+	/*
+	 * bytes for a program, refused on a terminal; no text between values (sep, row_end,
+	 * null and null_number unused): a value a row lacks is str() of nothing or num() of 0
+	 */
+	bool binary;
 	/* the wall-clock column after the fields (COL_WALL), NULL for none */
 	const char *wall_col;
 	/* One value as a string of the format. */
 	void (*str)(struct out *o, const void *p, size_t len);
 	/* An array of numbers, given as its text "[1,2]"; NULL: written as it is. */
 	void (*array)(struct out *o, const void *p, size_t len);
+	/* A number of column col (sint: v is an int64_t's bits); NULL: its decimal text. */
+	void (*num)(struct out *o, const struct column *col, uint64_t v, bool sint);
+	/* An array of numbers as they are; NULL: their text through array. */
+	void (*u64s)(struct out *o, const uint64_t *v, size_t n);
 	/* The leading columns of the session lv into p (a memory out). */
 	void (*prefix)(const struct convert *cv, struct out *p, const struct live *lv);
 	/* Once the columns are known, before any row (the CSV header row); NULL: nothing. */
@@ -161,6 +171,8 @@ const struct convert_format *formats_find(const char *name);
 char *formats_list(const char *before, bool (*has)(const struct convert_format *f));
 
 extern const struct convert_format format_csv, format_jsonl, format_clickhouse, format_perfetto, format_folded;
+/* --to clickhouse --clickhouse-format rowbinary (not in the list: a variant of clickhouse). */
+extern const struct convert_format format_rowbinary;
 
 /*
  * convert_columns.c: the columns of type cv->type by the session's schema ts (the built-in

@@ -624,6 +624,7 @@ static int perfetto_record(struct convert *cv, struct input *in, const struct sc
 
 const struct convert_format format_perfetto = {
 	.name = "perfetto",
+	.binary = true,
 	.record = perfetto_record,
 	.binary = true,
 	.free = perfetto_free,

@@ -119,6 +119,7 @@ struct ship_env {
 	const char *db;
 	const char *state;
 	const char *convert;
+	const char *format; /* sct-convert --clickhouse-format of the record tables */
 	const char *user;
 	const char *password_file;
 	unsigned retries;

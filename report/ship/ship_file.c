@@ -34,11 +34,15 @@
 
 /* ---------------------------------------------------------------- the converter */
 
-/* sct-convert --to clickhouse for one table of one file, its stdout on *fd. */
+/*
+ * sct-convert --to clickhouse for one table of one file, its stdout on *fd. The sessions
+ * rows are TabSeparated whatever the format: ship_ident.c reads them (a few rows per file).
+ */
 static pid_t ship_convert(struct shipper *sh, const char *table, const char *path, int *fd)
 {
-	char *argv[] = { sh->convert_path, "--to", "clickhouse", "--records", (char *)table, "--database",
-			 (char *)sh->env.db, "--strict", "--", (char *)path, NULL };
+	const char *format = strcmp(table, "sessions") ? sh->env.format : "tsv";
+	char *argv[] = { sh->convert_path, "--to", "clickhouse", "--records", (char *)table, "--clickhouse-format",
+			 (char *)format, "--database", (char *)sh->env.db, "--strict", "--", (char *)path, NULL };
 	int p[2];
 	pid_t pid;
 

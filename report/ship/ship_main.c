@@ -63,6 +63,9 @@ static const char usage_text[] =
 "      --settle SECONDS  a file without a trailer (still written, or cut by a crash) is\n"
 "                        shipped once unmodified this long (default 600)\n"
 "      --sct-convert PATH  the converter (default: next to sct-ship, else in PATH)\n"
+"      --clickhouse-format F  rows of the record tables in rowbinary (RowBinary, the\n"
+"                        default: no text to write or parse) or tsv (TabSeparated);\n"
+"                        the same rows either way\n"
 "  -h, --help            this text\n"
 "Exit status: 0 every file shipped, already there or not settled yet; 1 a file could not\n"
 "be shipped after the retries (later files not tried); 2 usage; 3 a file could not be\n"
@@ -112,13 +115,14 @@ static int parse_args(struct ship_env *env, int argc, char **argv)
 		{ "sct-convert", required_argument, NULL, 'C' }, { "user", required_argument, NULL, 'U' },
 		{ "password-file", required_argument, NULL, 'P' }, { "timeout", required_argument, NULL, 'T' },
 		{ "max-response", required_argument, NULL, 'M' }, { "quarantine-after", required_argument, NULL, 'Q' },
+		{ "clickhouse-format", required_argument, NULL, 'F' },
 		{ "help", no_argument, NULL, 'h' },          { NULL, 0, NULL, 0 },
 	};
 	int c, err = 0;
 
 	*env = (struct ship_env){ .db = "sct", .state = "/var/lib/sct-ship", .retries = 5, .backoff_ms = 1000,
 				  .settle = 600, .timeout_s = 600, .max_response = 1u << 20, .quarantine = 3,
-				  .user = getenv("CLICKHOUSE_USER") };
+				  .user = getenv("CLICKHOUSE_USER"), .format = "rowbinary" };
 	argv[0] = (char *)"sct-ship"; /* getopt's messages name the tool, not the path it ran by */
 	while (!err && (c = getopt_long(argc, argv, "u:d:s:r:b:h", opts, NULL)) != -1) {
 		switch (c) {
@@ -126,6 +130,7 @@ static int parse_args(struct ship_env *env, int argc, char **argv)
 		case 'd': env->db = optarg; break;
 		case 's': env->state = optarg; break;
 		case 'C': env->convert = optarg; break;
+		case 'F': env->format = optarg; break;
 		case 'U': env->user = optarg; break;
 		case 'P': env->password_file = optarg; break;
 		case 'r': err = parse_uint(optarg, 0, 1000, &env->retries, "invalid --retries:"); break;
@@ -140,6 +145,8 @@ static int parse_args(struct ship_env *env, int argc, char **argv)
 	}
 	if (err)
 		return err;
+	if (strcmp(env->format, "rowbinary") && strcmp(env->format, "tsv"))
+		return usage_error("--clickhouse-format must be rowbinary or tsv, not", env->format);
 	if (!env->url)
 		return usage_error("--url http://HOST:PORT/ is required", NULL);
 	if (strncmp(env->url, "http://", 7) && strncmp(env->url, "https://", 8))

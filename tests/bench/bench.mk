@@ -2,7 +2,8 @@
 # suites' .mk files: they run those suites' trace generators and servers.
 #   make bench-format    writer/reader speed and size on 10M synthetic SYSCALL records
 #   make bench-report    summary and CSV speed on 10,000,000 records, perf script/report beside
-#   make bench-fleet     rows/s loaded: CSV, --to clickhouse | clickhouse-client, sct-ship
+#   make bench-fleet     rows/s loaded: CSV, TabSeparated and RowBinary through clickhouse-client
+#                        and sct-ship, the converters and the server alone
 #   make bench-record    the recorder benchmark (BENCHMARKS.md): sct against its floor
 #                        (build/bench/sct-record), beside its peers
 #   make bench-args      what sct-record --args adds: raw arguments, a path per call, file size

@@ -4,7 +4,8 @@
 # bench-fleet uses too).
 #   make test-fleet    both load paths give sct-report's figures exactly; re-sending adds
 #                      nothing; a server killed mid-ship and restarted, a shipper killed
-#                      mid-file and run again: still exact; then fleet_security_test.sh:
+#                      mid-file and run again: still exact; fleet_rowbinary_test.sh: RowBinary
+#                      loads the same rows as TabSeparated; then fleet_security_test.sh:
 #                      hostile files, servers and state folders do nothing to other hosts'
 #                      rows, root's files or the terminal (fails under CI=true without
 #                      clickhouse-server, skips loudly otherwise)
@@ -20,6 +21,7 @@ $(GEN_FLEET): $(BUILD)/tests/fleet/gen_fleet.o $(BUILD)/tests/format/format_craf
 .PHONY: test-fleet
 test-fleet: $(GEN_FLEET) $(BUILD)/tests/report/gen_report $(BUILD)/sct-report $(BUILD)/sct-convert $(BUILD)/sct-ship
 	$(FLEET_ENV) bash tests/fleet/fleet_test.sh
+	$(FLEET_ENV) bash tests/fleet/fleet_rowbinary_test.sh
 	$(FLEET_ENV) bash tests/fleet/fleet_security_test.sh
 
 TESTS += test-fleet

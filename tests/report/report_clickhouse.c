@@ -49,6 +49,78 @@ Test(report_clickhouse, rows_escape_strings_and_carry_the_identity_and_wall_time
 	free(out);
 }
 
+/* The bytes of a file (at most cap), their count into *len. */
+static void read_bytes(const char *path, unsigned char *buf, size_t cap, size_t *len)
+{
+	FILE *f = fopen(path, "rb");
+
+	cr_assert_not_null(f, "%s", path);
+	*len = fread(buf, 1, cap, f);
+	cr_assert_eq(fclose(f), 0);
+}
+
+/*
+ * RowBinary: the INSERT line, then each column in the bytes of its type: integers of the
+ * DDL's width little-endian (ret an Int64 of -2, abi a UInt8), strings after their LEB128
+ * length with every byte as it is (a 200-byte path makes a two-byte length), the recording a
+ * FixedString(32), a value the session lacks (args) the empty string.
+ */
+Test(report_clickhouse, rowbinary_rows_are_each_type_s_bytes)
+{
+	static const char insert[] = "INSERT INTO sct.syscall (host, recording, sequence, session, time_ns, duration_ns, "
+				     "pid, tid, cgroup_id, nr, abi, ret, unfinished, wall_ns, name, comm, cgroup_path, "
+				     "args) FORMAT RowBinary\n";
+	const char *path = rt_path("rb.sct"), *out = rt_path("rb.out");
+	unsigned char got[1024], want[1024], *p = want;
+	char cg[201];
+	size_t len;
+
+	memset(cg, 'c', 200);
+	cg[0] = '/';
+	cg[200] = '\0';
+	{
+		struct sct_writer *w = rt_open(path, "h\tx", 0);
+
+		rt_cgroup(w, 1, 5, cg);
+		rt_task(w, 1, 7, 7, 1, 5, 0, "a\tb");
+		rt_sc(w, 2000, 300, 7, 7, 5, RT_NR_OPENAT, -2);
+		rt_close(w);
+	}
+	cr_assert_eq(rt_run(NULL, "%s --to clickhouse --clickhouse-format rowbinary -o %s %s 2>/dev/null", rt_convert(),
+			    out, path), 0);
+	read_bytes(out, got, sizeof(got), &len);
+#define PUT(bytes, n) (memcpy(p, bytes, n), p += n)
+#define LE(v, n) do { uint64_t v_ = (v); for (int i_ = 0; i_ < (n); i_++) *p++ = (unsigned char)(v_ >> (8 * i_)); } while (0)
+	PUT(insert, strlen(insert));
+	PUT("\3h\tx", 4);
+	PUT(RT_DERIVED_ID, 32);
+	LE(0, 8);                    /* sequence */
+	LE(0, 4);                    /* session */
+	LE(1000000002000ull, 8);     /* time_ns */
+	LE(300, 8);                  /* duration_ns */
+	LE(7, 4);                    /* pid */
+	LE(7, 4);                    /* tid */
+	LE(5, 8);                    /* cgroup_id */
+	LE(RT_NR_OPENAT, 4);         /* nr */
+	LE(0, 1);                    /* abi */
+	LE((uint64_t)-2, 8);         /* ret */
+	LE(0, 1);                    /* unfinished */
+	LE(1767225600000002000ull, 8); /* wall_ns */
+	PUT("\6openat", 7);
+	PUT("\3a\tb", 4);
+	PUT("\xc8\x01", 2);         /* 200 */
+	PUT(cg, 200);
+	PUT("", 1);                  /* args: '' */
+#undef PUT
+#undef LE
+	for (size_t i = 0; i < len && i < (size_t)(p - want); i++)
+		cr_assert_eq(got[i], want[i], "byte %zu: 0x%02x, not 0x%02x", i, got[i], want[i]);
+	cr_assert_eq(len, (size_t)(p - want));
+	/* --clickhouse-format is --to clickhouse's only, and tsv or rowbinary */
+	cr_assert_eq(rt_run(NULL, "%s --to csv --clickhouse-format rowbinary %s 2>/dev/null", rt_convert(), path), 2);
+	cr_assert_eq(rt_run(NULL, "%s --to clickhouse --clickhouse-format native %s 2>/dev/null", rt_convert(), path), 2);
+}
+
 /* Lines of text and the tabs in each: every row of one INSERT has as many as its column list. */
 static void assert_rows_aligned(const char *out, int rows)
 {
