@@ -117,8 +117,9 @@ struct convert_format {
 	/* takes --database, --cluster, --local-database (checked as SQL names) */
 	bool databases;
 	/*
-	 * bytes for a program, refused on a terminal; no text between values (sep, row_end,
-	 * null and null_number unused): a value a row lacks is str() of nothing or num() of 0
+	 * bytes for a program, refused on a terminal; in a format of rows, no text between
+	 * values (sep, row_end, null and null_number unused): a value a row lacks is str() of
+	 * nothing or num() of 0
 	 */
 	bool binary;
 	/* the wall-clock column after the fields (COL_WALL), NULL for none */
@@ -155,8 +156,6 @@ struct convert_format {
 	int (*record)(struct convert *cv, struct input *in, const struct sct_record *rec);
 	/* After every input, a format of every record type writes what it gathered; NULL: nothing. */
 	int (*finish)(struct convert *cv);
-	/* Bytes for a program, not a terminal: refused on one (a format of every record type). */
-	bool binary;
 	/* Frees cv->state (NULL is fine); NULL: the format keeps none. */
 	void (*free)(struct convert *cv);
 };

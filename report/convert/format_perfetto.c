@@ -626,6 +626,5 @@ const struct convert_format format_perfetto = {
 	.name = "perfetto",
 	.binary = true,
 	.record = perfetto_record,
-	.binary = true,
 	.free = perfetto_free,
 };
