@@ -101,6 +101,14 @@ const volatile char filter_comms[8][SCT_COMM_LEN] __attribute__((aligned(8)));
 const volatile __u32 filter_path_len;  /* -P: filter_path's bytes, 0 if none */
 const volatile char filter_path[256];
 
+/*
+ * --stack: which stacks a call recorded in detail gets (SCT_STACK_USER, SCT_STACK_KERNEL), 0
+ * none: the verifier then removes the capture from every program. stack_depth: return
+ * addresses per part, at most SCT_STACK_DEPTH_MAX.
+ */
+const volatile __u32 stack_parts;
+const volatile __u32 stack_depth = 64;
+
 /* Set by the recorder between iterator runs. */
 __u32 iter_mode;
 /*
@@ -173,6 +181,18 @@ struct {
 	__uint(type, BPF_MAP_TYPE_RINGBUF);
 	__uint(max_entries, 1 << 20); /* resized before load from --ringbuf-size */
 } events SEC(".maps");
+
+/*
+ * --stack: each CPU's stack event, built here and output cut after its frames: most stacks
+ * are a few frames of the 2 KiB a reserve of the largest would take from the ring buffer.
+ * The syscall programs never interleave on a CPU (cpu_calls), so one is enough.
+ */
+struct {
+	__uint(type, BPF_MAP_TYPE_PERCPU_ARRAY);
+	__type(key, __u32);
+	__type(value, struct sct_ev_stack);
+	__uint(max_entries, 1);
+} stack_scratch SEC(".maps");
 
 struct {
 	__uint(type, BPF_MAP_TYPE_PERCPU_ARRAY);
@@ -805,6 +825,49 @@ static __always_inline void syscall_submit(struct sct_inflight *in, const struct
 	syscall_output(in, c, now);
 }
 
+/* Bytes of a bpf_get_stack() result n, whole frames, at most a part's room. */
+static __always_inline __u32 stack_bytes(long n)
+{
+	__u32 b = n > 0 ? (__u32)n : 0;
+
+	if (b > SCT_STACK_DEPTH_MAX * 8)
+		b = SCT_STACK_DEPTH_MAX * 8;
+	return b & ~7u;
+}
+
+/*
+ * --stack: the current task's stacks (kernel, then user) as the event of the call of c that
+ * began at enter_ns, into the ring buffer ahead of its SYSCALL event. A stack that cannot be
+ * taken is output empty, a full ring buffer counts the call's stack lost with the call: its
+ * SYSCALL then has no stack.
+ */
+static __always_inline void stack_output(void *ctx, const struct call_end *c, __u64 enter_ns)
+{
+	__u32 zero = 0, kb = 0, ub = 0, room = stack_depth * 8, size;
+	struct sct_ev_stack *e = bpf_map_lookup_elem(&stack_scratch, &zero);
+
+	if (!e)
+		return;
+	if (room > SCT_STACK_DEPTH_MAX * 8)
+		room = SCT_STACK_DEPTH_MAX * 8;
+	if (stack_parts & SCT_STACK_KERNEL)
+		kb = stack_bytes(bpf_get_stack(ctx, e->ips, room, 0));
+	if (stack_parts & SCT_STACK_USER)
+		ub = stack_bytes(bpf_get_stack(ctx, (__u8 *)e->ips + kb, room, BPF_F_USER_STACK));
+	e->type = SCT_EV_STACK;
+	e->kernel_n = kb / 8;
+	e->user_n = ub / 8;
+	e->pid = c->pid;
+	e->tid = c->tid;
+	e->enter_ns = enter_ns;
+	size = offsetof(struct sct_ev_stack, ips) + kb + ub;
+	barrier_var(size);
+	if (size > sizeof(*e))
+		size = sizeof(*e);
+	if (bpf_ringbuf_output(&events, e, size, wakeup_flags(false)))
+		stat_ringbuf_full();
+}
+
 static __always_inline struct sct_cpu_slot *cpu_slot_get(void)
 {
 	__u32 zero = 0;
@@ -1014,6 +1077,8 @@ int BPF_PROG(sys_exit, struct pt_regs *regs, long ret)
 	now = bpf_ktime_get_ns();
 	if (totals_on && !totals_keep(&call, &ce, now))
 		return 0;
+	if (stack_parts)
+		stack_output(ctx, &ce, call.enter_ns);
 	syscall_submit(&call, &ce, slot, now);
 	return 0;
 }
@@ -1422,8 +1487,11 @@ int BPF_PROG(sys_exit_args, struct pt_regs *regs, long ret)
 		if (s->ia.in.active) {
 			struct call_end c = { s->o.pid, s->o.tid, ret, cpu_owner_cgroup(&s->o) };
 
-			if (!totals_on || args_keep(&s->ia, &c))
+			if (!totals_on || args_keep(&s->ia, &c)) {
+				if (stack_parts)
+					stack_output(ctx, &c, s->ia.in.enter_ns);
 				args_submit(&s->ia, &c, slot);
+			}
 		}
 		return 0;
 	}
@@ -1437,8 +1505,11 @@ int BPF_PROG(sys_exit_args, struct pt_regs *regs, long ret)
 	if (ia->in.active) {
 		struct call_end c = { task->tgid, task->pid, ret, bpf_get_current_cgroup_id() };
 
-		if (!totals_on || args_keep(ia, &c))
+		if (!totals_on || args_keep(ia, &c)) {
+			if (stack_parts)
+				stack_output(ctx, &c, ia->in.enter_ns);
 			args_submit(ia, &c, slot);
+		}
 	}
 	return 0;
 }
@@ -1494,6 +1565,8 @@ int BPF_PROG(sys_exit_hash, struct pt_regs *regs, long ret)
 			in->active = 0;
 			return 0;
 		}
+		if (stack_parts)
+			stack_output(ctx, &c, in->enter_ns);
 		syscall_submit(in, &c, slot, now);
 	}
 	return 0;

@@ -119,6 +119,9 @@ struct env {
 	uint32_t args_max;       /* --args-max: bytes of a path kept */
 	bool args_max_set;
 	struct record_filter filter; /* -S, --failed, --errno, --min-duration, -c, -P, --summary-only */
+	uint32_t stack_parts;    /* --stack: SCT_STACK_USER | SCT_STACK_KERNEL; 0 = no stacks */
+	uint32_t stack_depth;    /* --stack-depth: return addresses per part */
+	bool stack_depth_set;
 	int argc;                /* the command line, for the HEADER */
 	char **argv;
 };
@@ -152,6 +155,9 @@ bool filter_comm(const struct record_filter *f, const char *comm);
 bool filter_result(const struct record_filter *f, int64_t ret, uint64_t duration_ns);
 /* Whether a call in flight at stop gets its unfinished SYSCALL record. */
 bool filter_unfinished(const struct record_filter *f, uint32_t nr, uint8_t abi, uint64_t duration_ns);
+
+/* --stack's mode as the HEADER names it ("user", "kernel", "both"), NULL without stacks. */
+const char *cli_stack_mode(uint32_t parts);
 
 /* Host limits read from /proc for defaults. */
 uint32_t host_default_max_tasks(void);
