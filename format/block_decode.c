@@ -84,8 +84,9 @@ static int section_setup(struct block_dec *d, struct dec_section *sec, const str
 
 	sec->schema = st ? &st->schema : builtin;
 	typed = st ? st->typed : builtin != NULL;
-	sec->slots = typed ? schema_slots(sec->type) : NULL;
+	sec->slots = typed ? schema_builtin_slots(builtin) : NULL;
 	sec->nslots = typed ? builtin->nfields : 0;
+	sec->stack_col = typed ? schema_stack_column(builtin) : 0;
 	/* a type the schema alone describes is readable; one that contradicts section 9 is not */
 	sec->unknown = !sec->schema || (builtin && !typed);
 	sec->deliver = sec->schema && (!sec->unknown || d->deliver_unknown) &&
@@ -311,7 +312,7 @@ static uint32_t section_path_columns(const struct dec_section *sec)
 {
 	if (sec->type != SCT_REC_SYSCALL || !sec->slots || !sec->deliver)
 		return 0;
-	if (sec->nslots >= SYSCALL_NCOLS)
+	if (sec->nslots >= SYSCALL_ARGS14_NCOLS)
 		return 2;
 	return sec->nslots >= SYSCALL_ARGS13_NCOLS ? 1 : 0;
 }
@@ -472,7 +473,7 @@ void block_dec_fill_args(const struct dec_section *sec, uint32_t i, struct sct_s
 	const uint64_t *v = sec->vals + i;
 
 	RECORD_SYSCALL_ARGS_FIELDS(DEC_SYSCALL_ARG, syscall)
-	if (sec->nslots < SYSCALL_NCOLS) {
+	if (sec->nslots < SYSCALL_ARGS14_NCOLS) {
 		RECORD_SYSCALL_PATH2_FIELDS(DEC_SYSCALL_CLEAR, syscall)
 		return;
 	}

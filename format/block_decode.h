@@ -37,6 +37,7 @@ struct dec_section {
 	const struct sct_type_schema *schema; /* NULL: no schema, the records are skipped */
 	const struct field_slot *slots;       /* built-in storage; NULL if not typed */
 	uint32_t nslots;
+	uint32_t stack_col;      /* typed SYSCALL: the column of stack_id (format 1.6), 0 none */
 	bool unknown;            /* no usable schema: counted as unknown records */
 	bool deliver;            /* next() returns these records */
 	uint32_t row;            /* next row to hand out */

@@ -42,14 +42,20 @@ static int strtab_init(struct enc_strtab *t, uint32_t cap)
 	return t->slots && t->v ? 0 : -ENOMEM;
 }
 
-int block_enc_init(struct block_enc *e, uint32_t cap, bool syscall_args)
+int block_enc_init(struct block_enc *e, uint32_t cap, bool syscall_args, bool stacks)
 {
+	const struct sct_type_schema *sc = schema_builtin_version(SCT_REC_SYSCALL, SCT_FORMAT_MINOR,
+								   syscall_args, stacks);
+
 	memset(e, 0, sizeof(*e));
 	e->cap = cap;
 	e->stride = cap + BLOCK_COLUMN_PAD;
 	e->raw_bound = BLOCK_FIXED_BOUND;
 	e->lo_ns = UINT64_MAX;
 	e->syscall_args = syscall_args;
+	e->stacks = stacks;
+	e->syscall_ncols = sc->nfields;
+	e->stack_col = schema_stack_column(sc);
 	e->runs = calloc(cap, sizeof(*e->runs));
 	if (!e->runs)
 		return -ENOMEM;
@@ -265,6 +271,8 @@ void block_enc_add_syscalls(struct block_enc *e, const struct sct_syscall *sc, u
 	for (uint32_t i = 0; i < n; i++) {
 		RECORD_SYSCALL_BASE_FIELDS(ENC_SYSCALLS_COLUMN, syscall)
 	}
+	for (uint32_t i = 0; e->stack_col && i < n; i++)
+		c[e->stack_col * stride + i] = sc[i].stack_id;
 	block_enc_add_syscall_rows(e, n);
 }
 #undef ENC_SYSCALLS_COLUMN
@@ -274,14 +282,15 @@ void block_enc_add_syscalls(struct block_enc *e, const struct sct_syscall *sc, u
 #undef ENC_SYSCALLS_BYTES
 
 /* sct.h spells the columns out: a field it lacks fails to compile, one it adds fails here. */
-_Static_assert(sizeof(struct sct_syscall_rows) == SYSCALL_BASE_NCOLS * sizeof(uint64_t *),
-	       "struct sct_syscall_rows has a member per base SYSCALL field");
+_Static_assert(sizeof(struct sct_syscall_rows) == (SYSCALL_BASE_NCOLS + 1) * sizeof(uint64_t *),
+	       "struct sct_syscall_rows has a member per base SYSCALL field, and stack_id");
 #define ENC_ROWS_COLUMN(t, member, kind, unit) rows->member = c + SYSCALL_COL_##member * e->stride;
 void block_enc_syscall_rows(struct block_enc *e, struct sct_syscall_rows *rows)
 {
 	uint64_t *c = e->types[SCT_REC_SYSCALL].cols + e->types[SCT_REC_SYSCALL].count;
 
 	RECORD_SYSCALL_BASE_FIELDS(ENC_ROWS_COLUMN, syscall)
+	rows->stack_id = e->stack_col ? c + (size_t)e->stack_col * e->stride : NULL;
 }
 #undef ENC_ROWS_COLUMN
 
@@ -294,7 +303,7 @@ void block_enc_add_syscall_rows(struct block_enc *e, uint32_t n)
 	e->types[SCT_REC_SYSCALL].count += n;
 	block_enc_run(e, SCT_REC_SYSCALL, n);
 	e->count += n;
-	e->raw_bound += (size_t)n * BLOCK_RECORD_BOUND(SYSCALL_BASE_NCOLS);
+	e->raw_bound += (size_t)n * BLOCK_RECORD_BOUND(e->syscall_ncols);
 }
 
 static int buf_reserve(uint8_t **p, size_t *cap, size_t need)
@@ -314,7 +323,8 @@ static int buf_reserve(uint8_t **p, size_t *cap, size_t need)
 /* One section: header varints, then each column as width planes (and string data). */
 static uint8_t *section_put(struct block_enc *e, uint32_t type, uint8_t *out)
 {
-	const struct sct_type_schema *s = schema_builtin_version(type, SCT_FORMAT_MINOR, e->syscall_args);
+	const struct sct_type_schema *s = schema_builtin_version(type, SCT_FORMAT_MINOR, e->syscall_args,
+								 e->stacks);
 	struct enc_type *t = &e->types[type];
 	unsigned width[SCHEMA_MAX_BUILTIN_FIELDS];
 	bool same[SCHEMA_MAX_BUILTIN_FIELDS];

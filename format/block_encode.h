@@ -64,10 +64,16 @@ struct block_enc {
 	uint64_t first_ns, last_ns; /* of the last finished block */
 	uint64_t lo_ns, hi_ns;      /* the pending records' times, least and greatest */
 	bool syscall_args;  /* SYSCALL sections hold the argument fields (format 1.4) */
+	bool stacks;        /* SYSCALL sections hold stack_id (format 1.6) */
+	/*
+	 * SYSCALL columns as the session's schema lists them (its columns are stored in that
+	 * order), and the one of stack_id (0: none): after the base fields or after path2
+	 */
+	uint32_t syscall_ncols, stack_col;
 	struct enc_strtab paths[ENC_PATH_COLUMNS]; /* of path, then path2 */
 };
 
-int block_enc_init(struct block_enc *e, uint32_t cap, bool syscall_args);
+int block_enc_init(struct block_enc *e, uint32_t cap, bool syscall_args, bool stacks);
 void block_enc_free(struct block_enc *e);
 /* Allocate the columns of a type on its first use. */
 int block_enc_type_alloc(struct block_enc *e, uint32_t type);
@@ -115,8 +121,8 @@ int block_enc_paths(struct block_enc *e, const struct sct_syscall *sc, uint64_t 
 static inline size_t block_enc_syscall_bound(const struct block_enc *e, const struct sct_syscall *sc)
 {
 	if (!e->syscall_args)
-		return BLOCK_RECORD_BOUND(SYSCALL_BASE_NCOLS);
-	return BLOCK_RECORD_BOUND(SYSCALL_NCOLS) + sc->path.len + sc->path2.len;
+		return BLOCK_RECORD_BOUND(e->syscall_ncols);
+	return BLOCK_RECORD_BOUND(e->syscall_ncols) + sc->path.len + sc->path2.len;
 }
 
 /*
@@ -159,6 +165,8 @@ static inline int block_enc_add_syscall(struct block_enc *e, const struct sct_sy
 			return err;
 	}
 	RECORD_SYSCALL_BASE_FIELDS(ENC_SYSCALL_COLUMN, syscall)
+	if (e->stack_col)
+		c[e->stack_col * stride] = sc->stack_id;
 	block_enc_time(e, sc->time_ns);
 	t->count++;
 	block_enc_run(e, SCT_REC_SYSCALL, 1);

@@ -34,7 +34,7 @@ static void encode_syscalls(struct cbuf *b, const char *arch, const struct sct_s
 }
 
 /* The built-in types of minor version minor: types 1 .. ntypes. */
-static void encode_schema(struct cbuf *b, uint32_t minor, bool args)
+static void encode_schema(struct cbuf *b, uint32_t minor, bool args, bool stacks)
 {
 	uint32_t ntypes = 0;
 
@@ -42,7 +42,7 @@ static void encode_schema(struct cbuf *b, uint32_t minor, bool args)
 		ntypes++;
 	cbuf_array(b, ntypes);
 	for (uint32_t type = 1; type <= ntypes; type++) {
-		const struct sct_type_schema *s = schema_builtin_version(type, minor, args);
+		const struct sct_type_schema *s = schema_builtin_version(type, minor, args, stacks);
 
 		cbuf_map(b, 3);
 		cbuf_text(b, "type");
@@ -62,6 +62,8 @@ static void encode_schema(struct cbuf *b, uint32_t minor, bool args)
 
 uint32_t header_minor(const struct sct_header_info *info)
 {
+	if (info->stacks)
+		return RECORD_STACKS_MINOR;
 	if (info->filter)
 		return RECORD_TOTALS_MINOR;
 	if (info->syscall_args)
@@ -122,6 +124,34 @@ static void encode_filter(struct cbuf *b, const struct sct_header_filter *f)
 	cbuf_text(b, f->totals);
 }
 
+/* What a writer states is what readers know: the modes and unwinder this version names. */
+static int stacks_check(const struct sct_header_stacks *st)
+{
+	static const char *const modes[] = { "user", "kernel", "both" };
+	bool mode = false;
+
+	if (!st)
+		return 0;
+	for (size_t i = 0; st->mode && i < sizeof(modes) / sizeof(modes[0]); i++)
+		mode |= !strcmp(st->mode, modes[i]);
+	if (!mode || !st->unwind || strcmp(st->unwind, "fp") || !st->depth ||
+	    st->depth > SCT_MAX_STACK_DEPTH)
+		return -EINVAL;
+	return 0;
+}
+
+static void encode_stacks(struct cbuf *b, const struct sct_header_stacks *st)
+{
+	cbuf_text(b, "stacks");
+	cbuf_map(b, 3);
+	cbuf_text(b, "mode");
+	cbuf_text(b, st->mode);
+	cbuf_text(b, "depth");
+	cbuf_uint(b, st->depth);
+	cbuf_text(b, "unwind");
+	cbuf_text(b, st->unwind);
+}
+
 void header_encode(struct cbuf *b, const struct sct_header_info *info)
 {
 	bool compat = info->compat_syscalls && info->ncompat_syscalls;
@@ -131,14 +161,17 @@ void header_encode(struct cbuf *b, const struct sct_header_info *info)
 	/* a 1.5 session without arguments lists SYSCALL's base fields, as every session may */
 	bool args = info->syscall_args != NULL;
 	bool filter = info->filter != NULL;
+	bool stacks = info->stacks != NULL;
 
+	if (!b->err)
+		b->err = stacks_check(info->stacks);
 	if (!b->err)
 		b->err = event_table_check(info->events, info->nevents);
 	if (!b->err)
 		b->err = recording_check(info);
 	if (!b->err)
 		b->err = syscall_args_check(info);
-	cbuf_map(b, (minor ? 10 : 7) + recording + args + filter);
+	cbuf_map(b, (minor ? 10 : 7) + recording + args + filter + stacks);
 	cbuf_text(b, "format");
 	cbuf_array(b, 2);
 	cbuf_uint(b, SCT_FORMAT_MAJOR);
@@ -193,7 +226,7 @@ void header_encode(struct cbuf *b, const struct sct_header_info *info)
 	}
 
 	cbuf_text(b, "schema");
-	encode_schema(b, minor, info->syscall_args != NULL);
+	encode_schema(b, minor, args, stacks);
 	if (!minor)
 		return;
 	cbuf_text(b, "backend");
@@ -206,6 +239,8 @@ void header_encode(struct cbuf *b, const struct sct_header_info *info)
 		encode_recording(b, info);
 	if (filter)
 		encode_filter(b, info->filter);
+	if (stacks)
+		encode_stacks(b, info->stacks);
 	if (!args)
 		return;
 	cbuf_text(b, "syscall_args");
@@ -433,6 +468,26 @@ static int parse_version(const cbor_item_t *fmt, struct sct_session *s, char *er
 	return 0;
 }
 
+/* A "stacks" that is not a map reads as missing, and is one before 1.6; a bad depth as 0. */
+static int parse_stacks(struct sct_session *s, const cbor_item_t *st)
+{
+	uint64_t depth;
+	int err;
+
+	s->has_stacks = s->minor >= RECORD_STACKS_MINOR && st && cbor_isa_map(st);
+	if (!s->has_stacks)
+		return 0;
+	err = set_key(s, SCT_SESSION_STACKS_MODE, item_map_get(st, "mode"));
+	if (!err)
+		err = set_key(s, SCT_SESSION_STACKS_UNWIND, item_map_get(st, "unwind"));
+	if (item_uint(item_map_get(st, "depth"), &depth) || depth > SCT_MAX_STACK_DEPTH)
+		depth = 0;
+	s->stacks.mode = s->keys[SCT_SESSION_STACKS_MODE];
+	s->stacks.unwind = s->keys[SCT_SESSION_STACKS_UNWIND];
+	s->stacks.depth = (uint32_t)depth;
+	return err;
+}
+
 static int parse_strings(struct sct_session *s, const cbor_item_t *h)
 {
 	static const struct {
@@ -468,6 +523,8 @@ static int parse_strings(struct sct_session *s, const cbor_item_t *h)
 		err = set_key(s, SCT_SESSION_FILTER_DETAILS, item_map_get(filter, "details"));
 	if (!err && s->has_filter)
 		err = set_key(s, SCT_SESSION_FILTER_TOTALS, item_map_get(filter, "totals"));
+	if (!err)
+		err = parse_stacks(s, item_map_get(h, "stacks"));
 	if (!err)
 		err = parse_args(s, item_map_get(item_map_get(h, "producer"), "args"));
 	return err;

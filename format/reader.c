@@ -534,6 +534,10 @@ static void reader_fill_syscall(const struct dec_section *sec, uint32_t i, struc
 	sc->abi = (uint8_t)v[6 * DEC_CHUNK];
 	sc->ret = (int64_t)v[7 * DEC_CHUNK];
 	sc->unfinished = (uint8_t)v[8 * DEC_CHUNK];
+	sc->stack_id = 0;
+	/* an id past 32 bits names no STACK record: no stack, rather than another call's */
+	if (sec->stack_col && v[(size_t)sec->stack_col * DEC_CHUNK] <= UINT32_MAX)
+		sc->stack_id = (uint32_t)v[(size_t)sec->stack_col * DEC_CHUNK];
 	if (sec->nslots < SYSCALL_ARGS13_NCOLS) {
 		block_dec_clear_args(sc);
 		return;
@@ -541,16 +545,27 @@ static void reader_fill_syscall(const struct dec_section *sec, uint32_t i, struc
 	block_dec_fill_args(sec, i, sc);
 }
 
-/* A TOTALS record whose histogram does not check is damaged: counted, never delivered. */
-static bool reader_bad_totals(struct sct_reader *r, const struct sct_record *rec)
+/*
+ * A TOTALS record whose histogram does not check, or a STACK whose frames do not, is damaged:
+ * counted, never delivered.
+ */
+static bool reader_bad_record(struct sct_reader *r, const struct sct_record *rec)
 {
-	if (!sct_totals_check(&rec->totals))
-		return false;
-	r->stats.damaged_records++;
-	reader_diag(r, SCT_DIAG_BAD_RECORD, SCT_REC_TOTALS, r->block_at, 0, 1,
-		    "TOTALS record of pid %u, syscall %u: its histogram does not check (skipped)",
-		    rec->totals.pid, rec->totals.nr);
-	return true;
+	if (rec->type == SCT_REC_TOTALS && sct_totals_check(&rec->totals)) {
+		r->stats.damaged_records++;
+		reader_diag(r, SCT_DIAG_BAD_RECORD, SCT_REC_TOTALS, r->block_at, 0, 1,
+			    "TOTALS record of pid %u, syscall %u: its histogram does not check (skipped)",
+			    rec->totals.pid, rec->totals.nr);
+		return true;
+	}
+	if (rec->type == SCT_REC_STACK && sct_stack_check(&rec->stack)) {
+		r->stats.damaged_records++;
+		reader_diag(r, SCT_DIAG_BAD_RECORD, SCT_REC_STACK, r->block_at, 0, 1,
+			    "STACK record %u of pid %u: its frames do not parse or pass %u (skipped)",
+			    rec->stack.stack_id, rec->stack.pid, SCT_MAX_STACK_FRAMES);
+		return true;
+	}
+	return false;
 }
 
 int sct_reader_next(struct sct_reader *r, struct sct_record *rec)
@@ -580,7 +595,7 @@ int sct_reader_next(struct sct_reader *r, struct sct_record *rec)
 				reader_fill_syscall(sec, i, rec);
 			else
 				block_dec_fill(sec, i, rec);
-			if (sec->type == SCT_REC_TOTALS && sec->slots && reader_bad_totals(r, rec))
+			if (sec->slots && reader_bad_record(r, rec))
 				continue;
 			/* a typed section is a built-in type of this session's version */
 			if (sec->slots)

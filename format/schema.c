@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: BSD-2-Clause
-/* The built-in schema of format 1.4: names, kinds, units and struct offsets of every field. */
+/* The built-in schema of format 1.6: names, kinds, units and struct offsets of every field. */
 #include "schema.h"
 
 #include <stddef.h>
@@ -36,6 +36,16 @@ RECORD_TYPES(TYPE_CHECK)
 	sizeof(name##_fields) / sizeof(name##_fields[0]), name##_fields },
 static const struct sct_type_schema builtin[SCT_REC_MAX + 1] = { RECORD_TYPES(TYPE_SCHEMA) };
 
+/* SYSCALL in a session with stacks and without arguments: the base fields, then stack_id. */
+#define RECORD_SYSCALL_BASE_STACK_FIELDS(F, t) RECORD_SYSCALL_BASE_FIELDS(F, t) \
+	RECORD_SYSCALL_STACK_FIELDS(F, t)
+static const struct sct_field_schema syscall_stack_fields[] = {
+	RECORD_SYSCALL_BASE_STACK_FIELDS(FIELD_SCHEMA, syscall)
+};
+static const struct field_slot syscall_stack_slots[] = {
+	RECORD_SYSCALL_BASE_STACK_FIELDS(FIELD_SLOT, syscall)
+};
+
 #define TYPE_SLOTS(TYPE, name, FIELDS) [SCT_REC_##TYPE] = name##_slots,
 static const struct field_slot *const slots[SCT_REC_MAX + 1] = { RECORD_TYPES(TYPE_SLOTS) };
 
@@ -56,15 +66,42 @@ static const struct sct_type_schema syscall_args13 = {
 	SCT_REC_SYSCALL, "syscall", SYSCALL_ARGS13_NCOLS, syscall_fields
 };
 
-const struct sct_type_schema *schema_builtin_version(uint32_t type, uint32_t minor, bool args)
+/* SYSCALL as 1.4 and later sessions with arguments and without stacks list it. */
+static const struct sct_type_schema syscall_args14 = {
+	SCT_REC_SYSCALL, "syscall", SYSCALL_ARGS14_NCOLS, syscall_fields
+};
+
+/* SYSCALL as 1.6 sessions with stacks and without arguments list it. */
+static const struct sct_type_schema syscall_stack = {
+	SCT_REC_SYSCALL, "syscall", SYSCALL_BASE_NCOLS + 1, syscall_stack_fields
+};
+
+const struct sct_type_schema *schema_builtin_version(uint32_t type, uint32_t minor, bool args,
+						     bool stacks)
 {
+	bool stack_id = stacks && minor >= RECORD_STACKS_MINOR;
+
 	if (type != SCT_REC_SYSCALL)
 		return sct_schema_builtin(type);
 	if (minor < RECORD_SYSCALL_ARGS_MINOR || !args)
-		return &syscall_base;
+		return stack_id ? &syscall_stack : &syscall_base;
 	if (minor < RECORD_SYSCALL_PATH2_MINOR)
 		return &syscall_args13;
-	return sct_schema_builtin(type);
+	return stack_id ? sct_schema_builtin(type) : &syscall_args14;
+}
+
+const struct field_slot *schema_builtin_slots(const struct sct_type_schema *builtin)
+{
+	return builtin == &syscall_stack ? syscall_stack_slots : schema_slots(builtin->type);
+}
+
+uint32_t schema_stack_column(const struct sct_type_schema *builtin)
+{
+	if (builtin->type != SCT_REC_SYSCALL)
+		return 0;
+	if (builtin == &syscall_stack)
+		return SYSCALL_BASE_NCOLS;
+	return builtin->nfields == SYSCALL_NCOLS ? SYSCALL_COL_stack_id : 0;
 }
 
 const struct field_slot *schema_slots(uint32_t type)

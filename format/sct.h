@@ -37,7 +37,7 @@ extern "C" {
 #define SCT_MUST_CHECK __attribute__((warn_unused_result))
 
 #define SCT_FORMAT_MAJOR 1
-#define SCT_FORMAT_MINOR 5
+#define SCT_FORMAT_MINOR 6
 
 /* Hard limits (spec/FORMAT.md, "Limits"). A reader refuses anything larger before allocating. */
 #define SCT_MAX_FRAME_BODY   (16u << 20) /* bytes in one frame body */
@@ -78,8 +78,11 @@ enum sct_record_type {
 	SCT_REC_WARNING = 8,
 	SCT_REC_SAMPLE = 9,  /* format 1.1 */
 	SCT_REC_TOTALS = 10, /* format 1.5 */
+	SCT_REC_STACK = 11,  /* format 1.6 */
+	SCT_REC_MODULE = 12, /* format 1.6 */
+	SCT_REC_SYMBOL = 13, /* format 1.6 */
 };
-#define SCT_REC_MAX 10
+#define SCT_REC_MAX 13
 
 enum sct_abi { SCT_ABI_NATIVE = 0, SCT_ABI_COMPAT = 1 };
 
@@ -130,6 +133,8 @@ struct sct_syscall {
 	uint32_t path2_flags; /* enum sct_path_flag */
 	uint32_t path2_ref;
 	struct sct_bytes path2;
+	/* format 1.6, sessions with "stacks" only: the call's STACK record in this file, 0 none */
+	uint32_t stack_id;
 };
 
 struct sct_task {
@@ -216,6 +221,41 @@ struct sct_totals {
 	struct sct_bytes hist; /* the duration histogram (sct_hist_encode()) */
 };
 
+/*
+ * Format 1.6, sessions with "stacks" only (spec/FORMAT.md 9.4): a call stack, stored once per
+ * file before the first SYSCALL whose stack_id names it. frames is a sequence of
+ * (module_id, addr) varint pairs, innermost first (sct_stack_frame_next()); module_id 0 is
+ * an address no known mapping covered, a raw virtual address of process pid. A reader
+ * delivers only records that pass sct_stack_check(); it counts the others as damaged.
+ */
+struct sct_stack {
+	uint64_t time_ns;     /* the entry of the first call that used it */
+	uint32_t stack_id;    /* >= 1, unique in its file */
+	uint32_t pid;         /* the process whose addresses the module-0 frames are */
+	struct sct_bytes frames;
+};
+
+enum sct_module_kind { SCT_MODULE_ELF = 1, SCT_MODULE_KERNEL = 2 };
+
+/* Format 1.6: an ELF file (or the kernel) frames' addresses are in, once per file. */
+struct sct_module {
+	uint64_t time_ns;
+	uint32_t module_id;   /* >= 1, unique in its file */
+	uint32_t kind;        /* enum sct_module_kind */
+	struct sct_bytes build_id; /* raw, 0 .. SCT_MAX_BUILD_ID bytes; empty: unknown */
+	struct sct_bytes path;     /* as the process saw it; "[kernel.kallsyms]", "[vdso]" */
+};
+#define SCT_MAX_BUILD_ID 64u
+
+/* Format 1.6: a function symbol of a module, in the module's addresses. */
+struct sct_symbol {
+	uint64_t time_ns;
+	uint64_t addr;        /* start */
+	uint64_t size;        /* 0: unknown, up to the module's next symbol */
+	uint32_t module_id;
+	struct sct_bytes name; /* as in the symbol table, not demangled */
+};
+
 struct sct_record {
 	uint32_t type; /* enum sct_record_type */
 	union {
@@ -229,6 +269,9 @@ struct sct_record {
 		struct sct_warning warning;
 		struct sct_sample sample;
 		struct sct_totals totals;
+		struct sct_stack stack;
+		struct sct_module module;
+		struct sct_symbol symbol;
 	};
 };
 
@@ -334,6 +377,18 @@ struct sct_header_filter {
 				 of the filter's set (a backend that drops the others unseen) */
 };
 
+/*
+ * What call stacks a recorder captured (HEADER "stacks", format 1.6). A session whose HEADER
+ * has it gives SYSCALL records a stack_id and holds STACK, MODULE and SYMBOL records.
+ */
+struct sct_header_stacks {
+	const char *mode;   /* "user", "kernel", "both" */
+	uint32_t depth;     /* frames per stack part at most: 1 .. SCT_MAX_STACK_DEPTH */
+	const char *unwind; /* "fp" */
+};
+#define SCT_MAX_STACK_FRAMES 256u
+#define SCT_MAX_STACK_DEPTH 127u /* "depth" of the HEADER's "stacks", per part */
+
 /* What the HEADER says of the session. Strings may be NULL (written as ""). */
 struct sct_header_info {
 	const char *producer;          /* "sct-record" */
@@ -379,6 +434,13 @@ struct sct_header_info {
 	 * session that takes TOTALS records
 	 */
 	const struct sct_header_filter *filter;
+	/*
+	 * format 1.6: non-NULL writes HEADER "stacks" and a 1.6 session, the one kind of session
+	 * that has SYSCALL's stack_id and takes STACK, MODULE and SYMBOL records (a mode other
+	 * than "user", "kernel" and "both", an unwind other than "fp" or a depth out of 1 ..
+	 * SCT_MAX_STACK_DEPTH: -EINVAL)
+	 */
+	const struct sct_header_stacks *stacks;
 };
 #define SCT_RECORDING_ID_LEN 32
 #define SCT_MAX_SYSCALL_ARGS 4096u
@@ -416,6 +478,9 @@ struct sct_writer *sct_writer_open_fd(int fd, const struct sct_header_info *info
  * writer: -EINVAL (type SESSION or unknown), -SCT_E_LIMIT (a string over SCT_MAX_STRING),
  * -ENOMEM (first record of its type). A SAMPLE's payload counts as a string
  * (SCT_MAX_STRING); a SAMPLE whose event is not in the HEADER's event table is -EINVAL.
+ * In a session without "stacks": -EINVAL for a STACK, MODULE or SYMBOL record and a SYSCALL
+ * with a stack_id; in one with: -EINVAL for a STACK that fails sct_stack_check() or has
+ * stack_id 0, a MODULE with module_id 0 or a build_id past SCT_MAX_BUILD_ID bytes.
  */
 SCT_MUST_CHECK int sct_writer_append(struct sct_writer *w, const struct sct_record *rec);
 /* The hot path for SYSCALL records; same contract. */
@@ -441,6 +506,7 @@ SCT_MUST_CHECK int sct_writer_append_syscalls(struct sct_writer *w, const struct
  */
 struct sct_syscall_rows {
 	uint64_t *time_ns, *duration_ns, *pid, *tid, *cgroup_id, *nr, *abi, *ret, *unfinished;
+	uint64_t *stack_id; /* libsct 6: NULL unless the session has "stacks" */
 };
 SCT_MUST_CHECK int sct_writer_syscall_rows(struct sct_writer *w, size_t n, struct sct_syscall_rows *rows);
 SCT_MUST_CHECK int sct_writer_syscall_rows_commit(struct sct_writer *w, size_t k);
@@ -516,7 +582,8 @@ enum sct_diag_kind {
 	SCT_DIAG_BAD_BLOCK,        /* checksum was fine but the block did not decode */
 	SCT_DIAG_NO_HEADER,        /* blocks before any HEADER: read with the built-in schema */
 	SCT_DIAG_BAD_RECORD,       /* a record that decoded but breaks its type's rules (a TOTALS
-				      record whose histogram does not check): skipped (type, count) */
+				      record whose histogram does not check, a STACK whose frames
+				      do not): skipped (type, count) */
 };
 
 struct sct_diag {
@@ -653,6 +720,8 @@ enum sct_session_key {
 	SCT_SESSION_FILTER_TEXT,      /* HEADER "filter" (format 1.5): its "text", */
 	SCT_SESSION_FILTER_DETAILS,   /* "details" and */
 	SCT_SESSION_FILTER_TOTALS,    /* "totals"; "" without a "filter" */
+	SCT_SESSION_STACKS_MODE,      /* HEADER "stacks" (format 1.6): its "mode" and */
+	SCT_SESSION_STACKS_UNWIND,    /* "unwind"; "" without "stacks" */
 	SCT_SESSION_NKEYS,            /* number of keys; grows with minor versions */
 };
 
@@ -666,6 +735,12 @@ void sct_session_anchor(const struct sct_session *s, uint64_t *clock_ns, uint64_
  * session's TOTALS records count every call, its SYSCALL records only those kept.
  */
 bool sct_session_has_filter(const struct sct_session *s);
+/*
+ * The HEADER's "stacks" (format 1.6), NULL if it has none: its SYSCALL records have a stack_id
+ * and it may hold STACK, MODULE and SYMBOL records. Owned by the session. A "depth" that is
+ * missing or past SCT_MAX_STACK_DEPTH reads as 0.
+ */
+const struct sct_header_stacks *sct_session_stacks(const struct sct_session *s);
 /* The file's number in its recording (format 1.2), 0 if the HEADER states none. */
 uint64_t sct_session_sequence(const struct sct_session *s);
 /* True if the HEADER says the file is a flight-recorder snapshot (format 1.2). */
@@ -826,6 +901,34 @@ SCT_MUST_CHECK int sct_hist_next(struct sct_hist_iter *it, struct sct_hist_bin *
  * <= SCT_HIST_MAX_BITS, hist decodes, its counts add up to calls. 0 or -SCT_E_CORRUPT.
  */
 SCT_MUST_CHECK int sct_totals_check(const struct sct_totals *t);
+
+/* ---------------------------------------------------------------- stacks */
+/* A frame of a STACK record (spec/FORMAT.md 9.4). */
+struct sct_frame {
+	uint32_t module_id;   /* the MODULE the address is in; 0: no known mapping covered it */
+	uint64_t addr;        /* in the module's addresses (its symbol table's); module 0: raw */
+};
+/* Bytes of frames at most: SCT_MAX_STACK_FRAMES frames of a 5-byte and a 10-byte varint. */
+#define SCT_STACK_FRAMES_MAX_BYTES (SCT_MAX_STACK_FRAMES * 15u)
+/*
+ * The next frame of frames from *pos (start at 0): 1 with *f filled and *pos advanced, 0 at
+ * the end, -SCT_E_CORRUPT if the bytes at *pos are not a whole (module_id, addr) pair (a varint
+ * cut, over 10 bytes or past 64 bits, a module_id past 2^32-1). Reads only frames' bytes.
+ */
+SCT_MUST_CHECK int sct_stack_frame_next(const struct sct_bytes *frames, size_t *pos,
+					struct sct_frame *f);
+/*
+ * Encode n frames (n <= SCT_MAX_STACK_FRAMES) into buf (cap bytes;
+ * SCT_STACK_FRAMES_MAX_BYTES always suffice). Returns the bytes written, or -SCT_E_LIMIT (n
+ * too large, or cap too small: buf's content is then undefined).
+ */
+SCT_MUST_CHECK int sct_stack_frames_encode(const struct sct_frame *f, size_t n, uint8_t *buf,
+					   size_t cap);
+/*
+ * Whether a STACK record keeps the rules readers depend on: its frames parse as whole pairs
+ * and number at most SCT_MAX_STACK_FRAMES. 0 or -SCT_E_CORRUPT.
+ */
+SCT_MUST_CHECK int sct_stack_check(const struct sct_stack *st);
 
 /* ---------------------------------------------------------------- syscall classes */
 /*

@@ -27,6 +27,8 @@ static const char *const key_names[SCT_SESSION_NKEYS] = {
 	[SCT_SESSION_FILTER_TEXT] = "filter_text",
 	[SCT_SESSION_FILTER_DETAILS] = "filter_details",
 	[SCT_SESSION_FILTER_TOTALS] = "filter_totals",
+	[SCT_SESSION_STACKS_MODE] = "stacks_mode",
+	[SCT_SESSION_STACKS_UNWIND] = "stacks_unwind",
 };
 
 struct sct_session *session_new(uint32_t index)
@@ -90,12 +92,17 @@ const struct sct_type_schema *session_builtin(const struct sct_session *s, uint3
 {
 	if (s && s->minor < RECORD_MINOR_SINCE(type))
 		return NULL;
-	return s ? schema_builtin_version(type, s->minor, s->has_args) : sct_schema_builtin(type);
+	return s ? schema_builtin_version(type, s->minor, s->has_args, s->has_stacks) : sct_schema_builtin(type);
 }
 
 bool sct_session_has_filter(const struct sct_session *s)
 {
 	return s->has_filter;
+}
+
+const struct sct_header_stacks *sct_session_stacks(const struct sct_session *s)
+{
+	return s->has_stacks ? &s->stacks : NULL;
 }
 
 uint32_t sct_session_index(const struct sct_session *s)

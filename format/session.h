@@ -50,6 +50,8 @@ struct sct_session {
 	uint64_t sequence;
 	bool snapshot;
 	bool has_filter;                  /* format 1.5 "filter" */
+	bool has_stacks;                  /* format 1.6 "stacks" */
+	struct sct_header_stacks stacks;  /* its strings are keys[] */
 	struct syscall_table syscalls[2]; /* by enum sct_abi */
 	struct session_type *types;
 	uint32_t ntypes;

@@ -37,6 +37,7 @@ struct sct_writer {
 	void *sink_ctx;
 	uint32_t nevents;  /* the HEADER's event table: SAMPLE records index it */
 	bool totals;       /* the HEADER has "filter" (or a block sink): TOTALS records fit */
+	bool stacks;       /* the HEADER has "stacks" (or a block sink): STACK, MODULE, SYMBOL fit */
 	uint64_t flush_interval_ns;
 	uint64_t pending_since_ns; /* monotonic time of the first pending record */
 	struct block_enc enc;
@@ -113,6 +114,7 @@ static int writer_header(struct sct_writer *w, const struct sct_header_info *inf
 	if (w->sink) {
 		w->nevents = info ? info->nevents : 0;
 		w->totals = !info || info->filter;
+		w->stacks = !info || info->stacks;
 		return 0;
 	}
 	err = writer_put(w, sct_label, SCT_LABEL_LEN);
@@ -120,6 +122,7 @@ static int writer_header(struct sct_writer *w, const struct sct_header_info *inf
 		return err;
 	w->nevents = info->nevents;
 	w->totals = info->filter != NULL;
+	w->stacks = info->stacks != NULL;
 	cbuf_init(&b, FRAME_HEAD_MAX, FRAME_HEAD_MAX + SCT_MAX_HEADER_BODY + FRAME_CHECK_LEN);
 	header_encode(&b, info);
 	err = writer_put_cbuf(w, &b, FRAME_HEADER, SCT_MAX_HEADER_BODY);
@@ -129,8 +132,11 @@ static int writer_header(struct sct_writer *w, const struct sct_header_info *inf
 	return err;
 }
 
-static struct sct_writer *writer_new(int fd, const struct sct_writer_opts *opts, bool args, int *err)
+/* The SYSCALL columns follow the HEADER: arguments and stack_id as it says (no info: neither). */
+static struct sct_writer *writer_new(int fd, const struct sct_writer_opts *opts,
+				     const struct sct_header_info *info, int *err)
 {
+	bool args = info && info->syscall_args, stacks = info && info->stacks;
 	uint32_t cap = opts && opts->block_records ? opts->block_records : SCT_DEFAULT_BLOCK_RECORDS;
 	struct sct_writer *w;
 	struct stat st;
@@ -155,7 +161,7 @@ static struct sct_writer *writer_new(int fd, const struct sct_writer_opts *opts,
 		w->base = fl >= 0 && (fl & O_APPEND) ? st.st_size : lseek(fd, 0, SEEK_CUR);
 		w->can_cut = fl >= 0 && w->base >= 0;
 	}
-	*err = block_enc_init(&w->enc, cap, args);
+	*err = block_enc_init(&w->enc, cap, args, stacks);
 	if (*err) {
 		block_enc_free(&w->enc);
 		free(w);
@@ -174,7 +180,7 @@ static void writer_free(struct sct_writer *w)
 struct sct_writer *sct_writer_open_fd(int fd, const struct sct_header_info *info,
 				      const struct sct_writer_opts *opts, int *err)
 {
-	struct sct_writer *w = writer_new(fd, opts, info->syscall_args != NULL, err);
+	struct sct_writer *w = writer_new(fd, opts, info, err);
 
 	if (!w) {
 		close(fd);
@@ -199,7 +205,7 @@ struct sct_writer *sct_writer_open(const char *path, bool overwrite, const struc
 	int fd;
 
 	if (!strcmp(path, "-")) {
-		w = writer_new(STDOUT_FILENO, opts, info->syscall_args != NULL, err);
+		w = writer_new(STDOUT_FILENO, opts, info, err);
 		if (!w)
 			return NULL;
 		w->own_fd = false;
@@ -238,7 +244,7 @@ struct sct_writer *sct_writer_open_blocks(const struct sct_header_info *info,
 		*err = -EINVAL;
 		return NULL;
 	}
-	w = writer_new(-1, opts, info && info->syscall_args, err);
+	w = writer_new(-1, opts, info, err);
 	if (!w)
 		return NULL;
 	w->own_fd = false;
@@ -340,6 +346,9 @@ int sct_writer_append_syscall(struct sct_writer *w, const struct sct_syscall *sc
 		return err;
 	if (sc->path.len > SCT_MAX_STRING || sc->path2.len > SCT_MAX_STRING)
 		return -SCT_E_LIMIT;
+	/* a session without stack_id has nowhere to keep it */
+	if (sc->stack_id && !w->enc.stacks)
+		return -EINVAL;
 	err = writer_room(w, block_enc_syscall_bound(&w->enc, sc));
 	if (err)
 		return err;
@@ -367,7 +376,7 @@ static uint32_t writer_room_for(const struct sct_writer *w, size_t bound)
 /* n SYSCALL records of a session without argument fields, a block's room at a time. */
 static int writer_syscalls_add(struct sct_writer *w, const struct sct_syscall *sc, size_t n)
 {
-	const size_t bound = BLOCK_RECORD_BOUND(SYSCALL_BASE_NCOLS);
+	const size_t bound = BLOCK_RECORD_BOUND(w->enc.syscall_ncols);
 
 	while (n) {
 		uint32_t k = writer_room_for(w, bound);
@@ -402,7 +411,8 @@ int sct_writer_append_syscalls(struct sct_writer *w, const struct sct_syscall *s
 			err = sct_writer_append_syscall(w, &sc[i]);
 		return err;
 	}
-	while (ok < n && sc[ok].path.len <= SCT_MAX_STRING && sc[ok].path2.len <= SCT_MAX_STRING)
+	while (ok < n && sc[ok].path.len <= SCT_MAX_STRING && sc[ok].path2.len <= SCT_MAX_STRING &&
+	       (!sc[ok].stack_id || w->enc.stacks))
 		ok++;
 	if (ok && !w->enc.types[SCT_REC_SYSCALL].cols) {
 		err = block_enc_type_alloc(&w->enc, SCT_REC_SYSCALL);
@@ -410,12 +420,14 @@ int sct_writer_append_syscalls(struct sct_writer *w, const struct sct_syscall *s
 			return err;
 	}
 	err = writer_syscalls_add(w, sc, ok);
-	return err ? err : ok < n ? -SCT_E_LIMIT : 0;
+	if (err || ok == n)
+		return err;
+	return sc[ok].stack_id && !w->enc.stacks ? -EINVAL : -SCT_E_LIMIT;
 }
 
 int sct_writer_syscall_rows(struct sct_writer *w, size_t n, struct sct_syscall_rows *rows)
 {
-	const size_t bound = BLOCK_RECORD_BOUND(SYSCALL_BASE_NCOLS);
+	const size_t bound = BLOCK_RECORD_BOUND(w->enc.syscall_ncols);
 	uint32_t k;
 	int err = writer_state(w);
 
@@ -453,6 +465,21 @@ int sct_writer_syscall_rows_commit(struct sct_writer *w, size_t k)
 	return 0;
 }
 
+/* Stacks belong to a session that says it has them, and must read back and be named. */
+static bool writer_stack_refused(const struct sct_writer *w, const struct sct_record *rec)
+{
+	if (!w->stacks)
+		return true;
+	switch (rec->type) {
+	case SCT_REC_STACK:
+		return !rec->stack.stack_id || sct_stack_check(&rec->stack);
+	case SCT_REC_MODULE:
+		return !rec->module.module_id || rec->module.build_id.len > SCT_MAX_BUILD_ID;
+	default:
+		return false;
+	}
+}
+
 int sct_writer_append(struct sct_writer *w, const struct sct_record *rec)
 {
 	int64_t bound;
@@ -469,6 +496,8 @@ int sct_writer_append(struct sct_writer *w, const struct sct_record *rec)
 		return -EINVAL;
 	/* totals belong to a session that says what was filtered, and must read back */
 	if (rec->type == SCT_REC_TOTALS && (!w->totals || sct_totals_check(&rec->totals)))
+		return -EINVAL;
+	if (rec->type >= SCT_REC_STACK && writer_stack_refused(w, rec))
 		return -EINVAL;
 	bound = block_enc_bound(rec);
 	if (bound < 0)

@@ -381,3 +381,36 @@ void craft_totals_block(struct craft *c, const struct sct_totals *t, size_t n)
 	free(v);
 	free(hist);
 }
+
+void craft_stack_block(struct craft *c, const struct sct_stack *st, size_t n)
+{
+	enum { NCOLS = 4 };
+	static const uint32_t kinds[NCOLS] = { SCT_KIND_TIME, SCT_KIND_UINT, SCT_KIND_UINT, SCT_KIND_BYTES };
+	uint64_t *v = calloc(n ? n * (NCOLS - 1) : 1, sizeof(*v));
+	struct sct_bytes *frames = calloc(n ? n : 1, sizeof(*frames));
+	struct craft_col cols[NCOLS];
+	struct craft_section sec = { .type = SCT_REC_STACK, .count = (uint32_t)n, .ncols = NCOLS, .cols = cols };
+	struct craft_run run = { SCT_REC_STACK, (uint32_t)n };
+	struct craft body;
+	uint64_t first = n ? st[0].time_ns : 0, last = first;
+
+	if (!v || !frames)
+		abort();
+	for (size_t i = 0; i < n; i++) {
+		v[0 * n + i] = st[i].time_ns;
+		v[1 * n + i] = st[i].stack_id;
+		v[2 * n + i] = st[i].pid;
+		frames[i] = st[i].frames;
+		first = st[i].time_ns < first ? st[i].time_ns : first;
+		last = st[i].time_ns > last ? st[i].time_ns : last;
+	}
+	for (size_t k = 0; k < NCOLS; k++)
+		cols[k] = (struct craft_col){ .kind = kinds[k], .v = k < NCOLS - 1 ? v + k * n : NULL,
+					      .b = k == NCOLS - 1 ? frames : NULL };
+	craft_init(&body);
+	craft_block_body(&body, first, last, &run, 1, &sec, 1);
+	craft_frame(c, 2, body.p, body.len);
+	craft_free(&body);
+	free(v);
+	free(frames);
+}

@@ -92,5 +92,7 @@ void craft_block(struct craft *c, const struct craft_run *runs, size_t nruns, co
  * refuses one that does not check): damaged totals as a file may bring them.
  */
 void craft_totals_block(struct craft *c, const struct sct_totals *t, size_t n);
+/* A BLOCK frame holding STACK records st[0 .. n) as given, frames unchecked. */
+void craft_stack_block(struct craft *c, const struct sct_stack *st, size_t n);
 
 #endif
