@@ -166,6 +166,7 @@ int read_file_u64(const char *path, uint64_t *out);
 
 #include "host/host.h"
 #include "output/output.h"
+#include "stack/stack.h"
 
 /* Monotonic clock, the clock of bpf_ktime_get_ns(). */
 uint64_t clock_now_ns(void);
@@ -185,6 +186,7 @@ struct recorder {
 	struct targets targets;
 	struct sct_writer *writer;
 	struct cgroups *cgroups;
+	struct stacks *stacks;      /* --stack, NULL otherwise */
 	struct rotation *rot;       /* rotate.c: the files of the recording */
 	struct flight *flight;      /* flight.c: --snapshot, NULL otherwise */
 	uint64_t last_noted;        /* cgroup id of the last events_note_cgroup() */
