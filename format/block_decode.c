@@ -73,11 +73,25 @@ static int grow(void **p, uint32_t *cap, uint32_t need, size_t size)
 	return 0;
 }
 
-/* Schema, typing and storage of a section of the given type. */
-static int section_setup(struct block_dec *d, struct dec_section *sec, const struct sct_session *s)
+/*
+ * The built-in schema a section is read with. Outside a session, SYSCALL is all of section 9's
+ * list, but a section of exactly its base fields and one more is a session's with stacks and
+ * without arguments (spec/FORMAT.md 10.5): no writer writes SYSCALL with arg0 alone.
+ */
+static const struct sct_type_schema *section_builtin(const struct sct_session *s, uint32_t type,
+						     uint64_t nfields)
+{
+	if (!s && type == SCT_REC_SYSCALL && nfields == SYSCALL_BASE_NCOLS + 1)
+		return schema_builtin_version(type, SCT_FORMAT_MINOR, false, true);
+	return session_builtin(s, type);
+}
+
+/* Schema, typing and storage of a section of the given type and number of fields. */
+static int section_setup(struct block_dec *d, struct dec_section *sec, const struct sct_session *s,
+			 uint64_t nfields)
 {
 	const struct session_type *st = session_type(s, sec->type);
-	const struct sct_type_schema *builtin = session_builtin(s, sec->type);
+	const struct sct_type_schema *builtin = section_builtin(s, sec->type, nfields);
 	uint32_t slot = (uint32_t)(sec - d->secs);
 	uint32_t ncols;
 	bool typed;
@@ -180,7 +194,7 @@ static int sections_parse(struct block_dec *d, const uint8_t **pos, const uint8_
 		sec->row = sec->chunk0 = sec->chunk_n = 0;
 		sec->runsum = 0;
 		d->nsecs = i + 1;
-		err = section_setup(d, sec, s);
+		err = section_setup(d, sec, s, nfields);
 		if (err)
 			return err;
 		p = *pos;

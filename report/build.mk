@@ -4,16 +4,16 @@
 #   report/report   sct-report;  report/convert  sct-convert;  report/ship  sct-ship
 REPORT_LIB_SRCS := strtab hashmap outbuf names sessions trace_input window reorder live_input follow cgroup_table \
 	tasks filter \
-	footer csv_field json_string samples args_text args_layout fdpaths
+	footer csv_field json_string samples args_text args_layout fdpaths sym_index debug_dir stacks
 # json_string.c shares libsct's UTF-8 decoder, which the library does not export: linked as an object.
 REPORT_LIB_OBJS := $(REPORT_LIB_SRCS:%=$(BUILD)/report/lib/%.o) $(BUILD)/format/utf8.o
 REPORT_LIB := $(BUILD)/report/libreport.a
 REPORT_OBJS := $(addprefix $(BUILD)/report/report/,latency.o summary.o hist_bars.o timeline.o interval.o select.o proc_tree.o \
-	html_heat.o html_page.o report_main.o)
+	html_heat.o html_page.o stack_report.o report_main.o)
 CONVERT_OBJS := $(patsubst %.c,$(BUILD)/%.o,$(sort $(wildcard report/convert/*.c)))
 SHIP_OBJS := $(addprefix $(BUILD)/report/ship/,ship_http.o ship_sql.o ship_ident.o ship_state.o ship_file.o \
 	ship_main.o)
-REPORT_LIBS := -lm -pthread
+REPORT_LIBS := -lm -pthread -lelf
 
 # Every program and the library find the library's headers by name.
 $(BUILD)/report/%.o: override CFLAGS += -Ireport/lib

@@ -18,10 +18,12 @@
 #include "outbuf.h"
 #include "names.h"
 #include "sct.h"
+#include "stacks.h"
 #include "trace_input.h"
 
 enum col_src { COL_SESSION, COL_HOST, COL_FIELD, COL_NAME, COL_COMM, COL_CGROUP, COL_PARENT_COMM,
-	       COL_WALL, COL_ERRNO, COL_ARGS, COL_HIST_NS, COL_HIST_CALLS, COL_EVENT, COL_FIELDS, COL_EVFIELD };
+	       COL_WALL, COL_ERRNO, COL_ARGS, COL_HIST_NS, COL_HIST_CALLS, COL_STACK, COL_EVENT, COL_FIELDS,
+	       COL_EVFIELD };
 
 /* A SYSCALL field read straight from the decoded record (the hot path), where records.def says. */
 struct sc_slot {
@@ -59,6 +61,8 @@ struct convert {
 	bool sample;
 	/* type is TOTALS there (format 1.5): hist is decoded into hist_ns and hist_calls */
 	bool totals;
+	/* that session has "stacks" (format 1.6): SYSCALL rows have stack_id (and stack) */
+	bool stack_cols;
 	const char *type_name; /* --records NAME of a type only a HEADER schema names */
 	const char *output;
 	char **files;
@@ -77,6 +81,10 @@ struct convert {
 	size_t prefix_len;
 	struct out o;
 	struct ctx c;
+	struct stacks *stacks;  /* the STACK, MODULE and SYMBOL records of the file being read */
+	const char *debug_dir_path;  /* --debug-dir DIR, NULL: none */
+	struct debug_dir *debug_dir;
+	bool folded_by_time;    /* --to folded --by time: counts are nanoseconds */
 	void *state;         /* a format's own (format_perfetto.c), freed by its free() */
 };
 
@@ -99,6 +107,8 @@ struct convert_format {
 	bool every_syscall_col;
 	/* --event naming one event: a column per tracepoint field instead of "fields" */
 	bool event_columns;
+	/* SYSCALL rows of a session with stacks have the frames' text (column "stack") */
+	bool stack_text;
 	/* rows of blocks without a HEADER are counted, not written */
 	bool needs_header;
 	/* takes --database, --cluster, --local-database (checked as SQL names) */
@@ -131,6 +141,10 @@ struct convert_format {
 	 * cv->state. NULL: a format of rows.
 	 */
 	int (*record)(struct convert *cv, struct input *in, const struct sct_record *rec);
+	/* After every input, a format of every record type writes what it gathered; NULL: nothing. */
+	int (*finish)(struct convert *cv);
+	/* Bytes for a program, not a terminal: refused on one (a format of every record type). */
+	bool binary;
 	/* Frees cv->state (NULL is fine); NULL: the format keeps none. */
 	void (*free)(struct convert *cv);
 };
@@ -144,7 +158,7 @@ const struct convert_format *formats_find(const char *name);
  */
 char *formats_list(const char *before, bool (*has)(const struct convert_format *f));
 
-extern const struct convert_format format_csv, format_jsonl, format_clickhouse, format_perfetto;
+extern const struct convert_format format_csv, format_jsonl, format_clickhouse, format_perfetto, format_folded;
 
 /*
  * convert_columns.c: the columns of type cv->type by the session's schema ts (the built-in

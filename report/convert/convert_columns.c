@@ -93,6 +93,16 @@ static int convert_event_cols(struct convert *cv, const struct sct_event_desc *e
 }
 
 /*
+ * stack_id and stack: in the rows of a format that writes stacks, when the session the
+ * columns come from has "stacks" (format 1.6); so the outputs of traces without stacks, and
+ * the ClickHouse tables, are what they were before format 1.6.
+ */
+static bool convert_stack_cols(const struct convert *cv)
+{
+	return cv->stack_cols && cv->fmt->stack_text;
+}
+
+/*
  * SYSCALL rows have the argument columns (format 1.3, path2's 1.4) whatever the first session
  * recorded: empty (null) for a session without them.
  */
@@ -106,6 +116,8 @@ static int convert_syscall_cols(struct convert *cv, const struct sct_type_schema
 
 		for (uint32_t k = 0; ts && k < ts->nfields && !have; k++)
 			have = !strcmp(ts->fields[k].name, all->fields[i].name);
+		if (!convert_stack_cols(cv) && !strcmp(all->fields[i].name, "stack_id"))
+			continue;
 		if (!have)
 			err = convert_add_col(cv, all->fields[i].name, COL_FIELD);
 		if (!have && !err)
@@ -158,6 +170,8 @@ int convert_columns(struct convert *cv, const struct sct_type_schema *ts, const 
 	for (uint32_t i = 0; !err && ts && i < ts->nfields && i < SCT_MAX_FIELDS; i++) {
 		const char *name = ts->fields[i].name;
 
+		if (cv->type == SCT_REC_SYSCALL && !convert_stack_cols(cv) && !strcmp(name, "stack_id"))
+			continue;
 		if (cv->totals && !strcmp(name, "hist")) {
 			err = convert_add_col(cv, "hist_ns", COL_HIST_NS);
 			if (!err)
@@ -179,6 +193,8 @@ int convert_columns(struct convert *cv, const struct sct_type_schema *ts, const 
 	for (size_t i = 0; !err && i < sizeof(extras) / sizeof(extras[0]); i++)
 		if (extras[i].type == cv->type && (cv->type != SCT_REC_TOTALS || cv->totals))
 			err = convert_add_col(cv, extras[i].name, extras[i].src);
+	if (!err && cv->type == SCT_REC_SYSCALL && convert_stack_cols(cv))
+		err = convert_add_col(cv, "stack", COL_STACK);
 	if (!err && cv->sample)
 		err = cv->per_field ? convert_event_cols(cv, ev) : convert_add_col(cv, "fields", COL_FIELDS);
 	return err;

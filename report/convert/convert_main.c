@@ -23,6 +23,7 @@
 #include "cgroup_table.h"
 #include "clickhouse.h"
 #include "convert.h"
+#include "debug_dir.h"
 #include "exit_status.h"
 #include "filter.h"
 #include "footer.h"
@@ -30,12 +31,13 @@
 #include "outbuf.h"
 #include "samples.h"
 #include "sessions.h"
+#include "stacks.h"
 #include "strtab.h"
 #include "tasks.h"
 #include "trace_input.h"
 
 static const char usage_text[] =
-"Usage: sct-convert --to csv|jsonl|clickhouse|perfetto [--records TYPE] [--event G:N] [-o OUT [--force]] FILE...\n"
+"Usage: sct-convert --to csv|jsonl|clickhouse|perfetto|folded [--records TYPE] [--event G:N] [-o OUT [--force]] FILE...\n"
 "       sct-convert --schema clickhouse [--database DB] [--cluster NAME [--local-database LDB]]\n"
 "Writes one record type of sct traces (FILE '-' = stdin) as CSV (RFC 4180, header row,\n"
 "CRLF) or JSON Lines (one object per line). TYPE: syscall (default), task, fork, exec,\n"
@@ -86,7 +88,20 @@ static const char usage_text[] =
 "fork, exec, exit and samples as instants on the task's track, lost events and warnings\n"
 "on a track of their own. Times are the records' time_ns, in nanoseconds.\n"
 "\n"
-"  -T, --to FORMAT     csv, jsonl, clickhouse or perfetto (required, unless --schema)\n"
+"Folded stacks: --to folded writes the calls recorded in detail (unfinished ones left out)\n"
+"as flamegraph.pl's input, a line per distinct command name, call stack (sct-record\n"
+"--stack) and syscall: 'COMM;OUTERMOST;...;INNERMOST;SYSCALL COUNT', COUNT the calls\n"
+"(--by calls, the default) or their time in ns (--by time). Frames are function names\n"
+"(no offset), [MODULE] where no symbol covers the address, [unknown] where no module\n"
+"does, kernel frames NAME_[k]; a call without a stack is 'COMM;SYSCALL COUNT'. ';' and\n"
+"bytes outside 0x21..0x7e in names are '_'; lines sorted, equal lines summed.\n"
+"\n"
+"  -T, --to FORMAT     csv, jsonl, clickhouse, perfetto or folded (required, unless\n"
+"                      --schema)\n"
+"      --by calls|time --to folded: count calls (default) or nanoseconds\n"
+"      --debug-dir DIR symbols of the stacks' modules that the trace does not name, from\n"
+"                      DIR/.build-id/xx/rest.debug or DIR/BASENAME with the module's\n"
+"                      build id\n"
 "      --schema clickhouse   print the ClickHouse DDL and exit\n"
 "      --database DB   ClickHouse database of the tables (default sct)\n"
 "      --cluster NAME  --schema: Distributed tables over the servers of cluster NAME\n"
@@ -114,7 +129,8 @@ static const char usage_text[] =
 "  sct-convert --to jsonl --records sample trace.sct\n"
 "  sct-convert --schema clickhouse | clickhouse-client --multiquery\n"
 "  sct-convert --to clickhouse --records lost *.sct | clickhouse-client\n"
-"  sct-convert --to perfetto -o trace.pftrace trace.sct   (open it in ui.perfetto.dev)\n";
+"  sct-convert --to perfetto -o trace.pftrace trace.sct   (open it in ui.perfetto.dev)\n"
+"  sct-convert --to folded --by time trace.sct | flamegraph.pl > calls.svg\n";
 
 /* SYSCALL fields read straight from the decoded record (the hot path), where records.def says. */
 #define SC_SLOT(t, member, kind, unit) { #member, SCT_KIND_##kind, \
@@ -123,7 +139,7 @@ static const struct sc_slot sc_slots[] = { RECORD_SYSCALL_FIELDS(SC_SLOT, syscal
 
 static int usage_hint(void)
 {
-	fputs("Usage: sct-convert --to csv|jsonl|clickhouse|perfetto [--records TYPE] [--event G:N] [-o OUT [--force]] FILE...\n",
+	fputs("Usage: sct-convert --to csv|jsonl|clickhouse|perfetto|folded [--records TYPE] [--event G:N] [-o OUT [--force]] FILE...\n",
 	      stderr);
 	return -EINVAL;
 }
@@ -215,10 +231,11 @@ static int parse_args(struct convert *cv, int argc, char **argv)
 		{ "schema", required_argument, NULL, 's' }, { "database", required_argument, NULL, 'D' },
 		{ "cluster", required_argument, NULL, 'C' },
 		{ "local-database", required_argument, NULL, 'L' },
+		{ "by", required_argument, NULL, 'b' },     { "debug-dir", required_argument, NULL, 'g' },
 		{ NULL, 0, NULL, 0 },
 	};
 	const char *to = NULL;
-	const char *records = NULL;
+	const char *records = NULL, *by = NULL;
 	bool ddl_given = false;
 	int c;
 
@@ -243,6 +260,17 @@ static int parse_args(struct convert *cv, int argc, char **argv)
 		case 'C': cv->ddl.cluster = optarg; break;
 		case 'L': cv->ddl.local_db = optarg; ddl_given = true; break;
 		case 'h': fputs(usage_text, stdout); exit(0);
+		case 'b':
+			by = optarg;
+			if (strcmp(by, "calls") && strcmp(by, "time"))
+				return usage_error("--by must be calls or time, not", by);
+			cv->folded_by_time = !strcmp(by, "time");
+			break;
+		case 'g':
+			if (!*optarg)
+				return usage_error("invalid --debug-dir (a directory expected):", optarg);
+			cv->debug_dir_path = optarg;
+			break;
 		case 'e':
 			if (filter_parse_list(&cv->events, &cv->nevents, optarg))
 				return usage_error("invalid --event:", optarg);
@@ -273,6 +301,8 @@ static int parse_args(struct convert *cv, int argc, char **argv)
 		return usage_list("--to must be", "", NULL, ", not", to);
 	if (cv->fmt->record && (records || cv->nevents))
 		return usage_error("--records and --event do not apply: every record type goes into --to", to);
+	if (by && cv->fmt != &format_folded)
+		return usage_error("--by counts the lines of --to folded, not of", to);
 	if (cv->sessions_rows && !cv->fmt->session_row)
 		return usage_list("--records sessions needs", "--to ", has_session_rows, ", not", to);
 	if (cv->fmt->databases && convert_check_names(cv))
@@ -551,6 +581,23 @@ static void convert_errno(struct convert *cv, const struct sct_syscall *sc)
 	convert_str(cv, name, strlen(name));
 }
 
+/* The frames of a call's stack as the timeline writes them, joined by ';'; empty/null without one. */
+static void convert_stack(struct convert *cv, const struct sct_syscall *sc)
+{
+	uint32_t text;
+
+	if (stacks_text(cv->stacks, sc->stack_id, &text) == STACK_NONE) {
+		convert_null(cv);
+		return;
+	}
+	cv->scratch.len = 0;
+	out_mem(&cv->scratch, strtab_get(cv->c.strs, text), strtab_len(cv->c.strs, text));
+	for (size_t i = 0; i < cv->scratch.len; i++)
+		if (cv->scratch.buf[i] == '\n')
+			cv->scratch.buf[i] = ';';
+	convert_str(cv, cv->scratch.buf, cv->scratch.len);
+}
+
 /* The event fields of a row's session, by the names the columns were made with. */
 static void convert_map_event(struct convert *cv, struct input *in, const struct sct_event_desc *ev)
 {
@@ -623,6 +670,8 @@ static int convert_row(struct convert *cv, struct input *in, const struct sct_re
 			convert_wall(cv, in, rec, col);
 		else if (col->src == COL_ERRNO)
 			convert_errno(cv, &rec->syscall);
+		else if (col->src == COL_STACK)
+			convert_stack(cv, &rec->syscall);
 		else if (col->src == COL_HIST_NS || col->src == COL_HIST_CALLS)
 			convert_hist(cv, &rec->totals, col->src);
 		else if (col->slot)
@@ -650,6 +699,10 @@ static int convert_one(struct convert *cv, const char *path)
 		return 0;
 	}
 	while ((n = input_next(&cv->c, &in, &rec)) > 0) {
+		stacks_session(cv->stacks, in.cur);
+		n = stacks_add(cv->stacks, &rec);
+		if (n)
+			break;
 		if (cv->fmt->record) {
 			n = cv->fmt->record(cv, &in, &rec);
 			if (!n)
@@ -676,6 +729,7 @@ static int convert_one(struct convert *cv, const char *path)
 
 			cv->sample = cv->type == SCT_REC_SAMPLE && input_sample_session(in.cur);
 			cv->totals = cv->type == SCT_REC_TOTALS && input_totals_session(in.cur);
+			cv->stack_cols = in.cur->session && sct_session_stacks(in.cur->session);
 			n = ts ? convert_columns(cv, ts, wanted && cv->per_field ?
 						 input_event(in.cur, &rec.sample) : NULL) : 0;
 			if (!n && ts)
@@ -738,6 +792,10 @@ static int convert_run(struct convert *cv)
 		err = cv->sessions_rows ? convert_sessions_one(cv, cv->files[i]) : convert_one(cv, cv->files[i]);
 	if (cv->sessions_rows)
 		return err;
+	if (!err && cv->fmt->finish && !cv->o.err)
+		err = cv->fmt->finish(cv);
+	if (!err)
+		stacks_warn_ignored("sct-convert", stacks_ignored(cv->stacks));
 	if (cv->headless)
 		fprintf(stderr, "sct-convert: %llu record%s without a HEADER not written: no host or recording identifies %s\n",
 			(unsigned long long)cv->headless, names_plural(cv->headless), cv->headless == 1 ? "it" : "them");
@@ -783,6 +841,8 @@ static void convert_free(struct convert *cv)
 {
 	if (cv->fmt && cv->fmt->free)
 		cv->fmt->free(cv);
+	stacks_free(cv->stacks);
+	debug_dir_free(cv->debug_dir);
 	input_tables_free(&cv->c);
 	footer_free(cv->c.footer);
 	free(cv->prefix);
@@ -816,10 +876,14 @@ int main(int argc, char **argv)
 	cv->c.footer = footer_new();
 	signal(SIGPIPE, SIG_IGN); /* a closed pipe is a write error: exit with the documented 1 */
 	err = cv->c.footer && !out_open_mem(&cv->scratch, SAMPLE_JSON_MAX) ? input_tables_new(&cv->c) : -ENOMEM;
+	if (!err && cv->debug_dir_path && !(cv->debug_dir = debug_dir_new(cv->debug_dir_path)))
+		err = -ENOMEM;
+	if (!err && !(cv->stacks = stacks_new(cv->c.strs, cv->debug_dir)))
+		err = -ENOMEM;
 	if (!err)
 		err = out_open(&cv->o, cv->output, cv->force, convert_mode(cv));
 	/* protobuf on a terminal is noise that may hold escape sequences */
-	if (!err && cv->fmt->record && cv->o.fd == STDOUT_FILENO && isatty(STDOUT_FILENO)) {
+	if (!err && cv->fmt->binary && cv->o.fd == STDOUT_FILENO && isatty(STDOUT_FILENO)) {
 		out_close(&cv->o);
 		err = -ENOTTY;
 	}

@@ -65,6 +65,7 @@ const struct convert_format format_csv = {
 	.beside = true,
 	.every_syscall_col = true,
 	.event_columns = true,
+	.stack_text = true,
 	.str = csv_bytes,
 	.array = csv_bytes,
 	.prefix = csv_prefix,

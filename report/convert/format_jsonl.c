@@ -61,6 +61,7 @@ const struct convert_format format_jsonl = {
 	.keyed = true,
 	.beside = true,
 	.every_syscall_col = true,
+	.stack_text = true,
 	.str = json_string,
 	.prefix = jsonl_prefix,
 	.wall = jsonl_wall,

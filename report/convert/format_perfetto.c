@@ -625,5 +625,6 @@ static int perfetto_record(struct convert *cv, struct input *in, const struct sc
 const struct convert_format format_perfetto = {
 	.name = "perfetto",
 	.record = perfetto_record,
+	.binary = true,
 	.free = perfetto_free,
 };

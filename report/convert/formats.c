@@ -7,7 +7,7 @@
 #include "outbuf.h"
 
 static const struct convert_format *const formats[] = { &format_csv, &format_jsonl, &format_clickhouse,
-								      &format_perfetto };
+								      &format_perfetto, &format_folded };
 
 #define NFORMATS (sizeof(formats) / sizeof(formats[0]))
 

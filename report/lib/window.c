@@ -77,6 +77,16 @@ static uint32_t window_strings(struct sct_record *r, struct sct_bytes **out)
 	case SCT_REC_TOTALS:
 		out[0] = &r->totals.hist;
 		return 1;
+	case SCT_REC_STACK:
+		out[0] = &r->stack.frames;
+		return 1;
+	case SCT_REC_MODULE:
+		out[0] = &r->module.build_id;
+		out[1] = &r->module.path;
+		return 2;
+	case SCT_REC_SYMBOL:
+		out[0] = &r->symbol.name;
+		return 1;
 	default:
 		return 0;
 	}

@@ -36,7 +36,7 @@ struct group {
 	uint32_t label[BY_MAX]; /* strtab ids, set when grouped for output */
 };
 
-enum mode { MODE_SUMMARY, MODE_TIMELINE, MODE_TREE, MODE_HIST };
+enum mode { MODE_SUMMARY, MODE_TIMELINE, MODE_TREE, MODE_HIST, MODE_STACKS };
 
 struct env {
 	enum mode mode;
@@ -55,6 +55,9 @@ struct env {
 	uint64_t flush_ns;    /* --flush-interval: the recorder's */
 	uint64_t interval_ns; /* --interval: a summary of each so many ns; 0: one of everything */
 	const char *html;    /* --html FILE: the summary's page too, NULL: none */
+	bool no_stacks;      /* --no-stacks: the timeline without the calls' frames */
+	const char *debug_dir_path; /* --debug-dir DIR, NULL: none */
+	struct debug_dir *debug_dir;
 };
 
 struct summary;
@@ -93,6 +96,15 @@ int timeline_finish(struct timeline *tl, struct out *o);
 void timeline_free(struct timeline *tl);
 
 int tree_print(struct ctx *c, struct out *o);
+
+/* --stacks (stack_report.c): detailed calls grouped by syscall and call stack. */
+struct stacks;
+struct stack_report;
+struct stack_report *stack_report_new(struct ctx *c, const struct env *env);
+/* A call whose stack id names a stack of st (the tables of its file). 0 or -ENOMEM. */
+int stack_report_add(struct stack_report *sr, struct stacks *st, struct live *lv, const struct sct_syscall *sc);
+int stack_report_print(struct stack_report *sr, struct out *o);
+void stack_report_free(struct stack_report *sr);
 
 /* --interval: a summary of each interval of the input (interval.c). */
 /* select.c: which records a summary counts (a filtered session's come from its TOTALS). */

@@ -8,6 +8,7 @@
 #include <string.h>
 #include <sys/stat.h>
 
+#include "debug_dir.h"
 #include "exit_status.h"
 #include "filter.h"
 #include "footer.h"
@@ -15,21 +16,26 @@
 #include "outbuf.h"
 #include "report.h"
 #include "sessions.h"
+#include "stacks.h"
 #include "tasks.h"
 #include "trace_input.h"
 
 static const char usage_text[] =
 "Usage: sct-report [OPTIONS] FILE...\n"
 "Reads sct traces (FILE '-' = stdin; several files, e.g. one per host, are read together)\n"
-"and prints a per-syscall latency summary (default), a timeline, a process tree or\n"
-"histograms. The footer always lists lost events, warnings, unfinished syscalls,\n"
-"skipped or truncated bytes and sessions without a trailer.\n"
+"and prints a per-syscall latency summary (default), a timeline, a process tree,\n"
+"histograms or call stacks. The footer always lists lost events, warnings, unfinished\n"
+"syscalls, skipped or truncated bytes and sessions without a trailer.\n"
 "\n"
 "Modes:\n"
 "  (default)              summary: calls, errors, %time, total, avg, min, max, p50/p90/p99\n"
 "  -T, --timeline         one line per record in time order (relative and wall-clock time)\n"
 "      --tree             process tree: comm, exec'd file, lifetime, exit status, syscalls\n"
 "  -H, --hist             log2 latency histogram per group\n"
+"      --stacks           the calls recorded in detail grouped by syscall and call stack\n"
+"                         (sct-record --stack): calls, errors, total, p99, then the\n"
+"                         frames innermost first, 'name+0xOFF (module)'; with --sort,\n"
+"                         --top and the filters\n"
 "Summary and histogram options:\n"
 "  -b, --by KEYS          group by syscall|process|thread|cgroup|comm|host|path,\n"
 "                         comma-combined (default syscall; e.g. --by cgroup,syscall;\n"
@@ -71,6 +77,11 @@ static const char usage_text[] =
 "      --flush-interval S the recorder's --flush-interval (default 1): -T on a pipe or\n"
 "                         with --follow, and --interval, print a call once no earlier\n"
 "                         one can come, at most 2 x S after it returned\n"
+"Stacks (traces of sct-record --stack):\n"
+"      --no-stacks        the timeline without each call's frames under it\n"
+"      --debug-dir DIR    symbols of the modules that the trace does not name, from\n"
+"                         DIR/.build-id/xx/rest.debug or DIR/BASENAME with the module's\n"
+"                         build id (--stacks and the timeline)\n"
 "Other:\n"
 "      --strict           exit 3 when any input is damaged or incomplete\n"
 "  -h, --help             this text\n"
@@ -98,9 +109,11 @@ static const char usage_text[] =
 "  sct-report -S '%file,!openat' trace.sct;  sct-report -S '!%memory' --by comm trace.sct\n"
 "  sct-record --flush-interval 0.1 -o - -p 42 | sct-report -T --flush-interval 0.1 -\n"
 "  sct-report --interval 1 --by comm --top 10 --follow rec.000001.sct\n"
-"  sct-report --html report.html --top 20 trace.sct\n";
+"  sct-report --html report.html --top 20 trace.sct\n"
+"  sct-report --stacks --sort calls --top 10 -S openat --debug-dir ./dbg stack.sct\n";
 
-enum { OPT_TREE = 256, OPT_SINCE, OPT_UNTIL, OPT_STRICT, OPT_FOLLOW, OPT_INTERVAL, OPT_FLUSH, OPT_HTML };
+enum { OPT_TREE = 256, OPT_SINCE, OPT_UNTIL, OPT_STRICT, OPT_FOLLOW, OPT_INTERVAL, OPT_FLUSH, OPT_HTML, OPT_STACKS,
+       OPT_NO_STACKS, OPT_DEBUG_DIR };
 
 static const struct option long_opts[] = {
 	{ "timeline", no_argument, NULL, 'T' },    { "tree", no_argument, NULL, OPT_TREE },
@@ -115,6 +128,8 @@ static const struct option long_opts[] = {
 	{ "path", required_argument, NULL, 'P' },  { "html", required_argument, NULL, OPT_HTML },
 	{ "follow", no_argument, NULL, OPT_FOLLOW }, { "interval", required_argument, NULL, OPT_INTERVAL },
 	{ "flush-interval", required_argument, NULL, OPT_FLUSH },
+	{ "stacks", no_argument, NULL, OPT_STACKS }, { "no-stacks", no_argument, NULL, OPT_NO_STACKS },
+	{ "debug-dir", required_argument, NULL, OPT_DEBUG_DIR },
 	{ NULL, 0, NULL, 0 },
 };
 
@@ -249,6 +264,13 @@ static int parse_opt(struct env *env, int c, const char *arg)
 	switch (c) {
 	case 'T': env->mode = MODE_TIMELINE; return 0;
 	case OPT_TREE: env->mode = MODE_TREE; return 0;
+	case OPT_STACKS: env->mode = MODE_STACKS; return 0;
+	case OPT_NO_STACKS: env->no_stacks = true; return 0;
+	case OPT_DEBUG_DIR:
+		if (!*arg)
+			return usage_error("invalid --debug-dir: '%s' (a directory expected)", arg);
+		env->debug_dir_path = arg;
+		return 0;
 	case 'H': env->mode = MODE_HIST; return 0;
 	case 'b': return parse_by(env, arg);
 	case 's': return parse_sort(env, arg);
@@ -310,6 +332,8 @@ static int check_live(struct env *env)
 
 	if ((env->follow || env->interval_ns) && env->nfiles != 1)
 		return usage_error("%s", "--follow and --interval read one FILE");
+	if (env->interval_ns && env->mode == MODE_STACKS)
+		return usage_error("%s", "--interval gives summaries: not with --stacks");
 	if (env->interval_ns && env->mode != MODE_SUMMARY)
 		return usage_error("%s", "--interval gives summaries: not with --timeline, --tree or --hist");
 	if (env->follow && env->mode != MODE_TIMELINE && !env->interval_ns)
@@ -343,8 +367,12 @@ static int parse_args(struct env *env, int argc, char **argv)
 		return usage_error("%s", "no input FILE (use '-' for stdin)");
 	env->files = argv + optind;
 	env->nfiles = argc - optind;
+	if (env->html && env->mode == MODE_STACKS)
+		return usage_error("%s", "--html is a page of the summary: no --stacks with it");
 	if (env->html && env->mode != MODE_SUMMARY)
 		return usage_error("%s", "--html is a page of the summary: no --timeline, --tree or --hist with it");
+	if (env->mode == MODE_STACKS && by_event(env))
+		return usage_error("%s", "--stacks groups syscalls: not with --by event");
 	if (env->html && by_event(env))
 		return usage_error("%s", "--html shows syscall latencies: not with --by event");
 	err = check_live(env);
@@ -446,6 +474,60 @@ static int run_aggregate(struct ctx *c, const struct env *env, struct summary *s
 	return 0;
 }
 
+/* --stacks: inputs one after the other, each file's stack records into tables of its own. */
+static int run_stacks(struct ctx *c, const struct env *env, struct stack_report *sr, struct stacks *st)
+{
+	struct sct_record rec;
+
+	for (int i = 0; i < env->nfiles; i++) {
+		struct input in;
+		int n, err = input_open(c, &in, env->files[i]);
+
+		if (err) {
+			input_error(c, NULL, env->files[i], err);
+			continue;
+		}
+		while ((n = input_next(c, &in, &rec)) > 0) {
+			const struct sct_syscall *sc = &rec.syscall;
+
+			stacks_session(st, in.cur);
+			if (rec.type == SCT_REC_SYSCALL && in.cur->s.filtered)
+				footer_note_summary(c->footer, FOOTER_TIMELINE_DETAILS);
+			if (rec.type == SCT_REC_SYSCALL && !sc->unfinished && select_pass(c, env, in.cur, sc))
+				n = stack_report_add(sr, st, in.cur, sc);
+			else if (rec.type != SCT_REC_SYSCALL)
+				n = rec.type >= SCT_REC_STACK && rec.type <= SCT_REC_SYMBOL ? stacks_add(st, &rec) :
+				    input_track(c, &in, &rec);
+			if (n < 0)
+				break;
+		}
+		if (n == -ENOMEM) {
+			input_close(c, &in);
+			return n;
+		}
+		if (n < 0)
+			input_error(c, &in, env->files[i], n);
+		input_close(c, &in);
+	}
+	stacks_warn_ignored(c->tool, stacks_ignored(st));
+	return 0;
+}
+
+static int run_stack_report(struct ctx *c, const struct env *env, struct out *o)
+{
+	struct stack_report *sr = stack_report_new(c, env);
+	struct stacks *st = stacks_new(c->strs, env->debug_dir);
+	int err = sr && st ? run_stacks(c, env, sr, st) : -ENOMEM;
+
+	if (!err && c->inputs_read)
+		err = check_syscalls(&env->filter);
+	if (!err && c->inputs_read)
+		err = stack_report_print(sr, o);
+	stacks_free(st);
+	stack_report_free(sr);
+	return err;
+}
+
 void report_flush(void *out)
 {
 	out_flush(out);
@@ -531,6 +613,8 @@ static int run(struct ctx *c, const struct env *env, struct out *o)
 		timeline_free(tl);
 		return err;
 	}
+	if (env->mode == MODE_STACKS)
+		return run_stack_report(c, env, o);
 	if (env->interval_ns) {
 		err = interval_run(c, env, o);
 		return !err && c->inputs_read ? check_syscalls(&env->filter) : err;
@@ -579,6 +663,8 @@ int main(int argc, char **argv)
 	c.footer = footer_new();
 	signal(SIGPIPE, SIG_IGN); /* a closed pipe is a write error: exit with the documented 1 */
 	err = c.footer ? input_tables_new(&c) : -ENOMEM;
+	if (!err && env.debug_dir_path && !(env.debug_dir = debug_dir_new(env.debug_dir_path)))
+		err = -ENOMEM;
 	if (!err)
 		err = out_open(&o, NULL, false, 0);
 	if (err) {
@@ -603,5 +689,6 @@ int main(int argc, char **argv)
 	footer_free(c.footer);
 	filter_free(&env.filter);
 	input_tables_free(&c);
+	debug_dir_free(env.debug_dir);
 	return status;
 }

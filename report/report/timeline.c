@@ -22,6 +22,7 @@
 #include "report.h"
 #include "samples.h"
 #include "sessions.h"
+#include "stacks.h"
 #include "strtab.h"
 #include "tasks.h"
 #include "trace_input.h"
@@ -57,6 +58,9 @@ struct timeline {
 	struct out line;
 	struct fdpaths *fds; /* traces with arguments: the files of fds */
 	bool live; /* the input gives its records in time order once due (input_open_live()) */
+	/* the stack tables of each input (its struct live), inputs being read at once */
+	struct tl_stacks { const struct live *lv; struct stacks *st; } *stacks;
+	uint32_t nstacks;
 };
 
 struct timeline *timeline_new(struct ctx *c, const struct env *env)
@@ -70,7 +74,8 @@ struct timeline *timeline_new(struct ctx *c, const struct env *env)
 	tl->live = env->live;
 	tl->heap = calloc(TIMELINE_WINDOW + 1, sizeof(*tl->heap));
 	tl->fds = fdpaths_new(c->strs);
-	if (!tl->heap || out_open_mem(&tl->line, LINE_CAP) || !tl->fds) {
+	tl->stacks = calloc((size_t)env->nfiles, sizeof(*tl->stacks));
+	if (!tl->heap || out_open_mem(&tl->line, LINE_CAP) || !tl->fds || !tl->stacks) {
 		timeline_free(tl);
 		return NULL;
 	}
@@ -343,6 +348,44 @@ static bool tl_wanted(struct ctx *c, struct live *lv, const struct sct_record *r
 	}
 }
 
+/* The stack tables of lv's input, made at its first use; NULL on ENOMEM. */
+static struct stacks *tl_stacks(struct timeline *tl, const struct live *lv)
+{
+	struct tl_stacks *ts = NULL;
+
+	for (uint32_t i = 0; i < tl->nstacks && !ts; i++)
+		if (tl->stacks[i].lv == lv)
+			ts = &tl->stacks[i];
+	if (!ts && tl->nstacks < (uint32_t)tl->env->nfiles) {
+		ts = &tl->stacks[tl->nstacks];
+		ts->st = stacks_new(tl->c->strs, tl->env->debug_dir);
+		if (!ts->st)
+			return NULL;
+		ts->lv = lv;
+		tl->nstacks++;
+	}
+	if (!ts)
+		return NULL;
+	stacks_session(ts->st, lv);
+	return ts->st;
+}
+
+/* A call's frames under its line, indented (a session with stacks, unless --no-stacks). */
+static int tl_frames(struct timeline *tl, struct out *l, const struct live *lv, const struct sct_syscall *sc)
+{
+	struct stacks *st;
+	uint32_t text;
+
+	if (!sc->stack_id || tl->env->no_stacks)
+		return 0;
+	st = tl_stacks(tl, lv);
+	if (!st)
+		return -ENOMEM;
+	stacks_text(st, sc->stack_id, &text);
+	stacks_out_lines(l, tl->c->strs, text, "    ");
+	return 0;
+}
+
 int timeline_add(struct timeline *tl, struct live *lv, const struct sct_record *rec, struct out *o)
 {
 	const struct sess *s = &lv->s;
@@ -353,6 +396,11 @@ int timeline_add(struct timeline *tl, struct live *lv, const struct sct_record *
 	size_t head;
 	int err;
 
+	if (rec->type >= SCT_REC_STACK && rec->type <= SCT_REC_SYMBOL && !tl->env->no_stacks) {
+		struct stacks *st = tl_stacks(tl, lv);
+
+		return st ? stacks_add(st, rec) : -ENOMEM;
+	}
 	if (!tl_wanted(tl->c, lv, rec))
 		return 0;
 	l->len = 0;
@@ -378,6 +426,8 @@ int timeline_add(struct timeline *tl, struct live *lv, const struct sct_record *
 			names_out_escaped(l, strtab_get(tl->c->strs, s->host), strtab_len(tl->c->strs, s->host));
 	}
 	out_char(l, '\n');
+	if (rec->type == SCT_REC_SYSCALL && tl_frames(tl, l, lv, &rec->syscall))
+		return -ENOMEM;
 	if (l->err)
 		return l->err;
 	/* without a HEADER no clock is known: the line stays where the input has it */
@@ -407,7 +457,12 @@ int timeline_add(struct timeline *tl, struct live *lv, const struct sct_record *
 
 int timeline_finish(struct timeline *tl, struct out *o)
 {
+	uint64_t ignored = 0;
 	int err = 0;
+
+	for (uint32_t i = 0; i < tl->nstacks; i++)
+		ignored += stacks_ignored(tl->stacks[i].st);
+	stacks_warn_ignored(tl->c->tool, ignored);
 
 	while (tl->n && !err)
 		err = tl_pop(tl, o);
@@ -423,5 +478,8 @@ void timeline_free(struct timeline *tl)
 	free(tl->heap);
 	free(tl->line.buf);
 	fdpaths_free(tl->fds);
+	for (uint32_t i = 0; i < tl->nstacks; i++)
+		stacks_free(tl->stacks[i].st);
+	free(tl->stacks);
 	free(tl);
 }

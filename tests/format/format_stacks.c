@@ -408,3 +408,42 @@ Test(format_stacks, stacks_of_a_1_5_session_are_unknown)
 	fh_read_free(&rd);
 	craft_free(&c);
 }
+
+static int sink_collect(void *ctx, const struct sct_block_frame *b)
+{
+	craft_bytes(ctx, b->bytes, b->len);
+	return 0;
+}
+
+/* Blocks outside a session: a 10-field SYSCALL section is base + stack_id, not base + arg0. */
+static void headerless(bool args)
+{
+	struct sct_header_info info = stacks_info(args);
+	struct sct_record rec = fh_syscall(3);
+	struct fh_read rd;
+	struct craft c;
+	int err = 0;
+	struct sct_writer *w;
+
+	craft_init(&c);
+	w = sct_writer_open_blocks(&info, NULL, sink_collect, &c, &err);
+	cr_assert(w);
+	rec.syscall.stack_id = 7;
+	rec.syscall.arg0 = args ? 9 : 0;
+	cr_assert_eq(sct_writer_append(w, &rec), 0);
+	cr_assert_eq(sct_writer_close(w), 0);
+	fh_read_mem(c.p, c.len, true, &rd);
+	cr_assert_eq(rd.nheaderless, 1);
+	cr_assert_eq(rd.nrecords, 1);
+	cr_assert_eq(rd.recs[0].syscall.stack_id, 7);
+	cr_assert_eq(rd.recs[0].syscall.arg0, args ? 9 : 0);
+	cr_assert_eq(rd.recs[0].syscall.time_ns, rec.syscall.time_ns);
+	fh_read_free(&rd);
+	craft_free(&c);
+}
+
+Test(format_stacks, blocks_outside_a_session_keep_their_stack_id)
+{
+	headerless(false);
+	headerless(true);
+}

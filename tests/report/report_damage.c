@@ -144,7 +144,7 @@ Test(report_damage, unreadable_inputs_alone_print_one_line_each)
 
 /* getopt's line naming the option, then the usage line: two lines, exit status 2. */
 #define REPORT_USAGE "Usage: sct-report [OPTIONS] FILE...  (sct-report --help for more)\n"
-#define CONVERT_USAGE "Usage: sct-convert --to csv|jsonl|clickhouse|perfetto [--records TYPE] [--event G:N] " \
+#define CONVERT_USAGE "Usage: sct-convert --to csv|jsonl|clickhouse|perfetto|folded [--records TYPE] [--event G:N] " \
 		      "[-o OUT [--force]] FILE...\n"
 Test(report_damage, unknown_option_is_one_line_and_the_usage)
 {
@@ -163,7 +163,7 @@ Test(report_damage, unknown_option_is_one_line_and_the_usage)
 	cr_assert_str_eq(out, "sct-convert: unrecognized option '--bogus'\n" CONVERT_USAGE);
 	free(out);
 	cr_assert_eq(rt_run(&out, "%s x.sct 2>&1", rt_convert()), 2);
-	cr_assert_str_eq(out, "sct-convert: --to csv, --to jsonl, --to clickhouse or --to perfetto is required\n" CONVERT_USAGE);
+	cr_assert_str_eq(out, "sct-convert: --to csv, --to jsonl, --to clickhouse, --to perfetto or --to folded is required\n" CONVERT_USAGE);
 	free(out);
 }
 

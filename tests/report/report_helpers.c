@@ -101,6 +101,60 @@ struct sct_writer *rt_open_filter(const char *path, const char *host, const char
 	return rt_open_info(path, &info, 0);
 }
 
+struct sct_writer *rt_open_stacks(const char *path, const char *host, const char *mode)
+{
+	struct sct_header_info info = RT_INFO(host, names, sizeof(names) / sizeof(names[0]));
+	const struct sct_header_stacks stacks = { mode, 64, "fp" };
+
+	info.stacks = &stacks;
+	return rt_open_info(path, &info, 0);
+}
+
+void rt_sc_stack(struct sct_writer *w, uint64_t rel_ns, uint64_t dur, uint32_t pid, uint32_t tid, uint32_t nr,
+		 int64_t ret, uint32_t stack_id)
+{
+	struct sct_record r = { .type = SCT_REC_SYSCALL };
+
+	r.syscall = (struct sct_syscall){ .time_ns = RT_ANCHOR_CLOCK + rel_ns, .duration_ns = dur, .ret = ret,
+					  .pid = pid, .tid = tid, .nr = nr, .stack_id = stack_id };
+	rt_record(w, &r);
+}
+
+void rt_stack(struct sct_writer *w, uint64_t rel_ns, uint32_t id, uint32_t pid, const struct sct_frame *f,
+	      size_t n)
+{
+	uint8_t buf[SCT_STACK_FRAMES_MAX_BYTES];
+	int len = sct_stack_frames_encode(f, n, buf, sizeof(buf));
+	struct sct_record r = { .type = SCT_REC_STACK };
+
+	cr_assert_geq(len, 0);
+	r.stack = (struct sct_stack){ .time_ns = RT_ANCHOR_CLOCK + rel_ns, .stack_id = id, .pid = pid,
+				      .frames = { buf, (uint32_t)len } };
+	rt_record(w, &r);
+}
+
+void rt_module(struct sct_writer *w, uint64_t rel_ns, uint32_t id, uint32_t kind, const uint8_t *build_id,
+	       uint32_t len, const char *path)
+{
+	struct sct_record r = { .type = SCT_REC_MODULE };
+
+	r.module = (struct sct_module){ .time_ns = RT_ANCHOR_CLOCK + rel_ns, .module_id = id, .kind = kind,
+					.build_id = { build_id, len },
+					.path = { (const uint8_t *)path, (uint32_t)strlen(path) } };
+	rt_record(w, &r);
+}
+
+void rt_symbol(struct sct_writer *w, uint64_t rel_ns, uint32_t module_id, uint64_t addr, uint64_t size,
+	       const char *name)
+{
+	struct sct_record r = { .type = SCT_REC_SYMBOL };
+
+	r.symbol = (struct sct_symbol){ .time_ns = RT_ANCHOR_CLOCK + rel_ns, .addr = addr, .size = size,
+					.module_id = module_id,
+					.name = { (const uint8_t *)name, (uint32_t)strlen(name) } };
+	rt_record(w, &r);
+}
+
 void rt_totals(struct sct_writer *w, uint64_t since_rel, uint64_t rel, uint32_t pid, uint64_t cg,
 	       uint32_t nr, uint64_t errors, const uint64_t *durs, uint32_t n)
 {

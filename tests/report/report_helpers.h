@@ -61,6 +61,19 @@ struct sct_writer *rt_open_args(const char *path, const char *host, const struct
 /* The same with an i386 compat table (open 5, rename 38, mmap2 192) and its compat descriptions. */
 struct sct_writer *rt_open_args_compat(const char *path, const char *host, const struct sct_syscall_args *descs,
 				       uint32_t ndescs, const struct sct_syscall_args *compat, uint32_t ncompat);
+/* A session with call stacks (format 1.6): HEADER "stacks" of mode (user, kernel, both), depth 64. */
+struct sct_writer *rt_open_stacks(const char *path, const char *host, const char *mode);
+/* A SYSCALL of a stacks session whose stack_id is stack_id (0: none). */
+void rt_sc_stack(struct sct_writer *w, uint64_t rel_ns, uint64_t dur, uint32_t pid, uint32_t tid, uint32_t nr,
+		 int64_t ret, uint32_t stack_id);
+/* A STACK record of n frames, innermost first. */
+void rt_stack(struct sct_writer *w, uint64_t rel_ns, uint32_t id, uint32_t pid, const struct sct_frame *f,
+	      size_t n);
+/* A MODULE record (kind enum sct_module_kind; build_id of len bytes). */
+void rt_module(struct sct_writer *w, uint64_t rel_ns, uint32_t id, uint32_t kind, const uint8_t *build_id,
+	       uint32_t len, const char *path);
+void rt_symbol(struct sct_writer *w, uint64_t rel_ns, uint32_t module_id, uint64_t addr, uint64_t size,
+	       const char *name);
 void rt_close(struct sct_writer *w);
 void rt_sample(struct sct_writer *w, uint64_t rel_ns, uint32_t pid, uint32_t tid, uint32_t cpu,
 	       uint64_t cg, uint32_t event, const void *payload, uint32_t len);
