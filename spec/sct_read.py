@@ -33,12 +33,12 @@ MAX_NESTING = 8
 START_SCAN = 1 << 20
 KINDS = ("uint", "sint", "time", "bytes")
 
-# Section 9: the built-in schema of version 1.5; SINCE: the minor version that added a type.
+# Section 9: the built-in schema of version 1.6; SINCE: the minor version that added a type.
 BUILTIN = {
     1: ("syscall", "time_ns:time duration_ns:uint pid:uint tid:uint cgroup_id:uint nr:uint "
                    "abi:uint ret:sint unfinished:uint arg0:uint arg1:uint arg2:uint arg3:uint "
                    "arg4:uint arg5:uint path_flags:uint path_ref:uint path:bytes "
-                   "path2_flags:uint path2_ref:uint path2:bytes"),
+                   "path2_flags:uint path2_ref:uint path2:bytes stack_id:uint"),
     2: ("task", "time_ns:time pid:uint tid:uint ppid:uint cgroup_id:uint start_ns:uint "
                 "comm:bytes"),
     3: ("fork", "time_ns:time parent_pid:uint parent_tid:uint child_pid:uint child_tid:uint "
@@ -52,17 +52,26 @@ BUILTIN = {
     9: ("sample", "time_ns:time pid:uint tid:uint cpu:uint cgroup_id:uint event:uint payload:bytes"),
     10: ("totals", "time_ns:time since_ns:time pid:uint cgroup_id:uint nr:uint abi:uint calls:uint "
                    "errors:uint duration_ns:uint max_ns:uint hist_bits:uint hist:bytes"),
+    11: ("stack", "time_ns:time stack_id:uint pid:uint frames:bytes"),
+    12: ("module", "time_ns:time module_id:uint kind:uint build_id:bytes path:bytes"),
+    13: ("symbol", "time_ns:time module_id:uint addr:uint size:uint name:bytes"),
 }
 TOTALS_MINOR = 5
-SINCE = {9: 1, 10: TOTALS_MINOR}
+STACKS_MINOR = 6
+SINCE = {9: 1, 10: TOTALS_MINOR, 11: STACKS_MINOR, 12: STACKS_MINOR, 13: STACKS_MINOR}
+# Section 9.4: a STACK holds at most 256 frames, each module_id below 2^32.
+MAX_STACK_FRAMES = 256
+MAX_STACK_DEPTH = 127
 # Section 9.11: a TOTALS histogram's sub-bucket bits are at most 16.
 HIST_MAX_BITS = 16
 # SYSCALL's first nine fields; the rest only in a session with "syscall_args": up to path
-# (18 fields) from 1.3, up to path2 (21 fields) from 1.4.
+# (18 fields) from 1.3, up to path2 (21 fields) from 1.4; then stack_id, from 1.6 in a session
+# with "stacks" only.
 SYSCALL_BASE = 9
 ARGS_MINOR = 3
 SYSCALL_ARGS13 = 18
 PATH2_MINOR = 4
+SYSCALL_ARGS14 = 21
 # "syscall_args"' "compat" table: read from 1.4 on, ignored in a 1.3 session.
 COMPAT_ARGS_MINOR = 4
 # Section 7.1: SYSCALL's path columns, (ref field, string field), each with its own table.
@@ -197,18 +206,26 @@ def uint(v):
 
 # ---------------------------------------------------------------- HEADER and TRAILER (5, 8)
 
-def builtin(t, minor, args=False):
-    """Section 9's entry for t as a session of this minor version knows it (None: no HEADER)."""
+def builtin(t, minor, args=False, stacks=False, nfields=None):
+    """Section 9's entry for t as a session of this minor version knows it (None: no HEADER;
+    then a SYSCALL section of nfields 10 is one of a session with stacks, section 10.5)."""
+    fields = BUILTIN[1][1]
     if minor is not None and minor < SINCE.get(t, 0):
         return None
-    if t == 1 and minor is not None and (minor < ARGS_MINOR or not args):
-        return BUILTIN[1][0], BUILTIN[1][1][:SYSCALL_BASE]
-    if t == 1 and minor is not None and minor < PATH2_MINOR:
-        return BUILTIN[1][0], BUILTIN[1][1][:SYSCALL_ARGS13]
-    return BUILTIN.get(t)
+    if t == 1 and minor is None and nfields == SYSCALL_BASE + 1:
+        return BUILTIN[1][0], fields[:SYSCALL_BASE] + fields[-1:]
+    if t != 1 or minor is None:
+        return BUILTIN.get(t)
+    if minor < ARGS_MINOR or not args:
+        n = SYSCALL_BASE
+    elif minor < PATH2_MINOR:
+        n = SYSCALL_ARGS13
+    else:
+        n = SYSCALL_ARGS14
+    return BUILTIN[1][0], fields[:n] + (fields[-1:] if stacks and minor >= STACKS_MINOR else [])
 
 
-def parse_schema_entry(m, minor, args):
+def parse_schema_entry(m, minor, args, stacks):
     t, fields = uint(get(m, "type")), get(m, "fields")
     if not t or t > 0xFFFFFFFF or not isinstance(fields, list) or len(fields) > MAX_FIELDS:
         return None
@@ -220,7 +237,7 @@ def parse_schema_entry(m, minor, args):
         if kind not in KINDS:
             return None
         out.append((text(f[0]), kind))
-    known = builtin(t, minor, args)
+    known = builtin(t, minor, args, stacks)
     typed = known is not None and all(
         out[k][1] == known[1][k][1] for k in range(min(len(out), len(known[1]))))
     if typed:
@@ -341,6 +358,15 @@ def parse_header(body, index):
         "filter_totals": text(get(filt, "totals")) if is_map(filt) else "",
         "filter": is_map(filt),
     })
+    stacks = get(h, "stacks") if fmt[1] >= STACKS_MINOR else None
+    depth = uint(get(stacks, "depth")) if is_map(stacks) else None
+    s.update({
+        "stacks_mode": text(get(stacks, "mode")) if is_map(stacks) else "",
+        "stacks_unwind": text(get(stacks, "unwind")) if is_map(stacks) else "",
+        "stacks": {"mode": text(get(stacks, "mode")),
+                   "depth": depth if depth is not None and depth <= MAX_STACK_DEPTH else 0,
+                   "unwind": text(get(stacks, "unwind"))} if is_map(stacks) else None,
+    })
     args = get(h, "syscall_args") if fmt[1] >= ARGS_MINOR else None
     if is_map(args):
         s["syscall_args"] = parse_syscall_args(args, fmt[1])
@@ -355,7 +381,7 @@ def parse_header(body, index):
     schema = {}
     entries = get(h, "schema")
     for m in (entries[:1024] if isinstance(entries, list) else []):
-        e = parse_schema_entry(m, fmt[1], "syscall_args" in s)
+        e = parse_schema_entry(m, fmt[1], "syscall_args" in s, s["stacks"] is not None)
         if e and e[0] not in schema:
             schema[e[0]] = e[1]
     return s, tables, schema
@@ -474,6 +500,17 @@ def hist_bins(hist, bits, calls):
     return bins
 
 
+def stack_frames(frames):
+    """Section 9.4: [module_id, addr] per frame, innermost first; Bad if the record is damaged."""
+    p, out = Payload(frames), []
+    while p.pos < p.end:
+        module_id, addr = p.varint(), p.varint()
+        if module_id > 0xFFFFFFFF or len(out) == MAX_STACK_FRAMES:
+            raise Bad("frames")
+        out.append([module_id, addr])
+    return out
+
+
 def unzigzag(s):
     return (s >> 1) ^ -(s & 1)
 
@@ -521,7 +558,7 @@ def resolve_paths(cols, fields):
                 table.append(path)
 
 
-def parse_block(body, schema, minor=None, args=False):
+def parse_block(body, schema, minor=None, args=False, stacks=False):
     """Records (type, schema entry, row values) in file order, and the sections' (type, count)."""
     p = Payload(body)
     major, n, p.pos = cbor_head(body, 0, len(body))
@@ -571,7 +608,7 @@ def parse_block(body, schema, minor=None, args=False):
         start = p.pos
         p.take(length)
         sp = Payload(raw, start, p.pos)  # the section's columns, skipped whole by length
-        known = builtin(t, minor, args)
+        known = builtin(t, minor, args, stacks, nfields)
         entry = schema.get(t) or (known + (True, len(known[1])) if known else None)
         cols = []
         if entry:
@@ -819,7 +856,8 @@ class Reader:
             try:
                 minor = self.session[0]["format"][1] if self.session else None
                 args = bool(self.session) and "syscall_args" in self.session[0]
-                records, sections = parse_block(body, schema, minor, args)
+                stacks = bool(self.session) and self.session[0]["stacks"] is not None
+                records, sections = parse_block(body, schema, minor, args, stacks)
             except Bad:
                 self.diag("bad_block", 2, pos, total)
                 return
@@ -862,6 +900,12 @@ class Reader:
                                             ev.get("hist_bits", 0), ev.get("calls", 0))
             except Bad:
                 self.diag("bad_record", 10, pos, 0, 1)
+                return
+        if rt == 11 and builtin(rt, minor) and entry[2]:
+            try:
+                ev["frame_list"] = stack_frames(values[3] if len(values) > 3 else b"")
+            except Bad:
+                self.diag("bad_record", 11, pos, 0, 1)
                 return
         if rt in (1, 10):
             nr, abi = ev.get("nr", 0), ev.get("abi", 0)

@@ -870,7 +870,8 @@ static void edges_prefix(struct craft *c)
 static void edges_21(struct craft *c, uint32_t minor, bool args)
 {
 	const struct sct_type_schema *all = sct_schema_builtin(SCT_REC_SYSCALL);
-	const struct craft_type types[] = { { SCT_REC_SYSCALL, "syscall", all->nfields, all->fields } };
+	/* 1.4's 21 fields: all but 1.6's stack_id */
+	const struct craft_type types[] = { { SCT_REC_SYSCALL, "syscall", all->nfields - 1, all->fields } };
 	const uint64_t t0 = T0 + 1000 * (minor + 1);
 	const uint64_t time[2] = { t0, t0 + 100 }, dur[2] = { 500, 600 }, pid[2] = { 1300, 1300 },
 		       cg[2] = { 4242, 4242 }, nr[2] = { 264, 264 }, zero[2] = { 0, 0 },
@@ -1153,6 +1154,137 @@ static int make_bad_totals(struct out *o)
 	return 0;
 }
 
+/* ------------------------------------------------------------------ stacks */
+
+static struct sct_record module_rec(uint64_t t, uint32_t id, uint32_t kind, struct sct_bytes build_id,
+				    struct sct_bytes path)
+{
+	return (struct sct_record){ .type = SCT_REC_MODULE, .module = {
+		.time_ns = T0 + t, .module_id = id, .kind = kind, .build_id = build_id, .path = path } };
+}
+
+static struct sct_record symbol_rec(uint64_t t, uint32_t module, uint64_t addr, uint64_t size,
+				    struct sct_bytes name)
+{
+	return (struct sct_record){ .type = SCT_REC_SYMBOL, .symbol = {
+		.time_ns = T0 + t, .module_id = module, .addr = addr, .size = size, .name = name } };
+}
+
+/* The STACK record of frames f[0 .. n), encoded into buf (SCT_STACK_FRAMES_MAX_BYTES). */
+static int stack_build(uint64_t t, uint32_t id, uint32_t pid, const struct sct_frame *f, size_t n,
+		       uint8_t *buf, struct sct_record *rec)
+{
+	int len = sct_stack_frames_encode(f, n, buf, SCT_STACK_FRAMES_MAX_BYTES);
+
+	if (len < 0)
+		return len;
+	*rec = (struct sct_record){ .type = SCT_REC_STACK, .stack = {
+		.time_ns = T0 + t, .stack_id = id, .pid = pid, .frames = { buf, (uint32_t)len } } };
+	return 0;
+}
+
+static struct sct_record stack_sys(uint64_t t, uint64_t dur, uint32_t nr, int64_t ret, uint32_t stack)
+{
+	struct sct_record r = sys(t, dur, 1200, 1200, nr, ret);
+
+	r.syscall.stack_id = stack;
+	return r;
+}
+
+/*
+ * Format 1.6: `sct-record --stack=both`: HEADER "stacks", the modules and symbols a file needs
+ * to symbolize alone, two STACKs each before the first SYSCALL that names it, a call without a
+ * stack (0) and one naming a STACK the file lacks (unknown, not damage).
+ */
+static int make_stacks(struct out *o)
+{
+	static const struct sct_header_stacks stacks = { .mode = "both", .depth = 64, .unwind = "fp" };
+	static const uint8_t server_id[20] = {
+		0x4f, 0x1c, 0x2b, 0x9a, 0x03, 0x77, 0x5e, 0xd0, 0x11, 0x8c,
+		0x6a, 0x42, 0xe5, 0x90, 0x0b, 0x3d, 0xc7, 0x28, 0x51, 0xf6,
+	};
+	static const uint8_t libc_id[20] = {
+		0x9e, 0x2f, 0x61, 0x0d, 0x84, 0x1a, 0xb3, 0x57, 0xc0, 0x2e,
+		0x76, 0x99, 0x05, 0xdf, 0x48, 0x13, 0xa1, 0x6c, 0x3b, 0x80,
+	};
+	/* openat from handle() called by main(), through libc's open64 and the syscall entry */
+	static const struct sct_frame open_frames[] = {
+		{ 2, 0xffffffff81e5a30eull }, { 2, 0xffffffff82000076ull },
+		{ 3, 0x114e2eull }, { 1, 0x401152ull }, { 1, 0x401120ull }, { 0, 0x7ffd5e3a1234ull },
+	};
+	/* read from main() directly: libc's read, no kernel symbol for its first frame */
+	static const struct sct_frame read_frames[] = {
+		{ 2, 0xffffffff8142c1d5ull }, { 2, 0xffffffff82000076ull },
+		{ 3, 0x11ba61ull }, { 1, 0x401110ull },
+	};
+	struct sct_header_info info = header_info(HOST);
+	uint8_t bufs[2][SCT_STACK_FRAMES_MAX_BYTES];
+	struct sct_record recs[32];
+	size_t n = 0;
+	int err;
+
+	info.stacks = &stacks;
+	recs[n++] = task_recs[0];
+	recs[n++] = module_rec(400000, 1, SCT_MODULE_ELF, (struct sct_bytes){ server_id, 20 },
+			       BYTES("/usr/bin/server"));
+	recs[n++] = module_rec(400000, 2, SCT_MODULE_KERNEL, BYTES(""), BYTES("[kernel.kallsyms]"));
+	recs[n++] = module_rec(400000, 3, SCT_MODULE_ELF, (struct sct_bytes){ libc_id, 20 },
+			       BYTES("/usr/lib/x86_64-linux-gnu/libc.so.6"));
+	recs[n++] = symbol_rec(400000, 1, 0x401100, 0x30, BYTES("main"));
+	recs[n++] = symbol_rec(400000, 1, 0x401140, 0x40, BYTES("_ZN6server6handleEv"));
+	recs[n++] = symbol_rec(400000, 2, 0xffffffff81e5a2b0ull, 0x120, BYTES("do_syscall_64"));
+	recs[n++] = symbol_rec(400000, 2, 0xffffffff82000040ull, 0, BYTES("entry_SYSCALL_64"));
+	recs[n++] = symbol_rec(400000, 3, 0x114e00, 0x100, BYTES("__open64"));
+	recs[n++] = symbol_rec(400000, 3, 0x11ba50, 0x90, BYTES("__read"));
+	err = stack_build(400000, 1, 1200, open_frames, NRECS(open_frames), bufs[0], &recs[n++]);
+	if (err)
+		return err;
+	recs[n++] = stack_sys(400000, 15000, 257, -2, 1);
+	recs[n++] = stack_sys(600000, 14000, 257, 3, 1);
+	err = stack_build(700000, 2, 1200, read_frames, NRECS(read_frames), bufs[1], &recs[n++]);
+	if (err)
+		return err;
+	recs[n++] = stack_sys(700000, 2000, 0, 512, 2);
+	recs[n++] = stack_sys(800000, 1000, 3, 0, 0);
+	recs[n++] = stack_sys(900000, 2500, 0, 0, 9);
+	return session_write_info(o, &info, 0, recs, n, true);
+}
+
+/*
+ * The stacks session with a hand-made BLOCK (codec 0) spliced in before its TRAILER: three
+ * STACKs, the second of which names module 2^32 (past 32 bits): readers skip it alone and
+ * report it; the first and third are read.
+ */
+static int make_bad_stack(struct out *o)
+{
+	static const uint8_t good[] = { 0x01, 0x90, 0xa2, 0x80, 0x02 };
+	static const uint8_t bad[] = { 0x80, 0x80, 0x80, 0x80, 0x10, 0x90, 0xa2, 0x80, 0x02 };
+	const struct sct_stack st[] = {
+		{ .time_ns = T0 + SEC, .stack_id = 3, .pid = 1200, .frames = { good, sizeof(good) } },
+		{ .time_ns = T0 + SEC, .stack_id = 4, .pid = 1200, .frames = { bad, sizeof(bad) } },
+		{ .time_ns = T0 + SEC, .stack_id = 5, .pid = 1200, .frames = { good, 0 } },
+	};
+	struct out head = { 0 };
+	struct craft c;
+	size_t tail;
+	int err = make_stacks(o);
+
+	if (err)
+		return err;
+	tail = o->trailer_at;
+	craft_init(&c);
+	craft_stack_block(&c, st, NRECS(st));
+	if ((err = out_add(&head, o->p, tail)) || (err = craft_add(&head, &c)) ||
+	    (err = out_add(&head, o->p + tail, o->len - tail))) {
+		free(head.p);
+		return err;
+	}
+	free(o->p);
+	o->p = head.p;
+	o->len = head.len;
+	return 0;
+}
+
 /* A session with no TRAILER: a recorder killed after its last flush. */
 static int make_no_trailer(struct out *o)
 {
@@ -1214,6 +1346,8 @@ static const struct example {
 	{ "args", make_args },
 	{ "totals", make_totals },
 	{ "bad_totals", make_bad_totals },
+	{ "stacks", make_stacks },
+	{ "bad_stack", make_bad_stack },
 	{ "small", make_small },
 	{ "multi_block", make_multi_block },
 	{ "truncated", make_truncated },

@@ -207,6 +207,20 @@ static void syscall_args_print(struct dump *d, const struct sct_session *s)
 	fputc('}', d->out);
 }
 
+/* The HEADER's "stacks" (format 1.6), null without it. */
+static void stacks_print(FILE *out, const struct sct_header_stacks *st)
+{
+	if (!st) {
+		fputs(", \"stacks\": null", out);
+		return;
+	}
+	fputs(", \"stacks\": {\"mode\": ", out);
+	put_cstr(out, st->mode);
+	fprintf(out, ", \"depth\": %u, \"unwind\": ", st->depth);
+	put_cstr(out, st->unwind);
+	fputc('}', out);
+}
+
 static void session_print(struct dump *d, const struct sct_session *s)
 {
 	uint64_t clock_ns, realtime_ns;
@@ -227,6 +241,7 @@ static void session_print(struct dump *d, const struct sct_session *s)
 	fprintf(d->out, ", \"sequence\": %llu, \"snapshot\": %s, \"filter\": %s",
 		(unsigned long long)sct_session_sequence(s), sct_session_snapshot(s) ? "true" : "false",
 		sct_session_has_filter(s) ? "true" : "false");
+	stacks_print(d->out, sct_session_stacks(s));
 	fprintf(d->out, ", \"anchor_clock_ns\": %llu, \"anchor_realtime_ns\": %llu, \"events\": [",
 		(unsigned long long)clock_ns, (unsigned long long)realtime_ns);
 	for (uint32_t i = 0; i < sct_session_nevents(s); i++) {
@@ -321,6 +336,19 @@ static void hist_print(FILE *out, const struct sct_totals *t)
 	fputc(']', out);
 }
 
+/* A STACK's frames as [module_id, addr] pairs, innermost first (the reader checked them). */
+static void frames_print(FILE *out, const struct sct_stack *st)
+{
+	struct sct_frame f;
+	size_t pos = 0;
+	int n = 0;
+
+	fputs(", \"frame_list\": [", out);
+	while (sct_stack_frame_next(&st->frames, &pos, &f) > 0)
+		fprintf(out, "%s[%u, %llu]", n++ ? ", " : "", f.module_id, (unsigned long long)f.addr);
+	fputc(']', out);
+}
+
 static void record_print(struct dump *d, const struct sct_reader *r, const struct sct_record *rec)
 {
 	const struct sct_type_schema *schema = sct_reader_schema(r, rec->type);
@@ -369,6 +397,8 @@ static void record_print(struct dump *d, const struct sct_reader *r, const struc
 		sample_print(d, s, &rec->sample);
 	if (rec->type == SCT_REC_TOTALS)
 		hist_print(d->out, &rec->totals);
+	if (rec->type == SCT_REC_STACK)
+		frames_print(d->out, &rec->stack);
 	fputc('}', d->out);
 }
 

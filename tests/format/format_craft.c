@@ -153,13 +153,19 @@ static cbor_item_t *schema_entry(uint32_t type, const char *name, uint32_t nfiel
 	return m;
 }
 
+/*
+ * The types a crafted HEADER lists: those of 1.5, so that a hand-made session is the same bytes
+ * whatever later versions add (a 1.6 one reads types 11-13 by section 9, as it lists none).
+ */
+#define CRAFT_SCHEMA_TYPES SCT_REC_TOTALS
+
 static void header_body(struct craft *c, uint32_t major, uint32_t minor,
 			const struct craft_type *extra, size_t nextra, bool syscall_args)
 {
 	cbor_item_t *h = cbor_new_definite_map(syscall_args ? 5 : 4);
 	cbor_item_t *fmt = cbor_new_definite_array(2);
 	cbor_item_t *host = cbor_new_definite_map(1);
-	cbor_item_t *schema = cbor_new_definite_array(SCT_REC_MAX + nextra);
+	cbor_item_t *schema = cbor_new_definite_array(CRAFT_SCHEMA_TYPES + nextra);
 	unsigned char *buf = NULL;
 	size_t size = 0, len;
 
@@ -168,7 +174,7 @@ static void header_body(struct craft *c, uint32_t major, uint32_t minor,
 	map_put(h, "format", fmt);
 	map_put(host, "hostname", cbor_build_string("crafthost"));
 	map_put(h, "host", host);
-	for (uint32_t t = 1; t <= SCT_REC_MAX; t++) {
+	for (uint32_t t = 1; t <= CRAFT_SCHEMA_TYPES; t++) {
 		const struct sct_type_schema *s = sct_schema_builtin(t);
 		bool replaced = false;
 

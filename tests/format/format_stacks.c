@@ -11,9 +11,11 @@
 #include <string.h>
 #include <sys/mman.h>
 #include <unistd.h>
+#include <zlib.h>
 
 #include "format_craft.h"
 #include "format_helpers.h"
+#include "frame.h"
 #include "sct.h"
 
 static const struct sct_header_stacks both = { "both", 64, "fp" };
@@ -446,4 +448,95 @@ Test(format_stacks, blocks_outside_a_session_keep_their_stack_id)
 {
 	headerless(false);
 	headerless(true);
+}
+
+/* Set the HEADER's minor version (the first frame after the label) and seal it again. */
+static void header_minor_patch(uint8_t *p, size_t len, uint8_t minor)
+{
+	static const uint8_t key[] = { 0x66, 'f', 'o', 'r', 'm', 'a', 't', 0x82, 0x01 };
+	uint8_t *at = memmem(p, len, key, sizeof(key)), *check;
+	struct frame f;
+	uint32_t crc;
+
+	cr_assert_not_null(at);
+	at[sizeof(key)] = minor;
+	cr_assert_eq(frame_head_get(p + SCT_LABEL_LEN, len - SCT_LABEL_LEN, &f), FRAME_OK);
+	crc = (uint32_t)crc32(0, p + SCT_LABEL_LEN, (uInt)frame_covered(&f));
+	check = p + SCT_LABEL_LEN + frame_covered(&f);
+	cr_assert_eq(check[0], 0x1a);
+	for (int i = 0; i < 4; i++)
+		check[1 + i] = (uint8_t)(crc >> (24 - 8 * i));
+}
+
+/*
+ * A 1.5 reader's view of a 1.6 file: the same bytes under a HEADER that says 1.5 are read by
+ * this library as a 1.5 reader reads 1.6 (section 11): "stacks" ignored, stack_id a trailing
+ * field delivered as stored (no struct member), STACK and MODULE delivered by the HEADER's
+ * schema (not unknown, not typed), nothing damaged.
+ */
+static void older_reader(bool args)
+{
+	struct sct_header_info info = stacks_info(args);
+	struct sct_record recs[8], rec, want = fh_syscall(5);
+	const struct sct_type_schema *schema;
+	uint32_t col = args ? 21 : 9, major, minor, types = 0;
+	const struct sct_reader_stats *st;
+	struct sct_reader *r;
+	struct sct_value v;
+	struct fh_trace t;
+	size_t n;
+	int fd, err = 0;
+	struct sct_writer *w = stacks_writer(&info, 0, &fd);
+
+	stacks_records(recs, &n);
+	for (size_t i = 0; i < n; i++)
+		cr_assert_eq(sct_writer_append(w, &recs[i]), 0);
+	want.syscall.stack_id = 1;
+	cr_assert_eq(sct_writer_append(w, &want), 0);
+	cr_assert_eq(sct_writer_close(w), 0);
+	fh_collect_fd(fd, &t);
+	header_minor_patch(t.p, t.len, 5);
+	r = sct_reader_open_mem(t.p, t.len, &err);
+	cr_assert(r);
+	while (sct_reader_next(r, &rec) == 1) {
+		if (rec.type == SCT_REC_SESSION) {
+			sct_session_version(sct_reader_session(r), &major, &minor);
+			cr_assert_eq(minor, 5);
+			cr_assert_null(sct_session_stacks(sct_reader_session(r)));
+			continue;
+		}
+		types |= 1u << rec.type;
+		schema = sct_reader_schema(r, rec.type);
+		if (rec.type == SCT_REC_SYSCALL) {
+			cr_assert_eq(rec.syscall.time_ns, want.syscall.time_ns);
+			cr_assert_eq(rec.syscall.stack_id, 0);
+			cr_assert_eq(schema->nfields, col + 1);
+			cr_assert_str_eq(schema->fields[col].name, "stack_id");
+			cr_assert_eq(sct_reader_field(r, col, &v), 0);
+			cr_assert_eq(v.u, 1);
+		}
+		if (rec.type == SCT_REC_STACK && sct_reader_field(r, 1, &v) == 0 && v.u == 1) {
+			cr_assert_str_eq(schema->name, "stack");
+			cr_assert_eq(sct_reader_field(r, 3, &v), 0);
+			cr_assert_eq(v.b.len, sizeof(user_frames));
+			cr_assert_arr_eq(v.b.ptr, user_frames, sizeof(user_frames));
+		}
+	}
+	cr_assert_eq(types, 1u << SCT_REC_SYSCALL | 1u << SCT_REC_STACK | 1u << SCT_REC_MODULE |
+			    1u << SCT_REC_SYMBOL);
+	st = sct_reader_stats(r);
+	cr_assert_eq(st->unknown_records, 0);
+	cr_assert_eq(st->damaged_records, 0);
+	cr_assert_eq(st->bad_blocks, 0);
+	cr_assert_eq(st->records[SCT_REC_SYSCALL], 1);
+	/* types the session's version does not define: read by schema, not counted as typed */
+	cr_assert_eq(st->records[SCT_REC_STACK], 0);
+	sct_reader_close(r);
+	fh_trace_free(&t);
+}
+
+Test(format_stacks, a_1_5_reader_reads_a_1_6_file)
+{
+	older_reader(false);
+	older_reader(true);
 }
