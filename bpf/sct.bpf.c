@@ -194,6 +194,19 @@ struct {
 	__uint(max_entries, 1);
 } stack_scratch SEC(".maps");
 
+/*
+ * --stack: the processes whose first stack since their exec has gone out. That one wakes the
+ * recorder at once, so that it reads the process's mappings while the process lives: a short
+ * command is gone by the next batched wakeup. Without --stack it is never used.
+ */
+struct {
+	__uint(type, BPF_MAP_TYPE_HASH);
+	__uint(map_flags, BPF_F_NO_PREALLOC);
+	__type(key, __u32);   /* tgid */
+	__type(value, __u8);
+	__uint(max_entries, 1); /* resized before load from --max-tasks */
+} stack_pids SEC(".maps");
+
 struct {
 	__uint(type, BPF_MAP_TYPE_PERCPU_ARRAY);
 	__type(key, __u32);
@@ -845,6 +858,8 @@ static __always_inline void stack_output(void *ctx, const struct call_end *c, __
 {
 	__u32 zero = 0, kb = 0, ub = 0, room = stack_depth * 8, size;
 	struct sct_ev_stack *e = bpf_map_lookup_elem(&stack_scratch, &zero);
+	__u8 one = 1;
+	bool first;
 
 	if (!e)
 		return;
@@ -864,7 +879,9 @@ static __always_inline void stack_output(void *ctx, const struct call_end *c, __
 	barrier_var(size);
 	if (size > sizeof(*e))
 		size = sizeof(*e);
-	if (bpf_ringbuf_output(&events, e, size, wakeup_flags(false)))
+	/* a full map wakes no one: the process's mappings are read at the next batch */
+	first = ub && !bpf_map_update_elem(&stack_pids, &c->pid, &one, BPF_NOEXIST);
+	if (bpf_ringbuf_output(&events, e, size, wakeup_flags(first)))
 		stat_ringbuf_full();
 }
 
@@ -1678,6 +1695,12 @@ int BPF_PROG(sched_exec, struct task_struct *p, pid_t old_pid, struct linux_binp
 	} else if (!current_traced(pid_tgid)) {
 		return 0;
 	}
+	/* a new program: its first stack wakes the recorder again */
+	if (stack_parts & SCT_STACK_USER) {
+		__u32 tgid = pid_tgid >> 32;
+
+		bpf_map_delete_elem(&stack_pids, &tgid);
+	}
 	e = bpf_ringbuf_reserve(&events, sizeof(*e), 0);
 	if (!e) {
 		stat_ringbuf_full();
@@ -1731,6 +1754,8 @@ int BPF_PROG(sched_exit, struct task_struct *p)
 	e->pad2 = 0;
 	e->time_ns = bpf_ktime_get_ns();
 	e->start_ns = BPF_CORE_READ(p, start_time);
+	if ((stack_parts & SCT_STACK_USER) && e->group_dead)
+		bpf_map_delete_elem(&stack_pids, &e->pid);
 	/* The recorder stops when the last target is gone: tell it now, not at its poll timeout. */
 	event_submit_wake(e, last);
 	return 0;

@@ -148,6 +148,7 @@ static int bpf_load_report(struct bpf_state *b)
 		.compat_path_base = r->args.compat_base,
 		.stack_parts = env->stack_parts,
 		.stack_depth = env->stack_depth,
+		.max_stack_pids = env->stack_parts ? env->max_tasks : 1,
 	};
 	struct load_handles h;
 	int err;

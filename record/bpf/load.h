@@ -51,6 +51,7 @@ struct load_settings {
 	__u32 max_totals;         /* entries of totals */
 	__u32 stack_parts;        /* --stack: SCT_STACK_USER | SCT_STACK_KERNEL, 0 none */
 	__u32 stack_depth;        /* --stack-depth */
+	__u32 max_stack_pids;     /* entries of stack_pids: --max-tasks under --stack, else 1 */
 };
 
 /* What the recorder uses of the loaded skeleton. */

@@ -22,8 +22,9 @@ struct map {
 };
 
 struct proc_entry {
-	struct map *maps;     /* sorted by start; NULL: never read */
+	struct map *maps;     /* sorted by start */
 	uint32_t n;
+	bool known;           /* maps read, or copied from the parent */
 	uint64_t read_ns;     /* when maps was read; 0: copied from the parent */
 };
 
@@ -107,10 +108,16 @@ static int maps_read(struct proc_maps *pm, uint32_t pid, struct proc_entry *e)
 		maps[n++] = m;
 	}
 	fclose(f);
+	e->read_ns = clock_now_ns();
+	/* a zombie's maps file is empty: what was known of the process stays */
+	if (!n && e->known) {
+		free(maps);
+		return 0;
+	}
 	free(e->maps);
 	e->maps = maps;
 	e->n = n;
-	e->read_ns = clock_now_ns();
+	e->known = true;
 	return 0;
 }
 
@@ -146,7 +153,7 @@ bool proc_maps_resolve(struct proc_maps *pm, uint32_t pid, uint64_t addr, uint32
 	if (!e)
 		return false;
 	m = e->maps ? maps_find(e, addr) : NULL;
-	if (!m && (!e->maps || clock_now_ns() - e->read_ns >= MAPS_REREAD_NS)) {
+	if (!m && (!e->known || clock_now_ns() - e->read_ns >= MAPS_REREAD_NS)) {
 		/* a process gone keeps what was known of it */
 		if (maps_read(pm, pid, e))
 			return false;
@@ -174,7 +181,7 @@ void proc_maps_fork(struct proc_maps *pm, uint32_t parent, uint32_t child)
 	struct map *maps;
 	uint32_t n;
 
-	if (!p || (!p->maps && maps_read(pm, parent, p)))
+	if (!p || (!p->known && maps_read(pm, parent, p)))
 		return;
 	n = p->n;
 	maps = malloc(n * sizeof(*maps) + 1);
@@ -190,5 +197,6 @@ void proc_maps_fork(struct proc_maps *pm, uint32_t parent, uint32_t child)
 	}
 	c->maps = maps;
 	c->n = n;
+	c->known = true;
 	c->read_ns = 0;
 }
