@@ -1781,8 +1781,12 @@ int BPF_PROG(sched_exit, struct task_struct *p)
 	e->pad2 = 0;
 	e->time_ns = bpf_ktime_get_ns();
 	e->start_ns = BPF_CORE_READ(p, start_time);
-	if ((stack_parts & SCT_STACK_USER) && e->group_dead)
-		bpf_map_delete_elem(&stack_pids, &e->pid);
+	if ((stack_parts & SCT_STACK_USER) && e->group_dead) {
+		/* a key on the stack: the 6.1 verifier takes none in ring buffer memory */
+		__u32 tgid = pid_tgid >> 32;
+
+		bpf_map_delete_elem(&stack_pids, &tgid);
+	}
 	/* The recorder stops when the last target is gone: tell it now, not at its poll timeout. */
 	event_submit_wake(e, last);
 	return 0;

@@ -62,8 +62,8 @@ static int event_exit(struct recorder *r, const struct sct_ev_exit *e)
 	rec.exit.exit_code = e->exit_code;
 	rec.exit.signal = e->signal;
 	rec.exit.group_dead = e->group_dead;
-	if (r->stacks && e->group_dead)
-		stacks_note_exit(r->stacks, e->pid);
+	if (r->stacks)
+		stacks_note_exit(r->stacks, e->pid, e->tid, e->group_dead);
 	/* its totals keys go after the next read */
 	if (e->group_dead && r->env->filter.on) {
 		int err = totals_note_dead(&r->totals, e->pid);

@@ -363,8 +363,8 @@ static int task_exit(struct perf_backend *b, struct perf_task *t, uint32_t pid, 
 			     leader && leader->group_code >= 0 ? leader->group_code : 0;
 	rec.exit.signal = 0;
 	rec.exit.group_dead = group_dead;
-	if (b->r->stacks && group_dead)
-		stacks_note_exit(b->r->stacks, pid);
+	if (b->r->stacks)
+		stacks_note_exit(b->r->stacks, pid, tid, group_dead);
 	err = lifecycle_append(b, &rec);
 	if (err)
 		return err;

@@ -80,7 +80,8 @@ void stacks_free(struct stacks *s);
 /* A new file begins: it has no STACK, MODULE or SYMBOL record yet. */
 void stacks_file_begin(struct stacks *s);
 void stacks_note_exec(struct stacks *s, uint32_t pid);
-void stacks_note_exit(struct stacks *s, uint32_t pid);
+/* Thread tid of pid exited; group_dead: the last of its process. */
+void stacks_note_exit(struct stacks *s, uint32_t pid, uint32_t tid, bool group_dead);
 void stacks_note_fork(struct stacks *s, uint32_t parent, uint32_t child);
 /* bpf: e (size bytes, checked here) kept until its tid's SYSCALL event; -EPROTO if torn. */
 RECORD_MUST_CHECK int stacks_hold(struct stacks *s, const void *e, size_t size);

@@ -69,6 +69,9 @@ struct stacks *stacks_new(uint32_t parts, uint32_t depth)
 	keytab_init(&s->file_stacks, sizeof(struct stack_key), sizeof(uint32_t), STACK_MAX_FILE_STACKS);
 	keytab_init(&s->file_syms, sizeof(struct sym_key), 1, STACK_MAX_FILE_SYMBOLS);
 	stacks_file_begin(s);
+	/* /proc/kallsyms now, not in the middle of the first kernel stack's batch */
+	if (parts & SCT_STACK_KERNEL)
+		stack_modules_kernel(s->ms);
 	return s;
 }
 
@@ -98,9 +101,12 @@ void stacks_note_exec(struct stacks *s, uint32_t pid)
 	proc_maps_forget(s->pm, pid);
 }
 
-void stacks_note_exit(struct stacks *s, uint32_t pid)
+void stacks_note_exit(struct stacks *s, uint32_t pid, uint32_t tid, bool group_dead)
 {
-	proc_maps_forget(s->pm, pid);
+	/* a stack whose call's event was lost waits for no one */
+	keytab_del(&s->held, &tid);
+	if (group_dead)
+		proc_maps_forget(s->pm, pid);
 }
 
 void stacks_note_fork(struct stacks *s, uint32_t parent, uint32_t child)

@@ -211,14 +211,37 @@ static size_t stacked_writes(const char *path)
 	return n;
 }
 
-/*
- * Run stacker 40 30 20 (the program at wl) traced with extra into trace; its pid and its
- * child's. Both stay until their 90 writes are in the trace with their stacks (the recorder
- * reads mappings from /proc while a process lives), then exit.
- */
-static void run_stacker(const char *wl, const char *trace, const char *const extra[], long *pid, long *child)
+/* Numbered file seq of a rotated recording into -o trace ("t.sct" -> "t.000002.sct"). */
+static void numbered(const char *trace, unsigned seq, char *out, size_t cap)
 {
-	const char *argv[] = { wl, "40", "30", "20", NULL };
+	const char *dot = strrchr(trace, '.');
+
+	snprintf(out, cap, "%.*s.%06u%s", (int)(dot - trace), trace, seq, dot);
+}
+
+/* stacked_writes() over the files of a rotated recording, or trace alone. */
+static size_t stacked_writes_all(const char *trace, bool rotated)
+{
+	char path[PATH_MAX];
+	size_t n = 0;
+
+	if (!rotated)
+		return stacked_writes(trace);
+	for (unsigned seq = 1; numbered(trace, seq, path, sizeof(path)), !access(path, F_OK); seq++)
+		n += stacked_writes(path);
+	return n;
+}
+
+/*
+ * Run stacker n m k (the program at wl) traced with extra into trace (rotated: numbered files);
+ * its pid and its child's. Both stay until their n + m + k writes are in the trace with their
+ * stacks (the recorder reads mappings from /proc while a process lives), then exit.
+ */
+static void run_stacker_nmk(const char *wl, const char *trace, const char *const extra[], const char *const nmk[3],
+			    bool rotated, long *pid, long *child)
+{
+	const char *argv[] = { wl, nmk[0], nmk[1], nmk[2], NULL };
+	const size_t want = strtoul(nmk[0], NULL, 10) + strtoul(nmk[1], NULL, 10) + strtoul(nmk[2], NULL, 10) + 1;
 	const char *args[16] = { "-o", trace, "-p", NULL, "--flush-interval", "0.05" };
 	struct rh_recorder rec = { .proc.pid = -1 };
 	struct rh_proc p;
@@ -237,8 +260,8 @@ static void run_stacker(const char *wl, const char *trace, const char *const ext
 	*pid = rh_field(line, "pid");
 	*child = rh_field(line, "child");
 	cr_assert(*pid > 0 && *child > 0, "workload said: %s", line);
-	/* the 91st is the line above: its stack is libc's */
-	while (stacked_writes(trace) < 91) {
+	/* the last one is the line above: its stack is libc's */
+	while (stacked_writes_all(trace, rotated) < want) {
 		cr_assert_lt(rh_mono_ns(), until, "the writes' stacks are not in the trace after 30 s");
 		usleep(10000);
 	}
@@ -251,6 +274,14 @@ static void run_stacker(const char *wl, const char *trace, const char *const ext
 	cr_assert(WIFEXITED(rec.status) && WEXITSTATUS(rec.status) == 0, "recorder status %#x, stderr:\n%s",
 		  rec.status, rec.err);
 	rh_proc_release(&rec.proc);
+}
+
+/* stacker 40 30 20. */
+static void run_stacker(const char *wl, const char *trace, const char *const extra[], long *pid, long *child)
+{
+	const char *const nmk[3] = { "40", "30", "20" };
+
+	run_stacker_nmk(wl, trace, extra, nmk, false, pid, child);
 }
 
 /* The stacks of pid's write(2)s, with their calls, to stderr: what a failed count saw. */
@@ -319,6 +350,39 @@ Test(record_stacks, trace_symbolizes_after_the_binary_is_deleted)
 	trace_read(moved, t);
 	assert_user_counts(t, pid, child);
 	trace_free(t);
+	free(t);
+}
+
+/*
+ * Each file of a rotated recording symbolizes alone (trace_read asserts that every stack a
+ * SYSCALL names is in its file), and the files together hold every call's stack once.
+ */
+Test(record_stacks, each_rotated_file_has_its_own_stacks)
+{
+	const char *extra[] = { "--stack", "-S", "write", "--rotate-size", "64K", NULL };
+	const char *const nmk[3] = { "150000", "100000", "20" };
+	struct stack_trace *t = malloc(sizeof(*t));
+	size_t b = 0, c = 0, d = 0, stacks = 0;
+	char path[PATH_MAX];
+	long pid, child;
+	unsigned seq;
+
+	cr_assert_not_null(t);
+	run_stacker_nmk(rh_workload("stacker"), rh_trace_path, extra, nmk, true, &pid, &child);
+	for (seq = 1; numbered(rh_trace_path, seq, path, sizeof(path)), !access(path, F_OK); seq++) {
+		trace_read(path, t);
+		b += count_stack(t, pid, "b;a;main", false);
+		c += count_stack(t, pid, "c;main", false);
+		d += count_stack(t, child, "d;main", false);
+		stacks += t->nst;
+		trace_free(t);
+	}
+	cr_assert_geq(seq, 3, "one file: nothing rotated");
+	cr_assert_eq(b, 150000);
+	cr_assert_eq(c, 100000);
+	cr_assert_eq(d, 20);
+	/* a stack again in each file that has its calls, never twice in one */
+	cr_assert_geq(stacks, seq - 1);
 	free(t);
 }
 
