@@ -879,8 +879,12 @@ static __always_inline void stack_output(void *ctx, const struct call_end *c, __
 	barrier_var(size);
 	if (size > sizeof(*e))
 		size = sizeof(*e);
-	/* a full map wakes no one: the process's mappings are read at the next batch */
-	first = ub && !bpf_map_update_elem(&stack_pids, &c->pid, &one, BPF_NOEXIST);
+	/*
+	 * A lookup first, without the bucket lock an update takes; a full map wakes no one: the
+	 * process's mappings are read at the next batch.
+	 */
+	first = ub && !bpf_map_lookup_elem(&stack_pids, &c->pid) &&
+		!bpf_map_update_elem(&stack_pids, &c->pid, &one, BPF_NOEXIST);
 	if (bpf_ringbuf_output(&events, e, size, wakeup_flags(first)))
 		stat_ringbuf_full();
 }
