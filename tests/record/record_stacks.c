@@ -329,6 +329,21 @@ Test(record_stacks, user_stacks_count_exactly)
 	free(t);
 }
 
+/* --args takes its own programs (and perf its own arguments): the stacks come with them. */
+Test(record_stacks, user_stacks_with_args)
+{
+	const char *extra[] = { "--stack", "--args", "-S", "write", NULL };
+	struct stack_trace *t = malloc(sizeof(*t));
+	long pid, child;
+
+	cr_assert_not_null(t);
+	run_stacker(rh_workload("stacker"), rh_trace_path, extra, &pid, &child);
+	trace_read(rh_trace_path, t);
+	assert_user_counts(t, pid, child);
+	trace_free(t);
+	free(t);
+}
+
 /* The file alone symbolizes: the binary gone, the trace elsewhere. */
 Test(record_stacks, trace_symbolizes_after_the_binary_is_deleted)
 {
