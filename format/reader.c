@@ -649,6 +649,8 @@ const struct sct_type_schema *sct_reader_schema(const struct sct_reader *r, uint
 {
 	const struct session_type *st = session_type(r->cur, type);
 
+	if (!r->cur && r->last_sec && r->last_sec->type == type && r->last_sec->schema)
+		return r->last_sec->schema;
 	return st ? &st->schema : session_builtin(r->cur, type);
 }
 

@@ -499,7 +499,8 @@ SCT_MUST_CHECK int sct_writer_append_syscalls(struct sct_writer *w, const struct
  * pending block's column of that field, at the first free row, and returns how many rows (1
  * to n) they have room for, or a negative code: -EINVAL (n 0, or a session with
  * "syscall_args"), -ENOMEM, or the writer's error (it may write the full block first). Fill
- * rows [0, k) of every column, each value as the struct's field would hold it, converted to
+ * rows [0, k) of every column (stack_id too when it is not NULL: the columns hold the last
+ * block's values), each value as the struct's field would hold it, converted to
  * uint64_t (ret sign-extended), then sct_writer_syscall_rows_commit(w, k) appends them, as k
  * calls of sct_writer_append_syscall() would. No other writer call may come in between; a
  * commit of 0 rows gives them up. Returns 0, or -EINVAL for k past the room given.
@@ -656,7 +657,9 @@ int sct_reader_field(const struct sct_reader *r, uint32_t idx, struct sct_value 
  * (sct_schema_builtin()); NULL if neither knows the type. The entry of a type the session's
  * version defines is read by position (spec/FORMAT.md section 5): its type name and its first
  * fields are the built-in ones, all of them however few the HEADER lists, followed by the
- * fields the HEADER lists past them (trailing fields, read as stored).
+ * fields the HEADER lists past them (trailing fields, read as stored). Outside a session
+ * (blocks without a HEADER), the schema the last record returned was read with, if it is of
+ * that type: a SYSCALL section of ten fields is base + stack_id (spec/FORMAT.md 10.5).
  */
 const struct sct_type_schema *sct_reader_schema(const struct sct_reader *r, uint32_t type);
 /*

@@ -166,6 +166,17 @@ static uint32_t sample_walk(const struct sct_session *s, const struct sct_sample
 	return work;
 }
 
+/* The HEADER's "stacks" (format 1.6): strings readable, a depth within its bound. */
+static void stacks_walk(const struct sct_header_stacks *st)
+{
+	if (!st)
+		return;
+	if (st->depth > SCT_MAX_STACK_DEPTH)
+		abort();
+	touch_str(st->mode);
+	touch_str(st->unwind);
+}
+
 static void session_walk(const struct sct_session *s)
 {
 	uint64_t clock_ns, realtime_ns;
@@ -194,6 +205,7 @@ static void session_walk(const struct sct_session *s)
 		sink += sct_session_trailer(s)->blocks;
 	events_walk(s);
 	args_walk(s);
+	stacks_walk(sct_session_stacks(s));
 }
 
 /* Returns the number of fields walked. */
@@ -247,6 +259,13 @@ static void record_walk(const struct sct_record *rec)
 	case SCT_REC_WARNING:
 		touch(rec->warning.text.ptr, rec->warning.text.len);
 		break;
+	case SCT_REC_MODULE:
+		touch(rec->module.build_id.ptr, rec->module.build_id.len);
+		touch(rec->module.path.ptr, rec->module.path.len);
+		break;
+	case SCT_REC_SYMBOL:
+		touch(rec->symbol.name.ptr, rec->symbol.name.len);
+		break;
 	default:
 		break;
 	}
@@ -297,6 +316,24 @@ struct outcome {
 	int rc;
 };
 
+/* A delivered STACK record checks: its frames walk to the end, at most 256 of them. */
+static void stack_walk(const struct sct_stack *st)
+{
+	struct sct_frame f;
+	size_t pos = 0;
+	uint32_t n = 0;
+	int rc;
+
+	if (sct_stack_check(st))
+		abort();
+	while ((rc = sct_stack_frame_next(&st->frames, &pos, &f)) > 0) {
+		n++;
+		sink += f.module_id + f.addr;
+	}
+	if (rc || n > SCT_MAX_STACK_FRAMES || pos != st->frames.len)
+		abort();
+}
+
 /* A delivered TOTALS record checks: its histogram walks to exactly calls. */
 static void totals_walk(const struct sct_totals *t)
 {
@@ -342,6 +379,8 @@ static void read_all(struct sct_reader *r, size_t size, bool deliver_unknown, st
 			work += sample_walk(sct_reader_session(r), &rec.sample);
 		if (rec.type == SCT_REC_TOTALS)
 			totals_walk(&rec.totals);
+		if (rec.type == SCT_REC_STACK)
+			stack_walk(&rec.stack);
 		work += 1 + fields_walk(r, rec.type);
 	}
 	if (rc < 0) {

@@ -101,11 +101,14 @@ static const struct sct_event_desc events[] = {
 static void take_syscall_args(struct recipe *rc, struct sct_syscall *sc, bool args,
 			      struct sct_bytes prev[2])
 {
+	uint32_t stack_id = sc->stack_id;
 	uint8_t reuse;
 
 	sc->path_ref = sc->path2_ref = 0; /* the writer's to choose */
 	if (!args) {
-		memset(&sc->arg0, 0, sizeof(*sc) - offsetof(struct sct_syscall, arg0));
+		memset(&sc->arg0, 0, offsetof(struct sct_syscall, stack_id) -
+				     offsetof(struct sct_syscall, arg0));
+		sc->stack_id = stack_id;
 		return;
 	}
 	reuse = take_u8(rc);
@@ -141,14 +144,42 @@ static void take_totals(struct sct_totals *t)
 	t->calls = sum;
 }
 
+/*
+ * A STACK, MODULE or SYMBOL the writer takes: frames that do not parse (or pass 256 frames) are
+ * left empty, ids 0 become 1, a build id is cut to 64 bytes (the reader harness covers damage).
+ */
+static void take_stacks(struct sct_record *r)
+{
+	if (r->type == SCT_REC_STACK) {
+		r->stack.stack_id += !r->stack.stack_id;
+		if (sct_stack_check(&r->stack))
+			r->stack.frames.len = 0;
+	}
+	if (r->type == SCT_REC_MODULE) {
+		r->module.module_id += !r->module.module_id;
+		if (r->module.build_id.len > SCT_MAX_BUILD_ID)
+			r->module.build_id.len = SCT_MAX_BUILD_ID;
+	}
+}
+
+/* The record types a session takes: TOTALS with "filter", STACK .. SYMBOL with "stacks". */
+static uint32_t pick_type(uint8_t t, bool filter, bool stacks)
+{
+	uint32_t types[SCT_REC_MAX], n = 0;
+
+	for (uint32_t type = 1; type <= SCT_REC_MAX; type++)
+		if ((type != SCT_REC_TOTALS || filter) && (type < SCT_REC_STACK || stacks))
+			types[n++] = type;
+	return types[t % n];
+}
+
 static void take_record(struct recipe *rc, struct sct_record *r, uint8_t *how, bool args,
-			bool filter, struct sct_bytes prev[2])
+			bool filter, bool stacks, struct sct_bytes prev[2])
 {
 	uint8_t t = take_u8(rc);
 
 	memset(r, 0, sizeof(*r));
-	/* TOTALS only in a session with "filter" */
-	r->type = filter ? t % SCT_REC_MAX + 1 : t % (SCT_REC_TOTALS - 1) + 1;
+	r->type = pick_type(t & 63, filter, stacks);
 	*how = (uint8_t)(t >> 6);
 	switch (r->type) {
 	RECORD_TYPES(TAKE_TYPE)
@@ -159,6 +190,10 @@ static void take_record(struct recipe *rc, struct sct_record *r, uint8_t *how, b
 		take_syscall_args(rc, &r->syscall, args, prev);
 	if (r->type == SCT_REC_TOTALS)
 		take_totals(&r->totals);
+	take_stacks(r);
+	/* a session without "stacks" has no stack_id */
+	if (r->type == SCT_REC_SYSCALL && !stacks)
+		r->syscall.stack_id = 0;
 }
 
 /* What the decoded fields add up to: kept, so the reads are not optimised away. */
@@ -239,8 +274,9 @@ static const struct sct_syscall_args arg_descs[] = {
 };
 
 static const struct sct_header_filter filter_info = { "-S %file --failed", "filtered", "all" };
+static const struct sct_header_stacks stacks_info = { "both", 127, "fp" };
 
-static void write_recs(int fd, uint32_t block_records, bool args, bool filter,
+static void write_recs(int fd, uint32_t block_records, bool args, bool filter, bool stacks,
 		       const struct sct_record *recs, const uint8_t *how, size_t n)
 {
 	struct sct_header_info info = {
@@ -261,6 +297,8 @@ static void write_recs(int fd, uint32_t block_records, bool args, bool filter,
 	}
 	if (filter)
 		info.filter = &filter_info;
+	if (stacks)
+		info.stacks = &stacks_info;
 	w = sct_writer_open_fd(fd, &info, &opts, &err);
 	EXPECT(w);
 	for (size_t i = 0; i < n; i++) {
@@ -309,18 +347,18 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	struct recipe rc = { data, size };
 	uint8_t head = take_u8(&rc);
 	uint32_t block_records = head % 16 + 1;
-	bool args = head & 0x10, filter = head & 0x20;
+	bool args = head & 0x10, filter = head & 0x20, stacks = head & 0x40;
 	struct sct_bytes prev[2] = { { NULL, 0 }, { NULL, 0 } };
 	size_t n = 0;
 	int fd, wfd;
 
 	for (; rc.left && n < MAX_RECS; n++)
-		take_record(&rc, &recs[n], &how[n], args, filter, prev);
+		take_record(&rc, &recs[n], &how[n], args, filter, stacks, prev);
 	fd = memfd_create("roundtrip", 0);
 	EXPECT(fd >= 0);
 	wfd = dup(fd); /* the writer owns and closes its fd */
 	EXPECT(wfd >= 0);
-	write_recs(wfd, block_records, args, filter, recs, how, n);
+	write_recs(wfd, block_records, args, filter, stacks, recs, how, n);
 	read_back(fd, recs, n);
 	close(fd);
 	return 0;

@@ -417,11 +417,16 @@ static int sink_collect(void *ctx, const struct sct_block_frame *b)
 	return 0;
 }
 
-/* Blocks outside a session: a 10-field SYSCALL section is base + stack_id, not base + arg0. */
+/*
+ * Blocks outside a session: a 10-field SYSCALL section is base + stack_id, not base + arg0,
+ * and its schema says so.
+ */
 static void headerless(bool args)
 {
 	struct sct_header_info info = stacks_info(args);
-	struct sct_record rec = fh_syscall(3);
+	struct sct_record rec = fh_syscall(3), got;
+	const struct sct_type_schema *schema;
+	struct sct_reader *r;
 	struct fh_read rd;
 	struct craft c;
 	int err = 0;
@@ -441,6 +446,15 @@ static void headerless(bool args)
 	cr_assert_eq(rd.recs[0].syscall.arg0, args ? 9 : 0);
 	cr_assert_eq(rd.recs[0].syscall.time_ns, rec.syscall.time_ns);
 	fh_read_free(&rd);
+	r = sct_reader_open_mem(c.p, c.len, &err);
+	cr_assert(r);
+	while (sct_reader_next(r, &got) == 1 && got.type != SCT_REC_SYSCALL)
+		;
+	cr_assert_eq(got.type, SCT_REC_SYSCALL);
+	schema = sct_reader_schema(r, SCT_REC_SYSCALL);
+	cr_assert_eq(schema->nfields, args ? 22 : 10);
+	cr_assert_str_eq(schema->fields[args ? 21 : 9].name, "stack_id");
+	sct_reader_close(r);
 	craft_free(&c);
 }
 
@@ -539,4 +553,113 @@ Test(format_stacks, a_1_5_reader_reads_a_1_6_file)
 {
 	older_reader(false);
 	older_reader(true);
+}
+
+/* A stack_id past 32 bits names no STACK: it reads as 0 (no stack), as stored by field. */
+Test(format_stacks, a_stack_id_past_32_bits_reads_as_none)
+{
+	static const uint64_t t[] = { 1000, 1100, 1200 }, one[] = { 1, 1, 1 }, zero[] = { 0, 0, 0 },
+		ids[] = { 5, (1ull << 32) + 5, UINT32_MAX };
+	static const struct craft_col cols[] = {
+		{ SCT_KIND_TIME, t, NULL }, { SCT_KIND_UINT, one, NULL }, { SCT_KIND_UINT, one, NULL },
+		{ SCT_KIND_UINT, one, NULL }, { SCT_KIND_UINT, one, NULL }, { SCT_KIND_UINT, one, NULL },
+		{ SCT_KIND_UINT, zero, NULL }, { SCT_KIND_SINT, zero, NULL }, { SCT_KIND_UINT, zero, NULL },
+		{ SCT_KIND_UINT, ids, NULL },
+	};
+	static const struct craft_run run = { SCT_REC_SYSCALL, 3 };
+	static const struct craft_section sec = { SCT_REC_SYSCALL, 3, 10, cols, NULL, 0, 0 };
+	const uint32_t want[] = { 5, 0, UINT32_MAX };
+	struct sct_reader *r;
+	struct sct_record rec;
+	struct sct_value v;
+	struct craft c;
+	int err = 0, i = 0;
+
+	/* outside a session, so that the 10-field section is read as base + stack_id (10.5) */
+	craft_init(&c);
+	craft_block(&c, &run, 1, &sec, 1);
+	r = sct_reader_open_mem(c.p, c.len, &err);
+	cr_assert(r);
+	while (sct_reader_next(r, &rec) == 1) {
+		if (rec.type != SCT_REC_SYSCALL)
+			continue;
+		cr_assert_lt(i, 3);
+		cr_assert_eq(rec.syscall.stack_id, want[i]);
+		cr_assert_eq(sct_reader_field(r, 9, &v), 0);
+		cr_assert_eq(v.u, ids[i]);
+		i++;
+	}
+	cr_assert_eq(i, 3);
+	sct_reader_close(r);
+	craft_free(&c);
+}
+
+/* The label and a HEADER of format 1.minor with the given "stacks" pair appended. */
+static void stacks_session(struct craft *c, uint32_t minor, const uint8_t *pair, size_t len)
+{
+	struct craft body;
+
+	craft_init(&body);
+	craft_header_body_keys(&body, 1, minor, pair, len, 1);
+	craft_label(c);
+	craft_frame(c, 1, body.p, body.len);
+	craft_free(&body);
+}
+
+/* The session of the first SESSION record of c, tested by check. */
+static void first_session(const struct craft *c, void (*check)(const struct sct_session *s))
+{
+	struct sct_reader *r;
+	struct sct_record rec;
+	int err = 0;
+
+	r = sct_reader_open_mem(c->p, c->len, &err);
+	cr_assert(r);
+	cr_assert_eq(sct_reader_next(r, &rec), 1);
+	cr_assert_eq(rec.type, SCT_REC_SESSION);
+	check(sct_reader_session(r));
+	sct_reader_close(r);
+}
+
+static void no_stacks(const struct sct_session *s)
+{
+	cr_assert_null(sct_session_stacks(s));
+	cr_assert_str_eq(sct_session_get(s, SCT_SESSION_STACKS_MODE), "");
+	cr_assert_str_eq(sct_session_get(s, SCT_SESSION_STACKS_UNWIND), "");
+}
+
+static void stacks_depth_unknown(const struct sct_session *s)
+{
+	const struct sct_header_stacks *st = sct_session_stacks(s);
+
+	cr_assert_not_null(st);
+	cr_assert_str_eq(st->mode, "user");
+	cr_assert_str_eq(st->unwind, "fp");
+	cr_assert_eq(st->depth, 0);
+}
+
+/* Section 5: "stacks" is read from 1.6 on, as a map; a depth past 127 reads as 0. */
+Test(format_stacks, the_stacks_key_is_read_as_its_version_says)
+{
+	static const uint8_t depth_200[] = {
+		0x66, 's', 't', 'a', 'c', 'k', 's', 0xa3,
+		0x64, 'm', 'o', 'd', 'e', 0x64, 'u', 's', 'e', 'r',
+		0x65, 'd', 'e', 'p', 't', 'h', 0x18, 0xc8,
+		0x66, 'u', 'n', 'w', 'i', 'n', 'd', 0x62, 'f', 'p',
+	};
+	static const uint8_t not_a_map[] = { 0x66, 's', 't', 'a', 'c', 'k', 's', 0x62, 'f', 'p' };
+	struct craft c;
+
+	craft_init(&c);
+	stacks_session(&c, 5, depth_200, sizeof(depth_200));
+	first_session(&c, no_stacks);
+	craft_free(&c);
+	craft_init(&c);
+	stacks_session(&c, 6, not_a_map, sizeof(not_a_map));
+	first_session(&c, no_stacks);
+	craft_free(&c);
+	craft_init(&c);
+	stacks_session(&c, 6, depth_200, sizeof(depth_200));
+	first_session(&c, stacks_depth_unknown);
+	craft_free(&c);
 }
