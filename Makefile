@@ -96,7 +96,7 @@ test: $(TESTS)
 
 bench: $(BENCHES)
 
-DEPS := make gcc clang llvm libclang-rt-14-dev bpftool pkg-config libbpf-dev libelf-dev zlib1g-dev liblz4-dev \
+DEPS := make gcc clang llvm libclang-rt-14-dev bpftool pkg-config libbpf-dev libdw-dev libelf-dev zlib1g-dev liblz4-dev \
 	libcbor-dev libcriterion-dev linux-perf strace python3 sqlite3 qemu-system-x86 busybox-static kmod \
 	libxxhash-dev libcurl4-openssl-dev clickhouse-server clickhouse-client go-md2man groff-base man-db \
 	protobuf-compiler chromium \

@@ -101,6 +101,14 @@ const volatile char filter_comms[8][SCT_COMM_LEN] __attribute__((aligned(8)));
 const volatile __u32 filter_path_len;  /* -P: filter_path's bytes, 0 if none */
 const volatile char filter_path[256];
 
+/*
+ * --stack: which stacks a call recorded in detail gets (SCT_STACK_USER, SCT_STACK_KERNEL), 0
+ * none: the verifier then removes the capture from every program. stack_depth: return
+ * addresses per part, at most SCT_STACK_DEPTH_MAX.
+ */
+const volatile __u32 stack_parts;
+const volatile __u32 stack_depth = 64;
+
 /* Set by the recorder between iterator runs. */
 __u32 iter_mode;
 /*
@@ -173,6 +181,31 @@ struct {
 	__uint(type, BPF_MAP_TYPE_RINGBUF);
 	__uint(max_entries, 1 << 20); /* resized before load from --ringbuf-size */
 } events SEC(".maps");
+
+/*
+ * --stack: each CPU's stack event, built here and output cut after its frames: most stacks
+ * are a few frames of the 2 KiB a reserve of the largest would take from the ring buffer.
+ * The syscall programs never interleave on a CPU (cpu_calls), so one is enough.
+ */
+struct {
+	__uint(type, BPF_MAP_TYPE_PERCPU_ARRAY);
+	__type(key, __u32);
+	__type(value, struct sct_ev_stack);
+	__uint(max_entries, 1);
+} stack_scratch SEC(".maps");
+
+/*
+ * --stack: the processes whose first stack since their exec has gone out. That one wakes the
+ * recorder at once, so that it reads the process's mappings while the process lives: a short
+ * command is gone by the next batched wakeup. Without --stack it is never used.
+ */
+struct {
+	__uint(type, BPF_MAP_TYPE_HASH);
+	__uint(map_flags, BPF_F_NO_PREALLOC);
+	__type(key, __u32);   /* tgid */
+	__type(value, __u8);
+	__uint(max_entries, 1); /* resized before load from --max-tasks */
+} stack_pids SEC(".maps");
 
 struct {
 	__uint(type, BPF_MAP_TYPE_PERCPU_ARRAY);
@@ -805,6 +838,57 @@ static __always_inline void syscall_submit(struct sct_inflight *in, const struct
 	syscall_output(in, c, now);
 }
 
+/* Bytes of a bpf_get_stack() result n, whole frames, at most a part's room. */
+static __always_inline __u32 stack_bytes(long n)
+{
+	__u32 b = n > 0 ? (__u32)n : 0;
+
+	if (b > SCT_STACK_DEPTH_MAX * 8)
+		b = SCT_STACK_DEPTH_MAX * 8;
+	return b & ~7u;
+}
+
+/*
+ * --stack: the current task's stacks (kernel, then user) as the event of the call of c that
+ * began at enter_ns, into the ring buffer ahead of its SYSCALL event. A stack that cannot be
+ * taken is output empty, a full ring buffer counts the call's stack lost with the call: its
+ * SYSCALL then has no stack.
+ */
+static __always_inline void stack_output(void *ctx, const struct call_end *c, __u64 enter_ns)
+{
+	__u32 zero = 0, kb = 0, ub = 0, room = stack_depth * 8, size;
+	struct sct_ev_stack *e = bpf_map_lookup_elem(&stack_scratch, &zero);
+	__u8 one = 1;
+	bool first;
+
+	if (!e)
+		return;
+	if (room > SCT_STACK_DEPTH_MAX * 8)
+		room = SCT_STACK_DEPTH_MAX * 8;
+	if (stack_parts & SCT_STACK_KERNEL)
+		kb = stack_bytes(bpf_get_stack(ctx, e->ips, room, 0));
+	if (stack_parts & SCT_STACK_USER)
+		ub = stack_bytes(bpf_get_stack(ctx, (__u8 *)e->ips + kb, room, BPF_F_USER_STACK));
+	e->type = SCT_EV_STACK;
+	e->kernel_n = kb / 8;
+	e->user_n = ub / 8;
+	e->pid = c->pid;
+	e->tid = c->tid;
+	e->enter_ns = enter_ns;
+	size = offsetof(struct sct_ev_stack, ips) + kb + ub;
+	barrier_var(size);
+	if (size > sizeof(*e))
+		size = sizeof(*e);
+	/*
+	 * A lookup first, without the bucket lock an update takes; a full map wakes no one: the
+	 * process's mappings are read at the next batch.
+	 */
+	first = ub && !bpf_map_lookup_elem(&stack_pids, &c->pid) &&
+		!bpf_map_update_elem(&stack_pids, &c->pid, &one, BPF_NOEXIST);
+	if (bpf_ringbuf_output(&events, e, size, wakeup_flags(first)))
+		stat_ringbuf_full();
+}
+
 static __always_inline struct sct_cpu_slot *cpu_slot_get(void)
 {
 	__u32 zero = 0;
@@ -969,9 +1053,19 @@ static __always_inline void inflight_missing(struct task_struct *task)
 		stat_inflight_full();
 }
 
-#if SCT_HAS_PLAIN
-SEC("raw_tp/sys_exit")
-int BPF_PROG(sys_exit, struct pt_regs *regs, long ret)
+/*
+ * --stack: the syscall exit programs are each two inlined copies of one body, with and
+ * without the capture, picked by the rodata switch at the top, which the verifier then
+ * removes with the other copy. One body testing the switch where it captures kept ctx alive
+ * across the whole program: without --stack, spills on the path every call takes (sys_exit
+ * as loaded: 375 instructions, 363 before --stack); this way 367, the 4 more a copy of ctx
+ * and the switch's load, before any lookup.
+ */
+#define SCT_EXIT_STACKED(body, ...) \
+	(stack_parts ? body(__VA_ARGS__, true) : body(__VA_ARGS__, false))
+
+/* sys_exit's body; stacks: the stack of a call that gets its event goes first. */
+static __always_inline int sys_exit_do(void *ctx, struct pt_regs *regs, long ret, const bool stacks)
 {
 	struct sct_inflight *in, call;
 	struct sct_cpu_slot *slot;
@@ -1014,8 +1108,17 @@ int BPF_PROG(sys_exit, struct pt_regs *regs, long ret)
 	now = bpf_ktime_get_ns();
 	if (totals_on && !totals_keep(&call, &ce, now))
 		return 0;
+	if (stacks)
+		stack_output(ctx, &ce, call.enter_ns);
 	syscall_submit(&call, &ce, slot, now);
 	return 0;
+}
+
+#if SCT_HAS_PLAIN
+SEC("raw_tp/sys_exit")
+int BPF_PROG(sys_exit, struct pt_regs *regs, long ret)
+{
+	return SCT_EXIT_STACKED(sys_exit_do, ctx, regs, ret);
 }
 #endif
 
@@ -1405,9 +1508,8 @@ static __always_inline bool args_keep(struct sct_inflight_args *ia, const struct
 	return false;
 }
 
-#if SCT_HAS_ARGS
-SEC("tp_btf/sys_exit")
-int BPF_PROG(sys_exit_args, struct pt_regs *regs, long ret)
+/* sys_exit_args' body; stacks as sys_exit_do()'s. */
+static __always_inline int sys_exit_args_do(void *ctx, struct pt_regs *regs, long ret, const bool stacks)
 {
 	struct sct_cpu_slot_args *slot;
 	struct sct_cpu_call_args *s;
@@ -1422,8 +1524,11 @@ int BPF_PROG(sys_exit_args, struct pt_regs *regs, long ret)
 		if (s->ia.in.active) {
 			struct call_end c = { s->o.pid, s->o.tid, ret, cpu_owner_cgroup(&s->o) };
 
-			if (!totals_on || args_keep(&s->ia, &c))
+			if (!totals_on || args_keep(&s->ia, &c)) {
+				if (stacks)
+					stack_output(ctx, &c, s->ia.in.enter_ns);
 				args_submit(&s->ia, &c, slot);
+			}
 		}
 		return 0;
 	}
@@ -1437,10 +1542,19 @@ int BPF_PROG(sys_exit_args, struct pt_regs *regs, long ret)
 	if (ia->in.active) {
 		struct call_end c = { task->tgid, task->pid, ret, bpf_get_current_cgroup_id() };
 
-		if (!totals_on || args_keep(ia, &c))
+		if (!totals_on || args_keep(ia, &c)) {
+			if (stacks)
+				stack_output(ctx, &c, ia->in.enter_ns);
 			args_submit(ia, &c, slot);
+		}
 	}
 	return 0;
+}
+#if SCT_HAS_ARGS
+SEC("tp_btf/sys_exit")
+int BPF_PROG(sys_exit_args, struct pt_regs *regs, long ret)
+{
+	return SCT_EXIT_STACKED(sys_exit_args_do, ctx, regs, ret);
 }
 #endif
 
@@ -1469,9 +1583,8 @@ int BPF_PROG(sys_enter_hash, struct pt_regs *regs, long id)
 }
 #endif
 
-#if SCT_HAS_HASH
-SEC("tp_btf/sys_exit")
-int BPF_PROG(sys_exit_hash, struct pt_regs *regs, long ret)
+/* sys_exit_hash's body; stacks as sys_exit_do()'s. */
+static __always_inline int sys_exit_hash_do(void *ctx, struct pt_regs *regs, long ret, const bool stacks)
 {
 	struct sct_cpu_slot *slot;
 	struct sct_inflight *in;
@@ -1494,9 +1607,17 @@ int BPF_PROG(sys_exit_hash, struct pt_regs *regs, long ret)
 			in->active = 0;
 			return 0;
 		}
+		if (stacks)
+			stack_output(ctx, &c, in->enter_ns);
 		syscall_submit(in, &c, slot, now);
 	}
 	return 0;
+}
+#if SCT_HAS_HASH
+SEC("tp_btf/sys_exit")
+int BPF_PROG(sys_exit_hash, struct pt_regs *regs, long ret)
+{
+	return SCT_EXIT_STACKED(sys_exit_hash_do, ctx, regs, ret);
 }
 #endif
 
@@ -1605,6 +1726,12 @@ int BPF_PROG(sched_exec, struct task_struct *p, pid_t old_pid, struct linux_binp
 	} else if (!current_traced(pid_tgid)) {
 		return 0;
 	}
+	/* a new program: its first stack wakes the recorder again */
+	if (stack_parts & SCT_STACK_USER) {
+		__u32 tgid = pid_tgid >> 32;
+
+		bpf_map_delete_elem(&stack_pids, &tgid);
+	}
 	e = bpf_ringbuf_reserve(&events, sizeof(*e), 0);
 	if (!e) {
 		stat_ringbuf_full();
@@ -1658,6 +1785,12 @@ int BPF_PROG(sched_exit, struct task_struct *p)
 	e->pad2 = 0;
 	e->time_ns = bpf_ktime_get_ns();
 	e->start_ns = BPF_CORE_READ(p, start_time);
+	if ((stack_parts & SCT_STACK_USER) && e->group_dead) {
+		/* a key on the stack: the 6.1 verifier takes none in ring buffer memory */
+		__u32 tgid = pid_tgid >> 32;
+
+		bpf_map_delete_elem(&stack_pids, &tgid);
+	}
 	/* The recorder stops when the last target is gone: tell it now, not at its poll timeout. */
 	event_submit_wake(e, last);
 	return 0;

@@ -29,6 +29,7 @@ enum sct_ev_type {
 	SCT_EV_RUN = 7,          /* a staged batch: sct_ev_run, then its task's sct_ev_call slots */
 	SCT_EV_CALL = 8,         /* a staged call, after its task's SCT_EV_RUN slot */
 	SCT_EV_TASK = 9,         /* a traced task no record describes yet, at its first call */
+	SCT_EV_STACK = 10,       /* --stack: sct_ev_stack, before its call's SYSCALL event */
 };
 
 /* One completed syscall, written straight to the ring buffer (not staged): 48 bytes. */
@@ -113,6 +114,24 @@ struct sct_ev_syscall_path {
 #define SCT_PATH_NO_RETRY 8   /* exec family: at exit the memory is another program's */
 #define SCT_PATH_ARG_VALID 16 /* the syscall has a path argument */
 #define SCT_PATH2_ARG_SHIFT 5 /* bits 5..7: 1 + the second path argument's index, 0 if none */
+
+/*
+ * --stack: the stacks of a call recorded in detail, taken at its sys_exit and output just
+ * before its SYSCALL event, which is the next one of tid (nothing is staged under --stack):
+ * kernel_n kernel return addresses in ips, then user_n user ones, innermost first each. The
+ * record is cut after them.
+ */
+#define SCT_STACK_DEPTH_MAX 127 /* per part: the format's bound */
+#define SCT_STACK_USER 1
+#define SCT_STACK_KERNEL 2
+struct sct_ev_stack {
+	__u16 type; /* SCT_EV_STACK */
+	__u16 kernel_n, user_n;
+	__u16 pad;
+	__u32 pid, tid;
+	__u64 enter_ns;
+	__u64 ips[2 * SCT_STACK_DEPTH_MAX];
+};
 
 struct sct_ev_fork {
 	__u16 type; /* SCT_EV_FORK */
@@ -359,6 +378,8 @@ SCT_ABI_ASSERT_AT(sct_ev_syscall_path, path2_len, 100);
 SCT_ABI_ASSERT_AT(sct_ev_syscall_path, path, 104);
 _Static_assert(__builtin_offsetof(struct sct_ev_syscall_path, path) + 2 * SCT_PATH_MAX <= SCT_ARGS_STAGE_BYTES,
 	       "a path event fits a stage");
+_Static_assert(sizeof(struct sct_ev_stack) == 24 + 16 * SCT_STACK_DEPTH_MAX, "sct_ev_stack");
+SCT_ABI_ASSERT_AT(sct_ev_stack, enter_ns, 16);
 _Static_assert(sizeof(struct sct_ev_fork) == 40, "sct_ev_fork");
 SCT_ABI_ASSERT_AT(sct_ev_fork, time_ns, 24);
 SCT_ABI_ASSERT_AT(sct_ev_fork, child_start_ns, 32);

@@ -1,12 +1,12 @@
 # record/: sct-record. The lifecycle and the options at the top; the backends (bpf/, perf/), what
 # writes the trace (output/) and what it learns of the host (host/) in folders of their own.
 RECORD_BIN := $(BUILD)/sct-record
-RECORD_DIRS := record record/bpf record/perf record/output record/host
+RECORD_DIRS := record record/bpf record/perf record/output record/host record/stack
 RECORD_SRCS := $(foreach d,$(RECORD_DIRS),$(wildcard $(d)/*.c))
 # load_light.c is compiled twice: against the plain light skeleton, and the --args one.
 RECORD_OBJS := $(RECORD_SRCS:%.c=$(BUILD)/%.o) $(BUILD)/record/bpf/load_light_args.o \
 	$(BUILD)/record/host/syscall_table.o
-RECORD_LIBS := -lbpf -lelf -lz -pthread
+RECORD_LIBS := -lbpf -ldw -lelf -lz -pthread
 RECORD_COMPAT_ARCH := $(if $(filter x86,$(ARCH)),i386,)
 
 # The syscall tables come from the kernel headers of this build host, never from a run-time tool.

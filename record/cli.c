@@ -37,6 +37,7 @@
 #define MAX_ROTATE_SECONDS (366.0 * 24 * 3600)
 #define MAX_ROTATE_COUNT 1000000u
 #define DEFAULT_ARGS_MAX 256
+#define DEFAULT_STACK_DEPTH 64
 
 static const char usage_line[] =
 	"usage: sct-record [options] (-p PID[,PID...] | -t TID[,TID...] | -G CGROUP | -a) [-- CMD [ARGS...]]\n"
@@ -108,6 +109,12 @@ static void usage_full(void)
 	       "                           --backend perf the arguments only, no file names\n"
 	       "      --args-max BYTES     bytes of a path kept, 1 to 4096 (default: %u); a\n"
 	       "                           longer one is cut and flagged\n"
+	       "      --stack[=user|kernel|both]  the call stack of every call recorded in detail\n"
+	       "                           (after the filters), by frame pointers: user (default)\n"
+	       "                           the caller's return addresses, kernel the kernel's at\n"
+	       "                           sys_exit (bpf backend only); symbolized into the file,\n"
+	       "                           each distinct stack once per file\n"
+	       "      --stack-depth N      frames per stack part, 1 to 127 (default: 64)\n"
 	       "\n"
 	       "Filters: which calls get a SYSCALL record (every one given must match); every\n"
 	       "call of the targets is still counted, per process, cgroup and syscall, in TOTALS\n"
@@ -307,6 +314,7 @@ void env_init(struct env *env)
 	env->ringbuf_size = DEFAULT_RINGBUF;
 	env->flush_interval_ns = NSEC_PER_SEC;
 	env->args_max = DEFAULT_ARGS_MAX;
+	env->stack_depth = DEFAULT_STACK_DEPTH;
 }
 
 void env_free(struct env *env)
@@ -357,7 +365,7 @@ static int parse_user(struct env *env, const char *arg)
 enum {
 	OPT_MAX_TASKS = 256, OPT_RINGBUF, OPT_FLUSH, OPT_KEEP_COMMAND, OPT_PROBE, OPT_BACKEND,
 	OPT_ROTATE_SIZE, OPT_ROTATE_INTERVAL, OPT_ROTATE_COUNT, OPT_SNAPSHOT, OPT_SNAPSHOT_ON_EXIT,
-	OPT_ARGS, OPT_ARGS_MAX,
+	OPT_ARGS, OPT_ARGS_MAX, OPT_STACK, OPT_STACK_DEPTH,
 };
 
 /* --backend's names, in enum record_backend_id order. */
@@ -389,6 +397,8 @@ static const struct option long_opts[] = {
 	{ "event", required_argument, NULL, 'e' },
 	{ "args", no_argument, NULL, OPT_ARGS },
 	{ "args-max", required_argument, NULL, OPT_ARGS_MAX },
+	{ "stack", optional_argument, NULL, OPT_STACK },
+	{ "stack-depth", required_argument, NULL, OPT_STACK_DEPTH },
 	{ "syscall", required_argument, NULL, FILTER_OPT_SYSCALL },
 	{ "failed", no_argument, NULL, FILTER_OPT_FAILED },
 	{ "errno", required_argument, NULL, FILTER_OPT_ERRNO },
@@ -490,6 +500,28 @@ static int cli_long_run_size(struct env *env, int opt, const char *arg)
 	return 0;
 }
 
+/* --stack's modes, by the SCT_STACK_* bits they set; the HEADER's names. */
+static const char *const stack_modes[] = {
+	[SCT_STACK_USER] = "user", [SCT_STACK_KERNEL] = "kernel",
+	[SCT_STACK_USER | SCT_STACK_KERNEL] = "both",
+};
+
+const char *cli_stack_mode(uint32_t parts)
+{
+	return parts && parts < sizeof(stack_modes) / sizeof(stack_modes[0]) ? stack_modes[parts] : NULL;
+}
+
+/* --stack[=MODE]: user when MODE is left out. */
+static int cli_stack(struct env *env, const char *arg)
+{
+	for (uint32_t parts = 1; parts < sizeof(stack_modes) / sizeof(stack_modes[0]); parts++)
+		if (!arg ? parts == SCT_STACK_USER : !strcmp(arg, stack_modes[parts])) {
+			env->stack_parts = parts;
+			return 0;
+		}
+	return bad_value("stack mode", arg, "user, kernel or both expected");
+}
+
 static int cli_option(struct env *env, int opt, const char *arg)
 {
 	long page = sysconf(_SC_PAGESIZE);
@@ -589,6 +621,14 @@ static int cli_option(struct env *env, int opt, const char *arg)
 		env->args_max = v;
 		env->args_max_set = true;
 		return 0;
+	case OPT_STACK:
+		return cli_stack(env, arg);
+	case OPT_STACK_DEPTH:
+		if (parse_u64(arg, 1, SCT_STACK_DEPTH_MAX, &v))
+			return bad_value("stack depth", arg, "1..127 frames expected");
+		env->stack_depth = v;
+		env->stack_depth_set = true;
+		return 0;
 	case FILTER_OPT_SYSCALL:
 	case FILTER_OPT_FAILED:
 	case FILTER_OPT_ERRNO:
@@ -618,6 +658,21 @@ static int cli_check_long_run(const struct env *env)
 		return cli_conflict("--snapshot writes only snapshots: it does not combine with rotation");
 	if (env->snapshot_on_exit && !env->snapshot_size)
 		return cli_conflict("--snapshot-on-exit needs --snapshot SIZE");
+	/* a snapshot's oldest blocks would name STACK records of blocks no longer kept */
+	if (env->snapshot_size && env->stack_parts)
+		return cli_conflict("--stack does not combine with --snapshot");
+	return 0;
+}
+
+static int cli_check_stack(const struct env *env)
+{
+	if (env->stack_depth_set && !env->stack_parts)
+		return cli_conflict("--stack-depth needs --stack");
+	if (env->stack_parts && env->filter.summary_only)
+		return cli_conflict("--stack needs SYSCALL records: it does not combine with --summary-only");
+	if ((env->stack_parts & SCT_STACK_KERNEL) && env->backend == BACKEND_PERF)
+		return cli_conflict("--stack=kernel and --stack=both need the bpf backend (--backend bpf): "
+				    "perf records user stacks only");
 	return 0;
 }
 
@@ -648,7 +703,7 @@ static int cli_check(struct env *env)
 	}
 	if (!env->max_tasks)
 		env->max_tasks = host_default_max_tasks();
-	return filter_check(&env->filter, env->args) ?: cli_check_long_run(env);
+	return filter_check(&env->filter, env->args) ?: cli_check_long_run(env) ?: cli_check_stack(env);
 }
 
 static int cli_options(struct env *env, int argc, char **argv)

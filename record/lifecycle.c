@@ -178,6 +178,16 @@ static int session_open_report(struct recorder *r)
 	}
 	if (r->backend->samples || r->env->nevents)
 		r->host.info.sample_cgroup = r->sample_cgroup ? "kernel" : "recorder";
+	if (r->env->stack_parts) {
+		r->host.stacks = (struct sct_header_stacks){ cli_stack_mode(r->env->stack_parts), r->env->stack_depth,
+							     "fp" };
+		r->host.info.stacks = &r->host.stacks;
+		r->stacks = stacks_new(r->env->stack_parts, r->env->stack_depth);
+		if (!r->stacks) {
+			fprintf(stderr, "sct-record: out of memory\n");
+			return -ENOMEM;
+		}
+	}
 	return rotate_open_report(r, &opts, session_file_start, r);
 }
 
@@ -295,6 +305,8 @@ static int session_loop(struct recorder *r)
 		if (!err)
 			err = session_totals(r, now_ns, false);
 		if (!err)
+			err = stacks_warn(r);
+		if (!err)
 			err = rotate_tick_report(r, now_ns);
 		if (err)
 			return err;
@@ -334,6 +346,8 @@ static void session_destroy(struct recorder *r)
 	rotate_free(r);
 	totals_free(&r->totals);
 	cgroups_free(r->cgroups);
+	stacks_free(r->stacks);
+	r->stacks = NULL;
 	targets_free(&r->targets);
 	r->cgroups = NULL;
 }
@@ -343,6 +357,8 @@ static int session_close_report(struct recorder *r, int err)
 	/* Our terminal back from raw mode before the last lines are printed. */
 	command_relay_end(&r->cmd);
 	stats_status_clear(r);
+	if (!err)
+		err = stacks_warn(r);
 	err = rotate_close_report(r, err);
 	if (!err)
 		session_summary(r);

@@ -119,6 +119,9 @@ struct env {
 	uint32_t args_max;       /* --args-max: bytes of a path kept */
 	bool args_max_set;
 	struct record_filter filter; /* -S, --failed, --errno, --min-duration, -c, -P, --summary-only */
+	uint32_t stack_parts;    /* --stack: SCT_STACK_USER | SCT_STACK_KERNEL; 0 = no stacks */
+	uint32_t stack_depth;    /* --stack-depth: return addresses per part */
+	bool stack_depth_set;
 	int argc;                /* the command line, for the HEADER */
 	char **argv;
 };
@@ -153,6 +156,9 @@ bool filter_result(const struct record_filter *f, int64_t ret, uint64_t duration
 /* Whether a call in flight at stop gets its unfinished SYSCALL record. */
 bool filter_unfinished(const struct record_filter *f, uint32_t nr, uint8_t abi, uint64_t duration_ns);
 
+/* --stack's mode as the HEADER names it ("user", "kernel", "both"), NULL without stacks. */
+const char *cli_stack_mode(uint32_t parts);
+
 /* Host limits read from /proc for defaults. */
 uint32_t host_default_max_tasks(void);
 /* The number a file (/proc, tracefs) starts with. */
@@ -160,6 +166,7 @@ int read_file_u64(const char *path, uint64_t *out);
 
 #include "host/host.h"
 #include "output/output.h"
+#include "stack/stack.h"
 
 /* Monotonic clock, the clock of bpf_ktime_get_ns(). */
 uint64_t clock_now_ns(void);
@@ -179,6 +186,7 @@ struct recorder {
 	struct targets targets;
 	struct sct_writer *writer;
 	struct cgroups *cgroups;
+	struct stacks *stacks;      /* --stack, NULL otherwise */
 	struct rotation *rot;       /* rotate.c: the files of the recording */
 	struct flight *flight;      /* flight.c: --snapshot, NULL otherwise */
 	uint64_t last_noted;        /* cgroup id of the last events_note_cgroup() */

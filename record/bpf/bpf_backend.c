@@ -39,7 +39,8 @@ static int bpf_new_report(struct recorder *r, const struct probes *p, void **sta
 	b->loader = &load_skel;
 	if (p->have[PROBE_LIGHT_SKELETON] && !b->inflight_in_hash)
 		b->loader = r->env->args ? &load_light_args : &load_light;
-	b->staged = p->have[PROBE_RUN_ON_CPU];
+	/* --stack: a call's SYSCALL event follows its stack event, never staged after others */
+	b->staged = p->have[PROBE_RUN_ON_CPU] && !r->env->stack_parts;
 	r->staged = b->staged;
 	b->task_cast = p->have[PROBE_TASK_CAST];
 	if (r->env->args && b->inflight_in_hash) {
@@ -145,6 +146,9 @@ static int bpf_load_report(struct bpf_state *b)
 		.args_max = env->args_max,
 		.npath_args = r->args.npath_args ? r->args.npath_args : 1,
 		.compat_path_base = r->args.compat_base,
+		.stack_parts = env->stack_parts,
+		.stack_depth = env->stack_depth,
+		.max_stack_pids = env->stack_parts ? env->max_tasks : 1,
 	};
 	struct load_handles h;
 	int err;

@@ -28,6 +28,8 @@ static int event_fork(struct recorder *r, const struct sct_ev_fork *e)
 	rec.fork.child_pid = e->child_pid;
 	rec.fork.child_tid = e->child_tid;
 	rec.fork.is_thread = e->is_thread;
+	if (r->stacks && !e->is_thread)
+		stacks_note_fork(r->stacks, e->parent_pid, e->child_pid);
 	return sct_writer_append(r->writer, &rec);
 }
 
@@ -44,6 +46,8 @@ static int event_exec(struct recorder *r, const struct sct_ev_exec *e)
 	rec.exec.filename.len = flen;
 	rec.exec.comm.ptr = (const uint8_t *)e->comm;
 	rec.exec.comm.len = comm_len(e->comm);
+	if (r->stacks)
+		stacks_note_exec(r->stacks, e->pid);
 	return sct_writer_append(r->writer, &rec);
 }
 
@@ -58,6 +62,8 @@ static int event_exit(struct recorder *r, const struct sct_ev_exit *e)
 	rec.exit.exit_code = e->exit_code;
 	rec.exit.signal = e->signal;
 	rec.exit.group_dead = e->group_dead;
+	if (r->stacks)
+		stacks_note_exit(r->stacks, e->pid, e->tid, e->group_dead);
 	/* its totals keys go after the next read */
 	if (e->group_dead && r->env->filter.on) {
 		int err = totals_note_dead(&r->totals, e->pid);
@@ -91,6 +97,8 @@ static int event_lifecycle(struct recorder *r, const void *data, size_t size)
 		return event_exec(r, data);
 	if (type == SCT_EV_EXIT && size >= sizeof(struct sct_ev_exit))
 		return event_exit(r, data);
+	if (type == SCT_EV_STACK && r->stacks)
+		return stacks_hold(r->stacks, data, size);
 	/* Only our own program writes here: anything else is a build mismatch. */
 	return -EPROTO;
 }
@@ -108,13 +116,19 @@ static void syscall_set(struct sct_syscall *sc, const struct sct_ev_syscall *e)
 	sc->abi = e->abi;
 }
 
-/* A SYSCALL event written straight to the ring buffer, not staged: the rare path. */
+/* --stack: sc's stack, held since its stack event, named in the open file. */
+static int event_stack_id(struct recorder *r, struct sct_syscall *sc)
+{
+	return r->stacks ? stacks_take(r, sc->tid, sc->time_ns, &sc->stack_id) : 0;
+}
+
+/* A SYSCALL event written straight to the ring buffer, not staged: rare, but every one under --stack. */
 static int event_syscall(struct recorder *r, const struct sct_ev_syscall *e)
 {
 	struct sct_syscall sc = {0};
 
 	syscall_set(&sc, e);
-	return events_syscall(r, &sc);
+	return event_stack_id(r, &sc) ?: events_syscall(r, &sc);
 }
 
 /*
@@ -199,7 +213,7 @@ static int event_syscall_args(struct recorder *r, const struct sct_ev_syscall_ar
 	sc.path2.ptr = p ? (const uint8_t *)p->path + p->path_len : NULL;
 	sc.path2.len = p ? p->path2_len : 0;
 	sc.stack_id = 0;
-	return events_syscall(r, &sc);
+	return event_stack_id(r, &sc) ?: events_syscall(r, &sc);
 }
 
 /*

@@ -49,6 +49,9 @@ struct load_settings {
 	__u32 filter_path_len;
 	char filter_path[256];
 	__u32 max_totals;         /* entries of totals */
+	__u32 stack_parts;        /* --stack: SCT_STACK_USER | SCT_STACK_KERNEL, 0 none */
+	__u32 stack_depth;        /* --stack-depth */
+	__u32 max_stack_pids;     /* entries of stack_pids: --max-tasks under --stack, else 1 */
 };
 
 /* What the recorder uses of the loaded skeleton. */
@@ -111,6 +114,8 @@ extern const struct loader load_light, load_light_args, load_skel;
 		memcpy((void *)(ro)->filter_comms, (s)->filter_comms, sizeof((s)->filter_comms)); \
 		(ro)->filter_path_len = (s)->filter_path_len;   \
 		memcpy((void *)(ro)->filter_path, (s)->filter_path, sizeof((s)->filter_path)); \
+		(ro)->stack_parts = (s)->stack_parts;           \
+		(ro)->stack_depth = (s)->stack_depth;           \
 	} while (0)
 
 #endif

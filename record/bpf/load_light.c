@@ -40,6 +40,7 @@ static int light_load(void **out, const struct load_settings *s, struct load_han
 	skel->maps.forked.max_entries = s->max_forked;
 	skel->maps.syscall_set.max_entries = s->nsyscall_set;
 	skel->maps.totals.max_entries = s->max_totals;
+	skel->maps.stack_pids.max_entries = s->max_stack_pids;
 	err = sct_lskel__load(skel);
 	if (err)
 		return err;

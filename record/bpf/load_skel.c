@@ -40,6 +40,8 @@ static int skel_load(void **out, const struct load_settings *s, struct load_hand
 	if (!err)
 		err = bpf_map__set_max_entries(skel->maps.totals, s->max_totals);
 	if (!err)
+		err = bpf_map__set_max_entries(skel->maps.stack_pids, s->max_stack_pids);
+	if (!err)
 		err = bpf_map__set_autocreate(hash ? skel->maps.inflight : skel->maps.inflight_hash,
 					      false);
 	if (!err && hash)

@@ -25,6 +25,7 @@ struct host_info {
 	char cgroup_mount[4096];
 	const char *cgroup_hierarchy;
 	struct sct_header_filter filter; /* info.filter's, under a filter or --summary-only */
+	struct sct_header_stacks stacks; /* info.stacks', under --stack */
 	struct sct_header_info info;
 };
 void host_info_fill(struct host_info *h, const struct env *env);

@@ -66,6 +66,8 @@ static int rotate_begin(struct recorder *r)
 
 	if (r->cgroups)
 		cgroups_forget_seen(r->cgroups);
+	if (r->stacks)
+		stacks_file_begin(r->stacks);
 	/* the next SYSCALL record's cgroup is new to this file */
 	r->last_cgroup = 0;
 	err = r->rot->start(r->rot->start_ctx);

@@ -95,6 +95,7 @@ struct perf_open {
 	uint32_t nids;
 	uint64_t flush_id;                /* raw_syscalls:sys_enter, for perf_open_flush() */
 	uint64_t sample_type;
+	uint16_t stack_depth;             /* --stack: frames of PERF_SAMPLE_CALLCHAIN, user only */
 	uint32_t watermark;               /* bytes in a ring before the reader is woken */
 	size_t data_pages;                /* of each ring, a power of two */
 	struct perf_ring *rings;          /* one per CPU, the first event of each CPU maps it */

@@ -59,6 +59,7 @@ struct perf_backend {
 	uint32_t comm_tid;       /* the last COMM record of an exec */
 	char comm[SCT_COMM_LEN];
 	char syscall_filter[8192]; /* -S as the kernel's filter of raw_syscalls */
+	bool stacks;              /* --stack: syscall samples carry their user callchain */
 };
 
 /* The fixed head of a sample (PERF_SAMPLE_BASE), then the raw record. */
@@ -83,6 +84,8 @@ struct perf_sample {
 	uint32_t pid, tid;
 	const uint8_t *raw;
 	uint32_t raw_size;
+	const uint64_t *chain;    /* --stack: PERF_SAMPLE_CALLCHAIN's entries (unaligned), else NULL */
+	uint32_t nchain;
 };
 
 static int record_note(struct perf_backend *b, int err)
@@ -220,6 +223,25 @@ static bool syscall_keep(struct perf_backend *b, struct perf_task *t, const stru
 	return !f->ncomms || filter_comm(f, task_comm(b, t));
 }
 
+/*
+ * --stack: the user return addresses of the exit sample's callchain (only the user context is
+ * asked for: its PERF_CONTEXT_USER marker is skipped) as sc's stack.
+ */
+static int syscall_stack(struct recorder *r, const struct perf_sample *s, struct sct_syscall *sc)
+{
+	uint64_t ips[SCT_STACK_DEPTH_MAX];
+	size_t n = 0;
+
+	for (uint32_t i = 0; i < s->nchain && n < SCT_STACK_DEPTH_MAX; i++) {
+		uint64_t ip;
+
+		memcpy(&ip, &s->chain[i], sizeof(ip));
+		if (ip < PERF_CONTEXT_MAX)
+			ips[n++] = ip;
+	}
+	return stacks_id(r, s->pid, sc->time_ns, NULL, 0, ips, n, &sc->stack_id);
+}
+
 static int syscall_exit(struct perf_backend *b, struct perf_task *t, const struct perf_sample *s)
 {
 	struct sct_syscall sc = { 0 };
@@ -244,7 +266,7 @@ static int syscall_exit(struct perf_backend *b, struct perf_task *t, const struc
 	t->enter_ns = 0;
 	if (b->r->env->filter.on && !syscall_keep(b, t, &sc))
 		return 0;
-	return events_syscall(b->r, &sc);
+	return (b->stacks ? syscall_stack(b->r, s, &sc) : 0) ?: events_syscall(b->r, &sc);
 }
 
 /*
@@ -309,6 +331,8 @@ static int task_exec(struct perf_backend *b, const struct perf_sample *s)
 	rec.exec.filename.ptr = s->raw + off;
 	rec.exec.filename.len = len;
 	exec_comm(b, s->tid, s->raw + off, len, &rec.exec.comm);
+	if (b->r->stacks)
+		stacks_note_exec(b->r->stacks, s->pid);
 	return lifecycle_append(b, &rec);
 }
 
@@ -339,6 +363,8 @@ static int task_exit(struct perf_backend *b, struct perf_task *t, uint32_t pid, 
 			     leader && leader->group_code >= 0 ? leader->group_code : 0;
 	rec.exit.signal = 0;
 	rec.exit.group_dead = group_dead;
+	if (b->r->stacks)
+		stacks_note_exit(b->r->stacks, pid, tid, group_dead);
 	err = lifecycle_append(b, &rec);
 	if (err)
 		return err;
@@ -426,22 +452,51 @@ static int exit_sample(struct perf_backend *b, struct perf_task *t, const struct
 	return err ? err : task_exit(b, t, s->pid, s->tid, s->time, group_dead);
 }
 
+/*
+ * --stack: PERF_SAMPLE_CALLCHAIN sits between the time and the raw record: h with the
+ * callchain cut out is read as a sample without. Returns the bytes it took, or -EPROTO.
+ */
+static int sample_chain(const struct perf_event_header *h, struct perf_sample *s)
+{
+	const size_t at = offsetof(struct perf_sample_head, raw_size);
+	uint64_t nr;
+
+	if (h->size < at + 8)
+		return -EPROTO;
+	memcpy(&nr, (const uint8_t *)h + at, 8);
+	if (nr > (h->size - at - 8) / 8)
+		return -EPROTO;
+	s->chain = (const uint64_t *)((const uint8_t *)h + at + 8);
+	s->nchain = (uint32_t)nr;
+	return (int)(8 + 8 * nr);
+}
+
 static int sample_parse(struct perf_backend *b, const struct perf_event_header *h, struct perf_sample *s)
 {
 	const struct perf_sample_head *p = (const void *)h;
-	uint32_t after;
+	const size_t at = offsetof(struct perf_sample_head, raw_size);
+	uint32_t after, chain = 0;
+	int n;
 
-	if (h->size < sizeof(*p))
+	s->chain = NULL;
+	s->nchain = 0;
+	if (b->stacks) {
+		n = sample_chain(h, s);
+		if (n < 0)
+			return n;
+		chain = (uint32_t)n;
+	}
+	if (h->size < sizeof(*p) + chain)
 		return -EPROTO;
 	s->id = p->id;
 	s->pid = p->pid;
 	s->tid = p->tid;
 	s->time = p->time;
-	s->raw = (const uint8_t *)(p + 1);
-	s->raw_size = p->raw_size;
-	if (s->raw_size > h->size - sizeof(*p))
+	memcpy(&s->raw_size, (const uint8_t *)h + at + chain, sizeof(s->raw_size));
+	s->raw = (const uint8_t *)h + sizeof(*p) + chain;
+	if (s->raw_size > h->size - sizeof(*p) - chain)
 		return -EPROTO;
-	after = sizeof(*p) + s->raw_size;
+	after = sizeof(*p) + chain + s->raw_size;
 	s->cgroup_id = 0;
 	if (b->r->sample_cgroup) {
 		if (after + 8 > h->size)
@@ -573,6 +628,8 @@ static int on_fork(struct perf_backend *b, const struct perf_event_header *h)
 	rec.fork.child_pid = f->pid;
 	rec.fork.child_tid = f->tid;
 	rec.fork.is_thread = f->pid == f->ppid;
+	if (b->r->stacks && !rec.fork.is_thread)
+		stacks_note_fork(b->r->stacks, f->ppid, f->pid);
 	return lifecycle_append(b, &rec);
 }
 
@@ -807,7 +864,11 @@ static int perf_prepare_report(struct perf_backend *b)
 	}
 	r->host.info.events = b->user.desc;
 	r->host.info.nevents = b->user.n;
-	b->open.sample_type = PERF_SAMPLE_BASE | (r->sample_cgroup ? PERF_SAMPLE_CGROUP : 0);
+	/* -e's samples beside the bpf backend carry no stack: it takes the calls' */
+	b->stacks = r->env->stack_parts && !b->sampler;
+	b->open.sample_type = PERF_SAMPLE_BASE | (r->sample_cgroup ? PERF_SAMPLE_CGROUP : 0) |
+			      (b->stacks ? PERF_SAMPLE_CALLCHAIN : 0);
+	b->open.stack_depth = b->stacks ? r->env->stack_depth : 0;
 	b->open.rings = b->rings;
 	b->open.ncpus = b->ncpus;
 	b->open.data_pages = ring_pages(r, b->ncpus);
@@ -1147,6 +1208,13 @@ static int perf_new_report(struct recorder *r, const struct probes *p, void **st
 		free(b);
 		fprintf(stderr, "sct-record: -P needs the paths of the calls, which the perf backend does "
 			"not read: use --backend bpf\n");
+		return -EOPNOTSUPP;
+	}
+	/* --backend auto falling back: the options let it through */
+	if (r->env->stack_parts & SCT_STACK_KERNEL) {
+		free(b);
+		fprintf(stderr, "sct-record: --stack=%s needs the bpf backend: perf records user stacks "
+			"only\n", cli_stack_mode(r->env->stack_parts));
 		return -EOPNOTSUPP;
 	}
 	b->r = r;

@@ -225,6 +225,9 @@ static void attr_fill(struct perf_event_attr *a, const struct perf_open *o, uint
 	a->config = o->ids[i];
 	a->sample_period = 1;
 	a->sample_type = o->sample_type;
+	/* user frames only, as perf trace takes them: a kernel walk is the bpf backend's */
+	a->exclude_callchain_kernel = 1;
+	a->sample_max_stack = o->stack_depth;
 	a->inherit = inherit;
 	a->watermark = 1;
 	a->wakeup_watermark = o->watermark;

@@ -16,6 +16,11 @@ $(BUILD)/tests/record/workloads/%: tests/record/workloads/%.c tests/record/workl
 	$(Q)mkdir -p $(@D)
 	$(Q)$(CC) $(RECORD_WL_CFLAGS) $< -o $@
 
+# --stack's ground truth: frame pointers, no sibling calls (-O2's), and each function's frame
+# made at its entry: shrink-wrapping makes it only on the paths that call out, and a syscall
+# on the others would show the caller's frame as its own.
+$(BUILD)/tests/record/workloads/stacker: RECORD_WL_CFLAGS += -O1 -fno-omit-frame-pointer -fno-shrink-wrap
+
 $(RECORD_TEST_BIN): $(RECORD_TEST_OBJS) $(LIBSCT)
 	$(call msg,LD,$@)
 	$(Q)$(CC) $(LDFLAGS) $^ -o $@ -lcriterion $(LIBSCT_LIBS)

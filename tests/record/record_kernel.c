@@ -29,11 +29,11 @@
  * totals (~7 s here; the rest would double that).
  */
 #define FALLBACK_SUITES \
-	"@(record_trace|record_targets|record_preempt|record_attribution|record_describe|record_filter)/*"
+	"@(record_trace|record_targets|record_preempt|record_attribution|record_describe|record_filter|record_stacks)/*"
 /* The perf backend replaces all of the recording path: every suite but this one runs again. */
 #define BACKEND_SUITES \
 	"@(record_trace|record_targets|record_preempt|record_command|record_output|record_robust|record_cli|record_rotate|" \
-	"record_shared|record_terminal|record_attribution|record_describe|record_filter)/*"
+	"record_shared|record_terminal|record_attribution|record_describe|record_filter|record_stacks)/*"
 #define NESTED_TIMEOUT_MS (20 * 60 * 1000)
 
 TestSuite(record_kernel, .init = rh_setup, .fini = rh_teardown, .timeout = 1500);
