@@ -4,7 +4,7 @@
  * before them: a call shows what that value makes the kernel read, no more (fcntl(3, F_GETFD),
  * futex(0x7f00, FUTEX_WAKE_PRIVATE, 1)). A value none of the tables names shows them all.
  * mremap shows its new address only with MREMAP_FIXED, mmap its offset in hex, arch_prctl its
- * address in hex.
+ * address in hex (an option none names: its value in hex, as strace).
  */
 #include <fcntl.h>
 #include <linux/futex.h>
@@ -22,7 +22,10 @@ struct layout {
 	const char *rest;
 };
 
-/* After futex's op: val, utime (val2 for the requeue ops), uaddr2, val3. */
+/*
+ * After futex's op: val, utime (val2 for the requeue ops), uaddr2, val3. strace picks them by
+ * the bits below FUTEX_PRIVATE_FLAG, whatever the bits above the kernel's ones.
+ */
 static const struct layout futex_layouts[] = {
 	{ FUTEX_WAIT, "up" },		{ FUTEX_LOCK_PI, ".p" },	{ FUTEX_LOCK_PI2, ".p" },
 	{ FUTEX_WAIT_BITSET, "up.b" },	{ FUTEX_WAKE_BITSET, "u..b" },	{ FUTEX_REQUEUE, "uup" },
@@ -61,7 +64,10 @@ static const struct layout prctl_layouts[] = {
 /* After arch_prctl's option: its address, or the value it sets. */
 static const struct layout arch_prctl_layouts[] = {
 	{ ARCH_GET_CPUID, "" },		 { ARCH_SET_CPUID, "U" }, { ARCH_REQ_XCOMP_PERM, "U" },
-	{ ARCH_REQ_XCOMP_GUEST_PERM, "U" },
+	{ ARCH_REQ_XCOMP_GUEST_PERM, "U" }, { ARCH_SET_GS, "p" }, { ARCH_SET_FS, "p" },
+	{ ARCH_GET_FS, "p" },		 { ARCH_GET_GS, "p" },	  { ARCH_GET_XCOMP_SUPP, "p" },
+	{ ARCH_GET_XCOMP_PERM, "p" },	 { ARCH_GET_XCOMP_GUEST_PERM, "p" }, { ARCH_MAP_VDSO_X32, "p" },
+	{ ARCH_MAP_VDSO_32, "p" },	 { ARCH_MAP_VDSO_64, "p" },
 };
 #endif
 
@@ -82,7 +88,7 @@ const char *args_layout(const struct sct_syscall_args *a, const uint64_t *v, uin
 		*at = k;
 		if (!strcmp(fam, "futex_op"))
 			return layout_find(futex_layouts, sizeof(futex_layouts) / sizeof(futex_layouts[0]),
-					   x & FUTEX_CMD_MASK, "uppx");
+					   x & (FUTEX_PRIVATE_FLAG - 1), "uppx");
 		if (!strcmp(fam, "fcntl"))
 			return layout_find(fcntl_layouts, sizeof(fcntl_layouts) / sizeof(fcntl_layouts[0]), x,
 					   "x");
@@ -93,7 +99,7 @@ const char *args_layout(const struct sct_syscall_args *a, const uint64_t *v, uin
 #if defined(__x86_64__) || defined(__i386__)
 		if (!strcmp(fam, "arch_prctl"))
 			return layout_find(arch_prctl_layouts,
-					   sizeof(arch_prctl_layouts) / sizeof(arch_prctl_layouts[0]), x, "p");
+					   sizeof(arch_prctl_layouts) / sizeof(arch_prctl_layouts[0]), x, "x");
 #endif
 		if (!strcmp(fam, "prctl"))
 			return layout_find(prctl_layouts, sizeof(prctl_layouts) / sizeof(prctl_layouts[0]), x,

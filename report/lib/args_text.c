@@ -3,7 +3,8 @@
  * A syscall's arguments as strace prints them, from the session's HEADER descriptions
  * (format 1.3): fds, AT_FDCWD, the captured paths (the first path argument from path, the
  * second from path2 of format 1.4), flag sets and enums by name (argnames.def), modes in octal,
- * sizes in decimal, pointers in hex; futex, fcntl and prctl show the arguments their op,
+ * sizes in decimal, pointers in hex, values no name covers as strace shows them (in hex with
+ * its comment, an ioctl request as _IOC()); futex, fcntl and prctl show the arguments their op,
  * command or option reads (args_layout.c), clone its arguments by name.
  */
 #include <fcntl.h>
@@ -31,7 +32,6 @@
 #include "args_layout.h"
 #include "args_text.h"
 #include "fdpaths.h"
-#include "names.h"
 #include "outbuf.h"
 
 struct argname {
@@ -40,31 +40,32 @@ struct argname {
 };
 
 #define ARG_NAME(n) { #n, (uint64_t)(n) },
-#define ARG_TABLE(fam, LIST, how) static const struct argname fam##_names[] = { LIST(ARG_NAME) };
+#define ARG_TABLE(fam, LIST, how, unknown) static const struct argname fam##_names[] = { LIST(ARG_NAME) };
 ARG_FAMILIES(ARG_TABLE)
-ARG_TABLE(ipproto, ARG_IPPROTO, ENUM)
-ARG_TABLE(netlink, ARG_NETLINK, ENUM)
-ARG_TABLE(fd_flags, ARG_FD_FLAGS, FLAGS)
+ARG_TABLE(ipproto, ARG_IPPROTO, ENUM, )
+ARG_TABLE(netlink, ARG_NETLINK, ENUM, )
+ARG_TABLE(fd_flags, ARG_FD_FLAGS, FLAGS, )
 
-enum how { HOW_FLAGS, HOW_ENUM, HOW_HEX };
+enum how { HOW_FLAGS, HOW_ENUM, HOW_IOCTL };
 
 struct family {
 	const char *name;
 	const struct argname *v;
 	size_t n;
 	enum how how;
+	const char *unknown;
 };
 
 #define ARG_HOW_FLAGS HOW_FLAGS
 #define ARG_HOW_ENUM HOW_ENUM
-#define ARG_HOW_HEX HOW_HEX
-#define ARG_FAMILY_INIT(fam, LIST, how) \
-	{ #fam, fam##_names, sizeof(fam##_names) / sizeof(fam##_names[0]), ARG_HOW_##how }
-#define ARG_FAMILY(fam, LIST, how) ARG_FAMILY_INIT(fam, LIST, how),
+#define ARG_HOW_IOCTL HOW_IOCTL
+#define ARG_FAMILY_INIT(fam, LIST, how, unknown) \
+	{ #fam, fam##_names, sizeof(fam##_names) / sizeof(fam##_names[0]), ARG_HOW_##how, unknown }
+#define ARG_FAMILY(fam, LIST, how, unknown) ARG_FAMILY_INIT(fam, LIST, how, unknown),
 static const struct family families[] = { ARG_FAMILIES(ARG_FAMILY) };
-static const struct family ipproto_family = ARG_FAMILY_INIT(ipproto, ARG_IPPROTO, ENUM);
-static const struct family netlink_family = ARG_FAMILY_INIT(netlink, ARG_NETLINK, ENUM);
-static const struct family fd_flags_family = ARG_FAMILY_INIT(fd_flags, ARG_FD_FLAGS, FLAGS);
+static const struct family ipproto_family = ARG_FAMILY_INIT(ipproto, ARG_IPPROTO, ENUM, "IPPROTO_???");
+static const struct family netlink_family = ARG_FAMILY_INIT(netlink, ARG_NETLINK, ENUM, "NETLINK_???");
+static const struct family fd_flags_family = ARG_FAMILY_INIT(fd_flags, ARG_FD_FLAGS, FLAGS, "FD_???");
 
 static const struct family *family_find(const char *name)
 {
@@ -79,7 +80,21 @@ static void out_hex(struct out *o, uint64_t v)
 	out_printf(o, "%#llx", (unsigned long long)v);
 }
 
-/* The names of v's bits in list order; what no name covers in hex; "0" for none at all. */
+/* A value no name of f covers, as strace shows it: in hex with its comment, or in decimal. */
+static void unknown_out(struct out *o, const struct family *f, uint64_t v)
+{
+	if (!f->unknown[0]) {
+		out_i64(o, (int32_t)v);
+		return;
+	}
+	out_hex(o, v);
+	out_printf(o, " /* %s */", f->unknown);
+}
+
+/*
+ * The names of v's bits in list order, the bits no name covers in hex ("0" for no bits);
+ * a value no name covers at all with strace's comment (after names before it: any).
+ */
 static void flags_out(struct out *o, const struct family *f, uint64_t v, bool any)
 {
 	for (size_t i = 0; i < f->n; i++) {
@@ -92,9 +107,13 @@ static void flags_out(struct out *o, const struct family *f, uint64_t v, bool an
 		v &= ~bits;
 		any = true;
 	}
-	if (v || !any) {
-		out_str(o, any ? "|" : "");
+	if (v && any) {
+		out_char(o, '|');
 		out_hex(o, v);
+	} else if (v) {
+		unknown_out(o, f, v);
+	} else if (!any) {
+		out_char(o, '0');
 	}
 }
 
@@ -106,27 +125,49 @@ static const char *enum_name(const struct family *f, uint64_t v)
 	return NULL;
 }
 
+/* An ioctl request no name covers, as strace takes it apart (the arch's <asm/ioctl.h>). */
+static void ioc_out(struct out *o, uint32_t v)
+{
+	uint32_t dir = _IOC_DIR(v);
+
+	out_str(o, "_IOC(");
+	if (dir == _IOC_NONE)
+		out_str(o, "_IOC_NONE");
+	else if (dir == (_IOC_READ | _IOC_WRITE))
+		out_str(o, "_IOC_READ|_IOC_WRITE");
+	else if (dir == _IOC_READ || dir == _IOC_WRITE)
+		out_str(o, dir == _IOC_READ ? "_IOC_READ" : "_IOC_WRITE");
+	else
+		out_hex(o, dir);
+	out_printf(o, ", %#x, %#x, %#x)", _IOC_TYPE(v), _IOC_NR(v), _IOC_SIZE(v));
+}
+
 static void enum_out(struct out *o, const struct family *f, uint64_t v)
 {
 	const char *n = enum_name(f, v);
 
 	if (n)
 		out_str(o, n);
-	else if (f->how == HOW_HEX)
-		out_hex(o, v);
+	else if (f->how == HOW_IOCTL)
+		ioc_out(o, (uint32_t)v);
 	else
-		out_i64(o, (int32_t)v);
+		unknown_out(o, f, (uint32_t)v);
 }
 
-/* A signal number as strace shows it: 0 (no signal: a kill that checks) as 0. */
+/*
+ * A signal number as strace shows it: by name, the real-time ones from the kernel's SIGRTMIN
+ * (glibc's __SIGRTMIN) as SIGRTMIN, SIGRT_1 ...; 0 (a kill that checks) and others in decimal.
+ */
 static void signal_out(struct out *o, uint64_t v)
 {
-	char tmp[16];
+	int32_t s = (int32_t)v;
 
-	if ((int32_t)v)
-		out_str(o, names_signal((int)(int32_t)v, tmp));
+	if (s == __SIGRTMIN)
+		out_str(o, "SIGRTMIN");
+	else if (s > __SIGRTMIN && s <= __SIGRTMAX)
+		out_printf(o, "SIGRT_%d", s - __SIGRTMIN);
 	else
-		out_char(o, '0');
+		enum_out(o, family_find("signal"), v);
 }
 
 /* The private and clock flags join the command's name: FUTEX_WAIT_PRIVATE|FUTEX_CLOCK_REALTIME. */
@@ -136,7 +177,7 @@ static void futex_out(struct out *o, const struct family *f, uint64_t v)
 	const char *n = enum_name(f, op & FUTEX_CMD_MASK);
 
 	if (!n || (op & ~(uint32_t)(FUTEX_CMD_MASK | FUTEX_PRIVATE_FLAG | FUTEX_CLOCK_REALTIME))) {
-		out_hex(o, op);
+		unknown_out(o, f, op);
 		return;
 	}
 	out_str(o, n);
@@ -149,14 +190,19 @@ static void futex_out(struct out *o, const struct family *f, uint64_t v)
 /* The kernel's SOCK_TYPE_MASK, which no UAPI header exports: the type's bits of socket()'s type. */
 #define SOCKET_TYPE_MASK 0xfu
 
-/* The type in the low bits, then SOCK_CLOEXEC, SOCK_NONBLOCK (socket_flags). */
+/*
+ * The type in the low bits, then SOCK_CLOEXEC, SOCK_NONBLOCK (socket_flags); a type no name
+ * covers reads with the flags, as strace: SOCK_CLOEXEC|0x10.
+ */
 static void socket_type_out(struct out *o, const struct family *f, uint64_t v)
 {
-	uint64_t flags = v & ~(uint64_t)SOCKET_TYPE_MASK;
+	const char *type = enum_name(f, v & SOCKET_TYPE_MASK);
+	uint64_t flags = type ? v & ~(uint64_t)SOCKET_TYPE_MASK : v;
 
-	enum_out(o, f, v & SOCKET_TYPE_MASK);
-	if (flags) {
-		out_char(o, '|');
+	if (type)
+		out_str(o, type);
+	if (flags || !type) {
+		out_str(o, type ? "|" : "");
 		flags_out(o, family_find("socket_flags"), flags, false);
 	}
 }
@@ -179,31 +225,38 @@ static void socket_protocol_out(struct out *o, const struct sct_syscall_args *a,
 	out_i64(o, (int32_t)p);
 }
 
-/* open's access mode is a value, not bits: O_RDONLY is 0. */
+/* open's access mode is a value, not bits: O_RDONLY is 0; all its bits, O_ACCMODE. */
 static void open_out(struct out *o, const struct family *f, uint64_t v)
 {
-	static const char *const modes[] = { "O_RDONLY", "O_WRONLY", "O_RDWR" };
-	uint64_t acc = v & O_ACCMODE;
+	static const char *const modes[] = { "O_RDONLY", "O_WRONLY", "O_RDWR", "O_ACCMODE" };
 
-	if (acc < 3) {
-		out_str(o, modes[acc]);
-		v &= ~(uint64_t)O_ACCMODE;
+	out_str(o, modes[v & O_ACCMODE]);
+	flags_out(o, f, v & ~(uint64_t)O_ACCMODE, true);
+}
+
+/* mmap's type (MAP_TYPE's bits) is a value: MAP_FILE is 0; the rest are flags. */
+static void mmap_out(struct out *o, const struct family *f, uint64_t v)
+{
+	const char *type = (v & MAP_TYPE) ? enum_name(f, v & MAP_TYPE) : "MAP_FILE";
+
+	if (!type) {
+		unknown_out(o, f, v);
+		return;
 	}
-	if (v || acc >= 3)
-		flags_out(o, f, v, acc < 3);
+	out_str(o, type);
+	flags_out(o, f, v & ~(uint64_t)MAP_TYPE, true);
 }
 
 /* clone's low byte is the signal sent to the parent when the child exits. */
 static void clone_out(struct out *o, const struct family *f, uint64_t v)
 {
-	char tmp[16];
 	uint64_t sig = v & CSIGNAL;
 
 	if (v & ~(uint64_t)CSIGNAL)
 		flags_out(o, f, v & ~(uint64_t)CSIGNAL, false);
 	if (sig) {
 		out_str(o, v & ~(uint64_t)CSIGNAL ? "|" : "");
-		out_str(o, names_signal((int)sig, tmp));
+		signal_out(o, sig);
 	}
 	if (!v)
 		out_char(o, '0');
@@ -222,8 +275,8 @@ static void family_out(struct out *o, const char *name, uint32_t kind, uint64_t 
 			out_i64(o, (int32_t)v);
 	} else if (!strcmp(name, "open")) {
 		open_out(o, f, v);
-	} else if (!strcmp(name, "clone")) {
-		clone_out(o, f, v);
+	} else if (!strcmp(name, "mmap")) {
+		mmap_out(o, f, v);
 	} else if (!strcmp(name, "access") && !v) {
 		out_str(o, "F_OK");
 	} else if (!strcmp(name, "mmap_prot") && !v) {
@@ -328,6 +381,8 @@ static void arg_out(struct out *o, const struct sct_syscall_args *a, const uint6
 	case SCT_ARG_ENUM:
 		if (!strcmp(d->family, "socket_protocol"))
 			socket_protocol_out(o, a, vs, v);
+		else if (!strcmp(d->family, "clone") && !strcmp(d->name, "clone_flags"))
+			clone_out(o, family_find("clone"), v);
 		else
 			family_out(o, d->family, d->kind, v);
 		break;

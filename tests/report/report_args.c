@@ -92,7 +92,7 @@ ParameterizedTestParameters(report_args, rendered_as_strace_does)
 		{ NR_CLONE, { CLONE_VM | CLONE_FS | CLONE_FILES | SIGCHLD, 0 }, "", 0,
 		  "CLONE_VM|CLONE_FS|CLONE_FILES|SIGCHLD, NULL" },
 		{ NR_LSEEK, { 4, (uint64_t)-8, SEEK_END }, "", 0, "4, -8, SEEK_END" },
-		{ NR_LSEEK, { 4, 0, 9 }, "", 0, "4, 0, 9" },
+		{ NR_LSEEK, { 4, 0, 9 }, "", 0, "4, 0, 0x9 /* SEEK_??? */" },
 		{ NR_KILL, { 1234, SIGTERM }, "", 0, "1234, SIGTERM" },
 		{ NR_UNLINKAT, { 5, 0x10, AT_REMOVEDIR }, "d", SCT_PATH_CAPTURED, "5, \"d\", AT_REMOVEDIR" },
 		{ NR_UNKNOWN, { 1, 2, 3, 4, 5, 0xffffffffffffffffull }, "", 0,

@@ -17,7 +17,8 @@ static const struct sct_syscall_name names[] = {
 	{ RT_NR_READ, "read" }, { RT_NR_WRITE, "write" }, { RT_NR_OPEN, "open" },
 	{ RT_NR_CLOSE, "close" }, { RT_NR_EXECVE, "execve" }, { RT_NR_RENAME, "rename" }, { RT_NR_OPENAT, "openat" },
 	{ RT_NR_RENAMEAT, "renameat" }, { RT_NR_MMAP, "mmap" }, { RT_NR_MUNMAP, "munmap" }, { RT_NR_BRK, "brk" },
-	{ RT_NR_MREMAP, "mremap" },
+	{ RT_NR_MREMAP, "mremap" }, { RT_NR_IOCTL, "ioctl" }, { RT_NR_SOCKET, "socket" }, { RT_NR_KILL, "kill" },
+	{ RT_NR_PRCTL, "prctl" }, { RT_NR_FUTEX, "futex" },
 };
 
 const char *rt_dir(void)

@@ -24,9 +24,14 @@
 #define RT_NR_MMAP 9
 #define RT_NR_MUNMAP 11
 #define RT_NR_BRK 12
+#define RT_NR_IOCTL 16
 #define RT_NR_MREMAP 25
+#define RT_NR_SOCKET 41
 #define RT_NR_EXECVE 59
+#define RT_NR_KILL 62
 #define RT_NR_RENAME 82
+#define RT_NR_PRCTL 157
+#define RT_NR_FUTEX 202
 #define RT_NR_OPENAT 257
 #define RT_NR_RENAMEAT 264
 
