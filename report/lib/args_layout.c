@@ -4,17 +4,22 @@
  * before them: a call shows what that value makes the kernel read, no more (fcntl(3, F_GETFD),
  * futex(0x7f00, FUTEX_WAKE_PRIVATE, 1)). A value none of the tables names shows them all.
  * mremap shows its new address only with MREMAP_FIXED, mmap its offset in hex, arch_prctl its
- * address in hex (an option none names: its value in hex, as strace).
+ * address in hex (an option none names: its value in hex, as strace), ioctl its argument in hex
+ * after a request none names.
  */
 #include <fcntl.h>
+#include <linux/fiemap.h>
+#include <linux/fs.h>
 #include <linux/futex.h>
 #include <linux/prctl.h>
 #include <string.h>
+#include <sys/ioctl.h>
 #include <sys/mman.h>
 #if defined(__x86_64__) || defined(__i386__)
 #include <asm/prctl.h>
 #endif
 
+#include "argnames.def"
 #include "args_layout.h"
 
 struct layout {
@@ -71,6 +76,18 @@ static const struct layout arch_prctl_layouts[] = {
 };
 #endif
 
+/* The ioctl requests argnames.def names: their argument is as the HEADER describes it. */
+#define IOCTL_VALUE(n) (uint32_t)(n),
+static const uint32_t ioctl_named[] = { ARG_IOCTL(IOCTL_VALUE) };
+
+static bool ioctl_is_named(uint32_t request)
+{
+	for (size_t i = 0; i < sizeof(ioctl_named) / sizeof(ioctl_named[0]); i++)
+		if (ioctl_named[i] == request)
+			return true;
+	return false;
+}
+
 static const char *layout_find(const struct layout *l, size_t n, uint64_t value, const char *other)
 {
 	for (size_t i = 0; i < n; i++)
@@ -92,6 +109,8 @@ const char *args_layout(const struct sct_syscall_args *a, const uint64_t *v, uin
 		if (!strcmp(fam, "fcntl"))
 			return layout_find(fcntl_layouts, sizeof(fcntl_layouts) / sizeof(fcntl_layouts[0]), x,
 					   "x");
+		if (!strcmp(fam, "ioctl"))
+			return ioctl_is_named(x) ? "-" : "x";
 		if (!strcmp(fam, "mremap"))
 			return x & MREMAP_FIXED ? "-" : "";
 		if (!strcmp(fam, "mmap"))

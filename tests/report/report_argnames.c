@@ -200,6 +200,8 @@ ParameterizedTestParameters(report_argnames, as_strace_prints_them)
 		{ SYS_ioctl, { 3, 0xc0045499, 0x7ffc00 }, "3, _IOC(_IOC_READ|_IOC_WRITE, 0x54, 0x99, 0x4), 0x7ffc00" },
 		{ SYS_ioctl, { 3, 0x40085499, 0x7ffc00 }, "3, _IOC(_IOC_WRITE, 0x54, 0x99, 0x8), 0x7ffc00" },
 		{ SYS_ioctl, { 3, TIOCGPTN, 0x7ffc00 }, "3, TIOCGPTN, 0x7ffc00" },
+		{ SYS_ioctl, { 3, TIOCGPTN, 0 }, "3, TIOCGPTN, NULL" },
+		{ SYS_ioctl, { 3, 0x7, 0 }, "3, _IOC(_IOC_NONE, 0, 0x7, 0), 0" },
 		/* signals as strace names them: the real-time ones from SIGRTMIN, another number in decimal */
 		{ SYS_kill, { 1234, SIGTERM }, "1234, SIGTERM" },
 		{ SYS_kill, { 1234, SIGIO }, "1234, SIGIO" },
