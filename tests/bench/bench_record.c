@@ -129,7 +129,7 @@ static bool tool_is_perf_trace(enum tool tool)
 	return tool == T_PERF_TRACE || tool == T_PERF_TRACE_FAILED || tool == T_STK_PERF_TRACE;
 }
 
-/* The perf record runs, and the samples each of their write(2)s makes. */
+/* The perf record runs. */
 static bool tool_is_perf_record(enum tool tool)
 {
 	return tool == T_PERF_RECORD || tool == T_STK_PERF_RECORD;
@@ -581,7 +581,6 @@ static void filters_print(const struct summary *s, const bool *avail)
  */
 static void stacks_print(const struct summary *s, const char *const *why)
 {
-	const struct summary *sct = &s[T_STK_SCT];
 	double none_gen = s[T_STK_NONE].gen_cpu_ns, cpu[T_COUNT] = {0};
 
 	printf("\nstacks, one writer (bench_stack_writer: 1,000,000 writes from b() called by a(), 4-frame"
@@ -617,14 +616,13 @@ static void stacks_print(const struct summary *s, const char *const *why)
 			printf(" %9s %8.0f\n", "-", s[k].lost);
 	}
 	printf("(tracer us, workload us (its CPU above the untraced runs), CPU us (both) and bytes are per write made; perf record's events are samples)\n");
-	if (!sct->ran)
-		return;
-	for (int k = T_STK_PERF_RECORD; k < T_COUNT; k++)
-		if (!why[k] && s[k].ran)
-			printf("target: sct --stack below %s: CPU %.2f vs %.2f us/write %s; bytes %.2f vs %.2f"
-			       "/write %s\n", tool_names[k], cpu[T_STK_SCT], cpu[k],
-			       cpu[T_STK_SCT] < cpu[k] ? "MET" : "MISSED", sct->bytes_per_call, s[k].bytes_per_call,
-			       sct->bytes_per_call < s[k].bytes_per_call ? "MET" : "MISSED");
+	for (int j = T_STK_SCT; j <= T_STK_SCT_PERF; j++)
+		for (int k = T_STK_PERF_RECORD; k < T_COUNT; k++)
+			if (!why[j] && s[j].ran && !why[k] && s[k].ran)
+				printf("target: %s below %s: CPU %.2f vs %.2f us/write %s; bytes %.2f vs %.2f/write"
+				       " %s\n", tool_names[j], tool_names[k], cpu[j], cpu[k],
+				       cpu[j] < cpu[k] ? "MET" : "MISSED", s[j].bytes_per_call, s[k].bytes_per_call,
+				       s[j].bytes_per_call < s[k].bytes_per_call ? "MET" : "MISSED");
 }
 
 /* Whether the row of tool runs: BENCH_STACKS=0 leaves the stacks out, =only runs them alone. */
