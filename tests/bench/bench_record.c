@@ -34,7 +34,8 @@
  * Environment: SCT_RECORD, SCT_RECORD_FLOOR (the recorders), SCT_WORKLOADS (folder of
  * bench_writer), SCT_STACK_WRITER (bench_stack_writer), BENCH_TRIALS, BENCH_PEERS=0 (no peers,
  * for a quick look: ~2 minutes), BENCH_FILTERS=0 (no filters), BENCH_STACKS=0 (no stacks rows)
- * or BENCH_STACKS=only (the stacks rows alone: ~2 minutes a trial, most of it perf trace).
+ * or BENCH_STACKS=only (the stacks rows alone: ~3 minutes a trial on this loaded machine, most of
+ * it perf trace).
  * On this 2-core machine 5 trials with peers take about 10 minutes when it is otherwise idle,
  * most of it strace (~55 s a trial) and perf trace (~35 s).
  */
