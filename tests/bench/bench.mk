@@ -5,11 +5,13 @@
 #   make bench-fleet     rows/s loaded: CSV, TabSeparated and RowBinary through clickhouse-client
 #                        and sct-ship, the converters and the server alone
 #   make bench-record    the recorder benchmark (BENCHMARKS.md): sct against its floor
-#                        (build/bench/sct-record), beside its peers
+#                        (build/bench/sct-record), beside its peers; then --stack beside
+#                        perf record -g and perf trace --call-graph fp (BENCH_STACKS)
 #   make bench-args      what sct-record --args adds: raw arguments, a path per call, file size
 BENCH_FORMAT_BIN := $(BUILD)/tests/bench/bench_format
 RECORD_BENCH_BIN := $(BUILD)/tests/bench/bench-record
 ARGS_BENCH_BIN := $(BUILD)/tests/bench/bench-args
+STACK_WRITER_BIN := $(BUILD)/tests/bench/bench_stack_writer
 
 $(BENCH_FORMAT_BIN): $(BUILD)/tests/bench/bench_format.o $(LIBSCT)
 	$(call msg,LD,$@)
@@ -22,6 +24,13 @@ $(RECORD_BENCH_BIN): $(BUILD)/tests/bench/bench_record.o $(BUILD)/tests/bench/be
 $(ARGS_BENCH_BIN): $(BUILD)/tests/bench/bench_args.o $(BUILD)/tests/bench/bench_common.o $(LIBSCT)
 	$(call msg,LD,$@)
 	$(Q)$(CC) $(LDFLAGS) $^ -o $@ $(LIBSCT_LIBS) -lbpf
+
+# The stacks rows' generator: built as tests/record/record.mk builds stacker (frame pointers,
+# no sibling calls, each frame made at its function's entry), so every tracer walks 4 frames.
+$(STACK_WRITER_BIN): tests/bench/bench_stack_writer.c tests/record/workloads/workload.h
+	$(call msg,CC,$@)
+	$(Q)mkdir -p $(@D)
+	$(Q)$(CC) $(RECORD_WL_CFLAGS) -O1 -fno-omit-frame-pointer -fno-shrink-wrap $< -o $@
 
 # The benchmark's floor: sct-record with its syscall programs emptied (bpf/sct.bpf.c
 # SCT_FLOOR), in $(BUILD)/bench/, never installed. Only the loaders include a skeleton: they
@@ -70,8 +79,9 @@ bench-report: $(GEN_REPORT) $(BENCH_FORMAT_BIN) $(BUILD)/sct-report $(BUILD)/sct
 bench-fleet: $(GEN_FLEET) $(BUILD)/sct-convert $(BUILD)/sct-ship
 	$(FLEET_ENV) bash tests/bench/bench_fleet.sh
 
-bench-record: $(RECORD_BENCH_BIN) $(RECORD_WLS) $(BUILD)/sct-record $(RECORD_FLOOR_BIN)
-	$(RECORD_ENV) SCT_RECORD_FLOOR=$(abspath $(RECORD_FLOOR_BIN)) $(RECORD_BENCH_BIN)
+bench-record: $(RECORD_BENCH_BIN) $(RECORD_WLS) $(STACK_WRITER_BIN) $(BUILD)/sct-record $(RECORD_FLOOR_BIN)
+	$(RECORD_ENV) SCT_RECORD_FLOOR=$(abspath $(RECORD_FLOOR_BIN)) \
+		SCT_STACK_WRITER=$(abspath $(STACK_WRITER_BIN)) $(RECORD_BENCH_BIN)
 
 bench-args: $(ARGS_BENCH_BIN) $(RECORD_WLS) $(BUILD)/sct-record
 	$(RECORD_ENV) $(ARGS_BENCH_BIN)

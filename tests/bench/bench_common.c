@@ -135,6 +135,12 @@ double median_of(double *v, int k)
 	return k % 2 ? v[k / 2] : (v[k / 2 - 1] + v[k / 2]) / 2;
 }
 
+double rusage_cpu_ns(const struct rusage *ru)
+{
+	return (ru->ru_utime.tv_sec + ru->ru_stime.tv_sec) * 1e9 +
+	       (ru->ru_utime.tv_usec + ru->ru_stime.tv_usec) * 1e3;
+}
+
 /* The generator's loop time from its first line; 0 if it printed none. */
 static double loop_ns_read(int fd)
 {
@@ -180,7 +186,8 @@ int bench_run(const char *const gen[], const char *const *rec, char pid_s[16], c
 		nprogs = prog_stats_hold(tracer, progs);
 	}
 	out->loop_ns = loop_ns_read(fds[0]);
-	waitpid(gen_pid, &out->gen_status, 0);
+	if (wait4(gen_pid, &out->gen_status, 0, &ru) == gen_pid)
+		out->gen_cpu_ns = rusage_cpu_ns(&ru);
 	if (tracer <= 0)
 		return rec ? -ECHILD : 0;
 	sleep_until(now_s() + 0.3);
@@ -190,7 +197,6 @@ int bench_run(const char *const gen[], const char *const *rec, char pid_s[16], c
 	kill(tracer, SIGINT);
 	if (wait4(tracer, &out->tracer_status, 0, &ru) != tracer)
 		return -errno;
-	out->cpu_ns = (ru.ru_utime.tv_sec + ru.ru_stime.tv_sec) * 1e9 +
-		      (ru.ru_utime.tv_usec + ru.ru_stime.tv_usec) * 1e3;
+	out->cpu_ns = rusage_cpu_ns(&ru);
 	return 0;
 }

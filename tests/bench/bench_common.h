@@ -6,6 +6,7 @@
 #ifndef SCT_BENCH_COMMON_H
 #define SCT_BENCH_COMMON_H
 
+#include <sys/resource.h>
 #include <sys/types.h>
 #include <bpf/bpf.h>
 
@@ -23,6 +24,8 @@ const char *env_or(const char *name, const char *dflt);
 int cmp_double(const void *a, const void *b);
 /* The median of v[0..k) (sorted in place); -1 when k is 0. */
 double median_of(double *v, int k);
+/* User plus system time of a struct rusage, in ns. */
+double rusage_cpu_ns(const struct rusage *ru);
 
 /* One BPF program of a recorder, from the kernel's run-time statistics. */
 struct prog_stat {
@@ -47,6 +50,7 @@ void prog_stats_read(int *fds, int n, struct prog_stats *ps);
 struct bench_run {
 	double loop_ns;    /* the generator's "loop_ns N" line; 0 if it printed none */
 	double cpu_ns;     /* the tracer's CPU time (user + system) */
+	double gen_cpu_ns; /* the generator's, which holds what the kernel's tracing costs it */
 	int gen_status;    /* waitpid() statuses */
 	int tracer_status;
 };

@@ -24,9 +24,18 @@
  * filtered file's size against the plain one's; beside it perf trace -e write --failure.
  * strace --seccomp-bpf is not among them: its seccomp filter is installed at exec, so it
  * cannot attach by pid as every tracer here does.
+ * Stacks (one writer): the generator bench_stack_writer (tests/bench/: 1,000,000 writes from
+ * b(), called by a(), built with frame pointers: 4-frame user stacks) recorded by
+ * sct-record --stack -S write with either backend, beside perf record -g -e
+ * raw_syscalls:sys_enter and perf trace --call-graph fp -e write (where perf runs), untraced
+ * and under the floor (-S write --stack too) for the loop's ratios. Their CPU per write is the
+ * tracer's plus what the generator spent above its untraced runs (the median of those): the
+ * kernel's share, the stack walks first, is spent in the generator's time.
  * Environment: SCT_RECORD, SCT_RECORD_FLOOR (the recorders), SCT_WORKLOADS (folder of
- * bench_writer), BENCH_TRIALS, BENCH_PEERS=0 (no peers, for a quick look: ~2 minutes),
- * BENCH_FILTERS=0 (no filters).
+ * bench_writer), SCT_STACK_WRITER (bench_stack_writer), BENCH_TRIALS, BENCH_PEERS=0 (no peers,
+ * for a quick look: ~2 minutes), BENCH_FILTERS=0 (no filters), BENCH_STACKS=0 (no stacks rows)
+ * or BENCH_STACKS=only (the stacks rows alone: ~3 minutes a trial on this loaded machine, most of
+ * it perf trace).
  * On this 2-core machine 5 trials with peers take about 10 minutes when it is otherwise idle,
  * most of it strace (~55 s a trial) and perf trace (~35 s).
  */
@@ -59,22 +68,28 @@ enum tool {
 	T_SCT_DROP_ENTER, T_SCT_DROP_EXIT, T_SCT_SUMMARY, T_SCT_PERF_DROP,
 	/* every 100th write failing: all recorded, the failed ones, perf trace's failed ones */
 	T_SCT_1PCT_ALL, T_SCT_1PCT_FAILED, T_PERF_TRACE_FAILED,
+	/* the stacks, one writer of bench_stack_writer: untraced, the floor, sct both backends, perf */
+	T_STK_NONE, T_STK_FLOOR, T_STK_SCT, T_STK_SCT_PERF, T_STK_PERF_RECORD, T_STK_PERF_TRACE,
 	T_COUNT
 };
 #define T_FIRST_FILTER T_SCT_DROP_ENTER
+#define T_FIRST_STACK T_STK_NONE
 #define FAIL_EVERY "100"
 
 static const char *const tool_names[T_COUNT] = {"untraced", "floor", "sct-record", "sct perf",
 						"perf record", "perf trace", "strace -f",
 						"sct -S openat", "sct --failed", "sct --summary", "sct perf -S",
-						"sct 1%: all", "sct 1%: failed", "perf trace 1%"};
+						"sct 1%: all", "sct 1%: failed", "perf trace 1%",
+						"untraced", "floor", "sct --stack", "sct perf --stack",
+						"perf record -g", "perf trace -g"};
 
 /* The two configurations: one writer, one writer per CPU. */
 enum { C_ONE, C_PER_CPU, C_COUNT };
 
 /* One trial's figures; NaN-free: ok says whether the trial produced them. */
 struct trial {
-	double loop_ns, cpu_ns, events, bytes, lost;
+	double loop_ns, cpu_ns, gen_cpu_ns, events, bytes, lost;
+	double stacked; /* sct's SYSCALL records that name a stack */
 	double file_bytes; /* the output's size */
 	bool ok;
 };
@@ -85,7 +100,7 @@ static int writers[C_COUNT];
 
 static const char *recorder_path(enum tool tool)
 {
-	return tool == T_FLOOR ? env_or("SCT_RECORD_FLOOR", "build/bench/sct-record") :
+	return tool == T_FLOOR || tool == T_STK_FLOOR ? env_or("SCT_RECORD_FLOOR", "build/bench/sct-record") :
 				 env_or("SCT_RECORD", "build/sct-record");
 }
 
@@ -93,16 +108,36 @@ static const char *recorder_path(enum tool tool)
 static bool tool_is_sct(enum tool tool)
 {
 	return tool == T_FLOOR || tool == T_SCT || tool == T_SCT_PERF ||
-	       (tool >= T_FIRST_FILTER && tool != T_PERF_TRACE_FAILED);
+	       (tool >= T_FIRST_FILTER && tool < T_FIRST_STACK && tool != T_PERF_TRACE_FAILED) ||
+	       tool == T_STK_FLOOR || tool == T_STK_SCT || tool == T_STK_SCT_PERF;
+}
+
+/* The floors: the recorder built with its syscall programs emptied. */
+static bool tool_is_floor(enum tool tool)
+{
+	return tool == T_FLOOR || tool == T_STK_FLOOR;
+}
+
+/* The untraced runs. */
+static bool tool_is_none(enum tool tool)
+{
+	return tool == T_NONE || tool == T_STK_NONE;
 }
 
 /* The perf trace runs: perf trace -e write --failure is one of them. */
 static bool tool_is_perf_trace(enum tool tool)
 {
-	return tool == T_PERF_TRACE || tool == T_PERF_TRACE_FAILED;
+	return tool == T_PERF_TRACE || tool == T_PERF_TRACE_FAILED || tool == T_STK_PERF_TRACE;
 }
 
-static bool tool_available(enum tool tool)
+/* The perf record runs. */
+static bool tool_is_perf_record(enum tool tool)
+{
+	return tool == T_PERF_RECORD || tool == T_STK_PERF_RECORD;
+}
+
+/* Why tool cannot run here (its probe failed), or NULL when it can. */
+static const char *tool_unavailable(enum tool tool)
 {
 	const char *probe_trace[] = {"perf", "trace", "-o", "/dev/null", "true", NULL};
 	const char *probe_record[] = {"perf", "record", "-q", "-e", "raw_syscalls:sys_enter", "-o",
@@ -110,15 +145,17 @@ static bool tool_available(enum tool tool)
 	const char *probe_strace[] = {"strace", "-o", "/dev/null", "true", NULL};
 	const char *probe_floor[] = {recorder_path(T_FLOOR), "--help", NULL};
 	const char *const *probe = tool_is_perf_trace(tool) ? probe_trace :
-				   tool == T_PERF_RECORD ? probe_record :
-				   tool == T_FLOOR ? probe_floor : probe_strace;
+				   tool_is_perf_record(tool) ? probe_record :
+				   tool_is_floor(tool) ? probe_floor : probe_strace;
 	int status;
 	pid_t pid;
 
-	if (tool == T_NONE || (tool_is_sct(tool) && tool != T_FLOOR))
-		return true;
+	if (tool_is_none(tool) || (tool_is_sct(tool) && !tool_is_floor(tool)))
+		return NULL;
 	pid = spawn(probe, -1, NULL);
-	return pid > 0 && waitpid(pid, &status, 0) == pid && WIFEXITED(status) && WEXITSTATUS(status) == 0;
+	if (pid <= 0 || waitpid(pid, &status, 0) != pid || !WIFEXITED(status))
+		return "its probe did not run";
+	return WEXITSTATUS(status) == 127 ? "not installed" : WEXITSTATUS(status) ? "its probe failed" : NULL;
 }
 
 static void tool_argv(enum tool tool, const char *pid, const char *out, const char **argv)
@@ -130,8 +167,15 @@ static void tool_argv(enum tool tool, const char *pid, const char *out, const ch
 	const char *perf_trace[] = {"perf", "trace", "-p", pid, "-o", out, NULL};
 	const char *strace[] = {"strace", "-f", "-p", pid, "-o", out, NULL};
 	const char *perf_trace_failed[] = {"perf", "trace", "-e", "write", "--failure", "-p", pid, "-o", out, NULL};
-	const char *const *src = tool == T_SCT || tool == T_FLOOR || tool == T_SCT_1PCT_ALL ? sct :
-				 tool == T_SCT_PERF ? sct_perf :
+	const char *perf_record_stacks[] = {"perf", "record", "-g", "-e", "raw_syscalls:sys_enter", "-p", pid,
+					    "-o", out, NULL};
+	const char *perf_trace_stacks[] = {"perf", "trace", "--call-graph", "fp", "-e", "write", "-p", pid,
+					   "-o", out, NULL};
+	const char *const *src = tool == T_SCT || tool_is_floor(tool) || tool == T_SCT_1PCT_ALL ||
+				 tool == T_STK_SCT ? sct :
+				 tool == T_SCT_PERF || tool == T_STK_SCT_PERF ? sct_perf :
+				 tool == T_STK_PERF_RECORD ? perf_record_stacks :
+				 tool == T_STK_PERF_TRACE ? perf_trace_stacks :
 				 tool == T_PERF_RECORD ? perf_record :
 				 tool == T_PERF_TRACE ? perf_trace :
 				 tool == T_PERF_TRACE_FAILED ? perf_trace_failed :
@@ -153,6 +197,11 @@ static void tool_argv(enum tool tool, const char *pid, const char *out, const ch
 		argv[n++] = "--failed";
 	if (tool == T_SCT_SUMMARY)
 		argv[n++] = "--summary-only";
+	if (tool == T_STK_FLOOR || tool == T_STK_SCT || tool == T_STK_SCT_PERF) {
+		argv[n++] = "--stack";
+		argv[n++] = "-S";
+		argv[n++] = "write";
+	}
 	argv[n] = NULL;
 }
 
@@ -168,18 +217,23 @@ static int count_sct(const char *path, struct trial *t)
 		return err;
 	}
 	while ((ret = sct_reader_next(r, &rec)) > 0) {
-		if (rec.type == SCT_REC_SYSCALL)
+		if (rec.type == SCT_REC_SYSCALL) {
 			t->events++;
-		else if (rec.type == SCT_REC_LOST)
+			t->stacked += rec.syscall.stack_id != 0;
+		} else if (rec.type == SCT_REC_LOST)
 			t->lost += (double)rec.lost.count;
 	}
 	sct_reader_close(r);
 	return ret;
 }
 
-/* perf record reports "(N samples)" on stderr; each write is two samples (enter and exit). */
-static int count_perf_record(const char *err_path, struct trial *t)
+/*
+ * perf record reports "(N samples)" on stderr; each write is two samples (enter and exit), one
+ * where it records sys_enter alone.
+ */
+static int count_perf_record(const char *err_path, enum tool tool, struct trial *t)
 {
+	double want = (tool == T_STK_PERF_RECORD ? 1 : 2) * BENCH_WRITES;
 	FILE *f = fopen(err_path, "r");
 	char line[1024];
 	const char *p;
@@ -190,11 +244,14 @@ static int count_perf_record(const char *err_path, struct trial *t)
 		if ((p = strstr(line, " MB ")) && (p = strchr(p, '(')))
 			t->events = strtod(p + 1, NULL);
 	fclose(f);
-	t->lost = t->events < 2 * BENCH_WRITES ? 2 * BENCH_WRITES - t->events : 0;
+	t->lost = t->events < want ? want - t->events : 0;
 	return t->events > 0 ? 0 : -EINVAL;
 }
 
-/* Text tracers: one line per syscall; perf trace writes "LOST N events!" lines when it drops. */
+/*
+ * Text tracers: one line per syscall, and with --call-graph a line per frame after it (there
+ * the write lines are the events); perf trace writes "LOST N events!" lines when it drops.
+ */
 static int count_lines(const char *path, enum tool tool, struct trial *t)
 {
 	FILE *f = fopen(path, "r");
@@ -213,6 +270,8 @@ static int count_lines(const char *path, enum tool tool, struct trial *t)
 		writes += strstr(line, "write(") != NULL;
 	}
 	fclose(f);
+	if (tool == T_STK_PERF_TRACE)
+		t->events = writes;
 	/* strace stops the tracee per call and never drops; count what is missing anyway */
 	if (tool == T_STRACE)
 		t->lost = writes < BENCH_WRITES ? BENCH_WRITES - writes : 0;
@@ -223,8 +282,9 @@ static int count_lines(const char *path, enum tool tool, struct trial *t)
 static int trial_run(enum tool tool, int nwriters, int idx, struct trial *t, struct prog_stats *ps)
 {
 	char gen_path[PATH_MAX], nw[16];
-	bool one_pct = tool >= T_SCT_1PCT_ALL;
-	const char *gen[] = {gen_path, "1000000", nw, one_pct ? FAIL_EVERY : NULL, NULL};
+	bool one_pct = tool >= T_SCT_1PCT_ALL && tool < T_FIRST_STACK;
+	const char *gen[] = {gen_path, "1000000", tool < T_FIRST_STACK ? nw : NULL, one_pct ? FAIL_EVERY : NULL,
+			     NULL};
 	const char *argv[16];
 	char out[128], err_path[160], pid_s[16];
 	struct bench_run run;
@@ -232,21 +292,27 @@ static int trial_run(enum tool tool, int nwriters, int idx, struct trial *t, str
 	int ret;
 
 	memset(t, 0, sizeof(*t));
-	snprintf(gen_path, sizeof(gen_path), "%s/bench_writer", env_or("SCT_WORKLOADS", "build/tests/record/workloads"));
+	if (tool >= T_FIRST_STACK)
+		snprintf(gen_path, sizeof(gen_path), "%s",
+			 env_or("SCT_STACK_WRITER", "build/tests/bench/bench_stack_writer"));
+	else
+		snprintf(gen_path, sizeof(gen_path), "%s/bench_writer",
+			 env_or("SCT_WORKLOADS", "build/tests/record/workloads"));
 	snprintf(nw, sizeof(nw), "%d", nwriters);
 	snprintf(out, sizeof(out), "%s/t%d-%d", dir, tool, idx);
 	snprintf(err_path, sizeof(err_path), "%s.err", out);
-	if (tool != T_NONE)
+	if (!tool_is_none(tool))
 		tool_argv(tool, pid_s, out, argv);
-	ret = bench_run(gen, tool != T_NONE ? argv : NULL, pid_s, err_path, ps, &run);
+	ret = bench_run(gen, !tool_is_none(tool) ? argv : NULL, pid_s, err_path, ps, &run);
 	if (ret)
 		return ret;
 	t->loop_ns = run.loop_ns;
+	t->gen_cpu_ns = run.gen_cpu_ns;
 	if (!t->loop_ns) {
 		fprintf(stderr, "bench: the generator printed no loop time (status %#x)\n", run.gen_status);
 		ret = -EIO;
 	}
-	if (tool != T_NONE) {
+	if (!tool_is_none(tool)) {
 		t->cpu_ns = run.cpu_ns;
 		if (tool_is_sct(tool) && !(WIFEXITED(run.tracer_status) && WEXITSTATUS(run.tracer_status) == 0)) {
 			fprintf(stderr, "bench: %s exited with status %#x (stderr in %s)\n", argv[0],
@@ -257,7 +323,8 @@ static int trial_run(enum tool tool, int nwriters, int idx, struct trial *t, str
 		t->file_bytes = t->bytes;
 		if (!ret)
 			ret = tool_is_sct(tool) ? count_sct(out, t) :
-			      tool == T_PERF_RECORD ? count_perf_record(err_path, t) : count_lines(out, tool, t);
+			      tool_is_perf_record(tool) ? count_perf_record(err_path, tool, t) :
+							  count_lines(out, tool, t);
 		unlink(out);
 		if (!ret)
 			unlink(err_path);
@@ -277,7 +344,7 @@ static double sct_run(const char **argv, double *cpu_ns)
 	if (rec <= 0 || wait4(rec, &status, 0, &ru) != rec || !WIFEXITED(status) || WEXITSTATUS(status))
 		return -1;
 	wall = (now_s() - t0) * 1e9;
-	*cpu_ns = (ru.ru_utime.tv_sec + ru.ru_stime.tv_sec) * 1e9 + (ru.ru_utime.tv_usec + ru.ru_stime.tv_usec) * 1e3;
+	*cpu_ns = rusage_cpu_ns(&ru);
 	return wall;
 }
 
@@ -338,6 +405,7 @@ static double median(const struct trial *tr, int n, size_t field)
 struct summary {
 	double cpu_per_event, bytes_per_event, lost, events, loop_ns, vs_none, vs_floor;
 	double cpu_per_call, bytes_per_call, file_bytes; /* per call made (the filters' dropped calls) */
+	double gen_cpu_ns, cpu_with_gen_ns, stacked; /* the generator's CPU, and the tracer's added */
 	bool ran;
 };
 
@@ -359,6 +427,11 @@ static struct summary summarize(const struct trial *tr, int n)
 	}
 	s.cpu_per_call = median(per, n, offsetof(struct trial, cpu_ns));
 	s.bytes_per_call = median(per, n, offsetof(struct trial, bytes));
+	for (int i = 0; i < n; i++)
+		per[i].cpu_ns = tr[i].cpu_ns + tr[i].gen_cpu_ns;
+	s.cpu_with_gen_ns = median(per, n, offsetof(struct trial, cpu_ns));
+	s.gen_cpu_ns = median(tr, n, offsetof(struct trial, gen_cpu_ns));
+	s.stacked = median(tr, n, offsetof(struct trial, stacked));
 	for (int i = 0; i < n; i++) {
 		per[i].cpu_ns = tr[i].events ? tr[i].cpu_ns / tr[i].events : 0;
 		per[i].bytes = tr[i].events ? tr[i].bytes / tr[i].events : 0;
@@ -372,12 +445,15 @@ static struct summary summarize(const struct trial *tr, int n)
 	return s;
 }
 
-/* Ratios to the untraced run and to the floor, of medians of the same run. */
+/* Ratios to the untraced run and to the floor of the same generator, of medians of the same run. */
 static void summaries_relate(struct summary *s)
 {
 	for (int k = 0; k < T_COUNT; k++) {
-		s[k].vs_none = s[T_NONE].ran && s[k].ran ? s[k].loop_ns / s[T_NONE].loop_ns : 0;
-		s[k].vs_floor = s[T_FLOOR].ran && s[k].ran ? s[k].loop_ns / s[T_FLOOR].loop_ns : 0;
+		const struct summary *none = &s[k >= T_FIRST_STACK ? T_STK_NONE : T_NONE];
+		const struct summary *floor = &s[k >= T_FIRST_STACK ? T_STK_FLOOR : T_FLOOR];
+
+		s[k].vs_none = none->ran && s[k].ran ? s[k].loop_ns / none->loop_ns : 0;
+		s[k].vs_floor = floor->ran && s[k].ran ? s[k].loop_ns / floor->loop_ns : 0;
 	}
 }
 
@@ -475,7 +551,7 @@ static void filters_print(const struct summary *s, const bool *avail)
 	       " the totals):\n");
 	printf("%-16s %10s %9s %9s %14s %14s %10s\n", "tool", "loop ms", "ns/call", "x floor", "CPU ns/call",
 	       "bytes/call", "records");
-	for (int k = T_FIRST_FILTER; k < T_COUNT; k++) {
+	for (int k = T_FIRST_FILTER; k < T_FIRST_STACK; k++) {
 		if (!avail[k])
 			continue;
 		if (!s[k].ran) {
@@ -500,13 +576,79 @@ static void filters_print(const struct summary *s, const bool *avail)
 	}
 }
 
+/*
+ * The stacks: CPU per write, the tracer's plus the generator's above its untraced median (the
+ * kernel's walks and copies run in the generator's time), and bytes per write, beside perf.
+ */
+static void stacks_print(const struct summary *s, const char *const *why)
+{
+	double none_gen = s[T_STK_NONE].gen_cpu_ns, cpu[T_COUNT] = {0};
+
+	printf("\nstacks, one writer (bench_stack_writer: 1,000,000 writes from b() called by a(), 4-frame"
+	       " user stacks;\nsct with --stack -S write; CPU per write: the tracer's, the generator's above"
+	       " its untraced %.1f ms, both):\n", none_gen / 1e6);
+	printf("%-16s %9s %10s %8s %10s %12s %10s %10s %9s %9s %8s\n", "tool", "loop ms", "x untraced",
+	       "x floor", "tracer us", "workload us", "CPU us", "bytes", "events", "stacks", "lost");
+	for (int k = T_FIRST_STACK; k < T_COUNT; k++) {
+		if (why[k]) {
+			printf("%-16s skipped: %s\n", tool_names[k], why[k]);
+			continue;
+		}
+		if (!s[k].ran) {
+			printf("%-16s every trial failed\n", tool_names[k]);
+			continue;
+		}
+		printf("%-16s %9.1f %9.2fx", tool_names[k], s[k].loop_ns / 1e6, s[k].vs_none);
+		if (s[k].vs_floor > 0)
+			printf(" %7.2fx", s[k].vs_floor);
+		else
+			printf(" %8s", "-");
+		if (tool_is_none((enum tool)k)) {
+			printf(" %10s %12.3f %10s %10s %9s %9s %8s\n", "-", s[k].gen_cpu_ns / BENCH_WRITES / 1e3, "-",
+			       "-", "-", "-", "-");
+			continue;
+		}
+		cpu[k] = (s[k].cpu_with_gen_ns - none_gen) / BENCH_WRITES / 1e3;
+		printf(" %10.3f %12.3f %10.3f %10.2f %9.0f", s[k].cpu_per_call / 1e3,
+		       (s[k].gen_cpu_ns - none_gen) / BENCH_WRITES / 1e3, cpu[k], s[k].bytes_per_call, s[k].events);
+		if (tool_is_sct((enum tool)k))
+			printf(" %9.0f %8.0f\n", s[k].stacked, s[k].lost);
+		else
+			printf(" %9s %8.0f\n", "-", s[k].lost);
+	}
+	printf("(tracer us, workload us (its CPU above the untraced runs), CPU us (both) and bytes are per write made; perf record's events are samples)\n");
+	for (int j = T_STK_SCT; j <= T_STK_SCT_PERF; j++)
+		for (int k = T_STK_PERF_RECORD; k < T_COUNT; k++)
+			if (!why[j] && s[j].ran && !why[k] && s[k].ran)
+				printf("target: %s below %s: CPU %.2f vs %.2f us/write %s; bytes %.2f vs %.2f/write"
+				       " %s\n", tool_names[j], tool_names[k], cpu[j], cpu[k],
+				       cpu[j] < cpu[k] ? "MET" : "MISSED", s[j].bytes_per_call, s[k].bytes_per_call,
+				       s[j].bytes_per_call < s[k].bytes_per_call ? "MET" : "MISSED");
+}
+
+/* Whether the row of tool runs: BENCH_STACKS=0 leaves the stacks out, =only runs them alone. */
+static bool tool_selected(enum tool tool)
+{
+	const char *stacks = env_or("BENCH_STACKS", "1");
+
+	if (tool >= T_FIRST_STACK)
+		return strcmp(stacks, "0") != 0;
+	if (!strcmp(stacks, "only"))
+		return false;
+	if (tool >= T_FIRST_FILTER && !strcmp(env_or("BENCH_FILTERS", "1"), "0"))
+		return false;
+	return tool <= T_SCT_PERF || (tool >= T_FIRST_FILTER && tool != T_PERF_TRACE_FAILED) ||
+	       strcmp(env_or("BENCH_PEERS", "1"), "0") != 0;
+}
+
 int main(void)
 {
 	static struct trial tr[C_COUNT][T_COUNT][BENCH_MAX_TRIALS];
 	static struct summary s[C_COUNT][T_COUNT];
 	struct prog_stats ps[T_COUNT] = {0};
 	struct trial extra;
-	bool avail[T_COUNT];
+	const char *why[T_COUNT];
+	bool avail[T_COUNT], stacks_only = !strcmp(env_or("BENCH_STACKS", "1"), "only");
 	double idle[BENCH_MAX_TRIALS], true_ns[BENCH_TRUE_RUNS];
 	int trials = atoi(env_or("BENCH_TRIALS", "5")), stats_fd;
 	long cpus = sysconf(_SC_NPROCESSORS_ONLN);
@@ -526,22 +668,31 @@ int main(void)
 	}
 	writers[C_ONE] = 1;
 	writers[C_PER_CPU] = cpus > 1 ? (int)cpus : 1;
-	for (int k = 0; k < T_COUNT; k++)
-		avail[k] = (k <= T_SCT_PERF || (k >= T_FIRST_FILTER && k != T_PERF_TRACE_FAILED) ||
-			    strcmp(env_or("BENCH_PEERS", "1"), "0")) && tool_available((enum tool)k);
+	for (int k = 0; k < T_COUNT; k++) {
+		why[k] = tool_selected((enum tool)k) ? tool_unavailable((enum tool)k) : NULL;
+		avail[k] = tool_selected((enum tool)k) && !why[k];
+	}
 	for (int i = 0; i < trials; i++)
 		for (int c = 0; c < C_COUNT; c++)
 			for (int k = 0; k < T_COUNT; k++) {
 				if (!avail[k] || (c != C_ONE && k > T_SCT_PERF))
-					continue;
-				/* the filters: one trial set of their own (BENCH_FILTERS=0 skips them) */
-				if (k >= T_FIRST_FILTER && !strcmp(env_or("BENCH_FILTERS", "1"), "0"))
 					continue;
 				fprintf(stderr, "bench: trial %d/%d %s, %d writer(s)\n", i + 1, trials, tool_names[k],
 					writers[c]);
 				if (trial_run((enum tool)k, writers[c], i, &tr[c][k][i], NULL))
 					fprintf(stderr, "bench: trial %d of %s failed\n", i + 1, tool_names[k]);
 			}
+	for (int c = 0; c < C_COUNT; c++) {
+		for (int k = 0; k < T_COUNT; k++)
+			s[c][k] = summarize(tr[c][k], trials);
+		summaries_relate(s[c]);
+	}
+	if (stacks_only) {
+		printf("\nsct-record benchmark, the stacks alone: median of %d trials\n", trials);
+		stacks_print(s[C_ONE], why);
+		rmdir(dir);
+		return s[C_ONE][T_STK_SCT].ran ? 0 : 1;
+	}
 	stats_fd = bpf_enable_stats(BPF_STATS_RUN_TIME);
 	if (stats_fd >= 0) {
 		for (int k = T_FLOOR; k <= T_SCT; k++)
@@ -554,17 +705,14 @@ int main(void)
 	for (int i = 0; i < BENCH_TRUE_RUNS; i++)
 		true_ns[i] = sct_true_wall_ns();
 	qsort(true_ns, BENCH_TRUE_RUNS, sizeof(true_ns[0]), cmp_double);
-	for (int c = 0; c < C_COUNT; c++) {
-		for (int k = 0; k < T_COUNT; k++)
-			s[c][k] = summarize(tr[c][k], trials);
-		summaries_relate(s[c]);
-	}
 	printf("\nsct-record benchmark: write(2)s of 1 byte to /dev/null, median of %d trials\n", trials);
 	for (int c = 0; c < C_COUNT; c++)
 		table_print(s[c], avail, c);
 	peers_print(s[C_ONE], avail);
 	if (strcmp(env_or("BENCH_FILTERS", "1"), "0"))
 		filters_print(s[C_ONE], avail);
+	if (strcmp(env_or("BENCH_STACKS", "1"), "0"))
+		stacks_print(s[C_ONE], why);
 	stats_print(ps, stats_fd < 0 ? stats_fd : 0);
 	targets_print(s, median_of(idle, trials), true_ns);
 	rmdir(dir);
