@@ -204,7 +204,7 @@ static void read_all(struct sct_reader *r, struct stacks *st, struct strtab *str
 static void read_input(const uint8_t *data, size_t size, struct mirror *m)
 {
 	struct strtab *strs = strtab_new();
-	struct stacks *st = strs ? stacks_new(strs, NULL) : NULL;
+	struct stacks *st = strs ? stacks_new(strs, NULL, true) : NULL;
 	struct sct_reader *r;
 	int err = 0;
 
