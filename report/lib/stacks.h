@@ -8,7 +8,8 @@
  * alone at offset 0; a C++ name demangled unless told not to); [BASENAME+0xADDR] for a
  * module's address no symbol covers (a name in brackets, "[kernel.kallsyms]", without them);
  * [0xADDR] for module 0 (an address no mapping covered); [unknown] for a module id no MODULE defined.
- * A stack id no STACK defined is "[unknown stack]". Kernel frames read as user ones.
+ * A stack id no STACK defined is "[unknown stack]", and so is one whose STACK fails
+ * sct_stack_check() (left out). Kernel frames read as user ones.
  *
  * Bounds per file (tables of a hostile file stay small): STACKS_MAX stacks, STACKS_MAX_MODULES
  * modules, STACKS_MAX_SYMBOLS symbols, STACKS_MAX_BYTES bytes of frames, names and paths;
