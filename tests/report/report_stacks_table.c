@@ -68,7 +68,8 @@ static void tb_stack(uint32_t id, const struct sct_frame *f, size_t n, const uin
 
 	cr_assert_geq(len, 0);
 	cr_assert_leq((size_t)len + nextra, sizeof(buf));
-	memcpy(buf + len, extra, nextra);
+	if (nextra)
+		memcpy(buf + len, extra, nextra);
 	rec.stack = (struct sct_stack){ .stack_id = id, .pid = 1, .frames = { buf, (size_t)len + nextra } };
 	tb_add(&rec);
 }
