@@ -37,6 +37,8 @@ CFLAGS ?= -O2 -g
 override CFLAGS += -std=gnu11 -Wall -Wextra $(WERROR) -MMD -MP -D_GNU_SOURCE \
 	-Iformat -I$(BUILD) $(SANFLAGS)
 override LDFLAGS += $(SANFLAGS)
+CXXFLAGS ?= -O2 -g
+override CXXFLAGS += -std=gnu++17 -Wall -Wextra $(WERROR) -MMD -MP -D_GNU_SOURCE -Iformat -I$(BUILD) $(SANFLAGS)
 
 ifeq ($(V),1)
 Q :=
@@ -88,6 +90,12 @@ $(BUILD)/%.o: %.c
 	$(call msg,CC,$@)
 	$(Q)mkdir -p $(@D)
 	$(Q)$(CC) $(CFLAGS) -c $< -o $@
+
+# C++ only where a C++ library is the one source of truth: libstdc++'s demangler (report/lib).
+$(BUILD)/%.o: %.cc
+	$(call msg,CXX,$@)
+	$(Q)mkdir -p $(@D)
+	$(Q)$(CXX) $(CXXFLAGS) -c $< -o $@
 
 .PHONY: all test bench deps install clean programs deb
 all: $(ALL)

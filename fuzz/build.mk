@@ -1,6 +1,8 @@
 # libFuzzer harnesses over libsct (spec/FORMAT.md), one per property:
 #   reader     any input: no crash, no hang, no unbounded allocation, sane diagnostics
 #   roundtrip  records decoded from the input, written, read back: equal, no diagnostics
+#   stacks     any input's STACK, MODULE and SYMBOL records through report/lib's symbolization:
+#              no crash, unknown ids and uncovered addresses never given a name
 # The library is compiled again into $(FUZZ_BUILD) with the fuzzer's instrumentation and
 # ASan+UBSan, so findings inside libsct are seen. Needs clang (libFuzzer ships with it).
 #   make fuzz                          build the harnesses and their seed corpora
@@ -9,7 +11,12 @@
 FUZZ_BUILD := $(BUILD)/fuzz
 FUZZ_SECONDS ?= 60
 FUZZ_CC ?= clang
-FUZZ_HARNESSES := reader roundtrip
+FUZZ_HARNESSES := reader roundtrip stacks
+# The stacks harness also needs report/lib's symbolization, compiled with the same instrumentation.
+FUZZ_REPORT_SRCS := $(addprefix report/lib/,stacks.c sym_index.c demangle.cc debug_dir.c strtab.c hashmap.c outbuf.c names.c)
+FUZZ_REPORT_OBJS := $(addprefix $(FUZZ_BUILD)/obj/,$(addsuffix .o,$(basename $(FUZZ_REPORT_SRCS))))
+FUZZ_REPORT_LIBS := -lelf -lstdc++
+FUZZ_CXX ?= clang++
 # A reader never needs more than one frame body (16 MiB) and one payload (8 MiB) at a time;
 # a single allocation past this cap is a length claim that was not bounded: a finding.
 FUZZ_MALLOC_MB ?= 64
@@ -30,6 +37,7 @@ FUZZ_SEEDS = $(wildcard spec/examples/*.sct) $(wildcard fuzz/regressions/*/*)
 # Objects made by pattern rules only: keep them, or make deletes them and rebuilds every time.
 .SECONDARY: $(FUZZ_LIB_OBJS) $(FUZZ_HARNESSES:%=$(FUZZ_BUILD)/obj/fuzz/%_fuzz.o) \
 	$(FUZZ_COMMON:%.c=$(FUZZ_BUILD)/obj/%.o) $(FUZZ_HARNESSES:%=$(BUILD)/fuzz/%_fuzz.o) \
+	$(FUZZ_REPORT_OBJS) \
 	$(BUILD)/fuzz/replay_main.o $(FUZZ_COMMON:%.c=$(BUILD)/%.o)
 fuzz: $(FUZZ_BINS) fuzz-corpus
 
@@ -38,10 +46,19 @@ $(FUZZ_BUILD)/obj/%.o: %.c
 	$(Q)mkdir -p $(@D)
 	$(Q)$(FUZZ_CC) $(FUZZ_CFLAGS) -fsanitize=fuzzer-no-link -c $< -o $@
 
+$(FUZZ_BUILD)/obj/%.o: %.cc
+	$(call msg,FUZZCXX,$@)
+	$(Q)mkdir -p $(@D)
+	$(Q)$(FUZZ_CXX) $(filter-out -std=gnu11,$(FUZZ_CFLAGS)) -std=gnu++17 -fsanitize=fuzzer-no-link -c $< -o $@
+
 $(FUZZ_BUILD)/%_fuzz: $(FUZZ_BUILD)/obj/fuzz/%_fuzz.o $(FUZZ_COMMON:%.c=$(FUZZ_BUILD)/obj/%.o) \
 		$(FUZZ_LIB_OBJS) | fuzz-runtime
 	$(call msg,FUZZLD,$@)
 	$(Q)$(FUZZ_CC) $(FUZZ_SAN) -fsanitize=fuzzer $^ -o $@ $(LIBSCT_LIBS)
+
+$(FUZZ_BUILD)/obj/fuzz/stacks_fuzz.o $(FUZZ_REPORT_OBJS): FUZZ_CFLAGS += -Ireport/lib
+$(FUZZ_BUILD)/stacks_fuzz: $(FUZZ_REPORT_OBJS)
+$(FUZZ_BUILD)/stacks_fuzz: LIBSCT_LIBS += $(FUZZ_REPORT_LIBS)
 
 # Debian ships libFuzzer's runtime in libclang-rt-N-dev, only a Recommends of clang.
 fuzz-runtime:
@@ -76,6 +93,12 @@ $(BUILD)/fuzz/replay_%: $(BUILD)/fuzz/%_fuzz.o $(BUILD)/fuzz/replay_main.o \
 		$(FUZZ_COMMON:%.c=$(BUILD)/%.o) $(LIBSCT)
 	$(call msg,LD,$@)
 	$(Q)$(CC) $(LDFLAGS) $^ -o $@ $(LIBSCT_LIBS)
+
+$(BUILD)/fuzz/stacks_fuzz.o: override CFLAGS += -Ireport/lib
+$(BUILD)/fuzz/replay_stacks: $(BUILD)/fuzz/stacks_fuzz.o $(BUILD)/fuzz/replay_main.o \
+		$(FUZZ_COMMON:%.c=$(BUILD)/%.o) $(REPORT_LIB) $(LIBSCT)
+	$(call msg,LD,$@)
+	$(Q)$(CC) $(LDFLAGS) $^ -o $@ $(LIBSCT_LIBS) $(REPORT_LIBS)
 
 test-fuzz-regressions: $(FUZZ_REPLAYS)
 	$(Q)pass=0; fail=0; for h in $(FUZZ_HARNESSES); do \

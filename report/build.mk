@@ -4,7 +4,7 @@
 #   report/report   sct-report;  report/convert  sct-convert;  report/ship  sct-ship
 REPORT_LIB_SRCS := strtab hashmap outbuf names sessions trace_input window reorder live_input follow cgroup_table \
 	tasks filter jobs \
-	footer csv_field json_string samples args_text args_layout fdpaths sym_index debug_dir stacks
+	footer csv_field json_string samples args_text args_layout fdpaths sym_index demangle debug_dir stacks
 # json_string.c shares libsct's UTF-8 decoder, which the library does not export: linked as an object.
 REPORT_LIB_OBJS := $(REPORT_LIB_SRCS:%=$(BUILD)/report/lib/%.o) $(BUILD)/format/utf8.o
 REPORT_LIB := $(BUILD)/report/libreport.a
@@ -13,10 +13,11 @@ REPORT_OBJS := $(addprefix $(BUILD)/report/report/,latency.o summary.o hist_bars
 CONVERT_OBJS := $(patsubst %.c,$(BUILD)/%.o,$(sort $(wildcard report/convert/*.c)))
 SHIP_OBJS := $(addprefix $(BUILD)/report/ship/,ship_http.o ship_sql.o ship_ident.o ship_state.o ship_file.o \
 	ship_main.o)
-REPORT_LIBS := -lm -pthread -lelf
+REPORT_LIBS := -lm -pthread -lelf -lstdc++
 
 # Every program and the library find the library's headers by name.
 $(BUILD)/report/%.o: override CFLAGS += -Ireport/lib
+$(BUILD)/report/%.o: override CXXFLAGS += -Ireport/lib
 
 $(REPORT_LIB): $(REPORT_LIB_OBJS)
 	$(call msg,AR,$@)

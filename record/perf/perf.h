@@ -80,12 +80,19 @@ bool perf_probe_cgroup(char *why, size_t cap);
 bool perf_probe_access(char *why, size_t cap);
 
 /* One event open per (tracepoint, origin, CPU); origin = the tid it was opened for, or 0. */
+struct perf_id_info {
+	uint32_t origin;
+	bool chain;                       /* PERF_SAMPLE_CALLCHAIN: perf_open's chain_id */
+};
 struct perf_fds {
 	int *fd;
 	size_t n, cap;
-	/* event id (PERF_EVENT_IOC_ID) -> origin tid, for thread targets (open addressing) */
+	/*
+	 * event id (PERF_EVENT_IOC_ID) -> what its samples are: the origin tid (thread targets)
+	 * and whether they carry a callchain (open addressing); events of neither are left out
+	 */
 	uint64_t *ids;
-	uint32_t *origins;
+	struct perf_id_info *info;
 	size_t nids;                      /* power of two */
 };
 
@@ -94,8 +101,13 @@ struct perf_open {
 	const uint64_t *ids;              /* tracepoints: the backend's (sys_enter first), then -e's */
 	uint32_t nids;
 	uint64_t flush_id;                /* raw_syscalls:sys_enter, for perf_open_flush() */
-	uint64_t sample_type;
-	uint16_t stack_depth;             /* --stack: frames of PERF_SAMPLE_CALLCHAIN, user only */
+	uint64_t sample_type;             /* of every event */
+	/*
+	 * --stack: the tracepoint whose samples also carry PERF_SAMPLE_CALLCHAIN (sys_exit: a
+	 * call's stack is taken where it returns), 0: none; stack_depth frames, user only
+	 */
+	uint64_t chain_id;
+	uint16_t stack_depth;
 	uint32_t watermark;               /* bytes in a ring before the reader is woken */
 	size_t data_pages;                /* of each ring, a power of two */
 	struct perf_ring *rings;          /* one per CPU, the first event of each CPU maps it */
@@ -127,6 +139,8 @@ void perf_rings_flush_lost(struct perf_ring *rings, int n);
 void perf_fds_disable(struct perf_fds *f);
 /* The tid an event was opened for (0 for per-CPU events and unknown ids). */
 uint32_t perf_fds_origin(const struct perf_fds *f, uint64_t id);
+/* Whether the event's samples carry a callchain (perf_open's chain_id; false for unknown ids). */
+bool perf_fds_chain(const struct perf_fds *f, uint64_t id);
 void perf_fds_close(struct perf_fds *f);
 
 /* perf_ring.c -------------------------------------------------------------------------- */

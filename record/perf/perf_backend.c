@@ -59,7 +59,7 @@ struct perf_backend {
 	uint32_t comm_tid;       /* the last COMM record of an exec */
 	char comm[SCT_COMM_LEN];
 	char syscall_filter[8192]; /* -S as the kernel's filter of raw_syscalls */
-	bool stacks;              /* --stack: syscall samples carry their user callchain */
+	bool stacks;              /* --stack: sys_exit samples carry their user callchain */
 };
 
 /* The fixed head of a sample (PERF_SAMPLE_BASE), then the raw record. */
@@ -453,8 +453,9 @@ static int exit_sample(struct perf_backend *b, struct perf_task *t, const struct
 }
 
 /*
- * --stack: PERF_SAMPLE_CALLCHAIN sits between the time and the raw record: h with the
- * callchain cut out is read as a sample without. Returns the bytes it took, or -EPROTO.
+ * --stack: a sys_exit sample's PERF_SAMPLE_CALLCHAIN sits between the time and the raw
+ * record: h with the callchain cut out is read as a sample without. Returns the bytes it
+ * took, or -EPROTO.
  */
 static int sample_chain(const struct perf_event_header *h, struct perf_sample *s)
 {
@@ -480,7 +481,9 @@ static int sample_parse(struct perf_backend *b, const struct perf_event_header *
 
 	s->chain = NULL;
 	s->nchain = 0;
-	if (b->stacks) {
+	if (h->size < sizeof(*p))
+		return -EPROTO;
+	if (b->stacks && perf_fds_chain(&b->fds, p->id)) {
 		n = sample_chain(h, s);
 		if (n < 0)
 			return n;
@@ -866,8 +869,9 @@ static int perf_prepare_report(struct perf_backend *b)
 	r->host.info.nevents = b->user.n;
 	/* -e's samples beside the bpf backend carry no stack: it takes the calls' */
 	b->stacks = r->env->stack_parts && !b->sampler;
-	b->open.sample_type = PERF_SAMPLE_BASE | (r->sample_cgroup ? PERF_SAMPLE_CGROUP : 0) |
-			      (b->stacks ? PERF_SAMPLE_CALLCHAIN : 0);
+	b->open.sample_type = PERF_SAMPLE_BASE | (r->sample_cgroup ? PERF_SAMPLE_CGROUP : 0);
+	/* a call's stack is the one its sys_exit sample carries: sys_enter's would go unread */
+	b->open.chain_id = b->stacks ? b->tps.id[PERF_TP_SYS_EXIT] : 0;
 	b->open.stack_depth = b->stacks ? r->env->stack_depth : 0;
 	b->open.rings = b->rings;
 	b->open.ncpus = b->ncpus;

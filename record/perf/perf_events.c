@@ -225,9 +225,12 @@ static void attr_fill(struct perf_event_attr *a, const struct perf_open *o, uint
 	a->config = o->ids[i];
 	a->sample_period = 1;
 	a->sample_type = o->sample_type;
-	/* user frames only, as perf trace takes them: a kernel walk is the bpf backend's */
-	a->exclude_callchain_kernel = 1;
-	a->sample_max_stack = o->stack_depth;
+	if (o->chain_id && o->ids[i] == o->chain_id) {
+		a->sample_type |= PERF_SAMPLE_CALLCHAIN;
+		/* user frames only, as perf trace takes them: a kernel walk is the bpf backend's */
+		a->exclude_callchain_kernel = 1;
+		a->sample_max_stack = o->stack_depth;
+	}
 	a->inherit = inherit;
 	a->watermark = 1;
 	a->wakeup_watermark = o->watermark;
@@ -267,8 +270,8 @@ static size_t id_pos(const uint64_t *ids, size_t n, uint64_t id)
 	return i;
 }
 
-/* Remember which tid event fd was opened for; the table holds at most half its slots. */
-static int ids_add(struct perf_fds *f, int fd, uint32_t origin)
+/* Remember what event fd's samples are; the table holds at most half its slots. */
+static int ids_add(struct perf_fds *f, int fd, struct perf_id_info what)
 {
 	uint64_t id;
 	size_t i;
@@ -278,39 +281,53 @@ static int ids_add(struct perf_fds *f, int fd, uint32_t origin)
 	if ((f->n + 1) * 2 > f->nids) {
 		size_t n = f->nids ? f->nids * 2 : ID_HASH_MIN;
 		uint64_t *ids = calloc(n, sizeof(*ids));
-		uint32_t *origins = calloc(n, sizeof(*origins));
+		struct perf_id_info *info = calloc(n, sizeof(*info));
 
-		if (!ids || !origins) {
+		if (!ids || !info) {
 			free(ids);
-			free(origins);
+			free(info);
 			return -ENOMEM;
 		}
 		for (size_t j = 0; j < f->nids; j++)
 			if (f->ids[j]) {
 				i = id_pos(ids, n, f->ids[j]);
 				ids[i] = f->ids[j];
-				origins[i] = f->origins[j];
+				info[i] = f->info[j];
 			}
 		free(f->ids);
-		free(f->origins);
+		free(f->info);
 		f->ids = ids;
-		f->origins = origins;
+		f->info = info;
 		f->nids = n;
 	}
 	i = id_pos(f->ids, f->nids, id);
 	f->ids[i] = id;
-	f->origins[i] = origin;
+	f->info[i] = what;
 	return 0;
 }
 
-uint32_t perf_fds_origin(const struct perf_fds *f, uint64_t id)
+static const struct perf_id_info *ids_find(const struct perf_fds *f, uint64_t id)
 {
 	size_t i;
 
 	if (!f->nids)
-		return 0;
+		return NULL;
 	i = id_pos(f->ids, f->nids, id);
-	return f->ids[i] == id ? f->origins[i] : 0;
+	return f->ids[i] == id ? &f->info[i] : NULL;
+}
+
+uint32_t perf_fds_origin(const struct perf_fds *f, uint64_t id)
+{
+	const struct perf_id_info *what = ids_find(f, id);
+
+	return what ? what->origin : 0;
+}
+
+bool perf_fds_chain(const struct perf_fds *f, uint64_t id)
+{
+	const struct perf_id_info *what = ids_find(f, id);
+
+	return what && what->chain;
 }
 
 /* Route fd's samples into its CPU's ring, mapping the ring with the first event of the CPU. */
@@ -343,9 +360,11 @@ static int open_one(struct perf_fds *f, const struct perf_open *o, uint32_t i, i
 		    unsigned long flags, uint32_t origin)
 {
 	struct perf_event_attr attr;
+	struct perf_id_info what = { .origin = origin };
 	int fd, err;
 
 	attr_fill(&attr, o, i, origin != 0);
+	what.chain = attr.sample_type & PERF_SAMPLE_CALLCHAIN;
 	fd = fds_open(f, &attr, pid, cpu, flags);
 	if (fd < 0)
 		return fd;
@@ -353,8 +372,8 @@ static int open_one(struct perf_fds *f, const struct perf_open *o, uint32_t i, i
 	if (o->syscall_filter && i <= 1 && ioctl(fd, PERF_EVENT_IOC_SET_FILTER, o->syscall_filter))
 		return -errno;
 	err = ring_attach(o, cpu, fd);
-	if (!err && origin)
-		err = ids_add(f, fd, origin);
+	if (!err && (what.origin || what.chain))
+		err = ids_add(f, fd, what);
 	return err;
 }
 
@@ -440,7 +459,7 @@ void perf_fds_close(struct perf_fds *f)
 		close(f->fd[i]);
 	free(f->fd);
 	free(f->ids);
-	free(f->origins);
+	free(f->info);
 	memset(f, 0, sizeof(*f));
 }
 

@@ -85,6 +85,7 @@ struct convert {
 	struct out o;
 	struct ctx c;
 	struct stacks *stacks;  /* the STACK, MODULE and SYMBOL records of the file being read */
+	bool no_demangle;            /* --no-demangle: symbol names as the trace holds them */
 	const char *debug_dir_path;  /* --debug-dir DIR, NULL: none */
 	struct debug_dir *debug_dir;
 	bool folded_by_time;    /* --to folded --by time: counts are nanoseconds */

@@ -109,6 +109,8 @@ static const char usage_text[] =
 "      --debug-dir DIR symbols of the stacks' modules that the trace does not name, from\n"
 "                      DIR/.build-id/xx/rest.debug or DIR/BASENAME with the module's\n"
 "                      build id\n"
+"      --no-demangle   C++ symbol names as the trace holds them (_ZN3foo3barEv), not\n"
+"                      demangled (foo::bar())\n"
 "      --schema clickhouse   print the ClickHouse DDL and exit\n"
 "      --clickhouse-format F  --to clickhouse: tsv (TabSeparated, default) or\n"
 "                      rowbinary (RowBinary)\n"
@@ -243,6 +245,7 @@ static int parse_args(struct convert *cv, int argc, char **argv)
 		{ "cluster", required_argument, NULL, 'C' },
 		{ "local-database", required_argument, NULL, 'L' },
 		{ "by", required_argument, NULL, 'b' },     { "debug-dir", required_argument, NULL, 'g' },
+		{ "no-demangle", no_argument, NULL, 'M' },
 		{ "jobs", required_argument, NULL, 'j' },   { "clickhouse-format", required_argument, NULL, 'F' },
 		{ NULL, 0, NULL, 0 },
 	};
@@ -277,6 +280,7 @@ static int parse_args(struct convert *cv, int argc, char **argv)
 		case 'C': cv->ddl.cluster = optarg; break;
 		case 'L': cv->ddl.local_db = optarg; ddl_given = true; break;
 		case 'F': ch_format = optarg; break;
+		case 'M': cv->no_demangle = true; break;
 		case 'h': fputs(usage_text, stdout); exit(0);
 		case 'b':
 			by = optarg;
@@ -932,7 +936,7 @@ int main(int argc, char **argv)
 	err = cv->c.footer && !out_open_mem(&cv->scratch, SAMPLE_JSON_MAX) ? input_tables_new(&cv->c) : -ENOMEM;
 	if (!err && cv->debug_dir_path && !(cv->debug_dir = debug_dir_new(cv->debug_dir_path)))
 		err = -ENOMEM;
-	if (!err && !(cv->stacks = stacks_new(cv->c.strs, cv->debug_dir)))
+	if (!err && !(cv->stacks = stacks_new(cv->c.strs, cv->debug_dir, !cv->no_demangle)))
 		err = -ENOMEM;
 	if (!err)
 		err = out_open(&cv->o, cv->output, cv->force, convert_mode(cv));

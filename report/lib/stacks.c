@@ -13,6 +13,7 @@
 #include <string.h>
 
 #include "debug_dir.h"
+#include "demangle.h"
 #include "hashmap.h"
 #include "names.h"
 #include "stacks.h"
@@ -48,6 +49,7 @@ struct stack {
 struct stacks {
 	struct strtab *strs;
 	struct debug_dir *dd;
+	bool demangle;
 	uint64_t serial;   /* struct live's of the file the tables are of */
 	struct hashmap stacks, modules;
 	struct module **mods; /* every module, to free */
@@ -58,7 +60,7 @@ struct stacks {
 	struct out scratch;
 };
 
-struct stacks *stacks_new(struct strtab *strs, struct debug_dir *dd)
+struct stacks *stacks_new(struct strtab *strs, struct debug_dir *dd, bool demangle)
 {
 	struct stacks *st = calloc(1, sizeof(*st));
 
@@ -66,6 +68,7 @@ struct stacks *stacks_new(struct strtab *strs, struct debug_dir *dd)
 		return NULL;
 	st->strs = strs;
 	st->dd = dd;
+	st->demangle = demangle;
 	st->gen = 1;
 	hashmap_init(&st->stacks, 1);
 	hashmap_init(&st->modules, 1);
@@ -209,6 +212,9 @@ static int stacks_add_stack(struct stacks *st, const struct sct_stack *r)
 	struct stack *s = hashmap_get(&st->stacks, &key);
 	const uint8_t *frames;
 
+	/* the reader delivers none that fails; the tables do not depend on it to stay bounded */
+	if (sct_stack_check(r))
+		return 0;
 	if (!s && st->nstacks == STACKS_MAX)
 		return -ENOSPC;
 	frames = stacks_copy(st, &r->frames);
@@ -303,6 +309,20 @@ static const struct sym *stacks_sym(struct stacks *st, struct module *m, uint64_
 	return m->dbg ? sym_index_find(m->dbg, addr) : NULL;
 }
 
+/* A symbol's name, demangled unless told not to; folded: as stacks_folded() writes it, else escaped. */
+static void stacks_out_sym(const struct stacks *st, struct out *o, const struct sym *s, bool folded)
+{
+	char *d = st->demangle ? demangle_name(s->name, s->len) : NULL;
+	const char *p = d ? d : s->name;
+	size_t len = d ? strlen(d) : s->len;
+
+	if (folded)
+		stacks_out_folded_name(o, p, len);
+	else
+		names_out_escaped(o, p, len);
+	free(d);
+}
+
 /* The module a frame names, NULL for module 0 or an id no MODULE defined. */
 static struct module *stacks_frame_module(struct stacks *st, const struct sct_frame *f)
 {
@@ -319,7 +339,7 @@ static void stacks_frame_line(struct stacks *st, struct out *o, const struct sct
 	const struct sym *s = m ? stacks_sym(st, m, f->addr) : NULL;
 
 	if (s) {
-		names_out_escaped(o, s->name, s->len);
+		stacks_out_sym(st, o, s, false);
 		if (f->addr != s->addr)
 			out_printf(o, "+0x%llx", (unsigned long long)(f->addr - s->addr));
 	} else if (m) {
@@ -355,7 +375,7 @@ static void stacks_frame_folded(struct stacks *st, struct out *o, const struct s
 	uint32_t len;
 
 	if (s) {
-		stacks_out_folded_name(o, s->name, s->len);
+		stacks_out_sym(st, o, s, true);
 	} else if (m) {
 		base = stacks_base(m, true, &len);
 		out_char(o, '[');

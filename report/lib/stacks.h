@@ -5,10 +5,11 @@
  * the text of a stack's frames.
  *
  * Frame text: name+0xOFF where a SYMBOL (or --debug-dir's file) covers the address (name
- * alone at offset 0); [BASENAME+0xADDR] for a module's address no symbol covers (a name in
- * brackets, "[kernel.kallsyms]", without them); [0xADDR]
- * for module 0 (an address no mapping covered); [unknown] for a module id no MODULE defined.
- * A stack id no STACK defined is "[unknown stack]". Kernel frames read as user ones.
+ * alone at offset 0; a C++ name demangled unless told not to); [BASENAME+0xADDR] for a
+ * module's address no symbol covers (a name in brackets, "[kernel.kallsyms]", without them);
+ * [0xADDR] for module 0 (an address no mapping covered); [unknown] for a module id no MODULE defined.
+ * A stack id no STACK defined is "[unknown stack]", and so is one whose STACK fails
+ * sct_stack_check() (left out). Kernel frames read as user ones.
  *
  * Bounds per file (tables of a hostile file stay small): STACKS_MAX stacks, STACKS_MAX_MODULES
  * modules, STACKS_MAX_SYMBOLS symbols, STACKS_MAX_BYTES bytes of frames, names and paths;
@@ -34,8 +35,11 @@ struct debug_dir;
 struct stacks;
 struct live;
 
-/* Tables of one file at a time; dd (NULL: none) names what no SYMBOL does. NULL on ENOMEM. */
-struct stacks *stacks_new(struct strtab *strs, struct debug_dir *dd);
+/*
+ * Tables of one file at a time; dd (NULL: none) names what no SYMBOL does; demangle: C++
+ * names as written in source (demangle.h), else as the file holds them. NULL on ENOMEM.
+ */
+struct stacks *stacks_new(struct strtab *strs, struct debug_dir *dd, bool demangle);
 /* The tables of lv's file: emptied when lv is another session (file) than the last one. */
 void stacks_session(struct stacks *st, const struct live *lv);
 /* A STACK, MODULE or SYMBOL record into the tables (other types: nothing); -ENOMEM. */

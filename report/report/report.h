@@ -56,6 +56,7 @@ struct env {
 	uint64_t interval_ns; /* --interval: a summary of each so many ns; 0: one of everything */
 	const char *html;    /* --html FILE: the summary's page too, NULL: none */
 	bool no_stacks;      /* --no-stacks: the timeline without the calls' frames */
+	bool no_demangle;    /* --no-demangle: symbol names as the trace holds them */
 	const char *debug_dir_path; /* --debug-dir DIR, NULL: none */
 	struct debug_dir *debug_dir;
 	uint32_t jobs;       /* -j: threads that decode blocks */

@@ -83,6 +83,8 @@ static const char usage_text[] =
 "      --debug-dir DIR    symbols of the modules that the trace does not name, from\n"
 "                         DIR/.build-id/xx/rest.debug or DIR/BASENAME with the module's\n"
 "                         build id (--stacks and the timeline)\n"
+"      --no-demangle      C++ symbol names as the trace holds them (_ZN3foo3barEv), not\n"
+"                         demangled (foo::bar())\n"
 "Other:\n"
 "  -j, --jobs N           threads that decode each file's blocks (default: the online\n"
 "                         CPUs, at most 32; 1: none); the output is the same. Live inputs\n"
@@ -117,7 +119,7 @@ static const char usage_text[] =
 "  sct-report --stacks --sort calls --top 10 -S openat --debug-dir ./dbg stack.sct\n";
 
 enum { OPT_TREE = 256, OPT_SINCE, OPT_UNTIL, OPT_STRICT, OPT_FOLLOW, OPT_INTERVAL, OPT_FLUSH, OPT_HTML, OPT_STACKS,
-       OPT_NO_STACKS, OPT_DEBUG_DIR };
+       OPT_NO_STACKS, OPT_DEBUG_DIR, OPT_NO_DEMANGLE };
 
 static const struct option long_opts[] = {
 	{ "timeline", no_argument, NULL, 'T' },    { "tree", no_argument, NULL, OPT_TREE },
@@ -133,7 +135,7 @@ static const struct option long_opts[] = {
 	{ "follow", no_argument, NULL, OPT_FOLLOW }, { "interval", required_argument, NULL, OPT_INTERVAL },
 	{ "flush-interval", required_argument, NULL, OPT_FLUSH },
 	{ "stacks", no_argument, NULL, OPT_STACKS }, { "no-stacks", no_argument, NULL, OPT_NO_STACKS },
-	{ "debug-dir", required_argument, NULL, OPT_DEBUG_DIR },
+	{ "debug-dir", required_argument, NULL, OPT_DEBUG_DIR }, { "no-demangle", no_argument, NULL, OPT_NO_DEMANGLE },
 	{ "jobs", required_argument, NULL, 'j' },
 	{ NULL, 0, NULL, 0 },
 };
@@ -271,6 +273,7 @@ static int parse_opt(struct env *env, int c, const char *arg)
 	case OPT_TREE: env->mode = MODE_TREE; return 0;
 	case OPT_STACKS: env->mode = MODE_STACKS; return 0;
 	case OPT_NO_STACKS: env->no_stacks = true; return 0;
+	case OPT_NO_DEMANGLE: env->no_demangle = true; return 0;
 	case OPT_DEBUG_DIR:
 		if (debug_dir_check(arg)) {
 			fprintf(stderr, "sct-report: --debug-dir '%s': %s\n", arg, strerror(-debug_dir_check(arg)));
@@ -526,7 +529,7 @@ static int run_stacks(struct ctx *c, const struct env *env, struct stack_report 
 static int run_stack_report(struct ctx *c, const struct env *env, struct out *o)
 {
 	struct stack_report *sr = stack_report_new(c, env);
-	struct stacks *st = stacks_new(c->strs, env->debug_dir);
+	struct stacks *st = stacks_new(c->strs, env->debug_dir, !env->no_demangle);
 	int err = sr && st ? run_stacks(c, env, sr, st) : -ENOMEM;
 
 	if (!err && c->inputs_read)

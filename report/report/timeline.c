@@ -363,7 +363,7 @@ static struct stacks *tl_stacks(struct timeline *tl, const struct live *lv)
 			ts = &tl->stacks[i];
 	if (!ts && tl->nstacks < (uint32_t)tl->env->nfiles) {
 		ts = &tl->stacks[tl->nstacks];
-		ts->st = stacks_new(tl->c->strs, tl->env->debug_dir);
+		ts->st = stacks_new(tl->c->strs, tl->env->debug_dir, !tl->env->no_demangle);
 		if (!ts->st)
 			return NULL;
 		ts->lv = lv;

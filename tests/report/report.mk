@@ -17,7 +17,7 @@ $(BUILD)/tests/report/report_%.o: override CFLAGS += -Ireport/lib
 $(REPORT_TEST_BIN): $(REPORT_TEST_OBJS) $(BUILD)/report/report/latency.o $(BUILD)/report/convert/clickhouse.o \
 		$(REPORT_LIB) $(BUILD)/fuzz/frame_fixup.o $(LIBSCT)
 	$(call msg,LD,$@)
-	$(Q)$(CC) $(LDFLAGS) $^ -o $@ -lcriterion $(LIBSCT_LIBS) -lm -lxxhash -lelf
+	$(Q)$(CC) $(LDFLAGS) $^ -o $@ -lcriterion $(LIBSCT_LIBS) -lm -lxxhash -lelf -lstdc++
 
 $(GEN_REPORT): $(BUILD)/tests/report/gen_report.o $(BUILD)/tests/format/format_craft.o \
 		$(BUILD)/fuzz/frame_fixup.o $(LIBSCT)

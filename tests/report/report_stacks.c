@@ -6,7 +6,8 @@
  * one stack (two files of one rotated recording, or of two) gives exactly the expected
  * --stacks groups, timeline lines, folded lines and CSV/JSONL columns, read as two inputs,
  * concatenated or from a pipe; --debug-dir names the frames of a
- * stripped ELF from its unstripped copy; a hostile trace neither crashes nor misleads.
+ * stripped ELF from its unstripped copy; C++ names are demangled unless --no-demangle; a
+ * hostile trace neither crashes nor misleads.
  */
 #include <criterion/criterion.h>
 #include <stdio.h>
@@ -371,6 +372,41 @@ Test(report_stacks, hostile_stacks_neither_crash_nor_mislead, .fini = rt_cleanup
 	free(out);
 }
 
+/*
+ * C++ names read as in source by default and as the file holds them with --no-demangle, in
+ * both tools; a name that only looks mangled ("_Z" then nonsense) and a C name stay as they are.
+ */
+Test(report_stacks, cxx_names_demangled_unless_no_demangle, .fini = rt_cleanup)
+{
+	const char *trace = rt_path("cxx.sct");
+	struct sct_writer *w = rt_open_stacks(trace, "h", "user", NULL, 0);
+	const struct sct_frame f[] = { { 1, 0x1004 }, { 1, 0x2000 }, { 1, 0x3000 } };
+	char *out;
+
+	rt_task(w, 0, PID, PID, 1, 0, 0, "w");
+	rt_module(w, 1, 1, SCT_MODULE_ELF, NULL, 0, "/usr/bin/app");
+	rt_symbol(w, 1, 1, 0x1000, 0x10, "_ZN3foo3barEv");
+	rt_symbol(w, 1, 1, 0x2000, 0x10, "_Zjunk");
+	rt_symbol(w, 1, 1, 0x3000, 0x10, "main");
+	rt_stack(w, 2, 1, PID, f, 3);
+	rt_sc_stack(w, 10, 1000, PID, PID, RT_NR_WRITE, 1, 1);
+	rt_close(w);
+	cr_assert_eq(rt_run(&out, "%s --stacks %s | sed -n 3,5p", rt_report(), trace), 0);
+	cr_assert_str_eq(out, "    foo::bar()+0x4 (app)\n"
+			 "    _Zjunk (app)\n"
+			 "    main (app)\n");
+	free(out);
+	cr_assert_eq(rt_run(&out, "%s --stacks --no-demangle %s | sed -n 3p", rt_report(), trace), 0);
+	cr_assert_str_eq(out, "    _ZN3foo3barEv+0x4 (app)\n");
+	free(out);
+	cr_assert_eq(rt_run(&out, "%s --to folded %s", rt_convert(), trace), 0);
+	cr_assert_str_eq(out, "w;main;_Zjunk;foo::bar();write 1\n");
+	free(out);
+	cr_assert_eq(rt_run(&out, "%s --to folded --no-demangle %s", rt_convert(), trace), 0);
+	cr_assert_str_eq(out, "w;main;_Zjunk;_ZN3foo3barEv;write 1\n");
+	free(out);
+}
+
 /* The format's example of stacks (spec/examples/stacks.sct), as its README describes it. */
 Test(report_stacks, the_spec_example_reads_as_written)
 {
@@ -378,7 +414,7 @@ Test(report_stacks, the_spec_example_reads_as_written)
 
 	cr_assert_eq(rt_run(&out, "%s --to folded spec/examples/stacks.sct 2>/dev/null", rt_convert()), 0);
 	cr_assert_str_eq(out, "server;[unknown stack];read 1\n"
-			 "server;[unknown];main;_ZN6server6handleEv;__open64;entry_SYSCALL_64_[k];do_syscall_64_[k];"
+			 "server;[unknown];main;server::handle();__open64;entry_SYSCALL_64_[k];do_syscall_64_[k];"
 			 "openat 2\n"
 			 "server;close 1\n"
 			 "server;main;__read;entry_SYSCALL_64_[k];[kernel.kallsyms]_[k];read 1\n");
