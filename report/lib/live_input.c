@@ -38,6 +38,7 @@ struct live_input {
 	pthread_cond_t data, room; /* records came or the reader ended; room or resume */
 	pthread_t thread;
 	bool session_held; /* the thread waits: the caller has not finished with a SESSION record */
+	bool session_taken; /* the caller took that SESSION record: its next call releases the thread */
 	/*
 	 * The queue was full: the thread waits until the caller took half of it, not for each
 	 * record (one wake-up per record costs more than the record).
@@ -173,7 +174,9 @@ int live_input_next(struct live_input *li, struct sct_record *rec, uint64_t dead
 	int rc = 1;
 
 	pthread_mutex_lock(&li->lock);
-	if (li->session_held) {
+	/* not before: a SESSION still queued is not the caller's session yet */
+	if (li->session_taken) {
+		li->session_taken = false;
 		li->session_held = false;
 		pthread_cond_broadcast(&li->room);
 	}
@@ -181,6 +184,7 @@ int live_input_next(struct live_input *li, struct sct_record *rec, uint64_t dead
 		live_diags_out(li);
 		if (window_count(li->q)) {
 			window_pop(li->q, rec);
+			li->session_taken = rec->type == SCT_REC_SESSION;
 			if (li->room_wanted && window_count(li->q) <= WINDOW_RECORDS / 2 && !window_full(li->q)) {
 				li->room_wanted = false;
 				pthread_cond_signal(&li->room);

@@ -465,10 +465,47 @@ static int input_live_session(struct ctx *c, struct input *in)
 	return input_session(c, in);
 }
 
+/* The recording whose series s is a file of, NULL if none (spec/FORMAT.md 5). */
+static const char *input_series(const struct sct_session *s)
+{
+	const char *id = sct_session_get(s, SCT_SESSION_RECORDING_ID);
+
+	return *id && sct_session_sequence(s) && !sct_session_snapshot(s) ? id : NULL;
+}
+
+/*
+ * The stream's next HEADER is the next file of the current session's recording (a rotation
+ * followed, or files of one series concatenated): same host, clock, anchor and tables, so
+ * the session goes on with its reorder heap, caches and tasks, as the batch timeline reads
+ * the files (its reorder window spans them). A call that entered in one file and returned
+ * in the next is then printed in its place. Stack ids are per file (spec/FORMAT.md 9.4): a
+ * session with stacks drains at every file, so that each call's frames are its own file's.
+ */
+static bool input_live_continues(const struct input *in, const struct sct_session *next)
+{
+	const struct sct_session *cur = in->cur ? in->cur->session : NULL;
+	const char *a = cur ? input_series(cur) : NULL, *b = input_series(next);
+
+	return a && b && !strcmp(a, b) && !sct_session_stacks(cur) && !sct_session_stacks(next);
+}
+
+/* The next file of the live session's recording: the reader's session from now on. */
+static int input_live_next_file(struct ctx *c, struct input *in)
+{
+	const struct sct_session *next = sct_reader_session(in->r);
+	struct live *lv = in->cur;
+	struct sess s;
+
+	lv->session = next;
+	input_sess_fill(c, in, next, &s);
+	return sessions_add_file(c->sessions, &s, input_series(next), sct_session_sequence(next));
+}
+
 /*
  * A live stream's next record: each waits in the reorder heap until it is due, its lifecycle
  * records applied as they come, so a record is named knowing every lifecycle record read
- * while it waited. The heap drains at the end of each session and of the input.
+ * while it waited. The heap drains at the end of each session (not between the files of one
+ * recording: input_live_continues()) and of the input.
  */
 static int input_next_live(struct ctx *c, struct input *in, struct sct_record *rec)
 {
@@ -497,6 +534,12 @@ static int input_next_live(struct ctx *c, struct input *in, struct sct_record *r
 		if (n <= 0) {
 			in->ended = true;
 			in->end_rc = n;
+			continue;
+		}
+		if (rec->type == SCT_REC_SESSION && input_live_continues(in, sct_reader_session(in->r))) {
+			err = input_live_next_file(c, in);
+			if (err)
+				return err;
 			continue;
 		}
 		if (rec->type == SCT_REC_SESSION || !in->cur) {

@@ -119,7 +119,8 @@ int input_open(struct ctx *c, struct input *in, const char *path);
  * A live input: path ("-": stdin) read as it comes, a regular file followed past its end
  * and into the next file of its recording if grow (follow.c). input_next() gives its records
  * in time order, each once no earlier one can still come: flush_ns (the recorder's
- * --flush-interval) after a later return was read, or that long after it arrived.
+ * --flush-interval) after a later return was read, or that long after it arrived; across
+ * the files of one recording as across one file.
  */
 int input_open_live(struct ctx *c, struct input *in, const char *path, bool grow, uint64_t flush_ns);
 /* sct_reader_next(), counting the input in c->inputs_read once it gives a record or its end. */

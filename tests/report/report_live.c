@@ -14,6 +14,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/prctl.h>
 #include <sys/stat.h>
 #include <sys/wait.h>
 #include <time.h>
@@ -54,6 +55,8 @@ static void run_start(struct run *r, bool feed, const char *fmt, ...)
 	r->pid = fork();
 	cr_assert_geq(r->pid, 0);
 	if (!r->pid) {
+		/* a failed test leaves no sct-report following a file for ever */
+		prctl(PR_SET_PDEATHSIG, SIGKILL);
 		dup2(feed ? pin[0] : open("/dev/null", O_RDONLY), 0);
 		dup2(pout[1], 1);
 		close(pin[0]);
@@ -297,6 +300,135 @@ Test(report_live, follow_reads_a_growing_file_and_on_into_the_next_file_of_its_r
 	free(r.text);
 	free(f1);
 	free(f2);
+}
+
+/* A call of a crafted recording: entry (from the anchor), duration, syscall, return value. */
+struct rot_call {
+	uint64_t rel_ns, dur;
+	uint32_t nr;
+	int64_t ret;
+};
+
+/* File seq of recording rot: a TASK, then each call in a block of its own, cut after it. */
+static uint8_t *rot_file(const char *name, uint64_t seq, const struct rot_call *calls, uint32_t n, uint64_t *cut,
+			 size_t *len)
+{
+	const char *path = rt_path(name);
+	struct sct_writer *w = rt_open_recording(path, "h1", "fedcba9876543210fedcba9876543210", seq, false);
+
+	rt_task(w, calls[0].rel_ns, 100, 100, 1, 0, 0, "app");
+	for (uint32_t i = 0; i < n; i++) {
+		rt_sc(w, calls[i].rel_ns, calls[i].dur, 100, 100, 0, calls[i].nr, calls[i].ret);
+		cut[i] = step(w);
+	}
+	rt_close(w);
+	return slurp(path, len);
+}
+
+/* What a run printed before its footer. */
+static char *before_footer(const char *text)
+{
+	const char *end = strstr(text, "-- ");
+
+	return strndup(text, end ? (size_t)(end - text) : strlen(text));
+}
+
+/*
+ * A rotation while sct-report follows: the read that file 2 holds entered (490 s) before the
+ * last write of file 1 (500 s) and returned after the recorder went on to file 2. With a
+ * flush interval of 100 s no line is due by sct-report's clock while the test runs: each is
+ * printed once the stream holds a return 100 s past it, so the output does not depend on
+ * the pace of the steps.
+ */
+Test(report_live, follow_across_a_rotation_prints_what_the_batch_timeline_of_the_files_prints)
+{
+	static const struct rot_call c1[] = { { 10000 * MS, 1000, RT_NR_WRITE, 0 }, { 500000 * MS, 1000, RT_NR_WRITE, 1 } },
+				     c2[] = { { 490000 * MS, 50000 * MS, RT_NR_READ, 2 },
+					      { 2000000 * MS, 1000, RT_NR_READ, 3 } };
+	uint64_t cut1[2], cut2[2];
+	size_t len1, len2;
+	uint8_t *f1 = rot_file("rot1.sct", 1, c1, 2, cut1, &len1);
+	uint8_t *f2 = rot_file("rot2.sct", 2, c2, 2, cut2, &len2);
+	const char *dest = rt_path("rot.000001.sct"), *cat = rt_path("rot-cat.sct");
+	int fd = open(dest, O_WRONLY | O_CREAT | O_TRUNC, 0644), cfd = open(cat, O_WRONLY | O_CREAT | O_TRUNC, 0644);
+	char *batch = NULL, *live, *want;
+	struct run r;
+
+	cr_assert(fd >= 0 && cfd >= 0);
+	write_all(cfd, f1, len1);
+	write_all(cfd, f2, len2);
+	close(cfd);
+	cr_assert_eq(rt_run(&batch, "%s -T %s", rt_report(), cat), 0);
+	want = before_footer(batch);
+	cr_assert_not_null(strstr(want, ") = 2 <50.000000>"), "%s", batch);
+
+	write_all(fd, f1, cut1[0]);
+	run_start(&r, false, "exec %s -T --follow --flush-interval 100 %s", rt_report(), dest);
+	/* file 1 ends, the recorder makes file 2: its read returned at 540 s, so 10 s is due */
+	write_all(fd, f1 + cut1[0], len1 - cut1[0]);
+	close(fd);
+	fd = open(rt_path("rot.000002.sct"), O_WRONLY | O_CREAT | O_TRUNC, 0644);
+	cr_assert_geq(fd, 0);
+	write_all(fd, f2, cut2[0]);
+	run_wait(&r, " write(app 100/100) = 0 ");
+	/* a return at 2000 s: every call up to 1900 s is due, before the recording ends */
+	write_all(fd, f2 + cut2[0], cut2[1] - cut2[0]);
+	run_wait(&r, " write(app 100/100) = 1 ");
+	cr_assert_lt(run_wait(&r, " read(app 100/100) = 2 "), run_wait(&r, " write(app 100/100) = 1 "), "%s",
+		     r.text);
+	cr_assert_null(strstr(r.text, ") = 3 "), "2000 s is not due yet:\n%s", r.text);
+	write_all(fd, f2 + cut2[1], len2 - cut2[1]);
+	close(fd);
+	kill(r.pid, SIGINT);
+	cr_assert_eq(run_end(&r), 0, "%s", r.text);
+	live = before_footer(r.text);
+	cr_assert_str_eq(live, want);
+	cr_assert_not_null(strstr(r.text, "-- recording fedcba9876543210fedcba9876543210: 2 files, sequence 1-2"),
+			   "%s", r.text);
+	free(live);
+	free(want);
+	free(batch);
+	free(r.text);
+	free(f1);
+	free(f2);
+}
+
+/*
+ * What the reorder heap holds: a call is printed once the stream holds a return one flush
+ * interval past its entry, so the heap holds only the calls of the stream's last flush
+ * interval (with a flush interval of 100 s none is due by the clock while the test runs).
+ */
+Test(report_live, timeline_holds_only_the_calls_of_the_last_flush_interval)
+{
+	const char *path = rt_path("held.sct");
+	struct sct_writer *w = rt_open(path, "h1", 0);
+	uint64_t cut[10];
+	size_t len;
+	uint8_t *bytes;
+	struct run r;
+	char want[64];
+
+	rt_task(w, 0, 100, 100, 1, 0, 0, "app");
+	for (uint32_t i = 0; i < 10; i++) {
+		rt_sc(w, i * 50000 * MS, 1000, 100, 100, 0, RT_NR_WRITE, i);
+		cut[i] = step(w);
+	}
+	rt_close(w);
+	bytes = slurp(path, &len);
+	run_start(&r, true, "exec %s -T --flush-interval 100 -", rt_report());
+	write_all(r.in, bytes, cut[1]);
+	for (uint32_t i = 2; i < 10; i++) {
+		write_all(r.in, bytes + cut[i - 1], cut[i] - cut[i - 1]);
+		snprintf(want, sizeof(want), " write(app 100/100) = %u ", i - 2);
+		run_wait(&r, want);
+		snprintf(want, sizeof(want), " write(app 100/100) = %u ", i - 1);
+		cr_assert_null(strstr(r.text, want), "held after the call at %u s:\n%s", i * 50, r.text);
+	}
+	write_all(r.in, bytes + cut[9], len - cut[9]);
+	cr_assert_eq(run_end(&r), 0, "%s", r.text);
+	cr_assert_not_null(strstr(r.text, " write(app 100/100) = 9 "), "%s", r.text);
+	free(r.text);
+	free(bytes);
 }
 
 /*
