@@ -48,9 +48,9 @@ const char *ch_field_type(const char *type, const char *field, uint32_t kind)
 	return kind == SCT_KIND_SINT ? sints[i] : uints[i];
 }
 
-void ch_string(struct out *o, const void *ptr, size_t len)
+/* p with '\\', TAB, LF, CR, NUL and, if quoted (a string in an array), '\'' escaped. */
+static void ch_escaped(struct out *o, const uint8_t *p, size_t len, bool quoted)
 {
-	const uint8_t *p = ptr;
 	size_t start = 0;
 
 	for (size_t i = 0; i < len; i++) {
@@ -58,18 +58,48 @@ void ch_string(struct out *o, const void *ptr, size_t len)
 
 		switch (p[i]) {
 		case '\\': e = '\\'; break;
+		case '\'': e = quoted ? '\'' : 0; break;
 		case '\t': e = 't'; break;
 		case '\n': e = 'n'; break;
 		case '\r': e = 'r'; break;
 		case '\0': e = '0'; break;
-		default: continue;
+		default: e = 0;
 		}
+		if (!e)
+			continue;
 		out_mem(o, p + start, i - start);
 		out_char(o, '\\');
 		out_char(o, e);
 		start = i + 1;
 	}
 	out_mem(o, p + start, len - start);
+}
+
+void ch_string(struct out *o, const void *p, size_t len)
+{
+	ch_escaped(o, p, len, false);
+}
+
+void ch_tsv_lines(struct out *o, const char *text, size_t len)
+{
+	const char *end = text + len;
+	bool more = len > 0;
+
+	out_char(o, '[');
+	while (more) {
+		const char *nl = memchr(text, '\n', (size_t)(end - text));
+		const char *stop = nl ? nl : end;
+
+		out_char(o, '\'');
+		ch_escaped(o, (const uint8_t *)text, (size_t)(stop - text), true);
+		out_char(o, '\'');
+		more = nl != NULL;
+		if (more) {
+			out_char(o, ',');
+			text = nl + 1;
+		}
+	}
+	out_char(o, ']');
 }
 
 static void ch_tsv_num(struct out *o, uint64_t v, unsigned width, bool sint)
@@ -100,6 +130,7 @@ const struct ch_enc ch_tsv = {
 	.num = ch_tsv_num,
 	.fixed = ch_string,
 	.u64s = ch_tsv_u64s,
+	.lines = ch_tsv_lines,
 };
 
 static void ch_rb_num(struct out *o, uint64_t v, unsigned width, bool sint)
@@ -133,6 +164,24 @@ void ch_rb_u64s(struct out *o, const uint64_t *v, size_t n)
 		ch_rb_int(o, v[i], 8);
 }
 
+void ch_rb_lines(struct out *o, const char *text, size_t len)
+{
+	const char *end = text + len;
+	size_t n = len > 0;
+
+	for (const char *p = text; p < end; p++)
+		n += *p == '\n';
+	ch_rb_uleb(o, n);
+	for (; n; n--) {
+		const char *nl = memchr(text, '\n', (size_t)(end - text));
+		const char *stop = nl ? nl : end;
+
+		ch_rb_str(o, text, (size_t)(stop - text));
+		if (nl)
+			text = nl + 1;
+	}
+}
+
 const struct ch_enc ch_rowbinary = {
 	.format = "RowBinary",
 	.row_end = "",
@@ -140,6 +189,7 @@ const struct ch_enc ch_rowbinary = {
 	.num = ch_rb_num,
 	.fixed = out_mem,
 	.u64s = ch_rb_u64s,
+	.lines = ch_rb_lines,
 };
 
 void ch_ident(struct out *o, const char *name)
@@ -343,15 +393,16 @@ void ch_ddl_begin(struct out *o, const struct ch_ddl *d)
 void ch_ddl_table(struct out *o, const struct ch_ddl *d, const char *table, const char *const *names,
 		  const char *const *types, uint32_t n)
 {
-	bool cgroup = false, wall = false;
+	bool cgroup = false, wall = false, stack = false;
 
 	ch_create(o, d->cluster ? d->local_db : d->db, table);
 	for (uint32_t i = 0; i < n; i++) {
 		out_printf(o, ",\n    %s %s", names[i], types[i]);
 		cgroup |= !strcmp(names[i], "cgroup_id");
 		wall |= !strcmp(names[i], CH_WALL);
+		stack |= !strcmp(names[i], "stack_id");
 	}
 	ch_engine(o, d, table, wall ? "toDate(toDateTime(intDiv(" CH_WALL ", 1000000000)))" : NULL,
-		  cgroup && wall ? "host, cgroup_id, " CH_WALL : wall ? "host, " CH_WALL :
-		  "host, recording, sequence, session");
+		  cgroup && wall ? "host, cgroup_id, " CH_WALL : stack ? "host, recording, sequence, session, stack_id" :
+		  wall ? "host, " CH_WALL : "host, recording, sequence, session");
 }

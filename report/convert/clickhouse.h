@@ -42,6 +42,8 @@ struct ch_enc {
 	void (*fixed)(struct out *o, const void *p, size_t len);
 	/* Array(UInt64). */
 	void (*u64s)(struct out *o, const uint64_t *v, size_t n);
+	/* Array(String) of the lines of text (joined by '\n'; none if len is 0). */
+	void (*lines)(struct out *o, const char *text, size_t len);
 };
 extern const struct ch_enc ch_tsv, ch_rowbinary;
 /*
@@ -56,9 +58,10 @@ static inline void ch_rb_int(struct out *o, uint64_t v, unsigned width)
 	memcpy(p, &v, 8);
 	o->len += width;
 }
-/* ch_rowbinary's str and u64s. */
+/* ch_rowbinary's str, u64s and lines. */
 void ch_rb_str(struct out *o, const void *p, size_t len);
 void ch_rb_u64s(struct out *o, const uint64_t *v, size_t n);
+void ch_rb_lines(struct out *o, const char *text, size_t len);
 
 /* Bytes of a schema field's ClickHouse integer: the built-in struct member's, else 8. */
 unsigned ch_field_width(const char *type, const char *field, uint32_t kind);
@@ -66,6 +69,8 @@ unsigned ch_field_width(const char *type, const char *field, uint32_t kind);
 const char *ch_field_type(const char *type, const char *field, uint32_t kind);
 /* One TabSeparated string: '\\', TAB, LF, CR and NUL escaped, every other byte as it is. */
 void ch_string(struct out *o, const void *p, size_t len);
+/* ch_tsv's lines: ['LINE','LINE'], each quoted as ClickHouse reads a string in an array. */
+void ch_tsv_lines(struct out *o, const char *text, size_t len);
 /* A name from a file as an SQL identifier: as it is if plain, else `quoted` (control bytes as
  * \xNN, which ClickHouse reads back). */
 void ch_ident(struct out *o, const char *name);
@@ -82,7 +87,11 @@ void ch_session_insert(struct out *o, const struct ch_enc *e, const char *db);
 void ch_session_row(struct out *o, const struct ch_enc *e, const struct sct_session *s);
 /* CREATE DATABASE and the tables sessions and files. */
 void ch_ddl_begin(struct out *o, const struct ch_ddl *d);
-/* One record type's table: the identity columns, then n columns of these names and types. */
+/*
+ * One record type's table: the identity columns, then n columns of these names and types.
+ * Ordered by host, cgroup and time; a table without a cgroup but with stack_id (the stacks)
+ * by its file's identity and stack_id, the key calls join it on; else by host and time.
+ */
 void ch_ddl_table(struct out *o, const struct ch_ddl *d, const char *table, const char *const *names,
 		  const char *const *types, uint32_t n);
 

@@ -22,8 +22,8 @@
 #include "trace_input.h"
 
 enum col_src { COL_SESSION, COL_HOST, COL_FIELD, COL_NAME, COL_COMM, COL_CGROUP, COL_PARENT_COMM,
-	       COL_WALL, COL_ERRNO, COL_ARGS, COL_HIST_NS, COL_HIST_CALLS, COL_STACK, COL_EVENT, COL_FIELDS,
-	       COL_EVFIELD };
+	       COL_WALL, COL_ERRNO, COL_ARGS, COL_HIST_NS, COL_HIST_CALLS, COL_STACK, COL_FRAMES, COL_FOLDED,
+	       COL_EVENT, COL_FIELDS, COL_EVFIELD };
 
 /* A SYSCALL field read straight from the decoded record (the hot path), where records.def says. */
 struct sc_slot {
@@ -113,6 +113,12 @@ struct convert_format {
 	bool event_columns;
 	/* SYSCALL rows of a session with stacks have the frames' text (column "stack") */
 	bool stack_text;
+	/*
+	 * stacks as a table of their own: SYSCALL rows of a session with stacks have stack_id
+	 * (without the text), and STACK rows the frames symbolized (frames, an array of the
+	 * lines of stack_text's text) and folded (stacks_folded()) instead of their bytes
+	 */
+	bool stack_table;
 	/* rows of blocks without a HEADER are counted, not written */
 	bool needs_header;
 	/* takes --database, --cluster, --local-database (checked as SQL names) */
@@ -133,6 +139,8 @@ struct convert_format {
 	void (*num)(struct out *o, const struct column *col, uint64_t v, bool sint);
 	/* An array of numbers as they are; NULL: their text through array. */
 	void (*u64s)(struct out *o, const uint64_t *v, size_t n);
+	/* An array of strings: the lines of text (joined by '\n'); stack_table formats only. */
+	void (*lines)(struct out *o, const char *text, size_t len);
 	/* The leading columns of the session lv into p (a memory out). */
 	void (*prefix)(const struct convert *cv, struct out *p, const struct live *lv);
 	/* Once the columns are known, before any row (the CSV header row); NULL: nothing. */

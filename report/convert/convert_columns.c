@@ -93,13 +93,21 @@ static int convert_event_cols(struct convert *cv, const struct sct_event_desc *e
 }
 
 /*
- * stack_id and stack: in the rows of a format that writes stacks, when the session the
- * columns come from has "stacks" (format 1.6); so the outputs of traces without stacks, and
- * the ClickHouse tables, are what they were before format 1.6.
+ * stack_id (and, with stack_text, stack): in the rows of a format that writes stacks, when
+ * the session the columns come from has "stacks" (format 1.6); so the outputs of traces
+ * without stacks are what they were before format 1.6, and load into tables made before it.
  */
 static bool convert_stack_cols(const struct convert *cv)
 {
-	return cv->stack_cols && cv->fmt->stack_text;
+	return cv->stack_cols && (cv->fmt->stack_text || cv->fmt->stack_table);
+}
+
+/* A STACK's frames in a stack_table format: their text, then the folded line after them. */
+static int convert_frames_cols(struct convert *cv)
+{
+	int err = convert_add_col(cv, "frames", COL_FRAMES);
+
+	return err ? err : convert_add_col(cv, "folded", COL_FOLDED);
 }
 
 /*
@@ -172,7 +180,9 @@ int convert_columns(struct convert *cv, const struct sct_type_schema *ts, const 
 
 		if (cv->type == SCT_REC_SYSCALL && !convert_stack_cols(cv) && !strcmp(name, "stack_id"))
 			continue;
-		if (cv->totals && !strcmp(name, "hist")) {
+		if (cv->type == SCT_REC_STACK && cv->fmt->stack_table && !strcmp(name, "frames")) {
+			err = convert_frames_cols(cv);
+		} else if (cv->totals && !strcmp(name, "hist")) {
 			err = convert_add_col(cv, "hist_ns", COL_HIST_NS);
 			if (!err)
 				err = convert_add_col(cv, "hist_calls", COL_HIST_CALLS);
@@ -193,7 +203,7 @@ int convert_columns(struct convert *cv, const struct sct_type_schema *ts, const 
 	for (size_t i = 0; !err && i < sizeof(extras) / sizeof(extras[0]); i++)
 		if (extras[i].type == cv->type && (cv->type != SCT_REC_TOTALS || cv->totals))
 			err = convert_add_col(cv, extras[i].name, extras[i].src);
-	if (!err && cv->type == SCT_REC_SYSCALL && convert_stack_cols(cv))
+	if (!err && cv->type == SCT_REC_SYSCALL && convert_stack_cols(cv) && cv->fmt->stack_text)
 		err = convert_add_col(cv, "stack", COL_STACK);
 	if (!err && cv->sample)
 		err = cv->per_field ? convert_event_cols(cv, ev) : convert_add_col(cv, "fields", COL_FIELDS);

@@ -81,6 +81,9 @@ static const char usage_text[] =
 "Records without a HEADER (after damage) have no host or recording: not written, counted\n"
 "on stderr. --clickhouse-format rowbinary writes the same rows in RowBinary (binary:\n"
 "-o OUT or a pipe, not a terminal): no text to write or parse, half the converter's time.\n"
+"Call stacks: syscall rows have stack_id; --records stack writes a row per stack of each\n"
+"file, its frames symbolized (frames: Array(String), innermost first; folded: as --to\n"
+"folded writes them), for calls to join on their file's identity and stack_id.\n"
 "--schema clickhouse prints the CREATE statements of every table (with\n"
 "--cluster, MergeTree tables in LDB and Distributed tables over them in DB, sharded by host).\n"
 "\n"
@@ -652,6 +655,25 @@ static void convert_stack(struct convert *cv, const struct sct_syscall *sc)
 	convert_str(cv, cv->scratch.buf, cv->scratch.len);
 }
 
+/*
+ * A STACK row's frames (stack_table formats): each frame's text as the timeline writes it,
+ * innermost first, or its flamegraph.pl line. The STACK is in the tables already, and with it
+ * every MODULE and SYMBOL its frames need (stored before it, spec/FORMAT.md 9.4); a STACK over
+ * the tables' bounds reads as "[unknown stack]", as the calls that name it do.
+ */
+static void convert_frames(struct convert *cv, const struct sct_stack *st, enum col_src src)
+{
+	uint32_t text;
+
+	if (src == COL_FOLDED) {
+		text = stacks_folded(cv->stacks, st->stack_id);
+		convert_str(cv, strtab_get(cv->c.strs, text), strtab_len(cv->c.strs, text));
+		return;
+	}
+	stacks_text(cv->stacks, st->stack_id, &text);
+	cv->fmt->lines(&cv->o, strtab_get(cv->c.strs, text), strtab_len(cv->c.strs, text));
+}
+
 /* The event fields of a row's session, by the names the columns were made with. */
 static void convert_map_event(struct convert *cv, struct input *in, const struct sct_event_desc *ev)
 {
@@ -727,6 +749,8 @@ static int convert_row(struct convert *cv, struct input *in, const struct sct_re
 			convert_errno(cv, &rec->syscall);
 		else if (col->src == COL_STACK)
 			convert_stack(cv, &rec->syscall);
+		else if (col->src == COL_FRAMES || col->src == COL_FOLDED)
+			convert_frames(cv, &rec->stack, col->src);
 		else if (col->src == COL_HIST_NS || col->src == COL_HIST_CALLS)
 			convert_hist(cv, &rec->totals, col->src);
 		else if (col->slot)

@@ -93,14 +93,15 @@ static void ch_fmt_session_row(struct convert *cv, const struct sct_session *s)
 
 /*
  * The ClickHouse type of a column, as --schema writes it and the rows are encoded: a
- * field's by ch_field_type(), the wall clock UInt64, the histogram's Array(UInt64), and
- * the names String.
+ * field's by ch_field_type(), the wall clock UInt64, the histogram's Array(UInt64), a
+ * stack's frames Array(String), and the names and the folded stack String.
  */
 static const char *ch_col_type(const char *table, const struct column *col)
 {
 	return col->src == COL_FIELD ? ch_field_type(table, col->name, col->kind) :
 	       col->src == COL_WALL ? "UInt64" :
-	       col->src == COL_HIST_NS || col->src == COL_HIST_CALLS ? "Array(UInt64)" : "String";
+	       col->src == COL_HIST_NS || col->src == COL_HIST_CALLS ? "Array(UInt64)" :
+	       col->src == COL_FRAMES ? "Array(String)" : "String";
 }
 
 /* The integer width of every column, for RowBinary (0: not an integer). */
@@ -135,12 +136,16 @@ static void rb_fmt_num(struct out *o, const struct column *col, uint64_t v, bool
 	ch_rowbinary.str(o, text, strlen(text));
 }
 
-/* The DDL of sessions, files and every type the built-in schema knows. */
+/*
+ * The DDL of sessions, files and every type the built-in schema knows, with the columns of
+ * stacks (format 1.6): files without them load their rows with stack_id 0.
+ */
 static int ch_fmt_schema(struct convert *cv)
 {
 	int err = 0;
 
 	ch_ddl_begin(&cv->o, &cv->ddl);
+	cv->stack_cols = true;
 	for (uint32_t t = 1; t <= SCT_REC_MAX && !err; t++) {
 		const struct sct_type_schema *ts = sct_schema_builtin(t);
 		const char *names[SCT_MAX_FIELDS + 8], *types[SCT_MAX_FIELDS + 8];
@@ -174,9 +179,11 @@ const struct convert_format format_clickhouse = {
 	.null_number = "0",
 	.needs_header = true,
 	.databases = true,
+	.stack_table = true,
 	/* ClickHouse orders and partitions by wall-clock time, comparable across hosts */
 	.wall_col = CH_WALL,
 	.str = ch_string,
+	.lines = ch_tsv_lines,
 	.prefix = ch_fmt_prefix,
 	.row_begin = ch_fmt_row_begin,
 	.wall = ch_fmt_wall,
@@ -194,10 +201,12 @@ const struct convert_format format_rowbinary = {
 	.binary = true,
 	.needs_header = true,
 	.databases = true,
+	.stack_table = true,
 	.wall_col = CH_WALL,
 	.str = ch_rb_str,
 	.num = rb_fmt_num,
 	.u64s = ch_rb_u64s,
+	.lines = ch_rb_lines,
 	.prefix = ch_fmt_prefix,
 	.begin = rb_fmt_begin,
 	.row_begin = ch_fmt_row_begin,

@@ -2,7 +2,8 @@
 # clickhouse-server processes (two shards and Distributed tables) that the tests start on
 # loopback ports in a temporary directory and stop at the end (fleet_servers.sh, which
 # bench-fleet uses too).
-#   make test-fleet    both load paths give sct-report's figures exactly; re-sending adds
+#   make test-fleet    both load paths give sct-report's figures exactly, and calls joined
+#                      with their stacks sct-convert --to folded's counts; re-sending adds
 #                      nothing; a server killed mid-ship and restarted, a shipper killed
 #                      mid-file and run again: still exact; fleet_rowbinary_test.sh: RowBinary
 #                      loads the same rows as TabSeparated; then fleet_security_test.sh:

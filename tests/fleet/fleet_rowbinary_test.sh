@@ -1,7 +1,7 @@
 #!/bin/bash
 # RowBinary and TabSeparated load exactly the same rows: every table of every spec/examples
-# file, the fleet workloads (hosts, totals, a big file) and the hostile traces (every byte
-# value in strings and names, odd recording ids, samples of large payloads), loaded by
+# file, the fleet workloads (hosts, totals, a big file, call stacks) and the hostile traces
+# (every byte value in strings and names, odd recording ids, samples of large payloads), loaded by
 # sct-convert --to clickhouse in both formats into two databases of one server, then every
 # table dumped sorted and compared byte for byte; and sct-ship's default (RowBinary) against
 # its --clickhouse-format tsv.
@@ -26,8 +26,11 @@ mkdir -p "$T"
 "$SCT_GEN_REPORT" hostile "$T/hostile.sct" "$FLEET_TMP/hostile.json" >/dev/null || { echo "FAIL: gen_report" >&2; exit 1; }
 "$SCT_GEN_REPORT" hostile-id "$T/hostile-id.sct" >/dev/null || { echo "FAIL: gen_report hostile-id" >&2; exit 1; }
 "$SCT_GEN_REPORT" big-sample "$T/big-sample.sct" 16 >/dev/null || { echo "FAIL: gen_report big-sample" >&2; exit 1; }
+# the stacks' symbols hold quotes, backslashes, ';', blanks, a tab and bytes that are not ASCII
+"$SCT_GEN_FLEET" stacks "$T/stk.sct" 5000 stk 00112233445566778899aabbccddeeff 1 >/dev/null ||
+	{ echo "FAIL: gen_fleet stacks" >&2; exit 1; }
 FILES=("$EXAMPLES"/*.sct "$T"/*.sct)
-TABLES="sessions syscall task fork exec exit cgroup lost warning sample totals"
+TABLES="sessions syscall task fork exec exit cgroup lost warning sample totals stack module symbol"
 
 for db in tsv rb shiptsv shiprb; do
 	"$SCT_CONVERT" --schema clickhouse --database "$db" | clickhouse-client --port "${FLEET_TCP[1]}" --multiquery ||
@@ -68,13 +71,19 @@ for t in $TABLES; do
 done
 [ "$(fleet_q 1 "SELECT count() FROM tsv.sample")" -gt 0 ] && [ "$(fleet_q 1 "SELECT count() FROM tsv.totals")" -gt 0 ] &&
 	ok "$total rows compared, samples and totals (arrays) among them" || bad "no sample or totals rows compared"
+# The calls per folded stack of the RowBinary rows: sct-convert --to folded's, line for line.
+"$SCT_CONVERT" --to folded "$T/stk.sct" 2>/dev/null | LC_ALL=C sort >"$FLEET_TMP/folded.want"
+fleet_folded 1 rb "host = 'stk'" >"$FLEET_TMP/folded.got"
+cmp -s "$FLEET_TMP/folded.want" "$FLEET_TMP/folded.got" && [ "$(wc -l <"$FLEET_TMP/folded.want")" -ge 40 ] &&
+	ok "RowBinary: calls per folded stack as sct-convert --to folded ($(wc -l <"$FLEET_TMP/folded.want") lines)" ||
+	{ bad "RowBinary: calls per folded stack differ (--to folded < > ClickHouse)"; diff "$FLEET_TMP/folded.want" "$FLEET_TMP/folded.got" | head >&2; }
 
 # sct-ship: RowBinary by default, TabSeparated on request; the same rows either way.
 ship() { # database, state, options...
 	local db=$1 st=$2; shift 2
 	"$SCT_SHIP" --url "http://127.0.0.1:${FLEET_HTTP[1]}/" --database "$db" --state "$FLEET_TMP/$st" \
 		--retries 0 "$@" "$T/web1-1.sct" "$T/web1-2.sct" "$T/web2-1.sct" "$T/db2.sct" "$T/filt.sct" \
-		"$T/big.sct" "$T/hostile-id.sct" 2>"$FLEET_TMP/ship.err"
+		"$T/big.sct" "$T/hostile-id.sct" "$T/stk.sct" 2>"$FLEET_TMP/ship.err"
 }
 ship shiprb strb && ship shiptsv sttsv --clickhouse-format tsv && ok "sct-ship in both formats: exit 0" ||
 	{ bad "sct-ship failed"; cat "$FLEET_TMP/ship.err" >&2; }

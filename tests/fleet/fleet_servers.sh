@@ -6,6 +6,8 @@
 #                                users "default" (no password) and FLEET_USER (FLEET_PASSWORD)
 #   fleet_start i / fleet_kill i start (waits until it answers) / SIGKILL server i
 #   fleet_q i SQL                run SQL on server i, TabSeparated output
+#   fleet_folded i DB [WHERE]    the calls of DB.syscall joined with DB.stack as sct-convert
+#                                --to folded's lines (comms and names plain), sorted
 
 FLEET_PIDS=()
 FLEET_USER=sct_ship
@@ -113,4 +115,15 @@ fleet_stop_all() {
 
 fleet_q() {
 	clickhouse-client --port "${FLEET_TCP[$1]}" -q "$2"
+}
+
+# Each host's stack rows are on its calls' shard (both sharded by host): each shard joins its own.
+fleet_folded() {
+	clickhouse-client --port "${FLEET_TCP[$1]}" --distributed_product_mode=local -q "
+		SELECT concat(comm, ';', if(stack_id = 0, '', concat(if(folded = '', '[unknown stack]', folded), ';')), name)
+		       AS line, count()
+		FROM $2.syscall ANY LEFT JOIN (SELECT host, recording, sequence, session, stack_id, folded FROM $2.stack)
+		USING (host, recording, sequence, session, stack_id)
+		WHERE unfinished = 0 ${3:+AND $3}
+		GROUP BY line FORMAT TabSeparatedRaw" 2>&1 | sed 's/\t/ /' | LC_ALL=C sort
 }

@@ -87,7 +87,7 @@ check_sharded() {
 truncate_all() {
 	local i t
 	for i in 1 2; do
-		for t in $TABLES files; do
+		for t in $TABLES stack module symbol files; do
 			fleet_q "$i" "TRUNCATE TABLE sct_local.$t"
 		done
 	done
@@ -339,6 +339,47 @@ truncate_all
 ship 1 "$STATE/filt" "$TRACES/filt.sct" 2>"$FLEET_TMP/ship.err" && grep -q ': shipped$' "$FLEET_TMP/ship.err" &&
 	ok "sct-ship: the filtered file shipped" || { bad "sct-ship of the filtered file"; cat "$FLEET_TMP/ship.err" >&2; }
 check_totals "sct-ship, filtered"
+
+# --- 11. call stacks (format 1.6): two hosts' files with stacks (one of them two files of
+# one recording, whose stack ids each name their own file's stacks), loaded by sct-convert and
+# by sct-ship; sct.syscall joined with sct.stack on the file's identity and stack_id gives
+# exactly the lines and counts of sct-convert --to folded; one stack row per STACK record
+"$SCT_GEN_FLEET" stacks "$TRACES/stk1-1.sct" 20000 stk1 abcdefabcdefabcdefabcdefabcdef01 1 &&
+	"$SCT_GEN_FLEET" stacks "$TRACES/stk1-2.sct" 5000 stk1 abcdefabcdefabcdefabcdefabcdef01 2 &&
+	"$SCT_GEN_FLEET" stacks "$TRACES/stk2.sct" 20000 stk2 - 0 || { echo "FAIL: gen_fleet stacks" >&2; exit 1; }
+STK=("$TRACES/stk1-1.sct" "$TRACES/stk1-2.sct" "$TRACES/stk2.sct")
+"$SCT_CONVERT" --to folded "${STK[@]}" 2>/dev/null | LC_ALL=C sort >"$FLEET_TMP/folded.want"
+check_stacks() {
+	fleet_folded 1 sct >"$FLEET_TMP/folded.got"
+	if cmp -s "$FLEET_TMP/folded.want" "$FLEET_TMP/folded.got" && [ "$(wc -l <"$FLEET_TMP/folded.want")" -ge 40 ] &&
+	   grep -q '^stk1;\[unknown stack\];' "$FLEET_TMP/folded.want" && grep -q '^stk2;write ' "$FLEET_TMP/folded.want"; then
+		ok "$1: calls per folded stack as sct-convert --to folded ($(wc -l <"$FLEET_TMP/folded.want") lines, $(awk '{ n += $NF } END { print n }' "$FLEET_TMP/folded.want") calls)"
+	else
+		bad "$1: calls per folded stack differ (--to folded < > ClickHouse)"
+		diff "$FLEET_TMP/folded.want" "$FLEET_TMP/folded.got" | head -10 >&2
+	fi
+	[ "$(fleet_q 1 "SELECT count(), uniqExact(host, recording, sequence, session, stack_id) FROM sct.stack FORMAT TabSeparated")" = \
+	  "$(printf '24\t24')" ] && ok "$1: one stack row per stack of each file (3 files x 8)" ||
+		bad "$1: stack rows: $(fleet_q 1 "SELECT count(), uniqExact(host, recording, sequence, session, stack_id) FROM sct.stack")"
+	check_sharded "$1"
+}
+truncate_all
+for t in sessions syscall stack; do
+	"$SCT_CONVERT" --to clickhouse --records "$t" "${STK[@]}" 2>/dev/null |
+		clickhouse-client --port "${FLEET_TCP[1]}" --insert_distributed_sync=1 || bad "clickhouse-client refused the stacks' $t rows"
+done
+check_stacks "sct-convert | clickhouse-client, stacks"
+# a stack's frames as sct-report -T prints them, innermost first; the folded line root first
+want=$("$SCT_CONVERT" --to csv "$TRACES/stk2.sct" 2>/dev/null | awk -F, 'NR > 1 && $14 == 6 { sub(/\r$/, ""); print $NF; exit }')
+got=$(fleet_q 1 "SELECT arrayStringConcat(frames, ';'), folded FROM sct.stack WHERE host = 'stk2' AND stack_id = 6 FORMAT TabSeparatedRaw")
+[ "$got" = "$(printf '%s\tmain;log_write_them_all;main;entry_SYSCALL_64_[k];do_syscall_64_[k]' "$want")" ] &&
+	[ "${want%%;*}" = "do_syscall_64+0x10 ([kernel.kallsyms])" ] && ok "a stack's frames as the CSV's stack column" ||
+	bad "stack 6: got '$got', want '$want'"
+truncate_all
+ship 1 "$STATE/stk1" "${STK[0]}" "${STK[1]}" 2>"$FLEET_TMP/ship.err" && ship 2 "$STATE/stk2" "${STK[2]}" 2>>"$FLEET_TMP/ship.err" &&
+	[ "$(grep -c ': shipped$' "$FLEET_TMP/ship.err")" = 3 ] && ok "sct-ship: the stacks files shipped" ||
+	{ bad "sct-ship of the stacks files"; cat "$FLEET_TMP/ship.err" >&2; }
+check_stacks "sct-ship, stacks"
 
 echo "fleet: $PASS passed, $FAIL failed"
 [ $FAIL = 0 ]

@@ -15,6 +15,12 @@
  *                           of that mix (the unfinished left out), the failed ones in detail
  *                           and all of them in TOTALS records, flushed every 500 us of trace
  *                           time, per process, cgroup and syscall
+ *   gen_fleet stacks OUT N HOST RECORDING SEQUENCE   a recording with call stacks (format 1.6,
+ *                           "both") of that identity, N syscalls of that mix: each under one
+ *                           of 8 stacks (kernel and user frames, names with quotes,
+ *                           backslashes, ';', blanks, a tab and bytes that are not ASCII, a
+ *                           module-0 frame, an address no symbol covers), none, or a stack
+ *                           no STACK defines; each STACK stored before its first call
  * and for the security tests, files sct's writer never writes:
  *   gen_fleet set-id FILE OLD NEW   the recording id OLD of FILE's first HEADER replaced by
  *                           NEW (as long, any bytes), its frame's CRC made right again
@@ -40,18 +46,19 @@ struct host {
 	const char *cgroups[4];
 	bool losses;
 	bool filtered; /* the failed calls in detail, every call in TOTALS (gen_filtered()) */
+	bool stacks;   /* HEADER "stacks": the calls have a stack_id (gen_stack()) */
 };
 
 static const struct host hosts[] = {
 	{ "web1-1.sct", "web1", "11111111-aaaa-4bbb-8ccc-000000000001", "0123456789abcdef0123456789abcdef", 1, 100,
-	  { "/system.slice/nginx.service", "/system.slice/sshd.service", "/user.slice/user-1000.slice", "/" }, false, false },
+	  { "/system.slice/nginx.service", "/system.slice/sshd.service", "/user.slice/user-1000.slice", "/" }, false, false, false },
 	{ "web1-2.sct", "web1", "11111111-aaaa-4bbb-8ccc-000000000001", "0123456789abcdef0123456789abcdef", 2, 100,
-	  { "/system.slice/nginx.service", "/system.slice/sshd.service", "/user.slice/user-1000.slice", "/" }, false, false },
+	  { "/system.slice/nginx.service", "/system.slice/sshd.service", "/user.slice/user-1000.slice", "/" }, false, false, false },
 	{ "web2-1.sct", "web2", "22222222-aaaa-4bbb-8ccc-000000000002", "fedcba9876543210fedcba9876543210", 1, 200,
-	  { "/system.slice/nginx.service", "/system.slice/sshd.service", "/system.slice/cron.service", "/" }, true, false },
+	  { "/system.slice/nginx.service", "/system.slice/sshd.service", "/system.slice/cron.service", "/" }, true, false, false },
 	{ "db2.sct", "db2", "33333333-aaaa-4bbb-8ccc-000000000003", NULL, 0, 300,
 	  { "/system.slice/postgresql.service", "/system.slice/sshd.service", "/system.slice/backup.service", "/" },
-	  false, false },
+	  false, false, false },
 };
 
 static struct sct_bytes B(const char *s)
@@ -106,11 +113,75 @@ static int gen_losses(struct sct_writer *w, uint64_t t)
 	return gen_append(w, &r, err);
 }
 
+/* The stacks mode's user module (1) and kernel (2): their MODULE and SYMBOL records. */
+#define GEN_KBASE 0xffffffff81000000ull
+static const struct {
+	uint32_t module;
+	uint64_t addr, size;
+	const char *name;
+} gen_syms[] = {
+	{ 1, 0x1000, 0x100, "main" },           { 1, 0x1100, 0x100, "serve" },
+	{ 1, 0x1200, 0x100, "handle'it\\now" }, { 1, 0x1300, 0x100, "log;write them\tall" },
+	{ 1, 0x1400, 0x100, "_ZN2db5queryEv" }, { 1, 0x1500, 0x100, "caf\xc3\xa9 \xff" },
+	{ 2, GEN_KBASE, 0x100, "do_syscall_64" }, { 2, GEN_KBASE + 0x100, 0x100, "entry_SYSCALL_64" },
+};
+#define GEN_STACKS 8
+#define GEN_NO_STACK 99 /* a stack id no STACK defines */
+
+static int gen_modules(struct sct_writer *w, uint64_t t)
+{
+	struct sct_record r = { .type = SCT_REC_MODULE };
+	int err;
+
+	r.module = (struct sct_module){ .time_ns = t, .module_id = 1, .kind = SCT_MODULE_ELF,
+					.build_id = B("\x12\x34"), .path = B("/usr/bin/db'server") };
+	err = gen_append(w, &r, 0);
+	r.module = (struct sct_module){ .time_ns = t, .module_id = 2, .kind = SCT_MODULE_KERNEL,
+					.path = B("[kernel.kallsyms]") };
+	err = gen_append(w, &r, err);
+	for (size_t i = 0; i < sizeof(gen_syms) / sizeof(gen_syms[0]); i++) {
+		r = (struct sct_record){ .type = SCT_REC_SYMBOL };
+		r.symbol = (struct sct_symbol){ .time_ns = t, .module_id = gen_syms[i].module, .addr = gen_syms[i].addr,
+						.size = gen_syms[i].size, .name = B(gen_syms[i].name) };
+		err = gen_append(w, &r, err);
+	}
+	return err;
+}
+
+/*
+ * Stack id (1 .. GEN_STACKS): the kernel's two frames, then user frames innermost first down
+ * to main; id 7 has an address no symbol covers, id 8 a frame of module 0. Its STACK is
+ * written before the first call that names it.
+ */
+static int gen_stack(struct sct_writer *w, uint32_t id, uint32_t pid, uint64_t t, bool *stored)
+{
+	struct sct_frame f[8] = { { 2, GEN_KBASE + 0x10 }, { 2, GEN_KBASE + 0x100 } };
+	uint8_t buf[256];
+	struct sct_record r = { .type = SCT_REC_STACK };
+	size_t n = 2;
+	int len;
+
+	if (stored[id])
+		return 0;
+	stored[id] = true;
+	for (uint32_t k = id; k > 1 && n < 6; k /= 2)
+		f[n++] = (struct sct_frame){ 1, 0x1000 + 0x100 * (k % 6) + id };
+	f[n++] = (struct sct_frame){ 1, id == 7 ? 0x9000 : 0x1020 };
+	if (id == 8)
+		f[n++] = (struct sct_frame){ 0, 0x7ffd00001234 };
+	len = sct_stack_frames_encode(f, n, buf, sizeof(buf));
+	if (len < 0)
+		return len;
+	r.stack = (struct sct_stack){ .time_ns = t, .stack_id = id, .pid = pid, .frames = { buf, (uint32_t)len } };
+	return sct_writer_append(w, &r);
+}
+
 /* N syscalls: a fixed pseudo-random mix, so every run writes the same file. */
 static int gen_syscalls(struct sct_writer *w, const struct host *h, unsigned long long n, uint64_t t)
 {
 	static const uint32_t nrs[8] = { 0, 1, 1, 1, 3, 257, 257, 232 };
 	uint64_t x = 88172645463325252ull ^ h->cgroup_base ^ h->sequence;
+	bool stored[GEN_STACKS + 1] = { false };
 	int err = 0;
 
 	for (unsigned long long i = 0; i < n && !err; i++) {
@@ -127,8 +198,13 @@ static int gen_syscalls(struct sct_writer *w, const struct host *h, unsigned lon
 		sc.duration_ns = 200 + (x >> 24) % (sc.nr == 232 ? 5000000 : 20000);
 		sc.ret = (x >> 40) % 32 == 0 ? -(int64_t)(2 + (x >> 50) % 12) : (int64_t)((x >> 45) & 255);
 		sc.unfinished = (x >> 56) % 100 == 0;
+		/* of ten calls, 8 under a stack, one without, one under a stack its file lacks */
+		sc.stack_id = !h->stacks ? 0 : (x >> 4) % 10 == 9 ? GEN_NO_STACK : (uint32_t)((x >> 4) % 10 % 9);
+		if (sc.stack_id && sc.stack_id <= GEN_STACKS)
+			err = gen_stack(w, sc.stack_id, sc.pid, t, stored);
 		t += 100 + (x >> 58);
-		err = sct_writer_append_syscall(w, &sc);
+		if (!err)
+			err = sct_writer_append_syscall(w, &sc);
 	}
 	return err;
 }
@@ -267,12 +343,14 @@ static int gen_file(const char *path, const struct host *h, unsigned long long n
 		.backend = "bpf", .sample_cgroup = "kernel", .recording_id = h->recording, .sequence = h->sequence,
 	};
 	const struct sct_header_filter filter = { "--failed", "filtered", "all" };
+	const struct sct_header_stacks stacks = { "both", 64, "fp" };
 	struct sct_writer_opts opts = { .no_fsync = true };
 	uint64_t t = info.anchor_clock_ns + 1000;
 	int err = 0;
 	struct sct_writer *w;
 
 	info.filter = h->filtered ? &filter : NULL;
+	info.stacks = h->stacks ? &stacks : NULL;
 	w = sct_writer_open(path, true, &info, &opts, &err);
 	if (!w) {
 		fprintf(stderr, "gen_fleet: %s: %s\n", path, sct_strerror(err));
@@ -281,6 +359,8 @@ static int gen_file(const char *path, const struct host *h, unsigned long long n
 	err = gen_tasks(w, h, t);
 	if (!err && h->losses)
 		err = gen_losses(w, t + 10);
+	if (!err && h->stacks)
+		err = gen_modules(w, t + 20);
 	if (!err && h->filtered)
 		err = gen_filtered(w, h, n, t + 100);
 	else if (!err)
@@ -405,11 +485,20 @@ int main(int argc, char **argv)
 		one.sequence = strtoull(argv[6], NULL, 10);
 		return gen_file(argv[2], &one, n);
 	}
+	if (argc == 7 && !strcmp(argv[1], "stacks")) {
+		struct host st = hosts[3];
+
+		st.name = argv[4];
+		st.recording = strcmp(argv[5], "-") ? argv[5] : NULL;
+		st.sequence = strtoull(argv[6], NULL, 10);
+		st.stacks = true;
+		return gen_file(argv[2], &st, n);
+	}
 	if (argc == 5 && !strcmp(argv[1], "set-id"))
 		return gen_set_id(argv[2], argv[3], argv[4]);
 	if (argc == 4 && !strcmp(argv[1], "badcol"))
 		return gen_badcol(argv[2], argv[3]);
 	fprintf(stderr, "usage: gen_fleet fleet DIR N | big OUT N HOST | one OUT N HOST RECORDING SEQUENCE |\n"
-		"       set-id FILE OLD NEW | badcol OUT NAME\n");
+		"       stacks OUT N HOST RECORDING SEQUENCE | set-id FILE OLD NEW | badcol OUT NAME\n");
 	return 2;
 }

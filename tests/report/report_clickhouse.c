@@ -220,7 +220,7 @@ Test(report_clickhouse, schema_columns_follow_the_header_schema)
 			   "    cgroup_id UInt64,\n    nr UInt32,\n    abi UInt8,\n    ret Int64,\n    unfinished UInt8,\n"
 			   "    arg0 UInt64,\n    arg1 UInt64,\n    arg2 UInt64,\n    arg3 UInt64,\n    arg4 UInt64,\n"
 			   "    arg5 UInt64,\n    path_flags UInt32,\n    path_ref UInt32,\n    path String,\n"
-			   "    path2_flags UInt32,\n    path2_ref UInt32,\n    path2 String,\n"
+			   "    path2_flags UInt32,\n    path2_ref UInt32,\n    path2 String,\n    stack_id UInt32,\n"
 			   "    wall_ns UInt64,\n    name String,\n    comm String,\n    cgroup_path String,\n"
 			   "    args String\n)\n"
 			   "ENGINE = MergeTree\nPARTITION BY toDate(toDateTime(intDiv(wall_ns, 1000000000)))\n"
@@ -239,6 +239,13 @@ Test(report_clickhouse, schema_columns_follow_the_header_schema)
 		snprintf(want, sizeof(want), "CREATE TABLE IF NOT EXISTS sct.%s\n", t);
 		cr_assert_not_null(strstr(out, want), "no table %s", t);
 	}
+	/* the stacks: keyed as the calls join them, the frames symbolized */
+	cr_assert_not_null(strstr(out, "CREATE TABLE IF NOT EXISTS sct.stack\n(\n    host String,\n"
+				       "    recording FixedString(32),\n    sequence UInt64,\n    session UInt32,\n"
+				       "    time_ns UInt64,\n    stack_id UInt32,\n    pid UInt32,\n"
+				       "    frames Array(String),\n    folded String,\n    wall_ns UInt64\n)\n"
+				       "ENGINE = MergeTree\nPARTITION BY toDate(toDateTime(intDiv(wall_ns, 1000000000)))\n"
+				       "ORDER BY (host, recording, sequence, session, stack_id);\n"), "%s", out);
 	cr_assert_null(strstr(out, "Distributed"));
 	free(out);
 	cr_assert_eq(rt_run(&out, "%s --schema clickhouse --cluster c1", rt_convert()), 0);
@@ -258,6 +265,30 @@ Test(report_clickhouse, bad_options_are_usage_errors)
 	cr_assert_eq(rt_run(NULL, "%s --schema clickhouse %s 2>/dev/null", rt_convert(), path), 2);
 	cr_assert_eq(rt_run(NULL, "%s --schema postgres 2>/dev/null", rt_convert()), 2);
 	cr_assert_eq(rt_run(NULL, "%s --schema clickhouse --cluster 'x y' 2>/dev/null", rt_convert()), 2);
+}
+
+/* A stack's frames as Array(String): every line whole, whatever bytes it holds, none for no text. */
+Test(report_clickhouse, frames_are_an_array_of_their_lines)
+{
+	static const char text[] = "a'b\\c\td\nx\0y\n\n";
+	static const char tsv[] = "['a\\'b\\\\c\\td','x\\0y','','']";
+	static const char rb[] = "\x04\x07" "a'b\\c\td\x03x\0y\x00\x00";
+	struct out o;
+
+	cr_assert_eq(out_open_mem(&o, 0), 0);
+	ch_tsv_lines(&o, text, sizeof(text) - 1);
+	cr_assert_eq(o.len, sizeof(tsv) - 1);
+	cr_assert_eq(memcmp(o.buf, tsv, o.len), 0, "%.*s", (int)o.len, o.buf);
+	o.len = 0;
+	ch_rb_lines(&o, text, sizeof(text) - 1);
+	cr_assert_eq(o.len, sizeof(rb) - 1);
+	cr_assert_eq(memcmp(o.buf, rb, o.len), 0);
+	o.len = 0;
+	ch_tsv_lines(&o, "", 0);
+	ch_rb_lines(&o, "", 0);
+	cr_assert_eq(o.len, 3);
+	cr_assert_eq(memcmp(o.buf, "[]\0", 3), 0);
+	free(o.buf);
 }
 
 /* Names from a file reach SQL as identifiers, quoted when they are not plain. */
