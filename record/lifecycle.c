@@ -371,7 +371,8 @@ static int session_record(struct recorder *r)
 	int err;
 
 	command_init(&r->cmd);
-	totals_init(&r->totals, RECORD_TOTALS_KEYS, 0);
+	/* perf's only totals; bpf's read of its map, whose keys (one per bucket) are no fewer */
+	totals_init(&r->totals, r->env->filter.totals_keys ? r->env->filter.totals_keys : RECORD_TOTALS_KEYS, 0);
 	r->mode = r->env->all ? SCT_MODE_ALL : r->env->cgroup ? SCT_MODE_CGROUP : SCT_MODE_TARGETS;
 	r->poll_ms = session_poll_ms(r->env);
 	host_info_fill(&r->host, r->env);
