@@ -269,7 +269,8 @@ static void session_sweep(struct recorder *r, uint64_t now_ns)
 
 /*
  * Under a filter or --summary-only: the totals of the interval as TOTALS records, once each
- * --flush-interval, and at stop (final) after the drain.
+ * --flush-interval, and (final) before the file they go to is finished: at stop after the
+ * drain, and before a rotation or a reopen, so that each file holds the totals of its calls.
  */
 static int session_totals(struct recorder *r, uint64_t now_ns, bool final)
 {
@@ -303,7 +304,7 @@ static int session_loop(struct recorder *r)
 		if (!err)
 			err = r->backend->check(r->state, now_ns);
 		if (!err)
-			err = session_totals(r, now_ns, false);
+			err = session_totals(r, now_ns, rotate_pending(r, now_ns));
 		if (!err)
 			err = stacks_warn(r);
 		if (!err)

@@ -1086,8 +1086,9 @@ static bool perf_tracing(void *state)
 }
 
 /*
- * A snapshot (SIGUSR2) holds every call made before it was asked for: the horizon is waited
- * out once, then the rings are read up to the moment of asking.
+ * A snapshot (SIGUSR2), and the file a SIGHUP finishes (with its totals), hold every call made
+ * before it was asked for: the horizon is waited out once, then the rings are read up to the
+ * moment of asking.
  */
 static int perf_snapshot_catch_up(struct perf_backend *b)
 {
@@ -1112,13 +1113,13 @@ static int perf_poll(void *state, int timeout_ms)
 	return n < 0 ? (int)n : 0;
 }
 
-/* The loss counts, then a snapshot asked for waits until the calls before it are read. */
+/* The loss counts, then a snapshot or next file asked for waits until the calls before it are read. */
 static int perf_backend_check(void *state, uint64_t now_ns)
 {
 	struct perf_backend *b = state;
 	int err = perf_check(b, now_ns);
 
-	if (!err && record_snapshot)
+	if (!err && (record_snapshot || record_hup))
 		err = perf_snapshot_catch_up(b);
 	return err;
 }
