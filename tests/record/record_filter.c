@@ -411,3 +411,23 @@ Test(record_filter, calls_past_the_totals_keys_counted_in_a_warning)
 	rh_run_release(&run);
 	rh_run_release(&plain);
 }
+
+/*
+ * A process's keys leave the totals once they are written: chain 2000's processes each fork
+ * the next and exit, two keys each (clone, exit_group), 4000 in all, through a map of 1024
+ * over many flush intervals of 10 ms: no call finds it full, and every process's exit_group is
+ * counted.
+ */
+Test(record_filter, dead_processes_leave_the_totals)
+{
+	const char *extra[] = {"--summary-only", "--totals-keys", "1024", "--flush-interval", "0.01", NULL};
+	const char *wl[] = {rh_workload("chain"), "2000", NULL};
+	struct rh_run run;
+	struct rh_trace t;
+
+	run_coded(&run, rh_trace_path, wl, extra, 0, &t);
+	cr_assert_eq(totals_all(&t, SYS_exit_group), 2000);
+	cr_assert_eq(totals_all(&t, SYS_clone), 1999);
+	rh_trace_free(&t);
+	rh_run_release(&run);
+}
