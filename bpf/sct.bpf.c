@@ -100,6 +100,11 @@ const volatile __u32 filter_ncomms;    /* -c: the first filter_ncomms of filter_
 const volatile char filter_comms[8][SCT_COMM_LEN] __attribute__((aligned(8)));
 const volatile __u32 filter_path_len;  /* -P: filter_path's bytes, 0 if none */
 const volatile char filter_path[256];
+/*
+ * exit and exit_group by ABI (native, compat), ~0 where there is none: they never reach
+ * sys_exit, so totals_on counts them at sys_enter.
+ */
+const volatile __u32 noreturn_nr[2][2];
 
 /*
  * --stack: which stacks a call recorded in detail gets (SCT_STACK_USER, SCT_STACK_KERNEL), 0
@@ -657,6 +662,26 @@ static __always_inline void totals_add(const struct sct_inflight *in, const stru
 }
 
 /*
+ * Under totals_on, at sys_enter: an exit or exit_group is counted now, with no error and no
+ * duration, and given up, so that one made to return (by a seccomp filter) is not counted
+ * again at sys_exit. sys_enter does not nest with sys_exit on a CPU either.
+ */
+static __always_inline bool totals_noreturn(struct sct_inflight *in)
+{
+	const volatile __u32 *n = noreturn_nr[in->abi & 1];
+
+	return in->nr == n[0] || in->nr == n[1];
+}
+
+static __always_inline void totals_enter(struct sct_inflight *in, __u32 pid, __u64 cgroup_id)
+{
+	struct call_end c = { pid, 0, 0, cgroup_id };
+
+	totals_add(in, &c, 0);
+	in->active = 0;
+}
+
+/*
  * Under totals_on: the call in in, ended as c says at now, counted; returns whether it gets
  * a SYSCALL event (it passed the filters of sys_enter, and passes those of sys_exit).
  */
@@ -1032,8 +1057,11 @@ int BPF_PROG(sys_enter, struct pt_regs *regs, long id)
 	if (!c->o.traced)
 		return 0;
 	inflight_start(&c->in, id, task_is_compat(task));
-	if (totals_on)
-		c->in.detail = filter_enter(id, c->in.abi);
+	if (!totals_on)
+		return 0;
+	c->in.detail = filter_enter(id, c->in.abi);
+	if (totals_noreturn(&c->in))
+		totals_enter(&c->in, c->o.pid, cpu_owner_cgroup(&c->o));
 	return 0;
 }
 #endif
@@ -1355,8 +1383,11 @@ int BPF_PROG(sys_enter_args, struct pt_regs *regs, long id)
 	path_enter(&ia->ev, id, compat);
 	/* last: the time of entry excludes the path's read, as a plain trace's does */
 	inflight_start(&ia->in, id, compat);
-	if (totals_on)
-		ia->in.detail = filter_enter(id, compat);
+	if (!totals_on)
+		return 0;
+	ia->in.detail = filter_enter(id, compat);
+	if (totals_noreturn(&ia->in))
+		totals_enter(&ia->in, s->o.pid, cpu_owner_cgroup(&s->o));
 	return 0;
 }
 #endif
@@ -1577,8 +1608,11 @@ int BPF_PROG(sys_enter_hash, struct pt_regs *regs, long id)
 		return 0;
 	task_describe_hash(in, task);
 	inflight_start(in, id, task_is_compat_read(task));
-	if (totals_on)
-		in->detail = filter_enter(id, in->abi);
+	if (!totals_on)
+		return 0;
+	in->detail = filter_enter(id, in->abi);
+	if (totals_noreturn(in))
+		totals_enter(in, bpf_get_current_pid_tgid() >> 32, bpf_get_current_cgroup_id());
 	return 0;
 }
 #endif

@@ -263,6 +263,27 @@ static void filter_text(struct record_filter *f)
 				      w[i].arg ? " " : "", w[i].arg ? w[i].arg : "");
 }
 
+/* The number of the syscall named name in table t of n entries; UINT32_MAX if none. */
+static uint32_t table_number(const struct sct_syscall_name *t, uint32_t n, const char *name)
+{
+	for (uint32_t i = 0; i < n; i++)
+		if (!strcmp(t[i].name, name))
+			return t[i].nr;
+	return UINT32_MAX;
+}
+
+static void filter_noreturn_fill(struct record_filter *f)
+{
+	static const char *const names[2] = { "exit", "exit_group" };
+
+	for (int i = 0; i < 2; i++) {
+		f->noreturn[SCT_ABI_NATIVE][i] = table_number(syscall_table_native, syscall_table_native_len,
+							      names[i]);
+		f->noreturn[SCT_ABI_COMPAT][i] = table_number(syscall_table_compat, syscall_table_compat_len,
+							      names[i]);
+	}
+}
+
 int filter_check(struct record_filter *f, bool args)
 {
 	f->on = f->summary_only || filter_details(f);
@@ -283,6 +304,7 @@ int filter_check(struct record_filter *f, bool args)
 		return -EINVAL;
 	}
 	filter_text(f);
+	filter_noreturn_fill(f);
 	return 0;
 }
 
@@ -322,6 +344,13 @@ bool filter_result(const struct record_filter *f, int64_t ret, uint64_t duration
 	if (f->errno_arg && !(failed && f->errnos[-ret]))
 		return false;
 	return duration_ns >= f->min_duration_ns;
+}
+
+bool filter_noreturn(const struct record_filter *f, uint32_t nr, uint8_t abi)
+{
+	const uint32_t *n = f->noreturn[abi ? SCT_ABI_COMPAT : SCT_ABI_NATIVE];
+
+	return nr == n[0] || nr == n[1];
 }
 
 /*

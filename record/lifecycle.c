@@ -269,7 +269,8 @@ static void session_sweep(struct recorder *r, uint64_t now_ns)
 
 /*
  * Under a filter or --summary-only: the totals of the interval as TOTALS records, once each
- * --flush-interval, and at stop (final) after the drain.
+ * --flush-interval, and (final) before the file they go to is finished: at stop after the
+ * drain, and before a rotation or a reopen, so that each file holds the totals of its calls.
  */
 static int session_totals(struct recorder *r, uint64_t now_ns, bool final)
 {
@@ -303,7 +304,7 @@ static int session_loop(struct recorder *r)
 		if (!err)
 			err = r->backend->check(r->state, now_ns);
 		if (!err)
-			err = session_totals(r, now_ns, false);
+			err = session_totals(r, now_ns, rotate_pending(r, now_ns));
 		if (!err)
 			err = stacks_warn(r);
 		if (!err)
@@ -371,7 +372,8 @@ static int session_record(struct recorder *r)
 	int err;
 
 	command_init(&r->cmd);
-	totals_init(&r->totals, RECORD_TOTALS_KEYS, 0);
+	/* perf's only totals; bpf's read of its map, whose keys (one per bucket) are no fewer */
+	totals_init(&r->totals, r->env->filter.totals_keys ? r->env->filter.totals_keys : RECORD_TOTALS_KEYS, 0);
 	r->mode = r->env->all ? SCT_MODE_ALL : r->env->cgroup ? SCT_MODE_CGROUP : SCT_MODE_TARGETS;
 	r->poll_ms = session_poll_ms(r->env);
 	host_info_fill(&r->host, r->env);

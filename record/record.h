@@ -61,6 +61,11 @@ struct record_filter {
 	const char *path;           /* -P: a captured path starts with it */
 	bool summary_only;          /* --summary-only: no SYSCALL records */
 	uint32_t totals_keys;       /* --totals-keys; 0: record_totals_keys()'s default */
+	/*
+	 * exit and exit_group by ABI ([SCT_ABI_NATIVE], [SCT_ABI_COMPAT]), UINT32_MAX where the
+	 * table has none: they never reach sys_exit, so the totals count them at entry.
+	 */
+	uint32_t noreturn[2][2];
 	char text[1024];            /* the HEADER's "text" */
 };
 
@@ -153,6 +158,8 @@ bool filter_details(const struct record_filter *f);
 bool filter_syscall(const struct record_filter *f, uint32_t nr, uint8_t abi);
 bool filter_comm(const struct record_filter *f, const char *comm);
 bool filter_result(const struct record_filter *f, int64_t ret, uint64_t duration_ns);
+/* Whether syscall nr of abi never returns (exit, exit_group): counted at its entry. */
+bool filter_noreturn(const struct record_filter *f, uint32_t nr, uint8_t abi);
 /* Whether a call in flight at stop gets its unfinished SYSCALL record. */
 bool filter_unfinished(const struct record_filter *f, uint32_t nr, uint8_t abi, uint64_t duration_ns);
 

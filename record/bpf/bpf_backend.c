@@ -70,6 +70,7 @@ static void bpf_filter_settings(const struct record_filter *f, int ncpus, struct
 	s->filter_min_ns = f->min_duration_ns;
 	s->filter_ncomms = f->ncomms;
 	memcpy(s->filter_comms, f->comms, sizeof(s->filter_comms));
+	memcpy(s->noreturn_nr, f->noreturn, sizeof(s->noreturn_nr));
 	if (f->path) {
 		s->filter_path_len = strlen(f->path);
 		memcpy(s->filter_path, f->path, s->filter_path_len);

@@ -48,6 +48,7 @@ struct load_settings {
 	char filter_comms[8][16];
 	__u32 filter_path_len;
 	char filter_path[256];
+	__u32 noreturn_nr[2][2];
 	__u32 max_totals;         /* entries of totals */
 	__u32 stack_parts;        /* --stack: SCT_STACK_USER | SCT_STACK_KERNEL, 0 none */
 	__u32 stack_depth;        /* --stack-depth */
@@ -114,6 +115,7 @@ extern const struct loader load_light, load_light_args, load_skel;
 		memcpy((void *)(ro)->filter_comms, (s)->filter_comms, sizeof((s)->filter_comms)); \
 		(ro)->filter_path_len = (s)->filter_path_len;   \
 		memcpy((void *)(ro)->filter_path, (s)->filter_path, sizeof((s)->filter_path)); \
+		memcpy((void *)(ro)->noreturn_nr, (s)->noreturn_nr, sizeof((s)->noreturn_nr)); \
 		(ro)->stack_parts = (s)->stack_parts;           \
 		(ro)->stack_depth = (s)->stack_depth;           \
 	} while (0)

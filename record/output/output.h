@@ -105,6 +105,8 @@ int rotate_open_report(struct recorder *r, const struct sct_writer_opts *opts, r
  * --rotate-interval, SIGUSR2 (a snapshot). Prints its message on failure.
  */
 int rotate_tick_report(struct recorder *r, uint64_t now_ns);
+/* Whether rotate_tick_report() at now_ns will finish the open file (what it holds must be in it by then). */
+bool rotate_pending(const struct recorder *r, uint64_t now_ns);
 /* End the recording: the last file's TRAILER (or the last snapshot); err: the loop's error. */
 int rotate_close_report(struct recorder *r, int err);
 /* Startup failed: the files made so far are removed. */

@@ -257,6 +257,11 @@ static bool rotate_due(const struct recorder *r, uint64_t now_ns)
 	return env->rotate_interval_ns && now_ns - r->rot->file_start_ns >= env->rotate_interval_ns;
 }
 
+bool rotate_pending(const struct recorder *r, uint64_t now_ns)
+{
+	return (record_hup && !r->flight && !r->rot->stream) || rotate_due(r, now_ns);
+}
+
 int rotate_tick_report(struct recorder *r, uint64_t now_ns)
 {
 	if (record_snapshot) {

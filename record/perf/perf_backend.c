@@ -148,6 +148,17 @@ static uint64_t task_cgroup(struct perf_backend *b, struct perf_task *t, const s
 	return t->cgroup_id;
 }
 
+/* An exit or exit_group of t, under a filter: counted now, as it never reaches sys_exit. */
+static void syscall_count_noreturn(struct perf_backend *b, const struct perf_task *t, const struct perf_sample *s)
+{
+	struct sct_tot_key k = { .pid = s->pid, .nr = t->nr, .cgroup_id = t->cgroup_id, .abi = SCT_ABI_NATIVE };
+
+	if (!filter_syscall(&b->r->env->filter, t->nr, SCT_ABI_NATIVE))
+		return;
+	if (totals_add_call(&b->r->totals, &k, 0, 0))
+		b->r->err = b->r->err ? b->r->err : -ENOMEM;
+}
+
 static int syscall_enter(struct perf_backend *b, struct perf_task *t, const struct perf_sample *s)
 {
 	const struct perf_layout *l = &b->tps.layout;
@@ -169,6 +180,8 @@ static int syscall_enter(struct perf_backend *b, struct perf_task *t, const stru
 		if (leader)
 			leader->group_code = arg0 & 0xff;
 	}
+	if (b->r->env->filter.on && filter_noreturn(&b->r->env->filter, t->nr, SCT_ABI_NATIVE))
+		syscall_count_noreturn(b, t, s);
 	return 0;
 }
 
@@ -206,8 +219,9 @@ static const char *task_comm(struct perf_backend *b, struct perf_task *t)
 
 /*
  * Under a filter: the call of sc counted in the totals if its syscall is selected (the
- * kernel's filter drops the others, but not always from a child's inherited events); returns
- * whether it gets its SYSCALL record.
+ * kernel's filter drops the others, but not always from a child's inherited events) and it
+ * was not counted at entry (an exit made to return, by seccomp say); returns whether it gets
+ * its SYSCALL record.
  */
 static bool syscall_keep(struct perf_backend *b, struct perf_task *t, const struct sct_syscall *sc)
 {
@@ -216,7 +230,7 @@ static bool syscall_keep(struct perf_backend *b, struct perf_task *t, const stru
 
 	if (!filter_syscall(f, sc->nr, sc->abi))
 		return false;
-	if (totals_add_call(&b->r->totals, &k, sc->ret, sc->duration_ns))
+	if (!filter_noreturn(f, sc->nr, sc->abi) && totals_add_call(&b->r->totals, &k, sc->ret, sc->duration_ns))
 		b->r->err = b->r->err ? b->r->err : -ENOMEM;
 	if (f->summary_only || !filter_result(f, sc->ret, sc->duration_ns))
 		return false;
@@ -1076,8 +1090,9 @@ static bool perf_tracing(void *state)
 }
 
 /*
- * A snapshot (SIGUSR2) holds every call made before it was asked for: the horizon is waited
- * out once, then the rings are read up to the moment of asking.
+ * A snapshot (SIGUSR2), and the file a SIGHUP finishes (with its totals), hold every call made
+ * before it was asked for: the horizon is waited out once, then the rings are read up to the
+ * moment of asking.
  */
 static int perf_snapshot_catch_up(struct perf_backend *b)
 {
@@ -1102,13 +1117,13 @@ static int perf_poll(void *state, int timeout_ms)
 	return n < 0 ? (int)n : 0;
 }
 
-/* The loss counts, then a snapshot asked for waits until the calls before it are read. */
+/* The loss counts, then a snapshot or next file asked for waits until the calls before it are read. */
 static int perf_backend_check(void *state, uint64_t now_ns)
 {
 	struct perf_backend *b = state;
 	int err = perf_check(b, now_ns);
 
-	if (!err && record_snapshot)
+	if (!err && (record_snapshot || record_hup))
 		err = perf_snapshot_catch_up(b);
 	return err;
 }

@@ -69,13 +69,14 @@ struct mix {
 	long fails, oks, longs, shorts, pures;
 };
 
-static void run_mix(struct rh_run *run, const char *trace, const char *const wl[], const char *const extra[],
-		    struct rh_trace *t)
+/* wl recorded into trace with extra, exiting with code, read into t, nothing lost. */
+static void run_read(struct rh_run *run, const char *trace, const char *const wl[], const char *const extra[],
+		     int code, struct rh_trace *t)
 {
 	int err;
 
 	cr_assert_eq(rh_run_traced(run, wl, trace, extra), 0, "run failed (see stderr)");
-	cr_assert(WIFEXITED(run->wl_status) && WEXITSTATUS(run->wl_status) == 0, "workload: %s", run->out);
+	cr_assert(WIFEXITED(run->wl_status) && WEXITSTATUS(run->wl_status) == code, "workload: %s", run->out);
 	cr_assert(WIFEXITED(run->rec.status) && WEXITSTATUS(run->rec.status) == 0,
 		  "recorder status %#x, stderr:\n%s", run->rec.status, run->rec.err);
 	err = rh_trace_read(trace, t);
@@ -84,7 +85,20 @@ static void run_mix(struct rh_run *run, const char *trace, const char *const wl[
 	cr_assert(t->has_trailer);
 	cr_assert_eq(t->nlost, 0);
 	cr_assert_eq(t->stats.damaged_records, 0, "TOTALS records that do not check");
+}
+
+/* run_read(), and nothing warned either. */
+static void run_coded(struct rh_run *run, const char *trace, const char *const wl[], const char *const extra[],
+		      int code, struct rh_trace *t)
+{
+	run_read(run, trace, wl, extra, code, t);
 	cr_assert_eq(t->nwarning, 0, "warning: %s", t->nwarning ? t->warning[0].text : "");
+}
+
+static void run_mix(struct rh_run *run, const char *trace, const char *const wl[], const char *const extra[],
+		    struct rh_trace *t)
+{
+	run_coded(run, trace, wl, extra, 0, t);
 }
 
 /* The totals of pid's syscalls in f equal the calls of the unfiltered trace u, nr by nr. */
@@ -236,21 +250,14 @@ Test(record_filter, summary_only_writes_totals_and_lifecycle)
 	rh_run_release(&run);
 }
 
-/* What a person reads: sct-report's summary of a filtered trace counts every call. */
-Test(record_filter, report_prints_the_totals)
+/* sct-report's output for trace (its default summary), read whole. */
+static char *report_of(const char *trace)
 {
-	const char *extra[] = {"-S", "openat", "--failed", NULL};
 	char report[PATH_MAX], *out = NULL, *slash;
-	const char *argv[] = {report, rh_trace_path, NULL};
-	const char *wl[8];
-	struct rh_run run;
-	struct rh_trace t;
+	const char *argv[] = {report, trace, NULL};
 	struct rh_proc p;
-	bool found = false;
 	int status;
 
-	wl_argv(wl);
-	run_mix(&run, rh_trace_path, wl, extra, &t);
 	snprintf(report, sizeof(report), "%s", rh_recorder_path());
 	slash = strrchr(report, '/');
 	cr_assert_not_null(slash);
@@ -260,22 +267,167 @@ Test(record_filter, report_prints_the_totals)
 	cr_assert_eq(rh_wait(p.pid, RH_TIMEOUT_MS, &status, NULL), 0);
 	p.pid = -1;
 	cr_assert(WIFEXITED(status) && WEXITSTATUS(status) == 0, "sct-report status %#x:\n%s", status, out);
-	/* the summary's line "calls errors ... openat": every openat, not the 5 in detail */
-	for (const char *q = out; !found && (q = strstr(q, " openat\n")); q++) {
+	rh_proc_release(&p);
+	return out;
+}
+
+/* Whether the summary in out has the line "calls errors ... name". */
+static bool report_has(const char *out, const char *name, long calls, long errors)
+{
+	char tail[64];
+
+	snprintf(tail, sizeof(tail), " %s\n", name);
+	for (const char *q = out; (q = strstr(q, tail)); q++) {
 		const char *bol = q;
 		char *end;
-		long calls, errors;
 
 		while (bol > out && bol[-1] != '\n')
 			bol--;
-		calls = strtol(bol, &end, 10);
-		errors = strtol(end, NULL, 10);
-		found = calls == mix_want.fails + mix_want.oks && errors == mix_want.fails;
+		if (strtol(bol, &end, 10) == calls && strtol(end, NULL, 10) == errors)
+			return true;
 	}
-	cr_assert(found, "no line of %ld openat calls, %ld failed, in the report:\n%s", mix_want.fails + mix_want.oks,
+	return false;
+}
+
+/* What a person reads: sct-report's summary of a filtered trace counts every call. */
+Test(record_filter, report_prints_the_totals)
+{
+	const char *extra[] = {"-S", "openat", "--failed", NULL};
+	const char *wl[8];
+	struct rh_run run;
+	struct rh_trace t;
+	char *out;
+
+	wl_argv(wl);
+	run_mix(&run, rh_trace_path, wl, extra, &t);
+	out = report_of(rh_trace_path);
+	/* every openat, not the 5 in detail */
+	cr_assert(report_has(out, "openat", mix_want.fails + mix_want.oks, mix_want.fails),
+		  "no line of %ld openat calls, %ld failed, in the report:\n%s", mix_want.fails + mix_want.oks,
 		  mix_want.fails, out);
 	free(out);
-	rh_proc_release(&p);
+	rh_trace_free(&t);
+	rh_run_release(&run);
+}
+
+static uint64_t totals_all(const struct rh_trace *t, int64_t nr)
+{
+	uint64_t calls = 0;
+
+	for (size_t i = 0; i < t->ntotals; i++)
+		calls += (int64_t)t->totals[i].nr == nr ? t->totals[i].calls : 0;
+	return calls;
+}
+
+/*
+ * exit and exit_group never return, and are counted at their entry: tree 1 4's five processes
+ * one exit_group each; threads 3 life's three threads one exit each, then its exit_group. In
+ * the TOTALS and in sct-report's summary, under --summary-only and under a filter (--failed:
+ * with perf too, its totals then cover every syscall).
+ */
+static void assert_exits_counted(const char *const extra[])
+{
+	/* rh_workload()'s path lives until its next call */
+	const char *tree[] = {NULL, "1", "4", NULL}, *threads[] = {NULL, "3", "life", NULL};
+	struct rh_run run;
+	struct rh_trace t;
+	char *out;
+
+	tree[0] = rh_workload("tree");
+	/* the root's exit code: its node number + 1 */
+	run_coded(&run, rh_trace_path, tree, extra, 1, &t);
+	cr_assert_eq(totals_all(&t, SYS_exit_group), 5);
+	cr_assert_eq(totals_of(&t, (uint32_t)run.wl_pid, SYS_exit_group).calls, 1);
+	cr_assert_eq(totals_of(&t, (uint32_t)run.wl_pid, SYS_exit_group).errors, 0);
+	out = report_of(rh_trace_path);
+	cr_assert(report_has(out, "exit_group", 5, 0), "no line of 5 exit_group calls in the report:\n%s", out);
+	free(out);
+	rh_trace_free(&t);
+	rh_run_release(&run);
+
+	threads[0] = rh_workload("threads");
+	run_coded(&run, rh_trace_path2, threads, extra, 7, &t);
+	cr_assert_eq(totals_of(&t, (uint32_t)run.wl_pid, SYS_exit).calls, 3);
+	cr_assert_eq(totals_of(&t, (uint32_t)run.wl_pid, SYS_exit_group).calls, 1);
+	out = report_of(rh_trace_path2);
+	cr_assert(report_has(out, "exit", 3, 0), "no line of 3 exit calls in the report:\n%s", out);
+	cr_assert(report_has(out, "exit_group", 1, 0), "no line of 1 exit_group in the report:\n%s", out);
+	free(out);
+	rh_trace_free(&t);
+	rh_run_release(&run);
+}
+
+Test(record_filter, exits_counted_summary_only)
+{
+	const char *extra[] = {"--summary-only", NULL};
+
+	assert_exits_counted(extra);
+}
+
+Test(record_filter, exits_counted_filtered)
+{
+	const char *extra[] = {"--failed", NULL};
+
+	assert_exits_counted(extra);
+}
+
+/*
+ * --totals-keys 2: callmix's calls need more keys than that. The calls that find no room are
+ * counted in WARNING records (kind "other": the format has no kind for it), and with those
+ * counted they make every call of an unfiltered recording of the same workload, and its
+ * exit_group; sct-report's footer names them.
+ */
+Test(record_filter, calls_past_the_totals_keys_counted_in_a_warning)
+{
+	const char *extra[] = {"--summary-only", "--totals-keys", "2", NULL};
+	uint64_t counted = 0, warned = 0, made = 0;
+	const char *wl[8];
+	struct rh_run run, plain;
+	struct rh_trace t, u;
+	char *out;
+
+	wl_argv(wl);
+	run_read(&run, rh_trace_path, wl, extra, 0, &t);
+	run_mix(&plain, rh_trace_path2, wl, NULL, &u);
+	for (size_t i = 0; i < t.ntotals; i++)
+		counted += t.totals[i].calls;
+	cr_assert_gt(t.nwarning, 0, "no WARNING with %zu TOTALS records", t.ntotals);
+	for (size_t i = 0; i < t.nwarning; i++) {
+		cr_assert_eq(t.warning[i].rec.kind, SCT_WARN_OTHER);
+		cr_assert(strstr(t.warning[i].text, "totals full"), "warning: %s", t.warning[i].text);
+		warned += t.warning[i].rec.count;
+	}
+	for (size_t i = 0; i < u.nsc; i++)
+		made += !u.sc[i].unfinished;
+	/* + callmix's exit_group, which has no SYSCALL record */
+	cr_assert_eq(counted + warned, made + 1, "%llu counted, %llu in warnings, %llu made",
+		     (unsigned long long)counted, (unsigned long long)warned, (unsigned long long)made + 1);
+	out = report_of(rh_trace_path);
+	cr_assert(strstr(out, t.warning[0].text), "the report's footer does not say '%s':\n%s", t.warning[0].text,
+		  out);
+	free(out);
+	rh_trace_free(&t);
+	rh_trace_free(&u);
+	rh_run_release(&run);
+	rh_run_release(&plain);
+}
+
+/*
+ * A process's keys leave the totals once they are written: chain 2000's processes each fork
+ * the next and exit, two keys each (clone, exit_group), 4000 in all, through a map of 1024
+ * over many flush intervals of 10 ms: no call finds it full, and every process's exit_group is
+ * counted.
+ */
+Test(record_filter, dead_processes_leave_the_totals)
+{
+	const char *extra[] = {"--summary-only", "--totals-keys", "1024", "--flush-interval", "0.01", NULL};
+	const char *wl[] = {rh_workload("chain"), "2000", NULL};
+	struct rh_run run;
+	struct rh_trace t;
+
+	run_coded(&run, rh_trace_path, wl, extra, 0, &t);
+	cr_assert_eq(totals_all(&t, SYS_exit_group), 2000);
+	cr_assert_eq(totals_all(&t, SYS_clone), 1999);
 	rh_trace_free(&t);
 	rh_run_release(&run);
 }

@@ -16,6 +16,7 @@
 #include <string.h>
 #include <sys/mount.h>
 #include <sys/stat.h>
+#include <sys/syscall.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -263,10 +264,10 @@ struct ticked {
 	char pid[16];
 };
 
-static void ticked_start(struct ticked *tk, const char *const opts[])
+static void ticked_start_at(struct ticked *tk, const char *trace, const char *const opts[])
 {
 	const char *wl[] = {rh_workload("ticker"), NULL};
-	const char *args[16] = {"-o", rh_trace_path, "-p", tk->pid};
+	const char *args[16] = {"-o", trace, "-p", tk->pid};
 	size_t n = 4;
 
 	cr_assert_eq(rh_spawn(&tk->wl, wl, false), 0);
@@ -275,6 +276,11 @@ static void ticked_start(struct ticked *tk, const char *const opts[])
 		args[n++] = opts[i];
 	args[n] = NULL;
 	cr_assert_eq(rh_recorder_start(&tk->rec, args), 0, "recorder: %s", tk->rec.err);
+}
+
+static void ticked_start(struct ticked *tk, const char *const opts[])
+{
+	ticked_start_at(tk, rh_trace_path, opts);
 }
 
 /* One tick: one write(2) of 100+I bytes. */
@@ -683,4 +689,103 @@ Test(record_rotate, bad_options_are_refused)
 	cr_assert_eq(rh_recorder_start(&rec, stdout_args), -ECHILD);
 	cr_assert(WIFEXITED(rec.status) && WEXITSTATUS(rec.status) == 1);
 	cr_assert_not_null(strstr(rec.err, "give -o a file name, not stdout"), "%s", rec.err);
+}
+
+/* The ticker's write calls so far, from /proc/PID/io. */
+static unsigned long ticker_writes(const struct ticked *tk)
+{
+	char path[64], line[128];
+	unsigned long n = 0;
+	FILE *f;
+
+	snprintf(path, sizeof(path), "/proc/%s/io", tk->pid);
+	f = fopen(path, "re");
+	cr_assert_not_null(f, "%s: %s", path, strerror(errno));
+	while (fgets(line, sizeof(line), f))
+		if (!strncmp(line, "syscw: ", 7))
+			n = strtoul(line + 7, NULL, 10);
+	fclose(f);
+	return n;
+}
+
+/* n ticks, each waited for: its write has returned, so it is counted. */
+static void ticks_made(struct ticked *tk, int n)
+{
+	for (int k = 0; k < n; k++) {
+		unsigned long before = ticker_writes(tk);
+
+		tick(tk);
+		for (int i = 0; ticker_writes(tk) == before; i++) {
+			cr_assert_lt(i, RH_TIMEOUT_MS, "the ticker made no write");
+			usleep(1000);
+		}
+	}
+}
+
+/* The calls of syscall nr in t's TOTALS records; *records counts those records. */
+static uint64_t totals_calls(const struct rh_trace *t, int64_t nr, size_t *records)
+{
+	uint64_t calls = 0;
+
+	for (size_t i = 0; i < t->ntotals; i++)
+		if ((int64_t)t->totals[i].nr == nr) {
+			calls += t->totals[i].calls;
+			(*records)++;
+		}
+	return calls;
+}
+
+/*
+ * --summary-only into three files (two SIGHUPs, ticks before each): every file stands alone
+ * with the TOTALS of the writes made while it was the output, and the files' totals add up to
+ * what an unfiltered recording of the same ticks has, syscall by syscall, and the exit_group
+ * that has no SYSCALL record.
+ */
+Test(record_rotate, summary_only_totals_in_each_file_add_up)
+{
+	/* numbered files, the next one on SIGHUP only */
+	const char *opts[] = {"--summary-only", "--rotate-interval", "3600", NULL};
+	const int ticks[3] = {2, 3, 1};
+	uint64_t reads = 0, writes = 0, exits = 0, all = 0;
+	char name[RH_DIR_MAX + 32], path[RH_DIR_MAX + 32];
+	struct ticked tk, plain;
+	struct rh_trace t, u;
+
+	ticked_start(&tk, opts);
+	for (int f = 0; f < 3; f++) {
+		ticks_made(&tk, ticks[f]);
+		if (f == 2)
+			break;
+		kill(tk.rec.proc.pid, SIGHUP);
+		wait_line(&tk.rec, "sct-record: file ", name, sizeof(name));
+	}
+	ticked_finish(&tk);
+	for (int f = 0; f < 3; f++) {
+		size_t records = 0, none = 0;
+		uint64_t w;
+
+		snprintf(path, sizeof(path), "%s/trace.%06d.sct", rh_dir, f + 1);
+		assert_complete(path, &t);
+		cr_assert_eq(t.nsc, 0, "%s: SYSCALL records", path);
+		cr_assert_eq(t.nwarning, 0, "%s: %s", path, t.nwarning ? t.warning[0].text : "");
+		w = totals_calls(&t, SYS_write, &records);
+		cr_assert_eq(w, (uint64_t)ticks[f], "%s: %llu writes, %d ticks", path, (unsigned long long)w, ticks[f]);
+		writes += w;
+		reads += totals_calls(&t, SYS_read, &none);
+		exits += totals_calls(&t, SYS_exit_group, &none);
+		for (size_t i = 0; i < t.ntotals; i++)
+			all += t.totals[i].calls;
+		rh_trace_free(&t);
+	}
+
+	ticked_start_at(&plain, rh_trace_path2, (const char *const[]){NULL});
+	for (int f = 0; f < 3; f++)
+		ticks_made(&plain, ticks[f]);
+	ticked_finish(&plain);
+	assert_complete(rh_trace_path2, &u);
+	cr_assert_eq(writes, rh_count_syscalls(&u, 0, 0, SYS_write));
+	cr_assert_eq(reads, rh_count_syscalls(&u, 0, 0, SYS_read));
+	cr_assert_eq(exits, 1, "the ticker's exit_group");
+	cr_assert_eq(all, u.nsc + 1, "%llu calls in the totals, %zu SYSCALL records", (unsigned long long)all, u.nsc);
+	rh_trace_free(&u);
 }

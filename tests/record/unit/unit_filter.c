@@ -94,6 +94,24 @@ Test(unit_filter, summary_only)
 	env_free(&env);
 }
 
+/* exit and exit_group of both ABIs never return: counted at entry; nothing else is. */
+Test(unit_filter, noreturn_calls)
+{
+	struct env env;
+
+	cr_assert_eq(PARSE(&env, "-a", "--summary-only"), 0);
+	cr_assert(filter_noreturn(&env.filter, SYS_exit, SCT_ABI_NATIVE));
+	cr_assert(filter_noreturn(&env.filter, SYS_exit_group, SCT_ABI_NATIVE));
+	cr_assert_not(filter_noreturn(&env.filter, SYS_getppid, SCT_ABI_NATIVE));
+#if defined(__x86_64__)
+	/* i386: exit 1, exit_group 252; 1 is write natively */
+	cr_assert(filter_noreturn(&env.filter, 1, SCT_ABI_COMPAT));
+	cr_assert(filter_noreturn(&env.filter, 252, SCT_ABI_COMPAT));
+	cr_assert_not(filter_noreturn(&env.filter, 1, SCT_ABI_NATIVE));
+#endif
+	env_free(&env);
+}
+
 /* A usage error names the word refused, first line of stderr; cli_parse gives -EINVAL (exit 2). */
 #define REFUSED(line, ...)                                             \
 	do {                                                           \
