@@ -904,14 +904,59 @@ static int rh_run_fail(struct rh_run *run, const char *step, int err)
 	return err;
 }
 
-int rh_run_traced(struct rh_run *run, const char *const wl_argv[], const char *trace,
-		  const char *const extra[])
+/* Whether some thread of pid is blocked in read(0, ...): /proc's "NR ARG0 ..." of it. */
+static bool rh_blocked_at_go(pid_t pid, int *err)
 {
-	return rh_run_traced_within(run, wl_argv, trace, extra, RH_TIMEOUT_MS);
+	char path[64], line[64];
+	struct dirent *d;
+	bool found = false;
+	DIR *dir;
+
+	snprintf(path, sizeof(path), "/proc/%d/task", (int)pid);
+	dir = opendir(path);
+	if (!dir) {
+		*err = -errno;
+		return false;
+	}
+	while (!found && (d = readdir(dir))) {
+		FILE *f;
+
+		if (d->d_name[0] == '.')
+			continue;
+		snprintf(path, sizeof(path), "/proc/%d/task/%.16s/syscall", (int)pid, d->d_name);
+		f = fopen(path, "re");
+		if (!f)
+			continue;
+		found = fgets(line, sizeof(line), f) && !strncmp(line, "0 0x0 ", 6);
+		fclose(f);
+	}
+	closedir(dir);
+	return found;
 }
 
-int rh_run_traced_within(struct rh_run *run, const char *const wl_argv[], const char *trace,
-			 const char *const extra[], int timeout_ms)
+/*
+ * Wait until the workload pid waits for its go byte: what its loader and main() do before
+ * then must not be traced by a recorder started next, or only sometimes (a recorder starts in
+ * tens of ms, a loader on a busy machine may take as long), and counts would depend on it.
+ */
+int rh_wait_at_go(pid_t pid, int timeout_ms)
+{
+	int64_t deadline = rh_now_ms() + timeout_ms;
+	const struct timespec tick = { 0, 1000000 };
+	int err = 0;
+
+	while (!rh_blocked_at_go(pid, &err)) {
+		if (err)
+			return err;
+		if (rh_now_ms() > deadline)
+			return -ETIMEDOUT;
+		nanosleep(&tick, NULL);
+	}
+	return 0;
+}
+
+static int rh_run_do(struct rh_run *run, const char *const wl_argv[], const char *trace,
+		     const char *const extra[], int timeout_ms, bool at_go)
 {
 	const char *args[48] = {"-o", trace, "-p"};
 	char pid[16];
@@ -924,6 +969,9 @@ int rh_run_traced_within(struct rh_run *run, const char *const wl_argv[], const 
 	if (ret)
 		return rh_run_fail(run, "spawn workload", ret);
 	run->wl_pid = run->wl.pid;
+	ret = at_go ? rh_wait_at_go(run->wl.pid, timeout_ms) : 0;
+	if (ret)
+		return rh_run_fail(run, "workload never waited for its go byte", ret);
 	snprintf(pid, sizeof(pid), "%d", run->wl.pid);
 	args[3] = pid;
 	for (size_t i = 0; extra && extra[i] && n < 47; i++)
@@ -946,6 +994,18 @@ int rh_run_traced_within(struct rh_run *run, const char *const wl_argv[], const 
 	if (ret)
 		return rh_run_fail(run, "recorder did not stop after the workload exited", ret);
 	return 0;
+}
+
+int rh_run_traced(struct rh_run *run, const char *const wl_argv[], const char *trace,
+		  const char *const extra[])
+{
+	return rh_run_do(run, wl_argv, trace, extra, RH_TIMEOUT_MS, true);
+}
+
+int rh_run_traced_within(struct rh_run *run, const char *const wl_argv[], const char *trace,
+			 const char *const extra[], int timeout_ms)
+{
+	return rh_run_do(run, wl_argv, trace, extra, timeout_ms, false);
 }
 
 void rh_run_release(struct rh_run *run)

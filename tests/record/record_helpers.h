@@ -235,17 +235,24 @@ struct rh_run {
 };
 
 /*
- * Spawn the workload wl_argv, start the recorder as `-o trace -p PID extra...`, send the go
- * byte once it is ready, read the workload's stdout to EOF, reap it, then wait for the
- * recorder to stop by itself (every traced task exited). Returns 0 or -errno; the step that
+ * Spawn the workload wl_argv, wait until it waits for its go byte (rh_wait_at_go), start the
+ * recorder as `-o trace -p PID extra...`, send the go byte once it is ready, read the
+ * workload's stdout to EOF, reap it, then wait for the recorder to stop by itself (every
+ * traced task exited). Returns 0 or -errno; the step that
  * failed is printed to stderr with the recorder's own stderr.
  */
 int rh_run_traced(struct rh_run *run, const char *const wl_argv[], const char *trace,
 		  const char *const extra[]);
-/* The same, each step of it (reading, reaping, the recorder's stop) bounded by timeout_ms. */
+/*
+ * The same for a workload that starts without a go byte, so what it does before the recorder
+ * is ready may or may not be traced; each step (reading, reaping, the recorder's stop) bounded
+ * by timeout_ms.
+ */
 int rh_run_traced_within(struct rh_run *run, const char *const wl_argv[], const char *trace,
 			 const char *const extra[], int timeout_ms);
 void rh_run_release(struct rh_run *run);
+/* Wait until a thread of pid is blocked reading its go byte (fd 0): 0, or -errno. */
+int rh_wait_at_go(pid_t pid, int timeout_ms);
 
 /* Parse "key value" pairs out of a workload line: the number after word key, -1 if absent. */
 long rh_field(const char *line, const char *key);
