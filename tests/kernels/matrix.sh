@@ -10,6 +10,7 @@
 #                 kernel (default: linux-image-amd64 linux-image-rt-amd64 linux-image-6.12-amd64 host)
 #   KERNEL_CACHE  where fetched kernels are kept between runs (default /var/cache/sct-kernels)
 #   KERNEL_LOGS   where each kernel's output and console are written (default /var/tmp/sct-kernels)
+#   MATRIX_JOBS   how many kernels boot at once (default: the host's CPUs)
 #   VM_*          passed on to run-in-vm.sh (accelerator, memory, CPUs, timeout)
 set -uo pipefail
 
@@ -19,8 +20,19 @@ cache=${KERNEL_CACHE:-/var/cache/sct-kernels}
 logs=${KERNEL_LOGS:-/var/tmp/sct-kernels}
 
 [ $# -ge 1 ] || { echo "usage: matrix.sh COMMAND [ARG...]" >&2; exit 2; }
-# A Ctrl-C stops the matrix, not only the kernel it reached.
-trap 'exit 130' INT TERM HUP
+# A Ctrl-C stops the matrix and every kernel it runs: the kernels run in background subshells,
+# which ignore SIGINT, so each one's run-in-vm.sh is sent SIGTERM, and stops its VM.
+stop_all() {
+	local j
+
+	for j in $(jobs -p); do
+		pkill -TERM -P "$j"
+		kill "$j" 2> /dev/null
+	done
+	wait
+	exit 130
+}
+trap stop_all INT TERM HUP
 mkdir -p "$logs" || exit 1
 
 # Every kernel is fetched before any runs, so an unreachable archive stops the run at once.
@@ -71,11 +83,26 @@ run_kernel() {
 	return "$status"
 }
 
+# The kernels boot side by side, MATRIX_JOBS at a time: a TCG guest runs its vCPUs in turn on
+# one host thread, so one kernel alone leaves the other CPUs idle. Lines come in matrix order.
+jobs=${MATRIX_JOBS:-$(nproc)}
+[[ "$jobs" =~ ^[1-9][0-9]*$ ]] || { echo "matrix.sh: MATRIX_JOBS must be a positive number, not '$jobs'" >&2; exit 2; }
+running=0
+for dir in "${dirs[@]}"; do
+	if [ "$running" -ge "$jobs" ]; then
+		wait -n
+		running=$((running - 1))
+	fi
+	release=${dir##*/}
+	rm -f "$logs/$release.status"
+	( status=0; run_kernel "$dir" "$release" "$@" || status=$?; echo "$status" > "$logs/$release.status" ) &
+	running=$((running + 1))
+done
+wait
 ok=0
 for dir in "${dirs[@]}"; do
 	release=${dir##*/}
-	status=0
-	run_kernel "$dir" "$release" "$@" || status=$?
+	status=$(cat "$logs/$release.status" 2> /dev/null) || status=1
 	report "$release" "$logs/$release.log" "$status" || ok=1
 done
 case " $kernels " in
