@@ -474,6 +474,64 @@ Test(report_live, follow_across_a_rotation_with_stacks_prints_each_call_with_its
 }
 
 /*
+ * Three files of a recording with stacks, the second shorter than the flush interval: when
+ * the third comes, calls of the first two are still held, so the heap drains first (the
+ * tables of two files at most) and each call still has its own file's frame.
+ */
+Test(report_live, follow_across_a_short_file_with_stacks_drains_with_each_calls_own_frames)
+{
+	static const struct rot_call c1[] = { { 10000 * MS, 1000, RT_NR_WRITE, 0 }, { 500000 * MS, 1000, RT_NR_WRITE, 1 } },
+				     c2[] = { { 490000 * MS, 50000 * MS, RT_NR_READ, 2 } },
+				     c3[] = { { 2000000 * MS, 1000, RT_NR_READ, 3 } };
+	uint64_t cut1[2], cut2[1], cut3[1];
+	size_t len1, len2, len3;
+	uint8_t *f1 = rot_stacks_file("rott1.sct", 1, "/usr/bin/one", "one_a", 0x10, c1, 2, cut1, &len1);
+	uint8_t *f2 = rot_stacks_file("rott2.sct", 2, "/usr/bin/two", "two_b", 0x20, c2, 1, cut2, &len2);
+	uint8_t *f3 = rot_stacks_file("rott3.sct", 3, "/usr/bin/three", "three_c", 0x30, c3, 1, cut3, &len3);
+	const char *dest = rt_path("rott.000001.sct"), *cat = rt_path("rott-cat.sct");
+	int fd = open(dest, O_WRONLY | O_CREAT | O_TRUNC, 0644), cfd = open(cat, O_WRONLY | O_CREAT | O_TRUNC, 0644);
+	char *batch = NULL, *live, *want;
+	struct run r;
+
+	cr_assert(fd >= 0 && cfd >= 0);
+	write_all(cfd, f1, len1);
+	write_all(cfd, f2, len2);
+	write_all(cfd, f3, len3);
+	close(cfd);
+	cr_assert_eq(rt_run(&batch, "%s -T %s", rt_report(), cat), 0);
+	want = before_footer(batch);
+	cr_assert_not_null(strstr(want, ") = 2 <50.000000> cg=cgroup:0\n    two_b+0x20 (two)\n"
+					"+500.000000 00:08:20.000000 write(app 100/100) = 1 <0.000001> cg=cgroup:0\n"
+					"    one_a+0x10 (one)\n"), "%s", batch);
+
+	write_all(fd, f1, cut1[0]);
+	run_start(&r, false, "exec %s -T --follow --flush-interval 100 %s", rt_report(), dest);
+	write_all(fd, f1 + cut1[0], len1 - cut1[0]);
+	close(fd);
+	fd = open(rt_path("rott.000002.sct"), O_WRONLY | O_CREAT | O_TRUNC, 0644);
+	cr_assert_geq(fd, 0);
+	write_all(fd, f2, len2);
+	close(fd);
+	run_wait(&r, " write(app 100/100) = 0 ");
+	fd = open(rt_path("rott.000003.sct"), O_WRONLY | O_CREAT | O_TRUNC, 0644);
+	cr_assert_geq(fd, 0);
+	write_all(fd, f3, len3);
+	close(fd);
+	run_wait(&r, " write(app 100/100) = 1 <0.000001> cg=cgroup:0\n    one_a+0x10 (one)\n");
+	kill(r.pid, SIGINT);
+	cr_assert_eq(run_end(&r), 0, "%s", r.text);
+	live = before_footer(r.text);
+	cr_assert_str_eq(live, want);
+	free(live);
+	free(want);
+	free(batch);
+	free(r.text);
+	free(f1);
+	free(f2);
+	free(f3);
+}
+
+/*
  * What the reorder heap holds: a call is printed once the stream holds a return one flush
  * interval past its entry, so the heap holds only the calls of the stream's last flush
  * interval (with a flush interval of 100 s none is due by the clock while the test runs).
