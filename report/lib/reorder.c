@@ -1,13 +1,15 @@
 // SPDX-License-Identifier: BSD-2-Clause
 /*
  * The reorder heap of a live stream: a min-heap of record copies (their strings with them,
- * window.c's copy) by key, ties in arrival order; and when records arrived, each with the
- * largest key read by then, so that the caller can tell which keys are due at a time. Memory is bounded by REORDER_RECORDS
- * records and REORDER_BYTES bytes of strings; the caller lets the oldest go when either is
- * reached.
+ * window.c's copy) by key, ties in arrival order, each with the caller's tag, and how many
+ * records of each tag are held (the caller's: which files' stack tables are still needed);
+ * and when records arrived, each with the largest key read by then, so that the caller can
+ * tell which keys are due at a time. Memory is bounded by REORDER_RECORDS records and
+ * REORDER_BYTES bytes of strings; the caller lets the oldest go when either is reached.
  */
 #include <errno.h>
 #include <stdlib.h>
+#include <string.h>
 
 #include "reorder.h"
 #include "window.h"
@@ -17,6 +19,13 @@ struct ro_slot {
 	struct sct_record rec;
 	uint8_t *bytes;
 	size_t nbytes;
+	uint64_t tag;
+};
+
+/* How many records of one tag are held: never 0, so there are at most as many as records. */
+struct ro_tag {
+	uint64_t tag;
+	uint32_t n;
 };
 
 struct ro_entry {
@@ -35,6 +44,8 @@ struct reorder {
 	struct ro_slot *slots; /* REORDER_RECORDS */
 	uint32_t *free_slots;  /* a stack of the slots not in use: REORDER_RECORDS - n of them */
 	struct arrival *arr;   /* ring of REORDER_RECORDS */
+	struct ro_tag *tags;   /* REORDER_RECORDS, by tag; ntags of them in use */
+	uint32_t ntags;
 	uint32_t ahead, an;
 	uint64_t maxkey;       /* the largest key read */
 	/*
@@ -61,7 +72,8 @@ struct reorder *reorder_new(void)
 	ro->slots = calloc(REORDER_RECORDS, sizeof(*ro->slots));
 	ro->free_slots = calloc(REORDER_RECORDS, sizeof(*ro->free_slots));
 	ro->arr = calloc(REORDER_RECORDS, sizeof(*ro->arr));
-	if (!ro->heap || !ro->slots || !ro->free_slots || !ro->arr) {
+	ro->tags = calloc(REORDER_RECORDS, sizeof(*ro->tags));
+	if (!ro->heap || !ro->slots || !ro->free_slots || !ro->arr || !ro->tags) {
 		reorder_free(ro);
 		return NULL;
 	}
@@ -83,7 +95,47 @@ static void ro_swap(struct ro_entry *a, struct ro_entry *b)
 	*b = t;
 }
 
-int reorder_push(struct reorder *ro, const struct sct_record *rec, uint64_t key)
+/* The first entry of tags whose tag is not below tag (ntags if none). */
+static uint32_t ro_tag_find(const struct reorder *ro, uint64_t tag)
+{
+	uint32_t lo = 0, hi = ro->ntags;
+
+	while (lo < hi) {
+		uint32_t mid = lo + (hi - lo) / 2;
+
+		if (ro->tags[mid].tag < tag)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	return lo;
+}
+
+/* Tags come in order (a stream's files): the new one is last, found at once. */
+static void ro_tag_add(struct reorder *ro, uint64_t tag)
+{
+	uint32_t i = ro->ntags && ro->tags[ro->ntags - 1].tag < tag ? ro->ntags : ro_tag_find(ro, tag);
+
+	if (i < ro->ntags && ro->tags[i].tag == tag) {
+		ro->tags[i].n++;
+		return;
+	}
+	memmove(&ro->tags[i + 1], &ro->tags[i], (size_t)(ro->ntags - i) * sizeof(*ro->tags));
+	ro->tags[i] = (struct ro_tag){ tag, 1 };
+	ro->ntags++;
+}
+
+static void ro_tag_drop(struct reorder *ro, uint64_t tag)
+{
+	uint32_t i = ro_tag_find(ro, tag);
+
+	if (--ro->tags[i].n)
+		return;
+	ro->ntags--;
+	memmove(&ro->tags[i], &ro->tags[i + 1], (size_t)(ro->ntags - i) * sizeof(*ro->tags));
+}
+
+int reorder_push(struct reorder *ro, const struct sct_record *rec, uint64_t key, uint64_t tag)
 {
 	struct ro_entry *e;
 	struct ro_slot *sl;
@@ -99,6 +151,8 @@ int reorder_push(struct reorder *ro, const struct sct_record *rec, uint64_t key)
 	err = window_copy_strings(&sl->rec, &sl->bytes, &sl->nbytes);
 	if (err)
 		return err;
+	sl->tag = tag;
+	ro_tag_add(ro, tag);
 	e->key = key;
 	e->seq = ro->seq++;
 	ro->bytes += sl->nbytes;
@@ -169,7 +223,17 @@ uint64_t reorder_min_key(const struct reorder *ro)
 	return ro->heap[0].key;
 }
 
-void reorder_pop(struct reorder *ro, struct sct_record *rec)
+uint32_t reorder_tags(const struct reorder *ro)
+{
+	return ro->ntags;
+}
+
+uint64_t reorder_min_tag(const struct reorder *ro)
+{
+	return ro->tags[0].tag;
+}
+
+uint64_t reorder_pop(struct reorder *ro, struct sct_record *rec)
 {
 	struct ro_entry top = ro->heap[0];
 	struct ro_slot *sl = &ro->slots[top.slot];
@@ -192,7 +256,9 @@ void reorder_pop(struct reorder *ro, struct sct_record *rec)
 	free(ro->out);
 	ro->out = sl->bytes;
 	ro->bytes -= sl->nbytes;
+	ro_tag_drop(ro, sl->tag);
 	*rec = sl->rec;
+	return sl->tag;
 }
 
 uint32_t reorder_count(const struct reorder *ro)
@@ -216,5 +282,6 @@ void reorder_free(struct reorder *ro)
 	free(ro->slots);
 	free(ro->free_slots);
 	free(ro->arr);
+	free(ro->tags);
 	free(ro);
 }

@@ -15,8 +15,11 @@
 
 struct reorder;
 struct reorder *reorder_new(void); /* NULL on ENOMEM */
-/* A copy of rec, strings included, under key (ties in push order). -ENOMEM. */
-int reorder_push(struct reorder *ro, const struct sct_record *rec, uint64_t key);
+/*
+ * A copy of rec, strings included, under key (ties in push order), with tag (what the
+ * caller needs to know of it when it is popped: which file it came from). -ENOMEM.
+ */
+int reorder_push(struct reorder *ro, const struct sct_record *rec, uint64_t key, uint64_t tag);
 /* Records up to key arrived at time at (any clock, not going back). */
 void reorder_arrived(struct reorder *ro, uint64_t at, uint64_t key);
 /*
@@ -36,8 +39,12 @@ uint64_t reorder_arrival_of(const struct reorder *ro, uint64_t key);
 void reorder_clock_reset(struct reorder *ro);
 /* The smallest key held; count > 0. */
 uint64_t reorder_min_key(const struct reorder *ro);
-/* The record of the smallest key into *rec (its strings valid until the next pop or free). */
-void reorder_pop(struct reorder *ro, struct sct_record *rec);
+/* How many tags the records held have between them. */
+uint32_t reorder_tags(const struct reorder *ro);
+/* The smallest tag held; count > 0. */
+uint64_t reorder_min_tag(const struct reorder *ro);
+/* The record of the smallest key into *rec (its strings valid until the next pop or free); its tag. */
+uint64_t reorder_pop(struct reorder *ro, struct sct_record *rec);
 uint32_t reorder_count(const struct reorder *ro);
 /* Past either bound: the oldest record is due whatever its key. */
 bool reorder_full(const struct reorder *ro);

@@ -1,11 +1,14 @@
 // SPDX-License-Identifier: BSD-2-Clause
 /*
  * The stack tables of one file. Every reference of format 1.6 is to an earlier record of the
- * same file, and a later record with an id replaces the earlier one: the tables are emptied
- * at each HEADER and a redefinition overwrites. Text is cached per stack and made again
- * after a MODULE or SYMBOL came (one may name frames of a stack already shown). Frames,
- * names and paths are copied into chunks freed with the file's tables, so a file's tables
- * cost what it defines, up to the bounds, and no more after it.
+ * same file, and a later record with an id replaces the earlier one: each HEADER has tables
+ * of its own and a redefinition overwrites. A live session that goes on into the next file
+ * of its recording still shows calls of the file before (its reorder heap spans them): that
+ * file's tables stay until none of its records is left to show, so each call is shown with
+ * its own file's frames. Text is cached per stack and made again after a MODULE or SYMBOL
+ * came (one may name frames of a stack already shown). Frames, names and paths are copied
+ * into chunks freed with the file's tables, so a file's tables cost what it defines, up to
+ * the bounds, and no more after it.
  */
 #include <errno.h>
 #include <stdio.h>
@@ -46,16 +49,23 @@ struct stack {
 	bool have_text, have_folded;
 };
 
-struct stacks {
-	struct strtab *strs;
-	struct debug_dir *dd;
-	bool demangle;
-	uint64_t serial;   /* struct live's of the file the tables are of */
+/* The tables of one file. */
+struct st_tables {
+	uint64_t serial;   /* struct live's of the file, 0: none */
 	struct hashmap stacks, modules;
 	struct module **mods; /* every module, to free */
 	uint32_t nstacks, nmods, capmods, nsyms;
 	size_t bytes;
 	struct chunk *chunks;
+};
+
+struct stacks {
+	struct strtab *strs;
+	struct debug_dir *dd;
+	bool demangle;
+	/* a live session's files whose records are still to be shown (struct live's serial_held) */
+	struct st_tables files[LIVE_FILES_HELD];
+	struct st_tables *cur; /* of the file whose record is being shown */
 	uint64_t gen, ignored;
 	struct out scratch;
 };
@@ -70,8 +80,11 @@ struct stacks *stacks_new(struct strtab *strs, struct debug_dir *dd, bool demang
 	st->dd = dd;
 	st->demangle = demangle;
 	st->gen = 1;
-	hashmap_init(&st->stacks, 1);
-	hashmap_init(&st->modules, 1);
+	for (uint32_t i = 0; i < LIVE_FILES_HELD; i++) {
+		hashmap_init(&st->files[i].stacks, 1);
+		hashmap_init(&st->files[i].modules, 1);
+	}
+	st->cur = &st->files[0];
 	if (out_open_mem(&st->scratch, 4096)) {
 		free(st);
 		return NULL;
@@ -79,43 +92,68 @@ struct stacks *stacks_new(struct strtab *strs, struct debug_dir *dd, bool demang
 	return st;
 }
 
-static void stacks_clear(struct stacks *st)
+static void stacks_clear(struct stacks *st, struct st_tables *t)
 {
-	for (uint32_t i = 0; i < st->nmods; i++) {
-		sym_index_free(&st->mods[i]->ix);
-		st->mods[i] = NULL;
+	for (uint32_t i = 0; i < t->nmods; i++) {
+		sym_index_free(&t->mods[i]->ix);
+		t->mods[i] = NULL;
 	}
-	while (st->chunks) {
-		struct chunk *c = st->chunks;
+	while (t->chunks) {
+		struct chunk *c = t->chunks;
 
-		st->chunks = c->next;
+		t->chunks = c->next;
 		free(c);
 	}
-	hashmap_free(&st->stacks);
-	hashmap_free(&st->modules);
-	hashmap_init(&st->stacks, 1);
-	hashmap_init(&st->modules, 1);
-	st->nstacks = st->nmods = st->nsyms = 0;
-	st->bytes = 0;
+	hashmap_free(&t->stacks);
+	hashmap_free(&t->modules);
+	hashmap_init(&t->stacks, 1);
+	hashmap_init(&t->modules, 1);
+	t->nstacks = t->nmods = t->nsyms = 0;
+	t->bytes = 0;
+	t->serial = 0;
 	st->gen++;
 }
 
+/*
+ * The tables of files before serial_held go: none of their records is still to come. A new
+ * file takes free tables, or those of the oldest file if a live session holds more files
+ * than LIVE_FILES_HELD (it does not: trace_input.c drains first), whose stacks then read unknown.
+ */
 void stacks_session(struct stacks *st, const struct live *lv)
 {
-	if (lv->serial == st->serial)
-		return;
-	stacks_clear(st);
-	st->serial = lv->serial;
+	struct st_tables *t = NULL, *oldest = NULL;
+
+	for (uint32_t i = 0; i < LIVE_FILES_HELD; i++) {
+		struct st_tables *f = &st->files[i];
+
+		if (f->serial == lv->serial)
+			t = f;
+		else if (f->serial && f->serial < lv->serial_held)
+			stacks_clear(st, f);
+	}
+	for (uint32_t i = 0; i < LIVE_FILES_HELD && !t; i++) {
+		struct st_tables *f = &st->files[i];
+
+		if (!oldest || f->serial < oldest->serial)
+			oldest = f;
+	}
+	if (!t) {
+		t = oldest;
+		if (t->serial)
+			stacks_clear(st, t);
+		t->serial = lv->serial;
+	}
+	st->cur = t;
 }
 
 /* n zeroed bytes that live as long as the file's tables, NULL past the budget or on ENOMEM. */
 static void *stacks_alloc(struct stacks *st, size_t n)
 {
-	struct chunk *c = st->chunks;
+	struct chunk *c = st->cur->chunks;
 	void *p;
 
 	n = (n + 7) & ~(size_t)7;
-	if (n > STACKS_MAX_BYTES - st->bytes)
+	if (n > STACKS_MAX_BYTES - st->cur->bytes)
 		return NULL;
 	if (!c || c->cap - c->used < n) {
 		size_t cap = n > CHUNK_BYTES / 4 ? n : CHUNK_BYTES;
@@ -126,17 +164,17 @@ static void *stacks_alloc(struct stacks *st, size_t n)
 		c->used = 0;
 		c->cap = cap;
 		/* a big one goes second: the chunk being filled stays first */
-		if (cap != CHUNK_BYTES && st->chunks) {
-			c->next = st->chunks->next;
-			st->chunks->next = c;
+		if (cap != CHUNK_BYTES && st->cur->chunks) {
+			c->next = st->cur->chunks->next;
+			st->cur->chunks->next = c;
 		} else {
-			c->next = st->chunks;
-			st->chunks = c;
+			c->next = st->cur->chunks;
+			st->cur->chunks = c;
 		}
 	}
 	p = c->data + c->used;
 	c->used += n;
-	st->bytes += n;
+	st->cur->bytes += n;
 	memset(p, 0, n);
 	return p;
 }
@@ -154,23 +192,23 @@ static const uint8_t *stacks_copy(struct stacks *st, const struct sct_bytes *b)
 static struct module *stacks_module(struct stacks *st, uint32_t id)
 {
 	uint64_t key = id;
-	struct module *m = hashmap_get(&st->modules, &key);
+	struct module *m = hashmap_get(&st->cur->modules, &key);
 
-	if (m || st->nmods == STACKS_MAX_MODULES)
+	if (m || st->cur->nmods == STACKS_MAX_MODULES)
 		return m;
-	if (st->nmods == st->capmods) {
-		uint32_t cap = st->capmods ? st->capmods * 2 : 64;
-		struct module **tmp = realloc(st->mods, (size_t)cap * sizeof(*tmp));
+	if (st->cur->nmods == st->cur->capmods) {
+		uint32_t cap = st->cur->capmods ? st->cur->capmods * 2 : 64;
+		struct module **tmp = realloc(st->cur->mods, (size_t)cap * sizeof(*tmp));
 
 		if (!tmp)
 			return NULL;
-		st->mods = tmp;
-		st->capmods = cap;
+		st->cur->mods = tmp;
+		st->cur->capmods = cap;
 	}
 	m = stacks_alloc(st, sizeof(*m));
-	if (!m || hashmap_put(&st->modules, &key, m))
+	if (!m || hashmap_put(&st->cur->modules, &key, m))
 		return NULL;
-	st->mods[st->nmods++] = m;
+	st->cur->mods[st->cur->nmods++] = m;
 	return m;
 }
 
@@ -195,27 +233,27 @@ static int stacks_add_module(struct stacks *st, const struct sct_module *r)
 
 static int stacks_add_symbol(struct stacks *st, const struct sct_symbol *r)
 {
-	struct module *m = st->nsyms < STACKS_MAX_SYMBOLS ? stacks_module(st, r->module_id) : NULL;
+	struct module *m = st->cur->nsyms < STACKS_MAX_SYMBOLS ? stacks_module(st, r->module_id) : NULL;
 	const uint8_t *name = m ? stacks_copy(st, &r->name) : NULL;
 
 	if (!name)
 		return -ENOSPC;
 	if (sym_index_add(&m->ix, r->addr, r->size, (const char *)name, (uint32_t)r->name.len))
 		return -ENOMEM;
-	st->nsyms++;
+	st->cur->nsyms++;
 	return 0;
 }
 
 static int stacks_add_stack(struct stacks *st, const struct sct_stack *r)
 {
 	uint64_t key = r->stack_id;
-	struct stack *s = hashmap_get(&st->stacks, &key);
+	struct stack *s = hashmap_get(&st->cur->stacks, &key);
 	const uint8_t *frames;
 
 	/* the reader delivers none that fails; the tables do not depend on it to stay bounded */
 	if (sct_stack_check(r))
 		return 0;
-	if (!s && st->nstacks == STACKS_MAX)
+	if (!s && st->cur->nstacks == STACKS_MAX)
 		return -ENOSPC;
 	frames = stacks_copy(st, &r->frames);
 	if (!frames)
@@ -224,9 +262,9 @@ static int stacks_add_stack(struct stacks *st, const struct sct_stack *r)
 		s = stacks_alloc(st, sizeof(*s));
 		if (!s)
 			return -ENOSPC;
-		if (hashmap_put(&st->stacks, &key, s))
+		if (hashmap_put(&st->cur->stacks, &key, s))
 			return -ENOMEM;
-		st->nstacks++;
+		st->cur->nstacks++;
 	}
 	*s = (struct stack){ .frames = frames, .len = (uint32_t)r->frames.len };
 	return 0;
@@ -327,7 +365,7 @@ static void stacks_out_sym(const struct stacks *st, struct out *o, const struct 
 static struct module *stacks_frame_module(struct stacks *st, const struct sct_frame *f)
 {
 	uint64_t key = f->module_id;
-	struct module *m = f->module_id ? hashmap_get(&st->modules, &key) : NULL;
+	struct module *m = f->module_id ? hashmap_get(&st->cur->modules, &key) : NULL;
 
 	return m && m->defined ? m : NULL;
 }
@@ -392,7 +430,7 @@ static void stacks_frame_folded(struct stacks *st, struct out *o, const struct s
 static struct stack *stacks_get(struct stacks *st, uint32_t id)
 {
 	uint64_t key = id;
-	struct stack *s = hashmap_get(&st->stacks, &key);
+	struct stack *s = hashmap_get(&st->cur->stacks, &key);
 
 	if (s && s->gen != st->gen) {
 		s->gen = st->gen;
@@ -487,10 +525,12 @@ void stacks_free(struct stacks *st)
 {
 	if (!st)
 		return;
-	stacks_clear(st);
-	hashmap_free(&st->stacks);
-	hashmap_free(&st->modules);
-	free(st->mods);
+	for (uint32_t i = 0; i < LIVE_FILES_HELD; i++) {
+		stacks_clear(st, &st->files[i]);
+		hashmap_free(&st->files[i].stacks);
+		hashmap_free(&st->files[i].modules);
+		free(st->files[i].mods);
+	}
 	free(st->scratch.buf);
 	free(st);
 }

@@ -2,7 +2,9 @@
 /*
  * Call stacks of format 1.6 (stacks.c): the STACK, MODULE and SYMBOL records of one file in
  * tables that end with it (a record's references name records of its own file only), and
- * the text of a stack's frames.
+ * the text of a stack's frames. A live session that goes on into the next file of its
+ * recording keeps the tables of the file before as long as it may still give one of its
+ * records: LIVE_FILES_HELD files' at most.
  *
  * Frame text: name+0xOFF where a SYMBOL (or --debug-dir's file) covers the address (name
  * alone at offset 0; a C++ name demangled unless told not to); [BASENAME+0xADDR] for a
@@ -40,7 +42,10 @@ struct live;
  * names as written in source (demangle.h), else as the file holds them. NULL on ENOMEM.
  */
 struct stacks *stacks_new(struct strtab *strs, struct debug_dir *dd, bool demangle);
-/* The tables of lv's file: emptied when lv is another session (file) than the last one. */
+/*
+ * The tables of the file of lv's record (lv->serial) from now on: new ones for a file not
+ * met yet; those of files before lv->serial_held are freed.
+ */
 void stacks_session(struct stacks *st, const struct live *lv);
 /* A STACK, MODULE or SYMBOL record into the tables (other types: nothing); -ENOMEM. */
 int stacks_add(struct stacks *st, const struct sct_record *rec);

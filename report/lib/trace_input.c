@@ -113,6 +113,7 @@ static int input_session(struct ctx *c, struct input *in)
 	memset(lv, 0, sizeof(*lv));
 	lv->session = live;
 	lv->serial = ++c->nlive;
+	lv->serial_held = lv->serial;
 	lv->tasks = c->tasks;
 	lv->cgroups = c->keep_ended ? c->cgroups : cgroups_new(c->strs);
 	if (!lv->cgroups)
@@ -460,9 +461,14 @@ static uint64_t input_live_key(struct input *in, const struct sct_record *rec)
 /* A live stream's next session, the heap drained: its keys may be on another clock. */
 static int input_live_session(struct ctx *c, struct input *in)
 {
+	int err;
+
 	in->session_due = false;
 	reorder_clock_reset(in->ro);
-	return input_session(c, in);
+	err = input_session(c, in);
+	if (!err)
+		in->serial_read = in->cur->serial;
+	return err;
 }
 
 /* The recording whose series s is a file of, NULL if none (spec/FORMAT.md 5). */
@@ -478,15 +484,20 @@ static const char *input_series(const struct sct_session *s)
  * followed, or files of one series concatenated): same host, clock, anchor and tables, so
  * the session goes on with its reorder heap, caches and tasks, as the batch timeline reads
  * the files (its reorder window spans them). A call that entered in one file and returned
- * in the next is then printed in its place. Stack ids are per file (spec/FORMAT.md 9.4): a
- * session with stacks drains at every file, so that each call's frames are its own file's.
+ * in the next is then printed in its place. Stack ids are per file (spec/FORMAT.md 9.4):
+ * each record held keeps its file's serial, and the stack tables of a file stay until none
+ * of its records is held (stacks_session()), so each call's frames are its own file's, as
+ * the batch timeline shows them. Those are LIVE_FILES_HELD files' tables at most: a file
+ * that comes while records of the one before the current one are still held (files shorter
+ * than the flush interval) drains the heap first.
  */
 static bool input_live_continues(const struct input *in, const struct sct_session *next)
 {
 	const struct sct_session *cur = in->cur ? in->cur->session : NULL;
 	const char *a = cur ? input_series(cur) : NULL, *b = input_series(next);
+	bool room = reorder_tags(in->ro) < LIVE_FILES_HELD;
 
-	return a && b && !strcmp(a, b) && !sct_session_stacks(cur) && !sct_session_stacks(next);
+	return a && b && !strcmp(a, b) && (room || (!sct_session_stacks(cur) && !sct_session_stacks(next)));
 }
 
 /* The next file of the live session's recording: the reader's session from now on. */
@@ -497,8 +508,18 @@ static int input_live_next_file(struct ctx *c, struct input *in)
 	struct sess s;
 
 	lv->session = next;
+	in->serial_read = ++c->nlive;
 	input_sess_fill(c, in, next, &s);
 	return sessions_add_file(c->sessions, &s, input_series(next), sct_session_sequence(next));
+}
+
+/* The oldest record held, with the HEADER it is of and the oldest one still held. */
+static void input_live_pop(struct input *in, struct sct_record *rec)
+{
+	uint64_t serial = reorder_pop(in->ro, rec), held = reorder_count(in->ro) ? reorder_min_tag(in->ro) : serial;
+
+	in->cur->serial = serial;
+	in->cur->serial_held = held < serial ? held : serial;
 }
 
 /*
@@ -513,7 +534,7 @@ static int input_next_live(struct ctx *c, struct input *in, struct sct_record *r
 
 	for (;;) {
 		if (reorder_count(in->ro) && input_live_due(in, live_now_ns())) {
-			reorder_pop(in->ro, rec);
+			input_live_pop(in, rec);
 			return 1;
 		}
 		if (in->session_due) {
@@ -563,7 +584,7 @@ static int input_next_live(struct ctx *c, struct input *in, struct sct_record *r
 		if (!err) {
 			uint64_t key = input_live_key(in, rec);
 
-			err = reorder_push(in->ro, rec, key);
+			err = reorder_push(in->ro, rec, key, in->serial_read);
 			reorder_arrived(in->ro, live_now_ns(), key);
 		}
 		if (err)

@@ -23,6 +23,11 @@
 #include "window.h"
 
 #define NR_CACHE 1024u /* syscall numbers below this have direct lookup tables */
+/*
+ * Files of a live session with stacks whose records are held at once, at most: each has
+ * tables of its own (stacks.h) while one of its records may still be given.
+ */
+#define LIVE_FILES_HELD 2u
 
 /*
  * The current session of one input: its entry, and caches that end with it. Its tasks and
@@ -33,10 +38,13 @@ struct live {
 	struct sess s;
 	const struct sct_session *session; /* the reader's: valid until its next SESSION record */
 	/*
-	 * Which HEADER (or stretch without one) this is, unique over all inputs: the files of one
-	 * recording share s.id, so what is cached per HEADER is keyed by this.
+	 * Which HEADER (or stretch without one) the record given last is of, unique over all
+	 * inputs: the files of one recording share s.id, so what is cached per HEADER is keyed
+	 * by this. A live session that goes on into the next file of its recording may still give
+	 * records of the file before: serial_held is the oldest HEADER whose records may still
+	 * come (serial itself but there).
 	 */
-	uint64_t serial;
+	uint64_t serial, serial_held;
 	struct tasks *tasks;
 	struct cgroups *cgroups;
 	uint32_t nr_name[2][NR_CACHE];  /* [abi][nr] -> strtab id + 1 of the name; 0 = not looked up */
@@ -69,6 +77,7 @@ struct input {
 	uint64_t flush_ns;     /* the recorder's flush interval: a record is in the stream this long after its return */
 	uint64_t newest;       /* wall clock of the latest return (a call's) or time (other records) read */
 	uint64_t last_key;     /* the key of the last record: records of a stretch without a HEADER keep it */
+	uint64_t serial_read;  /* the HEADER being read (struct live's serial): its records' tag in ro */
 	void (*idle)(void *);  /* before a live input waits for its stream: the caller flushes its output */
 	/*
 	 * Set by the caller of a live input, 0: none. While the stream is quiet, input_next()

@@ -394,6 +394,144 @@ Test(report_live, follow_across_a_rotation_prints_what_the_batch_timeline_of_the
 }
 
 /*
+ * File seq of recording rot made with stacks: a TASK, module 1 (path) with one symbol and
+ * stack 1 in it (the frame at sym+off), then each call under stack 1 in a block of its own.
+ */
+static uint8_t *rot_stacks_file(const char *name, uint64_t seq, const char *path, const char *sym, uint64_t off,
+				const struct rot_call *calls, uint32_t n, uint64_t *cut, size_t *len)
+{
+	const char *file = rt_path(name);
+	struct sct_writer *w = rt_open_stacks(file, "h1", "user", "fedcba9876543210fedcba9876543210", seq);
+	const struct sct_frame frame = { 1, 0x1000 + off };
+
+	rt_task(w, calls[0].rel_ns, 100, 100, 1, 0, 0, "app");
+	rt_module(w, calls[0].rel_ns, 1, SCT_MODULE_ELF, NULL, 0, path);
+	rt_symbol(w, calls[0].rel_ns, 1, 0x1000, 0x100, sym);
+	rt_stack(w, calls[0].rel_ns, 1, 100, &frame, 1);
+	for (uint32_t i = 0; i < n; i++) {
+		rt_sc_stack(w, calls[i].rel_ns, calls[i].dur, 100, 100, calls[i].nr, calls[i].ret, 1);
+		cut[i] = step(w);
+	}
+	rt_close(w);
+	return slurp(file, len);
+}
+
+/*
+ * The same rotation in a recording with stacks: stack 1 is a frame of /usr/bin/one in file 1
+ * and of /usr/bin/two in file 2 (stack ids are per file). The read of file 2 is printed
+ * before the last write of file 1, each under its own file's frame, as the batch timeline of
+ * the files prints them.
+ */
+Test(report_live, follow_across_a_rotation_with_stacks_prints_each_call_with_its_own_files_frames)
+{
+	static const struct rot_call c1[] = { { 10000 * MS, 1000, RT_NR_WRITE, 0 }, { 500000 * MS, 1000, RT_NR_WRITE, 1 } },
+				     c2[] = { { 490000 * MS, 50000 * MS, RT_NR_READ, 2 },
+					      { 2000000 * MS, 1000, RT_NR_READ, 3 } };
+	uint64_t cut1[2], cut2[2];
+	size_t len1, len2;
+	uint8_t *f1 = rot_stacks_file("rots1.sct", 1, "/usr/bin/one", "one_a", 0x10, c1, 2, cut1, &len1);
+	uint8_t *f2 = rot_stacks_file("rots2.sct", 2, "/usr/bin/two", "two_b", 0x20, c2, 2, cut2, &len2);
+	const char *dest = rt_path("rots.000001.sct"), *cat = rt_path("rots-cat.sct");
+	int fd = open(dest, O_WRONLY | O_CREAT | O_TRUNC, 0644), cfd = open(cat, O_WRONLY | O_CREAT | O_TRUNC, 0644);
+	char *batch = NULL, *live, *want;
+	struct run r;
+
+	cr_assert(fd >= 0 && cfd >= 0);
+	write_all(cfd, f1, len1);
+	write_all(cfd, f2, len2);
+	close(cfd);
+	cr_assert_eq(rt_run(&batch, "%s -T %s", rt_report(), cat), 0);
+	want = before_footer(batch);
+	cr_assert_not_null(strstr(want, ") = 2 <50.000000> cg=cgroup:0\n    two_b+0x20 (two)\n"
+					"+500.000000 00:08:20.000000 write(app 100/100) = 1 <0.000001> cg=cgroup:0\n"
+					"    one_a+0x10 (one)\n"), "%s", batch);
+
+	write_all(fd, f1, cut1[0]);
+	run_start(&r, false, "exec %s -T --follow --flush-interval 100 %s", rt_report(), dest);
+	/* file 1 ends, the recorder makes file 2: its read returned at 540 s, so 10 s is due */
+	write_all(fd, f1 + cut1[0], len1 - cut1[0]);
+	close(fd);
+	fd = open(rt_path("rots.000002.sct"), O_WRONLY | O_CREAT | O_TRUNC, 0644);
+	cr_assert_geq(fd, 0);
+	write_all(fd, f2, cut2[0]);
+	run_wait(&r, " write(app 100/100) = 0 ");
+	/* a return at 2000 s: every call up to 1900 s is due, file 1's last write under its own frame */
+	write_all(fd, f2 + cut2[0], cut2[1] - cut2[0]);
+	run_wait(&r, " write(app 100/100) = 1 <0.000001> cg=cgroup:0\n    one_a+0x10 (one)\n");
+	cr_assert_null(strstr(r.text, ") = 3 "), "2000 s is not due yet:\n%s", r.text);
+	write_all(fd, f2 + cut2[1], len2 - cut2[1]);
+	close(fd);
+	kill(r.pid, SIGINT);
+	cr_assert_eq(run_end(&r), 0, "%s", r.text);
+	live = before_footer(r.text);
+	cr_assert_str_eq(live, want);
+	free(live);
+	free(want);
+	free(batch);
+	free(r.text);
+	free(f1);
+	free(f2);
+}
+
+/*
+ * Three files of a recording with stacks, the second shorter than the flush interval: when
+ * the third comes, calls of the first two are still held, so the heap drains first (the
+ * tables of two files at most) and each call still has its own file's frame.
+ */
+Test(report_live, follow_across_a_short_file_with_stacks_drains_with_each_calls_own_frames)
+{
+	static const struct rot_call c1[] = { { 10000 * MS, 1000, RT_NR_WRITE, 0 }, { 500000 * MS, 1000, RT_NR_WRITE, 1 } },
+				     c2[] = { { 490000 * MS, 50000 * MS, RT_NR_READ, 2 } },
+				     c3[] = { { 2000000 * MS, 1000, RT_NR_READ, 3 } };
+	uint64_t cut1[2], cut2[1], cut3[1];
+	size_t len1, len2, len3;
+	uint8_t *f1 = rot_stacks_file("rott1.sct", 1, "/usr/bin/one", "one_a", 0x10, c1, 2, cut1, &len1);
+	uint8_t *f2 = rot_stacks_file("rott2.sct", 2, "/usr/bin/two", "two_b", 0x20, c2, 1, cut2, &len2);
+	uint8_t *f3 = rot_stacks_file("rott3.sct", 3, "/usr/bin/three", "three_c", 0x30, c3, 1, cut3, &len3);
+	const char *dest = rt_path("rott.000001.sct"), *cat = rt_path("rott-cat.sct");
+	int fd = open(dest, O_WRONLY | O_CREAT | O_TRUNC, 0644), cfd = open(cat, O_WRONLY | O_CREAT | O_TRUNC, 0644);
+	char *batch = NULL, *live, *want;
+	struct run r;
+
+	cr_assert(fd >= 0 && cfd >= 0);
+	write_all(cfd, f1, len1);
+	write_all(cfd, f2, len2);
+	write_all(cfd, f3, len3);
+	close(cfd);
+	cr_assert_eq(rt_run(&batch, "%s -T %s", rt_report(), cat), 0);
+	want = before_footer(batch);
+	cr_assert_not_null(strstr(want, ") = 2 <50.000000> cg=cgroup:0\n    two_b+0x20 (two)\n"
+					"+500.000000 00:08:20.000000 write(app 100/100) = 1 <0.000001> cg=cgroup:0\n"
+					"    one_a+0x10 (one)\n"), "%s", batch);
+
+	write_all(fd, f1, cut1[0]);
+	run_start(&r, false, "exec %s -T --follow --flush-interval 100 %s", rt_report(), dest);
+	write_all(fd, f1 + cut1[0], len1 - cut1[0]);
+	close(fd);
+	fd = open(rt_path("rott.000002.sct"), O_WRONLY | O_CREAT | O_TRUNC, 0644);
+	cr_assert_geq(fd, 0);
+	write_all(fd, f2, len2);
+	close(fd);
+	run_wait(&r, " write(app 100/100) = 0 ");
+	fd = open(rt_path("rott.000003.sct"), O_WRONLY | O_CREAT | O_TRUNC, 0644);
+	cr_assert_geq(fd, 0);
+	write_all(fd, f3, len3);
+	close(fd);
+	run_wait(&r, " write(app 100/100) = 1 <0.000001> cg=cgroup:0\n    one_a+0x10 (one)\n");
+	kill(r.pid, SIGINT);
+	cr_assert_eq(run_end(&r), 0, "%s", r.text);
+	live = before_footer(r.text);
+	cr_assert_str_eq(live, want);
+	free(live);
+	free(want);
+	free(batch);
+	free(r.text);
+	free(f1);
+	free(f2);
+	free(f3);
+}
+
+/*
  * What the reorder heap holds: a call is printed once the stream holds a return one flush
  * interval past its entry, so the heap holds only the calls of the stream's last flush
  * interval (with a flush interval of 100 s none is due by the clock while the test runs).

@@ -26,7 +26,7 @@ static void tb_setup(void)
 	cr_assert_not_null(tb.strs);
 	tb.st = stacks_new(tb.strs, NULL, true);
 	cr_assert_not_null(tb.st);
-	tb.lv.serial = 1;
+	tb.lv.serial = tb.lv.serial_held = 1;
 	stacks_session(tb.st, &tb.lv);
 }
 
@@ -163,9 +163,34 @@ Test(report_stacks_table, another_file_names_nothing_of_the_last)
 	tb_symbol(1, 0x1000, 0x10, "main");
 	tb_stack(1, f, 1, NULL, 0);
 	cr_assert_str_eq(tb_text(1), "main+0x4 (app)");
-	tb.lv.serial++;
+	tb.lv.serial_held = ++tb.lv.serial;
 	stacks_session(tb.st, &tb.lv);
 	cr_assert_str_eq(tb_text(1), "[unknown stack]");
 	tb_stack(1, f, 1, NULL, 0);
 	cr_assert_str_eq(tb_text(1), "[unknown]");
+}
+
+/* A file of a live session whose calls are still held keeps its tables beside the next one's. */
+Test(report_stacks_table, a_file_with_calls_held_keeps_its_tables_until_none_is)
+{
+	const struct sct_frame f[] = { { 1, 0x1004 } };
+
+	tb_module(1, "/bin/one");
+	tb_symbol(1, 0x1000, 0x10, "one");
+	tb_stack(1, f, 1, NULL, 0);
+	tb.lv.serial = 2;
+	stacks_session(tb.st, &tb.lv);
+	tb_module(1, "/bin/two");
+	tb_symbol(1, 0x1000, 0x10, "two");
+	tb_stack(1, f, 1, NULL, 0);
+	cr_assert_str_eq(tb_text(1), "two+0x4 (two)");
+	tb.lv.serial = 1;
+	stacks_session(tb.st, &tb.lv);
+	cr_assert_str_eq(tb_text(1), "one+0x4 (one)", "a call of file 1 held after file 2 began");
+	tb.lv.serial = tb.lv.serial_held = 2;
+	stacks_session(tb.st, &tb.lv);
+	cr_assert_str_eq(tb_text(1), "two+0x4 (two)");
+	tb.lv.serial = tb.lv.serial_held = 1;
+	stacks_session(tb.st, &tb.lv);
+	cr_assert_str_eq(tb_text(1), "[unknown stack]", "file 1's tables went once none of its calls was held");
 }
