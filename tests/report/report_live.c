@@ -333,6 +333,22 @@ static char *before_footer(const char *text)
 	return strndup(text, end ? (size_t)(end - text) : strlen(text));
 }
 
+/* The timeline (-T) of the n files concatenated into cat, before its footer. */
+static char *batch_of_files(const char *cat, uint8_t *const files[], const size_t lens[], size_t n)
+{
+	int fd = open(rt_path(cat), O_WRONLY | O_CREAT | O_TRUNC, 0644);
+	char *batch = NULL, *want;
+
+	cr_assert_geq(fd, 0);
+	for (size_t i = 0; i < n; i++)
+		write_all(fd, files[i], lens[i]);
+	close(fd);
+	cr_assert_eq(rt_run(&batch, "%s -T %s", rt_report(), rt_path(cat)), 0);
+	want = before_footer(batch);
+	free(batch);
+	return want;
+}
+
 /*
  * A rotation while sct-report follows: the read that file 2 holds entered (490 s) before the
  * last write of file 1 (500 s) and returned after the recorder went on to file 2. With a
@@ -349,18 +365,15 @@ Test(report_live, follow_across_a_rotation_prints_what_the_batch_timeline_of_the
 	size_t len1, len2;
 	uint8_t *f1 = rot_file("rot1.sct", 1, c1, 2, cut1, &len1);
 	uint8_t *f2 = rot_file("rot2.sct", 2, c2, 2, cut2, &len2);
-	const char *dest = rt_path("rot.000001.sct"), *cat = rt_path("rot-cat.sct");
-	int fd = open(dest, O_WRONLY | O_CREAT | O_TRUNC, 0644), cfd = open(cat, O_WRONLY | O_CREAT | O_TRUNC, 0644);
-	char *batch = NULL, *live, *want;
+	uint8_t *const files[] = { f1, f2 };
+	const size_t lens[] = { len1, len2 };
+	const char *dest = rt_path("rot.000001.sct");
+	int fd = open(dest, O_WRONLY | O_CREAT | O_TRUNC, 0644);
+	char *live, *want = batch_of_files("rot-cat.sct", files, lens, 2);
 	struct run r;
 
-	cr_assert(fd >= 0 && cfd >= 0);
-	write_all(cfd, f1, len1);
-	write_all(cfd, f2, len2);
-	close(cfd);
-	cr_assert_eq(rt_run(&batch, "%s -T %s", rt_report(), cat), 0);
-	want = before_footer(batch);
-	cr_assert_not_null(strstr(want, ") = 2 <50.000000>"), "%s", batch);
+	cr_assert_geq(fd, 0);
+	cr_assert_not_null(strstr(want, ") = 2 <50.000000>"), "%s", want);
 
 	write_all(fd, f1, cut1[0]);
 	run_start(&r, false, "exec %s -T --follow --flush-interval 100 %s", rt_report(), dest);
@@ -387,11 +400,16 @@ Test(report_live, follow_across_a_rotation_prints_what_the_batch_timeline_of_the
 			   "%s", r.text);
 	free(live);
 	free(want);
-	free(batch);
 	free(r.text);
 	free(f1);
 	free(f2);
 }
+
+/* file 2's read printed before file 1's last write, each under its own file's frame */
+#define STACKED_READ_THEN_WRITE                                                        \
+	") = 2 <50.000000> cg=cgroup:0\n    two_b+0x20 (two)\n"                        \
+	"+500.000000 00:08:20.000000 write(app 100/100) = 1 <0.000001> cg=cgroup:0\n" \
+	"    one_a+0x10 (one)\n"
 
 /*
  * File seq of recording rot made with stacks: a TASK, module 1 (path) with one symbol and
@@ -431,20 +449,15 @@ Test(report_live, follow_across_a_rotation_with_stacks_prints_each_call_with_its
 	size_t len1, len2;
 	uint8_t *f1 = rot_stacks_file("rots1.sct", 1, "/usr/bin/one", "one_a", 0x10, c1, 2, cut1, &len1);
 	uint8_t *f2 = rot_stacks_file("rots2.sct", 2, "/usr/bin/two", "two_b", 0x20, c2, 2, cut2, &len2);
-	const char *dest = rt_path("rots.000001.sct"), *cat = rt_path("rots-cat.sct");
-	int fd = open(dest, O_WRONLY | O_CREAT | O_TRUNC, 0644), cfd = open(cat, O_WRONLY | O_CREAT | O_TRUNC, 0644);
-	char *batch = NULL, *live, *want;
+	uint8_t *const files[] = { f1, f2 };
+	const size_t lens[] = { len1, len2 };
+	const char *dest = rt_path("rots.000001.sct");
+	int fd = open(dest, O_WRONLY | O_CREAT | O_TRUNC, 0644);
+	char *live, *want = batch_of_files("rots-cat.sct", files, lens, 2);
 	struct run r;
 
-	cr_assert(fd >= 0 && cfd >= 0);
-	write_all(cfd, f1, len1);
-	write_all(cfd, f2, len2);
-	close(cfd);
-	cr_assert_eq(rt_run(&batch, "%s -T %s", rt_report(), cat), 0);
-	want = before_footer(batch);
-	cr_assert_not_null(strstr(want, ") = 2 <50.000000> cg=cgroup:0\n    two_b+0x20 (two)\n"
-					"+500.000000 00:08:20.000000 write(app 100/100) = 1 <0.000001> cg=cgroup:0\n"
-					"    one_a+0x10 (one)\n"), "%s", batch);
+	cr_assert_geq(fd, 0);
+	cr_assert_not_null(strstr(want, STACKED_READ_THEN_WRITE), "%s", want);
 
 	write_all(fd, f1, cut1[0]);
 	run_start(&r, false, "exec %s -T --follow --flush-interval 100 %s", rt_report(), dest);
@@ -467,7 +480,6 @@ Test(report_live, follow_across_a_rotation_with_stacks_prints_each_call_with_its
 	cr_assert_str_eq(live, want);
 	free(live);
 	free(want);
-	free(batch);
 	free(r.text);
 	free(f1);
 	free(f2);
@@ -488,21 +500,15 @@ Test(report_live, follow_across_a_short_file_with_stacks_drains_with_each_calls_
 	uint8_t *f1 = rot_stacks_file("rott1.sct", 1, "/usr/bin/one", "one_a", 0x10, c1, 2, cut1, &len1);
 	uint8_t *f2 = rot_stacks_file("rott2.sct", 2, "/usr/bin/two", "two_b", 0x20, c2, 1, cut2, &len2);
 	uint8_t *f3 = rot_stacks_file("rott3.sct", 3, "/usr/bin/three", "three_c", 0x30, c3, 1, cut3, &len3);
-	const char *dest = rt_path("rott.000001.sct"), *cat = rt_path("rott-cat.sct");
-	int fd = open(dest, O_WRONLY | O_CREAT | O_TRUNC, 0644), cfd = open(cat, O_WRONLY | O_CREAT | O_TRUNC, 0644);
-	char *batch = NULL, *live, *want;
+	uint8_t *const files[] = { f1, f2, f3 };
+	const size_t lens[] = { len1, len2, len3 };
+	const char *dest = rt_path("rott.000001.sct");
+	int fd = open(dest, O_WRONLY | O_CREAT | O_TRUNC, 0644);
+	char *live, *want = batch_of_files("rott-cat.sct", files, lens, 3);
 	struct run r;
 
-	cr_assert(fd >= 0 && cfd >= 0);
-	write_all(cfd, f1, len1);
-	write_all(cfd, f2, len2);
-	write_all(cfd, f3, len3);
-	close(cfd);
-	cr_assert_eq(rt_run(&batch, "%s -T %s", rt_report(), cat), 0);
-	want = before_footer(batch);
-	cr_assert_not_null(strstr(want, ") = 2 <50.000000> cg=cgroup:0\n    two_b+0x20 (two)\n"
-					"+500.000000 00:08:20.000000 write(app 100/100) = 1 <0.000001> cg=cgroup:0\n"
-					"    one_a+0x10 (one)\n"), "%s", batch);
+	cr_assert_geq(fd, 0);
+	cr_assert_not_null(strstr(want, STACKED_READ_THEN_WRITE), "%s", want);
 
 	write_all(fd, f1, cut1[0]);
 	run_start(&r, false, "exec %s -T --follow --flush-interval 100 %s", rt_report(), dest);
@@ -524,7 +530,6 @@ Test(report_live, follow_across_a_short_file_with_stacks_drains_with_each_calls_
 	cr_assert_str_eq(live, want);
 	free(live);
 	free(want);
-	free(batch);
 	free(r.text);
 	free(f1);
 	free(f2);
