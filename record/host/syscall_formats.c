@@ -82,6 +82,9 @@ static const struct family_rule {
 	{ "wait4", "options", SCT_ARG_FLAGS, "wait" },
 	{ "waitid", "options", SCT_ARG_FLAGS, "wait" },
 	{ "waitid", "which", SCT_ARG_ENUM, "idtype" },
+	{ "prlimit64", "resource", SCT_ARG_ENUM, "rlimit" },
+	{ "getrlimit", "resource", SCT_ARG_ENUM, "rlimit" },
+	{ "setrlimit", "resource", SCT_ARG_ENUM, "rlimit" },
 	{ "unshare", "unshare_flags", SCT_ARG_FLAGS, "clone" },
 	{ "setns", "flags", SCT_ARG_FLAGS, "clone" },
 };

@@ -311,6 +311,9 @@ Test(record_args, named_values_are_described)
 		{ "wait4", "options", SCT_ARG_FLAGS, "wait" },
 		{ "waitid", "options", SCT_ARG_FLAGS, "wait" },
 		{ "clone", "clone_flags", SCT_ARG_FLAGS, "clone" },
+		{ "prlimit64", "resource", SCT_ARG_ENUM, "rlimit" },
+		{ "getrlimit", "resource", SCT_ARG_ENUM, "rlimit" },
+		{ "setrlimit", "resource", SCT_ARG_ENUM, "rlimit" },
 	};
 	const char *extra[] = { "--args", NULL };
 	struct sct_reader *r;

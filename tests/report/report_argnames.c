@@ -21,6 +21,7 @@
 #include <string.h>
 #include <sys/ioctl.h>
 #include <sys/mman.h>
+#include <sys/resource.h>
 #include <sys/socket.h>
 #include <sys/syscall.h>
 #include <sys/wait.h>
@@ -71,6 +72,8 @@ static const struct sct_syscall_args descs[] = {
 	{ SYS_waitid, 5, { ARG("which", ENUM, "idtype"), ARG("upid", INT, ""), ARG("infop", PTR, ""),
 			   ARG("options", FLAGS, "wait"), ARG("ru", PTR, "") } },
 	{ SYS_unshare, 1, { ARG("unshare_flags", FLAGS, "clone") } },
+	{ SYS_prlimit64, 4, { ARG("pid", INT, ""), ARG("resource", ENUM, "rlimit"), ARG("new_rlim", PTR, ""),
+			      ARG("old_rlim", PTR, "") } },
 	{ SYS_arch_prctl, 2, { ARG("option", ENUM, "arch_prctl"), ARG("arg2", INT, "") } },
 	{ SYS_clone, 5, { ARG("clone_flags", FLAGS, "clone"), ARG("newsp", INT, ""), ARG("parent_tidptr", PTR, ""),
 			  ARG("child_tidptr", PTR, ""), ARG("tls", INT, "") } },
@@ -97,6 +100,9 @@ ParameterizedTestParameters(report_argnames, as_strace_prints_them)
 		{ SYS_futex, { 0x7f00, PRIV(FUTEX_CMP_REQUEUE), 1, 2147483647, 0x7f08, 0 },
 		  "0x7f00, FUTEX_CMP_REQUEUE_PRIVATE, 1, 2147483647, 0x7f08, 0" },
 		{ SYS_futex, { 0x7f00, 0x7f, 1, 2, 3, 4 }, "0x7f00, 0x7f /* FUTEX_??? */, 1, 0x2, 0x3, 0x4" },
+		{ SYS_prlimit64, { 0, RLIMIT_NOFILE, 0, 0x7ffc00 }, "0, RLIMIT_NOFILE, NULL, 0x7ffc00" },
+		{ SYS_prlimit64, { 4242, RLIMIT_RTTIME, 0x7ffc10, 0 }, "4242, RLIMIT_RTTIME, 0x7ffc10, NULL" },
+		{ SYS_prlimit64, { 0, 16, 0, 0x7ffc00 }, "0, 0x10 /* RLIMIT_??? */, NULL, 0x7ffc00" },
 		{ SYS_prctl, { PR_SET_NAME, 0x7ffc00 }, "PR_SET_NAME, 0x7ffc00" },
 		{ SYS_prctl, { PR_SET_NO_NEW_PRIVS, 1 }, "PR_SET_NO_NEW_PRIVS, 1, 0, 0, 0" },
 		{ SYS_prctl, { PR_GET_DUMPABLE, 7 }, "PR_GET_DUMPABLE" },
