@@ -91,7 +91,8 @@ int64_t sct_hist_encode_counts(const uint64_t *counts, size_t ncounts, uint32_t 
 void sct_hist_iter_init(struct sct_hist_iter *it, struct sct_bytes hist, uint32_t bits)
 {
 	it->pos = hist.ptr;
-	it->end = hist.ptr + hist.len;
+	/* an empty hist may have no bytes at all (NULL): no offset is applied to it */
+	it->end = hist.len ? hist.ptr + hist.len : hist.ptr;
 	it->next = 0;
 	it->last = bits > SCT_HIST_MAX_BITS ? 0 : SCT_HIST_LAST(bits);
 	it->bad = bits > SCT_HIST_MAX_BITS;
