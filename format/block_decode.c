@@ -77,13 +77,19 @@ static int grow(void **p, uint32_t *cap, uint32_t need, size_t size)
 /*
  * The built-in schema a section is read with. Outside a session, SYSCALL is all of section 9's
  * list, but a section of exactly its base fields and one more is a session's with stacks and
- * without arguments (spec/FORMAT.md 10.5): no writer writes SYSCALL with arg0 alone.
+ * without arguments, and one of all fields but one a session's with arguments and captures
+ * and without stacks (spec/FORMAT.md 10.5): no writer writes SYSCALL with arg0 alone, or
+ * with stack_id and all captures but the last.
  */
 static const struct sct_type_schema *section_builtin(const struct sct_session *s, uint32_t type,
 						     uint64_t nfields)
 {
-	if (!s && type == SCT_REC_SYSCALL && nfields == SYSCALL_BASE_NCOLS + 1)
+	if (s || type != SCT_REC_SYSCALL)
+		return session_builtin(s, type);
+	if (nfields == SYSCALL_BASE_NCOLS + 1)
 		return schema_builtin_version(type, SCT_FORMAT_MINOR, false, true);
+	if (nfields == SYSCALL_NCOLS - 1)
+		return schema_builtin_version(type, SCT_FORMAT_MINOR, true, false);
 	return session_builtin(s, type);
 }
 
@@ -102,6 +108,7 @@ static int section_setup(struct block_dec *d, struct dec_section *sec, const str
 	sec->slots = typed ? schema_builtin_slots(builtin) : NULL;
 	sec->nslots = typed ? builtin->nfields : 0;
 	sec->stack_col = typed ? schema_stack_column(builtin) : 0;
+	sec->capture_col = typed ? schema_capture_column(builtin) : 0;
 	/* a type the schema alone describes is readable; one that contradicts section 9 is not */
 	sec->unknown = !sec->schema || (builtin && !typed);
 	sec->deliver = sec->schema && (!sec->unknown || d->deliver_unknown) &&
@@ -353,6 +360,29 @@ static int sections_index(struct block_dec *d)
 	return 0;
 }
 
+/* A SYSCALL addr is a socket address: one longer than any makes the block not decode (10.1). */
+static int sections_check_addr(const struct block_dec *d)
+{
+	for (uint32_t s = 0; s < d->nsecs; s++) {
+		const struct dec_section *sec = &d->secs[s];
+		const struct dec_col *c;
+		uint64_t len[DEC_CHUNK];
+
+		if (sec->type != SCT_REC_SYSCALL || !sec->capture_col || !sec->deliver)
+			continue;
+		c = &sec->cols[sec->capture_col + SYSCALL_CAPTURE_addr];
+		for (uint32_t i = 0; c->width && i < sec->count; i += DEC_CHUNK) {
+			uint32_t m = sec->count - i < DEC_CHUNK ? sec->count - i : DEC_CHUNK;
+
+			column_get_planes(len, c->planes, sec->count, c->width, i, m);
+			for (uint32_t j = 0; j < m; j++)
+				if (len[j] > SCT_MAX_ADDR)
+					return -SCT_E_CORRUPT;
+		}
+	}
+	return 0;
+}
+
 int block_dec_load(struct block_dec *d, const struct block_meta *m, const struct sct_session *s,
 		   const char **why)
 {
@@ -382,6 +412,10 @@ int block_dec_load(struct block_dec *d, const struct block_meta *m, const struct
 	if (!err) {
 		*why = "BLOCK SYSCALL path_ref refers to no earlier path of the block";
 		err = sections_index(d);
+	}
+	if (!err) {
+		*why = "BLOCK SYSCALL addr is longer than 128 bytes";
+		err = sections_check_addr(d);
 	}
 	if (err)
 		d->nruns = d->nsecs = 0;
@@ -526,6 +560,14 @@ void block_dec_fill(const struct dec_section *sec, uint32_t i, struct sct_record
 	sc->member.ptr = sec->cols[SYSCALL_COL_##member].data ? \
 		sec->cols[SYSCALL_COL_##member].data + (x >> 32) : (const uint8_t *)""; \
 	sc->member.len = (uint32_t)x;
+/* The captured memory sits at the section's capture column, after path2 or after stack_id. */
+#define DEC_CAPTURE(t, member, kind, unit) DEC_CAPTURE_##kind(member, \
+	sec->capture_col + SYSCALL_CAPTURE_##member, v[(size_t)(sec->capture_col + \
+	SYSCALL_CAPTURE_##member) * DEC_CHUNK])
+#define DEC_CAPTURE_UINT(member, col, x) sc->member = (__typeof__(sc->member))(x);
+#define DEC_CAPTURE_BYTES(member, col, x) \
+	sc->member.ptr = sec->cols[col].data ? sec->cols[col].data + (x >> 32) : (const uint8_t *)""; \
+	sc->member.len = (uint32_t)x;
 void block_dec_fill_args(const struct dec_section *sec, uint32_t i, struct sct_syscall *sc)
 {
 	const uint64_t *v = sec->vals + i;
@@ -533,13 +575,20 @@ void block_dec_fill_args(const struct dec_section *sec, uint32_t i, struct sct_s
 	RECORD_SYSCALL_ARGS_FIELDS(DEC_SYSCALL_ARG, syscall)
 	if (sec->nslots < SYSCALL_ARGS14_NCOLS) {
 		RECORD_SYSCALL_PATH2_FIELDS(DEC_SYSCALL_CLEAR, syscall)
+		RECORD_SYSCALL_CAPTURE_FIELDS(DEC_SYSCALL_CLEAR, syscall)
 		return;
 	}
 	RECORD_SYSCALL_PATH2_FIELDS(DEC_SYSCALL_ARG, syscall)
+	if (!sec->capture_col) {
+		RECORD_SYSCALL_CAPTURE_FIELDS(DEC_SYSCALL_CLEAR, syscall)
+		return;
+	}
+	RECORD_SYSCALL_CAPTURE_FIELDS(DEC_CAPTURE, syscall)
 }
 
 void block_dec_clear_args(struct sct_syscall *sc)
 {
 	RECORD_SYSCALL_ARGS_FIELDS(DEC_SYSCALL_CLEAR, syscall)
 	RECORD_SYSCALL_PATH2_FIELDS(DEC_SYSCALL_CLEAR, syscall)
+	RECORD_SYSCALL_CAPTURE_FIELDS(DEC_SYSCALL_CLEAR, syscall)
 }

@@ -38,6 +38,7 @@ struct dec_section {
 	const struct field_slot *slots;       /* built-in storage; NULL if not typed */
 	uint32_t nslots;
 	uint32_t stack_col;      /* typed SYSCALL: the column of stack_id (format 1.6), 0 none */
+	uint32_t capture_col;    /* typed SYSCALL: the column of addr_flags (format 1.7), 0 none */
 	bool unknown;            /* no usable schema: counted as unknown records */
 	bool deliver;            /* next() returns these records */
 	uint32_t row;            /* next row to hand out */
@@ -101,9 +102,12 @@ int block_dec_decode_all(struct block_dec *d, size_t max_bytes);
 /* Fill rec with row i of sec's current chunk. */
 void block_dec_fill(const struct dec_section *sec, uint32_t i, struct sct_record *rec);
 
-/* The argument fields of a SYSCALL section that has them, row i of its current chunk. */
+/*
+ * The argument fields of a SYSCALL section that has them, and its captured memory (0 and
+ * empty in a section without), row i of its current chunk.
+ */
 void block_dec_fill_args(const struct dec_section *sec, uint32_t i, struct sct_syscall *sc);
-/* The argument fields of a SYSCALL record of a section without them: 0 and empty. */
+/* The argument fields and captured memory of a SYSCALL record of a section without them: 0 and empty. */
 void block_dec_clear_args(struct sct_syscall *sc);
 
 /* Next deliverable record's section and chunk index; false when the block is exhausted. */

@@ -42,9 +42,9 @@ static int strtab_init(struct enc_strtab *t, uint32_t cap)
 	return t->slots && t->v ? 0 : -ENOMEM;
 }
 
-int block_enc_init(struct block_enc *e, uint32_t cap, bool syscall_args, bool stacks)
+int block_enc_init(struct block_enc *e, uint32_t cap, uint32_t minor, bool syscall_args, bool stacks)
 {
-	const struct sct_type_schema *sc = schema_builtin_version(SCT_REC_SYSCALL, SCT_FORMAT_MINOR,
+	const struct sct_type_schema *sc = schema_builtin_version(SCT_REC_SYSCALL, minor,
 								   syscall_args, stacks);
 
 	memset(e, 0, sizeof(*e));
@@ -52,10 +52,12 @@ int block_enc_init(struct block_enc *e, uint32_t cap, bool syscall_args, bool st
 	e->stride = cap + BLOCK_COLUMN_PAD;
 	e->raw_bound = BLOCK_FIXED_BOUND;
 	e->lo_ns = UINT64_MAX;
+	e->minor = minor;
 	e->syscall_args = syscall_args;
 	e->stacks = stacks;
 	e->syscall_ncols = sc->nfields;
 	e->stack_col = schema_stack_column(sc);
+	e->capture_col = schema_capture_column(sc);
 	e->runs = calloc(cap, sizeof(*e->runs));
 	if (!e->runs)
 		return -ENOMEM;
@@ -197,6 +199,37 @@ int block_enc_paths(struct block_enc *e, const struct sct_syscall *sc, uint64_t 
 	return 0;
 }
 
+/* Flags, then bytes: addr_flags and addr, then argv_flags, envc and argv, data_flags and data. */
+#define ENC_CAPTURE_COLUMN(t, member, kind, unit) ENC_CAPTURE_##kind(member)
+#define ENC_CAPTURE_UINT(member) c[(col + SYSCALL_CAPTURE_##member) * stride] = sc->member;
+/* an empty capture may have no pointer to copy from */
+#define ENC_CAPTURE_BYTES(member) \
+	if (sc->member.len) \
+		memcpy(data[col + SYSCALL_CAPTURE_##member].p + \
+		       data[col + SYSCALL_CAPTURE_##member].len, sc->member.ptr, sc->member.len); \
+	data[col + SYSCALL_CAPTURE_##member].len += sc->member.len; \
+	c[(col + SYSCALL_CAPTURE_##member) * stride] = sc->member.len;
+#define ENC_CAPTURE_RESERVE(t, member, kind, unit) ENC_CAPTURE_RESERVE_##kind(member)
+#define ENC_CAPTURE_RESERVE_UINT(member)
+#define ENC_CAPTURE_RESERVE_BYTES(member) \
+	if (bytes_reserve(&data[col + SYSCALL_CAPTURE_##member], sc->member.len)) \
+		return -ENOMEM;
+int block_enc_captures(struct block_enc *e, const struct sct_syscall *sc, uint64_t *c, size_t stride)
+{
+	struct enc_bytes *data = e->types[SCT_REC_SYSCALL].data;
+	const uint32_t col = e->capture_col;
+
+	RECORD_SYSCALL_CAPTURE_FIELDS(ENC_CAPTURE_RESERVE, syscall)
+	RECORD_SYSCALL_CAPTURE_FIELDS(ENC_CAPTURE_COLUMN, syscall)
+	return 0;
+}
+#undef ENC_CAPTURE_COLUMN
+#undef ENC_CAPTURE_UINT
+#undef ENC_CAPTURE_BYTES
+#undef ENC_CAPTURE_RESERVE
+#undef ENC_CAPTURE_RESERVE_UINT
+#undef ENC_CAPTURE_RESERVE_BYTES
+
 static uint64_t slot_get(const struct sct_record *rec, struct field_slot slot, uint32_t kind)
 {
 	const uint8_t *p = (const uint8_t *)rec + slot.offset;
@@ -323,7 +356,7 @@ static int buf_reserve(uint8_t **p, size_t *cap, size_t need)
 /* One section: header varints, then each column as width planes (and string data). */
 static uint8_t *section_put(struct block_enc *e, uint32_t type, uint8_t *out)
 {
-	const struct sct_type_schema *s = schema_builtin_version(type, SCT_FORMAT_MINOR, e->syscall_args,
+	const struct sct_type_schema *s = schema_builtin_version(type, e->minor, e->syscall_args,
 								 e->stacks);
 	struct enc_type *t = &e->types[type];
 	unsigned width[SCHEMA_MAX_BUILTIN_FIELDS];

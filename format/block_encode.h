@@ -63,17 +63,20 @@ struct block_enc {
 	size_t frame_cap;
 	uint64_t first_ns, last_ns; /* of the last finished block */
 	uint64_t lo_ns, hi_ns;      /* the pending records' times, least and greatest */
+	uint32_t minor;     /* the session's: which SYSCALL fields it has, with the two below */
 	bool syscall_args;  /* SYSCALL sections hold the argument fields (format 1.4) */
 	bool stacks;        /* SYSCALL sections hold stack_id (format 1.6) */
 	/*
 	 * SYSCALL columns as the session's schema lists them (its columns are stored in that
-	 * order), and the one of stack_id (0: none): after the base fields or after path2
+	 * order), the one of stack_id (0: none): after the base fields or after path2, and the
+	 * first of the captured memory (format 1.7; 0: none): after path2 or stack_id
 	 */
-	uint32_t syscall_ncols, stack_col;
+	uint32_t syscall_ncols, stack_col, capture_col;
 	struct enc_strtab paths[ENC_PATH_COLUMNS]; /* of path, then path2 */
 };
 
-int block_enc_init(struct block_enc *e, uint32_t cap, bool syscall_args, bool stacks);
+/* SYSCALL's fields as a session of minor version minor, with or without args and stacks, has them. */
+int block_enc_init(struct block_enc *e, uint32_t cap, uint32_t minor, bool syscall_args, bool stacks);
 void block_enc_free(struct block_enc *e);
 /* Allocate the columns of a type on its first use. */
 int block_enc_type_alloc(struct block_enc *e, uint32_t type);
@@ -117,12 +120,18 @@ static inline void block_enc_run(struct block_enc *e, uint32_t type, uint32_t n)
  * 0 or -ENOMEM (nothing changed).
  */
 int block_enc_paths(struct block_enc *e, const struct sct_syscall *sc, uint64_t *c, size_t stride);
+/* sc's captured memory (format 1.7) in the pending row c, alike. 0 or -ENOMEM (nothing changed). */
+int block_enc_captures(struct block_enc *e, const struct sct_syscall *sc, uint64_t *c, size_t stride);
 /* Worst-case payload bytes of a SYSCALL record. */
 static inline size_t block_enc_syscall_bound(const struct block_enc *e, const struct sct_syscall *sc)
 {
-	if (!e->syscall_args)
-		return BLOCK_RECORD_BOUND(e->syscall_ncols);
-	return BLOCK_RECORD_BOUND(e->syscall_ncols) + sc->path.len + sc->path2.len;
+	size_t bound = BLOCK_RECORD_BOUND(e->syscall_ncols);
+
+	if (e->syscall_args)
+		bound += sc->path.len + sc->path2.len;
+	if (e->capture_col)
+		bound += (size_t)sc->addr.len + sc->argv.len + sc->data.len;
+	return bound;
 }
 
 /*
@@ -161,6 +170,8 @@ static inline int block_enc_add_syscall(struct block_enc *e, const struct sct_sy
 		RECORD_SYSCALL_PATH2_FIELDS(ENC_SYSCALL_COLUMN, syscall)
 		/* after them: the stored refs replace the struct's (a row counts once added) */
 		err = block_enc_paths(e, sc, c, stride);
+		if (!err && e->capture_col)
+			err = block_enc_captures(e, sc, c, stride);
 		if (err)
 			return err;
 	}

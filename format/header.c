@@ -62,6 +62,8 @@ static void encode_schema(struct cbuf *b, uint32_t minor, bool args, bool stacks
 
 uint32_t header_minor(const struct sct_header_info *info)
 {
+	if (info->captures && info->syscall_args)
+		return RECORD_CAPTURES_MINOR;
 	if (info->stacks)
 		return RECORD_STACKS_MINOR;
 	if (info->filter)
@@ -171,6 +173,8 @@ void header_encode(struct cbuf *b, const struct sct_header_info *info)
 		b->err = recording_check(info);
 	if (!b->err)
 		b->err = syscall_args_check(info);
+	if (!b->err)
+		b->err = syscall_captures_check(info);
 	cbuf_map(b, (minor ? 10 : 7) + recording + args + filter + stacks);
 	cbuf_text(b, "format");
 	cbuf_array(b, 2);

@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: BSD-2-Clause
-/* The built-in schema of format 1.6: names, kinds, units and struct offsets of every field. */
+/* The built-in schema of format 1.7: names, kinds, units and struct offsets of every field. */
 #include "schema.h"
 
 #include <stddef.h>
@@ -46,6 +46,17 @@ static const struct field_slot syscall_stack_slots[] = {
 	RECORD_SYSCALL_BASE_STACK_FIELDS(FIELD_SLOT, syscall)
 };
 
+/* SYSCALL in a 1.7 session with arguments and without stacks: no stack_id before the captures. */
+#define RECORD_SYSCALL_ARGS_CAPTURE_FIELDS(F, t) RECORD_SYSCALL_BASE_FIELDS(F, t) \
+	RECORD_SYSCALL_ARGS_FIELDS(F, t) RECORD_SYSCALL_PATH2_FIELDS(F, t) \
+	RECORD_SYSCALL_CAPTURE_FIELDS(F, t)
+static const struct sct_field_schema syscall_captures_fields[] = {
+	RECORD_SYSCALL_ARGS_CAPTURE_FIELDS(FIELD_SCHEMA, syscall)
+};
+static const struct field_slot syscall_captures_slots[] = {
+	RECORD_SYSCALL_ARGS_CAPTURE_FIELDS(FIELD_SLOT, syscall)
+};
+
 #define TYPE_SLOTS(TYPE, name, FIELDS) [SCT_REC_##TYPE] = name##_slots,
 static const struct field_slot *const slots[SCT_REC_MAX + 1] = { RECORD_TYPES(TYPE_SLOTS) };
 
@@ -66,14 +77,25 @@ static const struct sct_type_schema syscall_args13 = {
 	SCT_REC_SYSCALL, "syscall", SYSCALL_ARGS13_NCOLS, syscall_fields
 };
 
-/* SYSCALL as 1.4 and later sessions with arguments and without stacks list it. */
+/* SYSCALL as 1.4 to 1.6 sessions with arguments and without stacks list it. */
 static const struct sct_type_schema syscall_args14 = {
 	SCT_REC_SYSCALL, "syscall", SYSCALL_ARGS14_NCOLS, syscall_fields
 };
 
-/* SYSCALL as 1.6 sessions with stacks and without arguments list it. */
+/* SYSCALL as 1.6 sessions with arguments and stacks list it: up to stack_id. */
+static const struct sct_type_schema syscall_args_stack = {
+	SCT_REC_SYSCALL, "syscall", SYSCALL_COL_stack_id + 1, syscall_fields
+};
+
+/* SYSCALL as 1.6 and later sessions with stacks and without arguments list it. */
 static const struct sct_type_schema syscall_stack = {
 	SCT_REC_SYSCALL, "syscall", SYSCALL_BASE_NCOLS + 1, syscall_stack_fields
+};
+
+/* SYSCALL as 1.7 sessions with arguments and without stacks list it. */
+static const struct sct_type_schema syscall_captures = {
+	SCT_REC_SYSCALL, "syscall", SYSCALL_ARGS14_NCOLS + SYSCALL_CAPTURE_NCOLS,
+	syscall_captures_fields
 };
 
 const struct sct_type_schema *schema_builtin_version(uint32_t type, uint32_t minor, bool args,
@@ -87,21 +109,36 @@ const struct sct_type_schema *schema_builtin_version(uint32_t type, uint32_t min
 		return stack_id ? &syscall_stack : &syscall_base;
 	if (minor < RECORD_SYSCALL_PATH2_MINOR)
 		return &syscall_args13;
-	return stack_id ? sct_schema_builtin(type) : &syscall_args14;
+	if (minor < RECORD_CAPTURES_MINOR)
+		return stack_id ? &syscall_args_stack : &syscall_args14;
+	return stack_id ? sct_schema_builtin(type) : &syscall_captures;
 }
 
 const struct field_slot *schema_builtin_slots(const struct sct_type_schema *builtin)
 {
-	return builtin == &syscall_stack ? syscall_stack_slots : schema_slots(builtin->type);
+	if (builtin == &syscall_stack)
+		return syscall_stack_slots;
+	if (builtin == &syscall_captures)
+		return syscall_captures_slots;
+	return schema_slots(builtin->type);
 }
 
 uint32_t schema_stack_column(const struct sct_type_schema *builtin)
 {
-	if (builtin->type != SCT_REC_SYSCALL)
+	if (builtin->type != SCT_REC_SYSCALL || builtin == &syscall_captures)
 		return 0;
 	if (builtin == &syscall_stack)
 		return SYSCALL_BASE_NCOLS;
-	return builtin->nfields == SYSCALL_NCOLS ? SYSCALL_COL_stack_id : 0;
+	return builtin->nfields > SYSCALL_COL_stack_id ? SYSCALL_COL_stack_id : 0;
+}
+
+uint32_t schema_capture_column(const struct sct_type_schema *builtin)
+{
+	if (builtin->type != SCT_REC_SYSCALL)
+		return 0;
+	if (builtin == &syscall_captures)
+		return SYSCALL_ARGS14_NCOLS;
+	return builtin->nfields > SYSCALL_COL_addr_flags ? SYSCALL_COL_addr_flags : 0;
 }
 
 const struct field_slot *schema_slots(uint32_t type)

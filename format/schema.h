@@ -27,8 +27,9 @@ struct field_slot {
 /*
  * The built-in schema of type as a session of minor version minor writes it: SYSCALL has its
  * argument fields only from RECORD_SYSCALL_ARGS_MINOR on and only in a session with args, its
- * second path from RECORD_SYSCALL_PATH2_MINOR on, and stack_id last from RECORD_STACKS_MINOR
- * on in a session with stacks.
+ * second path from RECORD_SYSCALL_PATH2_MINOR on, stack_id from RECORD_STACKS_MINOR on in a
+ * session with stacks, and the captured memory last from RECORD_CAPTURES_MINOR on in a session
+ * with args.
  */
 const struct sct_type_schema *schema_builtin_version(uint32_t type, uint32_t minor, bool args,
 						     bool stacks);
@@ -36,6 +37,11 @@ const struct sct_type_schema *schema_builtin_version(uint32_t type, uint32_t min
 const struct field_slot *schema_builtin_slots(const struct sct_type_schema *builtin);
 /* The column of SYSCALL's stack_id in a schema schema_builtin_version() gave; 0: none. */
 uint32_t schema_stack_column(const struct sct_type_schema *builtin);
+/*
+ * The column of SYSCALL's addr_flags, the first of its captured memory, in such a schema: the
+ * others follow it in records.def's order; 0: none.
+ */
+uint32_t schema_capture_column(const struct sct_type_schema *builtin);
 /* Column of a SYSCALL field by member name. */
 #define SYSCALL_COLUMN_ENUM(t, member, kind, unit) SYSCALL_COL_##member,
 enum { RECORD_SYSCALL_FIELDS(SYSCALL_COLUMN_ENUM, _) SYSCALL_NCOLS };
@@ -45,6 +51,11 @@ enum { RECORD_SYSCALL_FIELDS(SYSCALL_COLUMN_ENUM, _) SYSCALL_NCOLS };
 #define SYSCALL_ARGS13_NCOLS (SYSCALL_BASE_NCOLS + RECORD_NFIELDS(RECORD_SYSCALL_ARGS_FIELDS))
 /* SYSCALL's columns in a 1.4 or later session with arguments and without stacks. */
 #define SYSCALL_ARGS14_NCOLS (SYSCALL_ARGS13_NCOLS + RECORD_NFIELDS(RECORD_SYSCALL_PATH2_FIELDS))
+/* SYSCALL's captured memory (format 1.7): fields, and each one's place among them. */
+#define SYSCALL_CAPTURE_NCOLS RECORD_NFIELDS(RECORD_SYSCALL_CAPTURE_FIELDS)
+#define SYSCALL_CAPTURE_ENUM(t, member, kind, unit) SYSCALL_CAPTURE_##member,
+enum { RECORD_SYSCALL_CAPTURE_FIELDS(SYSCALL_CAPTURE_ENUM, _) };
+#undef SYSCALL_CAPTURE_ENUM
 /* The slots of a built-in type's fields, in schema order; NULL for other types. */
 const struct field_slot *schema_slots(uint32_t type);
 /* Kind name in the HEADER ("uint", ...), and back; -1 if unknown. */

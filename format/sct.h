@@ -37,7 +37,7 @@ extern "C" {
 #define SCT_MUST_CHECK __attribute__((warn_unused_result))
 
 #define SCT_FORMAT_MAJOR 1
-#define SCT_FORMAT_MINOR 6
+#define SCT_FORMAT_MINOR 7
 
 /* Hard limits (spec/FORMAT.md, "Limits"). A reader refuses anything larger before allocating. */
 #define SCT_MAX_FRAME_BODY   (16u << 20) /* bytes in one frame body */
@@ -115,6 +115,16 @@ enum sct_path_flag {
 	SCT_PATH_NOT_READ = 16, /* the recorder cannot read strings (perf backend): raw args only */
 };
 
+/*
+ * SYSCALL addr_flags, argv_flags and data_flags (format 1.7) take enum sct_path_flag's bits,
+ * each about its own bytes (SCT_PATH_CUT for argv: more entries or bytes than the HEADER's
+ * "argv" allows), and argv_flags this one too.
+ */
+enum sct_argv_flag {
+	SCT_ARGV_ENVC_LOWER = 32, /* envc is a lower bound: the recorder stopped counting */
+};
+#define SCT_MAX_ADDR 128u /* bytes of a SYSCALL addr (format 1.7): a socket address */
+
 /* All times are nanoseconds of the session's clock (HEADER "clock"). */
 struct sct_syscall {
 	uint64_t time_ns;     /* syscall entry */
@@ -123,7 +133,8 @@ struct sct_syscall {
 	int64_t ret;
 	uint32_t pid, tid, nr;
 	uint8_t abi;          /* enum sct_abi */
-	uint8_t unfinished;   /* 1: still in flight when recording stopped */
+	uint8_t unfinished;   /* 1: still in flight when recording stopped; 2 (format 1.7): a call
+				 that does not return (exit, exit_group), written at its entry */
 	/* format 1.3, sessions with "syscall_args" only; 0 and empty otherwise */
 	uint64_t arg0, arg1, arg2, arg3, arg4, arg5; /* raw register values at entry */
 	uint32_t path_flags;  /* enum sct_path_flag */
@@ -135,6 +146,17 @@ struct sct_syscall {
 	struct sct_bytes path2;
 	/* format 1.6, sessions with "stacks" only: the call's STACK record in this file, 0 none */
 	uint32_t stack_id;
+	/*
+	 * format 1.7, sessions with "syscall_args" whose HEADER has captures only; 0 and empty
+	 * otherwise. Flags: enum sct_path_flag, argv_flags also enum sct_argv_flag.
+	 */
+	uint32_t addr_flags;
+	struct sct_bytes addr; /* a socket address as the call's memory held it, <= SCT_MAX_ADDR */
+	uint32_t argv_flags;
+	uint64_t envc;         /* environment entries an exec was given (see argv_flags) */
+	struct sct_bytes argv; /* exec's arguments, each followed by one NUL (empty or ends in NUL) */
+	uint32_t data_flags;
+	struct sct_bytes data; /* the first bytes the call wrote (at entry) or read (at exit) */
 };
 
 struct sct_task {
@@ -344,6 +366,12 @@ enum sct_arg_kind {
 	SCT_ARG_MODE,     /* file mode bits (octal) */
 	SCT_ARG_SIZE,     /* a byte count (unsigned decimal) */
 	SCT_ARG_PTR,      /* any other pointer (hex) */
+	/* format 1.7: pointers to memory a session with captures records (struct sct_syscall) */
+	SCT_ARG_SOCKADDR, /* a socket address: addr */
+	SCT_ARG_ARGV,     /* a NULL-terminated string array: argv */
+	SCT_ARG_ENVP,     /* an exec's environment: envc */
+	SCT_ARG_BUF,      /* a data buffer: data */
+	SCT_ARG_MSGHDR,   /* a struct user_msghdr: its msg_name in addr, first iovec in data */
 	SCT_ARG_NKINDS,
 };
 #define SCT_MAX_ARGS 6
@@ -388,6 +416,17 @@ struct sct_header_stacks {
 };
 #define SCT_MAX_STACK_FRAMES 256u
 #define SCT_MAX_STACK_DEPTH 127u /* "depth" of the HEADER's "stacks", per part */
+
+/*
+ * What argument memory a recorder captured (HEADER "syscall_args" "argv" and "data", format
+ * 1.7). A session with it has SYSCALL's addr, argv and data fields; 0 leaves a key out.
+ */
+struct sct_header_captures {
+	uint32_t argv_max;   /* exec arguments kept at most: 1 .. SCT_MAX_ARGV; 0: none */
+	uint32_t argv_bytes; /* bytes of them kept at most: 1 .. SCT_MAX_STRING (0 with argv_max) */
+	uint32_t data;       /* bytes of a call's data kept: 1 .. SCT_MAX_STRING; 0: none */
+};
+#define SCT_MAX_ARGV 1024u
 
 /* What the HEADER says of the session. Strings may be NULL (written as ""). */
 struct sct_header_info {
@@ -441,6 +480,12 @@ struct sct_header_info {
 	 * SCT_MAX_STACK_DEPTH: -EINVAL)
 	 */
 	const struct sct_header_stacks *stacks;
+	/*
+	 * format 1.7: non-NULL, with syscall_args, writes a 1.7 session whose SYSCALL records
+	 * have addr, argv and data (without syscall_args, or values out of the ranges of struct
+	 * sct_header_captures: -EINVAL)
+	 */
+	const struct sct_header_captures *captures;
 };
 #define SCT_RECORDING_ID_LEN 32
 #define SCT_MAX_SYSCALL_ARGS 4096u
@@ -481,6 +526,9 @@ struct sct_writer *sct_writer_open_fd(int fd, const struct sct_header_info *info
  * In a session without "stacks": -EINVAL for a STACK, MODULE or SYMBOL record and a SYSCALL
  * with a stack_id; in one with: -EINVAL for a STACK that fails sct_stack_check() or has
  * stack_id 0, a MODULE with module_id 0 or a build_id past SCT_MAX_BUILD_ID bytes.
+ * In a session with captures (format 1.7), a SYSCALL whose addr is past SCT_MAX_ADDR bytes is
+ * -SCT_E_LIMIT and one whose argv is not empty and does not end in a NUL byte -EINVAL; a
+ * session without them ignores addr, argv and data, as one without arguments ignores those.
  */
 SCT_MUST_CHECK int sct_writer_append(struct sct_writer *w, const struct sct_record *rec);
 /* The hot path for SYSCALL records; same contract. */
@@ -787,6 +835,12 @@ uint32_t sct_session_nsyscall_args(const struct sct_session *s);
 const struct sct_syscall_args *sct_session_syscall_args_at(const struct sct_session *s, uint32_t i);
 uint32_t sct_session_args_max(const struct sct_session *s);
 const char *sct_session_args_paths(const struct sct_session *s);
+/*
+ * Format 1.7: what argument memory the session's SYSCALL records hold (addr, argv and envc,
+ * data), NULL in a session without them (older, or without "syscall_args"). Owned by the
+ * session; a value missing or out of its range reads as 0.
+ */
+const struct sct_header_captures *sct_session_captures(const struct sct_session *s);
 /*
  * Format 1.4: the descriptions of the compat ABI's syscalls (abi SCT_ABI_COMPAT), by compat
  * number, alike; none in a session that has no compat table or is older.

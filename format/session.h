@@ -63,6 +63,9 @@ struct sct_session {
 	bool has_args;
 	uint32_t args_max;
 	char *args_paths;
+	/* format 1.7: SYSCALL records hold addr, argv and data ("argv" and "data" as read) */
+	bool has_captures;
+	struct sct_header_captures captures;
 	/* by ABI (SCT_ABI_NATIVE, SCT_ABI_COMPAT): sorted by nr, strings owned here */
 	struct sct_syscall_args *sargs[SESSION_ARGS_ABIS];
 	uint32_t nsargs[SESSION_ARGS_ABIS];

@@ -17,6 +17,8 @@ static const char *const kind_names[SCT_ARG_NKINDS] = {
 	[SCT_ARG_INT] = "int", [SCT_ARG_FD] = "fd", [SCT_ARG_DIRFD] = "dirfd",
 	[SCT_ARG_PATH] = "path", [SCT_ARG_FLAGS] = "flags", [SCT_ARG_ENUM] = "enum",
 	[SCT_ARG_MODE] = "mode", [SCT_ARG_SIZE] = "size", [SCT_ARG_PTR] = "ptr",
+	[SCT_ARG_SOCKADDR] = "sockaddr", [SCT_ARG_ARGV] = "argv", [SCT_ARG_ENVP] = "envp",
+	[SCT_ARG_BUF] = "buf", [SCT_ARG_MSGHDR] = "msghdr",
 };
 
 const char *sct_arg_kind_name(uint32_t kind)
@@ -70,6 +72,18 @@ int syscall_args_check(const struct sct_header_info *info)
 	return err ? err : table_check(info->compat_syscall_args, info->ncompat_syscall_args);
 }
 
+int syscall_captures_check(const struct sct_header_info *info)
+{
+	const struct sct_header_captures *c = info->captures;
+
+	if (!c)
+		return 0;
+	if (!info->syscall_args || c->argv_max > SCT_MAX_ARGV || c->argv_bytes > SCT_MAX_STRING ||
+	    !c->argv_max != !c->argv_bytes || c->data > SCT_MAX_STRING)
+		return -EINVAL;
+	return 0;
+}
+
 static void table_encode(struct cbuf *b, const struct sct_syscall_args *v, uint32_t n)
 {
 	cbuf_map(b, n);
@@ -87,21 +101,41 @@ static void table_encode(struct cbuf *b, const struct sct_syscall_args *v, uint3
 	}
 }
 
+/* Format 1.7: "argv" when exec arguments were captured, "data" when call data was. */
+static void captures_encode(struct cbuf *b, const struct sct_header_captures *c)
+{
+	if (c->argv_max) {
+		cbuf_text(b, "argv");
+		cbuf_map(b, 2);
+		cbuf_text(b, "max");
+		cbuf_uint(b, c->argv_max);
+		cbuf_text(b, "bytes");
+		cbuf_uint(b, c->argv_bytes);
+	}
+	if (c->data) {
+		cbuf_text(b, "data");
+		cbuf_uint(b, c->data);
+	}
+}
+
 void syscall_args_encode(struct cbuf *b, const struct sct_header_info *info)
 {
 	bool compat = info->compat_syscall_args != NULL;
+	const struct sct_header_captures *c = info->captures;
 
-	cbuf_map(b, 3 + compat);
+	cbuf_map(b, 3 + compat + (c && c->argv_max) + (c && c->data));
 	cbuf_text(b, "max");
 	cbuf_uint(b, info->args_max);
 	cbuf_text(b, "paths");
 	cbuf_text(b, info->args_paths ? info->args_paths : "none");
 	cbuf_text(b, "native");
 	table_encode(b, info->syscall_args, info->nsyscall_args);
-	if (!compat)
-		return;
-	cbuf_text(b, "compat");
-	table_encode(b, info->compat_syscall_args, info->ncompat_syscall_args);
+	if (compat) {
+		cbuf_text(b, "compat");
+		table_encode(b, info->compat_syscall_args, info->ncompat_syscall_args);
+	}
+	if (c)
+		captures_encode(b, c);
 }
 
 /* By number, then by position in the map: the first of repeated numbers comes first. */
@@ -201,6 +235,27 @@ static int entries_parse(const cbor_item_t *map, struct sct_session *s, uint32_t
 	return rc < 0 ? rc : 0;
 }
 
+/* A uint in 1 .. max, else 0 (unknown), as a bad "max" reads. */
+static uint32_t bounded_uint(const cbor_item_t *it, uint32_t max)
+{
+	uint64_t v;
+
+	return item_uint(it, &v) || v > max ? 0 : (uint32_t)v;
+}
+
+/* Format 1.7: "argv" (a map) and "data"; SYSCALL has the captured fields whatever they hold. */
+static void captures_parse(const cbor_item_t *it, struct sct_session *s)
+{
+	const cbor_item_t *argv = item_map_get(it, "argv");
+
+	s->has_captures = true;
+	if (argv && cbor_isa_map(argv)) {
+		s->captures.argv_max = bounded_uint(item_map_get(argv, "max"), SCT_MAX_ARGV);
+		s->captures.argv_bytes = bounded_uint(item_map_get(argv, "bytes"), SCT_MAX_STRING);
+	}
+	s->captures.data = bounded_uint(item_map_get(it, "data"), SCT_MAX_STRING);
+}
+
 int syscall_args_parse(const cbor_item_t *it, struct sct_session *s)
 {
 	uint64_t max;
@@ -217,6 +272,8 @@ int syscall_args_parse(const cbor_item_t *it, struct sct_session *s)
 	/* a 1.3 session has no compat table, whatever its HEADER holds */
 	if (!rc && s->minor >= RECORD_SYSCALL_PATH2_MINOR)
 		rc = entries_parse(item_map_get(it, "compat"), s, SCT_ABI_COMPAT);
+	if (!rc && s->minor >= RECORD_CAPTURES_MINOR)
+		captures_parse(it, s);
 	return rc;
 }
 
@@ -294,4 +351,9 @@ uint32_t sct_session_args_max(const struct sct_session *s)
 const char *sct_session_args_paths(const struct sct_session *s)
 {
 	return s->args_paths ? s->args_paths : "";
+}
+
+const struct sct_header_captures *sct_session_captures(const struct sct_session *s)
+{
+	return s->has_captures ? &s->captures : NULL;
 }

@@ -137,6 +137,7 @@ static struct sct_writer *writer_new(int fd, const struct sct_writer_opts *opts,
 				     const struct sct_header_info *info, int *err)
 {
 	bool args = info && info->syscall_args, stacks = info && info->stacks;
+	uint32_t minor = info ? header_minor(info) : SCT_FORMAT_MINOR;
 	uint32_t cap = opts && opts->block_records ? opts->block_records : SCT_DEFAULT_BLOCK_RECORDS;
 	struct sct_writer *w;
 	struct stat st;
@@ -161,7 +162,7 @@ static struct sct_writer *writer_new(int fd, const struct sct_writer_opts *opts,
 		w->base = fl >= 0 && (fl & O_APPEND) ? st.st_size : lseek(fd, 0, SEEK_CUR);
 		w->can_cut = fl >= 0 && w->base >= 0;
 	}
-	*err = block_enc_init(&w->enc, cap, args, stacks);
+	*err = block_enc_init(&w->enc, cap, minor, args, stacks);
 	if (*err) {
 		block_enc_free(&w->enc);
 		free(w);
@@ -338,17 +339,37 @@ static int writer_state(const struct sct_writer *w)
 	return w->finished ? -SCT_E_STATE : 0;
 }
 
+/* What the session can store of sc: 0, -SCT_E_LIMIT (a string too long) or -EINVAL. */
+static int writer_syscall_check(const struct sct_writer *w, const struct sct_syscall *sc)
+{
+	const struct block_enc *e = &w->enc;
+
+	if (sc->path.len > SCT_MAX_STRING || sc->path2.len > SCT_MAX_STRING)
+		return -SCT_E_LIMIT;
+	/* a session without stack_id has nowhere to keep it */
+	if (sc->stack_id && !e->stacks)
+		return -EINVAL;
+	/* a session without captured memory ignores it, as one without arguments ignores those */
+	if (!e->capture_col)
+		return 0;
+	if (sc->addr.len > SCT_MAX_ADDR || sc->argv.len > SCT_MAX_STRING ||
+	    sc->data.len > SCT_MAX_STRING)
+		return -SCT_E_LIMIT;
+	/* each argument ends in its NUL: a reader splits argv at them */
+	if (sc->argv.len && sc->argv.ptr[sc->argv.len - 1])
+		return -EINVAL;
+	return 0;
+}
+
 int sct_writer_append_syscall(struct sct_writer *w, const struct sct_syscall *sc)
 {
 	int err = writer_state(w);
 
 	if (err)
 		return err;
-	if (sc->path.len > SCT_MAX_STRING || sc->path2.len > SCT_MAX_STRING)
-		return -SCT_E_LIMIT;
-	/* a session without stack_id has nowhere to keep it */
-	if (sc->stack_id && !w->enc.stacks)
-		return -EINVAL;
+	err = writer_syscall_check(w, sc);
+	if (err)
+		return err;
 	err = writer_room(w, block_enc_syscall_bound(&w->enc, sc));
 	if (err)
 		return err;
@@ -401,7 +422,7 @@ static int writer_syscalls_add(struct sct_writer *w, const struct sct_syscall *s
 int sct_writer_append_syscalls(struct sct_writer *w, const struct sct_syscall *sc, size_t n)
 {
 	size_t ok = 0;
-	int err = writer_state(w);
+	int refused = 0, err = writer_state(w);
 
 	if (err)
 		return err;
@@ -411,8 +432,7 @@ int sct_writer_append_syscalls(struct sct_writer *w, const struct sct_syscall *s
 			err = sct_writer_append_syscall(w, &sc[i]);
 		return err;
 	}
-	while (ok < n && sc[ok].path.len <= SCT_MAX_STRING && sc[ok].path2.len <= SCT_MAX_STRING &&
-	       (!sc[ok].stack_id || w->enc.stacks))
+	while (ok < n && !(refused = writer_syscall_check(w, &sc[ok])))
 		ok++;
 	if (ok && !w->enc.types[SCT_REC_SYSCALL].cols) {
 		err = block_enc_type_alloc(&w->enc, SCT_REC_SYSCALL);
@@ -420,9 +440,7 @@ int sct_writer_append_syscalls(struct sct_writer *w, const struct sct_syscall *s
 			return err;
 	}
 	err = writer_syscalls_add(w, sc, ok);
-	if (err || ok == n)
-		return err;
-	return sc[ok].stack_id && !w->enc.stacks ? -EINVAL : -SCT_E_LIMIT;
+	return err ? err : refused;
 }
 
 int sct_writer_syscall_rows(struct sct_writer *w, size_t n, struct sct_syscall_rows *rows)

@@ -33,12 +33,14 @@ MAX_NESTING = 8
 START_SCAN = 1 << 20
 KINDS = ("uint", "sint", "time", "bytes")
 
-# Section 9: the built-in schema of version 1.6; SINCE: the minor version that added a type.
+# Section 9: the built-in schema of version 1.7; SINCE: the minor version that added a type.
 BUILTIN = {
     1: ("syscall", "time_ns:time duration_ns:uint pid:uint tid:uint cgroup_id:uint nr:uint "
                    "abi:uint ret:sint unfinished:uint arg0:uint arg1:uint arg2:uint arg3:uint "
                    "arg4:uint arg5:uint path_flags:uint path_ref:uint path:bytes "
-                   "path2_flags:uint path2_ref:uint path2:bytes stack_id:uint"),
+                   "path2_flags:uint path2_ref:uint path2:bytes stack_id:uint "
+                   "addr_flags:uint addr:bytes argv_flags:uint envc:uint argv:bytes "
+                   "data_flags:uint data:bytes"),
     2: ("task", "time_ns:time pid:uint tid:uint ppid:uint cgroup_id:uint start_ns:uint "
                 "comm:bytes"),
     3: ("fork", "time_ns:time parent_pid:uint parent_tid:uint child_pid:uint child_tid:uint "
@@ -66,17 +68,24 @@ MAX_STACK_DEPTH = 127
 HIST_MAX_BITS = 16
 # SYSCALL's first nine fields; the rest only in a session with "syscall_args": up to path
 # (18 fields) from 1.3, up to path2 (21 fields) from 1.4; then stack_id, from 1.6 in a session
-# with "stacks" only.
+# with "stacks" only; then the seven fields of captured memory, from 1.7 with "syscall_args".
 SYSCALL_BASE = 9
 ARGS_MINOR = 3
 SYSCALL_ARGS13 = 18
 PATH2_MINOR = 4
 SYSCALL_ARGS14 = 21
+SYSCALL_STACK = 21  # stack_id's place in the full list
+CAPTURES_MINOR = 7
+SYSCALL_CAPTURES = 7
+# Section 9: a SYSCALL addr holds at most 128 bytes; "syscall_args"' "argv" "max" at most 1,024.
+MAX_ADDR = 128
+MAX_ARGV = 1024
 # "syscall_args"' "compat" table: read from 1.4 on, ignored in a 1.3 session.
 COMPAT_ARGS_MINOR = 4
 # Section 7.1: SYSCALL's path columns, (ref field, string field), each with its own table.
 PATH_COLUMNS = (("path_ref", "path"), ("path2_ref", "path2"))
-ARG_KINDS = ("int", "fd", "dirfd", "path", "flags", "enum", "mode", "size", "ptr")
+ARG_KINDS = ("int", "fd", "dirfd", "path", "flags", "enum", "mode", "size", "ptr",
+             "sockaddr", "argv", "envp", "buf", "msghdr")
 MAX_ARGS = 6
 MAX_ARGS_STRING = 4096
 MAX_SYSCALL_ARGS = 4096
@@ -208,12 +217,17 @@ def uint(v):
 
 def builtin(t, minor, args=False, stacks=False, nfields=None):
     """Section 9's entry for t as a session of this minor version knows it (None: no HEADER;
-    then a SYSCALL section of nfields 10 is one of a session with stacks, section 10.5)."""
+    then a SYSCALL section of nfields 10 is one of a session with stacks, and one of 28 one of
+    a 1.7 session with arguments and without stacks, section 10.5)."""
     fields = BUILTIN[1][1]
+    stack = fields[SYSCALL_STACK:SYSCALL_STACK + 1]
+    captures = fields[SYSCALL_STACK + 1:]
     if minor is not None and minor < SINCE.get(t, 0):
         return None
     if t == 1 and minor is None and nfields == SYSCALL_BASE + 1:
-        return BUILTIN[1][0], fields[:SYSCALL_BASE] + fields[-1:]
+        return BUILTIN[1][0], fields[:SYSCALL_BASE] + stack
+    if t == 1 and minor is None and nfields == len(fields) - 1:
+        return BUILTIN[1][0], fields[:SYSCALL_ARGS14] + captures
     if t != 1 or minor is None:
         return BUILTIN.get(t)
     if minor < ARGS_MINOR or not args:
@@ -222,7 +236,8 @@ def builtin(t, minor, args=False, stacks=False, nfields=None):
         n = SYSCALL_ARGS13
     else:
         n = SYSCALL_ARGS14
-    return BUILTIN[1][0], fields[:n] + (fields[-1:] if stacks and minor >= STACKS_MINOR else [])
+    return BUILTIN[1][0], fields[:n] + (stack if stacks and minor >= STACKS_MINOR else []) + \
+        (captures if args and minor >= CAPTURES_MINOR else [])
 
 
 def parse_schema_entry(m, minor, args, stacks):
@@ -313,6 +328,15 @@ def parse_syscall_args(v, minor):
     compat = parse_args_table(get(v, "compat")) if minor >= COMPAT_ARGS_MINOR else []
     if compat:
         out["compat"] = compat
+    if minor >= CAPTURES_MINOR:
+        # a value out of its range reads as 0; an "argv" that is not a map as absent
+        argv = get(v, "argv")
+        a_max = uint(get(argv, "max")) if is_map(argv) else None
+        a_bytes = uint(get(argv, "bytes")) if is_map(argv) else None
+        data = uint(get(v, "data"))
+        out["argv"] = {"max": a_max if a_max is not None and a_max <= MAX_ARGV else 0,
+                       "bytes": a_bytes if a_bytes is not None and a_bytes <= MAX_STRING else 0}
+        out["data"] = data if data is not None and data <= MAX_STRING else 0
     return out
 
 
@@ -558,6 +582,13 @@ def resolve_paths(cols, fields):
                 table.append(path)
 
 
+def check_addr(cols, fields):
+    """Section 9: a SYSCALL addr longer than 128 bytes makes the block not decode."""
+    names = [name for name, _kind in fields]
+    if "addr" in names and any(len(a) > MAX_ADDR for a in cols[names.index("addr")]):
+        raise Bad("addr")
+
+
 def parse_block(body, schema, minor=None, args=False, stacks=False):
     """Records (type, schema entry, row values) in file order, and the sections' (type, count)."""
     p = Payload(body)
@@ -618,6 +649,7 @@ def parse_block(body, schema, minor=None, args=False, stacks=False):
                             [b"" if kind == "bytes" else 0] * c)
             if t == 1 and entry[2] and len(known[1]) > SYSCALL_BASE:
                 resolve_paths(cols, known[1])
+                check_addr(cols, known[1])
         sections[t] = [entry, cols, c, 0]
         order.append((t, c))
     if p.pos != p.end:

@@ -10,7 +10,7 @@
 # versions that readers must still read. test-examples checks that each NAME.sct still decodes
 # to its committed NAME.json, through libsct and spec/sct_read.py; `make examples` keeps them.
 EXAMPLES := syscall task fork exec exit cgroup lost warning all_types attribution sample schema_edges key_versions \
-	header_strings recording bad_recording_id args totals bad_totals stacks bad_stack small multi_block \
+	header_strings recording bad_recording_id args totals bad_totals stacks bad_stack captures small multi_block \
 	truncated corrupt_block bad_block unknown_types no_trailer concatenated bad_header label_only
 FROZEN_EXAMPLES := args_1_3
 # Examples that also have NAME.tasks.json: which task made each record (FORMAT.md 9.2)

@@ -870,8 +870,8 @@ static void edges_prefix(struct craft *c)
 static void edges_21(struct craft *c, uint32_t minor, bool args)
 {
 	const struct sct_type_schema *all = sct_schema_builtin(SCT_REC_SYSCALL);
-	/* 1.4's 21 fields: all but 1.6's stack_id */
-	const struct craft_type types[] = { { SCT_REC_SYSCALL, "syscall", all->nfields - 1, all->fields } };
+	/* 1.4's 21 fields, the first of the list: those of 1.6 and 1.7 come after them */
+	const struct craft_type types[] = { { SCT_REC_SYSCALL, "syscall", 21, all->fields } };
 	const uint64_t t0 = T0 + 1000 * (minor + 1);
 	const uint64_t time[2] = { t0, t0 + 100 }, dur[2] = { 500, 600 }, pid[2] = { 1300, 1300 },
 		       cg[2] = { 4242, 4242 }, nr[2] = { 264, 264 }, zero[2] = { 0, 0 },
@@ -1251,6 +1251,92 @@ static int make_stacks(struct out *o)
 }
 
 /*
+ * Format 1.7: `sct-record --args` capturing argument memory: HEADER "syscall_args" with "argv"
+ * and "data", and the calls a strace user reads: an AF_INET and an abstract AF_UNIX connect,
+ * an execve whose arguments hold a space and UTF-8, a write whose data is kept whole and one
+ * cut at "data", and an exit_group that does not return (unfinished 2).
+ */
+static const struct sct_syscall_args captures_descs[] = {
+	{ 1, 3, { { "fd", SCT_ARG_FD, "" }, { "buf", SCT_ARG_BUF, "" }, { "count", SCT_ARG_SIZE, "" } } },
+	{ 42, 3, { { "fd", SCT_ARG_FD, "" }, { "uservaddr", SCT_ARG_SOCKADDR, "" },
+		   { "addrlen", SCT_ARG_SIZE, "" } } },
+	{ 59, 3, { { "filename", SCT_ARG_PATH, "" }, { "argv", SCT_ARG_ARGV, "" },
+		   { "envp", SCT_ARG_ENVP, "" } } },
+	{ 231, 1, { { "error_code", SCT_ARG_INT, "" } } },
+};
+
+static struct sct_record connect_rec(uint64_t t, int64_t ret, uint64_t fd, struct sct_bytes addr)
+{
+	struct sct_record r = sys(t, 30000, 400, 400, 42, ret);
+
+	r.syscall.arg0 = fd;
+	r.syscall.arg1 = 0x7ffe1c40;
+	r.syscall.arg2 = addr.len;
+	r.syscall.addr_flags = SCT_PATH_CAPTURED;
+	r.syscall.addr = addr;
+	return r;
+}
+
+static struct sct_record write_rec(uint64_t t, struct sct_bytes data, uint64_t count, uint32_t flags)
+{
+	struct sct_record r = sys(t, 2000, 400, 400, 1, (int64_t)count);
+
+	r.syscall.arg0 = 1;
+	r.syscall.arg1 = 0x55d0c0de2000;
+	r.syscall.arg2 = count;
+	r.syscall.data_flags = flags;
+	r.syscall.data = data;
+	return r;
+}
+
+static int make_captures(struct out *o)
+{
+	static const struct sct_header_captures captures = { .argv_max = 64, .argv_bytes = 4096,
+							     .data = 32 };
+	/* sockaddr_in 127.0.0.1:8080: family 2 (little-endian), port and address in network order */
+	static const uint8_t inet[16] = { 0x02, 0x00, 0x1f, 0x90, 127, 0, 0, 1 };
+	/* sockaddr_un of the abstract name "@sct-example": family 1, a NUL, then the name */
+	static const uint8_t unix_abstract[] = { 0x01, 0x00, 0x00, 's', 'c', 't', '-', 'e', 'x', 'a',
+						 'm', 'p', 'l', 'e' };
+	static const char argv[] = "printf\0%s %s\\n\0hello world\0gr\xc3\xbc\xc3\x9f" "e\0";
+	static const char line[] = "hello world gr\xc3\xbc\xc3\x9f" "e\n";
+	struct sct_syscall_name names[NRECS(native_names) + 1];
+	struct sct_header_info info = header_info(HOST);
+	struct sct_record recs[6];
+
+	recs[0] = connect_rec(100, 0, 3, (struct sct_bytes){ inet, sizeof(inet) });
+	recs[1] = connect_rec(40000, -111, 4, (struct sct_bytes){ unix_abstract, sizeof(unix_abstract) });
+	recs[2] = sys(80000, 250000, 400, 400, 59, 0);
+	recs[2].syscall.arg0 = 0x55d0c0de1000;
+	recs[2].syscall.arg1 = 0x7ffe1d00;
+	recs[2].syscall.arg2 = 0x7ffe1d30;
+	recs[2].syscall.path_flags = SCT_PATH_CAPTURED;
+	recs[2].syscall.path = BYTES("/usr/bin/printf");
+	recs[2].syscall.argv_flags = SCT_PATH_CAPTURED;
+	recs[2].syscall.argv = BYTES(argv);
+	recs[2].syscall.envc = 23;
+	recs[3] = write_rec(400000, BYTES(line), sizeof(line) - 1, SCT_PATH_CAPTURED);
+	/* 40 bytes written, the first 32 kept */
+	recs[4] = write_rec(410000, BYTES("0123456789abcdefghijklmnopqrstuv"), 40,
+			    SCT_PATH_CAPTURED | SCT_PATH_CUT);
+	recs[5] = sys(420000, 0, 400, 400, 231, 0);
+	recs[5].syscall.arg0 = 3;
+	recs[5].syscall.unfinished = 2;
+	/* the shared table, and connect (after getpid, in number order): only this session names it */
+	memcpy(names, native_names, 5 * sizeof(names[0]));
+	names[5] = (struct sct_syscall_name){ 42, "connect" };
+	memcpy(names + 6, native_names + 5, sizeof(native_names) - 5 * sizeof(names[0]));
+	info.syscalls = names;
+	info.nsyscalls = NRECS(names);
+	info.syscall_args = captures_descs;
+	info.nsyscall_args = NRECS(captures_descs);
+	info.args_max = 4096;
+	info.args_paths = "enter";
+	info.captures = &captures;
+	return session_write_info(o, &info, 0, recs, NRECS(recs), true);
+}
+
+/*
  * The stacks session with a hand-made BLOCK (codec 0) spliced in before its TRAILER: three
  * STACKs, the second of which names module 2^32 (past 32 bits): readers skip it alone and
  * report it; the first and third are read.
@@ -1348,6 +1434,7 @@ static const struct example {
 	{ "bad_totals", make_bad_totals },
 	{ "stacks", make_stacks },
 	{ "bad_stack", make_bad_stack },
+	{ "captures", make_captures },
 	{ "small", make_small },
 	{ "multi_block", make_multi_block },
 	{ "truncated", make_truncated },

@@ -189,10 +189,13 @@ static void args_table_print(struct dump *d, const struct sct_session *s, uint32
 
 /*
  * Format 1.3: the argument descriptions, in a session that has arguments only; "compat" (1.4)
- * only when it describes a syscall, so that examples without one read as before.
+ * only when it describes a syscall, so that examples without one read as before; "argv" and
+ * "data" (1.7) in a session with captured memory.
  */
 static void syscall_args_print(struct dump *d, const struct sct_session *s)
 {
+	const struct sct_header_captures *cap = sct_session_captures(s);
+
 	if (!sct_session_has_args(s))
 		return;
 	fprintf(d->out, ", \"syscall_args\": {\"max\": %u, \"paths\": ", sct_session_args_max(s));
@@ -204,6 +207,9 @@ static void syscall_args_print(struct dump *d, const struct sct_session *s)
 		args_table_print(d, s, sct_session_ncompat_syscall_args(s),
 				 sct_session_compat_syscall_args_at);
 	}
+	if (cap)
+		fprintf(d->out, ", \"argv\": {\"max\": %u, \"bytes\": %u}, \"data\": %u",
+			cap->argv_max, cap->argv_bytes, cap->data);
 	fputc('}', d->out);
 }
 
