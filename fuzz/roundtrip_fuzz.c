@@ -5,7 +5,8 @@
  * full 64-bit, negative) and strings of any bytes, appended through either append call with
  * flushes in between, in a session with or without syscall arguments (SYSCALL paths, path
  * and path2, often repeat the previous one of their column or the call's other path, so
- * blocks refer to their path tables, one per column). They are written to a memfd, read
+ * blocks refer to their path tables, one per column) and with or without the memory they
+ * point to (format 1.7: addr, argv, data). They are written to a memfd, read
  * back, and compared field by field; a clean file must produce no diagnostic at all. SAMPLEs refer
  * to a fixed event table whose fields lie anywhere (past short payloads, __data_loc and
  * __rel_loc), and every field of every SAMPLE read back is decoded: ASan sees any read
@@ -94,17 +95,35 @@ static const struct sct_event_desc events[] = {
 #define NEVENTS (sizeof(events) / sizeof(events[0]))
 
 /*
+ * The captured memory as a session with it stores it: an addr of at most SCT_MAX_ADDR bytes,
+ * an argv cut after its last NUL (the writer refuses one that does not end in NUL); none in a
+ * session without it.
+ */
+static void take_syscall_captures(struct sct_syscall *sc, bool captures)
+{
+	if (!captures) {
+		memset(&sc->addr_flags, 0, sizeof(*sc) - offsetof(struct sct_syscall, addr_flags));
+		return;
+	}
+	if (sc->addr.len > SCT_MAX_ADDR)
+		sc->addr.len = SCT_MAX_ADDR;
+	while (sc->argv.len && sc->argv.ptr[sc->argv.len - 1])
+		sc->argv.len--;
+}
+
+/*
  * A SYSCALL as the session stores it: no argument fields without arguments. prev holds the
  * last path and path2: repeated, they are references to the block's table of their column;
  * path2 as the call's own path is new to path2's table.
  */
-static void take_syscall_args(struct recipe *rc, struct sct_syscall *sc, bool args,
+static void take_syscall_args(struct recipe *rc, struct sct_syscall *sc, bool args, bool captures,
 			      struct sct_bytes prev[2])
 {
 	uint32_t stack_id = sc->stack_id;
 	uint8_t reuse;
 
 	sc->path_ref = sc->path2_ref = 0; /* the writer's to choose */
+	take_syscall_captures(sc, args && captures);
 	if (!args) {
 		memset(&sc->arg0, 0, offsetof(struct sct_syscall, stack_id) -
 				     offsetof(struct sct_syscall, arg0));
@@ -174,7 +193,7 @@ static uint32_t pick_type(uint8_t t, bool filter, bool stacks)
 }
 
 static void take_record(struct recipe *rc, struct sct_record *r, uint8_t *how, bool args,
-			bool filter, bool stacks, struct sct_bytes prev[2])
+			bool captures, bool filter, bool stacks, struct sct_bytes prev[2])
 {
 	uint8_t t = take_u8(rc);
 
@@ -187,7 +206,7 @@ static void take_record(struct recipe *rc, struct sct_record *r, uint8_t *how, b
 	if (r->type == SCT_REC_SAMPLE)
 		r->sample.event %= NEVENTS;
 	if (r->type == SCT_REC_SYSCALL)
-		take_syscall_args(rc, &r->syscall, args, prev);
+		take_syscall_args(rc, &r->syscall, args, captures, prev);
 	if (r->type == SCT_REC_TOTALS)
 		take_totals(&r->totals);
 	take_stacks(r);
@@ -275,9 +294,10 @@ static const struct sct_syscall_args arg_descs[] = {
 
 static const struct sct_header_filter filter_info = { "-S %file --failed", "filtered", "all" };
 static const struct sct_header_stacks stacks_info = { "both", 127, "fp" };
+static const struct sct_header_captures captures_info = { SCT_MAX_ARGV, SCT_MAX_STRING, SCT_MAX_STRING };
 
-static void write_recs(int fd, uint32_t block_records, bool args, bool filter, bool stacks,
-		       const struct sct_record *recs, const uint8_t *how, size_t n)
+static void write_recs(int fd, uint32_t block_records, bool args, bool captures, bool filter,
+		       bool stacks, const struct sct_record *recs, const uint8_t *how, size_t n)
 {
 	struct sct_header_info info = {
 		.producer = "roundtrip_fuzz", .clock = "CLOCK_MONOTONIC",
@@ -294,6 +314,7 @@ static void write_recs(int fd, uint32_t block_records, bool args, bool filter, b
 		info.nsyscall_args = sizeof(arg_descs) / sizeof(arg_descs[0]);
 		info.args_max = 4096;
 		info.args_paths = "enter";
+		info.captures = captures ? &captures_info : NULL;
 	}
 	if (filter)
 		info.filter = &filter_info;
@@ -347,18 +368,18 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	struct recipe rc = { data, size };
 	uint8_t head = take_u8(&rc);
 	uint32_t block_records = head % 16 + 1;
-	bool args = head & 0x10, filter = head & 0x20, stacks = head & 0x40;
+	bool args = head & 0x10, filter = head & 0x20, stacks = head & 0x40, captures = head & 0x80;
 	struct sct_bytes prev[2] = { { NULL, 0 }, { NULL, 0 } };
 	size_t n = 0;
 	int fd, wfd;
 
 	for (; rc.left && n < MAX_RECS; n++)
-		take_record(&rc, &recs[n], &how[n], args, filter, stacks, prev);
+		take_record(&rc, &recs[n], &how[n], args, captures, filter, stacks, prev);
 	fd = memfd_create("roundtrip", 0);
 	EXPECT(fd >= 0);
 	wfd = dup(fd); /* the writer owns and closes its fd */
 	EXPECT(wfd >= 0);
-	write_recs(wfd, block_records, args, filter, stacks, recs, how, n);
+	write_recs(wfd, block_records, args, captures, filter, stacks, recs, how, n);
 	read_back(fd, recs, n);
 	close(fd);
 	return 0;
