@@ -102,6 +102,24 @@ static bool convert_stack_cols(const struct convert *cv)
 	return cv->stack_cols && (cv->fmt->stack_text || cv->fmt->stack_table);
 }
 
+/*
+ * SYSCALL's captured argument memory (format 1.7: the built-in fields after stack_id) has no
+ * column: a call's data is raw bytes that no text column shows as they are, and the ClickHouse
+ * tables have no such columns; so every output is what it was before format 1.7.
+ */
+static bool convert_capture_field(const char *name)
+{
+	const struct sct_type_schema *all = sct_schema_builtin(SCT_REC_SYSCALL);
+	bool after_stack = false;
+
+	for (uint32_t i = 0; i < all->nfields; i++) {
+		if (!strcmp(all->fields[i].name, name))
+			return after_stack;
+		after_stack |= !strcmp(all->fields[i].name, "stack_id");
+	}
+	return false;
+}
+
 /* A STACK's frames in a stack_table format: their text, then the folded line after them. */
 static int convert_frames_cols(struct convert *cv)
 {
@@ -124,7 +142,8 @@ static int convert_syscall_cols(struct convert *cv, const struct sct_type_schema
 
 		for (uint32_t k = 0; ts && k < ts->nfields && !have; k++)
 			have = !strcmp(ts->fields[k].name, all->fields[i].name);
-		if (!convert_stack_cols(cv) && !strcmp(all->fields[i].name, "stack_id"))
+		if ((!convert_stack_cols(cv) && !strcmp(all->fields[i].name, "stack_id")) ||
+		    convert_capture_field(all->fields[i].name))
 			continue;
 		if (!have)
 			err = convert_add_col(cv, all->fields[i].name, COL_FIELD);
@@ -178,7 +197,8 @@ int convert_columns(struct convert *cv, const struct sct_type_schema *ts, const 
 	for (uint32_t i = 0; !err && ts && i < ts->nfields && i < SCT_MAX_FIELDS; i++) {
 		const char *name = ts->fields[i].name;
 
-		if (cv->type == SCT_REC_SYSCALL && !convert_stack_cols(cv) && !strcmp(name, "stack_id"))
+		if (cv->type == SCT_REC_SYSCALL && ((!convert_stack_cols(cv) && !strcmp(name, "stack_id")) ||
+						    convert_capture_field(name)))
 			continue;
 		if (cv->type == SCT_REC_STACK && cv->fmt->stack_table && !strcmp(name, "frames")) {
 			err = convert_frames_cols(cv);
