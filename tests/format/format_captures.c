@@ -502,3 +502,91 @@ Test(format_captures, blocks_outside_a_session_keep_their_captures)
 	craft_free(&c);
 	free(big);
 }
+
+static void cbor_text(struct craft *c, const char *s)
+{
+	craft_head(c, 3, strlen(s));
+	craft_bytes(c, s, strlen(s));
+}
+
+/*
+ * The captures a HEADER of format 1.minor states: "syscall_args" with "argv" (a map of max and
+ * bytes, or the uint argv_max alone when argv_bytes is UINT32_MAX: not a map) and "data"
+ * (left out when UINT64_MAX). NULL for a session without them.
+ */
+static bool header_captures(uint32_t minor, uint64_t argv_max, uint64_t argv_bytes, uint64_t data,
+			    struct sct_header_captures *out)
+{
+	const struct sct_header_captures *cap;
+	struct craft c, body, pairs;
+	struct sct_reader *r;
+	struct sct_record rec;
+	bool argv = argv_max != UINT64_MAX, has_data = data != UINT64_MAX;
+	int err = 0;
+
+	craft_init(&c);
+	craft_init(&body);
+	craft_init(&pairs);
+	cbor_text(&pairs, "syscall_args");
+	craft_head(&pairs, 5, 3 + argv + has_data);
+	cbor_text(&pairs, "max");
+	craft_head(&pairs, 0, 256);
+	cbor_text(&pairs, "paths");
+	cbor_text(&pairs, "enter");
+	cbor_text(&pairs, "native");
+	craft_head(&pairs, 5, 0);
+	if (argv) {
+		cbor_text(&pairs, "argv");
+		if (argv_bytes == UINT32_MAX) {
+			craft_head(&pairs, 0, argv_max);
+		} else {
+			craft_head(&pairs, 5, 2);
+			cbor_text(&pairs, "max");
+			craft_head(&pairs, 0, argv_max);
+			cbor_text(&pairs, "bytes");
+			craft_head(&pairs, 0, argv_bytes);
+		}
+	}
+	if (has_data) {
+		cbor_text(&pairs, "data");
+		craft_head(&pairs, 0, data);
+	}
+	craft_header_body_keys(&body, 1, minor, pairs.p, pairs.len, 1);
+	craft_label(&c);
+	craft_frame(&c, 1, body.p, body.len);
+	r = sct_reader_open_mem(c.p, c.len, &err);
+	cr_assert(r);
+	cr_assert_eq(sct_reader_next(r, &rec), 1);
+	cr_assert_eq(rec.type, SCT_REC_SESSION);
+	cr_assert(sct_session_has_args(sct_reader_session(r)));
+	cap = sct_session_captures(sct_reader_session(r));
+	if (cap)
+		*out = *cap;
+	sct_reader_close(r);
+	craft_free(&pairs);
+	craft_free(&body);
+	craft_free(&c);
+	return cap != NULL;
+}
+
+/* "argv" and "data" are read in a 1.7 session only, each value in its range or as 0 (section 5). */
+Test(format_captures, argv_and_data_read_as_their_version_and_range_say)
+{
+	struct sct_header_captures cap;
+
+	cr_assert(header_captures(7, 1024, 65536, 65536, &cap));
+	cr_assert_eq(cap.argv_max, 1024);
+	cr_assert_eq(cap.argv_bytes, 65536);
+	cr_assert_eq(cap.data, 65536);
+	cr_assert(header_captures(7, 1025, 5, 65537, &cap));
+	cr_assert_eq(cap.argv_max, 0);
+	cr_assert_eq(cap.argv_bytes, 5);
+	cr_assert_eq(cap.data, 0);
+	/* an "argv" that is not a map is absent; a session without the keys still has the fields */
+	cr_assert(header_captures(7, 64, UINT32_MAX, 100, &cap));
+	cr_assert_eq(cap.argv_max, 0);
+	cr_assert_eq(cap.data, 100);
+	cr_assert(header_captures(7, UINT64_MAX, 0, UINT64_MAX, &cap));
+	cr_assert_eq(cap.argv_max + cap.argv_bytes + cap.data, 0);
+	cr_assert_not(header_captures(6, 64, 4096, 100, &cap));
+}
