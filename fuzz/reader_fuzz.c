@@ -121,14 +121,22 @@ static void args_table_walk(const struct sct_session *s, const struct args_table
 	}
 }
 
-/* Both ABIs' descriptions; a session before 1.4 has no compat ones, whatever its HEADER holds. */
+/*
+ * Both ABIs' descriptions; a session before 1.4 has no compat ones, and one before 1.7 no
+ * captures, whatever its HEADER holds; captures only with arguments, within their ranges.
+ */
 static void args_walk(const struct sct_session *s)
 {
+	const struct sct_header_captures *cap = sct_session_captures(s);
 	uint32_t major, minor;
 
 	sct_session_version(s, &major, &minor);
 	if (sct_session_args_max(s) > SCT_MAX_ARGS_STRING ||
 	    (major == 1 && minor < 4 && sct_session_ncompat_syscall_args(s)))
+		abort();
+	if (cap && ((major == 1 && minor < 7) || !sct_session_has_args(s) ||
+		    cap->argv_max > SCT_MAX_ARGV || cap->argv_bytes > SCT_MAX_STRING ||
+		    cap->data > SCT_MAX_STRING))
 		abort();
 	touch_str(sct_session_args_paths(s));
 	for (size_t i = 0; i < sizeof(args_tables) / sizeof(args_tables[0]); i++)
@@ -246,7 +254,14 @@ static void record_walk(const struct sct_record *rec)
 {
 	switch (rec->type) {
 	case SCT_REC_SYSCALL:
+		/* a longer addr makes its block not decode (format 1.7) */
+		if (rec->syscall.addr.len > SCT_MAX_ADDR)
+			abort();
 		touch(rec->syscall.path.ptr, rec->syscall.path.len);
+		touch(rec->syscall.path2.ptr, rec->syscall.path2.len);
+		touch(rec->syscall.addr.ptr, rec->syscall.addr.len);
+		touch(rec->syscall.argv.ptr, rec->syscall.argv.len);
+		touch(rec->syscall.data.ptr, rec->syscall.data.len);
 		break;
 	case SCT_REC_TASK:
 		touch(rec->task.comm.ptr, rec->task.comm.len);
