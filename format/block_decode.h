@@ -140,4 +140,19 @@ static inline bool block_dec_next(struct block_dec *d, struct dec_section **out,
 	}
 }
 
+/*
+ * After block_dec_next() gave a row of sec: takes the rows that follow it in sec's current
+ * chunk with no record of another section between them, and returns how many.
+ */
+static inline uint32_t block_dec_take_rows(struct block_dec *d, struct dec_section *sec)
+{
+	uint32_t more = sec->chunk0 + sec->chunk_n - sec->row;
+
+	if (more > d->run_left)
+		more = d->run_left;
+	d->run_left -= more;
+	sec->row += more;
+	return more;
+}
+
 #endif

@@ -641,7 +641,25 @@ static bool reader_bad_record(struct sct_reader *r, const struct sct_record *rec
 	return false;
 }
 
-int sct_reader_next(struct sct_reader *r, struct sct_record *rec)
+/* A typed SYSCALL section's rows from chunk index i on: n of them, as columns. */
+static void reader_rows(const struct dec_section *sec, uint32_t i, uint32_t n, struct sct_syscall_batch *batch)
+{
+	const uint64_t *v = sec->vals + i;
+
+	batch->n = n;
+	batch->time_ns = v;
+	batch->duration_ns = v + DEC_CHUNK;
+	batch->pid = v + 2 * DEC_CHUNK;
+	batch->tid = v + 3 * DEC_CHUNK;
+	batch->cgroup_id = v + 4 * DEC_CHUNK;
+	batch->nr = v + 5 * DEC_CHUNK;
+	batch->abi = v + 6 * DEC_CHUNK;
+	batch->ret = v + 7 * DEC_CHUNK;
+	batch->unfinished = v + 8 * DEC_CHUNK;
+}
+
+/* sct_reader_next(), and with batch, a typed SYSCALL section's run of rows at once. */
+static int reader_next(struct sct_reader *r, struct sct_record *rec, struct sct_syscall_batch *batch)
 {
 	struct dec_section *sec;
 	uint32_t i;
@@ -664,6 +682,13 @@ int sct_reader_next(struct sct_reader *r, struct sct_record *rec)
 			return 1;
 		}
 		if (block_dec_next(&r->blk, &sec, &i)) {
+			if (batch && sec->type == SCT_REC_SYSCALL && sec->slots) {
+				reader_rows(sec, i, 1 + block_dec_take_rows(&r->blk, sec), batch);
+				rec->type = SCT_REC_SYSCALL;
+				r->stats.records[SCT_REC_SYSCALL] += batch->n;
+				r->last_sec = NULL;
+				return 1;
+			}
 			if (sec->type == SCT_REC_SYSCALL && sec->slots)
 				reader_fill_syscall(sec, i, rec);
 			else
@@ -689,6 +714,17 @@ int sct_reader_next(struct sct_reader *r, struct sct_record *rec)
 			r->done = true;
 		}
 	}
+}
+
+int sct_reader_next(struct sct_reader *r, struct sct_record *rec)
+{
+	return reader_next(r, rec, NULL);
+}
+
+int sct_reader_next_batch(struct sct_reader *r, struct sct_record *rec, struct sct_syscall_batch *batch)
+{
+	batch->n = 0;
+	return reader_next(r, rec, batch);
 }
 
 int sct_reader_field(const struct sct_reader *r, uint32_t idx, struct sct_value *out)

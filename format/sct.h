@@ -706,6 +706,26 @@ int sct_reader_set_jobs(struct sct_reader *r, uint32_t jobs);
  */
 SCT_MUST_CHECK int sct_reader_next(struct sct_reader *r, struct sct_record *rec);
 /*
+ * SYSCALL rows as columns: the fields of struct sct_syscall that every session has, row i of
+ * each array, with the widths of struct sct_syscall (a reader casts pid, tid and nr to
+ * uint32_t, abi and unfinished to uint8_t, ret to int64_t, as sct_reader_next() does). Valid
+ * until the next call on the reader.
+ */
+struct sct_syscall_batch {
+	uint32_t n;
+	const uint64_t *time_ns, *duration_ns, *pid, *tid, *cgroup_id, *nr, *abi, *ret, *unfinished;
+};
+/*
+ * sct_reader_next(), with the SYSCALL records of a run in one go: when the next records are
+ * SYSCALLs, returns 1 with rec->type SCT_REC_SYSCALL (its other fields unset) and batch->n >= 1
+ * of them (at most 256) in batch; any other record as sct_reader_next() returns it,
+ * with batch->n 0. Arguments, paths, stack ids and captured memory are not in a batch: a caller
+ * that reads them calls sct_reader_next(). Records, diagnostics, sessions and statistics are
+ * those of sct_reader_next(); sct_reader_field() has no record after a batch (-SCT_E_STATE).
+ */
+SCT_MUST_CHECK int sct_reader_next_batch(struct sct_reader *r, struct sct_record *rec,
+					struct sct_syscall_batch *batch);
+/*
  * Field idx (schema order) of the record last returned, for any type, even unknown ones
  * (see sct_reader_set_unknown()). Byte strings stay valid until the next call of next().
  * Returns 0, -ERANGE past the type's fields, -SCT_E_STATE if next() returned no record last

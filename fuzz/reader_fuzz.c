@@ -8,7 +8,9 @@
  * records of schema-described unknown types delivered. For one input in four the second read is
  * done again through a file descriptor, and both must read exactly the same; for another one
  * in four it is done again with blocks decoded by two threads (sct_reader_set_jobs()), which
- * must read exactly the same as the reader alone: records, fields, sessions, diagnostics.
+ * must read exactly the same as the reader alone: records, fields, sessions, diagnostics; for a
+ * third one in four it is done again with SYSCALL runs as columns (sct_reader_next_batch()),
+ * which must give the same records, the same SYSCALL fields and the same statistics.
  */
 #include <errno.h>
 #include <stdlib.h>
@@ -329,9 +331,32 @@ static void tasks_check(const struct sct_tasks *ts)
 struct outcome {
 	struct sct_reader_stats st;
 	uint64_t hash;
+	uint64_t base;   /* what a batched read sees too: types, and SYSCALL's fields of every session */
+	bool complete;   /* read to the end, not stopped at MAX_WORK */
 	uint32_t records;
 	int rc;
 };
+
+static uint64_t base_mix(uint64_t h, uint64_t v)
+{
+	return (h ^ v) * 0x100000001b3ull;
+}
+
+static uint64_t base_syscall(uint64_t h, const struct sct_syscall *sc)
+{
+	h = base_mix(h, SCT_REC_SYSCALL);
+	h = base_mix(h, sc->time_ns);
+	h = base_mix(h, sc->duration_ns);
+	h = base_mix(h, (uint64_t)sc->pid << 32 | sc->tid);
+	h = base_mix(h, sc->cgroup_id);
+	h = base_mix(h, (uint64_t)sc->nr << 16 | (uint64_t)sc->abi << 8 | sc->unfinished);
+	return base_mix(h, (uint64_t)sc->ret);
+}
+
+static uint64_t base_record(uint64_t h, const struct sct_record *rec)
+{
+	return rec->type == SCT_REC_SYSCALL ? base_syscall(h, &rec->syscall) : base_mix(h, rec->type);
+}
 
 /* A delivered STACK record checks: its frames walk to the end, at most 256 of them. */
 static void stack_walk(const struct sct_stack *st)
@@ -383,9 +408,11 @@ static void read_all(struct sct_reader *r, size_t size, bool deliver_unknown, ui
 	sct_reader_set_unknown(r, deliver_unknown);
 	if (sct_reader_set_jobs(r, jobs))
 		abort();
+	o->base = 0;
 	while (work < MAX_WORK && (rc = sct_reader_next(r, &rec)) > 0) {
 		n++;
 		sink = sink * 31 + rec.type;
+		o->base = base_record(o->base, &rec);
 		if (rec.type == SCT_REC_SESSION) {
 			session_walk(sct_reader_session(r));
 			nsessions++;
@@ -415,9 +442,46 @@ static void read_all(struct sct_reader *r, size_t size, bool deliver_unknown, ui
 	if (o->st.skipped_bytes + o->st.truncated_bytes > size)
 		abort();
 	o->hash = sink;
+	o->complete = rc <= 0;
 	o->records = n;
 	o->rc = rc;
 	sct_reader_close(r);
+}
+
+/* The same bytes read with SYSCALL runs as columns, rows folded as read_all() folds records. */
+static bool read_batch(const uint8_t *data, size_t size, struct outcome *o)
+{
+	struct sct_syscall_batch b;
+	struct sct_record rec;
+	struct sct_reader *r;
+	int err = 0, rc;
+
+	r = sct_reader_open_mem(data, size, &err);
+	if (!r)
+		return false;
+	sct_reader_set_unknown(r, true);
+	o->base = 0;
+	o->records = 0;
+	while ((rc = sct_reader_next_batch(r, &rec, &b)) > 0) {
+		if (rec.type == SCT_REC_SYSCALL && !b.n)
+			abort(); /* a SYSCALL comes as a batch */
+		for (uint32_t i = 0; i < b.n; i++) {
+			struct sct_syscall sc = {
+				.time_ns = b.time_ns[i], .duration_ns = b.duration_ns[i], .pid = (uint32_t)b.pid[i],
+				.tid = (uint32_t)b.tid[i], .cgroup_id = b.cgroup_id[i], .nr = (uint32_t)b.nr[i],
+				.abi = (uint8_t)b.abi[i], .ret = (int64_t)b.ret[i], .unfinished = (uint8_t)b.unfinished[i],
+			};
+
+			o->base = base_syscall(o->base, &sc);
+		}
+		if (!b.n)
+			o->base = base_record(o->base, &rec);
+		o->records += b.n ? b.n : 1;
+	}
+	o->st = *sct_reader_stats(r);
+	o->rc = rc;
+	sct_reader_close(r);
+	return true;
 }
 
 static bool read_mem(const uint8_t *data, size_t size, bool deliver_unknown, uint32_t jobs, struct outcome *o)
@@ -466,7 +530,7 @@ static bool outcome_differs(const struct outcome *a, const struct outcome *b)
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
-	struct outcome from_mem, from_fd, from_jobs;
+	struct outcome from_mem, from_fd, from_jobs, from_batch;
 	const uint8_t *in = data;
 	uint8_t *fixed;
 	bool m, f;
@@ -491,6 +555,12 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		f = read_mem(in, size, true, 2, &from_jobs);
 		if (m != f || (m && outcome_differs(&from_mem, &from_jobs)))
 			abort(); /* decoding blocks ahead changed what was read */
+	}
+	if (size % 4 == 2 && m && from_mem.complete) {
+		if (!read_batch(in, size, &from_batch) || from_batch.base != from_mem.base ||
+		    from_batch.records != from_mem.records || from_batch.rc != from_mem.rc ||
+		    memcmp(&from_batch.st, &from_mem.st, sizeof(from_mem.st)))
+			abort(); /* reading SYSCALL runs as columns changed what was read */
 	}
 	free(fixed);
 	return 0;

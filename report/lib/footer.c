@@ -134,6 +134,12 @@ void footer_record(struct footer *f, const struct sct_record *rec)
 	}
 }
 
+void footer_batch(struct footer *f, const struct sct_syscall_batch *batch)
+{
+	for (uint32_t i = 0; i < batch->n; i++)
+		f->unfinished += (uint8_t)batch->unfinished[i];
+}
+
 void footer_schema_record(struct footer *f)
 {
 	f->newer_records++;

@@ -19,6 +19,8 @@ struct footer *footer_new(void);
 void footer_diag(void *footer, const struct sct_diag *d);
 void footer_set_file(struct footer *f, const char *path);
 void footer_record(struct footer *f, const struct sct_record *rec);
+/* A run of SYSCALL records, as footer_record() counts each. */
+void footer_batch(struct footer *f, const struct sct_syscall_batch *batch);
 /* A record of a type its session's version does not define, which its HEADER describes. */
 void footer_schema_record(struct footer *f);
 void footer_add_stats(struct footer *f, const struct sct_reader_stats *st);

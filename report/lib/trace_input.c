@@ -352,12 +352,15 @@ static uint64_t input_live_deadline(const struct input *in)
 	return !at || (wake && wake < at) ? wake : at;
 }
 
-int input_read(struct ctx *c, struct input *in, struct sct_record *rec)
+/* input_read(), and with batch, a file's runs of SYSCALL records as columns. */
+static int input_read_any(struct ctx *c, struct input *in, struct sct_record *rec, struct sct_syscall_batch *batch)
 {
 	int n;
 
 	if (in->live)
 		n = live_input_next(in->live, rec, input_live_deadline(in), in->idle, in->idle_ctx);
+	else if (batch)
+		n = sct_reader_next_batch(in->r, rec, batch);
 	else
 		n = sct_reader_next(in->r, rec);
 	if (n == -EAGAIN)
@@ -368,6 +371,11 @@ int input_read(struct ctx *c, struct input *in, struct sct_record *rec)
 		c->inputs_read++;
 	}
 	return n;
+}
+
+int input_read(struct ctx *c, struct input *in, struct sct_record *rec)
+{
+	return input_read_any(c, in, rec, NULL);
 }
 
 /*
@@ -592,17 +600,13 @@ static int input_next_live(struct ctx *c, struct input *in, struct sct_record *r
 	}
 }
 
-int input_next(struct ctx *c, struct input *in, struct sct_record *rec)
+/* A file's next record, or with batch its next run of SYSCALL records. */
+static int input_next_file(struct ctx *c, struct input *in, struct sct_record *rec, struct sct_syscall_batch *batch)
 {
 	int n, err;
 
-	footer_set_file(c->footer, in->path);
-	if (in->live)
-		return input_next_live(c, in, rec);
-	if (in->win)
-		return input_next_held(c, in, rec);
 	for (;;) {
-		n = input_read(c, in, rec);
+		n = input_read_any(c, in, rec, batch);
 		if (n <= 0)
 			return n;
 		if (rec->type == SCT_REC_SESSION || !in->cur) {
@@ -611,6 +615,10 @@ int input_next(struct ctx *c, struct input *in, struct sct_record *rec)
 				return err;
 			if (rec->type == SCT_REC_SESSION)
 				continue;
+		}
+		if (batch && batch->n) {
+			footer_batch(c->footer, batch);
+			return 1;
 		}
 		/* readable, not unknown: counted, and shown by the modes that show such types */
 		if (input_schema_type(in->cur, rec->type)) {
@@ -624,6 +632,25 @@ int input_next(struct ctx *c, struct input *in, struct sct_record *rec)
 			return err;
 		return 1;
 	}
+}
+
+int input_next(struct ctx *c, struct input *in, struct sct_record *rec)
+{
+	footer_set_file(c->footer, in->path);
+	if (in->live)
+		return input_next_live(c, in, rec);
+	if (in->win)
+		return input_next_held(c, in, rec);
+	return input_next_file(c, in, rec, NULL);
+}
+
+int input_next_batch(struct ctx *c, struct input *in, struct sct_record *rec, struct sct_syscall_batch *batch)
+{
+	batch->n = 0;
+	if (in->live || in->win)
+		return input_next(c, in, rec);
+	footer_set_file(c->footer, in->path);
+	return input_next_file(c, in, rec, batch);
 }
 
 void input_error(struct ctx *c, struct input *in, const char *path, int err)

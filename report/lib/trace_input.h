@@ -140,6 +140,12 @@ int input_read(struct ctx *c, struct input *in, struct sct_record *rec);
  * sct_reader_field()): modes that do not show them pass them by.
  */
 int input_next(struct ctx *c, struct input *in, struct sct_record *rec);
+/*
+ * input_next(), with a run of SYSCALL records of a file as columns (sct_reader_next_batch()):
+ * rec->type SCT_REC_SYSCALL and batch->n >= 1, else batch->n 0 and rec as input_next() fills
+ * it. A live or held input gives one record at a time.
+ */
+int input_next_batch(struct ctx *c, struct input *in, struct sct_record *rec, struct sct_syscall_batch *batch);
 /* Apply a lifecycle record to the task table: after the mode has seen it (an EXIT line
  * still names the task it ends). */
 int input_track(struct ctx *c, struct input *in, const struct sct_record *rec);

@@ -112,6 +112,8 @@ void stack_report_free(struct stack_report *sr);
 /* select.c: which records a summary counts (a filtered session's come from its TOTALS). */
 bool select_pass(struct ctx *c, const struct env *env, struct live *lv, const struct sct_syscall *sc);
 const char *select_refused(const struct env *env);
+/* Whether the summary reads only the fields every SYSCALL record has (no path, no argument). */
+bool select_base_fields(const struct env *env);
 int select_add_totals(struct ctx *c, struct summary *sm, struct live *lv, const struct sct_totals *t);
 int select_add_detail(struct ctx *c, const struct env *env, struct summary *sm, struct live *lv,
 		      const struct sct_syscall *sc);

@@ -426,11 +426,66 @@ static int add_totals(struct ctx *c, struct summary *sm, struct heat *heat, stru
 	return html_heat_add_totals(heat, input_syscall_name(c, lv, t->nr, t->abi), sess_wall(&lv->s, t->time_ns), t);
 }
 
+/* A SYSCALL record into the summary, the tree or the page's heat maps. */
+static int aggregate_syscall(struct ctx *c, const struct env *env, struct summary *sm, struct heat *heat,
+			     struct live *lv, const struct sct_syscall *sc, const char *refused)
+{
+	int n;
+
+	if (sc->unfinished)
+		return 0;
+	if (!refused && lv->s.filtered)
+		return select_add_detail(c, env, sm, lv, sc);
+	if (!select_pass(c, env, lv, sc))
+		return 0;
+	if (env->mode == MODE_TREE) {
+		struct task *t = tasks_lookup(lv->tasks, lv->s.id, sc->pid, sc->tid, sc->time_ns);
+
+		if (!t)
+			return -ENOMEM;
+		t->nsyscalls++;
+		return 0;
+	}
+	n = summary_add(sm, lv, sc);
+	if (!n && heat)
+		n = html_heat_add(heat, input_syscall_name(c, lv, sc->nr, sc->abi), sess_wall(&lv->s, sc->time_ns),
+				  sc->duration_ns);
+	return n;
+}
+
+/* A run of SYSCALL records, each as aggregate_syscall() takes it (the fields they have). */
+static int aggregate_batch(struct ctx *c, const struct env *env, struct summary *sm, struct heat *heat,
+			   struct live *lv, const struct sct_syscall_batch *b, const char *refused)
+{
+	struct sct_syscall sc;
+	int n;
+
+	memset(&sc, 0, sizeof(sc));
+	for (uint32_t i = 0; i < b->n; i++) {
+		sc.time_ns = b->time_ns[i];
+		sc.duration_ns = b->duration_ns[i];
+		sc.pid = (uint32_t)b->pid[i];
+		sc.tid = (uint32_t)b->tid[i];
+		sc.cgroup_id = b->cgroup_id[i];
+		sc.nr = (uint32_t)b->nr[i];
+		sc.abi = (uint8_t)b->abi[i];
+		sc.ret = (int64_t)b->ret[i];
+		sc.unfinished = (uint8_t)b->unfinished[i];
+		n = aggregate_syscall(c, env, sm, heat, lv, &sc, refused);
+		if (n < 0)
+			return n;
+	}
+	return 0;
+}
+
 /* Summary, histogram and tree: inputs one after the other. */
 static int run_aggregate(struct ctx *c, const struct env *env, struct summary *sm, struct heat *heat)
 {
 	bool samples = by_event(env);
+	/* calls in runs of columns, unless something reads what only a whole record holds */
+	bool batches = !samples && select_base_fields(env);
 	const char *refused = select_refused(env);
+	struct sct_syscall_batch batch = { 0 };
 	struct sct_record rec;
 
 	for (int i = 0; i < env->nfiles; i++) {
@@ -441,10 +496,10 @@ static int run_aggregate(struct ctx *c, const struct env *env, struct summary *s
 			input_error(c, NULL, env->files[i], err);
 			continue;
 		}
-		while ((n = input_next(c, &in, &rec)) > 0) {
-			const struct sct_syscall *sc = &rec.syscall;
-
-			if (rec.type == SCT_REC_SAMPLE) {
+		while ((n = batches ? input_next_batch(c, &in, &rec, &batch) : input_next(c, &in, &rec)) > 0) {
+			if (batch.n) {
+				n = aggregate_batch(c, env, sm, heat, in.cur, &batch, refused);
+			} else if (rec.type == SCT_REC_SAMPLE) {
 				if (samples && filter_sample(c, in.cur, &rec.sample))
 					n = summary_add_sample(sm, in.cur, &rec.sample);
 			} else if (samples && (rec.type == SCT_REC_SYSCALL || rec.type == SCT_REC_TOTALS)) {
@@ -454,25 +509,9 @@ static int run_aggregate(struct ctx *c, const struct env *env, struct summary *s
 					footer_note_details_only(c->footer, refused);
 				else if (in.cur->s.filtered)
 					n = add_totals(c, sm, heat, in.cur, &rec.totals);
-			} else if (rec.type == SCT_REC_SYSCALL && !refused && in.cur->s.filtered) {
-				if (!sc->unfinished)
-					n = select_add_detail(c, env, sm, in.cur, sc);
-			} else if (rec.type == SCT_REC_SYSCALL && !sc->unfinished && select_pass(c, env, in.cur, sc)) {
-				if (env->mode == MODE_TREE) {
-					struct task *t = tasks_lookup(in.cur->tasks, in.cur->s.id, sc->pid, sc->tid,
-								      sc->time_ns);
-
-					if (!t)
-						n = -ENOMEM;
-					else
-						t->nsyscalls++;
-				} else {
-					n = summary_add(sm, in.cur, sc);
-					if (!n && heat)
-						n = html_heat_add(heat, input_syscall_name(c, in.cur, sc->nr, sc->abi),
-								  sess_wall(&in.cur->s, sc->time_ns), sc->duration_ns);
-				}
-			} else if (rec.type != SCT_REC_SYSCALL) {
+			} else if (rec.type == SCT_REC_SYSCALL) {
+				n = aggregate_syscall(c, env, sm, heat, in.cur, &rec.syscall, refused);
+			} else {
 				n = input_track(c, &in, &rec);
 			}
 			if (n < 0)

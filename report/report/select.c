@@ -14,6 +14,14 @@ bool select_pass(struct ctx *c, const struct env *env, struct live *lv, const st
 	return !env->filter_active || filter_syscall(c, lv, sc);
 }
 
+bool select_base_fields(const struct env *env)
+{
+	for (uint32_t k = 0; k < env->nby; k++)
+		if (env->by[k] == BY_PATH)
+			return false;
+	return !env->filter.npaths;
+}
+
 /*
  * Why the summary of a filtered session (format 1.5) comes from its detailed calls, not its
  * TOTALS records: a group or filter that needs what only a call's record holds. NULL: the

@@ -190,7 +190,7 @@ static struct group *summary_find_key(struct summary *sm, struct live *lv, const
 
 static struct group *summary_find(struct summary *sm, struct live *lv, const struct sct_syscall *sc)
 {
-	struct subject sj = { sc->pid, sc->tid, sc->cgroup_id, sc->time_ns, sct_syscall_name_ns(sc), 0, 0 };
+	struct subject sj;
 	struct group **slot = NULL;
 
 	if (sm->env->nby == 1 && sm->env->by[0] == BY_SYSCALL && sc->nr < NR_CACHE) {
@@ -202,6 +202,7 @@ static struct group *summary_find(struct summary *sm, struct live *lv, const str
 		if (*slot)
 			return *slot;
 	}
+	sj = (struct subject){ sc->pid, sc->tid, sc->cgroup_id, sc->time_ns, sct_syscall_name_ns(sc), 0, 0 };
 	if (sm->named)
 		sj.name = input_syscall_name(sm->c, lv, sc->nr, sc->abi);
 	if (sm->paths)
