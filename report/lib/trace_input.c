@@ -695,3 +695,16 @@ void input_close(struct ctx *c, struct input *in)
 	window_free(in->win);
 	in->win = NULL;
 }
+
+void input_batch_row(const struct sct_syscall_batch *batch, uint32_t i, struct sct_syscall *sc)
+{
+	sc->time_ns = batch->time_ns[i];
+	sc->duration_ns = batch->duration_ns[i];
+	sc->pid = (uint32_t)batch->pid[i];
+	sc->tid = (uint32_t)batch->tid[i];
+	sc->cgroup_id = batch->cgroup_id[i];
+	sc->nr = (uint32_t)batch->nr[i];
+	sc->abi = (uint8_t)batch->abi[i];
+	sc->ret = (int64_t)batch->ret[i];
+	sc->unfinished = (uint8_t)batch->unfinished[i];
+}

@@ -146,6 +146,8 @@ int input_next(struct ctx *c, struct input *in, struct sct_record *rec);
  * it. A live or held input gives one record at a time.
  */
 int input_next_batch(struct ctx *c, struct input *in, struct sct_record *rec, struct sct_syscall_batch *batch);
+/* Row i of batch into the fields of sc that every SYSCALL has (the others are left as they are). */
+void input_batch_row(const struct sct_syscall_batch *batch, uint32_t i, struct sct_syscall *sc);
 /* Apply a lifecycle record to the task table: after the mode has seen it (an EXIT line
  * still names the task it ends). */
 int input_track(struct ctx *c, struct input *in, const struct sct_record *rec);

@@ -65,6 +65,8 @@ struct env {
 struct summary;
 struct summary *summary_new(struct ctx *c, const struct env *env);
 int summary_add(struct summary *sm, struct live *lv, const struct sct_syscall *sc);
+/* summary_add() of each call of b that finished (b's rows have no paths or arguments). */
+int summary_add_batch(struct summary *sm, struct live *lv, const struct sct_syscall_batch *b);
 /*
  * The calls of a TOTALS record (format 1.5) that passed the filters: its group found as a
  * SYSCALL's is, for its pid at filter_totals_task_ns() and named at time_ns.

@@ -460,17 +460,12 @@ static int aggregate_batch(struct ctx *c, const struct env *env, struct summary 
 	struct sct_syscall sc;
 	int n;
 
+	/* every call counts, as its record says */
+	if (!heat && env->mode != MODE_TREE && !env->filter_active && !lv->s.filtered)
+		return summary_add_batch(sm, lv, b);
 	memset(&sc, 0, sizeof(sc));
 	for (uint32_t i = 0; i < b->n; i++) {
-		sc.time_ns = b->time_ns[i];
-		sc.duration_ns = b->duration_ns[i];
-		sc.pid = (uint32_t)b->pid[i];
-		sc.tid = (uint32_t)b->tid[i];
-		sc.cgroup_id = b->cgroup_id[i];
-		sc.nr = (uint32_t)b->nr[i];
-		sc.abi = (uint8_t)b->abi[i];
-		sc.ret = (int64_t)b->ret[i];
-		sc.unfinished = (uint8_t)b->unfinished[i];
+		input_batch_row(b, i, &sc);
 		n = aggregate_syscall(c, env, sm, heat, lv, &sc, refused);
 		if (n < 0)
 			return n;

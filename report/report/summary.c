@@ -341,6 +341,65 @@ int summary_add(struct summary *sm, struct live *lv, const struct sct_syscall *s
 	return 0;
 }
 
+/*
+ * summary_add() of each finished call of b, grouped by syscall alone: a call whose group is
+ * in the session's direct table goes straight to it, any other the whole way.
+ */
+static int summary_add_by_syscall(struct summary *sm, struct live *lv, const struct sct_syscall_batch *b)
+{
+	struct group **d = summary_direct(sm, lv->s.id);
+	struct sct_syscall sc;
+
+	if (!d)
+		return -ENOMEM;
+	memset(&sc, 0, sizeof(sc));
+	for (uint32_t i = 0; i < b->n; i++) {
+		uint32_t nr = (uint32_t)b->nr[i];
+		struct group *g = nr < NR_CACHE ? d[((uint8_t)b->abi[i] ? NR_CACHE : 0) + nr] : NULL;
+		int64_t ret = (int64_t)b->ret[i];
+		int n;
+
+		if ((uint8_t)b->unfinished[i])
+			continue;
+		if (!g) {
+			input_batch_row(b, i, &sc);
+			n = summary_add(sm, lv, &sc);
+			if (n)
+				return n;
+			continue;
+		}
+		if (lat_add(&g->lat, b->duration_ns[i]))
+			return -ENOMEM;
+		if (names_is_error(ret)) {
+			g->errors++;
+			if (summary_errno(g, (uint32_t)-ret, 1))
+				return -ENOMEM;
+		}
+	}
+	return 0;
+}
+
+int summary_add_batch(struct summary *sm, struct live *lv, const struct sct_syscall_batch *b)
+{
+	struct sct_syscall sc;
+	int n;
+
+	if (summary_session(sm, lv))
+		return -ENOMEM;
+	if (sm->env->nby == 1 && sm->env->by[0] == BY_SYSCALL)
+		return summary_add_by_syscall(sm, lv, b);
+	memset(&sc, 0, sizeof(sc));
+	for (uint32_t i = 0; i < b->n; i++) {
+		input_batch_row(b, i, &sc);
+		if (sc.unfinished)
+			continue;
+		n = summary_add(sm, lv, &sc);
+		if (n)
+			return n;
+	}
+	return 0;
+}
+
 int summary_add_totals(struct summary *sm, struct live *lv, const struct sct_totals *t)
 {
 	struct subject sj = { t->pid, t->pid, t->cgroup_id, filter_totals_task_ns(t), t->time_ns, 0, 0 };

@@ -181,3 +181,49 @@ Test(report_summary, histogram_bars)
 	cr_assert_str_eq(rt_line(out, 3), "   512 -> 1023   : 5          |*************                           |");
 	free(out);
 }
+
+/*
+ * Calls of every kind a summary treats apart: native and compat, numbers past the direct
+ * tables, unfinished ones, errors of several kinds, two cgroups, two files (two sessions).
+ */
+static const char *make_mixed(const char *name, uint64_t seed)
+{
+	const char *path = rt_path(name);
+	struct sct_writer *w = rt_open(path, "h1", 100);
+
+	for (uint64_t i = 0; i < 3000; i++) {
+		struct sct_record r = { .type = SCT_REC_SYSCALL };
+		uint64_t k = i * 2654435761u + seed;
+
+		r.syscall = (struct sct_syscall){ .time_ns = RT_ANCHOR_CLOCK + i * 1000, .duration_ns = 100 + k % 5000,
+						  .cgroup_id = 10 + k % 2, .pid = 100, .tid = 100 + (uint32_t)(k % 3),
+						  .nr = (uint32_t[]){ RT_NR_WRITE, RT_NR_OPEN, 2000, 5 }[k % 4],
+						  .abi = k % 7 == 0, .ret = k % 5 == 0 ? -(int64_t)(1 + k % 3) : 1,
+						  .unfinished = k % 11 == 0 };
+		rt_record(w, &r);
+		if (i % 450 == 0)
+			rt_sc(w, i * 1000 + 1, 10, 100, 100, 10, RT_NR_CLOSE, 0);
+	}
+	rt_close(w);
+	return path;
+}
+
+/*
+ * The summary reads unfiltered calls in runs of columns; a filter that passes every call sends
+ * them one record at a time: both print the same groups, numbers and errors.
+ */
+Test(report_summary, calls_read_in_runs_sum_as_calls_read_one_by_one)
+{
+	const char *a = make_mixed("mixed1.sct", 1), *b = make_mixed("mixed2.sct", 7);
+	static const char *const modes[] = { "", "--errors", "--by cgroup,syscall", "--by thread", "--sort calls" };
+	char *runs, *each;
+
+	for (size_t m = 0; m < sizeof(modes) / sizeof(modes[0]); m++) {
+		cr_assert_eq(rt_run(&runs, "%s %s %s %s", rt_report(), modes[m], a, b), 0);
+		cr_assert_eq(rt_run(&each, "%s %s --pid 100 %s %s", rt_report(), modes[m], a, b), 0);
+		cr_assert_str_eq(runs, each, "%s: in runs\n%s\none by one\n%s", modes[m], runs, each);
+		cr_assert(strstr(runs, "syscall_2000") || strstr(modes[m], "thread"), "%s", runs);
+		free(runs);
+		free(each);
+	}
+}
