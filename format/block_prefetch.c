@@ -215,6 +215,25 @@ void prefetch_drop(struct prefetch *pf)
 	pthread_mutex_unlock(&pf->lock);
 }
 
+/*
+ * Under the lock: s decoded. One no worker has taken yet is decoded by the caller's thread
+ * instead: it would only wait (the workers are behind), and a wait that sleeps costs more
+ * than a block's decoding on a busy host.
+ */
+static void prefetch_finish_locked(struct prefetch *pf, struct slot *s)
+{
+	if (s->state == SLOT_QUEUED) {
+		s->state = SLOT_RUNNING;
+		pthread_mutex_unlock(&pf->lock);
+		prefetch_decode(s);
+		pthread_mutex_lock(&pf->lock);
+		s->state = SLOT_DONE;
+		pthread_cond_broadcast(&pf->done);
+	}
+	while (s->state != SLOT_DONE)
+		pthread_cond_wait(&pf->done, &pf->lock);
+}
+
 static bool prefetch_same(const struct prefetch_key *a, const struct prefetch_key *b)
 {
 	return a->offset == b->offset && a->session == b->session && a->skip_types == b->skip_types &&
@@ -232,8 +251,7 @@ int prefetch_verified(struct prefetch *pf, uint64_t offset, const struct frame *
 		pthread_mutex_unlock(&pf->lock);
 		return -1;
 	}
-	while (s->state != SLOT_DONE)
-		pthread_cond_wait(&pf->done, &pf->lock);
+	prefetch_finish_locked(pf, s);
 	ok = s->verified;
 	if (!ok)
 		prefetch_drop_locked(pf);
@@ -254,8 +272,7 @@ int prefetch_take(struct prefetch *pf, const struct prefetch_key *k, struct bloc
 		pthread_mutex_unlock(&pf->lock);
 		return 0;
 	}
-	while (s->state != SLOT_DONE)
-		pthread_cond_wait(&pf->done, &pf->lock);
+	prefetch_finish_locked(pf, s);
 	pf->head = (pf->head + 1) % pf->nslots;
 	pf->n--;
 	pthread_mutex_unlock(&pf->lock);
