@@ -1,0 +1,315 @@
+// SPDX-License-Identifier: BSD-2-Clause
+/*
+ * The memory a format 1.7 session captured, as strace 6.1 shows it (report/lib/args_text.c,
+ * sockaddr_text.c, cstring_escape.c): socket addresses, exec's arguments and environment
+ * count, the data a call moved, a msghdr; calls that do not return (exit_group(3) = ?). The
+ * expected texts are strace's for the same calls.
+ */
+#include <arpa/inet.h>
+#include <criterion/criterion.h>
+#include <criterion/parameterized.h>
+#include <linux/netlink.h>
+#include <netinet/in.h>
+#include <stddef.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/socket.h>
+#include <sys/un.h>
+
+#include "args_text.h"
+#include "outbuf.h"
+#include "report_helpers.h"
+
+TestSuite(report_captures, .fini = rt_cleanup);
+
+#define ARG(n, k) { n, SCT_ARG_##k, "" }
+static const struct sct_syscall_args descs[] = {
+	{ RT_NR_WRITE, 3, { ARG("fd", FD), ARG("buf", BUF), ARG("count", SIZE) } },
+	{ RT_NR_CONNECT, 3, { ARG("fd", FD), ARG("uservaddr", SOCKADDR), ARG("addrlen", SIZE) } },
+	{ RT_NR_SENDTO, 6, { ARG("fd", FD), ARG("buff", BUF), ARG("len", SIZE), ARG("flags", INT),
+			     ARG("addr", SOCKADDR), ARG("addr_len", SIZE) } },
+	{ RT_NR_SENDMSG, 3, { ARG("fd", FD), ARG("msg", MSGHDR), ARG("flags", INT) } },
+	{ RT_NR_BIND, 3, { ARG("fd", FD), ARG("umyaddr", SOCKADDR), ARG("addrlen", SIZE) } },
+	{ RT_NR_EXECVE, 3, { ARG("filename", PATH), ARG("argv", ARGV), ARG("envp", ENVP) } },
+	{ RT_NR_EXIT_GROUP, 1, { ARG("error_code", INT) } },
+};
+
+#define PTR 0x7ffc8abb60d0ull
+
+/* Bytes in place: Criterion hands a parameter to a new process, where pointers mean nothing. */
+struct capture_case {
+	uint32_t nr;
+	uint64_t a[6];
+	uint8_t addr[SCT_MAX_ADDR];
+	uint32_t addr_len, addr_flags;
+	uint8_t argv[64];
+	uint32_t argv_len, argv_flags;
+	uint64_t envc;
+	uint8_t data[64];
+	uint32_t data_len, data_flags;
+	char want[256];
+};
+
+static struct capture_case addr_case(uint32_t nr, uint32_t fd, const void *addr, uint32_t len, uint32_t flags,
+				     const char *want)
+{
+	struct capture_case c = { .nr = nr, .a = { fd, PTR, len }, .addr_len = len, .addr_flags = flags };
+
+	memcpy(c.addr, addr, len);
+	strcpy(c.want, want);
+	return c;
+}
+
+static struct capture_case data_case(const void *data, uint32_t len, uint32_t flags, uint64_t count, const char *want)
+{
+	struct capture_case c = { .nr = RT_NR_WRITE, .a = { 1, PTR, count }, .data_len = len, .data_flags = flags };
+
+	memcpy(c.data, data, len);
+	strcpy(c.want, want);
+	return c;
+}
+
+static struct capture_case argv_case(const void *argv, uint32_t len, uint32_t flags, uint64_t envc, const char *want)
+{
+	struct capture_case c = { .nr = RT_NR_EXECVE, .a = { 0x10, PTR, PTR + 0x100 }, .argv_len = len,
+				  .argv_flags = flags, .envc = envc };
+
+	memcpy(c.argv, argv, len);
+	strcpy(c.want, want);
+	return c;
+}
+
+static struct sockaddr_in in4(const char *ip, uint16_t port)
+{
+	struct sockaddr_in in = { .sin_family = AF_INET, .sin_port = htons(port) };
+
+	cr_assert_eq(inet_pton(AF_INET, ip, &in.sin_addr), 1);
+	return in;
+}
+
+static struct sockaddr_in6 in6(const char *ip, uint16_t port, uint32_t flowinfo, uint32_t scope)
+{
+	struct sockaddr_in6 in = { .sin6_family = AF_INET6, .sin6_port = htons(port),
+				   .sin6_flowinfo = htonl(flowinfo), .sin6_scope_id = scope };
+
+	cr_assert_eq(inet_pton(AF_INET6, ip, &in.sin6_addr), 1);
+	return in;
+}
+
+/* A sockaddr_un of the n bytes of path; its length as the call gives it. */
+static struct sockaddr_un un(const char *path, size_t n, uint32_t *len)
+{
+	struct sockaddr_un u = { .sun_family = AF_UNIX };
+
+	memcpy(u.sun_path, path, n);
+	*len = (uint32_t)(offsetof(struct sockaddr_un, sun_path) + n);
+	return u;
+}
+
+#define INET_8080 "{sa_family=AF_INET, sin_port=htons(8080), sin_addr=inet_addr(\"127.0.0.1\")}"
+#define INET_53 "{sa_family=AF_INET, sin_port=htons(53), sin_addr=inet_addr(\"127.0.0.1\")}"
+
+static void addr_cases(struct capture_case *c, size_t *n)
+{
+	struct sockaddr_in v4 = in4("127.0.0.1", 8080);
+	struct sockaddr_in6 lo6 = in6("::1", 443, 0, 0), mapped = in6("::ffff:1.2.3.4", 443, 5, 2);
+	struct sockaddr_nl nl = { .nl_family = AF_NETLINK, .nl_pid = 7, .nl_groups = 0x11 };
+	struct sockaddr_nl nl0 = { .nl_family = AF_NETLINK };
+	struct sockaddr_storage st = { .ss_family = AF_UNSPEC };
+	struct sockaddr_un u;
+	uint32_t len;
+
+	c[(*n)++] = addr_case(RT_NR_CONNECT, 3, &v4, sizeof(v4), SCT_PATH_CAPTURED, "3, " INET_8080 ", 16");
+	c[(*n)++] = addr_case(RT_NR_CONNECT, 4, &lo6, sizeof(lo6), SCT_PATH_CAPTURED,
+			      "4, {sa_family=AF_INET6, sin6_port=htons(443), sin6_flowinfo=htonl(0), "
+			      "inet_pton(AF_INET6, \"::1\", &sin6_addr), sin6_scope_id=0}, 28");
+	c[(*n)++] = addr_case(RT_NR_CONNECT, 4, &lo6, 24, SCT_PATH_CAPTURED,
+			      "4, {sa_family=AF_INET6, sin6_port=htons(443), sin6_flowinfo=htonl(0), "
+			      "inet_pton(AF_INET6, \"::1\", &sin6_addr)}, 24");
+	c[(*n)++] = addr_case(RT_NR_CONNECT, 4, &mapped, sizeof(mapped), SCT_PATH_CAPTURED,
+			      "4, {sa_family=AF_INET6, sin6_port=htons(443), sin6_flowinfo=htonl(5), "
+			      "inet_pton(AF_INET6, \"::ffff:1.2.3.4\", &sin6_addr), sin6_scope_id=2}, 28");
+	c[(*n)++] = addr_case(RT_NR_CONNECT, 4, &lo6, 20, SCT_PATH_CAPTURED,
+			      "4, {sa_family=AF_INET6, sa_data=\"\\1\\273\\0\\0\\0\\0\\0\\0\\0\\0\\0\\0\\0\\0\\0\\0\\0\\0\"}, 20");
+	u = un("/run/x.sock", 12, &len);
+	c[(*n)++] = addr_case(RT_NR_CONNECT, 5, &u, len, SCT_PATH_CAPTURED,
+			      "5, {sa_family=AF_UNIX, sun_path=\"/run/x.sock\"}, 14");
+	c[(*n)++] = addr_case(RT_NR_CONNECT, 5, &u, sizeof(u), SCT_PATH_CAPTURED,
+			      "5, {sa_family=AF_UNIX, sun_path=\"/run/x.sock\"}, 110");
+	u = un("\0name", 5, &len);
+	c[(*n)++] = addr_case(RT_NR_CONNECT, 5, &u, len, SCT_PATH_CAPTURED,
+			      "5, {sa_family=AF_UNIX, sun_path=@\"name\"}, 7");
+	u = un("\0na\"m\ne", 8, &len);
+	c[(*n)++] = addr_case(RT_NR_CONNECT, 5, &u, len, SCT_PATH_CAPTURED,
+			      "5, {sa_family=AF_UNIX, sun_path=@\"na\\\"m\\ne\\0\"}, 10");
+	u = un("", 0, &len);
+	c[(*n)++] = addr_case(RT_NR_CONNECT, 5, &u, len, SCT_PATH_CAPTURED, "5, {sa_family=AF_UNIX}, 2");
+	u = un("/a\"b\n\001\377c", 9, &len);
+	c[(*n)++] = addr_case(RT_NR_CONNECT, 5, &u, len, SCT_PATH_CAPTURED,
+			      "5, {sa_family=AF_UNIX, sun_path=\"/a\\\"b\\n\\1\\377c\"}, 11");
+	c[(*n)++] = addr_case(RT_NR_BIND, 6, &nl, sizeof(nl), SCT_PATH_CAPTURED,
+			      "6, {sa_family=AF_NETLINK, nl_pid=7, nl_groups=0x000011}, 12");
+	c[(*n)++] = addr_case(RT_NR_BIND, 6, &nl0, sizeof(nl0), SCT_PATH_CAPTURED,
+			      "6, {sa_family=AF_NETLINK, nl_pid=0, nl_groups=00000000}, 12");
+	c[(*n)++] = addr_case(RT_NR_CONNECT, 3, &v4, 4, SCT_PATH_CAPTURED,
+			      "3, {sa_family=AF_INET, sa_data=\"\\37\\220\"}, 4");
+	c[(*n)++] = addr_case(RT_NR_CONNECT, 3, &v4, 1, SCT_PATH_CAPTURED, "3, 0x7ffc8abb60d0, 1");
+	c[(*n)++] = addr_case(RT_NR_CONNECT, 3, &st, 16, SCT_PATH_CAPTURED,
+			      "3, {sa_family=AF_UNSPEC, sa_data=\"\\0\\0\\0\\0\\0\\0\\0\\0\\0\\0\\0\\0\\0\\0\"}, 16");
+	st.ss_family = 250;
+	memcpy((char *)&st + 2, "abc", 3);
+	c[(*n)++] = addr_case(RT_NR_CONNECT, 3, &st, 16, SCT_PATH_CAPTURED,
+			      "3, {sa_family=0xfa /* AF_??? */, sa_data=\"abc\\0\\0\\0\\0\\0\\0\\0\\0\\0\\0\\0\"}, 16");
+	c[(*n)++] = addr_case(RT_NR_CONNECT, 3, &v4, 0, SCT_PATH_FAULT, "3, 0x7ffc8abb60d0, 0");
+	c[(*n)++] = addr_case(RT_NR_CONNECT, 3, &v4, 0, SCT_PATH_NOT_READ, "3, 0x7ffc8abb60d0, 0");
+}
+
+static void data_cases(struct capture_case *c, size_t *n)
+{
+	uint8_t bin[32];
+
+	for (int i = 0; i < 32; i++)
+		bin[i] = (uint8_t)(i * 7);
+	c[(*n)++] = data_case("hi\t\"x\\\r\v\f\a\b\0009\001a\377\xc3\xbc\n", 19, SCT_PATH_CAPTURED, 19,
+			      "1, \"hi\\t\\\"x\\\\\\r\\v\\f\\7\\10\\09\\1a\\377\\303\\274\\n\", 19");
+	c[(*n)++] = data_case(bin, 32, SCT_PATH_CAPTURED | SCT_PATH_CUT, 40,
+			      "1, \"\\0\\7\\16\\25\\34#*18?FMT[bipw~\\205\\214\\223\\232\\241\\250\\257\\266\\275\\304"
+			      "\\313\\322\\331\"..., 40");
+	c[(*n)++] = data_case("\x01" "0\x01" "8\x7f\xff", 6, SCT_PATH_CAPTURED, 6, "1, \"\\0010\\18\\177\\377\", 6");
+	c[(*n)++] = data_case("", 0, SCT_PATH_CAPTURED, 0, "1, \"\", 0");
+	c[(*n)++] = data_case("", 0, SCT_PATH_NOT_READ, 5, "1, 0x7ffc8abb60d0, 5");
+	c[(*n)++] = data_case("", 0, SCT_PATH_FAULT, 5, "1, 0x7ffc8abb60d0, 5");
+}
+
+static void argv_cases(struct capture_case *c, size_t *n)
+{
+	static const char argv[] = "ls\0-l\0a b\0q\"\n\xc3\xbc";
+
+	c[(*n)++] = argv_case(argv, sizeof(argv), SCT_PATH_CAPTURED, 2,
+			      "0x10, [\"ls\", \"-l\", \"a b\", \"q\\\"\\n\\303\\274\"], 0x7ffc8abb61d0 /* 2 vars */");
+	c[(*n)++] = argv_case(argv, 6, SCT_PATH_CAPTURED | SCT_PATH_CUT | SCT_ARGV_ENVC_LOWER, 4096,
+			      "0x10, [\"ls\", \"-l\", ...], 0x7ffc8abb61d0 /* 4096 vars or more */");
+	c[(*n)++] = argv_case(argv, 0, SCT_PATH_CAPTURED, 1, "0x10, [], 0x7ffc8abb61d0 /* 1 var */");
+	c[(*n)++] = argv_case(argv, 0, SCT_PATH_FAULT, 0, "0x10, 0x7ffc8abb60d0, 0x7ffc8abb61d0");
+}
+
+static void msghdr_cases(struct capture_case *c, size_t *n)
+{
+	struct sockaddr_in v4 = in4("127.0.0.1", 53);
+	struct capture_case m = { .nr = RT_NR_SENDMSG, .a = { 7, PTR, 0 }, .addr_len = sizeof(v4),
+				  .addr_flags = SCT_PATH_CAPTURED, .data_len = 4, .data_flags = SCT_PATH_CAPTURED,
+				  .data = "ping" };
+
+	memcpy(m.addr, &v4, sizeof(v4));
+	strcpy(m.want, "7, {msg_name=" INET_53 ", msg_namelen=16, msg_iov=[{iov_base=\"ping\", ...}, ...], ...}, 0");
+	c[(*n)++] = m;
+	m.addr_len = 0;
+	strcpy(m.want, "7, {msg_name=NULL, msg_iov=[{iov_base=\"ping\", ...}, ...], ...}, 0");
+	c[(*n)++] = m;
+	m.addr_flags = m.data_flags = SCT_PATH_NOT_READ;
+	strcpy(m.want, "7, 0x7ffc8abb60d0, 0");
+	c[(*n)++] = m;
+	m = (struct capture_case){ .nr = RT_NR_SENDTO, .a = { 7, PTR, 6, 0, PTR + 0x40, sizeof(v4) },
+				   .addr_len = sizeof(v4), .addr_flags = SCT_PATH_CAPTURED, .data_len = 6,
+				   .data_flags = SCT_PATH_CAPTURED, .data = "hello\n" };
+	memcpy(m.addr, &v4, sizeof(v4));
+	strcpy(m.want, "7, \"hello\\n\", 6, 0, " INET_53 ", 16");
+	c[(*n)++] = m;
+}
+
+ParameterizedTestParameters(report_captures, shown_as_strace_shows_them)
+{
+	static struct capture_case cases[48];
+	size_t n = 0;
+
+	addr_cases(cases, &n);
+	data_cases(cases, &n);
+	argv_cases(cases, &n);
+	msghdr_cases(cases, &n);
+	cr_assert(n <= sizeof(cases) / sizeof(cases[0]));
+	return cr_make_param_array(struct capture_case, cases, n);
+}
+
+/* A trace with the descriptions above, read back for its session. */
+struct captures_session {
+	struct sct_reader *r;
+	const struct sct_session *s;
+};
+
+static void session_open(struct captures_session *cs)
+{
+	const char *path = rt_path("captures.sct");
+	struct sct_record rec;
+	int err = 0;
+
+	rt_close(rt_open_captures(path, "h", descs, sizeof(descs) / sizeof(descs[0])));
+	cs->r = sct_reader_open(path, &err);
+	cr_assert(cs->r);
+	cr_assert_eq(sct_reader_next(cs->r, &rec), 1);
+	cs->s = sct_reader_session(cs->r);
+	cr_assert(cs->s && sct_session_captures(cs->s));
+}
+
+static void args_assert(const struct sct_session *s, const struct sct_syscall *sc, const char *want)
+{
+	struct out o = { .cap = 4096, .fd = -1 };
+
+	o.buf = malloc(o.cap);
+	cr_assert(o.buf);
+	args_out(&o, s, sc, false);
+	cr_assert_eq(o.len, strlen(want), "got '%.*s', want '%s'", (int)o.len, o.buf, want);
+	cr_assert(!memcmp(o.buf, want, o.len), "got '%.*s', want '%s'", (int)o.len, o.buf, want);
+	free(o.buf);
+}
+
+ParameterizedTest(struct capture_case *c, report_captures, shown_as_strace_shows_them)
+{
+	struct sct_syscall sc = { .nr = c->nr, .arg0 = c->a[0], .arg1 = c->a[1], .arg2 = c->a[2],
+				  .arg3 = c->a[3], .arg4 = c->a[4], .arg5 = c->a[5],
+				  .addr_flags = c->addr_flags, .addr = { c->addr, c->addr_len },
+				  .argv_flags = c->argv_flags, .argv = { c->argv, c->argv_len }, .envc = c->envc,
+				  .data_flags = c->data_flags, .data = { c->data, c->data_len } };
+	struct captures_session cs;
+
+	session_open(&cs);
+	args_assert(cs.s, &sc, c->want);
+	sct_reader_close(cs.r);
+}
+
+/* A call that does not return has its arguments, zeros too: exit_group(0), not "...". */
+Test(report_captures, call_that_does_not_return_shows_its_arguments)
+{
+	struct sct_syscall sc = { .nr = RT_NR_EXIT_GROUP, .unfinished = 2 };
+	struct captures_session cs;
+
+	session_open(&cs);
+	args_assert(cs.s, &sc, "0");
+	sc.arg0 = 3;
+	args_assert(cs.s, &sc, "3");
+	sct_reader_close(cs.r);
+}
+
+/* The timeline of spec/examples/captures.sct, and its args column in sct-convert. */
+Test(report_captures, timeline_and_convert_show_the_captured_memory)
+{
+	const char *path = "spec/examples/captures.sct";
+	char *out;
+
+	cr_assert_eq(rt_run(&out, "TZ=UTC %s -T %s 2>/dev/null", rt_report(), path), 0);
+	cr_assert_str_eq(rt_line(out, 0), "+0.000000 10:00:00.000000 connect(3, {sa_family=AF_INET, sin_port=htons(8080), "
+			 "sin_addr=inet_addr(\"127.0.0.1\")}, 16) = 0 <0.000030> (? 400/400) cg=cgroup:4242");
+	cr_assert_str_eq(rt_line(out, 1), "+0.000040 10:00:00.000040 connect(4, {sa_family=AF_UNIX, "
+			 "sun_path=@\"sct-example\"}, 14) = -111 ECONNREFUSED <0.000030> (? 400/400) cg=cgroup:4242");
+	cr_assert_str_eq(rt_line(out, 2), "+0.000080 10:00:00.000080 execve(\"/usr/bin/printf\", [\"printf\", \"%s %s\\\\n\", "
+			 "\"hello world\", \"gr\\303\\274\\303\\237e\"], 0x7ffe1d30 /* 23 vars */) = 0 <0.000250> "
+			 "(? 400/400) cg=cgroup:4242");
+	cr_assert_str_eq(rt_line(out, 3), "+0.000400 10:00:00.000400 write(1, \"hello world gr\\303\\274\\303\\237e\\n\", 20) "
+			 "= 20 <0.000002> (? 400/400) cg=cgroup:4242");
+	cr_assert_str_eq(rt_line(out, 4), "+0.000410 10:00:00.000410 write(1, \"0123456789abcdefghijklmnopqrstuv\"..., 40) "
+			 "= 40 <0.000002> (? 400/400) cg=cgroup:4242");
+	free(out);
+	cr_assert_eq(rt_run(&out, "%s --to csv %s 2>/dev/null", rt_convert(), path), 0);
+	cr_assert_not_null(strstr(rt_line(out, 4), ",write,,,\"1, \"\"hello world gr\\303\\274\\303\\237e\\n\"\", 20\"\r"),
+			   "%s", rt_line(out, 4));
+	free(out);
+}
