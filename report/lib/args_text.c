@@ -631,7 +631,7 @@ void args_out(struct out *o, const struct sct_session *s, const struct sct_sysca
 	uint32_t at = 0, shown = 0;
 	const char *layout;
 
-	if (sc->unfinished == 1 && !(sc->arg0 | sc->arg1 | sc->arg2 | sc->arg3 | sc->arg4 | sc->arg5) &&
+	if (sc->unfinished == NAMES_IN_FLIGHT && !(sc->arg0 | sc->arg1 | sc->arg2 | sc->arg3 | sc->arg4 | sc->arg5) &&
 	    !sc->path_flags && !sc->path2_flags) {
 		out_str(o, "...");
 		return;

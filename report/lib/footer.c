@@ -115,7 +115,7 @@ void footer_record(struct footer *f, const struct sct_record *rec)
 {
 	switch (rec->type) {
 	case SCT_REC_SYSCALL:
-		f->unfinished += rec->syscall.unfinished;
+		f->unfinished += rec->syscall.unfinished == NAMES_IN_FLIGHT;
 		break;
 	case SCT_REC_LOST:
 		f->lost_records++;

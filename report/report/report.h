@@ -16,7 +16,7 @@
 #include "sct.h"
 #include "trace_input.h"
 
-enum by_key { BY_SYSCALL, BY_PROCESS, BY_THREAD, BY_CGROUP, BY_COMM, BY_HOST, BY_EVENT, BY_PATH,
+enum by_key { BY_SYSCALL, BY_PROCESS, BY_THREAD, BY_CGROUP, BY_COMM, BY_HOST, BY_EVENT, BY_PATH, BY_PEER,
 	      BY_NKEYS };
 #define BY_MAX 6
 
@@ -30,6 +30,7 @@ struct errcount {
 struct group {
 	uint64_t key[BY_MAX];
 	uint64_t errors;
+	uint64_t noreturn;      /* calls that do not return: counted, not in lat (no duration) */
 	struct lat lat;
 	struct errcount *errs;
 	uint32_t nerrs;
@@ -65,6 +66,11 @@ struct env {
 struct summary;
 struct summary *summary_new(struct ctx *c, const struct env *env);
 int summary_add(struct summary *sm, struct live *lv, const struct sct_syscall *sc);
+/*
+ * --by peer: follow what every call read (filtered out or not) does to its process's netlink
+ * sockets, which name their peers; 0 or -ENOMEM. Nothing without c->sockets.
+ */
+int summary_follow_sockets(struct ctx *c, struct live *lv, const struct sct_syscall *sc);
 /*
  * The calls of a TOTALS record (format 1.5) that passed the filters: its group found as a
  * SYSCALL's is, for its pid at filter_totals_task_ns() and named at time_ns.

@@ -289,7 +289,7 @@ Test(report_captures, call_that_does_not_return_shows_its_arguments)
 	sct_reader_close(cs.r);
 }
 
-/* The timeline of spec/examples/captures.sct, and its args column in sct-convert. */
+/* The timeline of spec/examples/captures.sct (exit_group as strace shows it), and sct-convert's args column. */
 Test(report_captures, timeline_and_convert_show_the_captured_memory)
 {
 	const char *path = "spec/examples/captures.sct";
@@ -307,9 +307,131 @@ Test(report_captures, timeline_and_convert_show_the_captured_memory)
 			 "= 20 <0.000002> (? 400/400) cg=cgroup:4242");
 	cr_assert_str_eq(rt_line(out, 4), "+0.000410 10:00:00.000410 write(1, \"0123456789abcdefghijklmnopqrstuv\"..., 40) "
 			 "= 40 <0.000002> (? 400/400) cg=cgroup:4242");
+	cr_assert_str_eq(rt_line(out, 5), "+0.000420 10:00:00.000420 exit_group(3) = ? (? 400/400) cg=cgroup:4242");
 	free(out);
 	cr_assert_eq(rt_run(&out, "%s --to csv %s 2>/dev/null", rt_convert(), path), 0);
 	cr_assert_not_null(strstr(rt_line(out, 4), ",write,,,\"1, \"\"hello world gr\\303\\274\\303\\237e\\n\"\", 20\"\r"),
 			   "%s", rt_line(out, 4));
+	free(out);
+}
+
+/* A call of the trace the tests below make: pid 9, 1 us, its address and data as given. */
+static void call(struct sct_writer *w, uint64_t rel_ns, uint32_t nr, int64_t ret, uint64_t fd, const void *addr,
+		 uint32_t addr_len, uint8_t unfinished)
+{
+	struct sct_record r = { .type = SCT_REC_SYSCALL };
+
+	r.syscall = (struct sct_syscall){ .time_ns = RT_ANCHOR_CLOCK + rel_ns, .duration_ns = unfinished == 2 ? 0 : 1000,
+					  .ret = ret, .pid = 9, .tid = 9, .nr = nr, .arg0 = fd, .arg1 = PTR,
+					  .arg2 = addr_len, .unfinished = unfinished };
+	if (addr) {
+		r.syscall.addr_flags = SCT_PATH_CAPTURED;
+		r.syscall.addr = (struct sct_bytes){ addr, addr_len };
+	}
+	rt_record(w, &r);
+}
+
+/*
+ * Three writes, one still in flight at the stop, and exit_group(3), which does not return:
+ * the timeline shows it as strace does, the summary counts it as a call without an error and
+ * with no time, the footer's unfinished calls are the one in flight only.
+ */
+Test(report_captures, call_that_does_not_return_counts_as_a_call)
+{
+	const char *path = rt_path("exit.sct");
+	struct sct_writer *w = rt_open_captures(path, "h", descs, sizeof(descs) / sizeof(descs[0]));
+	char *out;
+
+	for (int i = 0; i < 3; i++)
+		call(w, 1000 * (uint64_t)i, RT_NR_WRITE, i ? 1 : -9, 1, NULL, 0, i == 2);
+	call(w, 5000, RT_NR_EXIT_GROUP, 0, 3, NULL, 0, 2);
+	rt_close(w);
+	cr_assert_eq(rt_run(&out, "TZ=UTC %s -T %s 2>&1", rt_report(), path), 0);
+	cr_assert_str_eq(rt_line(out, 3), "+0.000005 00:00:00.000005 exit_group(3) = ? (? 9/9) cg=cgroup:0", "%s", out);
+	cr_assert_not_null(rt_find_line(out, "-- unfinished syscalls: 1 (not in latency statistics)"), "%s", out);
+	free(out);
+	cr_assert_eq(rt_run(&out, "%s %s 2>&1", rt_report(), path), 0);
+	cr_assert_str_eq(rt_line(out, 1), "         2        1 100.00          0.000002           1.000           1.000"
+			 "           1.000           1.000           1.000           1.000  write", "%s", out);
+	cr_assert_str_eq(rt_line(out, 2), "         1        0   0.00          0.000000           0.000           0.000"
+			 "           0.000           0.000           0.000           0.000  exit_group", "%s", out);
+	cr_assert_str_eq(rt_line(out, 3), "         3        1 100.00          0.000002  total of 2 groups", "%s", out);
+	cr_assert_not_null(rt_find_line(out, "-- unfinished syscalls: 1 (not in latency statistics)"), "%s", out);
+	free(out);
+	/* the histogram is of durations: exit_group has none */
+	cr_assert_eq(rt_run(&out, "%s -H %s 2>/dev/null", rt_report(), path), 0);
+	cr_assert_str_eq(rt_line(out, 0), "write: 2 calls", "%s", out);
+	cr_assert_null(strstr(out, "exit_group"), "%s", out);
+	free(out);
+}
+
+/*
+ * --by peer: each call under the peer its captured address names, a netlink socket by the
+ * protocol its socket() call gave (netlink alone for an fd the trace did not see made), every
+ * call without an address under "-".
+ */
+Test(report_captures, by_peer_groups_calls_by_their_socket_address)
+{
+	const char *path = rt_path("peers.sct");
+	struct sct_writer *w = rt_open_captures(path, "h", descs, sizeof(descs) / sizeof(descs[0]));
+	struct sockaddr_in v4 = in4("127.0.0.1", 8080);
+	struct sockaddr_in6 lo6 = in6("::1", 443, 0, 0), ll6 = in6("fe80::1", 53, 0, 2);
+	struct sockaddr_nl nl = { .nl_family = AF_NETLINK };
+	struct sockaddr_un path_un, abstract;
+	uint32_t path_len, abstract_len;
+	uint64_t t = 0;
+	char *out;
+
+	path_un = un("/run/x.sock", 12, &path_len);
+	abstract = un("\0name", 5, &abstract_len);
+	call(w, t++, RT_NR_SOCKET, 6, AF_NETLINK, NULL, NETLINK_ROUTE, 0);
+	for (int i = 0; i < 2; i++)
+		call(w, t++, RT_NR_BIND, 0, 6, &nl, sizeof(nl), 0);
+	call(w, t++, RT_NR_BIND, 0, 9, &nl, sizeof(nl), 0);
+	for (int i = 0; i < 3; i++)
+		call(w, t++, RT_NR_CONNECT, i ? 0 : -111, 3, &v4, sizeof(v4), 0);
+	for (int i = 0; i < 2; i++)
+		call(w, t++, RT_NR_SENDTO, 1, 4, &lo6, sizeof(lo6), 0);
+	call(w, t++, RT_NR_CONNECT, 0, 4, &ll6, sizeof(ll6), 0);
+	call(w, t++, RT_NR_CONNECT, 0, 5, &path_un, path_len, 0);
+	for (int i = 0; i < 4; i++)
+		call(w, t++, RT_NR_CONNECT, -111, 5, &abstract, abstract_len, 0);
+	for (int i = 0; i < 5; i++)
+		call(w, t++, RT_NR_WRITE, 1, 1, NULL, 0, 0);
+	call(w, t++, RT_NR_EXIT_GROUP, 0, 0, NULL, 0, 2);
+	rt_close(w);
+	cr_assert_eq(rt_run(&out, "%s --by peer --sort calls %s 2>/dev/null", rt_report(), path), 0);
+	cr_assert_str_eq(rt_line(out, 0), "     calls   errors  %time          total(s)         avg(us)         min(us)"
+			 "         max(us)         p50(us)         p90(us)         p99(us)  peer", "%s", out);
+	cr_assert_str_eq(rt_line(out, 1), "         7        0  30.00          0.000006           1.000           1.000"
+			 "           1.000           1.000           1.000           1.000  -", "%s", out);
+	cr_assert_str_eq(rt_line(out, 2), "         4        4  20.00          0.000004           1.000           1.000"
+			 "           1.000           1.000           1.000           1.000  unix:@name", "%s", out);
+	cr_assert_str_eq(rt_line(out, 3), "         3        1  15.00          0.000003           1.000           1.000"
+			 "           1.000           1.000           1.000           1.000  127.0.0.1:8080", "%s", out);
+	cr_assert_str_eq(rt_line(out, 4), "         2        0  10.00          0.000002           1.000           1.000"
+			 "           1.000           1.000           1.000           1.000  [::1]:443", "%s", out);
+	cr_assert_str_eq(rt_line(out, 5), "         2        0  10.00          0.000002           1.000           1.000"
+			 "           1.000           1.000           1.000           1.000  netlink:ROUTE", "%s", out);
+	cr_assert_str_eq(rt_line(out, 6), "         1        0   5.00          0.000001           1.000           1.000"
+			 "           1.000           1.000           1.000           1.000  [fe80::1%2]:53", "%s", out);
+	cr_assert_str_eq(rt_line(out, 7), "         1        0   5.00          0.000001           1.000           1.000"
+			 "           1.000           1.000           1.000           1.000  netlink", "%s", out);
+	cr_assert_str_eq(rt_line(out, 8), "         1        0   5.00          0.000001           1.000           1.000"
+			 "           1.000           1.000           1.000           1.000  unix:/run/x.sock", "%s", out);
+	/* the total is every call: 20 of 1 us, exit_group with none */
+	cr_assert_str_eq(rt_line(out, 9), "        21        5 100.00          0.000020  total of 8 groups", "%s", out);
+	free(out);
+	/* by interval too, and with another key */
+	cr_assert_eq(rt_run(&out, "%s --by peer,syscall --sort calls --interval 1 %s 2>/dev/null", rt_report(), path), 0);
+	cr_assert_str_eq(rt_line(out, 6), "         2        0  10.00          0.000002           1.000           1.000"
+			 "           1.000           1.000           1.000           1.000  netlink:ROUTE     bind", "%s", out);
+	cr_assert_str_eq(rt_line(out, 7), "         1        0   0.00          0.000000           0.000           0.000"
+			 "           0.000           0.000           0.000           0.000  -                 exit_group",
+			 "%s", out);
+	free(out);
+	cr_assert_eq(rt_run(&out, "%s --by peer --html %s %s >/dev/null 2>&1 && grep -c '<td class=\"label\">' %s",
+			    rt_report(), rt_path("peers.html"), path, rt_path("peers.html")), 0);
+	cr_assert_str_eq(rt_line(out, 0), "8", "%s", out);
 	free(out);
 }
