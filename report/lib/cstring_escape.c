@@ -43,9 +43,8 @@ static char cstring_letter(uint8_t b)
 	}
 }
 
-void cstring_out(struct out *o, const uint8_t *p, size_t n)
+void cstring_escape(struct out *o, const uint8_t *p, size_t n)
 {
-	out_char(o, '"');
 	for (size_t i = 0; i < n; i++) {
 		uint8_t b = p[i];
 		char letter = cstring_letter(b);
@@ -59,5 +58,11 @@ void cstring_out(struct out *o, const uint8_t *p, size_t n)
 			cstring_octal_out(o, b, i + 1 < n && p[i + 1] >= '0' && p[i + 1] <= '7');
 		}
 	}
+}
+
+void cstring_out(struct out *o, const uint8_t *p, size_t n)
+{
+	out_char(o, '"');
+	cstring_escape(o, p, n);
 	out_char(o, '"');
 }

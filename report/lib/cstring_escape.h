@@ -10,7 +10,9 @@
 
 #include "outbuf.h"
 
-/* The n bytes at p between double quotes, escaped as strace escapes them; NULs included. */
+/* The n bytes at p escaped as strace escapes them, NULs included, without quotes around. */
+void cstring_escape(struct out *o, const uint8_t *p, size_t n);
+/* The same between double quotes. */
 void cstring_out(struct out *o, const uint8_t *p, size_t n);
 
 #endif

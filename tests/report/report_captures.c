@@ -435,3 +435,55 @@ Test(report_captures, by_peer_groups_calls_by_their_socket_address)
 	cr_assert_str_eq(rt_line(out, 0), "8", "%s", out);
 	free(out);
 }
+
+/*
+ * sct-convert: the captured fields after path2, their bytes as text (the peer, exec's
+ * arguments as a JSON array, the data escaped as strace escapes it), in CSV and JSON Lines; a
+ * trace without captures has none of these columns.
+ */
+Test(report_captures, convert_has_the_captured_memory_columns)
+{
+	const char *path = "spec/examples/captures.sct";
+	char *out;
+
+	cr_assert_eq(rt_run(&out, "%s --to csv %s 2>/dev/null", rt_convert(), path), 0);
+	cr_assert_str_eq(rt_line(out, 0), "session,host,time_ns,wall_time,duration_ns,pid,tid,cgroup_id,nr,abi,ret,"
+			 "errno,unfinished,arg0,arg1,arg2,arg3,arg4,arg5,path_flags,path_ref,path,path2_flags,"
+			 "path2_ref,path2,addr_flags,addr,argv_flags,envc,argv,data_flags,data,name,comm,"
+			 "cgroup_path,args\r");
+	cr_assert_not_null(strstr(rt_line(out, 2), ",1,unix:@sct-example,0,0,,0,,connect,"), "%s", out);
+	cr_assert_not_null(strstr(rt_line(out, 3), ",0,,1,23,\"[\"\"printf\"\",\"\"%s %s\\\\n\"\",\"\"hello world\"\","
+				  "\"\"gr\xc3\xbc\xc3\x9f" "e\"\"]\",0,,execve,"), "%s", out);
+	cr_assert_not_null(strstr(rt_line(out, 4), ",0,,0,0,,1,hello world gr\\303\\274\\303\\237e\\n,write,"), "%s", out);
+	cr_assert_not_null(strstr(rt_line(out, 5), ",0,,0,0,,5,0123456789abcdefghijklmnopqrstuv,write,"), "%s", out);
+	free(out);
+	cr_assert_eq(rt_run(&out, "%s --to jsonl %s 2>/dev/null", rt_convert(), path), 0);
+	cr_assert_not_null(strstr(rt_line(out, 0), "\"addr_flags\":1,\"addr\":\"127.0.0.1:8080\",\"argv_flags\":0,"
+				  "\"envc\":0,\"argv\":null,\"data_flags\":0,\"data\":null,\"name\":\"connect\""), "%s", out);
+	cr_assert_not_null(strstr(rt_line(out, 2), "\"argv_flags\":1,\"envc\":23,\"argv\":[\"printf\",\"%s %s\\\\n\","
+				  "\"hello world\",\"gr\xc3\xbc\xc3\x9f" "e\"],\"data_flags\":0"), "%s", out);
+	cr_assert_not_null(strstr(rt_line(out, 3), "\"data_flags\":1,\"data\":\"hello world gr\\\\303\\\\274\\\\303\\\\237e"
+				  "\\\\n\",\"name\":\"write\""), "%s", out);
+	free(out);
+	cr_assert_eq(rt_run(&out, "%s --to csv spec/examples/args.sct 2>/dev/null", rt_convert()), 0);
+	cr_assert_null(strstr(rt_line(out, 0), "addr"), "%s", rt_line(out, 0));
+	free(out);
+}
+
+/* The addr column names a netlink peer by its socket's protocol, as --by peer does. */
+Test(report_captures, convert_names_netlink_peers_by_protocol)
+{
+	const char *path = rt_path("netlink.sct");
+	struct sct_writer *w = rt_open_captures(path, "h", descs, sizeof(descs) / sizeof(descs[0]));
+	struct sockaddr_nl nl = { .nl_family = AF_NETLINK };
+	char *out;
+
+	call(w, 0, RT_NR_SOCKET, 6, AF_NETLINK, NULL, NETLINK_AUDIT, 0);
+	call(w, 1, RT_NR_BIND, 0, 6, &nl, sizeof(nl), 0);
+	call(w, 2, RT_NR_BIND, 0, 7, &nl, sizeof(nl), 0);
+	rt_close(w);
+	cr_assert_eq(rt_run(&out, "%s --to jsonl %s 2>/dev/null", rt_convert(), path), 0);
+	cr_assert_not_null(strstr(rt_line(out, 1), "\"addr\":\"netlink:AUDIT\""), "%s", out);
+	cr_assert_not_null(strstr(rt_line(out, 2), "\"addr\":\"netlink\""), "%s", out);
+	free(out);
+}
