@@ -147,6 +147,11 @@ struct convert_format {
 	void (*u64s)(struct out *o, const uint64_t *v, size_t n);
 	/* An array of strings: the lines of text (joined by '\n'); stack_table formats only. */
 	void (*lines)(struct out *o, const char *text, size_t len);
+	/*
+	 * exec's arguments (len bytes, each followed by a NUL) as an array of strings; NULL: as
+	 * the text of a JSON array, through array
+	 */
+	void (*argv)(struct out *o, const uint8_t *p, size_t len);
 	/* The leading columns of the session lv into p (a memory out). */
 	void (*prefix)(const struct convert *cv, struct out *p, const struct live *lv);
 	/* Once the columns are known, before any row (the CSV header row); NULL: nothing. */

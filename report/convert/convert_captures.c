@@ -5,18 +5,18 @@
  * array of strings, the data escaped as strace escapes it (ASCII, the bytes recoverable).
  */
 #include <string.h>
-#include <sys/socket.h>
 
 #include "convert.h"
 #include "cstring_escape.h"
 #include "json_string.h"
 #include "peer_text.h"
+#include "sockaddr_text.h"
 
 static bool convert_addr_text(struct out *o, const struct sct_syscall *sc, int netlink_protocol)
 {
 	char text[PEER_TEXT_MAX];
 
-	if (!(sc->addr_flags & SCT_PATH_CAPTURED) || sc->addr.len < sizeof(sa_family_t))
+	if (!sockaddr_captured(sc))
 		return false;
 	out_mem(o, text, peer_text(text, sc->addr.ptr, sc->addr.len, netlink_protocol));
 	return true;

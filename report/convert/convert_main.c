@@ -625,20 +625,26 @@ static void convert_wall(struct convert *cv, struct input *in, const struct sct_
 	cv->fmt->wall(cv, &in->cur->s, v.u, have);
 }
 
+/* The netlink sockets each process made, for the addr column; only a session with captures has one. */
 static int convert_follow_sockets(struct convert *cv, struct input *in, const struct sct_syscall *sc)
 {
-	uint32_t name = input_syscall_name(&cv->c, in->cur, sc->nr, sc->abi);
+	uint32_t name;
 
+	if (!in->cur->session || !sct_session_captures(in->cur->session))
+		return 0;
+	name = input_syscall_name(&cv->c, in->cur, sc->nr, sc->abi);
 	return socket_table_note(cv->c.sockets, in->cur->s.id, strtab_get(cv->c.strs, name), sc);
 }
 
-/* A captured-memory column: the array of exec's arguments as an array, the others as strings. */
+/* A captured-memory column: exec's arguments as an array, the others as strings. */
 static void convert_capture(struct convert *cv, struct input *in, const struct sct_syscall *sc, enum col_src src)
 {
 	int netlink = cv->c.sockets ? socket_table_netlink(cv->c.sockets, in->cur->s.id, sc->pid, sc->arg0) : -1;
 
 	cv->scratch.len = 0;
-	if (!convert_capture_text(&cv->scratch, sc, src, netlink))
+	if (src == COL_ARGV && cv->fmt->argv) /* an array column: a call without any, [] */
+		cv->fmt->argv(&cv->o, sc->argv.ptr, sc->argv_flags & SCT_PATH_CAPTURED ? sc->argv.len : 0);
+	else if (!convert_capture_text(&cv->scratch, sc, src, netlink))
 		convert_null(cv);
 	else if (src == COL_ARGV && !cv->fmt->array)
 		out_mem(&cv->o, cv->scratch.buf, cv->scratch.len);

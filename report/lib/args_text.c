@@ -360,7 +360,7 @@ static void ptr_out(struct out *o, uint64_t v)
 /* A socket address as strace shows it; one shorter than its family, as strace, its pointer. */
 static void addr_out(struct out *o, const struct sct_syscall *sc, uint64_t ptr)
 {
-	if (!(sc->addr_flags & SCT_PATH_CAPTURED) || sc->addr.len < sizeof(sa_family_t))
+	if (!sockaddr_captured(sc))
 		ptr_out(o, ptr);
 	else
 		sockaddr_out(o, sc->addr.ptr, sc->addr.len);

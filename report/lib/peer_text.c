@@ -17,10 +17,6 @@
 #include "peer_text.h"
 #include "sockaddr_text.h"
 
-/* sin6_scope_id came later: an address without it is 24 bytes. */
-#define SIN6_LEN_NO_SCOPE 24u
-#define SUN_PATH_MAX sizeof(((struct sockaddr_un *)0)->sun_path)
-
 struct netlink_name {
 	const char *name;
 	int value;
@@ -69,8 +65,8 @@ static size_t peer_un(char *buf, const uint8_t *a, size_t len)
 	size_t n = len - offsetof(struct sockaddr_un, sun_path), at = 5;
 
 	memcpy(buf, "unix:", at);
-	if (n > SUN_PATH_MAX)
-		n = SUN_PATH_MAX;
+	if (n > SOCKADDR_SUN_PATH_MAX)
+		n = SOCKADDR_SUN_PATH_MAX;
 	if (n && !path[0]) {
 		buf[at++] = '@';
 		path++;
@@ -90,7 +86,7 @@ size_t peer_text(char *buf, const uint8_t *a, size_t len, int netlink_protocol)
 	memcpy(&family, a, sizeof(family));
 	if (family == AF_INET && len >= sizeof(struct sockaddr_in))
 		return peer_in(buf, a);
-	if (family == AF_INET6 && len >= SIN6_LEN_NO_SCOPE)
+	if (family == AF_INET6 && len >= SOCKADDR_IN6_LEN_NO_SCOPE)
 		return peer_in6(buf, a, len);
 	if (family == AF_UNIX)
 		return peer_un(buf, a, len);

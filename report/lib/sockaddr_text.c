@@ -18,9 +18,6 @@
 #include "outbuf.h"
 #include "sockaddr_text.h"
 
-/* sin6_scope_id came later: an address without it is 24 bytes (strace leaves the field out). */
-#define SIN6_LEN_NO_SCOPE 24u
-
 struct family_name {
 	const char *name;
 	uint16_t value;
@@ -77,8 +74,8 @@ static void sockaddr_un_out(struct out *o, const uint8_t *a, size_t len)
 	const uint8_t *path = a + offsetof(struct sockaddr_un, sun_path);
 	size_t n = len - offsetof(struct sockaddr_un, sun_path);
 
-	if (n > sizeof(((struct sockaddr_un *)0)->sun_path))
-		n = sizeof(((struct sockaddr_un *)0)->sun_path);
+	if (n > SOCKADDR_SUN_PATH_MAX)
+		n = SOCKADDR_SUN_PATH_MAX;
 	if (!n)
 		return;
 	out_str(o, ", sun_path=");
@@ -106,7 +103,7 @@ void sockaddr_out(struct out *o, const uint8_t *a, size_t len)
 	sockaddr_family_out(o, family);
 	if (family == AF_INET && len >= sizeof(struct sockaddr_in)) {
 		sockaddr_in_out(o, a);
-	} else if (family == AF_INET6 && len >= SIN6_LEN_NO_SCOPE) {
+	} else if (family == AF_INET6 && len >= SOCKADDR_IN6_LEN_NO_SCOPE) {
 		sockaddr_in6_out(o, a, len);
 	} else if (family == AF_UNIX) {
 		sockaddr_un_out(o, a, len);

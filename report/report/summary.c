@@ -12,7 +12,6 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/socket.h>
 
 #include "cgroup_table.h"
 #include "filter.h"
@@ -23,6 +22,7 @@
 #include "peer_text.h"
 #include "report.h"
 #include "sessions.h"
+#include "sockaddr_text.h"
 #include "socket_table.h"
 #include "strtab.h"
 #include "tasks.h"
@@ -203,7 +203,7 @@ static uint32_t summary_peer(struct summary *sm, struct live *lv, const struct s
 	char text[PEER_TEXT_MAX];
 	int netlink = -1;
 
-	if (!(sc->addr_flags & SCT_PATH_CAPTURED) || sc->addr.len < sizeof(sa_family_t))
+	if (!sockaddr_captured(sc))
 		return strtab_intern(sm->c->strs, "-", 1);
 	if (sm->c->sockets)
 		netlink = socket_table_netlink(sm->c->sockets, lv->s.id, sc->pid, sc->arg0);
