@@ -80,14 +80,14 @@ void ch_string(struct out *o, const void *p, size_t len)
 	ch_escaped(o, p, len, false);
 }
 
-void ch_tsv_lines(struct out *o, const char *text, size_t len)
+void ch_tsv_strings(struct out *o, const char *text, size_t len, char sep)
 {
 	const char *end = text + len;
 	bool more = len > 0;
 
 	out_char(o, '[');
 	while (more) {
-		const char *nl = memchr(text, '\n', (size_t)(end - text));
+		const char *nl = memchr(text, sep, (size_t)(end - text));
 		const char *stop = nl ? nl : end;
 
 		out_char(o, '\'');
@@ -100,6 +100,11 @@ void ch_tsv_lines(struct out *o, const char *text, size_t len)
 		}
 	}
 	out_char(o, ']');
+}
+
+void ch_tsv_lines(struct out *o, const char *text, size_t len)
+{
+	ch_tsv_strings(o, text, len, '\n');
 }
 
 static void ch_tsv_num(struct out *o, uint64_t v, unsigned width, bool sint)
@@ -164,22 +169,27 @@ void ch_rb_u64s(struct out *o, const uint64_t *v, size_t n)
 		ch_rb_int(o, v[i], 8);
 }
 
-void ch_rb_lines(struct out *o, const char *text, size_t len)
+void ch_rb_strings(struct out *o, const char *text, size_t len, char sep)
 {
 	const char *end = text + len;
 	size_t n = len > 0;
 
 	for (const char *p = text; p < end; p++)
-		n += *p == '\n';
+		n += *p == sep;
 	ch_rb_uleb(o, n);
 	for (; n; n--) {
-		const char *nl = memchr(text, '\n', (size_t)(end - text));
+		const char *nl = memchr(text, sep, (size_t)(end - text));
 		const char *stop = nl ? nl : end;
 
 		ch_rb_str(o, text, (size_t)(stop - text));
 		if (nl)
 			text = nl + 1;
 	}
+}
+
+void ch_rb_lines(struct out *o, const char *text, size_t len)
+{
+	ch_rb_strings(o, text, len, '\n');
 }
 
 const struct ch_enc ch_rowbinary = {

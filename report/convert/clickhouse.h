@@ -62,6 +62,8 @@ static inline void ch_rb_int(struct out *o, uint64_t v, unsigned width)
 void ch_rb_str(struct out *o, const void *p, size_t len);
 void ch_rb_u64s(struct out *o, const uint64_t *v, size_t n);
 void ch_rb_lines(struct out *o, const char *text, size_t len);
+/* Array(String) of the strings of text joined by sep (none if len is 0), in RowBinary. */
+void ch_rb_strings(struct out *o, const char *text, size_t len, char sep);
 
 /* Bytes of a schema field's ClickHouse integer: the built-in struct member's, else 8. */
 unsigned ch_field_width(const char *type, const char *field, uint32_t kind);
@@ -71,6 +73,8 @@ const char *ch_field_type(const char *type, const char *field, uint32_t kind);
 void ch_string(struct out *o, const void *p, size_t len);
 /* ch_tsv's lines: ['LINE','LINE'], each quoted as ClickHouse reads a string in an array. */
 void ch_tsv_lines(struct out *o, const char *text, size_t len);
+/* The same of the strings of text joined by sep. */
+void ch_tsv_strings(struct out *o, const char *text, size_t len, char sep);
 /* A name from a file as an SQL identifier: as it is if plain, else `quoted` (control bytes as
  * \xNN, which ClickHouse reads back). */
 void ch_ident(struct out *o, const char *name);

@@ -23,7 +23,7 @@
 
 enum col_src { COL_SESSION, COL_HOST, COL_FIELD, COL_NAME, COL_COMM, COL_CGROUP, COL_PARENT_COMM,
 	       COL_WALL, COL_ERRNO, COL_ARGS, COL_HIST_NS, COL_HIST_CALLS, COL_STACK, COL_FRAMES, COL_FOLDED,
-	       COL_EVENT, COL_FIELDS, COL_EVFIELD };
+	       COL_ADDR, COL_ARGV, COL_DATA, COL_EVENT, COL_FIELDS, COL_EVFIELD };
 
 /* A SYSCALL field read straight from the decoded record (the hot path), where records.def says. */
 struct sc_slot {
@@ -64,6 +64,7 @@ struct convert {
 	bool totals;
 	/* that session has "stacks" (format 1.6): SYSCALL rows have stack_id (and stack) */
 	bool stack_cols;
+	bool capture_cols; /* the session the columns come from captured argument memory (1.7) */
 	const char *type_name; /* --records NAME of a type only a HEADER schema names */
 	const char *output;
 	char **files;
@@ -114,6 +115,11 @@ struct convert_format {
 	/* SYSCALL rows of a session with stacks have the frames' text (column "stack") */
 	bool stack_text;
 	/*
+	 * SYSCALL rows of a session that captured argument memory (format 1.7) have it as text:
+	 * addr as its peer, argv as an array of strings, data escaped as strace escapes it
+	 */
+	bool capture_text;
+	/*
 	 * stacks as a table of their own: SYSCALL rows of a session with stacks have stack_id
 	 * (without the text), and STACK rows the frames symbolized (frames, an array of the
 	 * lines of stack_text's text) and folded (stacks_folded()) instead of their bytes
@@ -141,6 +147,11 @@ struct convert_format {
 	void (*u64s)(struct out *o, const uint64_t *v, size_t n);
 	/* An array of strings: the lines of text (joined by '\n'); stack_table formats only. */
 	void (*lines)(struct out *o, const char *text, size_t len);
+	/*
+	 * exec's arguments (len bytes, each followed by a NUL) as an array of strings; NULL: as
+	 * the text of a JSON array, through array
+	 */
+	void (*argv)(struct out *o, const uint8_t *p, size_t len);
 	/* The leading columns of the session lv into p (a memory out). */
 	void (*prefix)(const struct convert *cv, struct out *p, const struct live *lv);
 	/* Once the columns are known, before any row (the CSV header row); NULL: nothing. */
@@ -188,6 +199,12 @@ extern const struct convert_format format_rowbinary;
  * (cv->per_field), else NULL. 0 or -ENOMEM.
  */
 int convert_columns(struct convert *cv, const struct sct_type_schema *ts, const struct sct_event_desc *ev);
+/*
+ * The text of a captured-memory column (src COL_ADDR, COL_ARGV or COL_DATA) of sc into o
+ * (convert_captures.c); false, and nothing written, when the call has none. netlink_protocol:
+ * the protocol of the call's socket, -1 unknown.
+ */
+bool convert_capture_text(struct out *o, const struct sct_syscall *sc, enum col_src src, int netlink_protocol);
 void convert_free_cols(struct convert *cv);
 
 #endif

@@ -103,10 +103,16 @@ static bool convert_stack_cols(const struct convert *cv)
 }
 
 /*
- * SYSCALL's captured argument memory (format 1.7: the built-in fields after stack_id) has no
- * column: a call's data is raw bytes that no text column shows as they are, and the ClickHouse
- * tables have no such columns; so every output is what it was before format 1.7.
+ * SYSCALL's captured argument memory (format 1.7: the built-in fields after stack_id) has
+ * columns in a format that shows it as text, when the session the columns come from captured
+ * it; so the outputs of every other trace are what they were before format 1.7, and the
+ * ClickHouse tables have no such columns.
  */
+static bool convert_capture_cols(const struct convert *cv)
+{
+	return cv->capture_cols && cv->fmt->capture_text;
+}
+
 static bool convert_capture_field(const char *name)
 {
 	const struct sct_type_schema *all = sct_schema_builtin(SCT_REC_SYSCALL);
@@ -118,6 +124,16 @@ static bool convert_capture_field(const char *name)
 		after_stack |= !strcmp(all->fields[i].name, "stack_id");
 	}
 	return false;
+}
+
+/* A SYSCALL field's column: the captured bytes (addr, argv, data) as text, the others as they are. */
+static enum col_src convert_field_src(const char *name)
+{
+	if (!convert_capture_field(name))
+		return COL_FIELD;
+	return !strcmp(name, "addr") ? COL_ADDR :
+	       !strcmp(name, "argv") ? COL_ARGV :
+	       !strcmp(name, "data") ? COL_DATA : COL_FIELD;
 }
 
 /* A STACK's frames in a stack_table format: their text, then the folded line after them. */
@@ -143,7 +159,7 @@ static int convert_syscall_cols(struct convert *cv, const struct sct_type_schema
 		for (uint32_t k = 0; ts && k < ts->nfields && !have; k++)
 			have = !strcmp(ts->fields[k].name, all->fields[i].name);
 		if ((!convert_stack_cols(cv) && !strcmp(all->fields[i].name, "stack_id")) ||
-		    convert_capture_field(all->fields[i].name))
+		    (!convert_capture_cols(cv) && convert_capture_field(all->fields[i].name)))
 			continue;
 		if (!have)
 			err = convert_add_col(cv, all->fields[i].name, COL_FIELD);
@@ -198,10 +214,12 @@ int convert_columns(struct convert *cv, const struct sct_type_schema *ts, const 
 		const char *name = ts->fields[i].name;
 
 		if (cv->type == SCT_REC_SYSCALL && ((!convert_stack_cols(cv) && !strcmp(name, "stack_id")) ||
-						    convert_capture_field(name)))
+						    (!convert_capture_cols(cv) && convert_capture_field(name))))
 			continue;
 		if (cv->type == SCT_REC_STACK && cv->fmt->stack_table && !strcmp(name, "frames")) {
 			err = convert_frames_cols(cv);
+		} else if (cv->type == SCT_REC_SYSCALL && convert_field_src(name) != COL_FIELD) {
+			err = convert_add_col(cv, name, convert_field_src(name));
 		} else if (cv->totals && !strcmp(name, "hist")) {
 			err = convert_add_col(cv, "hist_ns", COL_HIST_NS);
 			if (!err)

@@ -32,6 +32,7 @@
 #include "outbuf.h"
 #include "samples.h"
 #include "sessions.h"
+#include "socket_table.h"
 #include "stacks.h"
 #include "strtab.h"
 #include "tasks.h"
@@ -624,6 +625,35 @@ static void convert_wall(struct convert *cv, struct input *in, const struct sct_
 	cv->fmt->wall(cv, &in->cur->s, v.u, have);
 }
 
+/* The netlink sockets each process made, for the addr column; only a session with captures has one. */
+static int convert_follow_sockets(struct convert *cv, struct input *in, const struct sct_syscall *sc)
+{
+	uint32_t name;
+
+	if (!in->cur->session || !sct_session_captures(in->cur->session))
+		return 0;
+	name = input_syscall_name(&cv->c, in->cur, sc->nr, sc->abi);
+	return socket_table_note(cv->c.sockets, in->cur->s.id, strtab_get(cv->c.strs, name), sc);
+}
+
+/* A captured-memory column: exec's arguments as an array, the others as strings. */
+static void convert_capture(struct convert *cv, struct input *in, const struct sct_syscall *sc, enum col_src src)
+{
+	int netlink = cv->c.sockets ? socket_table_netlink(cv->c.sockets, in->cur->s.id, sc->pid, sc->arg0) : -1;
+
+	cv->scratch.len = 0;
+	if (src == COL_ARGV && cv->fmt->argv) /* an array column: a call without any, [] */
+		cv->fmt->argv(&cv->o, sc->argv.ptr, sc->argv_flags & SCT_PATH_CAPTURED ? sc->argv.len : 0);
+	else if (!convert_capture_text(&cv->scratch, sc, src, netlink))
+		convert_null(cv);
+	else if (src == COL_ARGV && !cv->fmt->array)
+		out_mem(&cv->o, cv->scratch.buf, cv->scratch.len);
+	else if (src == COL_ARGV)
+		cv->fmt->array(&cv->o, cv->scratch.buf, cv->scratch.len);
+	else
+		convert_str(cv, cv->scratch.buf, cv->scratch.len);
+}
+
 /* A failed call's errno name beside its ret ("ENOENT"); empty/null for a success or an unfinished call. */
 static void convert_errno(struct convert *cv, const struct sct_syscall *sc)
 {
@@ -749,6 +779,8 @@ static int convert_row(struct convert *cv, struct input *in, const struct sct_re
 			convert_errno(cv, &rec->syscall);
 		else if (col->src == COL_STACK)
 			convert_stack(cv, &rec->syscall);
+		else if (col->src == COL_ADDR || col->src == COL_ARGV || col->src == COL_DATA)
+			convert_capture(cv, in, &rec->syscall, col->src);
 		else if (col->src == COL_FRAMES || col->src == COL_FOLDED)
 			convert_frames(cv, &rec->stack, col->src);
 		else if (col->src == COL_HIST_NS || col->src == COL_HIST_CALLS)
@@ -809,6 +841,7 @@ static int convert_one(struct convert *cv, const char *path)
 			cv->sample = cv->type == SCT_REC_SAMPLE && input_sample_session(in.cur);
 			cv->totals = cv->type == SCT_REC_TOTALS && input_totals_session(in.cur);
 			cv->stack_cols = in.cur->session && sct_session_stacks(in.cur->session);
+			cv->capture_cols = in.cur->session && sct_session_captures(in.cur->session);
 			n = ts ? convert_columns(cv, ts, wanted && cv->per_field ?
 						 input_event(in.cur, &rec.sample) : NULL) : 0;
 			if (!n && ts)
@@ -822,6 +855,8 @@ static int convert_one(struct convert *cv, const char *path)
 		if (rec.type == SCT_REC_TOTALS && input_totals_session(in.cur) != cv->totals)
 			wanted = false;
 		n = wanted ? convert_row(cv, &in, &rec) : 0;
+		if (!n && rec.type == SCT_REC_SYSCALL && cv->c.sockets)
+			n = convert_follow_sockets(cv, &in, &rec.syscall);
 		if (!n)
 			n = input_track(&cv->c, &in, &rec);
 		if (n || cv->o.err)
@@ -923,6 +958,7 @@ static void convert_free(struct convert *cv)
 	stacks_free(cv->stacks);
 	debug_dir_free(cv->debug_dir);
 	input_tables_free(&cv->c);
+	socket_table_free(cv->c.sockets);
 	footer_free(cv->c.footer);
 	free(cv->prefix);
 	free(cv->table);
@@ -961,6 +997,10 @@ int main(int argc, char **argv)
 	if (!err && cv->debug_dir_path && !(cv->debug_dir = debug_dir_new(cv->debug_dir_path)))
 		err = -ENOMEM;
 	if (!err && !(cv->stacks = stacks_new(cv->c.strs, cv->debug_dir, !cv->no_demangle)))
+		err = -ENOMEM;
+	/* the addr column names a netlink peer by the protocol its socket() call gave */
+	if (!err && cv->fmt && cv->fmt->capture_text && cv->type == SCT_REC_SYSCALL &&
+	    !(cv->c.sockets = socket_table_new()))
 		err = -ENOMEM;
 	if (!err)
 		err = out_open(&cv->o, cv->output, cv->force, convert_mode(cv));

@@ -94,14 +94,15 @@ static void ch_fmt_session_row(struct convert *cv, const struct sct_session *s)
 /*
  * The ClickHouse type of a column, as --schema writes it and the rows are encoded: a
  * field's by ch_field_type(), the wall clock UInt64, the histogram's Array(UInt64), a
- * stack's frames Array(String), and the names and the folded stack String.
+ * stack's frames and exec's arguments Array(String), and the names, the folded stack, the
+ * peer and the escaped data String.
  */
 static const char *ch_col_type(const char *table, const struct column *col)
 {
 	return col->src == COL_FIELD ? ch_field_type(table, col->name, col->kind) :
 	       col->src == COL_WALL ? "UInt64" :
 	       col->src == COL_HIST_NS || col->src == COL_HIST_CALLS ? "Array(UInt64)" :
-	       col->src == COL_FRAMES ? "Array(String)" : "String";
+	       col->src == COL_FRAMES || col->src == COL_ARGV ? "Array(String)" : "String";
 }
 
 /* The integer width of every column, for RowBinary (0: not an integer). */
@@ -136,9 +137,21 @@ static void rb_fmt_num(struct out *o, const struct column *col, uint64_t v, bool
 	ch_rowbinary.str(o, text, strlen(text));
 }
 
+/* exec's arguments, each followed by a NUL: the strings between them. */
+static void ch_fmt_argv(struct out *o, const uint8_t *p, size_t len)
+{
+	ch_tsv_strings(o, (const char *)p, len ? len - 1 : 0, '\0');
+}
+
+static void rb_fmt_argv(struct out *o, const uint8_t *p, size_t len)
+{
+	ch_rb_strings(o, (const char *)p, len ? len - 1 : 0, '\0');
+}
+
 /*
  * The DDL of sessions, files and every type the built-in schema knows, with the columns of
- * stacks (format 1.6): files without them load their rows with stack_id 0.
+ * stacks (format 1.6) and captured argument memory (1.7): files without them load their
+ * rows with stack_id 0, no address, no arguments and no data.
  */
 static int ch_fmt_schema(struct convert *cv)
 {
@@ -146,6 +159,7 @@ static int ch_fmt_schema(struct convert *cv)
 
 	ch_ddl_begin(&cv->o, &cv->ddl);
 	cv->stack_cols = true;
+	cv->capture_cols = true;
 	for (uint32_t t = 1; t <= SCT_REC_MAX && !err; t++) {
 		const struct sct_type_schema *ts = sct_schema_builtin(t);
 		const char *names[SCT_MAX_FIELDS + 8], *types[SCT_MAX_FIELDS + 8];
@@ -180,10 +194,12 @@ const struct convert_format format_clickhouse = {
 	.needs_header = true,
 	.databases = true,
 	.stack_table = true,
+	.capture_text = true,
 	/* ClickHouse orders and partitions by wall-clock time, comparable across hosts */
 	.wall_col = CH_WALL,
 	.str = ch_string,
 	.lines = ch_tsv_lines,
+	.argv = ch_fmt_argv,
 	.prefix = ch_fmt_prefix,
 	.row_begin = ch_fmt_row_begin,
 	.wall = ch_fmt_wall,
@@ -202,11 +218,13 @@ const struct convert_format format_rowbinary = {
 	.needs_header = true,
 	.databases = true,
 	.stack_table = true,
+	.capture_text = true,
 	.wall_col = CH_WALL,
 	.str = ch_rb_str,
 	.num = rb_fmt_num,
 	.u64s = ch_rb_u64s,
 	.lines = ch_rb_lines,
+	.argv = rb_fmt_argv,
 	.prefix = ch_fmt_prefix,
 	.begin = rb_fmt_begin,
 	.row_begin = ch_fmt_row_begin,

@@ -66,6 +66,7 @@ const struct convert_format format_csv = {
 	.every_syscall_col = true,
 	.event_columns = true,
 	.stack_text = true,
+	.capture_text = true,
 	.str = csv_bytes,
 	.array = csv_bytes,
 	.prefix = csv_prefix,

@@ -62,6 +62,7 @@ const struct convert_format format_jsonl = {
 	.beside = true,
 	.every_syscall_col = true,
 	.stack_text = true,
+	.capture_text = true,
 	.str = json_string,
 	.prefix = jsonl_prefix,
 	.wall = jsonl_wall,

@@ -5,7 +5,9 @@
  * second from path2 of format 1.4), flag sets and enums by name (argnames.def), modes in octal,
  * sizes in decimal, pointers in hex, values no name covers as strace shows them (in hex with
  * its comment, an ioctl request as _IOC()); futex, fcntl and prctl show the arguments their op,
- * command or option reads (args_layout.c), clone its arguments by name.
+ * command or option reads (args_layout.c), clone its arguments by name; the memory a format 1.7
+ * session captured: socket addresses (sockaddr_text.c), exec's arguments and the count of its
+ * environment, the data a call moved (cstring_escape.c).
  */
 #include <fcntl.h>
 #include <linux/fiemap.h>
@@ -32,8 +34,11 @@
 #include "argnames.def"
 #include "args_layout.h"
 #include "args_text.h"
+#include "cstring_escape.h"
 #include "fdpaths.h"
+#include "names.h"
 #include "outbuf.h"
+#include "sockaddr_text.h"
 
 struct argname {
 	const char *name;
@@ -352,8 +357,126 @@ static void ptr_out(struct out *o, uint64_t v)
 		out_str(o, "NULL");
 }
 
+/* A socket address as strace shows it; one shorter than its family, as strace, its pointer. */
+static void addr_out(struct out *o, const struct sct_syscall *sc, uint64_t ptr)
+{
+	if (!sockaddr_captured(sc))
+		ptr_out(o, ptr);
+	else
+		sockaddr_out(o, sc->addr.ptr, sc->addr.len);
+}
+
+/* The data a call moved, quoted; `...` after it when the call moved more than was kept. */
+static void data_out(struct out *o, const struct sct_syscall *sc, uint64_t ptr)
+{
+	if (!(sc->data_flags & SCT_PATH_CAPTURED)) {
+		ptr_out(o, ptr);
+		return;
+	}
+	cstring_out(o, sc->data.ptr, sc->data.len);
+	if (sc->data_flags & SCT_PATH_CUT)
+		out_str(o, "...");
+}
+
+/* exec's arguments as strace lists them; `...` last when the recorder kept fewer (or less). */
+static void argv_out(struct out *o, const struct sct_syscall *sc, uint64_t ptr)
+{
+	uint32_t at = 0, n = 0;
+
+	if (!(sc->argv_flags & SCT_PATH_CAPTURED) || !ptr) {
+		ptr_out(o, ptr);
+		return;
+	}
+	out_char(o, '[');
+	while (at < sc->argv.len) {
+		const uint8_t *s = sc->argv.ptr + at;
+		size_t len = strnlen((const char *)s, sc->argv.len - at);
+
+		out_str(o, n++ ? ", " : "");
+		cstring_out(o, s, len);
+		at += (uint32_t)len + 1;
+	}
+	if (sc->argv_flags & SCT_PATH_CUT)
+		out_str(o, n ? ", ..." : "...");
+	out_char(o, ']');
+}
+
+/* exec's environment as strace shows it: its pointer and the count of its entries. */
+static void envp_out(struct out *o, const struct sct_syscall *sc, uint64_t ptr)
+{
+	ptr_out(o, ptr);
+	if (!(sc->argv_flags & SCT_PATH_CAPTURED) || !ptr)
+		return;
+	out_printf(o, " /* %llu var%s%s */", (unsigned long long)sc->envc, names_plural(sc->envc),
+		   sc->argv_flags & SCT_ARGV_ENVC_LOWER ? " or more" : "");
+}
+
+/*
+ * A struct user_msghdr by what the record holds of it, msg_name and its first iovec's data,
+ * the rest as `...`; its pointer when the recorder read neither.
+ */
+static void msghdr_out(struct out *o, const struct sct_syscall *sc, uint64_t ptr)
+{
+	bool name = sc->addr_flags & SCT_PATH_CAPTURED, data = sc->data_flags & SCT_PATH_CAPTURED;
+
+	if (!name && !data) {
+		ptr_out(o, ptr);
+		return;
+	}
+	out_str(o, "{msg_name=");
+	if (name && sc->addr.len) {
+		addr_out(o, sc, 0);
+		out_printf(o, ", msg_namelen=%u", sc->addr.len);
+	} else {
+		out_str(o, name || !sc->addr_flags ? "NULL" : "...");
+	}
+	out_str(o, ", msg_iov=");
+	if (data) {
+		out_str(o, "[{iov_base=");
+		data_out(o, sc, 0);
+		out_str(o, ", ...}, ...]");
+	} else {
+		out_str(o, "...");
+	}
+	out_str(o, ", ...}");
+}
+
+/* The kinds of format 1.7: the memory the call's arguments point to, first of each kind. */
+static void captured_out(struct out *o, uint32_t kind, const struct sct_syscall *sc, uint64_t v, uint32_t *seen)
+{
+	bool first = !(*seen & 1u << kind);
+
+	*seen |= 1u << kind;
+	if (!first) {
+		ptr_out(o, v);
+		return;
+	}
+	switch (kind) {
+	case SCT_ARG_SOCKADDR:
+		addr_out(o, sc, v);
+		break;
+	case SCT_ARG_ARGV:
+		argv_out(o, sc, v);
+		break;
+	case SCT_ARG_ENVP:
+		envp_out(o, sc, v);
+		break;
+	case SCT_ARG_BUF:
+		data_out(o, sc, v);
+		break;
+	default:
+		msghdr_out(o, sc, v);
+	}
+}
+
+/* What the arguments before this one took of the record: paths, captured memory. */
+struct arg_state {
+	uint32_t npaths; /* "path" arguments */
+	uint32_t seen;   /* 1 << kind: the kinds of format 1.7 */
+};
+
 static void arg_out(struct out *o, const struct sct_syscall_args *a, const uint64_t *vs, uint32_t k,
-		    const struct sct_syscall *sc, uint32_t *npaths, bool fd_marks)
+		    const struct sct_syscall *sc, struct arg_state *st, bool fd_marks)
 {
 	const struct sct_arg_desc *d = &a->args[k];
 	uint64_t v = vs[k];
@@ -370,13 +493,13 @@ static void arg_out(struct out *o, const struct sct_syscall_args *a, const uint6
 		break;
 	case SCT_ARG_PATH:
 		/* the record holds the strings of the first two; a third (none today) is its pointer */
-		if (*npaths == 0)
+		if (st->npaths == 0)
 			path_out(o, sc->path_flags, sc->path, v);
-		else if (*npaths == 1)
+		else if (st->npaths == 1)
 			path_out(o, sc->path2_flags, sc->path2, v);
 		else
 			out_hex(o, v);
-		++*npaths;
+		st->npaths++;
 		break;
 	case SCT_ARG_FLAGS:
 	case SCT_ARG_ENUM:
@@ -395,6 +518,13 @@ static void arg_out(struct out *o, const struct sct_syscall_args *a, const uint6
 		break;
 	case SCT_ARG_PTR:
 		ptr_out(o, v);
+		break;
+	case SCT_ARG_SOCKADDR:
+	case SCT_ARG_ARGV:
+	case SCT_ARG_ENVP:
+	case SCT_ARG_BUF:
+	case SCT_ARG_MSGHDR:
+		captured_out(o, d->kind, sc, v, &st->seen);
 		break;
 	default:
 		int_out(o, v);
@@ -497,10 +627,11 @@ void args_out(struct out *o, const struct sct_session *s, const struct sct_sysca
 	const struct sct_syscall_args *a = sc->abi == SCT_ABI_NATIVE ? sct_session_syscall_args(s, sc->nr)
 								      : sct_session_compat_syscall_args(s, sc->nr);
 	const uint64_t v[SCT_MAX_ARGS] = { sc->arg0, sc->arg1, sc->arg2, sc->arg3, sc->arg4, sc->arg5 };
-	uint32_t npaths = 0, at = 0, shown = 0;
+	struct arg_state st = { 0, 0 };
+	uint32_t at = 0, shown = 0;
 	const char *layout;
 
-	if (sc->unfinished && !(sc->arg0 | sc->arg1 | sc->arg2 | sc->arg3 | sc->arg4 | sc->arg5) &&
+	if (sc->unfinished == NAMES_IN_FLIGHT && !(sc->arg0 | sc->arg1 | sc->arg2 | sc->arg3 | sc->arg4 | sc->arg5) &&
 	    !sc->path_flags && !sc->path2_flags) {
 		out_str(o, "...");
 		return;
@@ -528,7 +659,7 @@ void args_out(struct out *o, const struct sct_session *s, const struct sct_sysca
 			continue;
 		out_str(o, shown++ ? ", " : "");
 		if (how == '-')
-			arg_out(o, a, v, k, sc, &npaths, fd_marks);
+			arg_out(o, a, v, k, sc, &st, fd_marks);
 		else
 			layout_out(o, how, v[k]);
 	}

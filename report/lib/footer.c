@@ -115,7 +115,7 @@ void footer_record(struct footer *f, const struct sct_record *rec)
 {
 	switch (rec->type) {
 	case SCT_REC_SYSCALL:
-		f->unfinished += rec->syscall.unfinished;
+		f->unfinished += rec->syscall.unfinished == NAMES_IN_FLIGHT;
 		break;
 	case SCT_REC_LOST:
 		f->lost_records++;
@@ -137,7 +137,7 @@ void footer_record(struct footer *f, const struct sct_record *rec)
 void footer_batch(struct footer *f, const struct sct_syscall_batch *batch)
 {
 	for (uint32_t i = 0; i < batch->n; i++)
-		f->unfinished += (uint8_t)batch->unfinished[i];
+		f->unfinished += (uint8_t)batch->unfinished[i] == NAMES_IN_FLIGHT;
 }
 
 void footer_schema_record(struct footer *f)

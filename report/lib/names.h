@@ -21,6 +21,12 @@ static inline const char *names_plural(uint64_t n)
 {
 	return n == 1 ? "" : "s";
 }
+/*
+ * SYSCALL unfinished (spec/FORMAT.md section 9): 0 a call that returned; 1 one still in flight
+ * when the recording stopped; 2 (format 1.7) one that does not return (exit, exit_group),
+ * written at its entry: no return value, no duration.
+ */
+enum names_unfinished { NAMES_IN_FLIGHT = 1, NAMES_NO_RETURN = 2 };
 /* True when a return value is a failed syscall's -errno. */
 static inline bool names_is_error(int64_t ret)
 {

@@ -104,6 +104,7 @@ struct ctx {
 	struct sessions *sessions;
 	struct cgroups *cgroups;
 	struct tasks *tasks;
+	struct socket_table *sockets; /* the netlink sockets --by peer names peers by; NULL: none */
 	/*
 	 * Inputs that gave a record or a clean end. With none, every input failed and its
 	 * message said why: no table or footer of nothing follows.

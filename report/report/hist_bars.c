@@ -70,7 +70,9 @@ int hist_print(const struct ctx *c, struct summary *sm, struct out *o)
 
 	if (n < 0)
 		return n;
+	/* a group of calls that do not return has no durations to draw */
 	for (int i = 0; i < n; i++)
-		hist_out_one(c->strs, o, gs[i], summary_nby(sm));
+		if (gs[i]->lat.count)
+			hist_out_one(c->strs, o, gs[i], summary_nby(sm));
 	return 0;
 }

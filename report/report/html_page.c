@@ -105,7 +105,8 @@ static void html_row(struct page *pg, const struct group *g)
 	uint64_t pct = html_pct(l->sum, pg->tot.total_ns);
 
 	out_printf(o, "<tr class=\"group\"><td data-col=\"calls\">%llu</td><td data-col=\"errors\">%llu</td>"
-		   "<td data-col=\"pct\">%u.%02u</td>", (unsigned long long)l->count, (unsigned long long)g->errors,
+		   "<td data-col=\"pct\">%u.%02u</td>", (unsigned long long)(l->count + g->noreturn),
+		   (unsigned long long)g->errors,
 		   (unsigned)(pct / 100), (unsigned)(pct % 100));
 	html_secs(o, l->sum);
 	html_us(o, "avg", l->count ? l->sum / l->count : 0);

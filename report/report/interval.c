@@ -155,7 +155,9 @@ static int interval_record(struct interval *iv, struct input *in, const struct s
 		return samples || !lv->s.filtered ? 0 : interval_totals(iv, lv, &rec->totals);
 	if (rec->type != SCT_REC_SYSCALL)
 		return input_track(iv->c, in, rec);
-	if (samples || rec->syscall.unfinished)
+	if (summary_follow_sockets(iv->c, lv, &rec->syscall))
+		return -ENOMEM;
+	if (samples || rec->syscall.unfinished == NAMES_IN_FLIGHT)
 		return 0;
 	if (lv->s.filtered && !iv->refused) {
 		if (!iv->env->errors)

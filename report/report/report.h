@@ -16,7 +16,7 @@
 #include "sct.h"
 #include "trace_input.h"
 
-enum by_key { BY_SYSCALL, BY_PROCESS, BY_THREAD, BY_CGROUP, BY_COMM, BY_HOST, BY_EVENT, BY_PATH,
+enum by_key { BY_SYSCALL, BY_PROCESS, BY_THREAD, BY_CGROUP, BY_COMM, BY_HOST, BY_EVENT, BY_PATH, BY_PEER,
 	      BY_NKEYS };
 #define BY_MAX 6
 
@@ -30,6 +30,7 @@ struct errcount {
 struct group {
 	uint64_t key[BY_MAX];
 	uint64_t errors;
+	uint64_t noreturn;      /* calls that do not return: counted, not in lat (no duration) */
 	struct lat lat;
 	struct errcount *errs;
 	uint32_t nerrs;
@@ -65,8 +66,13 @@ struct env {
 struct summary;
 struct summary *summary_new(struct ctx *c, const struct env *env);
 int summary_add(struct summary *sm, struct live *lv, const struct sct_syscall *sc);
-/* summary_add() of each call of b that finished (b's rows have no paths or arguments). */
+/* summary_add() of each call of b not in flight at the stop (b's rows have no paths or arguments). */
 int summary_add_batch(struct summary *sm, struct live *lv, const struct sct_syscall_batch *b);
+/*
+ * --by peer: follow what every call read (filtered out or not) does to its process's netlink
+ * sockets, which name their peers; 0 or -ENOMEM. Nothing without c->sockets.
+ */
+int summary_follow_sockets(struct ctx *c, struct live *lv, const struct sct_syscall *sc);
 /*
  * The calls of a TOTALS record (format 1.5) that passed the filters: its group found as a
  * SYSCALL's is, for its pid at filter_totals_task_ns() and named at time_ns.
@@ -114,7 +120,7 @@ void stack_report_free(struct stack_report *sr);
 /* select.c: which records a summary counts (a filtered session's come from its TOTALS). */
 bool select_pass(struct ctx *c, const struct env *env, struct live *lv, const struct sct_syscall *sc);
 const char *select_refused(const struct env *env);
-/* Whether the summary reads only the fields every SYSCALL record has (no path, no argument). */
+/* Whether the summary reads only the fields every SYSCALL record has (no path, argument or address). */
 bool select_base_fields(const struct env *env);
 int select_add_totals(struct ctx *c, struct summary *sm, struct live *lv, const struct sct_totals *t);
 int select_add_detail(struct ctx *c, const struct env *env, struct summary *sm, struct live *lv,

@@ -14,9 +14,11 @@
 #include "jobs.h"
 #include "footer.h"
 #include "html.h"
+#include "names.h"
 #include "outbuf.h"
 #include "report.h"
 #include "sessions.h"
+#include "socket_table.h"
 #include "stacks.h"
 #include "tasks.h"
 #include "trace_input.h"
@@ -38,10 +40,13 @@ static const char usage_text[] =
 "                         frames innermost first, 'name+0xOFF (module)'; with --sort,\n"
 "                         --top and the filters\n"
 "Summary and histogram options:\n"
-"  -b, --by KEYS          group by syscall|process|thread|cgroup|comm|host|path,\n"
+"  -b, --by KEYS          group by syscall|process|thread|cgroup|comm|host|path|peer,\n"
 "                         comma-combined (default syscall; e.g. --by cgroup,syscall;\n"
 "                         path: the calls whose file name sct-record --args captured,\n"
-"                         by their first path (rename: its source));\n"
+"                         by their first path (rename: its source); peer: by the\n"
+"                         socket address a call gave or got, as captured (format 1.7):\n"
+"                         127.0.0.1:8080, [::1]:443, unix:/run/x.sock, unix:@name,\n"
+"                         netlink:ROUTE; calls without one under -);\n"
 "                         or by event with\n"
 "                         any of process|thread|cgroup|comm|host: a count of tracepoint\n"
 "                         samples (sct-record -e) per group instead of syscall latencies\n"
@@ -112,6 +117,7 @@ static const char usage_text[] =
 "  sct-report --by host web1.sct web2.sct;  sct-record -o - -p 42 | sct-report -\n"
 "  sct-report --by event,process trace.sct\n"
 "  sct-report --by path,syscall --path /etc/ args.sct\n"
+"  sct-report --by peer,syscall captures.sct\n"
 "  sct-report -S '%file,!openat' trace.sct;  sct-report -S '!%memory' --by comm trace.sct\n"
 "  sct-record --flush-interval 0.1 -o - -p 42 | sct-report -T --flush-interval 0.1 -\n"
 "  sct-report --interval 1 --by comm --top 10 --follow rec.000001.sct\n"
@@ -156,8 +162,6 @@ static int usage_error(const char *fmt, const char *arg)
 
 static int parse_by(struct env *env, const char *arg)
 {
-	static const char *const names[BY_NKEYS] = { "syscall", "process", "thread", "cgroup", "comm", "host",
-						     "event", "path" };
 	char *copy = strdup(arg), *save = NULL;
 	int err = 0;
 
@@ -167,7 +171,7 @@ static int parse_by(struct env *env, const char *arg)
 	for (char *tok = strtok_r(copy, ",", &save); tok && !err; tok = strtok_r(NULL, ",", &save)) {
 		uint32_t k;
 
-		for (k = 0; k < BY_NKEYS && strcmp(tok, names[k]); k++)
+		for (k = 0; k < BY_NKEYS && strcmp(tok, summary_by_name(k)); k++)
 			;
 		if (k == BY_NKEYS || env->nby == BY_MAX)
 			err = usage_error("invalid --by key: '%s'", tok);
@@ -196,9 +200,9 @@ static int check_by_event(const struct env *env)
 	if (!by_event(env))
 		return 0;
 	for (uint32_t k = 0; k < env->nby; k++)
-		if (env->by[k] == BY_SYSCALL || env->by[k] == BY_PATH)
+		if (env->by[k] == BY_SYSCALL || env->by[k] == BY_PATH || env->by[k] == BY_PEER)
 			return usage_error("--by event counts samples: it does not combine with %s",
-					   env->by[k] == BY_PATH ? "path" : "syscall");
+					   summary_by_name(env->by[k]));
 	if (env->mode == MODE_HIST || env->mode == MODE_TREE)
 		return usage_error("%s", "--by event counts samples: no histogram or tree of them");
 	if (env->errors || f->nsyscalls || f->npaths || f->failed || f->min_duration)
@@ -405,6 +409,15 @@ static bool needs_sessions(const struct env *env)
 	return false;
 }
 
+/* --by peer names a netlink peer by its socket's protocol: the sockets each process made. */
+static bool needs_sockets(const struct env *env)
+{
+	for (uint32_t k = 0; k < env->nby; k++)
+		if (env->by[k] == BY_PEER)
+			return true;
+	return false;
+}
+
 static bool needs_tasks(const struct env *env)
 {
 	if (env->mode == MODE_TREE || env->mode == MODE_TIMELINE || env->filter.need_task)
@@ -432,11 +445,11 @@ static int aggregate_syscall(struct ctx *c, const struct env *env, struct summar
 {
 	int n;
 
-	if (sc->unfinished)
-		return 0;
+	if (summary_follow_sockets(c, lv, sc))
+		return -ENOMEM;
 	if (!refused && lv->s.filtered)
-		return select_add_detail(c, env, sm, lv, sc);
-	if (!select_pass(c, env, lv, sc))
+		return sc->unfinished ? 0 : select_add_detail(c, env, sm, lv, sc);
+	if (sc->unfinished == NAMES_IN_FLIGHT || !select_pass(c, env, lv, sc))
 		return 0;
 	if (env->mode == MODE_TREE) {
 		struct task *t = tasks_lookup(lv->tasks, lv->s.id, sc->pid, sc->tid, sc->time_ns);
@@ -447,7 +460,7 @@ static int aggregate_syscall(struct ctx *c, const struct env *env, struct summar
 		return 0;
 	}
 	n = summary_add(sm, lv, sc);
-	if (!n && heat)
+	if (!n && heat && !sc->unfinished)
 		n = html_heat_add(heat, input_syscall_name(c, lv, sc->nr, sc->abi), sess_wall(&lv->s, sc->time_ns),
 				  sc->duration_ns);
 	return n;
@@ -711,6 +724,8 @@ int main(int argc, char **argv)
 	c.footer = footer_new();
 	signal(SIGPIPE, SIG_IGN); /* a closed pipe is a write error: exit with the documented 1 */
 	err = c.footer ? input_tables_new(&c) : -ENOMEM;
+	if (!err && needs_sockets(&env) && !(c.sockets = socket_table_new()))
+		err = -ENOMEM;
 	if (!err && env.debug_dir_path && !(env.debug_dir = debug_dir_new(env.debug_dir_path)))
 		err = -ENOMEM;
 	if (!err)
@@ -718,6 +733,7 @@ int main(int argc, char **argv)
 	if (err) {
 		fprintf(stderr, "sct-report: %s\n", sct_strerror(err));
 		input_tables_free(&c);
+		socket_table_free(c.sockets);
 		footer_free(c.footer);
 		return EXIT_INPUT;
 	}
@@ -737,6 +753,7 @@ int main(int argc, char **argv)
 	footer_free(c.footer);
 	filter_free(&env.filter);
 	input_tables_free(&c);
+	socket_table_free(c.sockets);
 	debug_dir_free(env.debug_dir);
 	return status;
 }

@@ -17,7 +17,7 @@ bool select_pass(struct ctx *c, const struct env *env, struct live *lv, const st
 bool select_base_fields(const struct env *env)
 {
 	for (uint32_t k = 0; k < env->nby; k++)
-		if (env->by[k] == BY_PATH)
+		if (env->by[k] == BY_PATH || env->by[k] == BY_PEER)
 			return false;
 	return !env->filter.npaths;
 }
@@ -34,9 +34,10 @@ const char *select_refused(const struct env *env)
 	if (env->mode == MODE_TREE)
 		return "the tree counts each thread's calls";
 	for (uint32_t k = 0; k < env->nby; k++)
-		if (env->by[k] == BY_THREAD || env->by[k] == BY_PATH)
+		if (env->by[k] == BY_THREAD || env->by[k] == BY_PATH || env->by[k] == BY_PEER)
 			return env->by[k] == BY_THREAD ? "--by thread needs each call's thread" :
-							 "--by path needs each call's path";
+			       env->by[k] == BY_PATH	 ? "--by path needs each call's path" :
+							   "--by peer needs each call's address";
 	if (f->ntids)
 		return "--tid needs each call's thread";
 	if (f->failed)

@@ -19,8 +19,11 @@
 #include "latency.h"
 #include "names.h"
 #include "outbuf.h"
+#include "peer_text.h"
 #include "report.h"
 #include "sessions.h"
+#include "sockaddr_text.h"
+#include "socket_table.h"
 #include "strtab.h"
 #include "tasks.h"
 #include "trace_input.h"
@@ -39,6 +42,7 @@ struct summary {
 	bool samples;             /* --by event: groups count samples, not syscalls */
 	bool named;               /* a key is the syscall's or the event's name */
 	bool paths;               /* a key is the call's path: calls without one are not counted */
+	bool peers;               /* a key is the call's socket address: calls without one are "-" */
 };
 
 /* What a group key is taken from: a syscall or a sample. */
@@ -49,10 +53,11 @@ struct subject {
 	uint64_t name_ns;         /* its name then: a call's return, a sample's time */
 	uint32_t name;            /* strtab id: syscall or event name (when sm->named) */
 	uint32_t path;            /* strtab id: the first captured path (when sm->paths) */
+	uint32_t peer;            /* strtab id: the peer of the captured address (when sm->peers) */
 };
 
 static const char *const by_names[BY_NKEYS] = { "syscall", "process", "thread", "cgroup", "comm", "host",
-						"event", "path" };
+						"event", "path", "peer" };
 
 struct summary *summary_new(struct ctx *c, const struct env *env)
 {
@@ -66,6 +71,7 @@ struct summary *summary_new(struct ctx *c, const struct env *env)
 		sm->samples |= env->by[k] == BY_EVENT;
 		sm->named |= env->by[k] == BY_EVENT || env->by[k] == BY_SYSCALL;
 		sm->paths |= env->by[k] == BY_PATH;
+		sm->peers |= env->by[k] == BY_PEER;
 	}
 	hashmap_init(&sm->raw, env->nby);
 	return sm;
@@ -161,6 +167,9 @@ static int summary_key(struct summary *sm, struct live *lv, const struct subject
 		case BY_PATH:
 			key[k] = sc->path;
 			break;
+		case BY_PEER:
+			key[k] = sc->peer;
+			break;
 		default:
 			key[k] = lv->s.host;
 		}
@@ -188,6 +197,27 @@ static struct group *summary_find_key(struct summary *sm, struct live *lv, const
 	return g;
 }
 
+/* The peer a call's captured socket address names; "-" for a call without one. */
+static uint32_t summary_peer(struct summary *sm, struct live *lv, const struct sct_syscall *sc)
+{
+	char text[PEER_TEXT_MAX];
+	int netlink = -1;
+
+	if (!sockaddr_captured(sc))
+		return strtab_intern(sm->c->strs, "-", 1);
+	if (sm->c->sockets)
+		netlink = socket_table_netlink(sm->c->sockets, lv->s.id, sc->pid, sc->arg0);
+	return strtab_intern(sm->c->strs, text, peer_text(text, sc->addr.ptr, sc->addr.len, netlink));
+}
+
+int summary_follow_sockets(struct ctx *c, struct live *lv, const struct sct_syscall *sc)
+{
+	if (!c->sockets || sc->abi != SCT_ABI_NATIVE)
+		return 0;
+	return socket_table_note(c->sockets, lv->s.id,
+				 strtab_get(c->strs, input_syscall_name(c, lv, sc->nr, sc->abi)), sc);
+}
+
 static struct group *summary_find(struct summary *sm, struct live *lv, const struct sct_syscall *sc)
 {
 	struct subject sj;
@@ -202,11 +232,13 @@ static struct group *summary_find(struct summary *sm, struct live *lv, const str
 		if (*slot)
 			return *slot;
 	}
-	sj = (struct subject){ sc->pid, sc->tid, sc->cgroup_id, sc->time_ns, sct_syscall_name_ns(sc), 0, 0 };
+	sj = (struct subject){ sc->pid, sc->tid, sc->cgroup_id, sc->time_ns, sct_syscall_name_ns(sc), 0, 0, 0 };
 	if (sm->named)
 		sj.name = input_syscall_name(sm->c, lv, sc->nr, sc->abi);
 	if (sm->paths)
 		sj.path = strtab_intern(sm->c->strs, sc->path.ptr, sc->path.len);
+	if (sm->peers)
+		sj.peer = summary_peer(sm, lv, sc);
 	return summary_find_key(sm, lv, &sj, slot);
 }
 
@@ -233,6 +265,7 @@ static int summary_fold(struct group *dst, const struct group *g)
 	if (lat_merge(&dst->lat, &g->lat))
 		return -ENOMEM;
 	dst->errors += g->errors;
+	dst->noreturn += g->noreturn;
 	for (uint32_t i = 0; i < g->nerrs; i++)
 		if (summary_errno(dst, g->errs[i].err, g->errs[i].count))
 			return -ENOMEM;
@@ -307,7 +340,7 @@ static int summary_session(struct summary *sm, struct live *lv)
 
 int summary_add_sample(struct summary *sm, struct live *lv, const struct sct_sample *sample)
 {
-	struct subject sj = { sample->pid, sample->tid, sample->cgroup_id, sample->time_ns, sample->time_ns, 0, 0 };
+	struct subject sj = { sample->pid, sample->tid, sample->cgroup_id, sample->time_ns, sample->time_ns, 0, 0, 0 };
 	struct group *g;
 
 	if (summary_session(sm, lv))
@@ -331,8 +364,14 @@ int summary_add(struct summary *sm, struct live *lv, const struct sct_syscall *s
 	if (sm->paths && !(sc->path_flags & SCT_PATH_CAPTURED))
 		return 0;
 	g = summary_find(sm, lv, sc);
-
-	if (!g || lat_add(&g->lat, sc->duration_ns))
+	if (!g)
+		return -ENOMEM;
+	/* as strace -c counts exit_group: a call, with no time of its own (nothing to time) */
+	if (sc->unfinished == NAMES_NO_RETURN) {
+		g->noreturn++;
+		return 0;
+	}
+	if (lat_add(&g->lat, sc->duration_ns))
 		return -ENOMEM;
 	if (names_is_error(sc->ret)) {
 		g->errors++;
@@ -342,8 +381,9 @@ int summary_add(struct summary *sm, struct live *lv, const struct sct_syscall *s
 }
 
 /*
- * summary_add() of each finished call of b, grouped by syscall alone: a call whose group is
- * in the session's direct table goes straight to it, any other the whole way.
+ * summary_add() of each call of b that was not in flight at the stop, grouped by syscall alone:
+ * a call that returned, whose group is in the session's direct table, goes straight to it; any
+ * other the whole way.
  */
 static int summary_add_by_syscall(struct summary *sm, struct live *lv, const struct sct_syscall_batch *b)
 {
@@ -357,11 +397,12 @@ static int summary_add_by_syscall(struct summary *sm, struct live *lv, const str
 		uint32_t nr = (uint32_t)b->nr[i];
 		struct group *g = nr < NR_CACHE ? d[((uint8_t)b->abi[i] ? NR_CACHE : 0) + nr] : NULL;
 		int64_t ret = (int64_t)b->ret[i];
+		uint8_t unfinished = (uint8_t)b->unfinished[i];
 		int n;
 
-		if ((uint8_t)b->unfinished[i])
+		if (unfinished == NAMES_IN_FLIGHT)
 			continue;
-		if (!g) {
+		if (!g || unfinished) {
 			input_batch_row(b, i, &sc);
 			n = summary_add(sm, lv, &sc);
 			if (n)
@@ -391,7 +432,7 @@ int summary_add_batch(struct summary *sm, struct live *lv, const struct sct_sysc
 	memset(&sc, 0, sizeof(sc));
 	for (uint32_t i = 0; i < b->n; i++) {
 		input_batch_row(b, i, &sc);
-		if (sc.unfinished)
+		if (sc.unfinished == NAMES_IN_FLIGHT)
 			continue;
 		n = summary_add(sm, lv, &sc);
 		if (n)
@@ -402,7 +443,7 @@ int summary_add_batch(struct summary *sm, struct live *lv, const struct sct_sysc
 
 int summary_add_totals(struct summary *sm, struct live *lv, const struct sct_totals *t)
 {
-	struct subject sj = { t->pid, t->pid, t->cgroup_id, filter_totals_task_ns(t), t->time_ns, 0, 0 };
+	struct subject sj = { t->pid, t->pid, t->cgroup_id, filter_totals_task_ns(t), t->time_ns, 0, 0, 0 };
 	struct group *g;
 
 	if (summary_session(sm, lv))
@@ -508,7 +549,7 @@ static uint64_t summary_sort_value(const struct summary *sm, const struct group 
 		return g->lat.count;
 	switch (sm->env->sort) {
 	case SORT_CALLS:
-		return g->lat.count;
+		return g->lat.count + g->noreturn;
 	case SORT_ERRORS:
 		return g->errors;
 	case SORT_AVG:
@@ -588,7 +629,7 @@ int summary_groups(struct summary *sm, struct group ***out)
 			if (g->nerrs > 1)
 				qsort(g->errs, g->nerrs, sizeof(*g->errs), summary_errcmp);
 			sm->total_ns += g->lat.sum;
-			sm->calls += g->lat.count;
+			sm->calls += g->lat.count + g->noreturn;
 			sm->errors += g->errors;
 		}
 	}
@@ -636,7 +677,7 @@ static void summary_out_row(struct summary *sm, struct out *o, const struct grou
 	const struct lat *l = &g->lat;
 	uint64_t pct = sm->total_ns ? (uint64_t)((unsigned __int128)l->sum * 10000 / sm->total_ns) : 0;
 
-	out_printf(o, "%10llu %8llu %3u.%02u %10llu.%06u", (unsigned long long)l->count,
+	out_printf(o, "%10llu %8llu %3u.%02u %10llu.%06u", (unsigned long long)(l->count + g->noreturn),
 		   (unsigned long long)g->errors, (unsigned)(pct / 100), (unsigned)(pct % 100),
 		   (unsigned long long)(l->sum / 1000000000), (unsigned)(l->sum % 1000000000 / 1000));
 	summary_out_us(o, l->count ? l->sum / l->count : 0);

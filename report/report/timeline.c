@@ -168,13 +168,17 @@ static void tl_cgroup(struct timeline *tl, struct out *l, struct live *lv, uint6
 }
 
 /*
- * " = RET ERRNO <DURATION>", or " = ? <DURATION unfinished>"; an address (mmap's, brk's) in hex
- * as strace shows it.
+ * " = RET ERRNO <DURATION>", " = ? <DURATION unfinished>", or " = ?" for a call that does not
+ * return (exit_group); an address (mmap's, brk's) in hex as strace shows it.
  */
 static void tl_result(struct out *l, const struct sct_syscall *sc, bool address)
 {
 	char tmp[16];
 
+	if (sc->unfinished == NAMES_NO_RETURN) {
+		out_str(l, " = ?");
+		return;
+	}
 	if (sc->unfinished) {
 		out_str(l, " = ? <");
 		names_out_secs(l, (int64_t)sc->duration_ns, false);

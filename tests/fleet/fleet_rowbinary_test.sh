@@ -78,6 +78,16 @@ cmp -s "$FLEET_TMP/folded.want" "$FLEET_TMP/folded.got" && [ "$(wc -l <"$FLEET_T
 	ok "RowBinary: calls per folded stack as sct-convert --to folded ($(wc -l <"$FLEET_TMP/folded.want") lines)" ||
 	{ bad "RowBinary: calls per folded stack differ (--to folded < > ClickHouse)"; diff "$FLEET_TMP/folded.want" "$FLEET_TMP/folded.got" | head >&2; }
 
+# The captured argument memory of spec/examples/captures.sct (format 1.7), as the server reads
+# RowBinary's rows: the peers, exec's arguments (an Array(String)) and the data, escaped.
+want=$(printf '%s\t%s\t%s\t%s\n' connect 127.0.0.1:8080 '' '' connect unix:@sct-example '' '' \
+	execve '' 'printf|%s %s\\n|hello world|grüße' '' write '' '' 'hello world gr\\303\\274\\303\\237e\\n' \
+	write '' '' 0123456789abcdefghijklmnopqrstuv)
+got=$(fleet_q 1 "SELECT name, addr, arrayStringConcat(argv, '|'), data FROM rb.syscall
+	WHERE bitAnd(addr_flags, 1) OR bitAnd(argv_flags, 1) OR bitAnd(data_flags, 1) ORDER BY time_ns FORMAT TabSeparated")
+[ "$got" = "$want" ] && ok "captured argument memory: peers, exec's arguments and data as sct-convert's CSV has them" ||
+	{ bad "captured argument memory differs"; diff <(echo "$want") <(echo "$got") >&2; }
+
 # sct-ship: RowBinary by default, TabSeparated on request; the same rows either way.
 ship() { # database, state, options...
 	local db=$1 st=$2; shift 2

@@ -30,7 +30,7 @@ cat "$TMP/big.sct" "$TMP/dmg_sealed.sct" "$ROOT/spec/examples/corrupt_block.sct"
 inputs+=("$TMP/all.sct" "$TMP/concat.sct")
 
 report_modes=("" "--by cgroup,syscall" "--by thread,syscall" "--by process" "--by comm" "--by host"
-	"--by path" "--by event" "-e" "-H" "--tree" "-T" "--html @OUT@")
+	"--by path" "--by peer,syscall" "--by event" "-e" "-H" "--tree" "-T" "--html @OUT@")
 convert_modes=()
 for t in syscall task fork exec exit cgroup lost warning sample totals sessions; do
 	convert_modes+=("--to csv --records $t")

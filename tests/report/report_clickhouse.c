@@ -212,7 +212,10 @@ Test(report_clickhouse, sessions_rows_hold_the_header)
 	free(out);
 }
 
-/* Every built-in field is a column, in schema order, in the width of its struct member. */
+/*
+ * Every built-in field is a column, in schema order, in the width of its struct member; the
+ * captured argument memory (format 1.7) as text: the peer, exec's arguments an Array(String).
+ */
 Test(report_clickhouse, schema_columns_follow_the_header_schema)
 {
 	const char *want = "    host String,\n    recording FixedString(32),\n    sequence UInt64,\n    session UInt32,\n"
@@ -221,6 +224,8 @@ Test(report_clickhouse, schema_columns_follow_the_header_schema)
 			   "    arg0 UInt64,\n    arg1 UInt64,\n    arg2 UInt64,\n    arg3 UInt64,\n    arg4 UInt64,\n"
 			   "    arg5 UInt64,\n    path_flags UInt32,\n    path_ref UInt32,\n    path String,\n"
 			   "    path2_flags UInt32,\n    path2_ref UInt32,\n    path2 String,\n    stack_id UInt32,\n"
+			   "    addr_flags UInt32,\n    addr String,\n    argv_flags UInt32,\n    envc UInt64,\n"
+			   "    argv Array(String),\n    data_flags UInt32,\n    data String,\n"
 			   "    wall_ns UInt64,\n    name String,\n    comm String,\n    cgroup_path String,\n"
 			   "    args String\n)\n"
 			   "ENGINE = MergeTree\nPARTITION BY toDate(toDateTime(intDiv(wall_ns, 1000000000)))\n"
@@ -358,5 +363,27 @@ Test(report_clickhouse, rows_of_a_rotated_recording_carry_their_own_file_identit
 			    f34), 0);
 	ch_identities(out, ids, sizeof(ids));
 	cr_assert_str_eq(ids, "1/0 2/0 3/0 4/1 ", "%s", out);
+	free(out);
+}
+
+/*
+ * A trace that captured argument memory: its rows have the columns, the same in TabSeparated
+ * and RowBinary (an array of exec's arguments, [] for a call without); one without captures
+ * names none in its INSERT, so an older table loads it.
+ */
+Test(report_clickhouse, captured_memory_columns)
+{
+	char *out;
+
+	cr_assert_eq(rt_run(&out, "%s --to clickhouse spec/examples/captures.sct 2>/dev/null", rt_convert()), 0);
+	cr_assert_not_null(strstr(rt_line(out, 0), ", path2, addr_flags, addr, argv_flags, envc, argv, data_flags, data, "
+				  "wall_ns,"), "%s", rt_line(out, 0));
+	cr_assert_not_null(strstr(rt_line(out, 1), "\t1\t127.0.0.1:8080\t0\t0\t[]\t0\t\t"), "%s", out);
+	cr_assert_not_null(strstr(rt_line(out, 3), "\t0\t\t1\t23\t['printf','%s %s\\\\n','hello world','gr\xc3\xbc\xc3\x9f"
+				  "e']\t0\t\t"), "%s", out);
+	cr_assert_not_null(strstr(rt_line(out, 4), "\t1\thello world gr\\\\303\\\\274\\\\303\\\\237e\\\\n\t"), "%s", out);
+	free(out);
+	cr_assert_eq(rt_run(&out, "%s --to clickhouse spec/examples/args.sct 2>/dev/null", rt_convert()), 0);
+	cr_assert_null(strstr(rt_line(out, 0), "addr"), "%s", rt_line(out, 0));
 	free(out);
 }

@@ -18,7 +18,9 @@ static const struct sct_syscall_name names[] = {
 	{ RT_NR_CLOSE, "close" }, { RT_NR_EXECVE, "execve" }, { RT_NR_RENAME, "rename" }, { RT_NR_OPENAT, "openat" },
 	{ RT_NR_RENAMEAT, "renameat" }, { RT_NR_MMAP, "mmap" }, { RT_NR_MUNMAP, "munmap" }, { RT_NR_BRK, "brk" },
 	{ RT_NR_MREMAP, "mremap" }, { RT_NR_IOCTL, "ioctl" }, { RT_NR_SOCKET, "socket" }, { RT_NR_KILL, "kill" },
-	{ RT_NR_PRCTL, "prctl" }, { RT_NR_FUTEX, "futex" },
+	{ RT_NR_PRCTL, "prctl" }, { RT_NR_FUTEX, "futex" }, { RT_NR_CONNECT, "connect" },
+	{ RT_NR_SENDTO, "sendto" }, { RT_NR_SENDMSG, "sendmsg" }, { RT_NR_BIND, "bind" },
+	{ RT_NR_EXIT_GROUP, "exit_group" },
 };
 
 const char *rt_dir(void)
@@ -221,6 +223,20 @@ struct sct_writer *rt_open_args(const char *path, const char *host, const struct
 				uint32_t ndescs)
 {
 	return rt_open_args_compat(path, host, descs, ndescs, NULL, 0);
+}
+
+struct sct_writer *rt_open_captures(const char *path, const char *host, const struct sct_syscall_args *descs,
+				    uint32_t ndescs)
+{
+	static const struct sct_header_captures captures = { .argv_max = 64, .argv_bytes = 4096, .data = 32 };
+	struct sct_header_info info = RT_INFO(host, names, sizeof(names) / sizeof(names[0]));
+
+	info.syscall_args = descs;
+	info.nsyscall_args = ndescs;
+	info.args_max = 256;
+	info.args_paths = "enter";
+	info.captures = &captures;
+	return rt_open_info(path, &info, 0);
 }
 
 void rt_sample(struct sct_writer *w, uint64_t rel_ns, uint32_t pid, uint32_t tid, uint32_t cpu,

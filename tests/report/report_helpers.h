@@ -1,10 +1,10 @@
 /* SPDX-License-Identifier: BSD-2-Clause */
 /*
  * Helpers of the sct-report / sct-convert tests: write traces of known content with libsct's
- * writer (a small syscall table: 0 read, 1 write, 2 open, 3 close, 59 execve, 82 rename,
- * 257 openat, 264 renameat) and run the tools, capturing stdout, stderr and the exit status. Paths of the
- * tools come from the environment tests/report/report.mk sets: SCT_REPORT, SCT_CONVERT,
- * SCT_GEN_REPORT.
+ * writer (a small syscall table, RT_NR_*: read, write, open, close, execve, rename, openat,
+ * renameat, the sockets' calls, exit_group ...) and run the tools, capturing stdout, stderr and
+ * the exit status. Paths of the tools come from the environment tests/report/report.mk sets:
+ * SCT_REPORT, SCT_CONVERT, SCT_GEN_REPORT.
  * Functions abort the test (cr_assert) on failure: a test never runs on a half-made trace.
  */
 #ifndef SCT_REPORT_HELPERS_H
@@ -27,11 +27,16 @@
 #define RT_NR_IOCTL 16
 #define RT_NR_MREMAP 25
 #define RT_NR_SOCKET 41
+#define RT_NR_CONNECT 42
+#define RT_NR_SENDTO 44
+#define RT_NR_SENDMSG 46
+#define RT_NR_BIND 49
 #define RT_NR_EXECVE 59
 #define RT_NR_KILL 62
 #define RT_NR_RENAME 82
 #define RT_NR_PRCTL 157
 #define RT_NR_FUTEX 202
+#define RT_NR_EXIT_GROUP 231
 #define RT_NR_OPENAT 257
 #define RT_NR_RENAMEAT 264
 
@@ -63,6 +68,12 @@ struct sct_writer *rt_open_recording(const char *path, const char *host, const c
 /* A session with syscall arguments (format 1.4) described by descs. */
 struct sct_writer *rt_open_args(const char *path, const char *host, const struct sct_syscall_args *descs,
 				uint32_t ndescs);
+/*
+ * A session that captures argument memory (format 1.7): exec arguments (64 of them, 4096
+ * bytes) and 32 bytes of data.
+ */
+struct sct_writer *rt_open_captures(const char *path, const char *host, const struct sct_syscall_args *descs,
+				    uint32_t ndescs);
 /* The same with an i386 compat table (open 5, rename 38, mmap2 192) and its compat descriptions. */
 struct sct_writer *rt_open_args_compat(const char *path, const char *host, const struct sct_syscall_args *descs,
 				       uint32_t ndescs, const struct sct_syscall_args *compat, uint32_t ncompat);
