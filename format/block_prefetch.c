@@ -71,6 +71,17 @@ static void prefetch_decode(struct slot *s)
 		(void)block_dec_decode_all(&s->blk, PREFETCH_VALUES);
 }
 
+/* Under the lock: the queued slot s decoded by this thread, outside the lock. */
+static void prefetch_run_locked(struct prefetch *pf, struct slot *s)
+{
+	s->state = SLOT_RUNNING;
+	pthread_mutex_unlock(&pf->lock);
+	prefetch_decode(s);
+	pthread_mutex_lock(&pf->lock);
+	s->state = SLOT_DONE;
+	pthread_cond_broadcast(&pf->done);
+}
+
 static void *prefetch_worker(void *arg)
 {
 	struct prefetch *pf = arg;
@@ -83,12 +94,7 @@ static void *prefetch_worker(void *arg)
 			pthread_cond_wait(&pf->work, &pf->lock);
 		if (pf->stop)
 			break;
-		s->state = SLOT_RUNNING;
-		pthread_mutex_unlock(&pf->lock);
-		prefetch_decode(s);
-		pthread_mutex_lock(&pf->lock);
-		s->state = SLOT_DONE;
-		pthread_cond_broadcast(&pf->done);
+		prefetch_run_locked(pf, s);
 	}
 	pthread_mutex_unlock(&pf->lock);
 	return NULL;
@@ -222,14 +228,8 @@ void prefetch_drop(struct prefetch *pf)
  */
 static void prefetch_finish_locked(struct prefetch *pf, struct slot *s)
 {
-	if (s->state == SLOT_QUEUED) {
-		s->state = SLOT_RUNNING;
-		pthread_mutex_unlock(&pf->lock);
-		prefetch_decode(s);
-		pthread_mutex_lock(&pf->lock);
-		s->state = SLOT_DONE;
-		pthread_cond_broadcast(&pf->done);
-	}
+	if (s->state == SLOT_QUEUED)
+		prefetch_run_locked(pf, s);
 	while (s->state != SLOT_DONE)
 		pthread_cond_wait(&pf->done, &pf->lock);
 }
