@@ -1619,6 +1619,15 @@ static __always_inline void data_exit(struct sct_inflight_args *ia, long ret)
 	data_read(mem_at(&ia->ev), ia->ev.a.args[k], ret, SCT_EV_PATH_LATE);
 }
 
+/* At exit: what the kernel filled, the address first (the data follows it). */
+static __noinline void mem_exit(struct sct_inflight_args *ia, long ret)
+{
+	if (ia->cap.flags & SCT_CAP_ADDR_EXIT)
+		addr_exit(ia, ret);
+	if (ia->cap.flags & SCT_CAP_DATA_EXIT)
+		data_exit(ia, ret);
+}
+
 /* The entries of exec's environment at envp, counted up to SCT_ENVC_MAX. */
 static __always_inline void envc_read(struct sct_ev_mem *m, __u64 envp, __u8 compat)
 {
@@ -1638,9 +1647,11 @@ static __always_inline void envc_read(struct sct_ev_mem *m, __u64 envp, __u8 com
 /*
  * The captures of a call that has them (ca), after its paths, which are final: an exec's is
  * not read again at exit (its memory is the new program's then), and no call with a socket
- * address has a path.
+ * address has a path. A function of its own, as mem_exit() and args_noreturn(): inlined, their
+ * loops and reads made sys_enter_args five times as long, and the calls without captures
+ * slower.
  */
-static __always_inline void mem_enter(struct sct_inflight_args *ia, const struct sct_capture_args *ca,
+static __noinline void mem_enter(struct sct_inflight_args *ia, const struct sct_capture_args *ca,
 				      __u8 compat)
 {
 	struct sct_ev_mem *m;
@@ -1760,15 +1771,10 @@ static __always_inline __u32 args_event(struct sct_inflight_args *ia, const stru
 	if (kind != SCT_EV_SYSCALL_PATH)
 		return sizeof(ev->a);
 	/* a call with captures has its paths final at entry (mem_enter()) */
-	if (!ev->mem) {
+	if (!ev->mem)
 		path_exit(ev);
-	} else {
-		/* the address first: the data follows it */
-		if (ia->cap.flags & SCT_CAP_ADDR_EXIT)
-			addr_exit(ia, c->ret);
-		if (ia->cap.flags & SCT_CAP_DATA_EXIT)
-			data_exit(ia, c->ret);
-	}
+	else if (ia->cap.flags & (SCT_CAP_ADDR_EXIT | SCT_CAP_DATA_EXIT))
+		mem_exit(ia, c->ret);
 	size = (offsetof(struct sct_ev_syscall_path, path) + path_ev_bytes(ev) + 7) & ~7u;
 	/*
 	 * A no-op (both are multiples of 8) that the verifier, which cannot see through the
@@ -1855,7 +1861,7 @@ static __always_inline void args_submit(struct sct_inflight_args *ia, const stru
  * Under a filter it passes those of sys_exit as a call that returned 0 at once, and no -P
  * prefix, having no path.
  */
-static __always_inline void args_noreturn(struct sct_cpu_slot_args *slot)
+static __noinline void args_noreturn(struct sct_cpu_slot_args *slot)
 {
 	struct sct_cpu_call_args *s = &slot->call;
 	struct call_end c = { s->o.pid, s->o.tid, 0, cpu_owner_cgroup(&s->o) };
