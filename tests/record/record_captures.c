@@ -303,7 +303,8 @@ ParameterizedTest(struct cap_backend *backend, record_captures, socket_addresses
 			net_hex(exp, want[k].addr, want[k].len);
 			cr_assert_eq(sc->addr_flags, want[k].flags, "call %zu (nr %u): addr_flags %u", k, sc->nr,
 				     sc->addr_flags);
-			cr_assert_str_eq(got, exp, "call %zu (nr %u): addr %s, want %s", k, sc->nr, got, exp);
+			cr_assert_str_eq(got, exp, "call %zu (nr %u, %llu ns): addr %s, want %s", k, sc->nr,
+					 (unsigned long long)sc->duration_ns, got, exp);
 		}
 		k++;
 	}
