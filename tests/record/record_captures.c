@@ -312,6 +312,96 @@ ParameterizedTest(struct cap_backend *backend, record_captures, socket_addresses
 	rh_run_release(&run);
 }
 
+/*
+ * Whether out (sct-report -T) has a call name whose text after its first argument starts with
+ * rest, its line holding tail too: the arguments as the user reads them, whatever descriptor
+ * the call had.
+ */
+static bool report_has_call(const char *out, const char *name, const char *rest, const char *tail)
+{
+	char head[32];
+
+	snprintf(head, sizeof(head), " %s(", name);
+	for (const char *p = strstr(out, head); p; p = strstr(p + 1, head)) {
+		const char *eol = strchr(p, '\n'), *comma = strstr(p, ", "), *t = strstr(p, tail);
+
+		if (!eol)
+			eol = p + strlen(p);
+		if (comma && comma < eol && !strncmp(comma + 2, rest, strlen(rest)) && t && t < eol)
+			return true;
+	}
+	return false;
+}
+
+/*
+ * What the user reads of the net workload's captures in sct-report -T: each socket address as
+ * strace 6.1 writes it, with the ports the workload printed, and exit_group(3) = ?.
+ */
+Test(record_captures, report_shows_socket_addresses_as_strace)
+{
+	const char *args[] = { "-T", rh_trace_path, NULL };
+	unsigned lport, cport, l6port;
+	char want[6][256], *out;
+	const char *line;
+	struct rh_run run;
+
+	cap_run(&run, "bpf", "net", rh_dir, NULL);
+	line = strstr(run.out, "inet ");
+	cr_assert(line, "workload: %s", run.out);
+	lport = (unsigned)rh_field(line, "inet");
+	cport = (unsigned)atol(strchr(line + 5, ' ') + 1);
+	line = strstr(run.out, "inet6 ");
+	cr_assert(line, "workload: %s", run.out);
+	l6port = (unsigned)rh_field(line, "inet6");
+	out = rh_report(args);
+	snprintf(want[0], sizeof(want[0]),
+		 "{sa_family=AF_INET, sin_port=htons(0), sin_addr=inet_addr(\"127.0.0.1\")}, 16) = 0");
+	snprintf(want[1], sizeof(want[1]),
+		 "{sa_family=AF_INET, sin_port=htons(%u), sin_addr=inet_addr(\"127.0.0.1\")}, 16) = 0", lport);
+	snprintf(want[2], sizeof(want[2]),
+		 "{sa_family=AF_INET, sin_port=htons(%u), sin_addr=inet_addr(\"127.0.0.1\")}, ", cport);
+	snprintf(want[3], sizeof(want[3]),
+		 "{sa_family=AF_INET6, sin6_port=htons(%u), sin6_flowinfo=htonl(0), "
+		 "inet_pton(AF_INET6, \"::1\", &sin6_addr), sin6_scope_id=0}, 28) = 0", l6port);
+	snprintf(want[4], sizeof(want[4]), "{sa_family=AF_UNIX, sun_path=\"%s/s\"}, %zu) = 0", rh_dir,
+		 offsetof(struct sockaddr_un, sun_path) + strlen(rh_dir) + 3);
+	snprintf(want[5], sizeof(want[5]), "{sa_family=AF_UNIX, sun_path=@\"sct-captures-%d\"}, %zu) = 0",
+		 (int)run.wl_pid, offsetof(struct sockaddr_un, sun_path) + 1 + (size_t)snprintf(NULL, 0,
+		 "sct-captures-%d", (int)run.wl_pid));
+	cr_assert(report_has_call(out, "bind", want[0], ""), "no bind(_, %s in:\n%s", want[0], out);
+	cr_assert(report_has_call(out, "connect", want[1], ""), "no connect(_, %s in:\n%s", want[1], out);
+	cr_assert(report_has_call(out, "accept4", want[2], ""), "no accept4(_, %s in:\n%s", want[2], out);
+	for (size_t i = 3; i < 6; i++)
+		cr_assert(report_has_call(out, "connect", want[i], ""), "no connect(_, %s in:\n%s", want[i], out);
+	cr_assert(strstr(out, " exit_group(3) = ?"), "no exit_group(3) = ? in:\n%s", out);
+	free(out);
+	rh_run_release(&run);
+}
+
+/*
+ * What the user reads of an exec in sct-report -T: its arguments quoted and escaped as strace
+ * 6.1 does (octal for the UTF-8 bytes), the environment's count, and the new image's
+ * exit_group(3) = ?.
+ */
+Test(record_captures, report_shows_exec_arguments_as_strace)
+{
+	const char *args[] = { "-T", rh_trace_path, NULL };
+	char want[512], *out;
+	struct rh_run run;
+
+	cap_run(&run, "bpf", "exec", NULL, NULL);
+	out = rh_report(args);
+	snprintf(want, sizeof(want),
+		 "[\"%s\", \"exit-now\", \"3\", \"with space\", "
+		 "\"\\303\\274n\\303\\257c\\303\\270d\\303\\251 \\342\\234\\223\", \"aaaa",
+		 rh_workload("captures"));
+	cr_assert(report_has_call(out, "execve", want, "/* 3 vars */) = 0"),
+		  "no execve(_, %s... /* 3 vars */) = 0 in:\n%s", want, out);
+	cr_assert(strstr(out, " exit_group(3) = ?"), "no exit_group(3) = ? in:\n%s", out);
+	free(out);
+	rh_run_release(&run);
+}
+
 ParameterizedTestParameters(record_captures, exec_arguments_and_environment_count)
 {
 	static struct cap_backend backends[] = { { "bpf" }, { "perf" } };
