@@ -38,6 +38,15 @@ struct cap_trace {
 	uint64_t exit_group_totals;
 };
 
+/* c's record pointing at c's own copies: again each time c moves. */
+static void cap_point(struct cap_call *c)
+{
+	c->sc.addr.ptr = c->addr;
+	c->sc.argv.ptr = (const uint8_t *)c->argv;
+	c->sc.data.ptr = (const uint8_t *)c->data;
+	c->sc.path.ptr = c->sc.path2.ptr = NULL;
+}
+
 static void cap_copy(struct cap_call *c, const struct sct_syscall *sc)
 {
 	c->sc = *sc;
@@ -47,10 +56,7 @@ static void cap_copy(struct cap_call *c, const struct sct_syscall *sc)
 	memcpy(c->argv, sc->argv.ptr, sc->argv.len);
 	cr_assert_lt(sc->data.len, sizeof(c->data));
 	memcpy(c->data, sc->data.ptr, sc->data.len);
-	c->sc.addr.ptr = c->addr;
-	c->sc.argv.ptr = (const uint8_t *)c->argv;
-	c->sc.data.ptr = (const uint8_t *)c->data;
-	c->sc.path.ptr = c->sc.path2.ptr = NULL;
+	cap_point(c);
 }
 
 /* The SYSCALL records of pid, the HEADER's captures and the TOTALS of exit_group. */
@@ -224,6 +230,18 @@ static int cap_cmp_time(const void *a, const void *b)
 	return (x->sc.time_ns > y->sc.time_ns) - (x->sc.time_ns < y->sc.time_ns);
 }
 
+/*
+ * t's calls in the order they were made. A file holds them in the order each CPU's stage
+ * reached the ring buffer: a task that moved to another CPU can have its later calls first.
+ * qsort() moves the calls, and each one's pointers must follow it to its own copies.
+ */
+static void cap_sort_by_time(struct cap_trace *t)
+{
+	qsort(t->v, t->n, sizeof(t->v[0]), cap_cmp_time);
+	for (size_t i = 0; i < t->n; i++)
+		cap_point(&t->v[i]);
+}
+
 static bool net_nr(uint32_t nr)
 {
 	return nr == SYS_bind || nr == SYS_getsockname || nr == SYS_connect || nr == SYS_accept4 ||
@@ -285,7 +303,7 @@ ParameterizedTest(struct cap_backend *backend, record_captures, socket_addresses
 	net_calls(want + 18, &abs, abs_len, &abs, abs_len, &unnamed, sizeof(unnamed));
 
 	cap_read(rh_trace_path, (uint32_t)run.wl_pid, &t);
-	qsort(t.v, t.n, sizeof(t.v[0]), cap_cmp_time);
+	cap_sort_by_time(&t);
 	for (size_t i = 0; i < t.n; i++) {
 		const struct sct_syscall *sc = &t.v[i].sc;
 
@@ -505,7 +523,7 @@ ParameterizedTest(struct cap_data *d, record_captures, data_the_calls_moved)
 	v4.sin_port = htons((uint16_t)rh_field(line, "udp"));
 	cap_read(rh_trace_path, (uint32_t)run.wl_pid, &t);
 	cr_assert_eq(t.captures.data, on ? 64 : 0);
-	qsort(t.v, t.n, sizeof(t.v[0]), cap_cmp_time);
+	cap_sort_by_time(&t);
 	for (size_t i = 0; i < t.n; i++) {
 		const struct sct_syscall *sc = &t.v[i].sc;
 		const struct data_call *w = &data_calls[k];
