@@ -281,6 +281,10 @@ struct {
 	__uint(max_entries, 1); /* resized before load to the syscall table */
 } capture_args SEC(".maps");
 
+/* envc_count()'s chunks of pointers: 64 bytes, which an aligned chunk never takes across a page */
+#define ENVP_PER_CHUNK 8
+#define ENVP_CHUNKS (SCT_ENVC_MAX / ENVP_PER_CHUNK + 1)
+
 /*
  * --args: each CPU's exec arguments as they are read, before they go to their event: a string
  * is read at a variable offset with as many bytes as the offset leaves, which the verifier
@@ -290,7 +294,8 @@ struct {
  */
 struct argv_scratch {
 	__u32 used;
-	__u32 pad;
+	__u32 envc;                 /* envc_count()'s count so far */
+	__u64 envp[ENVP_PER_CHUNK]; /* envc_count()'s chunk of exec's environment */
 	char buf[2 * SCT_ARGV_ROOM];
 };
 
@@ -1628,20 +1633,72 @@ static __noinline void mem_exit(struct sct_inflight_args *ia, long ret)
 		data_exit(ia, ret);
 }
 
+/* The entries of an ia32 exec's environment at envp, counted one at a time up to n. */
+static __always_inline __u32 envc_count_compat(__u64 envp, __u32 n)
+{
+	__u32 i;
+
+	for (i = 0; envp && i < n; i++) {
+		__u32 p = 0;
+
+		if (bpf_probe_read_user(&p, sizeof(p), (const void *)(envp + (__u64)i * sizeof(p))) || !p)
+			break;
+	}
+	return i;
+}
+
+/*
+ * The entries of a native exec's environment at envp, counted up to n (more than n: counted
+ * past it): one pointer at a time up to a multiple of ENVP_PER_CHUNK pointers in memory, then a
+ * chunk at a time. An aligned chunk never crosses a page (the array's end may be its mapping's),
+ * and 40 entries cost 10 reads at most, not 41; an array not aligned to its pointers (no C
+ * program makes one) has its chunks read across pages, and its count stops at the first
+ * chunk that is not all mapped. The count between the two loops is in
+ * argv_scratch, as argv_read()'s offset, so the verifier walks the second loop once, not once
+ * for each way out of the first.
+ */
+static __always_inline __u32 envc_count(struct argv_scratch *s, __u64 envp, __u32 n)
+{
+	__u32 i, r, j;
+
+	for (i = 0; envp && i < ENVP_PER_CHUNK - 1; i++) {
+		__u64 p = 0;
+
+		if (!((envp + (__u64)i * sizeof(p)) & (sizeof(s->envp) - 1)))
+			break;
+		if (bpf_probe_read_user(&p, sizeof(p), (const void *)(envp + (__u64)i * sizeof(p))) || !p)
+			return i;
+	}
+	s->envc = i;
+	for (r = 0; envp && r < ENVP_CHUNKS; r++) {
+		i = s->envc;
+		if (i >= n)
+			break;
+		if (bpf_probe_read_user(s->envp, sizeof(s->envp), (const void *)(envp + (__u64)i * sizeof(__u64))))
+			break;
+		for (j = 0; j < ENVP_PER_CHUNK; j++)
+			if (!s->envp[j])
+				return i + j;
+		s->envc = i + ENVP_PER_CHUNK;
+	}
+	return s->envc;
+}
+
 /* The entries of exec's environment at envp, counted up to SCT_ENVC_MAX. */
 static __always_inline void envc_read(struct sct_ev_mem *m, __u64 envp, __u8 compat)
 {
-	__u32 step = compat ? 4 : 8, i;
+	__u32 zero = 0, n;
+	struct argv_scratch *s;
 
-	for (i = 0; envp && i < SCT_ENVC_MAX; i++) {
-		__u64 p = 0;
-
-		if (bpf_probe_read_user(&p, step, (const void *)(envp + (__u64)i * step)) || !p)
-			break;
-	}
-	m->envc = i;
-	if (i == SCT_ENVC_MAX)
+	s = bpf_map_lookup_elem(&argv_scratch, &zero);
+	if (!s)
+		return;
+	n = compat ? envc_count_compat(envp, SCT_ENVC_MAX) : envc_count(s, envp, SCT_ENVC_MAX);
+	if (n >= SCT_ENVC_MAX) {
+		n = SCT_ENVC_MAX;
 		m->argv_flags |= SCT_EV_ENVC_LOWER;
+	}
+	m->envc = n;
 }
 
 /*

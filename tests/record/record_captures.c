@@ -7,6 +7,7 @@
  */
 #include <criterion/criterion.h>
 #include <criterion/parameterized.h>
+#include <errno.h>
 #include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -468,6 +469,43 @@ ParameterizedTest(struct cap_backend *backend, record_captures, exec_arguments_a
 	cr_assert_eq(cap_find(&t, SYS_exit_group, c, 2), 1, "exit_group records");
 	cr_assert_eq(c[0]->sc.unfinished, 2);
 	cr_assert_eq(c[0]->sc.arg0, 3);
+	rh_run_release(&run);
+}
+
+/*
+ * Exec's environment counted exactly at every size around the recorder's chunks of 8 pointers
+ * (the workload's sizes), from each of the 8 pointer slots of a 64-byte line, and up to the
+ * last pointer of a page whose next page is not mapped; from 1,024 entries on, 1,024 flagged
+ * as a lower bound.
+ */
+Test(record_captures, environment_counted_at_every_size_and_alignment)
+{
+	static struct cap_trace t;
+	const struct cap_call *c[128];
+	long sizes[16];
+	size_t ns = 0, n;
+	struct rh_run run;
+	const char *p;
+	char *end;
+
+	cap_run(&run, "bpf", "envs", NULL, NULL);
+	p = strstr(run.out, "envs ");
+	cr_assert(p, "workload: %s", run.out);
+	for (p += 4; *p == ' ' && ns < 16; p = end)
+		sizes[ns++] = strtol(p, &end, 10);
+	cap_read(rh_trace_path, (uint32_t)run.wl_pid, &t);
+	n = cap_find(&t, SYS_execve, c, 128);
+	cr_assert_eq(n, ns * 9, "%zu execve records for %zu sizes", n, ns);
+	for (size_t i = 0; i < n; i++) {
+		long want = sizes[i < ns ? i : (i - ns) / 8];
+		uint32_t lower = want >= 1024 ? SCT_ARGV_ENVC_LOWER : 0;
+
+		cr_assert_eq(c[i]->sc.ret, -ENOENT);
+		cr_assert_eq(c[i]->sc.envc, want < 1024 ? want : 1024, "execve %zu of %ld entries: envc %u", i,
+			     want, c[i]->sc.envc);
+		cr_assert_eq(c[i]->sc.argv_flags & SCT_ARGV_ENVC_LOWER, lower, "execve %zu: argv_flags %u", i,
+			     c[i]->sc.argv_flags);
+	}
 	rh_run_release(&run);
 }
 

@@ -16,10 +16,16 @@
  *                 then exit_group(3)
  *   exec          execve(self, [self, "exit-now", "3", "with space", "ünïcødé ✓", 300 x "a"],
  *                 ["A=1", "B=2", "C=3"])
+ *   envs          execve("/nonexistent/sct-captures", [], envp), which fails with ENOENT, for
+ *                 envp of N entries, N in envs_counts: first each array with its NULL the last
+ *                 pointer of a page whose next page is not mapped, then each array starting at
+ *                 each of the 8 pointer slots of a 64-byte line; prints "envs N..." (the sizes,
+ *                 in envs_counts' order) first; then exit_group(3)
  *   exit-now CODE ...  exit_group(CODE), without waiting: what exec runs
  */
 #include <fcntl.h>
 #include <stddef.h>
+#include <sys/mman.h>
 #include <string.h>
 #include <arpa/inet.h>
 #include <netinet/in.h>
@@ -139,12 +145,56 @@ static void exec_self(const char *self)
 	wl_die("execve");
 }
 
+/* The environment sizes of envs: around the recorder's chunks of 8 pointers and its count's end. */
+static const long envs_counts[] = { 0, 1, 7, 8, 9, 17, 1023, 1024, 1100 };
+#define ENVS_COUNTS (sizeof(envs_counts) / sizeof(envs_counts[0]))
+#define ENVS_SLOTS 1200
+#define ENVS_PAGE 4096
+
+static void envs_exec(char **envp)
+{
+	char *const argv[] = { NULL };
+
+	if (syscall(SYS_execve, "/nonexistent/sct-captures", argv, envp) != -1)
+		wl_die("execve of a missing program");
+}
+
+static void envs(void)
+{
+	static char *line[ENVS_SLOTS + 8] __attribute__((aligned(64)));
+	size_t bytes = (ENVS_SLOTS / (ENVS_PAGE / sizeof(char *)) + 2) * ENVS_PAGE;
+	char **mem = mmap(NULL, bytes, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+	char **end = (char **)((char *)mem + bytes - ENVS_PAGE);
+	static char entry[] = "E=1";
+	size_t k, i, used;
+	char sizes[128];
+
+	if (mem == MAP_FAILED || mprotect(end, ENVS_PAGE, PROT_NONE))
+		wl_die("mmap");
+	for (k = 0, used = 0; k < ENVS_COUNTS; k++)
+		used += (size_t)snprintf(sizes + used, sizeof(sizes) - used, " %ld", envs_counts[k]);
+	wl_say("envs%s\n", sizes);
+	for (i = 0; i < ENVS_SLOTS; i++)
+		end[-1 - (long)i] = line[i] = entry;
+	for (k = 0; k < ENVS_COUNTS; k++) {
+		end[-1] = NULL;
+		envs_exec(end - 1 - envs_counts[k]);
+		end[-1] = entry;
+	}
+	for (k = 0; k < ENVS_COUNTS; k++)
+		for (i = 0; i < 8; i++) {
+			line[i + envs_counts[k]] = NULL;
+			envs_exec(line + i);
+			line[i + envs_counts[k]] = entry;
+		}
+}
+
 int main(int argc, char **argv)
 {
 	if (argc >= 3 && !strcmp(argv[1], "exit-now"))
 		syscall(SYS_exit_group, wl_arg(argv[2], 0, 255));
-	if (argc < 2 || (strcmp(argv[1], "exec") && argc < 3)) {
-		fprintf(stderr, "usage: captures exit CODE | net DIR | data DIR | exec\n");
+	if (argc < 2 || (strcmp(argv[1], "exec") && strcmp(argv[1], "envs") && argc < 3)) {
+		fprintf(stderr, "usage: captures exit CODE | net DIR | data DIR | exec | envs\n");
 		return 2;
 	}
 	wl_wait_go();
@@ -160,6 +210,10 @@ int main(int argc, char **argv)
 	}
 	if (!strcmp(argv[1], "exec"))
 		exec_self(argv[0]);
+	if (!strcmp(argv[1], "envs")) {
+		envs();
+		syscall(SYS_exit_group, 3);
+	}
 	fprintf(stderr, "captures: unknown mode '%s'\n", argv[1]);
 	return 2;
 }
