@@ -78,8 +78,15 @@ extern void *bpf_rdonly_cast(const void *obj, __u32 btf_id) __ksym __weak;
  */
 const volatile bool args_on;
 const volatile __u32 args_max = 256;
-/* --args: path_args holds a compat syscall's value at compat_path_base + its number. */
+/* --args: capture_args holds a compat syscall's value at compat_path_base + its number. */
 const volatile __u32 compat_path_base;
+/*
+ * --args writes a session with captures (format 1.7): an exit or exit_group, which never
+ * returns, gets its event at its entry (SCT_EV_NORETURN).
+ */
+const volatile bool captures_on;
+/* --args-data: bytes of a call's data kept, 0 none (no syscall's capture_args asks for them) */
+const volatile __u32 args_data;
 
 /*
  * Filters and totals (sct-record(8), "Filters and totals"). Off in an unfiltered recording,
@@ -102,7 +109,7 @@ const volatile __u32 filter_path_len;  /* -P: filter_path's bytes, 0 if none */
 const volatile char filter_path[256];
 /*
  * exit and exit_group by ABI (native, compat), ~0 where there is none: they never reach
- * sys_exit, so totals_on counts them at sys_enter.
+ * sys_exit, so totals_on counts them at sys_enter, and captures_on writes them there.
  */
 const volatile __u32 noreturn_nr[2][2];
 
@@ -263,15 +270,41 @@ struct {
 } inflight_args SEC(".maps");
 
 /*
- * --args: syscall number -> its path arguments (SCT_PATH_ARG_*), from the kernel's syscall
- * descriptions, filled by the recorder before attach; compat numbers from compat_path_base.
+ * --args: syscall number -> its path arguments and the memory others point to (struct
+ * sct_capture_args), from the kernel's syscall descriptions, filled by the recorder before
+ * attach; compat numbers from compat_path_base. One lookup a call says all it reads.
  */
 struct {
 	__uint(type, BPF_MAP_TYPE_ARRAY);
 	__type(key, __u32);
-	__type(value, __u8);
+	__type(value, struct sct_capture_args);
 	__uint(max_entries, 1); /* resized before load to the syscall table */
-} path_args SEC(".maps");
+} capture_args SEC(".maps");
+
+/* envc_count()'s chunks of pointers: 64 bytes, which an aligned chunk never takes across a page */
+#define ENVP_PER_CHUNK 8
+#define ENVP_CHUNKS (SCT_ENVC_MAX / ENVP_PER_CHUNK + 1)
+
+/*
+ * --args: each CPU's exec arguments as they are read, before they go to their event: a string
+ * is read at a variable offset with as many bytes as the offset leaves, which the verifier
+ * bounds only by both maxima. The offset lives here, not in a register: the verifier knows
+ * nothing of a value loaded from a map, so each turn of the loop looks the same to it, where
+ * one tracked exactly through 33 turns (a small --args-max) made too many states to verify.
+ */
+struct argv_scratch {
+	__u32 used;
+	__u32 envc;                 /* envc_count()'s count so far */
+	__u64 envp[ENVP_PER_CHUNK]; /* envc_count()'s chunk of exec's environment */
+	char buf[2 * SCT_ARGV_ROOM];
+};
+
+struct {
+	__uint(type, BPF_MAP_TYPE_PERCPU_ARRAY);
+	__type(key, __u32);
+	__type(value, struct argv_scratch);
+	__uint(max_entries, 1);
+} argv_scratch SEC(".maps");
 
 /* -S: syscall number (compat ones from syscall_compat_base) -> 1 if selected. */
 struct {
@@ -529,7 +562,7 @@ static __always_inline void syscall_fill(struct sct_ev_syscall *e, struct sct_in
 {
 	e->type = SCT_EV_SYSCALL;
 	e->abi = in->abi;
-	e->pad = 0;
+	e->unfinished = 0;
 	e->nr = in->nr;
 	e->pid = c->pid;
 	e->tid = c->tid;
@@ -666,7 +699,7 @@ static __always_inline void totals_add(const struct sct_inflight *in, const stru
  * duration, and given up, so that one made to return (by a seccomp filter) is not counted
  * again at sys_exit. sys_enter does not nest with sys_exit on a CPU either.
  */
-static __always_inline bool totals_noreturn(struct sct_inflight *in)
+static __always_inline bool call_noreturn(const struct sct_inflight *in)
 {
 	const volatile __u32 *n = noreturn_nr[in->abi & 1];
 
@@ -1060,7 +1093,7 @@ int BPF_PROG(sys_enter, struct pt_regs *regs, long id)
 	if (!totals_on)
 		return 0;
 	c->in.detail = filter_enter(id, c->in.abi);
-	if (totals_noreturn(&c->in))
+	if (call_noreturn(&c->in))
 		totals_enter(&c->in, c->o.pid, cpu_owner_cgroup(&c->o));
 	return 0;
 }
@@ -1180,7 +1213,49 @@ static __always_inline __u32 path_bytes(const struct sct_ev_syscall_path *ev)
 	return len + len2;
 }
 
-/* --args: the parked copy holds the call, its arguments and as much of its paths as it read. */
+/* Where ev's captures go in its path: after its paths, at a multiple of 8 bytes. */
+static __always_inline __u32 mem_offset(const struct sct_ev_syscall_path *ev)
+{
+	__u32 off = (path_bytes(ev) + 7) & ~7u;
+
+	/* a no-op (path_bytes() bounds it), for the verifier */
+	barrier_var(off);
+	return off > 2 * SCT_PATH_MAX ? 2 * SCT_PATH_MAX : off;
+}
+
+static __always_inline struct sct_ev_mem *mem_at(struct sct_ev_syscall_path *ev)
+{
+	return (struct sct_ev_mem *)(ev->path + mem_offset(ev));
+}
+
+/* The bytes of m and what follows it: exec's arguments or data, never both. */
+static __always_inline __u32 mem_bytes(const struct sct_ev_mem *m)
+{
+	__u32 a = m->addr_len, v = m->argv_len + m->data_len;
+
+	if (a > SCT_ADDR_MAX)
+		a = SCT_ADDR_MAX;
+	if (v > SCT_ARGV_ROOM)
+		v = SCT_ARGV_ROOM;
+	return sizeof(*m) + a + v;
+}
+
+/* The bytes of ev's paths and, when it has them, of its captures. */
+static __always_inline __u32 path_ev_bytes(struct sct_ev_syscall_path *ev)
+{
+	/* an offset, not a difference of pointers: the verifier bounds only the first */
+	__u32 off;
+
+	if (!ev->mem)
+		return path_bytes(ev);
+	off = mem_offset(ev);
+	return off + mem_bytes((const struct sct_ev_mem *)(ev->path + off));
+}
+
+/*
+ * --args: the parked copy holds the call, its arguments and as much of its paths and captures
+ * as it read.
+ */
 static __always_inline void cpu_call_park_args(struct sct_cpu_call_args *s, struct task_struct *prev)
 {
 	struct sct_inflight_args *ia = cpu_call_park(&inflight_args, &s->ia.in, prev);
@@ -1189,7 +1264,7 @@ static __always_inline void cpu_call_park_args(struct sct_cpu_call_args *s, stru
 	if (!ia)
 		return;
 	if (s->ia.ev.a.sc.type == SCT_EV_SYSCALL_PATH)
-		size += path_bytes(&s->ia.ev);
+		size += path_ev_bytes(&s->ia.ev);
 	if (!bpf_probe_read_kernel(ia, size, &s->ia))
 		ia->in.active = 1;
 }
@@ -1317,28 +1392,373 @@ static __always_inline void path2_read(struct sct_ev_syscall_path *ev)
 		path_read(path2_at(ev), ev->a.args[k], &ev->path2_len, &ev->path2_flags);
 }
 
+/* ---------------------------------------------------------------- --args' captures (format 1.7) */
+
+/*
+ * A message's name: msg_name and msg_namelen, the first two fields of struct user_msghdr (of
+ * struct compat_msghdr for an ia32 call: 32-bit pointers). -1 if the message is unreadable.
+ */
+static __always_inline int msg_name_read(__u64 msg, __u8 compat, __u64 *ptr, __s64 *len)
+{
+	__u64 n[2];
+	__u32 c[2];
+
+	if (compat) {
+		if (bpf_probe_read_user(c, sizeof(c), (const void *)msg))
+			return -1;
+		*ptr = c[0];
+		*len = (__s32)c[1];
+		return 0;
+	}
+	if (bpf_probe_read_user(n, sizeof(n), (const void *)msg))
+		return -1;
+	*ptr = n[0];
+	*len = (__s32)n[1];
+	return 0;
+}
+
+/*
+ * The socket address of ia's call and its length: the call's arguments, or its message's
+ * name; for a call the kernel fills the address of, the length its pointer argument holds
+ * (the buffer's room at entry, what the kernel wrote at exit). -1 if a pointer to them is
+ * unreadable.
+ */
+static __always_inline int addr_where(struct sct_inflight_args *ia, __u8 compat, __u64 *ptr, __s64 *len)
+{
+	__u32 k = ia->cap.addr;
+	__s32 n;
+
+	if (k >= SCT_ARGS - 1)
+		return -1;
+	if (ia->cap.flags & SCT_CAP_MSGHDR)
+		return msg_name_read(ia->ev.a.args[k], compat, ptr, len);
+	*ptr = ia->ev.a.args[k];
+	if (!(ia->cap.flags & SCT_CAP_ADDR_EXIT)) {
+		*len = (__s32)ia->ev.a.args[k + 1];
+		return 0;
+	}
+	/* no length pointer (accept's may be NULL): no address either */
+	if (!ia->ev.a.args[k + 1]) {
+		*ptr = 0;
+		*len = 0;
+		return 0;
+	}
+	if (bpf_probe_read_user(&n, sizeof(n), (const void *)ia->ev.a.args[k + 1]))
+		return -1;
+	*len = n;
+	return 0;
+}
+
+/*
+ * len bytes at ptr into m's address, at most room and SCT_ADDR_MAX (cut past them); late: read
+ * at exit. A NULL pointer is no address.
+ */
+static __always_inline void addr_read(struct sct_ev_mem *m, __u64 ptr, __s64 len, __s64 room, __u8 late)
+{
+	__u64 n;
+
+	m->addr_len = 0;
+	m->addr_flags = 0;
+	if (!ptr)
+		return;
+	m->addr_flags = SCT_EV_PATH_CAPTURED | late;
+	if (len <= 0)
+		return;
+	if (len > room || len > SCT_ADDR_MAX)
+		m->addr_flags |= SCT_EV_PATH_CUT;
+	n = len < room ? len : room;
+	if (n > SCT_ADDR_MAX)
+		n = SCT_ADDR_MAX;
+	if (!n)
+		return;
+	/*
+	 * The same n (1 .. SCT_ADDR_MAX), bounded in the register the read is given: clang
+	 * tests a spilled copy otherwise, which the verifier of Linux 6.1 does not bound.
+	 */
+	if (bpf_probe_read_user(m + 1, ((n - 1) & (SCT_ADDR_MAX - 1)) + 1, (const void *)ptr)) {
+		m->addr_flags = SCT_EV_PATH_FAULT | late;
+		return;
+	}
+	m->addr_len = n;
+}
+
+/*
+ * At entry: the address the call is given, or, for one the kernel fills, the room its buffer
+ * has (kept in addr_len until the exit).
+ */
+static __always_inline void addr_enter(struct sct_inflight_args *ia, struct sct_ev_mem *m, __u8 compat)
+{
+	__u64 ptr;
+	__s64 len;
+
+	if (addr_where(ia, compat, &ptr, &len)) {
+		m->addr_flags = SCT_EV_PATH_FAULT;
+		return;
+	}
+	if (!(ia->cap.flags & SCT_CAP_ADDR_EXIT)) {
+		addr_read(m, ptr, len, SCT_ADDR_MAX, 0);
+		return;
+	}
+	m->addr_len = len < 0 ? 0 : (len > SCT_ADDR_MAX ? SCT_ADDR_MAX + 1 : len);
+}
+
+/* At exit: the address the kernel filled, as long as it says, if the call succeeded. */
+static __always_inline void addr_exit(struct sct_inflight_args *ia, long ret)
+{
+	struct sct_ev_mem *m = mem_at(&ia->ev);
+	__s64 room = m->addr_len, len;
+	__u64 ptr;
+
+	m->addr_len = 0;
+	if (ret < 0)
+		return;
+	if (addr_where(ia, ia->in.abi, &ptr, &len)) {
+		m->addr_flags = SCT_EV_PATH_FAULT | SCT_EV_PATH_LATE;
+		return;
+	}
+	addr_read(m, ptr, len, room, SCT_EV_PATH_LATE);
+}
+
+/*
+ * exec's arguments from the array at argv (of 32-bit pointers for an ia32 call): at most
+ * SCT_ARGV_MAX of them and args_max bytes, each string with its NUL; cut past either.
+ */
+static __always_inline void argv_read(struct sct_ev_mem *m, __u64 argv, __u8 compat)
+{
+	__u32 zero = 0, step = compat ? 4 : 8, used, room, at, i;
+	__u8 flags = SCT_EV_PATH_CAPTURED;
+	struct argv_scratch *s;
+	long n;
+
+	s = bpf_map_lookup_elem(&argv_scratch, &zero);
+	if (!s)
+		return;
+	s->used = 0;
+	for (i = 0; argv && i <= SCT_ARGV_MAX; i++) {
+		__u64 p = 0;
+
+		if (bpf_probe_read_user(&p, step, (const void *)(argv + (__u64)i * step))) {
+			flags = SCT_EV_PATH_FAULT;
+			s->used = 0;
+			break;
+		}
+		if (!p)
+			break;
+		used = s->used;
+		/* a no-op (used never passes args_max), for the verifier */
+		if (used >= SCT_ARGV_ROOM)
+			break;
+		room = args_max - used;
+		if (i == SCT_ARGV_MAX || !room) {
+			flags |= SCT_EV_PATH_CUT;
+			break;
+		}
+		if (room > SCT_ARGV_ROOM)
+			room = SCT_ARGV_ROOM;
+		/* a byte more than room: a string that fills it is cut */
+		n = bpf_probe_read_user_str(s->buf + used, room + 1, (const void *)p);
+		if (n <= 0) {
+			flags = SCT_EV_PATH_FAULT;
+			s->used = 0;
+			break;
+		}
+		if (n > room) {
+			at = used + room - 1;
+			/* a no-op (room is at least 1), for the verifier of Linux 6.1: kept by the barrier */
+			barrier_var(at);
+			if (at >= sizeof(s->buf))
+				break;
+			s->buf[at] = '\0';
+			s->used = used + room;
+			flags |= SCT_EV_PATH_CUT;
+			break;
+		}
+		s->used = used + n;
+	}
+	m->argv_flags = flags;
+	used = s->used;
+	if (used > SCT_ARGV_ROOM)
+		used = SCT_ARGV_ROOM;
+	if (used && bpf_probe_read_kernel(m + 1, used, s->buf)) {
+		m->argv_flags = SCT_EV_PATH_FAULT;
+		used = 0;
+	}
+	m->argv_len = used;
+}
+
+/*
+ * --args-data: count bytes at ptr (at most args_data, cut past it) into m, after its address;
+ * late: read at exit.
+ */
+static __always_inline void data_read(struct sct_ev_mem *m, __u64 ptr, __u64 count, __u8 late)
+{
+	__u32 a = m->addr_len;
+	__u64 n = count;
+
+	m->data_len = 0;
+	m->data_flags = SCT_EV_PATH_CAPTURED | late;
+	if (n > args_data) {
+		n = args_data;
+		m->data_flags |= SCT_EV_PATH_CUT;
+	}
+	if (!n)
+		return;
+	/* no-ops (addr_read() and --args-data's range bound them), for the verifier as in addr_read() */
+	if (a > SCT_ADDR_MAX)
+		a = SCT_ADDR_MAX;
+	if (bpf_probe_read_user((char *)(m + 1) + (a & (2 * SCT_ADDR_MAX - 1)), ((n - 1) & (SCT_DATA_MAX - 1)) + 1,
+				(const void *)ptr)) {
+		m->data_flags = SCT_EV_PATH_FAULT | late;
+		return;
+	}
+	m->data_len = n;
+}
+
+/* At exit: what a read received, ret bytes, if the call succeeded. */
+static __always_inline void data_exit(struct sct_inflight_args *ia, long ret)
+{
+	__u32 k = ia->cap.data;
+
+	if (ret < 0 || k >= SCT_ARGS)
+		return;
+	data_read(mem_at(&ia->ev), ia->ev.a.args[k], ret, SCT_EV_PATH_LATE);
+}
+
+/* At exit: what the kernel filled, the address first (the data follows it). */
+static __noinline void mem_exit(struct sct_inflight_args *ia, long ret)
+{
+	if (ia->cap.flags & SCT_CAP_ADDR_EXIT)
+		addr_exit(ia, ret);
+	if (ia->cap.flags & SCT_CAP_DATA_EXIT)
+		data_exit(ia, ret);
+}
+
+/* The entries of an ia32 exec's environment at envp, counted one at a time up to n. */
+static __always_inline __u32 envc_count_compat(__u64 envp, __u32 n)
+{
+	__u32 i;
+
+	for (i = 0; envp && i < n; i++) {
+		__u32 p = 0;
+
+		if (bpf_probe_read_user(&p, sizeof(p), (const void *)(envp + (__u64)i * sizeof(p))) || !p)
+			break;
+	}
+	return i;
+}
+
+/*
+ * The entries of a native exec's environment at envp, counted up to n (more than n: counted
+ * past it): one pointer at a time up to a multiple of ENVP_PER_CHUNK pointers in memory, then a
+ * chunk at a time. An aligned chunk never crosses a page (the array's end may be its mapping's),
+ * and 40 entries cost 10 reads at most, not 41; an array not aligned to its pointers (no C
+ * program makes one) has its chunks read across pages, and its count stops at the first
+ * chunk that is not all mapped. The count between the two loops is in
+ * argv_scratch, as argv_read()'s offset, so the verifier walks the second loop once, not once
+ * for each way out of the first.
+ */
+static __always_inline __u32 envc_count(struct argv_scratch *s, __u64 envp, __u32 n)
+{
+	__u32 i, r, j;
+
+	for (i = 0; envp && i < ENVP_PER_CHUNK - 1; i++) {
+		__u64 p = 0;
+
+		if (!((envp + (__u64)i * sizeof(p)) & (sizeof(s->envp) - 1)))
+			break;
+		if (bpf_probe_read_user(&p, sizeof(p), (const void *)(envp + (__u64)i * sizeof(p))) || !p)
+			return i;
+	}
+	s->envc = i;
+	for (r = 0; envp && r < ENVP_CHUNKS; r++) {
+		i = s->envc;
+		if (i >= n)
+			break;
+		if (bpf_probe_read_user(s->envp, sizeof(s->envp), (const void *)(envp + (__u64)i * sizeof(__u64))))
+			break;
+		for (j = 0; j < ENVP_PER_CHUNK; j++)
+			if (!s->envp[j])
+				return i + j;
+		s->envc = i + ENVP_PER_CHUNK;
+	}
+	return s->envc;
+}
+
+/* The entries of exec's environment at envp, counted up to SCT_ENVC_MAX. */
+static __always_inline void envc_read(struct sct_ev_mem *m, __u64 envp, __u8 compat)
+{
+	__u32 zero = 0, n;
+	struct argv_scratch *s;
+
+	s = bpf_map_lookup_elem(&argv_scratch, &zero);
+	if (!s)
+		return;
+	n = compat ? envc_count_compat(envp, SCT_ENVC_MAX) : envc_count(s, envp, SCT_ENVC_MAX);
+	if (n >= SCT_ENVC_MAX) {
+		n = SCT_ENVC_MAX;
+		m->argv_flags |= SCT_EV_ENVC_LOWER;
+	}
+	m->envc = n;
+}
+
+/*
+ * The captures of a call that has them (ca), after its paths, which are final: an exec's is
+ * not read again at exit (its memory is the new program's then), and no call with a socket
+ * address has a path. A function of its own, as mem_exit() and args_noreturn(): inlined, their
+ * loops and reads made sys_enter_args five times as long, and the calls without captures
+ * slower.
+ */
+static __noinline void mem_enter(struct sct_inflight_args *ia, const struct sct_capture_args *ca,
+				      __u8 compat)
+{
+	struct sct_ev_mem *m;
+
+	ia->cap = *ca;
+	ia->ev.mem = 1;
+	m = mem_at(&ia->ev);
+	__builtin_memset(m, 0, sizeof(*m));
+	if (ca->flags & SCT_CAP_ADDR)
+		addr_enter(ia, m, compat);
+	if ((ca->flags & SCT_CAP_ARGV) && ca->argv < SCT_ARGS)
+		argv_read(m, ia->ev.a.args[ca->argv], compat);
+	if ((ca->flags & SCT_CAP_ENVP) && ca->envp < SCT_ARGS)
+		envc_read(m, ia->ev.a.args[ca->envp], compat);
+	/* after the address, which it follows in the event; its length the next argument */
+	if ((ca->flags & SCT_CAP_DATA) && ca->data < SCT_ARGS - 1)
+		data_read(m, ia->ev.a.args[ca->data], ia->ev.a.args[ca->data + 1], 0);
+}
+
 /*
  * A tracepoint program cannot sleep, so a path in a page not yet present (a fresh mapping,
  * swapped out) cannot be read at entry: it is flagged, and read again at exit, when the
- * kernel has faulted it in to read it itself.
+ * kernel has faulted it in to read it itself. Then the memory the call's other arguments
+ * point to (captures_on).
  */
-static __always_inline void path_enter(struct sct_ev_syscall_path *ev, long id, __u8 compat)
+static __always_inline void path_enter(struct sct_inflight_args *ia, long id, __u8 compat)
 {
+	struct sct_ev_syscall_path *ev = &ia->ev;
+	struct sct_capture_args *ca;
 	__u32 nr = id;
-	__u8 *pa;
 
 	ev->a.sc.type = SCT_EV_SYSCALL_ARGS;
 	if (compat)
 		nr += compat_path_base;
-	pa = bpf_map_lookup_elem(&path_args, &nr);
-	if (!pa || !(*pa & SCT_PATH_ARG_VALID))
+	ca = bpf_map_lookup_elem(&capture_args, &nr);
+	if (!ca || !((ca->path & SCT_PATH_ARG_VALID) || (captures_on && ca->flags)))
 		return;
 	ev->a.sc.type = SCT_EV_SYSCALL_PATH;
-	ev->path_arg = *pa;
+	ev->path_arg = ca->path;
+	ev->path_len = 0;
+	ev->path_flags = 0;
 	ev->path2_len = 0;
 	ev->path2_flags = 0;
-	path_read(ev->path, ev->a.args[*pa & SCT_PATH_ARG_MASK], &ev->path_len, &ev->path_flags);
-	path2_read(ev);
+	ev->mem = 0;
+	if (ca->path & SCT_PATH_ARG_VALID) {
+		path_read(ev->path, ev->a.args[ca->path & SCT_PATH_ARG_MASK], &ev->path_len, &ev->path_flags);
+		path2_read(ev);
+	}
+	if (captures_on && ca->flags)
+		mem_enter(ia, ca, compat);
 }
 
 /*
@@ -1361,36 +1781,6 @@ static __always_inline void path_exit(struct sct_ev_syscall_path *ev)
 	if (late2 && ev->path2_flags != SCT_EV_PATH_FAULT)
 		ev->path2_flags |= SCT_EV_PATH_LATE;
 }
-
-#if SCT_HAS_ARGS
-SEC("tp_btf/sys_enter")
-int BPF_PROG(sys_enter_args, struct pt_regs *regs, long id)
-{
-	struct sct_cpu_call_args *s;
-	struct sct_inflight_args *ia;
-	struct task_struct *task;
-	__u8 compat;
-
-	s = cpu_call_args_get();
-	if (!s)
-		return 0;
-	ia = &s->ia;
-	task = cpu_owner_current(&s->o, &ia->in, regs);
-	if (!s->o.traced)
-		return 0;
-	compat = task_is_compat(task);
-	args_read(ia->ev.a.args, regs, compat);
-	path_enter(&ia->ev, id, compat);
-	/* last: the time of entry excludes the path's read, as a plain trace's does */
-	inflight_start(&ia->in, id, compat);
-	if (!totals_on)
-		return 0;
-	ia->in.detail = filter_enter(id, compat);
-	if (totals_noreturn(&ia->in))
-		totals_enter(&ia->in, s->o.pid, cpu_owner_cgroup(&s->o));
-	return 0;
-}
-#endif
 
 /* The staged argument events to the ring buffer, as one record; the stage is taken. */
 static __always_inline void stage_args_flush(struct sct_stage_args *st)
@@ -1417,11 +1807,16 @@ static __always_inline void stage_args_flush(struct sct_stage_args *st)
 		__sync_fetch_and_add(&s->ringbuf_full, n);
 }
 
-/* The largest argument event. */
+/* The largest argument event with paths, and with captures too. */
 #define ARGS_EVENT_MAX (offsetof(struct sct_ev_syscall_path, path) + 2 * SCT_PATH_MAX)
+#define ARGS_MEM_EVENT_MAX (ARGS_EVENT_MAX + SCT_MEM_ROOM)
 
-/* ia's event ready to output from where it was built: its size, its path cut and padded. */
-static __always_inline __u32 args_event(struct sct_inflight_args *ia, const struct call_end *c, __u64 now)
+/*
+ * ia's event ready to output from where it was built: its size, its path cut and padded;
+ * unfinished: the format's SYSCALL unfinished.
+ */
+static __always_inline __u32 args_event(struct sct_inflight_args *ia, const struct call_end *c, __u64 now,
+					__u8 unfinished)
 {
 	struct sct_ev_syscall_path *ev = &ia->ev;
 	__u16 kind = ev->a.sc.type; /* as sys_enter chose it: syscall_fill() writes the plain one */
@@ -1429,16 +1824,21 @@ static __always_inline __u32 args_event(struct sct_inflight_args *ia, const stru
 
 	syscall_fill(&ev->a.sc, &ia->in, c, now);
 	ev->a.sc.type = kind;
+	ev->a.sc.unfinished = unfinished;
 	if (kind != SCT_EV_SYSCALL_PATH)
 		return sizeof(ev->a);
-	path_exit(ev);
-	size = (offsetof(struct sct_ev_syscall_path, path) + path_bytes(ev) + 7) & ~7u;
+	/* a call with captures has its paths final at entry (mem_enter()) */
+	if (!ev->mem)
+		path_exit(ev);
+	else if (ia->cap.flags & (SCT_CAP_ADDR_EXIT | SCT_CAP_DATA_EXIT))
+		mem_exit(ia, c->ret);
+	size = (offsetof(struct sct_ev_syscall_path, path) + path_ev_bytes(ev) + 7) & ~7u;
 	/*
 	 * A no-op (both are multiples of 8) that the verifier, which cannot see through the
 	 * rounding, needs; the barrier keeps the compiler, which can, from dropping it.
 	 */
 	barrier_var(size);
-	return size > ARGS_EVENT_MAX ? ARGS_EVENT_MAX : size;
+	return size > ARGS_MEM_EVENT_MAX ? ARGS_MEM_EVENT_MAX : size;
 }
 
 /*
@@ -1461,14 +1861,13 @@ static __always_inline __u32 stage_args_room(struct sct_stage_args *st, __u32 si
 
 /*
  * The event of the call in ia (the CPU's slot, or the task's storage), which has just ended as
- * c says: staged in slot's stage (slot: the CPU's cpu_calls_args value) as a path-less one
- * written in place, as sys_exit does, or a path event copied from ia; or output straight from
- * ia when the stage is taken.
+ * c says at now (or never returns: unfinished SCT_EV_NORETURN): staged in slot's stage (slot:
+ * the CPU's cpu_calls_args value) as a path-less one written in place, as sys_exit does, or a
+ * path event copied from ia; or output straight from ia when the stage is taken.
  */
 static __always_inline void args_submit(struct sct_inflight_args *ia, const struct call_end *c,
-					struct sct_cpu_slot_args *slot)
+					struct sct_cpu_slot_args *slot, __u64 now, __u8 unfinished)
 {
-	__u64 now = bpf_ktime_get_ns();
 	struct sct_ev_syscall_args *e;
 	struct sct_stage_args *st;
 	__u32 size, used;
@@ -1478,7 +1877,7 @@ static __always_inline void args_submit(struct sct_inflight_args *ia, const stru
 	if (!st) {
 		if (staged)
 			stat_stage_busy();
-		size = args_event(ia, c, now);
+		size = args_event(ia, c, now, unfinished);
 		if (bpf_ringbuf_output(&events, &ia->ev, size, wakeup_flags(false)))
 			stat_ringbuf_full();
 		return;
@@ -1488,11 +1887,21 @@ static __always_inline void args_submit(struct sct_inflight_args *ia, const stru
 		e = (struct sct_ev_syscall_args *)(st->buf + used);
 		syscall_fill(&e->sc, &ia->in, c, now);
 		e->sc.type = SCT_EV_SYSCALL_ARGS;
+		e->sc.unfinished = unfinished;
 		__builtin_memcpy(e->args, ia->ev.a.args, sizeof(e->args));
 		size = sizeof(*e);
-	} else {
-		size = args_event(ia, c, now);
+	} else if (!ia->ev.mem) {
+		size = args_event(ia, c, now, unfinished);
+		barrier_var(size);
+		if (size > ARGS_EVENT_MAX)
+			size = ARGS_EVENT_MAX;
 		used = stage_args_room(st, ARGS_EVENT_MAX, now);
+		if (bpf_probe_read_kernel(st->buf + used, size, &ia->ev))
+			size = 0;
+	} else {
+		/* apart from the other path events: the verifier bounds each copy by its own room */
+		size = args_event(ia, c, now, unfinished);
+		used = stage_args_room(st, ARGS_MEM_EVENT_MAX, now);
 		if (bpf_probe_read_kernel(st->buf + used, size, &ia->ev))
 			size = 0;
 	}
@@ -1502,6 +1911,57 @@ static __always_inline void args_submit(struct sct_inflight_args *ia, const stru
 		stage_start(&st->since_ns, now);
 	stage_give(st);
 }
+
+/*
+ * An exit or exit_group just entered, under captures_on: its event now, as the call never
+ * returns (duration 0, ret 0), and none at sys_exit, should a seccomp filter make it return.
+ * Under a filter it passes those of sys_exit as a call that returned 0 at once, and no -P
+ * prefix, having no path.
+ */
+static __noinline void args_noreturn(struct sct_cpu_slot_args *slot)
+{
+	struct sct_cpu_call_args *s = &slot->call;
+	struct call_end c = { s->o.pid, s->o.tid, 0, cpu_owner_cgroup(&s->o) };
+
+	s->ia.in.active = 0;
+	if (totals_on && (!s->ia.in.detail || !filter_exit(0, 0) || filter_path_len))
+		return;
+	args_submit(&s->ia, &c, slot, s->ia.in.enter_ns, SCT_EV_NORETURN);
+}
+
+#if SCT_HAS_ARGS
+SEC("tp_btf/sys_enter")
+int BPF_PROG(sys_enter_args, struct pt_regs *regs, long id)
+{
+	struct sct_cpu_slot_args *slot;
+	struct sct_cpu_call_args *s;
+	struct sct_inflight_args *ia;
+	struct task_struct *task;
+	__u8 compat;
+
+	slot = cpu_slot_args_get();
+	if (!slot)
+		return 0;
+	s = &slot->call;
+	ia = &s->ia;
+	task = cpu_owner_current(&s->o, &ia->in, regs);
+	if (!s->o.traced)
+		return 0;
+	compat = task_is_compat(task);
+	args_read(ia->ev.a.args, regs, compat);
+	path_enter(ia, id, compat);
+	/* last: the time of entry excludes the path's read, as a plain trace's does */
+	inflight_start(&ia->in, id, compat);
+	if (totals_on) {
+		ia->in.detail = filter_enter(id, compat);
+		if (call_noreturn(&ia->in))
+			totals_enter(&ia->in, s->o.pid, cpu_owner_cgroup(&s->o));
+	}
+	if (captures_on && call_noreturn(&ia->in))
+		args_noreturn(slot);
+	return 0;
+}
+#endif
 
 /* -P: does p, len bytes, start with filter_path? */
 static __always_inline bool path_prefix(const char *p, __u32 len)
@@ -1558,7 +2018,7 @@ static __always_inline int sys_exit_args_do(void *ctx, struct pt_regs *regs, lon
 			if (!totals_on || args_keep(&s->ia, &c)) {
 				if (stacks)
 					stack_output(ctx, &c, s->ia.in.enter_ns);
-				args_submit(&s->ia, &c, slot);
+				args_submit(&s->ia, &c, slot, bpf_ktime_get_ns(), 0);
 			}
 		}
 		return 0;
@@ -1576,7 +2036,7 @@ static __always_inline int sys_exit_args_do(void *ctx, struct pt_regs *regs, lon
 		if (!totals_on || args_keep(ia, &c)) {
 			if (stacks)
 				stack_output(ctx, &c, ia->in.enter_ns);
-			args_submit(ia, &c, slot);
+			args_submit(ia, &c, slot, bpf_ktime_get_ns(), 0);
 		}
 	}
 	return 0;
@@ -1611,7 +2071,7 @@ int BPF_PROG(sys_enter_hash, struct pt_regs *regs, long id)
 	if (!totals_on)
 		return 0;
 	in->detail = filter_enter(id, in->abi);
-	if (totals_noreturn(in))
+	if (call_noreturn(in))
 		totals_enter(in, bpf_get_current_pid_tgid() >> 32, bpf_get_current_cgroup_id());
 	return 0;
 }

@@ -11,6 +11,8 @@
 /* Exec filenames longer than this are cut; PATH_MAX is the kernel's own bound. */
 #define SCT_FILENAME_LEN 4096
 
+#define SCT_EV_NORETURN 2
+
 /* Filter modes, set in rodata before load. */
 enum sct_mode {
 	SCT_MODE_TARGETS = 0, /* tids in the targets map and what they fork */
@@ -36,7 +38,11 @@ enum sct_ev_type {
 struct sct_ev_syscall {
 	__u16 type; /* SCT_EV_SYSCALL */
 	__u8 abi;   /* 0 native, 1 compat (ia32 call of a 64-bit task) */
-	__u8 pad;
+	/*
+	 * The format's SYSCALL unfinished: 0, or SCT_EV_NORETURN for an exit or exit_group
+	 * written at its entry (--args: a session with captures)
+	 */
+	__u8 unfinished;
 	__u32 nr;
 	__u32 pid, tid;
 	__u64 enter_ns;
@@ -86,6 +92,8 @@ union sct_stage_slot {
 /* Bytes of path read, at most: --args-max's bound, the kernel's PATH_MAX. */
 #define SCT_PATH_MAX 4096
 #define SCT_ARGS_STAGE_BYTES 16384
+/* Exec arguments kept at most (HEADER "argv" "max"; bytes: --args-max), as strace shows 32. */
+#define SCT_ARGV_MAX 32
 struct sct_ev_syscall_args {
 	struct sct_ev_syscall sc; /* sc.type SCT_EV_SYSCALL_ARGS or SCT_EV_SYSCALL_PATH */
 	__u64 args[SCT_ARGS];
@@ -98,22 +106,69 @@ struct sct_ev_syscall_args {
 #define SCT_EV_PATH_FAULT 8
 /* Room for one path: one more byte than --args-max could ask, and the NUL (a cut is seen). */
 #define SCT_PATH_ROOM (SCT_PATH_MAX + 8)
+
+/*
+ * --args, format 1.7: the memory a call's other arguments point to, after its paths (padded to
+ * 8 bytes) in a path event whose mem is 1: this header, addr_len bytes of socket address, then
+ * argv_len bytes of exec's arguments (each ending in a NUL), then data_len bytes of data. A
+ * call has exec's arguments or data, never both: they share SCT_ARGV_ROOM. The flags are the
+ * format's addr_flags, argv_flags and data_flags, bit for bit.
+ */
+#define SCT_ADDR_MAX 128          /* the format's SCT_MAX_ADDR */
+#define SCT_ARGV_ROOM SCT_PATH_MAX /* exec's arguments: --args-max bytes at most */
+#define SCT_DATA_MAX SCT_ARGV_ROOM /* --args-data's bound */
+#define SCT_ENVC_MAX 1024         /* environment entries counted, at most */
+#define SCT_EV_ENVC_LOWER 32      /* argv_flags: envc stopped at SCT_ENVC_MAX */
+struct sct_ev_mem {
+	__u16 addr_len;
+	__u8 addr_flags;
+	__u8 argv_flags;
+	__u16 argv_len;
+	__u16 data_len;
+	__u32 envc;
+	__u8 data_flags;
+	__u8 pad[3];
+};
+#define SCT_MEM_ROOM (16 + SCT_ADDR_MAX + SCT_ARGV_ROOM)
+
 struct sct_ev_syscall_path {
 	struct sct_ev_syscall_args a;
 	__u16 path_len;   /* bytes of the first path, no NUL */
 	__u8 path_flags;
-	__u8 path_arg;    /* the path_args value it was read by (for sys_exit) */
+	__u8 path_arg;    /* the capture_args path it was read by (for sys_exit) */
 	__u16 path2_len;  /* bytes of the second path, at path + path_len */
 	__u8 path2_flags;
-	__u8 pad;
-	char path[2 * SCT_PATH_ROOM];
+	__u8 mem;         /* 1: struct sct_ev_mem follows the paths (format 1.7) */
+	char path[2 * SCT_PATH_ROOM + SCT_MEM_ROOM];
 };
 
-/* path_args map values: which arguments of a syscall are its paths. */
+/* capture_args' path: which arguments of a syscall are its paths. */
 #define SCT_PATH_ARG_MASK 7   /* the first path argument's index, 0 .. 5 */
 #define SCT_PATH_NO_RETRY 8   /* exec family: at exit the memory is another program's */
 #define SCT_PATH_ARG_VALID 16 /* the syscall has a path argument */
 #define SCT_PATH2_ARG_SHIFT 5 /* bits 5..7: 1 + the second path argument's index, 0 if none */
+
+/*
+ * capture_args map values (--args): which arguments of a syscall are its paths (path,
+ * SCT_PATH_ARG_*), and (format 1.7) the memory other ones point to that its SYSCALL record
+ * holds, by argument index; flags say which (SCT_CAP_*).
+ */
+struct sct_capture_args {
+	__u8 path;
+	__u8 addr;  /* a struct sockaddr * (its length the next argument) or a struct user_msghdr * */
+	__u8 argv;  /* exec's arguments */
+	__u8 envp;  /* exec's environment */
+	__u8 data;  /* a data buffer (its length the next argument) */
+	__u8 flags;
+	__u8 pad[2];
+};
+#define SCT_CAP_ADDR 1      /* addr holds a socket address, read at entry */
+#define SCT_CAP_ADDR_EXIT 2 /* read at exit instead: the kernel fills it (the length's pointer too) */
+#define SCT_CAP_MSGHDR 4    /* addr is a message: its msg_name and msg_namelen */
+#define SCT_CAP_ARGV 8
+#define SCT_CAP_ENVP 16
+#define SCT_CAP_DATA 32     /* data is what the call writes, read at entry */
+#define SCT_CAP_DATA_EXIT 64 /* data is what it reads, at exit */
 
 /*
  * --stack: the stacks of a call recorded in detail, taken at its sys_exit and output just
@@ -285,10 +340,11 @@ struct sct_cpu_slot {
 /*
  * --args: the syscall in flight with its arguments and path, in its CPU's slot
  * (cpu_calls_args) or, once its task left the CPU, in the task's storage (inflight_args): the
- * event is built in place and output from there.
+ * event is built in place and output from there. cap: its capture_args value, when ev.mem.
  */
 struct sct_inflight_args {
 	struct sct_inflight in;
+	struct sct_capture_args cap;
 	struct sct_ev_syscall_path ev;
 };
 
@@ -376,9 +432,15 @@ _Static_assert(sizeof(struct sct_ev_syscall_args) == 96, "sct_ev_syscall_args");
 SCT_ABI_ASSERT_AT(sct_ev_syscall_path, path_len, 96);
 SCT_ABI_ASSERT_AT(sct_ev_syscall_path, path2_len, 100);
 SCT_ABI_ASSERT_AT(sct_ev_syscall_path, path, 104);
-_Static_assert(__builtin_offsetof(struct sct_ev_syscall_path, path) + 2 * SCT_PATH_MAX <= SCT_ARGS_STAGE_BYTES,
-	       "a path event fits a stage");
+_Static_assert(__builtin_offsetof(struct sct_ev_syscall_path, path) + 2 * SCT_PATH_MAX + SCT_MEM_ROOM <=
+	       SCT_ARGS_STAGE_BYTES, "a path event fits a stage");
+_Static_assert(sizeof(struct sct_ev_mem) == 16, "sct_ev_mem");
+/* bpf/sct.bpf.c bounds the sizes of its reads by masks */
+_Static_assert(!(SCT_ADDR_MAX & (SCT_ADDR_MAX - 1)) && !(SCT_DATA_MAX & (SCT_DATA_MAX - 1)), "powers of two");
+/* the kernel's bound on a per-CPU value (PCPU_MIN_UNIT_SIZE) */
+_Static_assert(sizeof(struct sct_cpu_slot_args) <= 32768, "sct_cpu_slot_args");
 _Static_assert(sizeof(struct sct_ev_stack) == 24 + 16 * SCT_STACK_DEPTH_MAX, "sct_ev_stack");
+_Static_assert(sizeof(struct sct_capture_args) == 8, "sct_capture_args");
 SCT_ABI_ASSERT_AT(sct_ev_stack, enter_ns, 16);
 _Static_assert(sizeof(struct sct_ev_fork) == 40, "sct_ev_fork");
 SCT_ABI_ASSERT_AT(sct_ev_fork, time_ns, 24);

@@ -105,10 +105,17 @@ static void usage_full(void)
 	       "                           file names of each call that takes them (openat, stat,\n"
 	       "                           execve, unlink, ...; both of rename, link, mount: the\n"
 	       "                           kernel's syscall descriptions in tracefs say which\n"
-	       "                           argument is a path; ia32 calls too); with\n"
-	       "                           --backend perf the arguments only, no file names\n"
-	       "      --args-max BYTES     bytes of a path kept, 1 to 4096 (default: %u); a\n"
-	       "                           longer one is cut and flagged\n"
+	       "                           argument is a path; ia32 calls too), the socket\n"
+	       "                           addresses calls give or get back (connect, accept,\n"
+	       "                           ...), exec's arguments and its environment's size,\n"
+	       "                           and exit and exit_group at their entry (format 1.7);\n"
+	       "                           with --backend perf the arguments only, no memory\n"
+	       "      --args-max BYTES     bytes of a path, and of exec's arguments, kept, 1 to\n"
+	       "                           4096 (default: %u); longer ones are cut and flagged\n"
+	       "      --args-data BYTES    also the first BYTES (1 to 4096) of the data each\n"
+	       "                           read, pread64, recvfrom, write, pwrite64 and sendto\n"
+	       "                           moved: file contents, messages, passwords and tokens\n"
+	       "                           as they passed (off by default; bpf backend)\n"
 	       "      --stack[=user|kernel|both]  the call stack of every call recorded in detail\n"
 	       "                           (after the filters), by frame pointers: user (default)\n"
 	       "                           the caller's return addresses, kernel the kernel's at\n"
@@ -366,7 +373,7 @@ static int parse_user(struct env *env, const char *arg)
 enum {
 	OPT_MAX_TASKS = 256, OPT_RINGBUF, OPT_FLUSH, OPT_KEEP_COMMAND, OPT_PROBE, OPT_BACKEND,
 	OPT_ROTATE_SIZE, OPT_ROTATE_INTERVAL, OPT_ROTATE_COUNT, OPT_SNAPSHOT, OPT_SNAPSHOT_ON_EXIT,
-	OPT_ARGS, OPT_ARGS_MAX, OPT_STACK, OPT_STACK_DEPTH,
+	OPT_ARGS, OPT_ARGS_MAX, OPT_ARGS_DATA, OPT_STACK, OPT_STACK_DEPTH,
 };
 
 /* --backend's names, in enum record_backend_id order. */
@@ -398,6 +405,7 @@ static const struct option long_opts[] = {
 	{ "event", required_argument, NULL, 'e' },
 	{ "args", no_argument, NULL, OPT_ARGS },
 	{ "args-max", required_argument, NULL, OPT_ARGS_MAX },
+	{ "args-data", required_argument, NULL, OPT_ARGS_DATA },
 	{ "stack", optional_argument, NULL, OPT_STACK },
 	{ "stack-depth", required_argument, NULL, OPT_STACK_DEPTH },
 	{ "syscall", required_argument, NULL, FILTER_OPT_SYSCALL },
@@ -622,6 +630,11 @@ static int cli_option(struct env *env, int opt, const char *arg)
 		env->args_max = v;
 		env->args_max_set = true;
 		return 0;
+	case OPT_ARGS_DATA:
+		if (parse_u64(arg, 1, SCT_DATA_MAX, &v))
+			return bad_value("args-data", arg, "1..4096 bytes expected");
+		env->args_data = v;
+		return 0;
 	case OPT_STACK:
 		return cli_stack(env, arg);
 	case OPT_STACK_DEPTH:
@@ -691,8 +704,8 @@ static int cli_check(struct env *env)
 		cli_usage_short();
 		return -EINVAL;
 	}
-	if (env->args_max_set && !env->args) {
-		fprintf(stderr, "sct-record: --args-max needs --args\n");
+	if ((env->args_max_set || env->args_data) && !env->args) {
+		fprintf(stderr, "sct-record: %s needs --args\n", env->args_max_set ? "--args-max" : "--args-data");
 		cli_usage_short();
 		return -EINVAL;
 	}

@@ -122,6 +122,7 @@ struct env {
 	size_t nevents;
 	bool args;               /* --args: SYSCALL records carry arguments and paths */
 	uint32_t args_max;       /* --args-max: bytes of a path kept */
+	uint32_t args_data;      /* --args-data: bytes of a call's data kept, 0 none */
 	bool args_max_set;
 	struct record_filter filter; /* -S, --failed, --errno, --min-duration, -c, -P, --summary-only */
 	uint32_t stack_parts;    /* --stack: SCT_STACK_USER | SCT_STACK_KERNEL; 0 = no stacks */

@@ -59,6 +59,7 @@ static void bpf_filter_settings(const struct record_filter *f, int ncpus, struct
 {
 	s->max_totals = f->on ? record_totals_keys(f->totals_keys, ncpus) : 1;
 	s->nsyscall_set = f->syscalls_arg ? f->nsyscalls : 1;
+	memcpy(s->noreturn_nr, f->noreturn, sizeof(s->noreturn_nr));
 	if (!f->on)
 		return;
 	s->totals_on = true;
@@ -70,7 +71,6 @@ static void bpf_filter_settings(const struct record_filter *f, int ncpus, struct
 	s->filter_min_ns = f->min_duration_ns;
 	s->filter_ncomms = f->ncomms;
 	memcpy(s->filter_comms, f->comms, sizeof(s->filter_comms));
-	memcpy(s->noreturn_nr, f->noreturn, sizeof(s->noreturn_nr));
 	if (f->path) {
 		s->filter_path_len = strlen(f->path);
 		memcpy(s->filter_path, f->path, s->filter_path_len);
@@ -91,13 +91,17 @@ static int bpf_filter_sets(const struct record_filter *f, const struct load_hand
 	return 0;
 }
 
-/* --args: which argument of each syscall is a path, for the BPF programs. */
-static int bpf_path_args(struct recorder *r, int fd)
+/*
+ * --args: which arguments of each syscall are paths, and which point to memory its record
+ * holds, for the BPF programs.
+ */
+static int bpf_capture_args(struct recorder *r, int fd)
 {
 	for (__u32 nr = 0; nr < r->args.npath_args; nr++) {
-		__u8 v = r->args.path_args[nr];
+		struct sct_capture_args v = r->args.capture_args[nr];
 
-		if (v && bpf_map_update_elem(fd, &nr, &v, BPF_ANY))
+		v.path = r->args.path_args[nr];
+		if ((v.path || v.flags) && bpf_map_update_elem(fd, &nr, &v, BPF_ANY))
 			return -errno;
 	}
 	return 0;
@@ -144,6 +148,8 @@ static int bpf_load_report(struct bpf_state *b)
 		.ncpus = (__u32)ncpus,
 		.task_cast = b->task_cast,
 		.args = env->args,
+		.captures = env->args,
+		.args_data = env->args_data,
 		.args_max = env->args_max,
 		.npath_args = r->args.npath_args ? r->args.npath_args : 1,
 		.compat_path_base = r->args.compat_base,
@@ -184,9 +190,9 @@ static int bpf_load_report(struct bpf_state *b)
 		return err;
 	}
 	if (env->args) {
-		err = bpf_path_args(r, h.path_args_fd);
+		err = bpf_capture_args(r, h.capture_args_fd);
 		if (err) {
-			fprintf(stderr, "sct-record: cannot fill the path_args map: %s\n", strerror(-err));
+			fprintf(stderr, "sct-record: cannot fill the capture_args map: %s\n", strerror(-err));
 			return err;
 		}
 	}

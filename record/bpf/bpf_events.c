@@ -192,9 +192,32 @@ static int event_runs(struct recorder *r, const union sct_stage_slot *s, size_t 
 	return 0;
 }
 
+/* Where a path event's captures are: after its paths, at a multiple of 8 bytes. */
+static size_t event_mem_offset(const struct sct_ev_syscall_path *p)
+{
+	return offsetof(struct sct_ev_syscall_path, path) + ((p->path_len + p->path2_len + 7u) & ~7u);
+}
+
+/* --args: the captures m holds (their lengths checked by the caller) into sc. */
+static void event_mem(struct sct_syscall *sc, const struct sct_ev_mem *m)
+{
+	const uint8_t *bytes = (const uint8_t *)(m + 1);
+
+	sc->addr_flags = m->addr_flags;
+	sc->addr.ptr = bytes;
+	sc->addr.len = m->addr_len;
+	sc->argv_flags = m->argv_flags;
+	sc->envc = m->envc;
+	sc->argv.ptr = bytes + m->addr_len;
+	sc->argv.len = m->argv_len;
+	sc->data_flags = m->data_flags;
+	sc->data.ptr = bytes + m->addr_len + m->argv_len;
+	sc->data.len = m->data_len;
+}
+
 /*
  * --args: e and its arguments; a path syscall's paths (their lengths checked by the caller),
- * the second right after the first.
+ * the second right after the first, and its captures.
  */
 static int event_syscall_args(struct recorder *r, const struct sct_ev_syscall_args *e,
 			      const struct sct_ev_syscall_path *p)
@@ -203,7 +226,7 @@ static int event_syscall_args(struct recorder *r, const struct sct_ev_syscall_ar
 	struct sct_syscall sc;
 
 	syscall_set(&sc, &e->sc);
-	sc.unfinished = 0;
+	sc.unfinished = e->sc.unfinished;
 	events_args_set(&sc, e->args);
 	sc.path_ref = sc.path2_ref = 0;
 	sc.path_flags = p ? p->path_flags : 0;
@@ -213,31 +236,58 @@ static int event_syscall_args(struct recorder *r, const struct sct_ev_syscall_ar
 	sc.path2.ptr = p ? (const uint8_t *)p->path + p->path_len : NULL;
 	sc.path2.len = p ? p->path2_len : 0;
 	sc.stack_id = 0;
+	events_captures_clear(&sc);
+	if (p && p->mem)
+		event_mem(&sc, (const struct sct_ev_mem *)((const uint8_t *)p + event_mem_offset(p)));
 	return event_stack_id(r, &sc) ?: events_syscall(r, &sc);
 }
 
 /*
+ * The bytes of path event p, of at most size: 0 if its lengths do not fit, or its exec
+ * arguments do not end in a NUL (what the BPF programs never write).
+ */
+static size_t event_path_size(const struct sct_ev_syscall_path *p, size_t size)
+{
+	const size_t head = offsetof(struct sct_ev_syscall_path, path);
+	const struct sct_ev_mem *m;
+	size_t at;
+
+	if (size < head || p->path_len > SCT_PATH_MAX || p->path2_len > SCT_PATH_MAX)
+		return 0;
+	if (!p->mem)
+		return (head + p->path_len + p->path2_len + 7) & ~(size_t)7;
+	at = event_mem_offset(p);
+	if (at + sizeof(*m) > size)
+		return 0;
+	m = (const struct sct_ev_mem *)((const uint8_t *)p + at);
+	if (m->addr_len > SCT_ADDR_MAX || m->argv_len + m->data_len > SCT_ARGV_ROOM ||
+	    at + sizeof(*m) + m->addr_len + m->argv_len + m->data_len > size)
+		return 0;
+	if (m->argv_len && ((const uint8_t *)(m + 1))[m->addr_len + m->argv_len - 1])
+		return 0;
+	return (at + sizeof(*m) + m->addr_len + m->argv_len + m->data_len + 7) & ~(size_t)7;
+}
+
+/*
  * A batch of --args events back to back: each the size its type says, a path event cut after
- * its paths and padded to 8 bytes. Returns 0 or the first error; -EPROTO for a torn batch.
+ * its paths (and captures) and padded to 8 bytes. Returns 0 or the first error; -EPROTO for a
+ * torn batch.
  */
 static int event_args_batch(struct recorder *r, const uint8_t *p, size_t size)
 {
-	const size_t head = offsetof(struct sct_ev_syscall_path, path);
-
 	while (size) {
 		const struct sct_ev_syscall_path *e = (const void *)p;
 		size_t n;
 		int err;
 
-		if (size < sizeof(e->a))
+		if (size < sizeof(e->a) || (e->a.sc.unfinished && e->a.sc.unfinished != SCT_EV_NORETURN))
 			return -EPROTO;
 		if (e->a.sc.type == SCT_EV_SYSCALL_ARGS) {
 			n = sizeof(e->a);
 			err = event_syscall_args(r, &e->a, NULL);
-		} else if (e->a.sc.type == SCT_EV_SYSCALL_PATH && size >= head && e->path_len <= SCT_PATH_MAX &&
-			   e->path2_len <= SCT_PATH_MAX) {
-			n = (head + e->path_len + e->path2_len + 7) & ~(size_t)7;
-			if (n > size)
+		} else if (e->a.sc.type == SCT_EV_SYSCALL_PATH) {
+			n = event_path_size(e, size);
+			if (!n || n > size)
 				return -EPROTO;
 			err = event_syscall_args(r, &e->a, e);
 		} else {

@@ -31,10 +31,12 @@ struct load_settings {
 	__u64 stage_age_ns;       /* a stage this old is due (the poll timeout) */
 	__u32 ncpus;              /* entries of stage_marks: the possible CPUs */
 	bool args;                /* --args: the *_args syscall programs (task storage only) */
+	bool captures;            /* --args: a session with captures (exit at its entry) */
+	__u32 args_data;          /* --args-data: bytes of a call's data kept, 0 none */
 	bool task_cast;           /* sys_enter casts the task address its slot keeps */
 	__u32 args_max;
-	__u32 npath_args;         /* entries of path_args: both syscall tables' numbers */
-	__u32 compat_path_base;   /* where path_args' compat numbers start */
+	__u32 npath_args;         /* entries of capture_args: both syscall tables' numbers */
+	__u32 compat_path_base;   /* where capture_args' compat numbers start */
 	/* Filters and totals: the rodata of the same names in bpf/sct.bpf.c */
 	bool totals_on;
 	bool details_off;
@@ -61,7 +63,7 @@ struct load_handles {
 	int iter_prog_fd;
 	int stage_prog_fd;        /* stage_flush_cpu: run on each CPU by the recorder */
 	int stage_marks_fd;       /* each CPU's stage, mapped by the recorder */
-	int path_args_fd;         /* filled by the recorder before attach under --args */
+	int capture_args_fd;      /* filled by the recorder before attach under --args */
 	int cpu_calls_fd;         /* the calls in flight on each CPU, read at stop */
 	int cpu_calls_args_fd;    /* the same under --args */
 	int syscall_set_fd, errno_set_fd; /* the filter's sets, filled before attach */
@@ -102,6 +104,8 @@ extern const struct loader load_light, load_light_args, load_skel;
 		(ro)->stage_age_ns = (s)->stage_age_ns;         \
 		(ro)->task_cast = (s)->task_cast;               \
 		(ro)->args_on = (s)->args;                      \
+		(ro)->captures_on = (s)->captures;              \
+		(ro)->args_data = (s)->args_data;               \
 		(ro)->args_max = (s)->args_max;                 \
 		(ro)->compat_path_base = (s)->compat_path_base; \
 		(ro)->totals_on = (s)->totals_on;               \

@@ -35,7 +35,7 @@ static int light_load(void **out, const struct load_settings *s, struct load_han
 	/* Its loader creates every map: the one not used costs one entry. */
 	skel->maps.inflight_hash.max_entries = 1;
 	skel->maps.events.max_entries = s->ringbuf_size;
-	skel->maps.path_args.max_entries = s->npath_args;
+	skel->maps.capture_args.max_entries = s->npath_args;
 	skel->maps.stage_marks.max_entries = s->ncpus;
 	skel->maps.forked.max_entries = s->max_forked;
 	skel->maps.syscall_set.max_entries = s->nsyscall_set;
@@ -49,7 +49,7 @@ static int light_load(void **out, const struct load_settings *s, struct load_han
 	h->events_fd = skel->maps.events.map_fd;
 	h->iter_prog_fd = skel->progs.iter_tasks.prog_fd;
 	h->stage_prog_fd = skel->progs.stage_flush_cpu.prog_fd;
-	h->path_args_fd = skel->maps.path_args.map_fd;
+	h->capture_args_fd = skel->maps.capture_args.map_fd;
 	h->stage_marks_fd = skel->maps.stage_marks.map_fd;
 	h->cpu_calls_fd = skel->maps.cpu_calls.map_fd;
 	h->cpu_calls_args_fd = skel->maps.cpu_calls_args.map_fd;

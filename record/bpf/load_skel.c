@@ -30,7 +30,7 @@ static int skel_load(void **out, const struct load_settings *s, struct load_hand
 	if (!err)
 		err = bpf_map__set_max_entries(skel->maps.events, s->ringbuf_size);
 	if (!err)
-		err = bpf_map__set_max_entries(skel->maps.path_args, s->npath_args);
+		err = bpf_map__set_max_entries(skel->maps.capture_args, s->npath_args);
 	if (!err)
 		err = bpf_map__set_max_entries(skel->maps.stage_marks, s->ncpus);
 	if (!err)
@@ -77,7 +77,7 @@ static int skel_load(void **out, const struct load_settings *s, struct load_hand
 	h->events_fd = bpf_map__fd(skel->maps.events);
 	h->iter_prog_fd = bpf_program__fd(skel->progs.iter_tasks);
 	h->stage_prog_fd = bpf_program__fd(skel->progs.stage_flush_cpu);
-	h->path_args_fd = bpf_map__fd(skel->maps.path_args);
+	h->capture_args_fd = bpf_map__fd(skel->maps.capture_args);
 	h->stage_marks_fd = bpf_map__fd(skel->maps.stage_marks);
 	h->cpu_calls_fd = bpf_map__fd(skel->maps.cpu_calls);
 	h->cpu_calls_args_fd = bpf_map__fd(skel->maps.cpu_calls_args);

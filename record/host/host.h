@@ -56,17 +56,20 @@ struct args_table {
 	uint32_t ncompat;
 	bool *wide;                  /* v[i] takes a 64-bit integer: split in two on ia32 */
 	/*
-	 * The BPF path_args map's values: native syscall nr at nr, compat nr at compat_base + nr.
+	 * The BPF capture_args map's values: its path byte from path_args, the rest from
+	 * capture_args (format 1.7); native syscall nr at nr, compat nr at compat_base + nr.
 	 */
 	uint8_t *path_args;
+	struct sct_capture_args *capture_args;
 	uint32_t npath_args, compat_base;
 	bool paths;                  /* the descriptions were read: paths are captured */
 };
 /*
- * Read every sys_enter_* format of tracefs (mounted if it is not). Returns 0, -ENOENT when
- * tracefs or its syscall events are missing (t then holds an empty path_args), -errno.
+ * Read every sys_enter_* format of tracefs (mounted if it is not); data: the read and write
+ * calls' buffers are "buf" arguments (--args-data). Returns 0, -ENOENT when tracefs or its
+ * syscall events are missing (t then holds an empty path_args), -errno.
  */
-int args_describe(struct args_table *t);
+int args_describe(struct args_table *t, bool data);
 void args_free(struct args_table *t);
 
 

@@ -2,8 +2,10 @@
 /*
  * --args: each syscall's arguments as the running kernel describes them (tracefs
  * events/syscalls/sys_enter_NAME/format: names and C types), turned into the HEADER's kinds
- * and into the path_args map that tells the BPF programs which argument is a path. Nothing
- * here is typed per syscall except the few argument families whose values the tools decode.
+ * and into the capture_args map that tells the BPF programs which argument is a path, and
+ * which points to other memory the SYSCALL record holds. Nothing here is typed per
+ * syscall except the few argument families whose values the tools decode, and the calls
+ * whose data --args-data keeps.
  */
 #include <dirent.h>
 #include <errno.h>
@@ -89,6 +91,26 @@ static const struct family_rule {
 	{ "setns", "flags", SCT_ARG_FLAGS, "clone" },
 };
 
+/*
+ * --args-data: the buffers of the calls that move data (their length the next argument), and
+ * whether the call fills them (read at exit) or is given them (at entry).
+ */
+static const struct data_rule {
+	const char *syscall, *arg;
+	bool at_exit;
+} data_rules[] = {
+	{ "read", "buf", true },      { "pread64", "buf", true },   { "recvfrom", "ubuf", true },
+	{ "write", "buf", false },    { "pwrite64", "buf", false }, { "sendto", "buff", false },
+};
+
+static const struct data_rule *data_rule_find(const char *sc, const char *arg)
+{
+	for (size_t i = 0; i < sizeof(data_rules) / sizeof(data_rules[0]); i++)
+		if (!strcmp(data_rules[i].syscall, sc) && !strcmp(data_rules[i].arg, arg))
+			return &data_rules[i];
+	return NULL;
+}
+
 /* Addresses the kernel declares as unsigned long, not as pointers. */
 static const char *const address_names[] = {
 	"addr", "start", "brk", "new_addr", "old_addr", "shmaddr",
@@ -109,8 +131,27 @@ static bool ends_with(const char *s, const char *tail)
 	return n >= t && !strcmp(s + n - t, tail);
 }
 
-/* The kind (and family) of argument name of C type type in syscall sc. */
-static void arg_kind(const char *sc, const char *type, const char *name, struct sct_arg_desc *d)
+/*
+ * The kinds of pointers to memory a session with captures records (format 1.7), 0 for any
+ * other argument; data: buffers too.
+ */
+static uint32_t arg_kind_captured(const char *sc, const char *type, const char *name, bool data)
+{
+	if (strstr(type, "struct sockaddr *"))
+		return SCT_ARG_SOCKADDR;
+	if (strstr(type, "struct user_msghdr *"))
+		return SCT_ARG_MSGHDR;
+	if (strstr(type, "*const *") && !strcmp(name, "argv"))
+		return SCT_ARG_ARGV;
+	if (strstr(type, "*const *") && !strcmp(name, "envp"))
+		return SCT_ARG_ENVP;
+	if (data && data_rule_find(sc, name))
+		return SCT_ARG_BUF;
+	return 0;
+}
+
+/* The kind (and family) of argument name of C type type in syscall sc; data: --args-data. */
+static void arg_kind(const char *sc, const char *type, const char *name, bool data, struct sct_arg_desc *d)
 {
 	d->family = "";
 	for (size_t i = 0; i < sizeof(family_rules) / sizeof(family_rules[0]); i++) {
@@ -122,6 +163,9 @@ static void arg_kind(const char *sc, const char *type, const char *name, struct 
 			return;
 		}
 	}
+	d->kind = arg_kind_captured(sc, type, name, data);
+	if (d->kind)
+		return;
 	if (strchr(type, '*'))
 		d->kind = strstr(type, "char") && name_in(name, path_names, sizeof(path_names) /
 							 sizeof(path_names[0])) ? SCT_ARG_PATH : SCT_ARG_PTR;
@@ -174,9 +218,12 @@ static bool type_wide(const char *type)
 	return !strchr(type, '*') && (strstr(type, "loff_t") || strstr(type, "64") || strstr(type, "long long"));
 }
 
-/* One syscall's format file into a (names copied), *wide if it takes a 64-bit integer; -errno. */
-static int format_read(const char *dir, const char *event, const char *sc, struct sct_syscall_args *a,
-		       bool *wide)
+/*
+ * One syscall's format file into a (names copied), *wide if it takes a 64-bit integer; data:
+ * --args-data. Returns 0 or -errno.
+ */
+static int format_read(const char *dir, const char *event, const char *sc, bool data,
+		       struct sct_syscall_args *a, bool *wide)
 {
 	char path[512], line[512];
 	bool in_args = false;
@@ -199,7 +246,7 @@ static int format_read(const char *dir, const char *event, const char *sc, struc
 		if (!in_args || !strncmp(name, "__", 2))
 			continue;
 		*wide |= type_wide(type);
-		arg_kind(sc, type, name, &a->args[a->nargs]);
+		arg_kind(sc, type, name, data, &a->args[a->nargs]);
 		a->args[a->nargs].name = strdup(name);
 		if (!a->args[a->nargs].name) {
 			fclose(f);
@@ -264,7 +311,45 @@ static void path_arg_note(struct args_table *t, const struct sct_syscall_args *a
 	t->path_args[at] = v;
 }
 
-static int args_add(struct args_table *t, const char *dir, const char *event)
+/*
+ * The capture_args value of a at index at. A socket address's length is the next argument:
+ * given (an int), or a pointer the kernel writes the address's length to, after the call; a
+ * message received (recvmsg) is named at exit too.
+ */
+static void capture_arg_note(struct args_table *t, const struct sct_syscall_args *a, uint32_t at,
+			     const char *sc)
+{
+	struct sct_capture_args v = { 0 };
+	const struct data_rule *r;
+
+	if (at >= t->npath_args)
+		return;
+	for (uint32_t k = 0; k < a->nargs; k++) {
+		uint32_t kind = a->args[k].kind;
+		bool len_ptr = k + 1 < a->nargs && a->args[k + 1].kind == SCT_ARG_PTR;
+
+		if ((kind == SCT_ARG_SOCKADDR || kind == SCT_ARG_MSGHDR) && !(v.flags & SCT_CAP_ADDR)) {
+			v.addr = (uint8_t)k;
+			v.flags |= SCT_CAP_ADDR;
+			if (kind == SCT_ARG_MSGHDR)
+				v.flags |= SCT_CAP_MSGHDR | (!strncmp(sc, "recv", 4) ? SCT_CAP_ADDR_EXIT : 0);
+			else if (len_ptr)
+				v.flags |= SCT_CAP_ADDR_EXIT;
+		} else if (kind == SCT_ARG_ARGV) {
+			v.argv = (uint8_t)k;
+			v.flags |= SCT_CAP_ARGV;
+		} else if (kind == SCT_ARG_ENVP) {
+			v.envp = (uint8_t)k;
+			v.flags |= SCT_CAP_ENVP;
+		} else if (kind == SCT_ARG_BUF && (r = data_rule_find(sc, a->args[k].name))) {
+			v.data = (uint8_t)k;
+			v.flags |= r->at_exit ? SCT_CAP_DATA_EXIT : SCT_CAP_DATA;
+		}
+	}
+	t->capture_args[at] = v;
+}
+
+static int args_add(struct args_table *t, const char *dir, const char *event, bool data)
 {
 	const char *sc = event + strlen("sys_enter_");
 	struct sct_syscall_args *a;
@@ -280,13 +365,14 @@ static int args_add(struct args_table *t, const char *dir, const char *event)
 	memset(a, 0, sizeof(*a));
 	a->nr = (uint32_t)nr;
 	t->wide[t->n] = false;
-	err = format_read(dir, event, sc, a, &t->wide[t->n]);
+	err = format_read(dir, event, sc, data, a, &t->wide[t->n]);
 	if (err == -ENOENT)
 		return 0;
 	t->n++;
 	if (err)
 		return err;
 	path_arg_note(t, a, a->nr, sc);
+	capture_arg_note(t, a, a->nr, sc);
 	return 0;
 }
 
@@ -331,12 +417,13 @@ static int args_compat(struct args_table *t)
 		t->compat[t->ncompat] = *a;
 		t->compat[t->ncompat].nr = c->nr;
 		path_arg_note(t, a, t->compat_base + c->nr, c->name);
+		capture_arg_note(t, a, t->compat_base + c->nr, c->name);
 		t->ncompat++;
 	}
 	return 0;
 }
 
-int args_describe(struct args_table *t)
+int args_describe(struct args_table *t, bool data)
 {
 	const char *dir = tracefs_find();
 	char path[256];
@@ -354,9 +441,10 @@ int args_describe(struct args_table *t)
 		max_nr = syscall_table_compat[i].nr > max_nr ? syscall_table_compat[i].nr : max_nr;
 	t->npath_args = t->compat_base + (syscall_table_compat_len ? max_nr + 1 : 0);
 	t->path_args = calloc(t->npath_args, 1);
+	t->capture_args = calloc(t->npath_args, sizeof(*t->capture_args));
 	t->v = calloc(syscall_table_native_len ? syscall_table_native_len : 1, sizeof(*t->v));
 	t->wide = calloc(syscall_table_native_len ? syscall_table_native_len : 1, sizeof(*t->wide));
-	if (!t->path_args || !t->v || !t->wide)
+	if (!t->path_args || !t->capture_args || !t->v || !t->wide)
 		return -ENOMEM;
 	if (!dir)
 		return -ENOENT;
@@ -366,7 +454,7 @@ int args_describe(struct args_table *t)
 		return -errno;
 	while (!err && (de = readdir(d)) && t->n < syscall_table_native_len)
 		if (!strncmp(de->d_name, "sys_enter_", 10))
-			err = args_add(t, dir, de->d_name);
+			err = args_add(t, dir, de->d_name, data);
 	closedir(d);
 	if (!err)
 		err = args_compat(t);
@@ -383,5 +471,6 @@ void args_free(struct args_table *t)
 	free(t->compat);
 	free(t->wide);
 	free(t->path_args);
+	free(t->capture_args);
 	memset(t, 0, sizeof(*t));
 }

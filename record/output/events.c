@@ -93,3 +93,17 @@ void events_args_set(struct sct_syscall *sc, const __u64 args[SCT_ARGS])
 	sc->arg4 = args[4];
 	sc->arg5 = args[5];
 }
+
+void events_captures_clear(struct sct_syscall *sc)
+{
+	sc->addr_flags = 0;
+	sc->addr.ptr = NULL;
+	sc->addr.len = 0;
+	sc->argv_flags = 0;
+	sc->envc = 0;
+	sc->argv.ptr = NULL;
+	sc->argv.len = 0;
+	sc->data_flags = 0;
+	sc->data.ptr = NULL;
+	sc->data.len = 0;
+}

@@ -115,7 +115,7 @@ int host_info_args_report(struct host_info *h, struct args_table *t, const struc
 			  bool read_paths)
 {
 	struct sct_header_info *i = &h->info;
-	int err = args_describe(t);
+	int err = args_describe(t, env->args_data > 0);
 
 	if (err == -ENOMEM) {
 		fprintf(stderr, "sct-record: out of memory\n");
@@ -132,5 +132,13 @@ int host_info_args_report(struct host_info *h, struct args_table *t, const struc
 	}
 	i->args_max = env->args_max;
 	i->args_paths = read_paths && t->paths ? "enter" : "none";
+	/*
+	 * The bounds asked for, whichever the backend: one that cannot read user memory flags
+	 * each call's as not read.
+	 */
+	h->captures.argv_max = SCT_ARGV_MAX;
+	h->captures.argv_bytes = env->args_max;
+	h->captures.data = env->args_data;
+	i->captures = &h->captures;
 	return 0;
 }

@@ -26,6 +26,7 @@ struct host_info {
 	const char *cgroup_hierarchy;
 	struct sct_header_filter filter; /* info.filter's, under a filter or --summary-only */
 	struct sct_header_stacks stacks; /* info.stacks', under --stack */
+	struct sct_header_captures captures; /* info.captures', under --args */
 	struct sct_header_info info;
 };
 void host_info_fill(struct host_info *h, const struct env *env);
@@ -145,6 +146,8 @@ RECORD_MUST_CHECK int events_cgroup_change(struct recorder *r, uint64_t id, uint
 RECORD_MUST_CHECK int events_syscall(struct recorder *r, const struct sct_syscall *sc);
 /* --args: the six argument registers into sc's arg0 .. arg5. */
 void events_args_set(struct sct_syscall *sc, const __u64 args[SCT_ARGS]);
+/* --args: sc's captured memory (format 1.7) empty, its flags 0. */
+void events_captures_clear(struct sct_syscall *sc);
 /* Write a CGROUP record for id the first time it is seen. */
 RECORD_MUST_CHECK int events_note_cgroup(struct recorder *r, uint64_t id, uint64_t now_ns);
 RECORD_MUST_CHECK int events_warning(struct recorder *r, uint32_t kind, uint64_t count, const char *text);

@@ -189,6 +189,7 @@ struct perf_task {
 	int32_t exit_code;                /* argument of its exit/exit_group; -1 none */
 	int32_t group_code;               /* exit_group of the group whose leader is tid; -1 none */
 	bool sampled;                     /* a syscall sample of it was seen */
+	bool noreturn_written;            /* its exit or exit_group was written at entry (--args) */
 	bool comm_known;                  /* -c: comm is the task's name */
 	char comm[SCT_COMM_LEN];
 	bool described;                   /* a TASK or FORK record of it is written (or tried) */

@@ -159,45 +159,28 @@ static void syscall_count_noreturn(struct perf_backend *b, const struct perf_tas
 		b->r->err = b->r->err ? b->r->err : -ENOMEM;
 }
 
-static int syscall_enter(struct perf_backend *b, struct perf_task *t, const struct perf_sample *s)
-{
-	const struct perf_layout *l = &b->tps.layout;
-	int64_t nr = (int64_t)raw_u64(s, l->enter_id);
-	uint64_t arg0 = raw_u64(s, l->enter_args);
-
-	t->enter_ns = s->time;
-	t->sampled = true;
-	t->nr = (uint32_t)nr;
-	for (int i = 0; b->r->env->args && i < 6; i++)
-		t->args[i] = raw_u64(s, l->enter_args + 8 * i);
-	t->cgroup_id = task_cgroup(b, t, s);
-	/* exit and exit_group never return: their argument is the exit code the EXIT record gives. */
-	if (nr == SYS_exit || nr == SYS_exit_group)
-		t->exit_code = arg0 & 0xff;
-	if (nr == SYS_exit_group) {
-		struct perf_task *leader = perf_pair_get(&b->pair, t->pid);
-
-		if (leader)
-			leader->group_code = arg0 & 0xff;
-	}
-	if (b->r->env->filter.on && filter_noreturn(&b->r->env->filter, t->nr, SCT_ABI_NATIVE))
-		syscall_count_noreturn(b, t, s);
-	return 0;
-}
-
 /*
- * --args: the registers taken at entry; a call whose argument is a path says that its string
- * was not read (perf reads no user memory).
+ * --args: the registers taken at entry; a call whose argument is a path, or points to other
+ * memory a session with captures records, says that it was not read (perf reads no user
+ * memory).
  */
 static void syscall_args(const struct recorder *r, const struct perf_task *t, struct sct_syscall *sc)
 {
-	uint8_t pa = t->nr < r->args.npath_args ? r->args.path_args[t->nr] : 0;
+	bool known = t->nr < r->args.npath_args;
+	uint8_t pa = known ? r->args.path_args[t->nr] : 0;
+	uint8_t cap = known ? r->args.capture_args[t->nr].flags : 0;
 
 	events_args_set(sc, t->args);
 	if (pa & SCT_PATH_ARG_VALID)
 		sc->path_flags = SCT_PATH_NOT_READ;
 	if (pa >> SCT_PATH2_ARG_SHIFT)
 		sc->path2_flags = SCT_PATH_NOT_READ;
+	if (cap & SCT_CAP_ADDR)
+		sc->addr_flags = SCT_PATH_NOT_READ;
+	if (cap & (SCT_CAP_ARGV | SCT_CAP_ENVP))
+		sc->argv_flags = SCT_PATH_NOT_READ;
+	if (cap & (SCT_CAP_DATA | SCT_CAP_DATA_EXIT))
+		sc->data_flags = SCT_PATH_NOT_READ;
 }
 
 /*
@@ -238,6 +221,60 @@ static bool syscall_keep(struct perf_backend *b, struct perf_task *t, const stru
 }
 
 /*
+ * --args (a session with captures): an exit or exit_group of t, just entered, written now, as
+ * it never returns: duration 0, ret 0. Under a filter it passes those of the result as a call
+ * that returned 0 at once, and no -P prefix, having no path.
+ */
+static int syscall_noreturn(struct perf_backend *b, struct perf_task *t)
+{
+	const struct record_filter *f = &b->r->env->filter;
+	struct sct_syscall sc = { .time_ns = t->enter_ns };
+
+	t->enter_ns = 0;
+	t->noreturn_written = true;
+	if (f->on && (!filter_syscall(f, t->nr, SCT_ABI_NATIVE) || f->summary_only || !filter_result(f, 0, 0) ||
+		      f->path || !filter_comm(f, task_comm(b, t))))
+		return 0;
+	sc.cgroup_id = t->cgroup_id;
+	sc.pid = t->pid;
+	sc.tid = t->tid;
+	sc.nr = t->nr;
+	sc.abi = SCT_ABI_NATIVE;
+	sc.unfinished = SCT_EV_NORETURN;
+	syscall_args(b->r, t, &sc);
+	return events_syscall(b->r, &sc);
+}
+
+static int syscall_enter(struct perf_backend *b, struct perf_task *t, const struct perf_sample *s)
+{
+	const struct perf_layout *l = &b->tps.layout;
+	int64_t nr = (int64_t)raw_u64(s, l->enter_id);
+	uint64_t arg0 = raw_u64(s, l->enter_args);
+
+	t->enter_ns = s->time;
+	t->sampled = true;
+	t->nr = (uint32_t)nr;
+	for (int i = 0; b->r->env->args && i < 6; i++)
+		t->args[i] = raw_u64(s, l->enter_args + 8 * i);
+	t->cgroup_id = task_cgroup(b, t, s);
+	/* exit and exit_group never return: their argument is the exit code the EXIT record gives. */
+	if (nr == SYS_exit || nr == SYS_exit_group)
+		t->exit_code = arg0 & 0xff;
+	if (nr == SYS_exit_group) {
+		struct perf_task *leader = perf_pair_get(&b->pair, t->pid);
+
+		if (leader)
+			leader->group_code = arg0 & 0xff;
+	}
+	t->noreturn_written = false;
+	if (!filter_noreturn(&b->r->env->filter, t->nr, SCT_ABI_NATIVE))
+		return 0;
+	if (b->r->env->filter.on)
+		syscall_count_noreturn(b, t, s);
+	return b->r->env->args ? syscall_noreturn(b, t) : 0;
+}
+
+/*
  * --stack: the user return addresses of the exit sample's callchain (only the user context is
  * asked for: its PERF_CONTEXT_USER marker is skipped) as sc's stack.
  */
@@ -260,10 +297,14 @@ static int syscall_exit(struct perf_backend *b, struct perf_task *t, const struc
 {
 	struct sct_syscall sc = { 0 };
 
-	/* A task's first sample an exit: the call was in flight when tracing started. */
+	/*
+	 * A task's first sample an exit: the call was in flight when tracing started. Or an exit
+	 * made to return (by seccomp), written at its entry.
+	 */
 	if (!t->enter_ns) {
-		b->pair.orphan_exits += t->sampled;
+		b->pair.orphan_exits += t->sampled && !t->noreturn_written;
 		t->sampled = true;
+		t->noreturn_written = false;
 		return 0;
 	}
 	sc.time_ns = t->enter_ns;

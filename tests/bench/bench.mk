@@ -7,7 +7,7 @@
 #   make bench-record    the recorder benchmark (BENCHMARKS.md): sct against its floor
 #                        (build/bench/sct-record), beside its peers; then --stack beside
 #                        perf record -g and perf trace --call-graph fp (BENCH_STACKS)
-#   make bench-args      what sct-record --args adds: raw arguments, a path per call, file size
+#   make bench-args      what sct-record --args adds: raw arguments, a path, a socket address, an argv
 BENCH_FORMAT_BIN := $(BUILD)/tests/bench/bench_format
 RECORD_BENCH_BIN := $(BUILD)/tests/bench/bench-record
 ARGS_BENCH_BIN := $(BUILD)/tests/bench/bench-args

@@ -58,6 +58,8 @@ mount -t debugfs debugfs $r/sys/kernel/debug
 # production host (the recorder's fallback without it runs on the host under SCT_RECORD_FORCE).
 mount -t cgroup2 cgroup2 $r/sys/fs/cgroup
 echo +pids > $r/sys/fs/cgroup/cgroup.subtree_control || fail "cannot enable a cgroup2 controller"
+# The loopback interface up, as on any booted host: tests connect to 127.0.0.1 and ::1.
+ip link set lo up || fail "cannot bring the loopback interface up"
 mkdir -p $r/boot
 mount --bind /boot $r/boot
 cp /cmd.sh $r/run/cmd.sh

@@ -55,6 +55,13 @@ for p in sct-record sct-report sct-convert sct-ship; do
 	expect "$want" "$p" --
 done
 expect "$(lines --rotate-count --rotate-interval --rotate-size)" sct-record --rot
+# An option that takes a value (its --help names one after it) completes no option after it.
+for p in sct-record sct-report sct-convert sct-ship; do
+	for o in $("$p" --help 2>&1 | sed '/^Examples:/,$d' |
+		grep -oP '^[[:space:]]*(-[A-Za-z], )?\K--[a-z][a-z0-9-]* (?=[^[:space:]-])'); do
+		comp "$p" "$o" - | grep -q '^-' && ko "'$p $o -' offers options: it takes a value" || ok
+	done
+done
 expect "$(lines --password-file)" sct-ship --pass
 expect "$(lines -S)" sct-report -S
 
@@ -62,6 +69,7 @@ expect "$(lines -S)" sct-report -S
 expect "$(lines auto bpf perf)" sct-record --backend ''
 expect "$(lines clickhouse csv folded jsonl perfetto)" sct-convert --to ''
 expect "$(lines calls time)" sct-convert --by ''
+expect "$(lines rowbinary tsv)" sct-ship --clickhouse-format ''
 expect "$(lines cgroup,syscall)" sct-report --by cgroup,s
 expect "$(lines p99)" sct-report --sort p
 
@@ -89,6 +97,7 @@ if [[ -n $tracefs ]]; then
 	expect "$(lines raw_syscalls:sys_enter,sched:sched_switch)" sct-record -e raw_syscalls:sys_enter,sched:sched_swit
 	expect "$(lines sched:sched_switch)" sct-convert --event sched:sched_swit
 	expect "$(lines openat openat2)" sct-report -S opena
+	expect "$(lines openat openat2)" sct-record -S opena
 	expect "$(lines read,write read,writev)" sct-report --syscall read,writ
 elif [[ ${CI:-} == true ]]; then
 	ko "tracefs is not readable (mount -t tracefs nodev /sys/kernel/tracing, as root)"
@@ -97,6 +106,7 @@ else
 fi
 # strace's classes, from the --help of the program.
 expect "$(lines %file)" sct-report -S %fi
+expect "$(lines %file)" sct-record --syscall %fi
 expect "$(lines read,%fstat read,%fstatfs)" sct-report -S read,%fst
 
 # Files for traces and outputs; the command after sct-record's --.

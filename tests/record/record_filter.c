@@ -253,22 +253,9 @@ Test(record_filter, summary_only_writes_totals_and_lifecycle)
 /* sct-report's output for trace (its default summary), read whole. */
 static char *report_of(const char *trace)
 {
-	char report[PATH_MAX], *out = NULL, *slash;
-	const char *argv[] = {report, trace, NULL};
-	struct rh_proc p;
-	int status;
+	const char *args[] = { trace, NULL };
 
-	snprintf(report, sizeof(report), "%s", rh_recorder_path());
-	slash = strrchr(report, '/');
-	cr_assert_not_null(slash);
-	snprintf(slash + 1, sizeof(report) - (size_t)(slash + 1 - report), "sct-report");
-	cr_assert_eq(rh_spawn(&p, argv, false), 0);
-	cr_assert_eq(rh_read_all(p.out_fd, &out, RH_TIMEOUT_MS), 0);
-	cr_assert_eq(rh_wait(p.pid, RH_TIMEOUT_MS, &status, NULL), 0);
-	p.pid = -1;
-	cr_assert(WIFEXITED(status) && WEXITSTATUS(status) == 0, "sct-report status %#x:\n%s", status, out);
-	rh_proc_release(&p);
-	return out;
+	return rh_report(args);
 }
 
 /* Whether the summary in out has the line "calls errors ... name". */

@@ -338,6 +338,30 @@ void rh_proc_release(struct rh_proc *p)
 	p->pid = -1;
 }
 
+char *rh_report(const char *const args[])
+{
+	char report[PATH_MAX], *out = NULL, *slash;
+	const char *argv[16] = { report };
+	struct rh_proc p;
+	size_t n = 1;
+	int status;
+
+	for (; args[n - 1]; n++)
+		cr_assert_lt(n, sizeof(argv) / sizeof(argv[0]) - 1, "too many sct-report arguments");
+	memcpy(argv + 1, args, (n - 1) * sizeof(*args));
+	snprintf(report, sizeof(report), "%s", rh_recorder_path());
+	slash = strrchr(report, '/');
+	cr_assert_not_null(slash);
+	snprintf(slash + 1, sizeof(report) - (size_t)(slash + 1 - report), "sct-report");
+	cr_assert_eq(rh_spawn(&p, argv, false), 0);
+	cr_assert_eq(rh_read_all(p.out_fd, &out, RH_TIMEOUT_MS), 0);
+	cr_assert_eq(rh_wait(p.pid, RH_TIMEOUT_MS, &status, NULL), 0);
+	p.pid = -1;
+	cr_assert(WIFEXITED(status) && WEXITSTATUS(status) == 0, "sct-report status %#x:\n%s", status, out);
+	rh_proc_release(&p);
+	return out;
+}
+
 /* Append stderr bytes to r->err, keeping it NUL-terminated and bounded. */
 static void rh_err_append(struct rh_recorder *r, const char *s, size_t n)
 {

@@ -64,6 +64,11 @@ int rh_read_all(int fd, char **out, int timeout_ms);
 int rh_wait(pid_t pid, int timeout_ms, int *status, struct rusage *ru);
 /* Close the pipes; a child still running is killed and reaped. */
 void rh_proc_release(struct rh_proc *p);
+/*
+ * What sct-report (beside the recorder) prints with args (NULL-terminated, after its name),
+ * read whole into a malloc'd string; the test fails if it does not exit 0.
+ */
+char *rh_report(const char *const args[]);
 
 /* The recorder, with its stderr text collected. */
 struct rh_recorder {

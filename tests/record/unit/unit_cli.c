@@ -192,6 +192,26 @@ Test(unit_cli, args_max_needs_args)
 	env_free(&env);
 }
 
+/* --args-data: 1 to 4096 bytes, with --args only; off (0) by default. */
+Test(unit_cli, args_data_needs_args_and_a_size)
+{
+	struct env env;
+
+	cr_assert_eq(PARSE(&env, "-a", "--args-data", "64"), -EINVAL);
+	unit_first_line_is("sct-record: --args-data needs --args\n");
+	env_free(&env);
+	cr_assert_eq(PARSE(&env, "-a", "--args", "--args-data", "4097"), -EINVAL);
+	env_free(&env);
+	cr_assert_eq(PARSE(&env, "-a", "--args", "--args-data", "0"), -EINVAL);
+	env_free(&env);
+	cr_assert_eq(PARSE(&env, "-a", "--args"), 0);
+	cr_assert_eq(env.args_data, 0);
+	env_free(&env);
+	cr_assert_eq(PARSE(&env, "-a", "--args", "--args-data", "4096"), 0);
+	cr_assert_eq(env.args_data, 4096);
+	env_free(&env);
+}
+
 Test(unit_cli, keep_command_needs_command)
 {
 	struct env env;

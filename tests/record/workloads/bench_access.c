@@ -9,15 +9,6 @@
 #include "workload.h"
 
 #include <fcntl.h>
-#include <time.h>
-
-static long long now_ns(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return ts.tv_sec * 1000000000LL + ts.tv_nsec;
-}
 
 int main(int argc, char **argv)
 {
@@ -27,11 +18,11 @@ int main(int argc, char **argv)
 	long long t0, t1;
 
 	nanosleep(&second, NULL);
-	t0 = now_ns();
+	t0 = wl_now_ns();
 	for (long i = 0; i < count; i++)
 		if (syscall(SYS_faccessat, AT_FDCWD, paths[i & 3], F_OK) != 0)
 			wl_die("faccessat");
-	t1 = now_ns();
+	t1 = wl_now_ns();
 	wl_say("loop_ns %lld calls %ld\n", t1 - t0, count);
 	return 0;
 }

@@ -13,21 +13,12 @@
 #include <fcntl.h>
 #include <pthread.h>
 #include <sched.h>
-#include <time.h>
 
 #define BENCH_MAX_THREADS 256
 
 static long count = 1000000, fail_every;
 static int fd;
 static pthread_barrier_t start;
-
-static long long now_ns(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return ts.tv_sec * 1000000000LL + ts.tv_nsec;
-}
 
 static void *writer(void *arg)
 {
@@ -73,11 +64,11 @@ int main(int argc, char **argv)
 		if (pthread_create(&th[i], NULL, writer, (void *)(i % cpus)))
 			wl_die("pthread_create");
 	nanosleep(&second, NULL);
-	t0 = now_ns();
+	t0 = wl_now_ns();
 	pthread_barrier_wait(&start);
 	for (long i = 0; i < threads; i++)
 		pthread_join(th[i], NULL);
-	t1 = now_ns();
+	t1 = wl_now_ns();
 	wl_say("loop_ns %lld writes %ld\n", t1 - t0, count * threads);
 	return 0;
 }

@@ -12,6 +12,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <sys/syscall.h>
+#include <time.h>
 #include <unistd.h>
 
 static inline void wl_die(const char *what)
@@ -55,6 +56,15 @@ static inline long wl_arg(const char *s, long min, long max)
 		exit(2);
 	}
 	return v;
+}
+
+/* The benchmark generators' loop clock. */
+static inline long long wl_now_ns(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return ts.tv_sec * 1000000000LL + ts.tv_nsec;
 }
 
 /* Keep to the first CPU we may use (threads started later inherit it); returns its number. */
