@@ -314,6 +314,8 @@ Test(record_args, named_values_are_described)
 		{ "prlimit64", "resource", SCT_ARG_ENUM, "rlimit" },
 		{ "getrlimit", "resource", SCT_ARG_ENUM, "rlimit" },
 		{ "setrlimit", "resource", SCT_ARG_ENUM, "rlimit" },
+		{ "pipe2", "fildes", SCT_ARG_PTR, "" },
+		{ "pipe2", "flags", SCT_ARG_FLAGS, "open_flags" },
 	};
 	const char *extra[] = { "--args", NULL };
 	struct sct_reader *r;
