@@ -86,6 +86,10 @@ static const struct family_rule {
 	{ "prlimit64", "resource", SCT_ARG_ENUM, "rlimit" },
 	{ "getrlimit", "resource", SCT_ARG_ENUM, "rlimit" },
 	{ "setrlimit", "resource", SCT_ARG_ENUM, "rlimit" },
+	/* strace 6.1 does not decode rseq: it shows its values in hex, as flags of no family read */
+	{ "rseq", "rseq_len", SCT_ARG_FLAGS, "" },
+	{ "rseq", "flags", SCT_ARG_FLAGS, "" },
+	{ "rseq", "sig", SCT_ARG_FLAGS, "" },
 	{ "unshare", "unshare_flags", SCT_ARG_FLAGS, "clone" },
 	{ "setns", "flags", SCT_ARG_FLAGS, "clone" },
 };

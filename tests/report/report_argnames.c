@@ -3,9 +3,9 @@
  * The value families beyond the file calls (report/lib/argnames.def, args_layout.c), exactly as
  * strace prints the same call: futex ops, prctl and arch_prctl options, clock ids, socket
  * domain/type/protocol, fcntl commands, ioctl requests, mmap/mprotect/madvise/mremap, signals,
- * wait options, pipe2's flags, clone by argument name; values no name covers in hex or
- * decimal; the addresses mmap, mremap and brk return in hex. The descriptions are those
- * sct-record writes from tracefs (record/host/syscall_formats.c).
+ * wait options, pipe2's flags, rseq in hex, clone by argument name; values no name covers
+ * in hex or decimal; the addresses mmap, mremap and brk return in hex. The descriptions are
+ * those sct-record writes from tracefs (record/host/syscall_formats.c).
  */
 #include <asm/prctl.h>
 #include <criterion/criterion.h>
@@ -76,6 +76,8 @@ static const struct sct_syscall_args descs[] = {
 			      ARG("old_rlim", PTR, "") } },
 	{ SYS_arch_prctl, 2, { ARG("option", ENUM, "arch_prctl"), ARG("arg2", INT, "") } },
 	{ SYS_pipe2, 2, { ARG("fildes", PTR, ""), ARG("flags", FLAGS, "open_flags") } },
+	{ SYS_rseq, 4, { ARG("rseq", PTR, ""), ARG("rseq_len", FLAGS, ""), ARG("flags", FLAGS, ""),
+			 ARG("sig", FLAGS, "") } },
 	{ SYS_clone, 5, { ARG("clone_flags", FLAGS, "clone"), ARG("newsp", INT, ""), ARG("parent_tidptr", PTR, ""),
 			  ARG("child_tidptr", PTR, ""), ARG("tls", INT, "") } },
 };
@@ -180,6 +182,9 @@ ParameterizedTestParameters(report_argnames, as_strace_prints_them)
 		{ SYS_pipe2, { 0x7ffc00, 0x40000000 }, "0x7ffc00, 0x40000000 /* O_??? */" },
 		{ SYS_pipe2, { 0x7ffc00, O_CLOEXEC | 0x40000000 }, "0x7ffc00, O_CLOEXEC|0x40000000" },
 		{ SYS_pipe2, { 0, O_CLOEXEC }, "NULL, O_CLOEXEC" },
+		/* rseq as strace 6.1 shows it, which does not decode it: in hex */
+		{ SYS_rseq, { 0x7f5bac7d9060, 0x20, 0, 0x53053053 }, "0x7f5bac7d9060, 0x20, 0, 0x53053053" },
+		{ SYS_rseq, { 0x7f5bac7d9060, 0x20, 1, 0x53053053 }, "0x7f5bac7d9060, 0x20, 0x1, 0x53053053" },
 		/* what no name covers: as strace, the bits left in hex, a value none names with its comment */
 		{ SYS_futex, { 0x7f00, FUTEX_WAKE | 0x400, 1, 2, 3, 4 }, "0x7f00, 0x401 /* FUTEX_??? */, 1" },
 		{ SYS_mprotect, { 0x7f0000, 4096, 0x80 }, "0x7f0000, 4096, 0x80 /* PROT_??? */" },
