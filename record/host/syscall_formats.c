@@ -35,6 +35,7 @@ static const struct family_rule {
 } family_rules[] = {
 	{ "open", "flags", SCT_ARG_FLAGS, "open" },
 	{ "openat", "flags", SCT_ARG_FLAGS, "open" },
+	{ "pipe2", "flags", SCT_ARG_FLAGS, "open_flags" },
 	{ "access", "mode", SCT_ARG_FLAGS, "access" },
 	{ "faccessat", "mode", SCT_ARG_FLAGS, "access" },
 	{ "faccessat2", "mode", SCT_ARG_FLAGS, "access" },
@@ -87,6 +88,10 @@ static const struct family_rule {
 	{ "prlimit64", "resource", SCT_ARG_ENUM, "rlimit" },
 	{ "getrlimit", "resource", SCT_ARG_ENUM, "rlimit" },
 	{ "setrlimit", "resource", SCT_ARG_ENUM, "rlimit" },
+	/* strace 6.1 does not decode rseq: it shows its values in hex, as flags of no family read */
+	{ "rseq", "rseq_len", SCT_ARG_FLAGS, "" },
+	{ "rseq", "flags", SCT_ARG_FLAGS, "" },
+	{ "rseq", "sig", SCT_ARG_FLAGS, "" },
 	{ "unshare", "unshare_flags", SCT_ARG_FLAGS, "clone" },
 	{ "setns", "flags", SCT_ARG_FLAGS, "clone" },
 };

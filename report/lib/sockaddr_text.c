@@ -1,12 +1,19 @@
 // SPDX-License-Identifier: BSD-2-Clause
 /*
  * Socket addresses as strace 6.1 prints them: AF_INET, AF_INET6, AF_UNIX (a path, or an
- * abstract name after '@') and AF_NETLINK by their fields; an address shorter than its
- * family's struct, or of another family, as its family and the bytes after it (sa_data).
- * The structs are the UAPI's of the arch sct is built for, the one it records on.
+ * abstract name after '@'), AF_NETLINK, AF_PACKET and AF_VSOCK by their fields; an address
+ * shorter than its family's struct, or of another family, as its family and the bytes after it
+ * (sa_data). The structs are the UAPI's of the arch sct is built for, the one it records on.
+ * Interface indexes (sll_ifindex, sin6_scope_id) stay numbers: strace names the interface an
+ * index has on the host it runs on, and a trace is read on other hosts, so they read as strace
+ * prints an index no interface has.
  */
 #include <arpa/inet.h>
+#include <linux/if_arp.h>
+#include <linux/if_ether.h>
+#include <linux/if_packet.h>
 #include <linux/netlink.h>
+#include <linux/vm_sockets.h>
 #include <netinet/in.h>
 #include <stddef.h>
 #include <string.h>
@@ -18,31 +25,73 @@
 #include "outbuf.h"
 #include "sockaddr_text.h"
 
-struct family_name {
+struct field_name {
 	const char *name;
-	uint16_t value;
+	uint32_t value;
 };
 
-#define FAMILY_NAME(n) { #n, (uint16_t)(n) },
-static const struct family_name family_names[] = { ARG_SOCKET_DOMAIN(FAMILY_NAME) };
+#define FIELD_NAME(n) { #n, (uint32_t)(n) },
+#define FIELD_TABLE(table, LIST) static const struct field_name table[] = { LIST(FIELD_NAME) }
+FIELD_TABLE(family_names, ARG_SOCKET_DOMAIN);
+FIELD_TABLE(eth_p_names, ARG_ETH_P);
+FIELD_TABLE(arphrd_names, ARG_ARPHRD);
+FIELD_TABLE(packet_type_names, ARG_PACKET_TYPE);
+FIELD_TABLE(vmaddr_cid_names, ARG_VMADDR_CID);
+FIELD_TABLE(vmaddr_port_names, ARG_VMADDR_PORT);
+FIELD_TABLE(vmaddr_flag_names, ARG_VMADDR_FLAG);
+#define NAMES(table) table, sizeof(table) / sizeof(table[0])
+
+static const char *name_find(const struct field_name *v, size_t n, uint32_t value)
+{
+	for (size_t i = 0; i < n; i++)
+		if (v[i].value == value)
+			return v[i].name;
+	return NULL;
+}
 
 const char *sockaddr_family_name(uint16_t family)
 {
-	for (size_t i = 0; i < sizeof(family_names) / sizeof(family_names[0]); i++)
-		if (family_names[i].value == family)
-			return family_names[i].name;
-	return NULL;
+	return name_find(NAMES(family_names), family);
+}
+
+/* A value by its name; else in hex, with strace's comment when it has one (unknown). */
+static void value_out(struct out *o, const struct field_name *v, size_t n, uint32_t value, const char *unknown)
+{
+	const char *name = name_find(v, n, value);
+
+	if (name)
+		out_str(o, name);
+	else if (unknown)
+		out_printf(o, "%#x /* %s */", value, unknown);
+	else
+		out_printf(o, "%#x", value);
+}
+
+/* The names of value's bits, the bits no name covers in hex; none named at all with unknown. */
+static void bits_out(struct out *o, const struct field_name *v, size_t n, uint32_t value, const char *unknown)
+{
+	bool any = false;
+
+	for (size_t i = 0; i < n; i++) {
+		if (!v[i].value || (value & v[i].value) != v[i].value)
+			continue;
+		out_str(o, any ? "|" : "");
+		out_str(o, v[i].name);
+		value &= ~v[i].value;
+		any = true;
+	}
+	if (value && any)
+		out_printf(o, "|%#x", value);
+	else if (value)
+		out_printf(o, "%#x /* %s */", value, unknown);
+	else if (!any)
+		out_char(o, '0');
 }
 
 static void sockaddr_family_out(struct out *o, uint16_t family)
 {
-	const char *name = sockaddr_family_name(family);
-
 	out_str(o, "{sa_family=");
-	if (name)
-		out_str(o, name);
-	else
-		out_printf(o, "%#x /* AF_??? */", family);
+	value_out(o, NAMES(family_names), family, "AF_???");
 }
 
 static void sockaddr_in_out(struct out *o, const uint8_t *a)
@@ -64,7 +113,8 @@ static void sockaddr_in6_out(struct out *o, const uint8_t *a, size_t len)
 	inet_ntop(AF_INET6, &in6.sin6_addr, text, sizeof(text));
 	out_printf(o, ", sin6_port=htons(%u), sin6_flowinfo=htonl(%u), inet_pton(AF_INET6, \"%s\", &sin6_addr)",
 		   ntohs(in6.sin6_port), ntohl(in6.sin6_flowinfo), text);
-	if (len >= sizeof(in6))
+	/* the part of sin6_scope_id an address holds, the rest zeros, as strace reads it */
+	if (len > SOCKADDR_IN6_LEN_NO_SCOPE)
 		out_printf(o, ", sin6_scope_id=%u", in6.sin6_scope_id);
 }
 
@@ -95,6 +145,57 @@ static void sockaddr_nl_out(struct out *o, const uint8_t *a)
 	out_printf(o, ", nl_pid=%u, nl_groups=%#08x", nl.nl_pid, nl.nl_groups);
 }
 
+/* sll_addr's first sll_halen bytes, those past the address's end as `...` (a halen up to 255). */
+static void sockaddr_ll_out(struct out *o, const uint8_t *a, size_t len)
+{
+	size_t at = offsetof(struct sockaddr_ll, sll_addr);
+	struct sockaddr_ll ll;
+
+	memcpy(&ll, a, sizeof(ll));
+	out_str(o, ", sll_protocol=htons(");
+	value_out(o, NAMES(eth_p_names), ntohs(ll.sll_protocol), "ETH_P_???");
+	out_printf(o, "), sll_ifindex=%u, sll_hatype=", (uint32_t)ll.sll_ifindex);
+	value_out(o, NAMES(arphrd_names), ll.sll_hatype, "ARPHRD_???");
+	out_str(o, ", sll_pkttype=");
+	value_out(o, NAMES(packet_type_names), ll.sll_pkttype, "PACKET_???");
+	out_printf(o, ", sll_halen=%u", ll.sll_halen);
+	if (!ll.sll_halen)
+		return;
+	out_str(o, ", sll_addr=[");
+	for (size_t i = 0; i < ll.sll_halen; i++) {
+		out_str(o, i ? ", " : "");
+		if (at + i >= len) {
+			out_str(o, "...");
+			break;
+		}
+		out_printf(o, "%#02x", a[at + i]); /* strace's: 00, 0x5, 0x11 */
+	}
+	out_char(o, ']');
+}
+
+/* svm_reserved1 and svm_zero only when they are not zero, as strace; svm_zero's bytes in hex. */
+static void sockaddr_vm_out(struct out *o, const uint8_t *a)
+{
+	static const uint8_t zeros[sizeof(((struct sockaddr_vm *)0)->svm_zero)];
+	struct sockaddr_vm vm;
+
+	memcpy(&vm, a, sizeof(vm));
+	if (vm.svm_reserved1)
+		out_printf(o, ", svm_reserved1=%#x", vm.svm_reserved1);
+	out_str(o, ", svm_cid=");
+	value_out(o, NAMES(vmaddr_cid_names), vm.svm_cid, NULL);
+	out_str(o, ", svm_port=");
+	value_out(o, NAMES(vmaddr_port_names), vm.svm_port, NULL);
+	out_str(o, ", svm_flags=");
+	bits_out(o, NAMES(vmaddr_flag_names), vm.svm_flags, "VMADDR_FLAG_???");
+	if (!memcmp(vm.svm_zero, zeros, sizeof(vm.svm_zero)))
+		return;
+	out_str(o, ", svm_zero=\"");
+	for (size_t i = 0; i < sizeof(vm.svm_zero); i++)
+		out_printf(o, "\\x%02x", vm.svm_zero[i]);
+	out_char(o, '"');
+}
+
 void sockaddr_out(struct out *o, const uint8_t *a, size_t len)
 {
 	sa_family_t family;
@@ -109,6 +210,10 @@ void sockaddr_out(struct out *o, const uint8_t *a, size_t len)
 		sockaddr_un_out(o, a, len);
 	} else if (family == AF_NETLINK && len >= sizeof(struct sockaddr_nl)) {
 		sockaddr_nl_out(o, a);
+	} else if (family == AF_PACKET && len >= sizeof(struct sockaddr_ll)) {
+		sockaddr_ll_out(o, a, len);
+	} else if (family == AF_VSOCK && len >= sizeof(struct sockaddr_vm)) {
+		sockaddr_vm_out(o, a);
 	} else {
 		out_str(o, ", sa_data=");
 		cstring_out(o, a + sizeof(family), len - sizeof(family));

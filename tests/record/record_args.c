@@ -314,6 +314,12 @@ Test(record_args, named_values_are_described)
 		{ "prlimit64", "resource", SCT_ARG_ENUM, "rlimit" },
 		{ "getrlimit", "resource", SCT_ARG_ENUM, "rlimit" },
 		{ "setrlimit", "resource", SCT_ARG_ENUM, "rlimit" },
+		{ "pipe2", "fildes", SCT_ARG_PTR, "" },
+		{ "pipe2", "flags", SCT_ARG_FLAGS, "open_flags" },
+		{ "rseq", "rseq", SCT_ARG_PTR, "" },
+		{ "rseq", "rseq_len", SCT_ARG_FLAGS, "" },
+		{ "rseq", "flags", SCT_ARG_FLAGS, "" },
+		{ "rseq", "sig", SCT_ARG_FLAGS, "" },
 	};
 	const char *extra[] = { "--args", NULL };
 	struct sct_reader *r;

@@ -3,9 +3,9 @@
  * The value families beyond the file calls (report/lib/argnames.def, args_layout.c), exactly as
  * strace prints the same call: futex ops, prctl and arch_prctl options, clock ids, socket
  * domain/type/protocol, fcntl commands, ioctl requests, mmap/mprotect/madvise/mremap, signals,
- * wait options, clone by argument name; values no name covers in hex or decimal; the addresses
- * mmap, mremap and brk return in hex. The descriptions are those sct-record writes from tracefs
- * (record/host/syscall_formats.c).
+ * wait options, pipe2's flags, rseq in hex, clone by argument name; values no name covers
+ * in hex or decimal; the addresses mmap, mremap and brk return in hex. The descriptions are
+ * those sct-record writes from tracefs (record/host/syscall_formats.c).
  */
 #include <asm/prctl.h>
 #include <criterion/criterion.h>
@@ -75,6 +75,9 @@ static const struct sct_syscall_args descs[] = {
 	{ SYS_prlimit64, 4, { ARG("pid", INT, ""), ARG("resource", ENUM, "rlimit"), ARG("new_rlim", PTR, ""),
 			      ARG("old_rlim", PTR, "") } },
 	{ SYS_arch_prctl, 2, { ARG("option", ENUM, "arch_prctl"), ARG("arg2", INT, "") } },
+	{ SYS_pipe2, 2, { ARG("fildes", PTR, ""), ARG("flags", FLAGS, "open_flags") } },
+	{ SYS_rseq, 4, { ARG("rseq", PTR, ""), ARG("rseq_len", FLAGS, ""), ARG("flags", FLAGS, ""),
+			 ARG("sig", FLAGS, "") } },
 	{ SYS_clone, 5, { ARG("clone_flags", FLAGS, "clone"), ARG("newsp", INT, ""), ARG("parent_tidptr", PTR, ""),
 			  ARG("child_tidptr", PTR, ""), ARG("tls", INT, "") } },
 };
@@ -170,6 +173,18 @@ ParameterizedTestParameters(report_argnames, as_strace_prints_them)
 		  "child_stack=0x7f3e0de40ff0, flags=CLONE_VM|CLONE_FS|CLONE_FILES|CLONE_SIGHAND|CLONE_THREAD|"
 		  "CLONE_SYSVSEM|CLONE_SETTLS|CLONE_PARENT_SETTID|CLONE_CHILD_CLEARTID, parent_tid=0x7f3e0de419d0, "
 		  "tls=0x7f3e0de41700, child_tidptr=0x7f3e0de419d0" },
+		/* pipe2's fds are not read: its address, as a pointer the recorder did not read */
+		{ SYS_pipe2, { 0x7ffc00, O_CLOEXEC | O_NONBLOCK }, "0x7ffc00, O_NONBLOCK|O_CLOEXEC" },
+		{ SYS_pipe2, { 0x7ffc00, 0 }, "0x7ffc00, 0" },
+		{ SYS_pipe2, { 0x7ffc00, O_DIRECT }, "0x7ffc00, O_DIRECT" },
+		/* O_NOTIFICATION_PIPE (<linux/watch_queue.h>, which does not build beside <fcntl.h>) */
+		{ SYS_pipe2, { 0x7ffc00, O_EXCL }, "0x7ffc00, O_EXCL" },
+		{ SYS_pipe2, { 0x7ffc00, 0x40000000 }, "0x7ffc00, 0x40000000 /* O_??? */" },
+		{ SYS_pipe2, { 0x7ffc00, O_CLOEXEC | 0x40000000 }, "0x7ffc00, O_CLOEXEC|0x40000000" },
+		{ SYS_pipe2, { 0, O_CLOEXEC }, "NULL, O_CLOEXEC" },
+		/* rseq as strace 6.1 shows it, which does not decode it: in hex */
+		{ SYS_rseq, { 0x7f5bac7d9060, 0x20, 0, 0x53053053 }, "0x7f5bac7d9060, 0x20, 0, 0x53053053" },
+		{ SYS_rseq, { 0x7f5bac7d9060, 0x20, 1, 0x53053053 }, "0x7f5bac7d9060, 0x20, 0x1, 0x53053053" },
 		/* what no name covers: as strace, the bits left in hex, a value none names with its comment */
 		{ SYS_futex, { 0x7f00, FUTEX_WAKE | 0x400, 1, 2, 3, 4 }, "0x7f00, 0x401 /* FUTEX_??? */, 1" },
 		{ SYS_mprotect, { 0x7f0000, 4096, 0x80 }, "0x7f0000, 4096, 0x80 /* PROT_??? */" },
@@ -201,6 +216,12 @@ ParameterizedTestParameters(report_argnames, as_strace_prints_them)
 		{ SYS_lseek, { 3, 0, 7 }, "3, 0, 0x7 /* SEEK_??? */" },
 		{ SYS_lseek, { 3, 0, SEEK_END }, "3, 0, SEEK_END" },
 		{ SYS_openat, { (uint32_t)AT_FDCWD, 0x10, O_ACCMODE | 0x40000000, 0 }, "AT_FDCWD, 0x10, O_ACCMODE|0x40000000" },
+		/* strace's order of the open flags, and its name of O_ASYNC */
+		{ SYS_openat, { (uint32_t)AT_FDCWD, 0x10, O_RDWR | O_TMPFILE | O_EXCL, 0600 },
+		  "AT_FDCWD, 0x10, O_RDWR|O_EXCL|O_TMPFILE, 0600" },
+		{ SYS_openat, { (uint32_t)AT_FDCWD, 0x10, O_WRONLY | O_CREAT | O_SYNC, 0600 },
+		  "AT_FDCWD, 0x10, O_WRONLY|O_CREAT|O_SYNC, 0600" },
+		{ SYS_openat, { (uint32_t)AT_FDCWD, 0x10, O_RDONLY | O_ASYNC, 0 }, "AT_FDCWD, 0x10, O_RDONLY|FASYNC" },
 		{ SYS_access, { 0x10, 0x10 }, "0x10, 0x10 /* ?_OK */" },
 		{ SYS_ioctl, { 3, 0x54ff, 0x7ffc00 }, "3, _IOC(_IOC_NONE, 0x54, 0xff, 0), 0x7ffc00" },
 		{ SYS_ioctl, { 3, 0xc0045499, 0x7ffc00 }, "3, _IOC(_IOC_READ|_IOC_WRITE, 0x54, 0x99, 0x4), 0x7ffc00" },

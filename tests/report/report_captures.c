@@ -8,7 +8,11 @@
 #include <arpa/inet.h>
 #include <criterion/criterion.h>
 #include <criterion/parameterized.h>
+#include <linux/if_arp.h>
+#include <linux/if_ether.h>
+#include <linux/if_packet.h>
 #include <linux/netlink.h>
+#include <linux/vm_sockets.h>
 #include <netinet/in.h>
 #include <stddef.h>
 #include <stdlib.h>
@@ -106,6 +110,27 @@ static struct sockaddr_un un(const char *path, size_t n, uint32_t *len)
 	return u;
 }
 
+/* A sockaddr_ll whose sll_addr holds 0x00, 0x11 ... 0x77 (its first halen bytes the address). */
+static struct sockaddr_ll ll(uint16_t protocol, int ifindex, uint16_t hatype, uint8_t pkttype, uint8_t halen)
+{
+	struct sockaddr_ll a = { .sll_family = AF_PACKET, .sll_protocol = htons(protocol), .sll_ifindex = ifindex,
+				 .sll_hatype = hatype, .sll_pkttype = pkttype, .sll_halen = halen };
+
+	for (int i = 0; i < 8; i++)
+		a.sll_addr[i] = (uint8_t)(i * 0x11);
+	return a;
+}
+
+static struct sockaddr_vm vm(uint32_t cid, uint32_t port, uint8_t flags, uint16_t reserved1, uint8_t zero)
+{
+	struct sockaddr_vm a = { .svm_family = AF_VSOCK, .svm_reserved1 = reserved1, .svm_port = port,
+				 .svm_cid = cid };
+
+	a.svm_flags = flags;
+	a.svm_zero[0] = zero;
+	return a;
+}
+
 #define INET_8080 "{sa_family=AF_INET, sin_port=htons(8080), sin_addr=inet_addr(\"127.0.0.1\")}"
 #define INET_53 "{sa_family=AF_INET, sin_port=htons(53), sin_addr=inet_addr(\"127.0.0.1\")}"
 
@@ -164,6 +189,81 @@ static void addr_cases(struct capture_case *c, size_t *n)
 	c[(*n)++] = addr_case(RT_NR_CONNECT, 3, &v4, 0, SCT_PATH_NOT_READ, "3, 0x7ffc8abb60d0, 0");
 }
 
+/* strace 6.1's texts for these addresses (bind or connect of each on this machine) */
+#define LL_ALL_99 "{sa_family=AF_PACKET, sll_protocol=htons(ETH_P_ALL), sll_ifindex=99, " \
+	"sll_hatype=ARPHRD_NETROM, sll_pkttype=PACKET_HOST, sll_halen=0}"
+#define LL_IP_99 "{sa_family=AF_PACKET, sll_protocol=htons(ETH_P_IP), sll_ifindex=99, " \
+	"sll_hatype=ARPHRD_ETHER, sll_pkttype=PACKET_OUTGOING, sll_halen=6, sll_addr=[00, 0x11, 0x22, 0x33, 0x44, 0x55]}"
+#define LL_UNKNOWN "{sa_family=AF_PACKET, sll_protocol=htons(0x1234 /* ETH_P_??? */), sll_ifindex=0, " \
+	"sll_hatype=0x1234 /* ARPHRD_??? */, sll_pkttype=0x9 /* PACKET_??? */, sll_halen=8, " \
+	"sll_addr=[00, 0x11, 0x22, 0x33, 0x44, 0x55, 0x66, 0x77]}"
+#define LL_LONG_HALEN "{sa_family=AF_PACKET, sll_protocol=htons(ETH_P_IPV6), sll_ifindex=4294967291, " \
+	"sll_hatype=ARPHRD_LOOPBACK, sll_pkttype=PACKET_KERNEL, sll_halen=10, " \
+	"sll_addr=[00, 0x11, 0x22, 0x33, 0x44, 0x55, 0x66, 0x77, ...]}"
+#define LL_SHORT "{sa_family=AF_PACKET, sa_data=\"\\10\\6\\2\\0\\0\\0\\376\\377\\1\\10\\0\\21\\\"3DU\"}"
+#define LL_ARP_LONGER "{sa_family=AF_PACKET, sll_protocol=htons(ETH_P_ARP), sll_ifindex=99, " \
+	"sll_hatype=ARPHRD_NONE, sll_pkttype=PACKET_BROADCAST, sll_halen=8, " \
+	"sll_addr=[00, 0x11, 0x22, 0x33, 0x44, 0x55, 0x66, 0x77]}"
+#define LL_VOID "{sa_family=AF_PACKET, sll_protocol=htons(ETH_P_802_3_MIN), sll_ifindex=99, " \
+	"sll_hatype=ARPHRD_VOID, sll_pkttype=PACKET_HOST, sll_halen=0}"
+#define IN6_LL_99 "{sa_family=AF_INET6, sin6_port=htons(53), sin6_flowinfo=htonl(0), " \
+	"inet_pton(AF_INET6, \"fe80::1\", &sin6_addr), sin6_scope_id=99}"
+#define IN6_MC_77 "{sa_family=AF_INET6, sin6_port=htons(53), sin6_flowinfo=htonl(0), " \
+	"inet_pton(AF_INET6, \"ff02::1\", &sin6_addr), sin6_scope_id=77}"
+#define VM_HOST "{sa_family=AF_VSOCK, svm_cid=VMADDR_CID_HOST, svm_port=0x400, svm_flags=0}"
+#define VM_ANY "{sa_family=AF_VSOCK, svm_cid=VMADDR_CID_ANY, svm_port=VMADDR_PORT_ANY, svm_flags=0}"
+#define VM_TO_HOST "{sa_family=AF_VSOCK, svm_cid=0x3, svm_port=0x5, svm_flags=VMADDR_FLAG_TO_HOST}"
+#define VM_ODD "{sa_family=AF_VSOCK, svm_reserved1=0x7, svm_cid=VMADDR_CID_LOCAL, svm_port=0x7, " \
+	"svm_flags=0x80 /* VMADDR_FLAG_??? */, svm_zero=\"\\x09\\x00\\x00\"}"
+#define VM_FLAGS "{sa_family=AF_VSOCK, svm_cid=VMADDR_CID_HYPERVISOR, svm_port=0, svm_flags=VMADDR_FLAG_TO_HOST|0x80}"
+#define VM_SHORT "{sa_family=AF_VSOCK, sa_data=\"\\0\\0\\0\\4\\0\\0\\2\\0\\0\\0\"}"
+
+/*
+ * strace names an interface index as the host it runs on does (if_nametoindex("lo")); a trace
+ * is read elsewhere, so sct shows the number, as strace shows an index no interface has (99).
+ */
+static void packet_cases(struct capture_case *c, size_t *n)
+{
+	struct sockaddr_ll a = ll(ETH_P_ALL, 99, ARPHRD_NETROM, PACKET_HOST, 0);
+	struct sockaddr_in6 ll6 = in6("fe80::1", 53, 0, 99), mc6 = in6("ff02::1", 53, 0, 77);
+	uint8_t longer[sizeof(a) + 4] = { 0 };
+
+	c[(*n)++] = addr_case(RT_NR_BIND, 6, &a, sizeof(a), SCT_PATH_CAPTURED, "6, " LL_ALL_99 ", 20");
+	a = ll(ETH_P_IP, 99, ARPHRD_ETHER, PACKET_OUTGOING, 6);
+	c[(*n)++] = addr_case(RT_NR_BIND, 6, &a, sizeof(a), SCT_PATH_CAPTURED, "6, " LL_IP_99 ", 20");
+	a = ll(0x1234, 0, 0x1234, 9, 8);
+	c[(*n)++] = addr_case(RT_NR_BIND, 6, &a, sizeof(a), SCT_PATH_CAPTURED, "6, " LL_UNKNOWN ", 20");
+	a = ll(ETH_P_IPV6, -5, ARPHRD_LOOPBACK, PACKET_KERNEL, 10);
+	c[(*n)++] = addr_case(RT_NR_BIND, 6, &a, sizeof(a), SCT_PATH_CAPTURED, "6, " LL_LONG_HALEN ", 20");
+	a = ll(ETH_P_ARP, 2, ARPHRD_NONE, PACKET_BROADCAST, 8);
+	c[(*n)++] = addr_case(RT_NR_BIND, 6, &a, 18, SCT_PATH_CAPTURED, "6, " LL_SHORT ", 18");
+	a = ll(ETH_P_ARP, 99, ARPHRD_NONE, PACKET_BROADCAST, 8);
+	memcpy(longer, &a, sizeof(a));
+	c[(*n)++] = addr_case(RT_NR_BIND, 6, longer, sizeof(longer), SCT_PATH_CAPTURED, "6, " LL_ARP_LONGER ", 24");
+	a = ll(ETH_P_802_3_MIN, 99, ARPHRD_VOID, PACKET_HOST, 0);
+	c[(*n)++] = addr_case(RT_NR_BIND, 6, &a, sizeof(a), SCT_PATH_CAPTURED, "6, " LL_VOID ", 20");
+	c[(*n)++] = addr_case(RT_NR_CONNECT, 4, &ll6, sizeof(ll6), SCT_PATH_CAPTURED, "4, " IN6_LL_99 ", 28");
+	c[(*n)++] = addr_case(RT_NR_CONNECT, 4, &mc6, sizeof(mc6), SCT_PATH_CAPTURED, "4, " IN6_MC_77 ", 28");
+	c[(*n)++] = addr_case(RT_NR_CONNECT, 4, &ll6, 26, SCT_PATH_CAPTURED, "4, " IN6_LL_99 ", 26");
+}
+
+static void vsock_cases(struct capture_case *c, size_t *n)
+{
+	struct sockaddr_vm a = vm(VMADDR_CID_HOST, 1024, 0, 0, 0);
+
+	c[(*n)++] = addr_case(RT_NR_CONNECT, 7, &a, sizeof(a), SCT_PATH_CAPTURED, "7, " VM_HOST ", 16");
+	a = vm(VMADDR_CID_ANY, VMADDR_PORT_ANY, 0, 0, 0);
+	c[(*n)++] = addr_case(RT_NR_CONNECT, 7, &a, sizeof(a), SCT_PATH_CAPTURED, "7, " VM_ANY ", 16");
+	a = vm(3, 5, VMADDR_FLAG_TO_HOST, 0, 0);
+	c[(*n)++] = addr_case(RT_NR_CONNECT, 7, &a, sizeof(a), SCT_PATH_CAPTURED, "7, " VM_TO_HOST ", 16");
+	a = vm(VMADDR_CID_LOCAL, 7, 0x80, 7, 9);
+	c[(*n)++] = addr_case(RT_NR_CONNECT, 7, &a, sizeof(a), SCT_PATH_CAPTURED, "7, " VM_ODD ", 16");
+	a = vm(VMADDR_CID_HYPERVISOR, 0, 0x81, 0, 0);
+	c[(*n)++] = addr_case(RT_NR_CONNECT, 7, &a, sizeof(a), SCT_PATH_CAPTURED, "7, " VM_FLAGS ", 16");
+	a = vm(VMADDR_CID_HOST, 1024, 0, 0, 0);
+	c[(*n)++] = addr_case(RT_NR_CONNECT, 7, &a, 12, SCT_PATH_CAPTURED, "7, " VM_SHORT ", 12");
+}
+
 static void data_cases(struct capture_case *c, size_t *n)
 {
 	uint8_t bin[32];
@@ -219,10 +319,12 @@ static void msghdr_cases(struct capture_case *c, size_t *n)
 
 ParameterizedTestParameters(report_captures, shown_as_strace_shows_them)
 {
-	static struct capture_case cases[48];
+	static struct capture_case cases[64];
 	size_t n = 0;
 
 	addr_cases(cases, &n);
+	packet_cases(cases, &n);
+	vsock_cases(cases, &n);
 	data_cases(cases, &n);
 	argv_cases(cases, &n);
 	msghdr_cases(cases, &n);
