@@ -476,7 +476,7 @@ ParameterizedTest(struct cap_backend *backend, record_captures, exec_arguments_a
  * Exec's environment counted exactly at every size around the recorder's chunks of 8 pointers
  * (the workload's sizes), from each of the 8 pointer slots of a 64-byte line, and up to the
  * last pointer of a page whose next page is not mapped; from 1,024 entries on, 1,024 flagged
- * as a lower bound.
+ * as a lower bound. Then execveat's arguments and environment, as execve's.
  */
 Test(record_captures, environment_counted_at_every_size_and_alignment)
 {
@@ -506,6 +506,12 @@ Test(record_captures, environment_counted_at_every_size_and_alignment)
 		cr_assert_eq(c[i]->sc.argv_flags & SCT_ARGV_ENVC_LOWER, lower, "execve %zu: argv_flags %u", i,
 			     c[i]->sc.argv_flags);
 	}
+	cr_assert_eq(cap_find(&t, SYS_execveat, c, 2), 1, "execveat records");
+	cr_assert_eq(c[0]->sc.ret, -ENOENT);
+	cr_assert_eq(c[0]->sc.argv_flags, SCT_PATH_CAPTURED, "execveat argv_flags %u", c[0]->sc.argv_flags);
+	cr_assert_eq(c[0]->sc.argv.len, 6);
+	cr_assert(!memcmp(c[0]->argv, "x\0y z\0", 6), "execveat argv %.*s", 6, c[0]->argv);
+	cr_assert_eq(c[0]->sc.envc, 3);
 	rh_run_release(&run);
 }
 

@@ -20,7 +20,9 @@
  *                 envp of N entries, N in envs_counts: first each array with its NULL the last
  *                 pointer of a page whose next page is not mapped, then each array starting at
  *                 each of the 8 pointer slots of a 64-byte line; prints "envs N..." (the sizes,
- *                 in envs_counts' order) first; then exit_group(3)
+ *                 in envs_counts' order) first; then execveat(AT_FDCWD,
+ *                 "/nonexistent/sct-captures", ["x", "y z"], ["A=1", "B=2", "C=3"], 0), which
+ *                 fails with ENOENT too; then exit_group(3)
  *   exit-now CODE ...  exit_group(CODE), without waiting: what exec runs
  */
 #include <fcntl.h>
@@ -159,6 +161,15 @@ static void envs_exec(char **envp)
 		wl_die("execve of a missing program");
 }
 
+static void envs_execveat(void)
+{
+	char *const argv[] = { "x", "y z", NULL };
+	char *const envp[] = { "A=1", "B=2", "C=3", NULL };
+
+	if (syscall(SYS_execveat, AT_FDCWD, "/nonexistent/sct-captures", argv, envp, 0) != -1)
+		wl_die("execveat of a missing program");
+}
+
 static void envs(void)
 {
 	static char *line[ENVS_SLOTS + 8] __attribute__((aligned(64)));
@@ -187,6 +198,7 @@ static void envs(void)
 			envs_exec(line + i);
 			line[i + envs_counts[k]] = entry;
 		}
+	envs_execveat();
 }
 
 int main(int argc, char **argv)
