@@ -28,6 +28,9 @@
 #include "tasks.h"
 #include "trace_input.h"
 
+/* The direct tables of a session, one per cgroup with --by cgroup,syscall; calls of more go the whole way. */
+#define DIRECT_CGROUPS 1024
+
 struct summary {
 	struct ctx *c;
 	const struct env *env;
@@ -35,8 +38,13 @@ struct summary {
 	struct group **groups, **merged;
 	uint32_t ngroups, capgroups, nmerged;
 	struct group *last;
-	struct group **direct;    /* --by syscall: [abi * NR_CACHE + nr] of direct_sess */
-	uint32_t direct_sess;
+	/* --by syscall, --by cgroup,syscall: per cgroup (0 for all), [abi * NR_CACHE + nr] of direct_sess */
+	struct hashmap direct;
+	struct group **direct_tables[DIRECT_CGROUPS], **direct_last;
+	uint64_t direct_last_cgroup;
+	uint32_t ndirect, direct_sess;
+	bool direct_on;           /* the groups are keyed by syscall, or by cgroup and syscall */
+	bool direct_cgroup;       /* by cgroup and syscall: a table per cgroup */
 	uint32_t sess, tail;      /* the live session, and its first group in groups[] */
 	uint64_t total_ns, calls, errors;
 	bool samples;             /* --by event: groups count samples, not syscalls */
@@ -73,7 +81,11 @@ struct summary *summary_new(struct ctx *c, const struct env *env)
 		sm->paths |= env->by[k] == BY_PATH;
 		sm->peers |= env->by[k] == BY_PEER;
 	}
+	sm->direct_cgroup = env->nby == 2 && ((env->by[0] == BY_CGROUP && env->by[1] == BY_SYSCALL) ||
+					      (env->by[0] == BY_SYSCALL && env->by[1] == BY_CGROUP));
+	sm->direct_on = sm->direct_cgroup || (env->nby == 1 && env->by[0] == BY_SYSCALL);
 	hashmap_init(&sm->raw, env->nby);
+	hashmap_init(&sm->direct, 1);
 	return sm;
 }
 
@@ -108,20 +120,47 @@ static struct group *summary_group_make(struct summary *sm, const uint64_t *key)
 	return g;
 }
 
-/* Numbers mean other names in another session: the table serves the live session only. */
-static struct group **summary_direct(struct summary *sm, uint32_t sess)
+static void summary_direct_drop(struct summary *sm)
 {
-	if (!sm->direct) {
-		sm->direct = calloc(2 * NR_CACHE, sizeof(*sm->direct));
-		if (!sm->direct)
-			return NULL;
-		sm->direct_sess = sess;
-	}
+	for (uint32_t i = 0; i < sm->ndirect; i++)
+		free(sm->direct_tables[i]);
+	sm->ndirect = 0;
+	sm->direct_last = NULL;
+	hashmap_free(&sm->direct);
+	hashmap_init(&sm->direct, 1);
+}
+
+/*
+ * The direct table of a call's cgroup (any cgroup: --by syscall), or NULL when it has none
+ * (more than DIRECT_CGROUPS of them, out of memory): the call goes the whole way. Numbers mean
+ * other names in another session: the tables serve the live session only.
+ */
+static struct group **summary_direct(struct summary *sm, uint32_t sess, uint64_t cgroup)
+{
+	struct group **t;
+
 	if (sm->direct_sess != sess) {
-		memset(sm->direct, 0, 2 * NR_CACHE * sizeof(*sm->direct));
+		summary_direct_drop(sm);
 		sm->direct_sess = sess;
 	}
-	return sm->direct;
+	if (!sm->direct_cgroup)
+		cgroup = 0;
+	if (sm->direct_last && sm->direct_last_cgroup == cgroup)
+		return sm->direct_last;
+	t = hashmap_get(&sm->direct, &cgroup);
+	if (!t) {
+		if (sm->ndirect == DIRECT_CGROUPS)
+			return NULL;
+		t = calloc(2 * NR_CACHE, sizeof(*t));
+		if (!t || hashmap_put(&sm->direct, &cgroup, t)) {
+			free(t);
+			return NULL;
+		}
+		sm->direct_tables[sm->ndirect++] = t;
+	}
+	sm->direct_last = t;
+	sm->direct_last_cgroup = cgroup;
+	return t;
 }
 
 /* Odd: a strtab id; even: a struct cgroup (aligned) whose path is not known yet. */
@@ -223,13 +262,11 @@ static struct group *summary_find(struct summary *sm, struct live *lv, const str
 	struct subject sj;
 	struct group **slot = NULL;
 
-	if (sm->env->nby == 1 && sm->env->by[0] == BY_SYSCALL && sc->nr < NR_CACHE) {
-		struct group **d = summary_direct(sm, lv->s.id);
+	if (sm->direct_on && sc->nr < NR_CACHE) {
+		struct group **d = summary_direct(sm, lv->s.id, sc->cgroup_id);
 
-		if (!d)
-			return NULL;
-		slot = &d[(sc->abi ? NR_CACHE : 0) + sc->nr];
-		if (*slot)
+		slot = d ? &d[(sc->abi ? NR_CACHE : 0) + sc->nr] : NULL;
+		if (slot && *slot)
 			return *slot;
 	}
 	sj = (struct subject){ sc->pid, sc->tid, sc->cgroup_id, sc->time_ns, sct_syscall_name_ns(sc), 0, 0, 0 };
@@ -381,21 +418,19 @@ int summary_add(struct summary *sm, struct live *lv, const struct sct_syscall *s
 }
 
 /*
- * summary_add() of each call of b that was not in flight at the stop, grouped by syscall alone:
- * a call that returned, whose group is in the session's direct table, goes straight to it; any
+ * summary_add() of each call of b that was not in flight at the stop, grouped by syscall (and
+ * cgroup): a call that returned, whose group is in its direct table, goes straight to it; any
  * other the whole way.
  */
-static int summary_add_by_syscall(struct summary *sm, struct live *lv, const struct sct_syscall_batch *b)
+static int summary_add_direct(struct summary *sm, struct live *lv, const struct sct_syscall_batch *b)
 {
-	struct group **d = summary_direct(sm, lv->s.id);
 	struct sct_syscall sc;
 
-	if (!d)
-		return -ENOMEM;
 	memset(&sc, 0, sizeof(sc));
 	for (uint32_t i = 0; i < b->n; i++) {
 		uint32_t nr = (uint32_t)b->nr[i];
-		struct group *g = nr < NR_CACHE ? d[((uint8_t)b->abi[i] ? NR_CACHE : 0) + nr] : NULL;
+		struct group **d = nr < NR_CACHE ? summary_direct(sm, lv->s.id, b->cgroup_id[i]) : NULL;
+		struct group *g = d ? d[((uint8_t)b->abi[i] ? NR_CACHE : 0) + nr] : NULL;
 		int64_t ret = (int64_t)b->ret[i];
 		uint8_t unfinished = (uint8_t)b->unfinished[i];
 		int n;
@@ -427,8 +462,8 @@ int summary_add_batch(struct summary *sm, struct live *lv, const struct sct_sysc
 
 	if (summary_session(sm, lv))
 		return -ENOMEM;
-	if (sm->env->nby == 1 && sm->env->by[0] == BY_SYSCALL)
-		return summary_add_by_syscall(sm, lv, b);
+	if (sm->direct_on)
+		return summary_add_direct(sm, lv, b);
 	memset(&sc, 0, sizeof(sc));
 	for (uint32_t i = 0; i < b->n; i++) {
 		input_batch_row(b, i, &sc);
@@ -594,8 +629,7 @@ static void summary_drop_raw(struct summary *sm)
 	sm->ngroups = 0;
 	sm->tail = 0;
 	sm->last = NULL;
-	free(sm->direct);
-	sm->direct = NULL;
+	summary_direct_drop(sm);
 	hashmap_free(&sm->raw);
 	hashmap_init(&sm->raw, sm->env->nby);
 }
@@ -778,7 +812,8 @@ void summary_free(struct summary *sm)
 		summary_group_free(sm->groups[i]);
 	for (uint32_t i = 0; i < sm->nmerged; i++)
 		summary_group_free(sm->merged[i]);
-	free(sm->direct);
+	summary_direct_drop(sm);
+	hashmap_free(&sm->direct);
 	free(sm->groups);
 	free(sm->merged);
 	hashmap_free(&sm->raw);

@@ -227,3 +227,39 @@ Test(report_summary, calls_read_in_runs_sum_as_calls_read_one_by_one)
 		free(each);
 	}
 }
+
+/* Does line start with start and end with end? */
+static bool row_is(const char *line, const char *start, const char *end)
+{
+	size_t n = strlen(line), k = strlen(end);
+
+	return !strncmp(line, start, strlen(start)) && n >= k && !strcmp(line + n - k, end);
+}
+
+/*
+ * --by cgroup,syscall keeps a table of groups per cgroup: a cgroup named after some of its calls
+ * (its CGROUP record later in the session) has them all in one row, and calls of cgroups past
+ * the tables' bound (1,024) go the whole way to the same numbers.
+ */
+Test(report_summary, cgroup_and_syscall_rows_of_many_cgroups_and_a_late_name)
+{
+	const char *path = rt_path("cgroups.sct");
+	struct sct_writer *w = rt_open(path, "h1", 100);
+	char *out;
+
+	rt_sc(w, 1000, 500, 100, 100, 7, RT_NR_WRITE, 1);
+	for (uint64_t i = 0; i < 1100; i++)
+		rt_sc(w, 2000 + i * 10, 300, 100, 100, 1000 + i, RT_NR_WRITE, i % 2 ? 1 : -9);
+	rt_cgroup(w, 20000, 7, "/late");
+	rt_sc(w, 21000, 500, 100, 100, 7, RT_NR_WRITE, 1);
+	rt_sc(w, 22000, 500, 100, 100, 2099, RT_NR_WRITE, 1);
+	rt_close(w);
+	cr_assert_eq(rt_run(&out, "%s --by cgroup,syscall %s", rt_report(), path), 0);
+	/* a row per cgroup: 1,100 and /late */
+	cr_assert(strstr(out, "      1103      550 100.00 ") && strstr(out, "total of 1101 groups\n"), "%s",
+		  out + strlen(out) - 1500);
+	cr_assert(row_is(rt_line(out, 1), "         2        0   0.30 ", "  /late        write"), "%.600s", out);
+	cr_assert(row_is(rt_line(out, 2), "         2        0   0.24 ", "  cgroup:2099  write"), "%.600s", out);
+	cr_assert(row_is(rt_line(out, 3), "         1        1   0.09 ", "  cgroup:1000  write"), "%.600s", out);
+	free(out);
+}
