@@ -43,6 +43,12 @@ struct column {
 	int idx; /* COL_FIELD, COL_EVFIELD: index in the session's schema or the event's fields, -1 if none */
 	const struct sc_slot *slot; /* SYSCALL: where the record holds this field, NULL if not there */
 	uint8_t width; /* a binary format's integer bytes, set by its begin() (0: not an integer) */
+	/*
+	 * Columns from here that the mapped session writes the same in every row (fields it does
+	 * not have), 0 if this one is not; their bytes, rendered once, at fixed_off in fixed.
+	 */
+	uint32_t fixed_run;
+	size_t fixed_off, fixed_len;
 };
 
 struct convert_format;
@@ -81,6 +87,7 @@ struct convert {
 	uint64_t mapped;     /* struct live's serial the field indexes were computed for, 0 = none */
 	char *prefix;        /* the leading columns of mapped, rendered */
 	size_t prefix_len;
+	struct out fixed;    /* the runs of columns mapped writes the same in every row, rendered */
 	/* the format's null, null_number and row_end, with their lengths: written in every row */
 	struct out_lit null, null_number, row_end;
 	struct out o;

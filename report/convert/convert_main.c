@@ -419,32 +419,6 @@ static uint32_t convert_syscall_held(const struct sct_session *s)
 	       RECORD_NFIELDS(RECORD_SYSCALL_FIELDS);
 }
 
-/* A later session may order or extend its fields differently: match columns by name. */
-static int convert_map(struct convert *cv, struct input *in)
-{
-	const struct sct_type_schema *ts = sct_reader_schema(in->r, cv->type);
-	uint32_t held = convert_syscall_held(in->cur->session);
-
-	if (!ts)
-		ts = sct_schema_builtin(cv->type);
-	for (uint32_t i = 0; i < cv->ncols; i++) {
-		struct column *col = &cv->cols[i];
-
-		if (col->src != COL_FIELD && col->src != COL_WALL)
-			continue;
-		col->idx = -1;
-		col->slot = NULL;
-		/* of fields with the same name (a trailing field named like another), the first */
-		for (uint32_t f = 0; ts && f < ts->nfields && col->idx < 0; f++)
-			if (!strcmp(ts->fields[f].name, col->src == COL_WALL ? "time_ns" : col->name)) {
-				col->idx = (int)f;
-				if (cv->type == SCT_REC_SYSCALL && f < held)
-					col->slot = convert_slot(&ts->fields[f]);
-			}
-	}
-	cv->mapped = in->cur->serial;
-	return convert_prefix(cv, in->cur);
-}
 
 static void convert_num(struct convert *cv, const struct column *col, uint64_t v, bool sint)
 {
@@ -751,6 +725,101 @@ static bool convert_event_wanted(const struct convert *cv, struct input *in, con
 	return !cv->nevents;
 }
 
+/* One column of rec's row, with its separator and key. */
+static void convert_col(struct convert *cv, struct input *in, const struct sct_record *rec, const struct column *col)
+{
+	struct out *o = &cv->o;
+
+	if (cv->fmt->sep)
+		out_char(o, cv->fmt->sep);
+	if (cv->fmt->keyed)
+		out_mem(o, col->jkey, col->jkeylen);
+	if (col->src == COL_WALL)
+		convert_wall(cv, in, rec, col);
+	else if (col->src == COL_ERRNO)
+		convert_errno(cv, &rec->syscall);
+	else if (col->src == COL_STACK)
+		convert_stack(cv, &rec->syscall);
+	else if (col->src == COL_ADDR || col->src == COL_ARGV || col->src == COL_DATA)
+		convert_capture(cv, in, &rec->syscall, col->src);
+	else if (col->src == COL_FRAMES || col->src == COL_FOLDED)
+		convert_frames(cv, &rec->stack, col->src);
+	else if (col->src == COL_HIST_NS || col->src == COL_HIST_CALLS)
+		convert_hist(cv, &rec->totals, col->src);
+	else if (col->slot)
+		convert_slot_out(cv, &rec->syscall, col);
+	else if (col->src >= COL_EVENT)
+		convert_sample_col(cv, in, &rec->sample, col);
+	else if (col->src == COL_FIELD)
+		convert_field(cv, in, col);
+	else
+		convert_resolved(cv, in, rec, col->src);
+}
+
+/* A field the session does not have: its column is the same in every row. */
+static bool convert_col_fixed(const struct column *col)
+{
+	return col->src == COL_FIELD && col->idx < 0;
+}
+
+/*
+ * The runs of columns the mapped session writes the same in every row, rendered once into
+ * cv->fixed: the raw arguments and paths of a session without them are a third of a row.
+ */
+static int convert_fixed(struct convert *cv, struct input *in)
+{
+	struct out row = cv->o;
+
+	cv->fixed.len = 0;
+	cv->o = cv->fixed;
+	for (uint32_t i = cv->nprefix, start = 0; i < cv->ncols; i++) {
+		struct column *col = &cv->cols[i];
+
+		col->fixed_run = 0;
+		if (!convert_col_fixed(col))
+			continue;
+		if (i == cv->nprefix || !convert_col_fixed(col - 1)) {
+			start = i;
+			col->fixed_off = cv->o.len;
+		}
+		convert_col(cv, in, NULL, col);
+		cv->cols[start].fixed_run++;
+		cv->cols[start].fixed_len = cv->o.len - cv->cols[start].fixed_off;
+	}
+	cv->fixed = cv->o;
+	cv->o = row;
+	return cv->fixed.err;
+}
+
+/* A later session may order or extend its fields differently: match columns by name. */
+static int convert_map(struct convert *cv, struct input *in)
+{
+	const struct sct_type_schema *ts = sct_reader_schema(in->r, cv->type);
+	uint32_t held = convert_syscall_held(in->cur->session);
+
+	if (!ts)
+		ts = sct_schema_builtin(cv->type);
+	for (uint32_t i = 0; i < cv->ncols; i++) {
+		struct column *col = &cv->cols[i];
+
+		if (col->src != COL_FIELD && col->src != COL_WALL)
+			continue;
+		col->idx = -1;
+		col->slot = NULL;
+		/* of fields with the same name (a trailing field named like another), the first */
+		for (uint32_t f = 0; ts && f < ts->nfields && col->idx < 0; f++)
+			if (!strcmp(ts->fields[f].name, col->src == COL_WALL ? "time_ns" : col->name)) {
+				col->idx = (int)f;
+				if (cv->type == SCT_REC_SYSCALL && f < held)
+					col->slot = convert_slot(&ts->fields[f]);
+			}
+	}
+	cv->mapped = in->cur->serial;
+	if (convert_fixed(cv, in))
+		return -ENOMEM;
+	return convert_prefix(cv, in->cur);
+}
+
 static int convert_row(struct convert *cv, struct input *in, const struct sct_record *rec)
 {
 	struct out *o = &cv->o;
@@ -769,30 +838,12 @@ static int convert_row(struct convert *cv, struct input *in, const struct sct_re
 	for (uint32_t i = cv->nprefix; i < cv->ncols; i++) {
 		const struct column *col = &cv->cols[i];
 
-		if (cv->fmt->sep)
-			out_char(o, cv->fmt->sep);
-		if (cv->fmt->keyed)
-			out_mem(o, col->jkey, col->jkeylen);
-		if (col->src == COL_WALL)
-			convert_wall(cv, in, rec, col);
-		else if (col->src == COL_ERRNO)
-			convert_errno(cv, &rec->syscall);
-		else if (col->src == COL_STACK)
-			convert_stack(cv, &rec->syscall);
-		else if (col->src == COL_ADDR || col->src == COL_ARGV || col->src == COL_DATA)
-			convert_capture(cv, in, &rec->syscall, col->src);
-		else if (col->src == COL_FRAMES || col->src == COL_FOLDED)
-			convert_frames(cv, &rec->stack, col->src);
-		else if (col->src == COL_HIST_NS || col->src == COL_HIST_CALLS)
-			convert_hist(cv, &rec->totals, col->src);
-		else if (col->slot)
-			convert_slot_out(cv, &rec->syscall, col);
-		else if (col->src >= COL_EVENT)
-			convert_sample_col(cv, in, &rec->sample, col);
-		else if (col->src == COL_FIELD)
-			convert_field(cv, in, col);
-		else
-			convert_resolved(cv, in, rec, col->src);
+		if (col->fixed_run) {
+			out_mem(o, cv->fixed.buf + col->fixed_off, col->fixed_len);
+			i += col->fixed_run - 1;
+		} else {
+			convert_col(cv, in, rec, col);
+		}
 	}
 	out_lit_put(o, cv->row_end);
 	return cv->scratch.err;
@@ -961,6 +1012,7 @@ static void convert_free(struct convert *cv)
 	socket_table_free(cv->c.sockets);
 	footer_free(cv->c.footer);
 	free(cv->prefix);
+	free(cv->fixed.buf);
 	free(cv->table);
 	convert_free_cols(cv);
 	convert_free_events(cv);
@@ -993,7 +1045,8 @@ int main(int argc, char **argv)
 	cv->c.schema_type9 = true;
 	cv->c.footer = footer_new();
 	signal(SIGPIPE, SIG_IGN); /* a closed pipe is a write error: exit with the documented 1 */
-	err = cv->c.footer && !out_open_mem(&cv->scratch, SAMPLE_JSON_MAX) ? input_tables_new(&cv->c) : -ENOMEM;
+	err = cv->c.footer && !out_open_mem(&cv->scratch, SAMPLE_JSON_MAX) && !out_open_mem(&cv->fixed, 256) ?
+	      input_tables_new(&cv->c) : -ENOMEM;
 	if (!err && cv->debug_dir_path && !(cv->debug_dir = debug_dir_new(cv->debug_dir_path)))
 		err = -ENOMEM;
 	if (!err && !(cv->stacks = stacks_new(cv->c.strs, cv->debug_dir, !cv->no_demangle)))
