@@ -421,6 +421,34 @@ Test(record_captures, report_shows_exec_arguments_as_strace)
 	rh_run_release(&run);
 }
 
+/*
+ * A signal handler's return, rt_sigreturn, is a call as strace shows one: recorded with the
+ * value it restored (tgkill's 0), in the timeline (without the frame's signal mask, which is
+ * not captured) and counted in the summary.
+ */
+Test(record_captures, signal_return_recorded_and_shown)
+{
+	const char *timeline[] = { "-T", rh_trace_path, NULL }, *summary[] = { rh_trace_path, NULL };
+	static struct cap_trace t;
+	const struct cap_call *c[2];
+	struct rh_run run;
+	char *out;
+
+	cap_run(&run, "bpf", "signal", NULL, NULL);
+	cap_read(rh_trace_path, (uint32_t)run.wl_pid, &t);
+	cr_assert_eq(cap_find(&t, SYS_rt_sigreturn, c, 2), 1, "rt_sigreturn records");
+	cr_assert_eq(c[0]->sc.ret, 0);
+	cr_assert_eq(c[0]->sc.unfinished, 0);
+	out = rh_report(timeline);
+	cr_assert(strstr(out, " tgkill(") && strstr(out, " rt_sigreturn() = 0 <"), "no rt_sigreturn() = 0 in:\n%s",
+		  out);
+	free(out);
+	out = rh_report(summary);
+	cr_assert(strstr(out, "  rt_sigreturn\n"), "no rt_sigreturn row in:\n%s", out);
+	free(out);
+	rh_run_release(&run);
+}
+
 ParameterizedTestParameters(record_captures, exec_arguments_and_environment_count)
 {
 	static struct cap_backend backends[] = { { "bpf" }, { "perf" } };

@@ -23,9 +23,12 @@
  *                 in envs_counts' order) first; then execveat(AT_FDCWD,
  *                 "/nonexistent/sct-captures", ["x", "y z"], ["A=1", "B=2", "C=3"], 0), which
  *                 fails with ENOENT too; then exit_group(3)
+ *   signal        a SIGUSR1 handler (sigaction), then tgkill(self, self, SIGUSR1): the handler
+ *                 returns through rt_sigreturn; then exit_group(3)
  *   exit-now CODE ...  exit_group(CODE), without waiting: what exec runs
  */
 #include <fcntl.h>
+#include <signal.h>
 #include <stddef.h>
 #include <sys/mman.h>
 #include <string.h>
@@ -147,6 +150,21 @@ static void exec_self(const char *self)
 	wl_die("execve");
 }
 
+static void on_signal(int sig)
+{
+	(void)sig;
+}
+
+/* libc's sigaction() gives the handler the restorer that calls rt_sigreturn. */
+static void signal_self(void)
+{
+	struct sigaction sa = { .sa_handler = on_signal };
+
+	if (sigaction(SIGUSR1, &sa, NULL))
+		wl_die("sigaction");
+	must(syscall(SYS_tgkill, getpid(), getpid(), SIGUSR1), "tgkill");
+}
+
 /* The environment sizes of envs: around the recorder's chunks of 8 pointers and its count's end. */
 static const long envs_counts[] = { 0, 1, 7, 8, 9, 17, 1023, 1024, 1100 };
 #define ENVS_COUNTS (sizeof(envs_counts) / sizeof(envs_counts[0]))
@@ -205,8 +223,8 @@ int main(int argc, char **argv)
 {
 	if (argc >= 3 && !strcmp(argv[1], "exit-now"))
 		syscall(SYS_exit_group, wl_arg(argv[2], 0, 255));
-	if (argc < 2 || (strcmp(argv[1], "exec") && strcmp(argv[1], "envs") && argc < 3)) {
-		fprintf(stderr, "usage: captures exit CODE | net DIR | data DIR | exec | envs\n");
+	if (argc < 2 || (strcmp(argv[1], "exec") && strcmp(argv[1], "envs") && strcmp(argv[1], "signal") && argc < 3)) {
+		fprintf(stderr, "usage: captures exit CODE | net DIR | data DIR | exec | envs | signal\n");
 		return 2;
 	}
 	wl_wait_go();
@@ -224,6 +242,10 @@ int main(int argc, char **argv)
 		exec_self(argv[0]);
 	if (!strcmp(argv[1], "envs")) {
 		envs();
+		syscall(SYS_exit_group, 3);
+	}
+	if (!strcmp(argv[1], "signal")) {
+		signal_self();
 		syscall(SYS_exit_group, 3);
 	}
 	fprintf(stderr, "captures: unknown mode '%s'\n", argv[1]);
