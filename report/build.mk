@@ -4,7 +4,7 @@
 #   report/report   sct-report;  report/convert  sct-convert;  report/ship  sct-ship
 REPORT_LIB_SRCS := strtab hashmap outbuf names sessions trace_input window reorder live_input follow cgroup_table \
 	tasks filter jobs \
-	footer csv_field json_string samples args_text args_layout cstring_escape sockaddr_text peer_text socket_table fdpaths sym_index demangle debug_dir stacks
+	footer csv_field json_string samples args_text args_layout cstring_escape sockaddr_text name_table peer_text socket_table fdpaths sym_index demangle debug_dir stacks
 # json_string.c shares libsct's UTF-8 decoder, which the library does not export: linked as an object.
 REPORT_LIB_OBJS := $(REPORT_LIB_SRCS:%=$(BUILD)/report/lib/%.o) $(BUILD)/format/utf8.o
 REPORT_LIB := $(BUILD)/report/libreport.a

@@ -36,6 +36,7 @@ static const struct family_rule {
 	{ "open", "flags", SCT_ARG_FLAGS, "open" },
 	{ "openat", "flags", SCT_ARG_FLAGS, "open" },
 	{ "pipe2", "flags", SCT_ARG_FLAGS, "open_flags" },
+	{ "dup3", "flags", SCT_ARG_FLAGS, "open_flags" },
 	{ "access", "mode", SCT_ARG_FLAGS, "access" },
 	{ "faccessat", "mode", SCT_ARG_FLAGS, "access" },
 	{ "faccessat2", "mode", SCT_ARG_FLAGS, "access" },

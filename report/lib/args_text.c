@@ -36,17 +36,12 @@
 #include "args_text.h"
 #include "cstring_escape.h"
 #include "fdpaths.h"
+#include "name_table.h"
 #include "names.h"
 #include "outbuf.h"
 #include "sockaddr_text.h"
 
-struct argname {
-	const char *name;
-	uint64_t value;
-};
-
-#define ARG_NAME(n) { #n, (uint64_t)(n) },
-#define ARG_TABLE(fam, LIST, how, unknown) static const struct argname fam##_names[] = { LIST(ARG_NAME) };
+#define ARG_TABLE(fam, LIST, how, unknown) static const struct name_value fam##_names[] = { LIST(NAME_VALUE) };
 ARG_FAMILIES(ARG_TABLE)
 ARG_TABLE(ipproto, ARG_IPPROTO, ENUM, )
 ARG_TABLE(netlink, ARG_NETLINK, ENUM, )
@@ -56,7 +51,7 @@ enum how { HOW_FLAGS, HOW_ENUM, HOW_IOCTL };
 
 struct family {
 	const char *name;
-	const struct argname *v;
+	const struct name_value *v;
 	size_t n;
 	enum how how;
 	const char *unknown;
@@ -103,32 +98,14 @@ static void unknown_out(struct out *o, const struct family *f, uint64_t v)
  */
 static void flags_out(struct out *o, const struct family *f, uint64_t v, bool any)
 {
-	for (size_t i = 0; i < f->n; i++) {
-		uint64_t bits = f->v[i].value;
-
-		if (!bits || (v & bits) != bits)
-			continue;
-		out_str(o, any ? "|" : "");
-		out_str(o, f->v[i].name);
-		v &= ~bits;
-		any = true;
-	}
-	if (v && any) {
-		out_char(o, '|');
-		out_hex(o, v);
-	} else if (v) {
+	v = name_table_bits_out(o, f->v, f->n, v, any);
+	if (v)
 		unknown_out(o, f, v);
-	} else if (!any) {
-		out_char(o, '0');
-	}
 }
 
 static const char *enum_name(const struct family *f, uint64_t v)
 {
-	for (size_t i = 0; i < f->n; i++)
-		if (f->v[i].value == v)
-			return f->v[i].name;
-	return NULL;
+	return name_table_find(f->v, f->n, v);
 }
 
 /* An ioctl request no name covers, as strace takes it apart (the arch's <asm/ioctl.h>). */

@@ -22,16 +22,11 @@
 
 #include "argnames.def"
 #include "cstring_escape.h"
+#include "name_table.h"
 #include "outbuf.h"
 #include "sockaddr_text.h"
 
-struct field_name {
-	const char *name;
-	uint32_t value;
-};
-
-#define FIELD_NAME(n) { #n, (uint32_t)(n) },
-#define FIELD_TABLE(table, LIST) static const struct field_name table[] = { LIST(FIELD_NAME) }
+#define FIELD_TABLE(table, LIST) static const struct name_value table[] = { LIST(NAME_VALUE) }
 FIELD_TABLE(family_names, ARG_SOCKET_DOMAIN);
 FIELD_TABLE(eth_p_names, ARG_ETH_P);
 FIELD_TABLE(arphrd_names, ARG_ARPHRD);
@@ -41,23 +36,15 @@ FIELD_TABLE(vmaddr_port_names, ARG_VMADDR_PORT);
 FIELD_TABLE(vmaddr_flag_names, ARG_VMADDR_FLAG);
 #define NAMES(table) table, sizeof(table) / sizeof(table[0])
 
-static const char *name_find(const struct field_name *v, size_t n, uint32_t value)
-{
-	for (size_t i = 0; i < n; i++)
-		if (v[i].value == value)
-			return v[i].name;
-	return NULL;
-}
-
 const char *sockaddr_family_name(uint16_t family)
 {
-	return name_find(NAMES(family_names), family);
+	return name_table_find(NAMES(family_names), family);
 }
 
 /* A value by its name; else in hex, with strace's comment when it has one (unknown). */
-static void value_out(struct out *o, const struct field_name *v, size_t n, uint32_t value, const char *unknown)
+static void value_out(struct out *o, const struct name_value *v, size_t n, uint32_t value, const char *unknown)
 {
-	const char *name = name_find(v, n, value);
+	const char *name = name_table_find(v, n, value);
 
 	if (name)
 		out_str(o, name);
@@ -68,24 +55,12 @@ static void value_out(struct out *o, const struct field_name *v, size_t n, uint3
 }
 
 /* The names of value's bits, the bits no name covers in hex; none named at all with unknown. */
-static void bits_out(struct out *o, const struct field_name *v, size_t n, uint32_t value, const char *unknown)
+static void bits_out(struct out *o, const struct name_value *v, size_t n, uint32_t value, const char *unknown)
 {
-	bool any = false;
+	uint64_t left = name_table_bits_out(o, v, n, value, false);
 
-	for (size_t i = 0; i < n; i++) {
-		if (!v[i].value || (value & v[i].value) != v[i].value)
-			continue;
-		out_str(o, any ? "|" : "");
-		out_str(o, v[i].name);
-		value &= ~v[i].value;
-		any = true;
-	}
-	if (value && any)
-		out_printf(o, "|%#x", value);
-	else if (value)
-		out_printf(o, "%#x /* %s */", value, unknown);
-	else if (!any)
-		out_char(o, '0');
+	if (left)
+		out_printf(o, "%#llx /* %s */", (unsigned long long)left, unknown);
 }
 
 static void sockaddr_family_out(struct out *o, uint16_t family)

@@ -316,6 +316,7 @@ Test(record_args, named_values_are_described)
 		{ "setrlimit", "resource", SCT_ARG_ENUM, "rlimit" },
 		{ "pipe2", "fildes", SCT_ARG_PTR, "" },
 		{ "pipe2", "flags", SCT_ARG_FLAGS, "open_flags" },
+		{ "dup3", "flags", SCT_ARG_FLAGS, "open_flags" },
 		{ "rseq", "rseq", SCT_ARG_PTR, "" },
 		{ "rseq", "rseq_len", SCT_ARG_FLAGS, "" },
 		{ "rseq", "flags", SCT_ARG_FLAGS, "" },

@@ -76,6 +76,7 @@ static const struct sct_syscall_args descs[] = {
 			      ARG("old_rlim", PTR, "") } },
 	{ SYS_arch_prctl, 2, { ARG("option", ENUM, "arch_prctl"), ARG("arg2", INT, "") } },
 	{ SYS_pipe2, 2, { ARG("fildes", PTR, ""), ARG("flags", FLAGS, "open_flags") } },
+	{ SYS_dup3, 3, { ARG("oldfd", FD, ""), ARG("newfd", FD, ""), ARG("flags", FLAGS, "open_flags") } },
 	{ SYS_rseq, 4, { ARG("rseq", PTR, ""), ARG("rseq_len", FLAGS, ""), ARG("flags", FLAGS, ""),
 			 ARG("sig", FLAGS, "") } },
 	{ SYS_clone, 5, { ARG("clone_flags", FLAGS, "clone"), ARG("newsp", INT, ""), ARG("parent_tidptr", PTR, ""),
@@ -182,6 +183,7 @@ ParameterizedTestParameters(report_argnames, as_strace_prints_them)
 		{ SYS_pipe2, { 0x7ffc00, 0x40000000 }, "0x7ffc00, 0x40000000 /* O_??? */" },
 		{ SYS_pipe2, { 0x7ffc00, O_CLOEXEC | 0x40000000 }, "0x7ffc00, O_CLOEXEC|0x40000000" },
 		{ SYS_pipe2, { 0, O_CLOEXEC }, "NULL, O_CLOEXEC" },
+		{ SYS_dup3, { 1, 10, O_CLOEXEC }, "1, 10, O_CLOEXEC" },
 		/* rseq as strace 6.1 shows it, which does not decode it: in hex */
 		{ SYS_rseq, { 0x7f5bac7d9060, 0x20, 0, 0x53053053 }, "0x7f5bac7d9060, 0x20, 0, 0x53053053" },
 		{ SYS_rseq, { 0x7f5bac7d9060, 0x20, 1, 0x53053053 }, "0x7f5bac7d9060, 0x20, 0x1, 0x53053053" },
