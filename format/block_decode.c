@@ -20,7 +20,6 @@ void block_dec_free(struct block_dec *d)
 	for (uint32_t i = 0; i < SCT_MAX_SECTIONS; i++) {
 		free(d->secs[i].cols);
 		free(d->secs[i].own);
-		free(d->secs[i].whole);
 	}
 	memset(d, 0, sizeof(*d));
 }
@@ -202,7 +201,6 @@ static int sections_parse(struct block_dec *d, const uint8_t **pos, const uint8_
 		sec->count = (uint32_t)count;
 		sec->row = sec->chunk0 = sec->chunk_n = 0;
 		sec->runsum = 0;
-		sec->all = false;
 		d->nsecs = i + 1;
 		err = section_setup(d, sec, s, nfields);
 		if (err)
@@ -470,43 +468,9 @@ void block_dec_chunk(struct dec_section *sec, uint32_t row)
 {
 	uint32_t n = sec->count - row < DEC_CHUNK ? sec->count - row : DEC_CHUNK;
 
-	if (sec->all) {
-		/* rows are walked in order from 0: row starts a chunk */
-		sec->vals = sec->whole + (size_t)(row / DEC_CHUNK) * sec->ncols * DEC_CHUNK;
-	} else {
-		block_dec_chunk_into(sec, row, n, sec->vals);
-	}
+	block_dec_chunk_into(sec, row, n, sec->vals);
 	sec->chunk0 = row;
 	sec->chunk_n = n;
-}
-
-int block_dec_decode_all(struct block_dec *d, size_t max_bytes)
-{
-	size_t budget = max_bytes / sizeof(uint64_t);
-
-	for (uint32_t i = 0; i < d->nsecs; i++) {
-		struct dec_section *sec = &d->secs[i];
-		size_t chunk = (size_t)sec->ncols * DEC_CHUNK;
-		size_t need = (sec->count + DEC_CHUNK - 1) / DEC_CHUNK * chunk;
-
-		/* sections past what is left of the bound, or without values: a chunk at a time */
-		if (!sec->deliver || !need || need > budget)
-			continue;
-		budget -= need;
-		if (need > sec->whole_cap) {
-			uint64_t *tmp = realloc(sec->whole, need * sizeof(uint64_t));
-
-			if (!tmp)
-				return -ENOMEM;
-			sec->whole = tmp;
-			sec->whole_cap = need;
-		}
-		for (uint32_t row = 0; row < sec->count; row += DEC_CHUNK)
-			block_dec_chunk_into(sec, row, sec->count - row < DEC_CHUNK ? sec->count - row : DEC_CHUNK,
-					     sec->whole + (size_t)(row / DEC_CHUNK) * chunk);
-		sec->all = true;
-	}
-	return 0;
 }
 
 static void slot_put(struct sct_record *rec, struct field_slot slot, uint64_t v,

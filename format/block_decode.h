@@ -46,11 +46,7 @@ struct dec_section {
 	uint64_t runsum;
 	struct dec_col *cols;
 	uint64_t *vals;          /* the current chunk: ncols columns of DEC_CHUNK values */
-	uint64_t *own;           /* vals when decoded a chunk at a time */
-	/* block_dec_decode_all(): every chunk of the section, one after another; else NULL */
-	uint64_t *whole;
-	size_t whole_cap;        /* values whole can hold */
-	bool all;                /* whole holds this block's section */
+	uint64_t *own;           /* vals' memory */
 	/* SYSCALL with arguments: the block's paths of path and of path2, offset << 32 | len */
 	const uint64_t *paths[DEC_PATH_COLUMNS];
 };
@@ -92,13 +88,6 @@ int block_dec_load(struct block_dec *d, const struct block_meta *m, const struct
 		   const char **why);
 /* Decode the chunk of section sec that holds row. */
 void block_dec_chunk(struct dec_section *sec, uint32_t row);
-/*
- * After block_dec_load(): decode every chunk of each section that next() delivers now, so
- * that block_dec_chunk() only points at them (a reader's worker thread does this, the
- * caller's thread then walks the records), max_bytes of values for the whole block: sections
- * past it stay decoded a chunk at a time. 0 or -ENOMEM (the block still reads, a chunk at a time).
- */
-int block_dec_decode_all(struct block_dec *d, size_t max_bytes);
 /* Fill rec with row i of sec's current chunk. */
 void block_dec_fill(const struct dec_section *sec, uint32_t i, struct sct_record *rec);
 

@@ -66,9 +66,6 @@ static void prefetch_decode(struct slot *s)
 		s->blk.nruns = s->blk.nsecs = s->blk.run_idx = s->blk.run_left = 0;
 	else
 		s->rc = block_dec_load(&s->blk, &m, s->key.session, &s->why);
-	/* without the memory for whole sections the block still reads, a chunk at a time */
-	if (!s->rc)
-		(void)block_dec_decode_all(&s->blk, PREFETCH_VALUES);
 }
 
 /* Under the lock: the queued slot s decoded by this thread, outside the lock. */
