@@ -424,13 +424,15 @@ int summary_add(struct summary *sm, struct live *lv, const struct sct_syscall *s
  */
 static int summary_add_direct(struct summary *sm, struct live *lv, const struct sct_syscall_batch *b)
 {
+	/* by syscall alone: one table for the whole batch, which is of one session */
+	struct group **all = sm->direct_cgroup ? NULL : summary_direct(sm, lv->s.id, 0);
 	struct sct_syscall sc;
 
 	memset(&sc, 0, sizeof(sc));
 	for (uint32_t i = 0; i < b->n; i++) {
 		uint32_t nr = (uint32_t)b->nr[i];
-		struct group **d = nr < NR_CACHE ? summary_direct(sm, lv->s.id, b->cgroup_id[i]) : NULL;
-		struct group *g = d ? d[((uint8_t)b->abi[i] ? NR_CACHE : 0) + nr] : NULL;
+		struct group **d = sm->direct_cgroup ? summary_direct(sm, lv->s.id, b->cgroup_id[i]) : all;
+		struct group *g = d && nr < NR_CACHE ? d[((uint8_t)b->abi[i] ? NR_CACHE : 0) + nr] : NULL;
 		int64_t ret = (int64_t)b->ret[i];
 		uint8_t unfinished = (uint8_t)b->unfinished[i];
 		int n;
