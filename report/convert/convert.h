@@ -53,17 +53,37 @@ struct column {
 
 struct convert_format;
 
+struct shard;
+
+/*
+ * A conversion. sct-convert -j runs copies of it (convert_shard.c): the fields before c are
+ * the command line's, the same in every copy; from c on, each copy has its own.
+ */
 struct convert {
 	const struct convert_format *fmt;    /* --to */
 	const struct convert_format *schema; /* --schema: the format whose DDL is printed, NULL if none */
 	bool strict, force;
 	bool sessions_rows;    /* --records sessions: a row per HEADER */
 	struct ch_ddl ddl;     /* database names and cluster */
+	const char *type_name; /* --records NAME of a type only a HEADER schema names */
+	const char *output;
+	char **files;
+	int nfiles;
+	char **events;       /* --event names */
+	uint32_t nevents;
+	bool per_field;      /* one event, in a format with event_columns: a column per field */
+	bool no_demangle;            /* --no-demangle: symbol names as the trace holds them */
+	const char *debug_dir_path;  /* --debug-dir DIR, NULL: none */
+	bool folded_by_time;    /* --to folded --by time: counts are nanoseconds */
+	/* the format's null, null_number and row_end, with their lengths: written in every row */
+	struct out_lit null, null_number, row_end;
+	uint32_t type;         /* 0 until type_name is found in a HEADER schema */
+
+	struct ctx c;
 	uint32_t nprefix;      /* leading columns of the format's prefix: session and host, or the identity */
 	uint64_t headless;     /* records not written: the format needs a HEADER, and none gives them one */
 	const char *insert_table; /* the table the INSERT was written for, NULL before the first row */
 	char *table;           /* the type's name in the schema the columns came from (any length) */
-	uint32_t type;         /* 0 until type_name is found in a HEADER schema */
 	/* type is SAMPLE in the session the columns came from (type 9 of a 1.0 session is not) */
 	bool sample;
 	/* type is TOTALS there (format 1.5): hist is decoded into hist_ns and hist_calls */
@@ -71,15 +91,8 @@ struct convert {
 	/* that session has "stacks" (format 1.6): SYSCALL rows have stack_id (and stack) */
 	bool stack_cols;
 	bool capture_cols; /* the session the columns come from captured argument memory (1.7) */
-	const char *type_name; /* --records NAME of a type only a HEADER schema names */
-	const char *output;
-	char **files;
-	int nfiles;
 	struct column cols[SCT_MAX_FIELDS + SCT_MAX_EVENT_FIELDS + 8];
 	uint32_t ncols;
-	char **events;       /* --event names */
-	uint32_t nevents;
-	bool per_field;      /* one event, in a format with event_columns: a column per field */
 	const struct sct_event_desc *ev_mapped; /* the event the COL_EVFIELD indexes are for */
 	uint64_t ev_sess;    /* struct live's serial of ev_mapped */
 	struct out scratch;  /* a memory out: one field's JSON, the args column */
@@ -88,16 +101,14 @@ struct convert {
 	char *prefix;        /* the leading columns of mapped, rendered */
 	size_t prefix_len;
 	struct out fixed;    /* the runs of columns mapped writes the same in every row, rendered */
-	/* the format's null, null_number and row_end, with their lengths: written in every row */
-	struct out_lit null, null_number, row_end;
 	struct out o;
-	struct ctx c;
 	struct stacks *stacks;  /* the STACK, MODULE and SYMBOL records of the file being read */
-	bool no_demangle;            /* --no-demangle: symbol names as the trace holds them */
-	const char *debug_dir_path;  /* --debug-dir DIR, NULL: none */
 	struct debug_dir *debug_dir;
-	bool folded_by_time;    /* --to folded --by time: counts are nanoseconds */
 	void *state;         /* a format's own (format_perfetto.c), freed by its free() */
+	/* sct-convert -j: the copies, this one's lane among them, the rows it has met; NULL: one */
+	struct shard *shard;
+	uint32_t lane;
+	uint64_t rows;
 };
 
 /*
@@ -213,5 +224,22 @@ int convert_columns(struct convert *cv, const struct sct_type_schema *ts, const 
  */
 bool convert_capture_text(struct out *o, const struct sct_syscall *sc, enum col_src src, int netlink_protocol);
 void convert_free_cols(struct convert *cv);
+
+/*
+ * convert_main.c, for the copies: a new conversion with cv's command line and tables of its
+ * own, quiet about its inputs (NULL on ENOMEM); every file converted (0 or -ENOMEM); freed.
+ */
+struct convert *convert_copy(const struct convert *cv);
+int convert_files(struct convert *cv);
+void convert_free(struct convert *cv);
+
+/*
+ * convert_shard.c: convert_run() on cv->c.jobs copies that each render a share of the rows,
+ * when that works (every input a file, a format of rows, more than one job); else
+ * convert_run() itself. Its error, or the first copy's.
+ */
+int shard_run(struct convert *cv, int (*convert_run)(struct convert *cv));
+/* Before each row: counts it, and says whether this copy renders it. */
+bool shard_row(struct convert *cv);
 
 #endif

@@ -129,8 +129,10 @@ static const char usage_text[] =
 "                      the most restrictive input (0600 for stdin), never through a\n"
 "                      symlink\n"
 "  -f, --force         overwrite OUT if it exists\n"
-"  -j, --jobs N        threads that decode each file's blocks (default: the online CPUs,\n"
-"                      at most 32; 1: none); the output is the same\n"
+"  -j, --jobs N        threads (default: the online CPUs, at most 32; 1: none). Rows\n"
+"                      of files (csv, jsonl, clickhouse): up to 8 threads each render\n"
+"                      a share of them; else: threads decode each file's blocks. The\n"
+"                      output is the same with any N\n"
 "      --strict        exit 3 when any input is damaged or incomplete\n"
 "  -h, --help          this text\n"
 "Exit status: as sct-report: 0 ok, 1 unreadable input or output error (writing stops at\n"
@@ -420,7 +422,7 @@ static uint32_t convert_syscall_held(const struct sct_session *s)
 }
 
 
-static void convert_num(struct convert *cv, const struct column *col, uint64_t v, bool sint)
+static inline void convert_num(struct convert *cv, const struct column *col, uint64_t v, bool sint)
 {
 	if (cv->fmt->num)
 		cv->fmt->num(&cv->o, col, v, sint);
@@ -430,7 +432,7 @@ static void convert_num(struct convert *cv, const struct column *col, uint64_t v
 		out_u64(&cv->o, v);
 }
 
-static void convert_slot_out(struct convert *cv, const struct sct_syscall *sc, const struct column *col)
+static inline void convert_slot_out(struct convert *cv, const struct sct_syscall *sc, const struct column *col)
 {
 	const struct sc_slot *slot = col->slot;
 	const uint8_t *p = (const uint8_t *)sc + slot->offset;
@@ -725,15 +727,19 @@ static bool convert_event_wanted(const struct convert *cv, struct input *in, con
 	return !cv->nevents;
 }
 
+/* What goes before col's value: the separator, the key. */
+static inline void convert_col_head(struct convert *cv, const struct column *col)
+{
+	if (cv->fmt->sep)
+		out_char(&cv->o, cv->fmt->sep);
+	if (cv->fmt->keyed)
+		out_mem(&cv->o, col->jkey, col->jkeylen);
+}
+
 /* One column of rec's row, with its separator and key. */
 static void convert_col(struct convert *cv, struct input *in, const struct sct_record *rec, const struct column *col)
 {
-	struct out *o = &cv->o;
-
-	if (cv->fmt->sep)
-		out_char(o, cv->fmt->sep);
-	if (cv->fmt->keyed)
-		out_mem(o, col->jkey, col->jkeylen);
+	convert_col_head(cv, col);
 	if (col->src == COL_WALL)
 		convert_wall(cv, in, rec, col);
 	else if (col->src == COL_ERRNO)
@@ -828,6 +834,12 @@ static int convert_row(struct convert *cv, struct input *in, const struct sct_re
 		cv->headless++;
 		return 0;
 	}
+	if (!shard_row(cv)) {
+		/* another copy's row: the state it leaves (ClickHouse's INSERT) is kept, its bytes are not */
+		if (cv->fmt->row_begin)
+			cv->fmt->row_begin(cv);
+		return 0;
+	}
 	if (cv->mapped != in->cur->serial && convert_map(cv, in))
 		return -ENOMEM;
 	if (cv->fmt->row_begin)
@@ -841,6 +853,9 @@ static int convert_row(struct convert *cv, struct input *in, const struct sct_re
 		if (col->fixed_run) {
 			out_mem(o, cv->fixed.buf + col->fixed_off, col->fixed_len);
 			i += col->fixed_run - 1;
+		} else if (col->slot && col->src == COL_FIELD) { /* most columns of a row: inline */
+			convert_col_head(cv, col);
+			convert_slot_out(cv, &rec->syscall, col);
 		} else {
 			convert_col(cv, in, rec, col);
 		}
@@ -947,16 +962,27 @@ static int convert_sessions_one(struct convert *cv, const char *path)
 	return 0;
 }
 
+int convert_files(struct convert *cv)
+{
+	int err = 0;
+
+	for (int i = 0; i < cv->nfiles && !err && !cv->o.err; i++)
+		err = convert_one(cv, cv->files[i]);
+	return err;
+}
+
 static int convert_run(struct convert *cv)
 {
 	int err = 0;
 
 	if (cv->schema)
 		return cv->schema->schema(cv);
-	for (int i = 0; i < cv->nfiles && !err && !cv->o.err; i++)
-		err = cv->sessions_rows ? convert_sessions_one(cv, cv->files[i]) : convert_one(cv, cv->files[i]);
-	if (cv->sessions_rows)
+	if (cv->sessions_rows) {
+		for (int i = 0; i < cv->nfiles && !err && !cv->o.err; i++)
+			err = convert_sessions_one(cv, cv->files[i]);
 		return err;
+	}
+	err = convert_files(cv);
 	if (!err && cv->fmt->finish && !cv->o.err)
 		err = cv->fmt->finish(cv);
 	if (!err)
@@ -1002,7 +1028,7 @@ static void convert_free_events(struct convert *cv)
 	free(cv->events);
 }
 
-static void convert_free(struct convert *cv)
+void convert_free(struct convert *cv)
 {
 	if (cv->fmt && cv->fmt->free)
 		cv->fmt->free(cv);
@@ -1015,9 +1041,50 @@ static void convert_free(struct convert *cv)
 	free(cv->fixed.buf);
 	free(cv->table);
 	convert_free_cols(cv);
-	convert_free_events(cv);
+	if (!cv->lane) /* a copy's are the first's */
+		convert_free_events(cv);
 	free(cv->scratch.buf);
+	free(cv->o.buf);
 	free(cv);
+}
+
+/* The state of a conversion of cv's command line: its tables, buffers and footer. 0 or -ENOMEM. */
+static int convert_tables(struct convert *cv)
+{
+	cv->c.tool = "sct-convert";
+	/* only the types with a comm column need to know which task made a record */
+	cv->c.track_tasks = cv->type == SCT_REC_SYSCALL || cv->type == SCT_REC_FORK || cv->type == SCT_REC_EXIT ||
+			    cv->type == SCT_REC_TOTALS;
+	cv->c.schema_type9 = true;
+	cv->c.footer = footer_new();
+	if (!cv->c.footer || out_open_mem(&cv->scratch, SAMPLE_JSON_MAX) || out_open_mem(&cv->fixed, 256) ||
+	    input_tables_new(&cv->c))
+		return -ENOMEM;
+	if (cv->debug_dir_path && !(cv->debug_dir = debug_dir_new(cv->debug_dir_path)))
+		return -ENOMEM;
+	if (!(cv->stacks = stacks_new(cv->c.strs, cv->debug_dir, !cv->no_demangle)))
+		return -ENOMEM;
+	/* the addr column names a netlink peer by the protocol its socket() call gave */
+	if (cv->fmt && cv->fmt->capture_text && cv->type == SCT_REC_SYSCALL && !(cv->c.sockets = socket_table_new()))
+		return -ENOMEM;
+	return 0;
+}
+
+struct convert *convert_copy(const struct convert *cv)
+{
+	struct convert *copy = calloc(1, sizeof(*copy));
+
+	if (!copy)
+		return NULL;
+	memcpy(copy, cv, offsetof(struct convert, c));
+	/* it reads the same inputs: their messages are the first conversion's */
+	copy->c.quiet = true;
+	copy->lane = 1;
+	if (convert_tables(copy)) {
+		convert_free(copy);
+		return NULL;
+	}
+	return copy;
 }
 
 int main(int argc, char **argv)
@@ -1035,26 +1102,11 @@ int main(int argc, char **argv)
 		free(cv);
 		return EXIT_USAGE;
 	}
-	cv->c.tool = "sct-convert";
 	cv->null = out_lit(cv->fmt ? cv->fmt->null : NULL);
 	cv->null_number = out_lit(cv->fmt ? cv->fmt->null_number : NULL);
 	cv->row_end = out_lit(cv->fmt ? cv->fmt->row_end : NULL);
-	/* only the types with a comm column need to know which task made a record */
-	cv->c.track_tasks = cv->type == SCT_REC_SYSCALL || cv->type == SCT_REC_FORK || cv->type == SCT_REC_EXIT ||
-			    cv->type == SCT_REC_TOTALS;
-	cv->c.schema_type9 = true;
-	cv->c.footer = footer_new();
 	signal(SIGPIPE, SIG_IGN); /* a closed pipe is a write error: exit with the documented 1 */
-	err = cv->c.footer && !out_open_mem(&cv->scratch, SAMPLE_JSON_MAX) && !out_open_mem(&cv->fixed, 256) ?
-	      input_tables_new(&cv->c) : -ENOMEM;
-	if (!err && cv->debug_dir_path && !(cv->debug_dir = debug_dir_new(cv->debug_dir_path)))
-		err = -ENOMEM;
-	if (!err && !(cv->stacks = stacks_new(cv->c.strs, cv->debug_dir, !cv->no_demangle)))
-		err = -ENOMEM;
-	/* the addr column names a netlink peer by the protocol its socket() call gave */
-	if (!err && cv->fmt && cv->fmt->capture_text && cv->type == SCT_REC_SYSCALL &&
-	    !(cv->c.sockets = socket_table_new()))
-		err = -ENOMEM;
+	err = convert_tables(cv);
 	if (!err)
 		err = out_open(&cv->o, cv->output, cv->force, convert_mode(cv));
 	/* protobuf or RowBinary on a terminal is noise that may hold escape sequences */
@@ -1072,7 +1124,7 @@ int main(int argc, char **argv)
 		convert_free(cv);
 		return EXIT_INPUT;
 	}
-	err = convert_run(cv);
+	err = shard_run(cv, convert_run);
 	status = footer_exit_status(cv->c.footer, "sct-convert", cv->strict, err);
 	if (!cv->type && !cv->sessions_rows && !cv->schema && cv->c.inputs_read) {
 		usage_error("invalid --records type (no input's HEADER schema names it):", cv->type_name);

@@ -661,7 +661,7 @@ void input_error(struct ctx *c, struct input *in, const char *path, int err)
 	struct out e;
 
 	footer_input_error(c->footer, path, msg);
-	if (out_open(&e, NULL, false, 0))
+	if (c->quiet || out_open(&e, NULL, false, 0))
 		return;
 	e.fd = STDERR_FILENO;
 	out_printf(&e, "%s: ", c->tool);

@@ -117,6 +117,8 @@ struct ctx {
 	 * sct_reader_field()); else it passes them by.
 	 */
 	bool schema_type9;
+	/* input_error() only counts: another reader of the same inputs says it (sct-convert -j) */
+	bool quiet;
 	/* threads that decode each file's blocks (sct_reader_set_jobs()); 0 or 1: none. Live inputs read in turn. */
 	uint32_t jobs;
 };
