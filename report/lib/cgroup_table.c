@@ -60,14 +60,17 @@ int cgroups_set_path(struct cgroups *cgs, uint32_t sess, uint64_t id, const void
 	return 0;
 }
 
-uint32_t cgroups_label(struct cgroups *cgs, const struct cgroup *cg)
+uint32_t cgroups_label(struct cgroups *cgs, struct cgroup *cg)
 {
 	char tmp[40];
 
 	if (cg->path)
 		return cg->path - 1;
-	snprintf(tmp, sizeof(tmp), "cgroup:%llu", (unsigned long long)cg->id);
-	return strtab_intern(cgs->strs, tmp, strlen(tmp));
+	if (!cg->unnamed) {
+		snprintf(tmp, sizeof(tmp), "cgroup:%llu", (unsigned long long)cg->id);
+		cg->unnamed = strtab_intern(cgs->strs, tmp, strlen(tmp)) + 1;
+	}
+	return cg->unnamed - 1;
 }
 
 void cgroups_free(struct cgroups *cgs)

@@ -329,7 +329,7 @@ static int summary_settle_one(struct summary *sm, struct group *g)
 	for (uint32_t k = 0; k < sm->env->nby; k++)
 		if (sm->env->by[k] == BY_CGROUP && !(key[k] & 1)) {
 			key[k] = summary_label_key(cgroups_label(sm->c->cgroups,
-								 (const struct cgroup *)(uintptr_t)key[k]));
+								 (struct cgroup *)(uintptr_t)key[k]));
 			moved = true;
 		}
 	if (!moved)
@@ -537,7 +537,7 @@ static uint64_t summary_label(struct summary *sm, struct group *g, uint32_t k)
 		return (g->key[k] << 1) | 1;
 	case BY_CGROUP:
 		g->label[k] = g->key[k] & 1 ? (uint32_t)(g->key[k] >> 1)
-					    : cgroups_label(sm->c->cgroups, (const struct cgroup *)(uintptr_t)g->key[k]);
+					    : cgroups_label(sm->c->cgroups, (struct cgroup *)(uintptr_t)g->key[k]);
 		break;
 	default: /* syscall, comm, host and path keys are strtab ids already */
 		g->label[k] = (uint32_t)g->key[k];

@@ -2,12 +2,15 @@
 /*
  * --timeline: one line per record in time order. Records reach a file roughly in time
  * order (a syscall is written when it returns, stamped with its entry), so lines pass
- * through a bounded reorder heap keyed by wall-clock time: exact order whenever records are
+ * through a bounded reorder window keyed by wall-clock time: exact order whenever records are
  * less than TIMELINE_WINDOW records out of place, and memory bounded by that window and by
  * TIMELINE_BYTES of lines (a hostile file's lines can be megabytes each: a 900 KB host name is
- * on every line of several inputs). Inputs read together are merged by wall-clock time
- * (report_main.c feeds the oldest first). A live input orders its records itself, as they
- * come (input_open_live()): each line goes out at once.
+ * on every line of several inputs). The window is a run of lines that came in order (a ring)
+ * and a heap of those that came late: most lines are later than every line before them and
+ * pass through the ring in constant time; the window gives out the oldest line of either.
+ * Inputs read together are merged by wall-clock time (report_main.c feeds the oldest first).
+ * A live input orders its records itself, as they come (input_open_live()): each line goes
+ * out at once.
  */
 #include <errno.h>
 #include <stdlib.h>
@@ -50,8 +53,10 @@ struct tl_entry {
 struct timeline {
 	struct ctx *c;
 	const struct env *env;
-	struct tl_entry *heap;
-	uint32_t n;
+	struct tl_entry *run;  /* a ring: each line later than the one before it, oldest at run_head */
+	uint32_t run_head, run_len;
+	struct tl_entry *heap; /* the lines that came before the run's newest */
+	uint32_t nheap;
 	size_t held; /* bytes of the lines in the heap */
 	uint64_t seq;
 	uint64_t last_key; /* wall clock of the newest line of a session with a clock */
@@ -73,10 +78,11 @@ struct timeline *timeline_new(struct ctx *c, const struct env *env)
 	tl->c = c;
 	tl->env = env;
 	tl->live = env->live;
-	tl->heap = calloc(TIMELINE_WINDOW + 1, sizeof(*tl->heap));
+	tl->run = calloc(TIMELINE_WINDOW, sizeof(*tl->run));
+	tl->heap = calloc(TIMELINE_WINDOW, sizeof(*tl->heap));
 	tl->fds = fdpaths_new(c->strs);
 	tl->stacks = calloc((size_t)env->nfiles, sizeof(*tl->stacks));
-	if (!tl->heap || out_open_mem(&tl->line, LINE_CAP) || !tl->fds || !tl->stacks) {
+	if (!tl->run || !tl->heap || out_open_mem(&tl->line, LINE_CAP) || !tl->fds || !tl->stacks) {
 		timeline_free(tl);
 		return NULL;
 	}
@@ -96,10 +102,20 @@ static void tl_swap(struct tl_entry *a, struct tl_entry *b)
 	*b = t;
 }
 
+static struct tl_entry *tl_run_at(struct timeline *tl, uint32_t i)
+{
+	return &tl->run[(tl->run_head + i) % TIMELINE_WINDOW];
+}
+
 static void tl_push(struct timeline *tl, struct tl_entry e)
 {
-	uint32_t i = tl->n++;
+	uint32_t i;
 
+	if (!tl->run_len || !tl_less(&e, tl_run_at(tl, tl->run_len - 1))) {
+		*tl_run_at(tl, tl->run_len++) = e;
+		return;
+	}
+	i = tl->nheap++;
 	tl->heap[i] = e;
 	while (i && tl_less(&tl->heap[i], &tl->heap[(i - 1) / 2])) {
 		tl_swap(&tl->heap[i], &tl->heap[(i - 1) / 2]);
@@ -107,27 +123,53 @@ static void tl_push(struct timeline *tl, struct tl_entry e)
 	}
 }
 
-/* The oldest line out, its fds followed in print order. 0 or -ENOMEM. */
-static int tl_pop(struct timeline *tl, struct out *o)
+static struct tl_entry tl_heap_take(struct timeline *tl)
 {
 	struct tl_entry top = tl->heap[0];
-	struct fd_effect fx;
 	uint32_t i = 0;
 
-	tl->heap[0] = tl->heap[--tl->n];
-	tl->held -= top.len;
+	tl->heap[0] = tl->heap[--tl->nheap];
 	for (;;) {
 		uint32_t l = 2 * i + 1, r = l + 1, m = i;
 
-		if (l < tl->n && tl_less(&tl->heap[l], &tl->heap[m]))
+		if (l < tl->nheap && tl_less(&tl->heap[l], &tl->heap[m]))
 			m = l;
-		if (r < tl->n && tl_less(&tl->heap[r], &tl->heap[m]))
+		if (r < tl->nheap && tl_less(&tl->heap[r], &tl->heap[m]))
 			m = r;
 		if (m == i)
 			break;
 		tl_swap(&tl->heap[i], &tl->heap[m]);
 		i = m;
 	}
+	return top;
+}
+
+/* The oldest line of the window, taken out of it. */
+static struct tl_entry tl_take(struct timeline *tl)
+{
+	struct tl_entry top;
+
+	if (tl->nheap && (!tl->run_len || tl_less(&tl->heap[0], tl_run_at(tl, 0))))
+		return tl_heap_take(tl);
+	top = *tl_run_at(tl, 0);
+	tl->run_head = (tl->run_head + 1) % TIMELINE_WINDOW;
+	tl->run_len--;
+	return top;
+}
+
+/* Lines in the window. */
+static uint32_t tl_held(const struct timeline *tl)
+{
+	return tl->run_len + tl->nheap;
+}
+
+/* The oldest line out, its fds followed in print order. 0 or -ENOMEM. */
+static int tl_pop(struct timeline *tl, struct out *o)
+{
+	struct tl_entry top = tl_take(tl);
+	struct fd_effect fx;
+
+	tl->held -= top.len;
 	if (!top.marks) {
 		out_mem(o, top.line, top.len);
 		free(top.line);
@@ -452,7 +494,7 @@ int timeline_add(struct timeline *tl, struct live *lv, const struct sct_record *
 	if (e.marks)
 		memcpy(e.line, &fx, sizeof(fx));
 	memcpy(e.line + head, l->buf, l->len);
-	while (tl->n && (tl->n == TIMELINE_WINDOW || tl->held + e.len > TIMELINE_BYTES)) {
+	while (tl_held(tl) && (tl_held(tl) == TIMELINE_WINDOW || tl->held + e.len > TIMELINE_BYTES)) {
 		err = tl_pop(tl, o);
 		if (err) {
 			free(e.line);
@@ -473,7 +515,7 @@ int timeline_finish(struct timeline *tl, struct out *o)
 		ignored += stacks_ignored(tl->stacks[i].st);
 	stacks_warn_ignored(tl->c->tool, ignored);
 
-	while (tl->n && !err)
+	while (tl_held(tl) && !err)
 		err = tl_pop(tl, o);
 	return err;
 }
@@ -482,9 +524,12 @@ void timeline_free(struct timeline *tl)
 {
 	if (!tl)
 		return;
-	for (uint32_t i = 0; i < tl->n; i++)
+	for (uint32_t i = 0; i < tl->nheap; i++)
 		free(tl->heap[i].line);
+	for (uint32_t i = 0; i < tl->run_len; i++)
+		free(tl_run_at(tl, i)->line);
 	free(tl->heap);
+	free(tl->run);
 	free(tl->line.buf);
 	fdpaths_free(tl->fds);
 	for (uint32_t i = 0; i < tl->nstacks; i++)

@@ -71,6 +71,42 @@ Test(report_modes, timeline_merges_files_by_wall_clock)
 	free(out);
 }
 
+/*
+ * Records out of place as the recorder's per-CPU staging leaves them: groups of 64 written
+ * newest first, one record in 500 written 5,000 places late, and pairs of calls of the same
+ * instant. The timeline gives every line once, oldest first, and a pair in the order it was
+ * written (the read before the write).
+ */
+Test(report_modes, timeline_orders_late_lines)
+{
+	const char *path = rt_path("late.sct");
+	struct sct_writer *w = rt_open(path, "h1", 0);
+	const uint32_t n = 20000;
+	uint64_t prev = 0;
+	char *out;
+	int lines = 0;
+
+	for (uint32_t i = 0; i < n; i++) {
+		uint64_t slot = i % 500 == 499 && i >= 5000 ? i - 5000 : 64 * (i / 64) + 63 - i % 64;
+
+		rt_sc(w, 1000000 + 4000 * slot + (i % 500 == 499 && i >= 5000 ? 2000 : 0), 1000, 1, 1, 0,
+		      RT_NR_READ, 1);
+		if (i % 1000 == 0)
+			rt_sc(w, 1000000 + 4000 * slot, 1000, 1, 1, 0, RT_NR_WRITE, 1);
+	}
+	rt_close(w);
+	cr_assert_eq(rt_run(&out, "%s -T %s", rt_report(), path), 0);
+	for (const char *l = out; *l == '+'; l = strchr(l, '\n') + 1, lines++) {
+		uint64_t us = strtoull(l + 1, NULL, 10) * 1000000 + strtoull(strchr(l, '.') + 1, NULL, 10);
+
+		cr_assert(us > prev || (us == prev && !strncmp(strchr(l, ' ') + 17, "write(", 6)),
+			  "line %d out of order: %.80s", lines, l);
+		prev = us;
+	}
+	cr_assert_eq(lines, n + n / 1000, "%d lines", lines);
+	free(out);
+}
+
 Test(report_modes, tree_structure)
 {
 	const char *path = rt_path("tree.sct");
