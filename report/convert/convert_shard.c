@@ -126,8 +126,8 @@ static void *shard_copy_main(void *arg)
 
 /*
  * Writes the chunks in their order into o, until the copy whose turn it is has ended
- * without one; then every copy ends. The first copy's error, else 0; the output's error stays
- * in o.
+ * without one, then waits for every copy to end. The first copy's error, else 0; the output's
+ * error stays in o.
  */
 static int shard_write(struct shard *sh, struct out *o)
 {
@@ -151,9 +151,11 @@ static int shard_write(struct shard *sh, struct out *o)
 			__atomic_store_n(&sh->stop, true, __ATOMIC_RELAXED);
 		pthread_cond_broadcast(&sh->changed);
 	}
-	/* a copy that failed ended early: the others may wait for room the writer no longer makes */
-	__atomic_store_n(&sh->stop, true, __ATOMIC_RELAXED);
-	pthread_cond_broadcast(&sh->changed);
+	/*
+	 * Every chunk is written; the copies still read what follows the last row (the footer
+	 * counts it). A copy that failed set stop: the others do not wait for room that the
+	 * writer no longer makes.
+	 */
 	for (uint32_t i = 0; i < sh->n; i++) {
 		while (!sh->lanes[i].done)
 			pthread_cond_wait(&sh->changed, &sh->mu);

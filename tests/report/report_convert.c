@@ -21,6 +21,29 @@ Test(report_convert, csv_sqlite_and_json_parsers_read_back_every_record)
 	free(out);
 }
 
+/*
+ * -j8: eight copies render chunks of 1,024 rows in turn, more copies than cores. The last
+ * chunk is not the first copy's, which may still be reading when the writer is done: it reads
+ * on to the end (its footer counts every record), and the rows are -j1's, byte for byte.
+ */
+Test(report_convert, eight_copies_write_every_row_once_and_read_every_record)
+{
+	const char *path = rt_path("big.sct");
+	char *out;
+
+	cr_assert_eq(rt_run(NULL, "%s bench %s 100000", rt_gen(), path), 0);
+	cr_assert_eq(rt_run(NULL, "%s -j1 --to csv %s > %s 2>&1", rt_convert(), path, rt_path("j1")), 0);
+	for (int run = 0; run < 5; run++) {
+		cr_assert_eq(rt_run(&out, "%s -j8 --to csv %s 2>&1 | cmp - %s && echo same", rt_convert(), path,
+				    rt_path("j1")), 0);
+		cr_assert_str_eq(out, "same\n", "run %d: %s", run, out);
+		free(out);
+	}
+	cr_assert_eq(rt_run(&out, "grep -c '^0,bench,' %s; grep -- '-- read' %s", rt_path("j1"), rt_path("j1")), 0);
+	cr_assert_eq(strncmp(out, "100000\n-- read 1 file, 100000 records", 37), 0, "%s", out);
+	free(out);
+}
+
 Test(report_convert, empty_input_still_has_a_header_row)
 {
 	const char *path = rt_path("empty.sct");
