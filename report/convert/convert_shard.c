@@ -3,7 +3,7 @@
  * sct-convert -j N on files: N copies of the conversion render the rows, each its share of
  * them, and one thread writes them in order.
  *
- * Rendering a row costs six times decoding it, and a row depends on everything before it
+ * Rendering a row costs five times reading it or more, and a row depends on everything before it
  * (the comm a task had then, a cgroup's name, the session's columns). So each copy reads
  * every record of every input, keeps the whole state as one conversion would, and renders
  * only the rows of its chunks: chunk c (rows c * SHARD_ROWS .. ) belongs to copy c % N.
@@ -25,10 +25,10 @@
  * within a few chunks of rows.
  */
 #define SHARD_ROWS 1024u
-/* Chunks a copy may have rendered before the writer takes them: memory stays 3 chunks a copy. */
+/* Chunks a copy may have rendered before the writer takes them (and one more it renders into). */
 #define SHARD_RING 3u
 /*
- * Copies at most, whatever -j says: each copy reads everything, a quarter of one conversion's
+ * Copies at most, whatever -j says: each copy reads everything, a fifth of one conversion's
  * time, so past 8 copies that reading is most of each copy's time and the rest adds little.
  */
 #define SHARD_COPIES 8u
@@ -76,10 +76,10 @@ static void shard_hand_over(struct convert *cv, bool own)
 	l->ring[l->produced % SHARD_RING] = cv->o;
 	l->produced++;
 	pthread_cond_broadcast(&sh->changed);
-	while (l->produced - l->consumed >= SHARD_RING && !sh->stop)
+	while (l->produced - l->consumed >= SHARD_RING && !__atomic_load_n(&sh->stop, __ATOMIC_RELAXED))
 		pthread_cond_wait(&sh->changed, &sh->mu);
 	cv->o = l->ring[l->produced % SHARD_RING];
-	if (sh->stop)
+	if (__atomic_load_n(&sh->stop, __ATOMIC_RELAXED))
 		err = -EPIPE;
 	pthread_mutex_unlock(&sh->mu);
 	if (!cv->o.buf && out_open_mem(&cv->o, 1 << 16))

@@ -108,9 +108,25 @@ static void out_grow(struct out *o)
 	o->cap = cap;
 }
 
+/* n bytes at p to o's fd; the first error sticks. */
+static void out_write_all(struct out *o, const char *p, size_t n)
+{
+	while (n && !o->err) {
+		ssize_t k = write(o->fd, p, n);
+
+		if (k < 0 && errno == EINTR)
+			continue;
+		if (k <= 0) {
+			o->err = k < 0 ? -errno : -EIO;
+		} else {
+			p += k;
+			n -= (size_t)k;
+		}
+	}
+}
+
 void out_flush(struct out *o)
 {
-	size_t off = 0;
 
 	if (o->put) {
 		o->put(o->to, o->buf, o->len);
@@ -123,16 +139,7 @@ void out_flush(struct out *o)
 		return;
 	}
 
-	while (off < o->len && !o->err) {
-		ssize_t n = write(o->fd, o->buf + off, o->len - off);
-
-		if (n < 0 && errno == EINTR)
-			continue;
-		if (n <= 0)
-			o->err = n < 0 ? -errno : -EIO;
-		else
-			off += (size_t)n;
-	}
+	out_write_all(o, o->buf, o->len);
 	o->len = 0;
 }
 
@@ -179,6 +186,12 @@ void out_mem_slow(struct out *o, const void *p, size_t n)
 {
 	const char *s = p;
 
+	/* bytes that fill the buffer anyway (sct-convert -j's chunks) go to the fd as they are */
+	if (!o->put && o->fd >= 0 && n >= o->cap) {
+		out_flush(o);
+		out_write_all(o, s, n);
+		return;
+	}
 	while (n) {
 		size_t k;
 
