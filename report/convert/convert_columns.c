@@ -22,7 +22,7 @@ static int convert_jkey(struct column *col)
 	size_t len = strlen(col->name);
 	struct out tmp;
 
-	if (out_open_mem(&tmp, len * 6 + 8))
+	if (out_open_mem(&tmp, len * 6 + 8 > COL_JKEY_COPY ? len * 6 + 8 : COL_JKEY_COPY))
 		return -ENOMEM;
 	json_string(&tmp, col->name, len);
 	out_char(&tmp, ':');
@@ -30,6 +30,7 @@ static int convert_jkey(struct column *col)
 		free(tmp.buf);
 		return tmp.err;
 	}
+	memset(tmp.buf + tmp.len, 0, tmp.cap - tmp.len);
 	col->jkey = tmp.buf;
 	col->jkeylen = tmp.len;
 	return 0;

@@ -732,8 +732,14 @@ static inline void convert_col_head(struct convert *cv, const struct column *col
 {
 	if (cv->fmt->sep)
 		out_char(&cv->o, cv->fmt->sep);
-	if (cv->fmt->keyed)
+	if (!cv->fmt->keyed)
+		return;
+	if (col->jkeylen <= COL_JKEY_COPY && cv->o.cap - cv->o.len >= COL_JKEY_COPY) {
+		memcpy(cv->o.buf + cv->o.len, col->jkey, COL_JKEY_COPY);
+		cv->o.len += col->jkeylen;
+	} else {
 		out_mem(&cv->o, col->jkey, col->jkeylen);
+	}
 }
 
 /* One column of rec's row, with its separator and key. */
