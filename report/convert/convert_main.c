@@ -1085,6 +1085,7 @@ struct convert *convert_copy(const struct convert *cv)
 	memcpy(copy, cv, offsetof(struct convert, c));
 	/* it reads the same inputs: their messages are the first conversion's */
 	copy->c.quiet = true;
+	/* not the first: convert_free() leaves the --event names it shares to the first */
 	copy->lane = 1;
 	if (convert_tables(copy)) {
 		convert_free(copy);

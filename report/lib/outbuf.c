@@ -127,7 +127,6 @@ static void out_write_all(struct out *o, const char *p, size_t n)
 
 void out_flush(struct out *o)
 {
-
 	if (o->put) {
 		o->put(o->to, o->buf, o->len);
 		o->len = 0;
