@@ -103,16 +103,6 @@ size_t names_escape(char *dst, size_t cap, const void *p, size_t len)
 	return n;
 }
 
-/* v as exactly n decimal digits, leading zeros kept (v < 10^n). */
-static void names_out_digits(struct out *o, uint32_t v, int n)
-{
-	char *p = out_reserve(o, (size_t)n);
-
-	for (int i = n - 1; i >= 0; i--, v /= 10)
-		p[i] = (char)('0' + v % 10);
-	o->len += (size_t)n;
-}
-
 void names_out_secs(struct out *o, int64_t ns, bool sign)
 {
 	uint64_t a = ns < 0 ? (uint64_t)0 - (uint64_t)ns : (uint64_t)ns;
@@ -124,14 +114,13 @@ void names_out_secs(struct out *o, int64_t ns, bool sign)
 		out_char(o, '+');
 	out_u64(o, us / 1000000);
 	out_char(o, '.');
-	names_out_digits(o, (uint32_t)(us % 1000000), 6);
+	out_digits_fixed(o, (uint32_t)(us % 1000000), 6);
 }
 
 void names_out_iso(struct out *o, uint64_t realtime_ns, struct iso_second *last)
 {
 	uint64_t sec = realtime_ns / 1000000000u;
 	uint32_t frac = (uint32_t)(realtime_ns % 1000000000u);
-	char *p;
 
 	if (!last->valid || last->sec != sec) {
 		time_t t = (time_t)sec;
@@ -146,12 +135,9 @@ void names_out_iso(struct out *o, uint64_t realtime_ns, struct iso_second *last)
 		last->valid = true;
 	}
 	out_mem(o, last->text, ISO_SECOND_LEN);
-	p = out_reserve(o, 11);
-	p[0] = '.';
-	for (int i = 9; i > 0; i--, frac /= 10)
-		p[i] = (char)('0' + frac % 10);
-	p[10] = 'Z';
-	o->len += 11;
+	out_char(o, '.');
+	out_digits_fixed(o, frac, 9);
+	out_char(o, 'Z');
 }
 
 void names_out_wall(struct out *o, uint64_t realtime_ns, bool with_date)
@@ -182,5 +168,5 @@ void names_out_wall_cached(struct out *o, uint64_t realtime_ns, bool with_date, 
 	}
 	out_mem(o, last->text, last->len);
 	out_char(o, '.');
-	names_out_digits(o, (uint32_t)(realtime_ns % 1000000000u / 1000), 6);
+	out_digits_fixed(o, (uint32_t)(realtime_ns % 1000000000u / 1000), 6);
 }

@@ -249,6 +249,21 @@ void out_u64(struct out *o, uint64_t v)
 	}
 }
 
+void out_digits_fixed(struct out *o, uint32_t v, unsigned n)
+{
+	char *p = out_reserve(o, n) + n;
+
+	o->len += n;
+	for (; n >= 2; n -= 2, v /= 100) {
+		const char *d = digits2 + 2 * (v % 100);
+
+		*--p = d[1];
+		*--p = d[0];
+	}
+	if (n)
+		*--p = (char)('0' + v % 10);
+}
+
 void out_i64(struct out *o, int64_t v)
 {
 	if (v < 0) {

@@ -47,6 +47,8 @@ void out_flush(struct out *o);
 void out_mem_slow(struct out *o, const void *p, size_t n);
 void out_u64(struct out *o, uint64_t v);
 void out_i64(struct out *o, int64_t v);
+/* v as exactly n decimal digits (n <= 10), leading zeros kept; v < 10^n. */
+void out_digits_fixed(struct out *o, uint32_t v, unsigned n);
 void out_printf(struct out *o, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 /* Room for n bytes at o->buf + o->len (n <= 4096); the caller advances o->len. */
 char *out_reserve(struct out *o, size_t n);
