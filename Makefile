@@ -1,7 +1,8 @@
 # sct top-level Makefile. Each folder adds its own rules in its *.mk file; this file holds
 # the shared flags and the targets a person types. Products go under $(BUILD).
 #   make            build everything (the man pages too, into $(BUILD)/man/)
-#   make test       run every test (SAN=1: under ASan+UBSan, in build-san/; BUILD=DIR elsewhere);
+#   make test       run every test (SAN=1: under ASan+UBSan, in build-san/, the suites of
+#                   SAN_TESTS; BUILD=DIR elsewhere);
 #                   make test-docs: the man pages against --help, README's links
 #   make fuzz       build the fuzzers;  make fuzz-run FUZZ_SECONDS=60 runs them
 #   make bench      recorder, report and format benchmarks;  make bench-format
@@ -100,7 +101,12 @@ $(BUILD)/%.o: %.cc
 .PHONY: all test bench deps install clean programs deb
 all: $(ALL)
 
-test: $(TESTS)
+# Under the sanitizers, the suites whose programs take what a file, a server, a user or the
+# kernel gives them. The documents, the completion, the examples and ClickHouse's loads of valid
+# traces run code those suites already run, and check nothing more there.
+SAN_TESTS := test-format test-lib test-record test-record-unit test-report test-fleet-security \
+	test-fuzz-regressions
+test: $(if $(filter 1,$(SAN)),$(SAN_TESTS),$(TESTS))
 
 bench: $(BENCHES)
 

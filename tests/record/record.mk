@@ -9,7 +9,11 @@ RECORD_WL_CFLAGS := -O2 -g -std=gnu11 -Wall -Wextra $(WERROR) -D_GNU_SOURCE -pth
 RECORD_TEST_SRCS := $(wildcard tests/record/record_*.c)
 RECORD_TEST_OBJS := $(RECORD_TEST_SRCS:%.c=$(BUILD)/%.o)
 RECORD_TEST_BIN := $(BUILD)/tests/record/test-record
-RECORD_ENV := SCT_RECORD=$(abspath $(BUILD)/sct-record) SCT_WORKLOADS=$(abspath $(BUILD)/tests/record/workloads)
+# Which reruns under the fallbacks record_kernel makes (SCT_TEST_RERUNS, record_kernel.c): all
+# of them, but only the perf backend's under the sanitizers; the kernel matrix passes kernel.
+RECORD_RERUNS ?= $(if $(filter 1,$(SAN)),user,all)
+RECORD_ENV = SCT_RECORD=$(abspath $(BUILD)/sct-record) SCT_WORKLOADS=$(abspath $(BUILD)/tests/record/workloads) \
+	SCT_TEST_RERUNS=$(RECORD_RERUNS)
 
 $(BUILD)/tests/record/workloads/%: tests/record/workloads/%.c tests/record/workloads/workload.h
 	$(call msg,CC,$@)

@@ -240,9 +240,19 @@ struct fallback {
 	char suites[224]; /* the suites run again */
 };
 
+/*
+ * SCT_TEST_RERUNS narrows the reruns where another run checks the rest. "kernel", on the kernel
+ * matrix's guests: the perf backend runs again only the suites that depend on the kernel, since
+ * the others (options, output files, rotation, the command) run the same code on every kernel
+ * and the host's run checks it. "user", under the sanitizers: only the perf backend's reruns,
+ * since the BPF fallbacks change what the kernel runs, not the user-space code the sanitizers
+ * check. Unset or "all": every rerun.
+ */
+#define RERUNS_ENV "SCT_TEST_RERUNS"
+
 ParameterizedTestParameters(record_kernel, fallback_passes_the_suites)
 {
-	static struct fallback fallbacks[] = {
+	static const struct fallback fallbacks[] = {
 		{"no-light-skeleton", "(ordinary skeleton, task storage, staged)", "", FALLBACK_SUITES},
 		/* the light skeletons' objects have no hash pair */
 		{"no-task-storage", "(ordinary skeleton, tid hash map, staged)", "", FALLBACK_SUITES},
@@ -253,8 +263,26 @@ ParameterizedTestParameters(record_kernel, fallback_passes_the_suites)
 		/* no PERF_SAMPLE_CGROUP: the ids come from /proc, the rest of the trace is the same */
 		{"no-sample-cgroup", "(perf, recorder cgroup ids)", "perf", BACKEND_SUITES},
 	};
+	static struct fallback picked[sizeof(fallbacks) / sizeof(fallbacks[0])];
+	const char *scope = getenv(RERUNS_ENV);
+	bool kernel = scope && !strcmp(scope, "kernel"), user = scope && !strcmp(scope, "user");
+	size_t n = 0;
 
-	return cr_make_param_array(struct fallback, fallbacks, sizeof(fallbacks) / sizeof(fallbacks[0]));
+	if (scope && *scope && !kernel && !user && strcmp(scope, "all")) {
+		fprintf(stderr, "%s=%s: all, kernel or user expected\n", RERUNS_ENV, scope);
+		exit(2);
+	}
+	for (size_t i = 0; i < sizeof(fallbacks) / sizeof(fallbacks[0]); i++) {
+		bool perf = fallbacks[i].backend[0] != '\0';
+
+		if (user && !perf)
+			continue;
+		picked[n] = fallbacks[i];
+		if (kernel && perf)
+			snprintf(picked[n].suites, sizeof(picked[n].suites), "%s", FALLBACK_SUITES);
+		n++;
+	}
+	return cr_make_param_array(struct fallback, picked, n);
 }
 
 /*

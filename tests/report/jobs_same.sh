@@ -7,11 +7,14 @@
 # it with two threads), a trace of many blocks, damaged copies of it (blocks that decode bad,
 # checksum mismatches, cuts, a gap) and concatenations of them all.
 #   env: SCT_REPORT, SCT_CONVERT, SCT_GEN_REPORT (tests/report/report.mk), JOBS_N (records of
-#   the generated trace, 100000)
+#   the generated trace, 100000), JOBS_INPUTS (each: every file on its own too, the default;
+#   joined: the examples and fuzz regressions only within the concatenations)
 set -euo pipefail
 
 REPORT=${SCT_REPORT:?} CONVERT=${SCT_CONVERT:?} GEN=${SCT_GEN_REPORT:?}
 N=${JOBS_N:-100000}
+INPUTS=${JOBS_INPUTS:-each}
+case $INPUTS in each | joined) ;; *) echo "JOBS_INPUTS=$INPUTS: each or joined expected" >&2; exit 2 ;; esac
 HERE=$(cd "$(dirname "$0")" && pwd)
 ROOT=$(cd "$HERE/../.." && pwd)
 TMP=$(mktemp -d /tmp/sct-jobs.XXXXXX)
@@ -20,14 +23,16 @@ trap 'rm -rf "$TMP"' EXIT
 "$GEN" bench "$TMP/big.sct" "$N" >/dev/null
 python3 "$HERE/jobs_damage.py" "$TMP/big.sct" "$TMP"
 "$GEN" sessions "$TMP/sessions.sct" 40 >/dev/null
-inputs=("$ROOT"/spec/examples/*.sct "$TMP"/big.sct "$TMP"/dmg_*.sct "$TMP/sessions.sct")
+small=("$ROOT"/spec/examples/*.sct)
 for f in "$ROOT"/fuzz/regressions/reader/*; do
-	case $f in */slow-width0-*) ;; *) inputs+=("$f") ;; esac
+	case $f in */slow-width0-*) ;; *) small+=("$f") ;; esac
 done
-cat "${inputs[@]}" > "$TMP/all.sct"
+inputs=("$TMP"/big.sct "$TMP"/dmg_*.sct "$TMP/sessions.sct")
+cat "${small[@]}" "${inputs[@]}" > "$TMP/all.sct"
 cat "$TMP/big.sct" "$TMP/dmg_sealed.sct" "$ROOT/spec/examples/corrupt_block.sct" "$TMP/big.sct" \
 	"$TMP/dmg_cut_body.sct" > "$TMP/concat.sct"
 inputs+=("$TMP/all.sct" "$TMP/concat.sct")
+[ "$INPUTS" = joined ] || inputs=("${small[@]}" "${inputs[@]}")
 
 report_modes=("" "--by cgroup,syscall" "--by thread,syscall" "--by process" "--by comm" "--by host"
 	"--by path" "--by peer,syscall" "--by event" "-e" "-H" "--tree" "-T" "--html @OUT@")
