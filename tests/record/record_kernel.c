@@ -2,8 +2,9 @@
 /*
  * sct-record against what the kernel offers: --probe's findings, every fallback forced on
  * with SCT_RECORD_FORCE (test only) running the trace, target and preemption suites again,
- * the perf backend running the whole integration suite again (SCT_TEST_BACKEND=perf), and
- * many threads on one CPU preempting each other inside the programs (PREEMPT_RT).
+ * the perf backend running the whole integration suite again (SCT_TEST_BACKEND=perf), fewer
+ * of these reruns where SCT_TEST_RERUNS says another run checks the rest, and many threads on
+ * one CPU preempting each other inside the programs (PREEMPT_RT).
  */
 #include <criterion/criterion.h>
 #include <criterion/parameterized.h>
