@@ -20,11 +20,12 @@
 #include "convert.h"
 
 /*
- * Rows a chunk holds: about 100 KiB of text, handed over a few thousand times a second. A
- * copy learns that the output failed at its next chunk, so a failed write stops the reading
- * within a few chunks of rows.
+ * Rows a chunk holds: 0.5-1.5 MiB of text. Each hand-over may wake the writer, and at 1,024
+ * rows -j2 made 30,000 context switches on 10 M rows and took 15% longer. A copy learns that
+ * the output failed at its next chunk, so a failed write stops the reading within a few
+ * chunks of rows.
  */
-#define SHARD_ROWS 1024u
+#define SHARD_ROWS 4096u
 /* Chunks a copy may have rendered before the writer takes them (and one more it renders into). */
 #define SHARD_RING 3u
 /*

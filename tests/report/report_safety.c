@@ -344,7 +344,8 @@ Test(report_safety, convert_stops_at_the_first_write_error)
 	line = rt_find_line(out, "-- read 1 file, ");
 	cr_assert_not_null(line, "got\n%s", out);
 	cr_assert_eq(sscanf(line, "-- read 1 file, %llu records", &n), 1);
-	cr_assert(n < 20000, "read %llu records after the first write error", n);
+	/* a few chunks of 4,096 rows (convert_shard.c) each copy had rendered ahead, of 200,000 */
+	cr_assert(n < 40000, "read %llu records after the first write error", n);
 	free(out);
 	cr_assert_eq(rt_run(NULL, "%s --to csv -o /dev/full %s 2>/dev/null", rt_convert(), path), 1);
 }
