@@ -26,11 +26,11 @@ enum col_src { COL_SESSION, COL_HOST, COL_FIELD, COL_NAME, COL_COMM, COL_CGROUP,
 	       COL_ADDR, COL_ARGV, COL_DATA, COL_EVENT, COL_FIELDS, COL_EVFIELD };
 
 /*
- * A key this long or shorter is copied into a row as COL_JKEY_COPY bytes, a fixed-size copy
- * the compiler makes two moves of, where a copy of its own length is a call: a tenth of a
- * JSON Lines row's time.
+ * A column's head this long or shorter is copied into a row as COL_HEAD_COPY bytes, a
+ * fixed-size copy the compiler makes two moves of, where a copy of its own length is a call:
+ * a tenth of a JSON Lines row's time.
  */
-#define COL_JKEY_COPY 32u
+#define COL_HEAD_COPY 32u
 
 /* A SYSCALL field read straight from the decoded record (the hot path), where records.def says. */
 struct sc_slot {
@@ -43,9 +43,14 @@ struct sc_slot {
 struct column {
 	char *name;
 	char *field;   /* COL_EVFIELD: the tracepoint field's name */
-	/* "name": as JSON, rendered once, in a buffer of at least COL_JKEY_COPY bytes (zeros past it) */
-	char *jkey;
+	char *jkey;    /* "name": as JSON, rendered once */
 	size_t jkeylen;
+	/*
+	 * What goes before the value in a row: the format's separator, then jkey in a keyed
+	 * format; in a buffer of at least COL_HEAD_COPY bytes, zeros past it.
+	 */
+	char *head;
+	size_t headlen;
 	enum col_src src;
 	uint32_t kind; /* COL_FIELD: the schema's kind */
 	int idx; /* COL_FIELD, COL_EVFIELD: index in the session's schema or the event's fields, -1 if none */

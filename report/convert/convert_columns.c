@@ -16,23 +16,34 @@
 #define COL_WALL_TIME "wall_time" /* time_ns on the wall clock, ISO 8601 UTC */
 #define COL_ERRNO_NAME "errno"    /* ret's errno name when the call failed */
 
-/* The JSON key of a column, escaped once rather than per row. */
-static int convert_jkey(struct column *col)
+/* The JSON key of a column and its head in a row, rendered once rather than per row. */
+static int convert_jkey(const struct convert *cv, struct column *col)
 {
 	size_t len = strlen(col->name);
-	struct out tmp;
+	struct out key, head;
 
-	if (out_open_mem(&tmp, len * 6 + 8 > COL_JKEY_COPY ? len * 6 + 8 : COL_JKEY_COPY))
+	if (out_open_mem(&key, len * 6 + 8))
 		return -ENOMEM;
-	json_string(&tmp, col->name, len);
-	out_char(&tmp, ':');
-	if (tmp.err) {
-		free(tmp.buf);
-		return tmp.err;
+	if (out_open_mem(&head, len * 6 + 9 > COL_HEAD_COPY ? len * 6 + 9 : COL_HEAD_COPY)) {
+		free(key.buf);
+		return -ENOMEM;
 	}
-	memset(tmp.buf + tmp.len, 0, tmp.cap - tmp.len);
-	col->jkey = tmp.buf;
-	col->jkeylen = tmp.len;
+	json_string(&key, col->name, len);
+	out_char(&key, ':');
+	if (cv->fmt->sep)
+		out_char(&head, cv->fmt->sep);
+	if (cv->fmt->keyed)
+		out_mem(&head, key.buf, key.len);
+	if (key.err || head.err) {
+		free(key.buf);
+		free(head.buf);
+		return key.err ? key.err : head.err;
+	}
+	memset(head.buf + head.len, 0, head.cap - head.len);
+	col->jkey = key.buf;
+	col->jkeylen = key.len;
+	col->head = head.buf;
+	col->headlen = head.len;
 	return 0;
 }
 
@@ -42,6 +53,7 @@ void convert_free_cols(struct convert *cv)
 		free(cv->cols[i].name);
 		free(cv->cols[i].field);
 		free(cv->cols[i].jkey);
+		free(cv->cols[i].head);
 	}
 	cv->ncols = 0;
 }
@@ -51,7 +63,7 @@ static int convert_add_col(struct convert *cv, const char *name, enum col_src sr
 	struct column *col = &cv->cols[cv->ncols];
 
 	col->name = strdup(name);
-	if (!col->name || convert_jkey(col)) {
+	if (!col->name || convert_jkey(cv, col)) {
 		free(col->name);
 		return -ENOMEM;
 	}

@@ -422,9 +422,10 @@ static uint32_t convert_syscall_held(const struct sct_session *s)
 }
 
 
-static inline void convert_num(struct convert *cv, const struct column *col, uint64_t v, bool sint)
+/* A number as the format writes it; text: the format has no num(), as the caller knows. */
+static inline void convert_num_as(struct convert *cv, const struct column *col, uint64_t v, bool sint, bool text)
 {
-	if (cv->fmt->num)
+	if (!text && cv->fmt->num)
 		cv->fmt->num(&cv->o, col, v, sint);
 	else if (sint)
 		out_i64(&cv->o, (int64_t)v);
@@ -432,7 +433,13 @@ static inline void convert_num(struct convert *cv, const struct column *col, uin
 		out_u64(&cv->o, v);
 }
 
-static inline void convert_slot_out(struct convert *cv, const struct sct_syscall *sc, const struct column *col)
+static inline void convert_num(struct convert *cv, const struct column *col, uint64_t v, bool sint)
+{
+	convert_num_as(cv, col, v, sint, false);
+}
+
+static inline void convert_slot_out(struct convert *cv, const struct sct_syscall *sc, const struct column *col,
+				    bool text)
 {
 	const struct sc_slot *slot = col->slot;
 	const uint8_t *p = (const uint8_t *)sc + slot->offset;
@@ -452,14 +459,15 @@ static inline void convert_slot_out(struct convert *cv, const struct sct_syscall
 		u = *(const uint64_t *)p;
 		i = (int64_t)u;
 	}
-	convert_num(cv, col, slot->kind == SCT_KIND_SINT ? (uint64_t)i : u, slot->kind == SCT_KIND_SINT);
+	convert_num_as(cv, col, slot->kind == SCT_KIND_SINT ? (uint64_t)i : u, slot->kind == SCT_KIND_SINT, text);
 }
 
+/* CSV's null is nothing: no copy of none (a memcpy() call of a length unknown here). */
 static void convert_null(struct convert *cv)
 {
 	if (cv->fmt->binary)
 		cv->fmt->str(&cv->o, "", 0);
-	else
+	else if (cv->null.len)
 		out_lit_put(&cv->o, cv->null);
 }
 
@@ -727,19 +735,26 @@ static bool convert_event_wanted(const struct convert *cv, struct input *in, con
 	return !cv->nevents;
 }
 
-/* What goes before col's value: the separator, the key. */
+/*
+ * What goes before col's value: in a keyed format its head (the separator and the key), else
+ * the separator sep, if any.
+ */
+static inline void convert_col_head_as(struct convert *cv, const struct column *col, char sep, bool keyed)
+{
+	if (!keyed) {
+		if (sep)
+			out_char(&cv->o, sep);
+	} else if (col->headlen <= COL_HEAD_COPY && cv->o.cap - cv->o.len >= COL_HEAD_COPY) {
+		memcpy(cv->o.buf + cv->o.len, col->head, COL_HEAD_COPY);
+		cv->o.len += col->headlen;
+	} else {
+		out_mem(&cv->o, col->head, col->headlen);
+	}
+}
+
 static inline void convert_col_head(struct convert *cv, const struct column *col)
 {
-	if (cv->fmt->sep)
-		out_char(&cv->o, cv->fmt->sep);
-	if (!cv->fmt->keyed)
-		return;
-	if (col->jkeylen <= COL_JKEY_COPY && cv->o.cap - cv->o.len >= COL_JKEY_COPY) {
-		memcpy(cv->o.buf + cv->o.len, col->jkey, COL_JKEY_COPY);
-		cv->o.len += col->jkeylen;
-	} else {
-		out_mem(&cv->o, col->jkey, col->jkeylen);
-	}
+	convert_col_head_as(cv, col, cv->fmt->sep, cv->fmt->keyed);
 }
 
 /* One column of rec's row, with its separator and key. */
@@ -759,7 +774,7 @@ static void convert_col(struct convert *cv, struct input *in, const struct sct_r
 	else if (col->src == COL_HIST_NS || col->src == COL_HIST_CALLS)
 		convert_hist(cv, &rec->totals, col->src);
 	else if (col->slot)
-		convert_slot_out(cv, &rec->syscall, col);
+		convert_slot_out(cv, &rec->syscall, col, false);
 	else if (col->src >= COL_EVENT)
 		convert_sample_col(cv, in, &rec->sample, col);
 	else if (col->src == COL_FIELD)
@@ -832,6 +847,31 @@ static int convert_map(struct convert *cv, struct input *in)
 	return convert_prefix(cv, in->cur);
 }
 
+/*
+ * The columns of rec's row after its prefix. Inlined into convert_row() once per kind of
+ * format, with whether it has keys and whether its numbers are text (no num()) as constants,
+ * and its separator read once: read from the format at every column, they were loaded again
+ * after each byte written (a char store may alias them).
+ */
+static __attribute__((always_inline)) inline void convert_row_cols(struct convert *cv, struct input *in,
+								   const struct sct_record *rec, char sep,
+								   bool keyed, bool text)
+{
+	for (uint32_t i = cv->nprefix; i < cv->ncols; i++) {
+		const struct column *col = &cv->cols[i];
+
+		if (col->fixed_run) {
+			out_mem(&cv->o, cv->fixed.buf + col->fixed_off, col->fixed_len);
+			i += col->fixed_run - 1;
+		} else if (col->slot && col->src == COL_FIELD) { /* most columns of a row: inline */
+			convert_col_head_as(cv, col, sep, keyed);
+			convert_slot_out(cv, &rec->syscall, col, text);
+		} else {
+			convert_col(cv, in, rec, col);
+		}
+	}
+}
+
 static int convert_row(struct convert *cv, struct input *in, const struct sct_record *rec)
 {
 	struct out *o = &cv->o;
@@ -853,19 +893,12 @@ static int convert_row(struct convert *cv, struct input *in, const struct sct_re
 	if (cv->sample)
 		convert_map_event(cv, in, input_event(in->cur, &rec->sample));
 	out_mem(o, cv->prefix, cv->prefix_len);
-	for (uint32_t i = cv->nprefix; i < cv->ncols; i++) {
-		const struct column *col = &cv->cols[i];
-
-		if (col->fixed_run) {
-			out_mem(o, cv->fixed.buf + col->fixed_off, col->fixed_len);
-			i += col->fixed_run - 1;
-		} else if (col->slot && col->src == COL_FIELD) { /* most columns of a row: inline */
-			convert_col_head(cv, col);
-			convert_slot_out(cv, &rec->syscall, col);
-		} else {
-			convert_col(cv, in, rec, col);
-		}
-	}
+	if (cv->fmt->num)
+		convert_row_cols(cv, in, rec, cv->fmt->sep, cv->fmt->keyed, false);
+	else if (cv->fmt->keyed)
+		convert_row_cols(cv, in, rec, cv->fmt->sep, true, true);
+	else
+		convert_row_cols(cv, in, rec, cv->fmt->sep, false, true);
 	out_lit_put(o, cv->row_end);
 	return cv->scratch.err;
 }

@@ -121,6 +121,7 @@ void names_out_iso(struct out *o, uint64_t realtime_ns, struct iso_second *last)
 {
 	uint64_t sec = realtime_ns / 1000000000u;
 	uint32_t frac = (uint32_t)(realtime_ns % 1000000000u);
+	char *p;
 
 	if (!last->valid || last->sec != sec) {
 		time_t t = (time_t)sec;
@@ -134,10 +135,12 @@ void names_out_iso(struct out *o, uint64_t realtime_ns, struct iso_second *last)
 		last->sec = sec;
 		last->valid = true;
 	}
-	out_mem(o, last->text, ISO_SECOND_LEN);
-	out_char(o, '.');
-	out_digits_fixed(o, frac, 9);
-	out_char(o, 'Z');
+	/* one reservation for the whole text: a check per part was a fifth of its time */
+	p = out_reserve(o, ISO_LEN);
+	memcpy(p, last->text, ISO_SECOND_LEN);
+	p[ISO_SECOND_LEN] = '.';
+	out_put_fixed(p + ISO_SECOND_LEN + 1, frac, 9)[0] = 'Z';
+	o->len += ISO_LEN;
 }
 
 void names_out_wall(struct out *o, uint64_t realtime_ns, bool with_date)

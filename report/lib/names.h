@@ -49,6 +49,7 @@ void names_out_secs(struct out *o, int64_t ns, bool sign);
  * the second last rendered is kept in *last (zeroed at first): rows come in time order.
  */
 #define ISO_SECOND_LEN 19 /* 2026-01-01T00:00:00 */
+#define ISO_LEN (ISO_SECOND_LEN + 11) /* and .123456789Z */
 struct iso_second {
 	uint64_t sec;
 	bool valid;

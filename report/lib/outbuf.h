@@ -45,10 +45,13 @@ int out_finish(struct out *o, const char *tool, const char *name);
 void out_flush(struct out *o);
 /* out_mem() when the bytes do not fit in the buffer's room. */
 void out_mem_slow(struct out *o, const void *p, size_t n);
-void out_u64(struct out *o, uint64_t v);
+/* out_u64() of a value of two digits or more. */
+void out_u64_many(struct out *o, uint64_t v);
 void out_i64(struct out *o, int64_t v);
 /* v as exactly n decimal digits (n <= 10), leading zeros kept; v < 10^n. */
 void out_digits_fixed(struct out *o, uint32_t v, unsigned n);
+/* The same at p, in room the caller has; returns p + n. */
+char *out_put_fixed(char *p, uint32_t v, unsigned n);
 void out_printf(struct out *o, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 /* Room for n bytes at o->buf + o->len (n <= 4096); the caller advances o->len. */
 char *out_reserve(struct out *o, size_t n);
@@ -92,6 +95,15 @@ static inline void out_char(struct out *o, char c)
 	if (o->len == o->cap)
 		out_flush(o);
 	o->buf[o->len++] = c;
+}
+
+/* Inline: a digit written in place is most of the flags and small numbers of a row. */
+static inline void out_u64(struct out *o, uint64_t v)
+{
+	if (v < 10 && o->len < o->cap)
+		o->buf[o->len++] = (char)('0' + v);
+	else
+		out_u64_many(o, v);
 }
 
 #endif
