@@ -135,7 +135,7 @@ void names_out_iso(struct out *o, uint64_t realtime_ns, struct iso_second *last)
 		last->sec = sec;
 		last->valid = true;
 	}
-	/* one reservation for the whole text: a check per part was a fifth of its time */
+	/* one reservation for the whole text, not a check of room per part */
 	p = out_reserve(o, ISO_LEN);
 	memcpy(p, last->text, ISO_SECOND_LEN);
 	p[ISO_SECOND_LEN] = '.';
