@@ -26,9 +26,9 @@ enum col_src { COL_SESSION, COL_HOST, COL_FIELD, COL_NAME, COL_COMM, COL_CGROUP,
 	       COL_ADDR, COL_ARGV, COL_DATA, COL_EVENT, COL_FIELDS, COL_EVFIELD };
 
 /*
- * A column's head this long or shorter is copied into a row as COL_HEAD_COPY bytes, a
- * fixed-size copy the compiler makes two moves of, where a copy of its own length is a call:
- * a tenth of a JSON Lines row's time.
+ * A column's head, or a cached string, this long or shorter is copied into a row as
+ * COL_HEAD_COPY bytes, a fixed-size copy the compiler makes two moves of, where a copy of its
+ * own length is a call: a tenth of a JSON Lines row's time.
  */
 #define COL_HEAD_COPY 32u
 
@@ -62,6 +62,31 @@ struct column {
 	 */
 	uint32_t fixed_run;
 	size_t fixed_off, fixed_len;
+	/*
+	 * A text format's columns from here that are slots (SYSCALL numbers read straight from
+	 * the record), written through one reservation of slot_room bytes; 0 if this one does
+	 * not start such a run.
+	 */
+	uint32_t slot_run;
+	size_t slot_room;
+};
+
+/*
+ * Strings of the string table (syscall names, comms, cgroup paths) as the format writes
+ * them, each escaped once rather than in every row: a cache by id, direct-mapped, whose
+ * texts share one buffer, emptied when that passes STR_CACHE_BYTES: bounded however many
+ * strings a trace holds.
+ */
+#define STR_CACHE_SLOTS 1024u
+#define STR_CACHE_BYTES (64u << 10)
+struct str_slot {
+	uint32_t id1; /* the id + 1; 0: empty */
+	uint32_t len;
+	size_t off;   /* in texts */
+};
+struct str_cache {
+	struct str_slot slots[STR_CACHE_SLOTS];
+	struct out texts;
 };
 
 struct convert_format;
@@ -109,6 +134,7 @@ struct convert {
 	const struct sct_event_desc *ev_mapped; /* the event the COL_EVFIELD indexes are for */
 	uint64_t ev_sess;    /* struct live's serial of ev_mapped */
 	struct out scratch;  /* a memory out: one field's JSON, the args column */
+	struct str_cache strs;
 	struct iso_second wall_last; /* wall_time: the second last rendered */
 	uint64_t mapped;     /* struct live's serial the field indexes were computed for, 0 = none */
 	char *prefix;        /* the leading columns of mapped, rendered */

@@ -438,28 +438,36 @@ static inline void convert_num(struct convert *cv, const struct column *col, uin
 	convert_num_as(cv, col, v, sint, false);
 }
 
+/* A slot's value: its bits, sign-extended when the field is signed (SCT_KIND_SINT). */
+static inline uint64_t convert_slot_value(const struct sct_syscall *sc, const struct sc_slot *slot)
+{
+	const uint8_t *p = (const uint8_t *)sc + slot->offset;
+	bool sint = slot->kind == SCT_KIND_SINT;
+
+	switch (slot->size) {
+	case 1:
+		return sint ? (uint64_t)(int64_t)(int8_t)*p : *p;
+	case 4:
+		return sint ? (uint64_t)(int64_t)*(const int32_t *)p : *(const uint32_t *)p;
+	default:
+		return *(const uint64_t *)p;
+	}
+}
+
 static inline void convert_slot_out(struct convert *cv, const struct sct_syscall *sc, const struct column *col,
 				    bool text)
 {
 	const struct sc_slot *slot = col->slot;
-	const uint8_t *p = (const uint8_t *)sc + slot->offset;
-	uint64_t u;
-	int64_t i;
 
-	switch (slot->size) {
-	case 1:
-		u = *p;
-		i = (int8_t)*p;
-		break;
-	case 4:
-		u = *(const uint32_t *)p;
-		i = *(const int32_t *)p;
-		break;
-	default:
-		u = *(const uint64_t *)p;
-		i = (int64_t)u;
-	}
-	convert_num_as(cv, col, slot->kind == SCT_KIND_SINT ? (uint64_t)i : u, slot->kind == SCT_KIND_SINT, text);
+	convert_num_as(cv, col, convert_slot_value(sc, slot), slot->kind == SCT_KIND_SINT, text);
+}
+
+/* A slot's value as text at p, in room the caller has; returns its end. */
+static inline char *convert_slot_text(char *p, const struct sct_syscall *sc, const struct sc_slot *slot)
+{
+	uint64_t v = convert_slot_value(sc, slot);
+
+	return slot->kind == SCT_KIND_SINT ? out_put_i64(p, (int64_t)v) : out_put_u64(p, v);
 }
 
 /* CSV's null is nothing: no copy of none (a memcpy() call of a length unknown here). */
@@ -474,6 +482,58 @@ static void convert_null(struct convert *cv)
 static void convert_str(struct convert *cv, const void *p, size_t len)
 {
 	cv->fmt->str(&cv->o, p, len);
+}
+
+/*
+ * len bytes at p into the row, p readable for COL_HEAD_COPY bytes: a short text as one
+ * fixed-size copy, where a copy of its own length is a call.
+ */
+static inline void convert_copy_short(struct convert *cv, const char *p, size_t len)
+{
+	if (len <= COL_HEAD_COPY && cv->o.cap - cv->o.len >= COL_HEAD_COPY) {
+		memcpy(cv->o.buf + cv->o.len, p, COL_HEAD_COPY);
+		cv->o.len += len;
+	} else {
+		out_mem(&cv->o, p, len);
+	}
+}
+
+/*
+ * String id's text as the format writes it, into slot of the cache; false, the cache
+ * emptied, when there is no memory for it.
+ */
+static bool convert_str_cache(struct convert *cv, struct str_slot *slot, uint32_t id)
+{
+	struct str_cache *sc = &cv->strs;
+
+	if (sc->texts.len > STR_CACHE_BYTES) {
+		memset(sc->slots, 0, sizeof(sc->slots));
+		sc->texts.len = 0;
+	}
+	slot->off = sc->texts.len;
+	cv->fmt->str(&sc->texts, strtab_get(cv->c.strs, id), strtab_len(cv->c.strs, id));
+	slot->len = (uint32_t)(sc->texts.len - slot->off);
+	/* room after every text for convert_copy_short() to read */
+	out_reserve(&sc->texts, COL_HEAD_COPY);
+	if (sc->texts.err) {
+		memset(sc->slots, 0, sizeof(sc->slots));
+		sc->texts.len = 0;
+		sc->texts.err = 0;
+		return false;
+	}
+	slot->id1 = id + 1;
+	return true;
+}
+
+/* String id of the string table, as the format writes it (struct str_cache). */
+static void convert_str_id(struct convert *cv, uint32_t id)
+{
+	struct str_slot *slot = &cv->strs.slots[id % STR_CACHE_SLOTS];
+
+	if (slot->id1 != id + 1 && !convert_str_cache(cv, slot, id)) /* written as it is */
+		convert_str(cv, strtab_get(cv->c.strs, id), strtab_len(cv->c.strs, id));
+	else
+		convert_copy_short(cv, cv->strs.texts.buf + slot->off, slot->len);
 }
 
 static void convert_field(struct convert *cv, struct input *in, const struct column *col)
@@ -503,7 +563,7 @@ static void convert_comm(struct convert *cv, const struct task *t, uint64_t time
 	uint32_t comm = tasks_comm(cv->c.tasks, t, time_ns);
 
 	if (comm)
-		convert_str(cv, strtab_get(cv->c.strs, comm), strtab_len(cv->c.strs, comm));
+		convert_str_id(cv, comm);
 	else
 		convert_null(cv);
 }
@@ -519,7 +579,7 @@ static void convert_resolved(struct convert *cv, struct input *in, const struct 
 	case COL_NAME:
 		id = rec->type == SCT_REC_TOTALS ? input_syscall_name(c, in->cur, rec->totals.nr, rec->totals.abi) :
 						   input_syscall_name(c, in->cur, rec->syscall.nr, rec->syscall.abi);
-		convert_str(cv, strtab_get(c->strs, id), strtab_len(c->strs, id));
+		convert_str_id(cv, id);
 		break;
 	case COL_COMM:
 		if (rec->type == SCT_REC_TOTALS)
@@ -550,7 +610,7 @@ static void convert_resolved(struct convert *cv, struct input *in, const struct 
 							 rec->type == SCT_REC_TOTALS ? rec->totals.cgroup_id :
 							 rec->task.cgroup_id);
 		if (cg && cg->path)
-			convert_str(cv, strtab_get(c->strs, cg->path - 1), strtab_len(c->strs, cg->path - 1));
+			convert_str_id(cv, cg->path - 1);
 		else
 			convert_null(cv);
 	}
@@ -741,15 +801,10 @@ static bool convert_event_wanted(const struct convert *cv, struct input *in, con
  */
 static inline void convert_col_head_as(struct convert *cv, const struct column *col, char sep, bool keyed)
 {
-	if (!keyed) {
-		if (sep)
-			out_char(&cv->o, sep);
-	} else if (col->headlen <= COL_HEAD_COPY && cv->o.cap - cv->o.len >= COL_HEAD_COPY) {
-		memcpy(cv->o.buf + cv->o.len, col->head, COL_HEAD_COPY);
-		cv->o.len += col->headlen;
-	} else {
-		out_mem(&cv->o, col->head, col->headlen);
-	}
+	if (keyed)
+		convert_copy_short(cv, col->head, col->headlen);
+	else if (sep)
+		out_char(&cv->o, sep);
 }
 
 static inline void convert_col_head(struct convert *cv, const struct column *col)
@@ -818,6 +873,36 @@ static int convert_fixed(struct convert *cv, struct input *in)
 	return cv->fixed.err;
 }
 
+/* A run's room at most: well within what one out_reserve() makes. */
+#define SLOT_RUN_ROOM 1024u
+
+/*
+ * A text format's runs of slot columns, each written through one reservation of room: a
+ * check of room per column, its length reloaded after every byte written, was most of what
+ * such a column cost. A head longer than a fixed-size copy ends a run.
+ */
+static void convert_slot_runs(struct convert *cv)
+{
+	size_t room = (cv->fmt->keyed ? COL_HEAD_COPY : 1) + OUT_NUM_MAX;
+	struct column *start = NULL;
+
+	for (uint32_t i = cv->nprefix; i < cv->ncols; i++) {
+		struct column *col = &cv->cols[i];
+
+		col->slot_run = 0;
+		if (cv->fmt->num || !col->slot || col->src != COL_FIELD || col->headlen > COL_HEAD_COPY) {
+			start = NULL;
+			continue;
+		}
+		if (!start || start->slot_room + room > SLOT_RUN_ROOM) {
+			start = col;
+			start->slot_room = 0;
+		}
+		start->slot_run++;
+		start->slot_room += room;
+	}
+}
+
 /* A later session may order or extend its fields differently: match columns by name. */
 static int convert_map(struct convert *cv, struct input *in)
 {
@@ -842,9 +927,28 @@ static int convert_map(struct convert *cv, struct input *in)
 			}
 	}
 	cv->mapped = in->cur->serial;
+	convert_slot_runs(cv);
 	if (convert_fixed(cv, in))
 		return -ENOMEM;
 	return convert_prefix(cv, in->cur);
+}
+
+/* The run of slot columns from col, through one reservation and a cursor of its own. */
+static __attribute__((always_inline)) inline void convert_slot_run(struct convert *cv, const struct sct_syscall *sc,
+								   const struct column *col, char sep, bool keyed)
+{
+	char *p = out_reserve(&cv->o, col->slot_room);
+
+	for (const struct column *end = col + col->slot_run; col < end; col++) {
+		if (keyed) {
+			memcpy(p, col->head, COL_HEAD_COPY);
+			p += col->headlen;
+		} else if (sep) {
+			*p++ = sep;
+		}
+		p = convert_slot_text(p, sc, col->slot);
+	}
+	cv->o.len = (size_t)(p - cv->o.buf);
 }
 
 /*
@@ -863,7 +967,10 @@ static __attribute__((always_inline)) inline void convert_row_cols(struct conver
 		if (col->fixed_run) {
 			out_mem(&cv->o, cv->fixed.buf + col->fixed_off, col->fixed_len);
 			i += col->fixed_run - 1;
-		} else if (col->slot && col->src == COL_FIELD) { /* most columns of a row: inline */
+		} else if (text && col->slot_run) { /* most columns of a row */
+			convert_slot_run(cv, &rec->syscall, col, sep, keyed);
+			i += col->slot_run - 1;
+		} else if (col->slot && col->src == COL_FIELD) { /* a binary format's: inline */
 			convert_col_head_as(cv, col, sep, keyed);
 			convert_slot_out(cv, &rec->syscall, col, text);
 		} else {
@@ -916,7 +1023,7 @@ static int convert_one(struct convert *cv, const char *path)
 	}
 	while ((n = input_next(&cv->c, &in, &rec)) > 0) {
 		stacks_session(cv->stacks, in.cur);
-		n = stacks_add(cv->stacks, &rec);
+		n = rec.type >= SCT_REC_STACK && rec.type <= SCT_REC_SYMBOL ? stacks_add(cv->stacks, &rec) : 0;
 		if (n)
 			break;
 		if (cv->fmt->record) {
@@ -1083,6 +1190,7 @@ void convert_free(struct convert *cv)
 	if (!cv->lane) /* a copy's are the first's */
 		convert_free_events(cv);
 	free(cv->scratch.buf);
+	free(cv->strs.texts.buf);
 	free(cv->o.buf);
 	free(cv);
 }
@@ -1097,7 +1205,7 @@ static int convert_tables(struct convert *cv)
 	cv->c.schema_type9 = true;
 	cv->c.footer = footer_new();
 	if (!cv->c.footer || out_open_mem(&cv->scratch, SAMPLE_JSON_MAX) || out_open_mem(&cv->fixed, 256) ||
-	    input_tables_new(&cv->c))
+	    out_open_mem(&cv->strs.texts, 4096) || input_tables_new(&cv->c))
 		return -ENOMEM;
 	if (cv->debug_dir_path && !(cv->debug_dir = debug_dir_new(cv->debug_dir_path)))
 		return -ENOMEM;

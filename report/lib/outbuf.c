@@ -238,13 +238,12 @@ static inline char *out_put2(char *end, uint32_t v)
  * (times in ns) give their low 8 digits at a time, so that every division (by 100: a
  * multiplication) is a 32-bit one, the cheaper.
  */
-void out_u64_many(struct out *o, uint64_t v)
+char *out_put_u64_many(char *p, uint64_t v)
 {
-	unsigned n = out_digits(v);
-	char *p = out_reserve(o, 20) + n;
+	char *end = p + out_digits(v);
 	uint32_t w;
 
-	o->len += n;
+	p = end;
 	while (v > UINT32_MAX) {
 		uint64_t q = v / 100000000u;
 		uint32_t r = (uint32_t)(v - q * 100000000u);
@@ -259,6 +258,22 @@ void out_u64_many(struct out *o, uint64_t v)
 		out_put2(p, w);
 	else
 		p[-1] = (char)('0' + w);
+	return end;
+}
+
+char *out_put_i64(char *p, int64_t v)
+{
+	if (v >= 0)
+		return out_put_u64(p, (uint64_t)v);
+	*p = '-';
+	return out_put_u64_many(p + 1, (uint64_t)0 - (uint64_t)v);
+}
+
+void out_u64_many(struct out *o, uint64_t v)
+{
+	char *p = out_reserve(o, OUT_NUM_MAX);
+
+	o->len = (size_t)(out_put_u64_many(p, v) - o->buf);
 }
 
 char *out_put_fixed(char *p, uint32_t v, unsigned n)
@@ -282,12 +297,9 @@ void out_digits_fixed(struct out *o, uint32_t v, unsigned n)
 
 void out_i64(struct out *o, int64_t v)
 {
-	if (v < 0) {
-		out_char(o, '-');
-		out_u64(o, (uint64_t)0 - (uint64_t)v);
-	} else {
-		out_u64(o, (uint64_t)v);
-	}
+	char *p = out_reserve(o, OUT_NUM_MAX);
+
+	o->len = (size_t)(out_put_i64(p, v) - o->buf);
 }
 
 void out_printf(struct out *o, const char *fmt, ...)

@@ -45,9 +45,17 @@ int out_finish(struct out *o, const char *tool, const char *name);
 void out_flush(struct out *o);
 /* out_mem() when the bytes do not fit in the buffer's room. */
 void out_mem_slow(struct out *o, const void *p, size_t n);
-/* out_u64() of a value of two digits or more. */
+/* Bytes a number's text takes at most: 20 digits, or a sign and 19. */
+#define OUT_NUM_MAX 20u
+/* out_u64() past its one-digit fast path. */
 void out_u64_many(struct out *o, uint64_t v);
 void out_i64(struct out *o, int64_t v);
+/*
+ * A number's text at p, in room of OUT_NUM_MAX bytes the caller has (a run of them written
+ * through one reservation); each returns the text's end. out_put_u64_many(): any value.
+ */
+char *out_put_u64_many(char *p, uint64_t v);
+char *out_put_i64(char *p, int64_t v);
 /* v as exactly n decimal digits (n <= 10), leading zeros kept; v < 10^n. */
 void out_digits_fixed(struct out *o, uint32_t v, unsigned n);
 /* The same at p, in room the caller has; returns p + n. */
@@ -95,6 +103,14 @@ static inline void out_char(struct out *o, char c)
 	if (o->len == o->cap)
 		out_flush(o);
 	o->buf[o->len++] = c;
+}
+
+static inline char *out_put_u64(char *p, uint64_t v)
+{
+	if (v >= 10)
+		return out_put_u64_many(p, v);
+	*p = (char)('0' + v);
+	return p + 1;
 }
 
 /* Inline: a digit written in place is most of the flags and small numbers of a row. */

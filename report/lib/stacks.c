@@ -66,6 +66,7 @@ struct stacks {
 	/* a live session's files whose records are still to be shown (struct live's serial_held) */
 	struct st_tables files[LIVE_FILES_HELD];
 	struct st_tables *cur; /* of the file whose record is being shown */
+	uint64_t held;         /* the serial_held the files were last cleared for */
 	uint64_t gen, ignored;
 	struct out scratch;
 };
@@ -123,6 +124,10 @@ void stacks_session(struct stacks *st, const struct live *lv)
 {
 	struct st_tables *t = NULL, *oldest = NULL;
 
+	/* every record of a file but its first: nothing changes (the readers call this per record) */
+	if (st->cur->serial == lv->serial && st->held == lv->serial_held)
+		return;
+	st->held = lv->serial_held;
 	for (uint32_t i = 0; i < LIVE_FILES_HELD; i++) {
 		struct st_tables *f = &st->files[i];
 

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: BSD-2-Clause
 /* sct-convert: CSV and JSON Lines checked by real parsers (tests/report_convert.py). */
 #include <criterion/criterion.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -125,4 +126,53 @@ Test(report_convert, header_schemas_read_by_position_with_trailing_fields_as_sto
 	cr_assert_not_null(strstr(err, "-- read 1 file, 7 records (syscall 6, task 0, fork 0, exec 0, exit 0, cgroup 0, "
 				       "lost 0, warning 0, newer types 1)\n"), "%s", err);
 	free(err);
+}
+
+/*
+ * 3,000 tasks, each with a comm and a cgroup path of its own (700 KiB of strings), calling
+ * in turn, then in the other order: far more than the converter's cache of rendered strings
+ * holds, so it evicts and renders them again, and ids that share a slot take turns in it.
+ * Every row still names its own task and cgroup, in CSV and JSON Lines, with one copy and
+ * with three.
+ */
+Test(report_convert, rows_name_their_own_task_among_thousands)
+{
+	enum { N = 3000 };
+	const char *path = rt_path("names.sct"), *rows = rt_path("rows"), *script = rt_path("check.py");
+	static const char check[] =
+		"import csv, json, sys\n"
+		"rows = list(csv.DictReader(open(sys.argv[1], newline=''))) if sys.argv[2] == 'csv' else "
+		"[json.loads(l) for l in open(sys.argv[1])]\n"
+		"bad = [r for r in rows if r['comm'] != 'task%05d' % (int(r['pid']) - 10000) or "
+		"not r['cgroup_path'].endswith('-%05d' % (int(r['pid']) - 10000))]\n"
+		"print('rows %d bad %d' % (len(rows), len(bad)))\n";
+	struct sct_writer *w = rt_open(path, "h", 0);
+	char comm[16], cg[256], *out;
+	FILE *py;
+
+	for (uint32_t i = 0; i < N; i++) {
+		snprintf(comm, sizeof(comm), "task%05u", i);
+		snprintf(cg, sizeof(cg), "/system.slice/%0200u-%05u", i, i);
+		rt_cgroup(w, i, 1000 + i, cg);
+		rt_task(w, i, 10000 + i, 10000 + i, 1, 1000 + i, 0, comm);
+	}
+	for (uint32_t i = 0; i < 2 * N; i++) {
+		uint32_t k = i < N ? i : 2 * N - 1 - i;
+
+		rt_sc(w, N + i, 10, 10000 + k, 10000 + k, 1000 + k, RT_NR_WRITE, 1);
+	}
+	rt_close(w);
+	py = fopen(script, "w");
+	cr_assert_not_null(py);
+	cr_assert_geq(fputs(check, py), 0);
+	cr_assert_eq(fclose(py), 0);
+	for (int f = 0; f < 2; f++)
+		for (int j = 1; j <= 3; j += 2) {
+			const char *to = f ? "jsonl" : "csv";
+
+			cr_assert_eq(rt_run(NULL, "%s -j%d --to %s %s > %s 2>/dev/null", rt_convert(), j, to, path, rows), 0);
+			cr_assert_eq(rt_run(&out, "python3 %s %s %s", script, rows, to), 0);
+			cr_assert_str_eq(out, "rows 6000 bad 0\n", "--to %s -j%d: %s", to, j, out);
+			free(out);
+		}
 }
