@@ -25,13 +25,22 @@ fleet_need_clickhouse() {
 	exit 0
 }
 
-# A loopback TCP port nothing listens on.
+# A loopback TCP port no socket holds, below the kernel's ephemeral range: a port an outgoing
+# connection holds (earlier tests leave many) refuses a server's bind though nothing listens on
+# it. Sets FLEET_PORT; FLEET_TAKEN keeps the picks apart before their servers bind them.
+FLEET_TAKEN=" "
 fleet_free_port() {
-	local p
+	local lo p hex
+	read -r lo _ </proc/sys/net/ipv4/ip_local_port_range
+	[ "$lo" -gt 12000 ] || lo=32768
 	while :; do
-		p=$((20000 + RANDOM % 30000))
-		if ! (exec 3<>"/dev/tcp/127.0.0.1/$p") 2>/dev/null; then
-			echo "$p"
+		p=$((10000 + RANDOM % (lo - 10000)))
+		hex=$(printf ':%04X ' "$p")
+		case $FLEET_TAKEN in *" $p "*) continue ;; esac
+		if ! awk -v h="$hex" 'FNR > 1 && index($2 " ", h) { found = 1 } END { exit !found }' \
+			/proc/net/tcp /proc/net/tcp6 2>/dev/null; then
+			FLEET_TAKEN="$FLEET_TAKEN$p "
+			FLEET_PORT=$p
 			return
 		fi
 	done
@@ -41,8 +50,10 @@ fleet_setup() {
 	local n=$1 i shards=""
 	FLEET_TMP=$(mktemp -d /tmp/sct-fleet.XXXXXX)
 	for i in $(seq 1 "$n"); do
-		FLEET_TCP[i]=$(fleet_free_port)
-		FLEET_HTTP[i]=$(fleet_free_port)
+		fleet_free_port
+		FLEET_TCP[i]=$FLEET_PORT
+		fleet_free_port
+		FLEET_HTTP[i]=$FLEET_PORT
 		shards="$shards<shard><replica><host>127.0.0.1</host><port>${FLEET_TCP[i]}</port></replica></shard>"
 	done
 	for i in $(seq 1 "$n"); do
@@ -89,7 +100,7 @@ fleet_start() {
 		sleep 0.1
 	done
 	echo "FAIL: clickhouse-server $i did not start:" >&2
-	tail -20 "$FLEET_TMP/ch$i/error.log" "$FLEET_TMP/ch$i/stdout" >&2 2>/dev/null
+	tail -n 20 "$FLEET_TMP/ch$i/error.log" "$FLEET_TMP/ch$i/stdout" >&2 2>/dev/null
 	exit 1
 }
 
