@@ -215,8 +215,11 @@ static int sections_parse(struct block_dec *d, const uint8_t **pos, const uint8_
 			if (column_parse(&sec->cols[k], sec->count, &p, send))
 				return -SCT_E_CORRUPT;
 		}
-		for (uint32_t k = 0; k < sec->ncols; k++)
+		for (uint32_t k = 0; k < sec->ncols; k++) {
 			sec->cols[k].run = sec->cols[k].kind == SCT_KIND_TIME ? first_ns : 0;
+			sec->cols[k].at = 0;
+		}
+		sec->pending = 0;
 		*pos = send;
 	}
 	return 0;
@@ -420,35 +423,56 @@ int block_dec_load(struct block_dec *d, const struct block_meta *m, const struct
 	return err;
 }
 
-/* Rows [row, row + n) of sec into vals (ncols columns of DEC_CHUNK values); rows come in order. */
-static void block_dec_chunk_into(struct dec_section *sec, uint32_t row, uint32_t n, uint64_t *vals)
+/*
+ * Rows [row, row + n) of column c into v, rows in order. A time column's values are running
+ * sums: the rows a lazy chunk left out are summed in first, through v.
+ */
+static void column_decode(const struct dec_section *sec, struct dec_col *c, uint32_t row, uint32_t n, uint64_t *v)
 {
+	if (c->kind == SCT_KIND_TIME && c->planes) {
+		while (c->at < row) {
+			uint32_t m = row - c->at < DEC_CHUNK ? row - c->at : DEC_CHUNK;
 
+			column_get_planes(v, c->planes, sec->count, c->width, c->at, m);
+			column_undelta(v, m, &c->run);
+			c->at += m;
+		}
+		c->at = row + n;
+	}
+	column_get_planes(v, c->planes, sec->count, c->width, row, n);
+	switch (c->kind) {
+	case SCT_KIND_SINT:
+		column_unzigzag(v, n);
+		break;
+	case SCT_KIND_TIME:
+		/* a column the section lacks reads as 0, not as first_ns */
+		if (c->planes)
+			column_undelta(v, n, &c->run);
+		break;
+	case SCT_KIND_BYTES:
+		for (uint32_t i = 0; i < n; i++) {
+			uint64_t len = v[i];
+
+			v[i] = c->run << 32 | len;
+			c->run += len;
+		}
+		break;
+	default:
+		break;
+	}
+}
+
+/* Rows [row, row + n) of sec into vals (ncols columns of DEC_CHUNK values) but the skipped ones. */
+static void block_dec_chunk_into(struct dec_section *sec, uint32_t row, uint32_t n, uint64_t *vals, uint32_t skip)
+{
 	for (uint32_t k = 0; k < sec->ncols; k++) {
 		struct dec_col *c = &sec->cols[k];
-		uint64_t *v = vals + (size_t)k * DEC_CHUNK;
 
-		column_get_planes(v, c->planes, sec->count, c->width, row, n);
-		switch (c->kind) {
-		case SCT_KIND_SINT:
-			column_unzigzag(v, n);
-			break;
-		case SCT_KIND_TIME:
-			/* a column the section lacks reads as 0, not as first_ns */
-			if (c->planes)
-				column_undelta(v, n, &c->run);
-			break;
-		case SCT_KIND_BYTES:
-			for (uint32_t i = 0; i < n; i++) {
-				uint64_t len = v[i];
-
-				v[i] = c->run << 32 | len;
-				c->run += len;
-			}
-			break;
-		default:
-			break;
+		if (k < 32 && (skip >> k & 1) && c->kind != SCT_KIND_BYTES) {
+			sec->pending |= 1u << k;
+			continue;
 		}
+		column_decode(sec, c, row, n, vals + (size_t)k * DEC_CHUNK);
 	}
 	for (uint32_t k = 0; k < DEC_PATH_COLUMNS; k++) {
 		const uint64_t *ref, *table = sec->paths[k];
@@ -464,13 +488,24 @@ static void block_dec_chunk_into(struct dec_section *sec, uint32_t row, uint32_t
 	}
 }
 
-void block_dec_chunk(struct dec_section *sec, uint32_t row)
+void block_dec_chunk(struct dec_section *sec, uint32_t row, uint32_t lazy)
 {
 	uint32_t n = sec->count - row < DEC_CHUNK ? sec->count - row : DEC_CHUNK;
+	uint32_t skip = sec->type == SCT_REC_SYSCALL && sec->slots ? lazy & DEC_LAZY_MAX : 0;
 
-	block_dec_chunk_into(sec, row, n, sec->vals);
+	sec->pending = 0;
+	block_dec_chunk_into(sec, row, n, sec->vals, skip);
 	sec->chunk0 = row;
 	sec->chunk_n = n;
+}
+
+void block_dec_complete(struct dec_section *sec)
+{
+	for (uint32_t k = 0; sec->pending; k++)
+		if (sec->pending >> k & 1) {
+			column_decode(sec, &sec->cols[k], sec->chunk0, sec->chunk_n, sec->vals + (size_t)k * DEC_CHUNK);
+			sec->pending &= ~(1u << k);
+		}
 }
 
 static void slot_put(struct sct_record *rec, struct field_slot slot, uint64_t v,

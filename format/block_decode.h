@@ -27,6 +27,7 @@ struct dec_col {
 	const uint8_t *planes;
 	const uint8_t *data;     /* bytes columns: the concatenated strings */
 	uint64_t run;            /* time: last value; bytes: data offset of the next row */
+	uint32_t at;             /* time: the row run precedes (rows before it are summed in) */
 };
 
 struct dec_section {
@@ -43,6 +44,7 @@ struct dec_section {
 	bool deliver;            /* next() returns these records */
 	uint32_t row;            /* next row to hand out */
 	uint32_t chunk0, chunk_n; /* rows [chunk0, chunk0+chunk_n) are in vals */
+	uint32_t pending;        /* columns (bit k) of the current chunk left undecoded: lazy */
 	uint64_t runsum;
 	struct dec_col *cols;
 	uint64_t *vals;          /* the current chunk: ncols columns of DEC_CHUNK values */
@@ -86,8 +88,17 @@ int block_meta_parse(const uint8_t *body, size_t len, struct block_meta *m, cons
  */
 int block_dec_load(struct block_dec *d, const struct block_meta *m, const struct sct_session *s,
 		   const char **why);
-/* Decode the chunk of section sec that holds row. */
-void block_dec_chunk(struct dec_section *sec, uint32_t row);
+/*
+ * A typed SYSCALL section's base columns (bit k: column k, k < SYSCALL_BASE_NCOLS) that a chunk
+ * may leave undecoded until block_dec_complete(): what a reader of batches of a few columns
+ * never looks at (the summary: no times, pids or tids) costs nothing but its catching up when
+ * it is asked for. Byte strings are always decoded.
+ */
+#define DEC_LAZY_MAX ((1u << SYSCALL_BASE_NCOLS) - 1)
+/* Decode the chunk of section sec that holds row; of a typed SYSCALL section's, not the lazy columns. */
+void block_dec_chunk(struct dec_section *sec, uint32_t row, uint32_t lazy);
+/* Decode the columns the current chunk of sec left undecoded. */
+void block_dec_complete(struct dec_section *sec);
 /* Fill rec with row i of sec's current chunk. */
 void block_dec_fill(const struct dec_section *sec, uint32_t i, struct sct_record *rec);
 
@@ -99,8 +110,11 @@ void block_dec_fill_args(const struct dec_section *sec, uint32_t i, struct sct_s
 /* The argument fields and captured memory of a SYSCALL record of a section without them: 0 and empty. */
 void block_dec_clear_args(struct sct_syscall *sc);
 
-/* Next deliverable record's section and chunk index; false when the block is exhausted. */
-static inline bool block_dec_next(struct block_dec *d, struct dec_section **out, uint32_t *idx)
+/*
+ * Next deliverable record's section and chunk index; false when the block is exhausted. A chunk
+ * decoded on the way leaves the lazy columns undecoded (block_dec_chunk()).
+ */
+static inline bool block_dec_next(struct block_dec *d, uint32_t lazy, struct dec_section **out, uint32_t *idx)
 {
 	for (;;) {
 		struct dec_section *sec;
@@ -122,7 +136,7 @@ static inline bool block_dec_next(struct block_dec *d, struct dec_section **out,
 		d->run_left--;
 		row = sec->row++;
 		if (row - sec->chunk0 >= sec->chunk_n)
-			block_dec_chunk(sec, row);
+			block_dec_chunk(sec, row, lazy);
 		*out = sec;
 		*idx = row - sec->chunk0;
 		return true;

@@ -2,7 +2,7 @@
 # libsct.a (what the tools link) and libsct.so.$(LIBSCT_VERSION) with SONAME libsct.so.$(LIBSCT_SOMAJOR).
 # Bump LIBSCT_SOMAJOR on any incompatible change to sct.h (a struct layout, an enum value,
 # a signature); a new function only bumps the minor of LIBSCT_VERSION.
-LIBSCT_VERSION := 7.1.0
+LIBSCT_VERSION := 7.2.0
 LIBSCT_SOMAJOR := 7
 LIBSCT := $(BUILD)/libsct.a
 LIBSCT_SO := $(BUILD)/libsct.so.$(LIBSCT_VERSION)

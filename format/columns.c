@@ -69,26 +69,72 @@ void column_put_planes(uint8_t *out, const uint64_t *v, uint32_t n, unsigned wid
 	}
 }
 
+/* Each value from its w planes in one pass (w a constant once inlined: the loop vectorizes). */
+static inline __attribute__((always_inline)) void planes_gather(uint64_t *out, const uint8_t *p, size_t count,
+								 uint32_t n, unsigned w)
+{
+	for (uint32_t i = 0; i < n; i++) {
+		uint64_t v = 0;
+
+		for (unsigned k = 0; k < w; k++)
+			v |= (uint64_t)p[k * count + i] << (8 * k);
+		out[i] = v;
+	}
+}
+
+static inline __attribute__((always_inline)) void planes_by_width(uint64_t *out, const uint8_t *p, size_t count,
+								   uint32_t n, unsigned width)
+{
+	switch (width) {
+	case 1: planes_gather(out, p, count, n, 1); break;
+	case 2: planes_gather(out, p, count, n, 2); break;
+	case 3: planes_gather(out, p, count, n, 3); break;
+	case 4: planes_gather(out, p, count, n, 4); break;
+	case 5: planes_gather(out, p, count, n, 5); break;
+	case 6: planes_gather(out, p, count, n, 6); break;
+	case 7: planes_gather(out, p, count, n, 7); break;
+	default: planes_gather(out, p, count, n, 8); break;
+	}
+}
+
+static void planes_base(uint64_t *out, const uint8_t *p, size_t count, uint32_t n, unsigned width)
+{
+	planes_by_width(out, p, count, n, width);
+}
+
+#if defined(__x86_64__)
+/*
+ * The decoding's widest loop: AVX2 widens bytes to 64 bits four at a time where the x86-64
+ * baseline (SSE2) takes a chain of unpacks (the summary's instructions per record: 40 in this
+ * loop with SSE2, 20 one pass per value, 11 with AVX2). Chosen once, at load.
+ */
+__attribute__((target("avx2"))) static void planes_avx2(uint64_t *out, const uint8_t *p, size_t count,
+							 uint32_t n, unsigned width)
+{
+	planes_by_width(out, p, count, n, width);
+}
+
+static void (*planes_get)(uint64_t *, const uint8_t *, size_t, uint32_t, unsigned) = planes_base;
+
+__attribute__((constructor)) static void planes_choose(void)
+{
+	__builtin_cpu_init();
+	if (__builtin_cpu_supports("avx2"))
+		planes_get = planes_avx2;
+}
+#else
+#define planes_get planes_base
+#endif
+
 void column_get_planes(uint64_t *out, const uint8_t *planes, uint32_t count, unsigned width,
 		       uint32_t row0, uint32_t n)
 {
-	const uint8_t *p;
-
 	/* before any pointer arithmetic: a column a section lacks has no planes (NULL) */
 	if (width == 0) {
 		memset(out, 0, (size_t)n * sizeof(*out));
 		return;
 	}
-	p = planes + row0;
-	for (uint32_t i = 0; i < n; i++)
-		out[i] = p[i];
-	for (unsigned k = 1; k < width; k++) {
-		const uint8_t *pk = p + (size_t)k * count;
-		unsigned shift = 8 * k;
-
-		for (uint32_t i = 0; i < n; i++)
-			out[i] |= (uint64_t)pk[i] << shift;
-	}
+	planes_get(out, planes + row0, count, n, width);
 }
 
 void column_unzigzag(uint64_t *v, uint32_t n)

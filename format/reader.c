@@ -58,6 +58,8 @@ struct sct_reader {
 	uint64_t block_at;     /* offset of the loaded block's frame */
 	const struct dec_section *last_sec; /* the record last returned, for sct_reader_field() */
 	uint32_t last_idx;
+	uint32_t batch_lazy;   /* sct_reader_set_batch_lazy(): the batch columns left to fill */
+	struct dec_section *batch_sec; /* the batch last returned, for sct_reader_batch_fill() */
 	char error[256];
 	char text[256];
 };
@@ -121,6 +123,26 @@ void sct_reader_set_unknown(struct sct_reader *r, bool deliver)
 void sct_reader_set_skip(struct sct_reader *r, uint32_t types)
 {
 	r->blk.skip_types = types;
+}
+
+_Static_assert(SCT_BATCH_TIME == 1u << SYSCALL_COL_time_ns && SCT_BATCH_DURATION == 1u << SYSCALL_COL_duration_ns &&
+	       SCT_BATCH_PID == 1u << SYSCALL_COL_pid && SCT_BATCH_TID == 1u << SYSCALL_COL_tid &&
+	       SCT_BATCH_CGROUP_ID == 1u << SYSCALL_COL_cgroup_id && SCT_BATCH_NR == 1u << SYSCALL_COL_nr &&
+	       SCT_BATCH_ABI == 1u << SYSCALL_COL_abi && SCT_BATCH_RET == 1u << SYSCALL_COL_ret &&
+	       SCT_BATCH_UNFINISHED == 1u << SYSCALL_COL_unfinished && DEC_LAZY_MAX == (SCT_BATCH_UNFINISHED << 1) - 1,
+	       "a batch's bits are the SYSCALL columns of its arrays");
+
+void sct_reader_set_batch_lazy(struct sct_reader *r, uint32_t fields)
+{
+	r->batch_lazy = fields & DEC_LAZY_MAX;
+}
+
+int sct_reader_batch_fill(struct sct_reader *r)
+{
+	if (!r->batch_sec)
+		return -SCT_E_STATE;
+	block_dec_complete(r->batch_sec);
+	return 0;
 }
 
 void sct_reader_close(struct sct_reader *r)
@@ -667,6 +689,7 @@ static int reader_next(struct sct_reader *r, struct sct_record *rec, struct sct_
 
 	session_free(r->prev);
 	r->prev = NULL;
+	r->batch_sec = NULL;
 	if (r->fatal)
 		return r->fatal;
 	for (;;) {
@@ -681,14 +704,20 @@ static int reader_next(struct sct_reader *r, struct sct_record *rec, struct sct_
 			r->stats.records[SCT_REC_SESSION]++;
 			return 1;
 		}
-		if (block_dec_next(&r->blk, &sec, &i)) {
+		if (block_dec_next(&r->blk, batch ? r->batch_lazy : 0, &sec, &i)) {
 			if (batch && sec->type == SCT_REC_SYSCALL && sec->slots) {
+				/* a chunk decoded lazily for a caller that now wants more */
+				if (sec->pending & ~r->batch_lazy)
+					block_dec_complete(sec);
 				reader_rows(sec, i, 1 + block_dec_take_rows(&r->blk, sec), batch);
+				r->batch_sec = sec;
 				rec->type = SCT_REC_SYSCALL;
 				r->stats.records[SCT_REC_SYSCALL] += batch->n;
 				r->last_sec = NULL;
 				return 1;
 			}
+			if (sec->pending)
+				block_dec_complete(sec);
 			if (sec->type == SCT_REC_SYSCALL && sec->slots)
 				reader_fill_syscall(sec, i, rec);
 			else

@@ -725,6 +725,30 @@ struct sct_syscall_batch {
  */
 SCT_MUST_CHECK int sct_reader_next_batch(struct sct_reader *r, struct sct_record *rec,
 					struct sct_syscall_batch *batch);
+/* The arrays of struct sct_syscall_batch, as bits of sct_reader_set_batch_lazy(). */
+#define SCT_BATCH_TIME (1u << 0)
+#define SCT_BATCH_DURATION (1u << 1)
+#define SCT_BATCH_PID (1u << 2)
+#define SCT_BATCH_TID (1u << 3)
+#define SCT_BATCH_CGROUP_ID (1u << 4)
+#define SCT_BATCH_NR (1u << 5)
+#define SCT_BATCH_ABI (1u << 6)
+#define SCT_BATCH_RET (1u << 7)
+#define SCT_BATCH_UNFINISHED (1u << 8)
+/*
+ * The arrays of a batch (SCT_BATCH_ bits) that sct_reader_next_batch() may leave unfilled: their
+ * values are unset until sct_reader_batch_fill(), for a caller that reads them only now and
+ * then (a summary by syscall reads no times, pids or tids: their decoding was a fifth of its
+ * work). A time left unfilled still costs its decoding when a later batch or record of the
+ * block needs it. Records of sct_reader_next() are whole whatever is set; 0 (the default)
+ * leaves nothing unfilled. Takes effect from the next batch.
+ */
+void sct_reader_set_batch_lazy(struct sct_reader *r, uint32_t fields);
+/*
+ * Fill every array of the batch sct_reader_next_batch() returned last, where it is (its
+ * pointers do not change). Returns 0, or -SCT_E_STATE if the last call returned no batch.
+ */
+int sct_reader_batch_fill(struct sct_reader *r);
 /*
  * Field idx (schema order) of the record last returned, for any type, even unknown ones
  * (see sct_reader_set_unknown()). Byte strings stay valid until the next call of next().

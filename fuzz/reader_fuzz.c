@@ -10,7 +10,9 @@
  * in four it is done again with blocks decoded by two threads (sct_reader_set_jobs()), which
  * must read exactly the same as the reader alone: records, fields, sessions, diagnostics; for a
  * third one in four it is done again with SYSCALL runs as columns (sct_reader_next_batch()),
- * which must give the same records, the same SYSCALL fields and the same statistics.
+ * which must give the same records, the same SYSCALL fields and the same statistics, and
+ * with arrays left lazy (sct_reader_set_batch_lazy()) and two batches in three filled, which
+ * must give what eager arrays give with the unfilled batches' lazy arrays read as 0.
  */
 #include <errno.h>
 #include <stdlib.h>
@@ -448,23 +450,35 @@ static void read_all(struct sct_reader *r, size_t size, bool deliver_unknown, ui
 	sct_reader_close(r);
 }
 
-/* The same bytes read with SYSCALL runs as columns, rows folded as read_all() folds records. */
-static bool read_batch(const uint8_t *data, size_t size, struct outcome *o)
+#define LAZY (SCT_BATCH_TIME | SCT_BATCH_PID | SCT_BATCH_TID | SCT_BATCH_CGROUP_ID)
+
+/*
+ * The same bytes read with SYSCALL runs as columns, rows folded as read_all() folds records.
+ * With hide, every third batch's LAZY arrays are folded as 0, and the others' filled: with
+ * lazy, they are left to fill (sct_reader_set_batch_lazy()).
+ */
+static bool read_batch(const uint8_t *data, size_t size, bool lazy, bool hide, struct outcome *o)
 {
 	struct sct_syscall_batch b;
 	struct sct_record rec;
 	struct sct_reader *r;
+	uint64_t batches = 0;
 	int err = 0, rc;
 
 	r = sct_reader_open_mem(data, size, &err);
 	if (!r)
 		return false;
 	sct_reader_set_unknown(r, true);
+	sct_reader_set_batch_lazy(r, lazy ? LAZY : 0);
 	o->base = 0;
 	o->records = 0;
 	while ((rc = sct_reader_next_batch(r, &rec, &b)) > 0) {
+		bool hidden = hide && b.n && batches++ % 3 == 1;
+
 		if (rec.type == SCT_REC_SYSCALL && !b.n)
 			abort(); /* a SYSCALL comes as a batch */
+		if (b.n && !hidden && sct_reader_batch_fill(r))
+			abort();
 		for (uint32_t i = 0; i < b.n; i++) {
 			struct sct_syscall sc = {
 				.time_ns = b.time_ns[i], .duration_ns = b.duration_ns[i], .pid = (uint32_t)b.pid[i],
@@ -472,6 +486,10 @@ static bool read_batch(const uint8_t *data, size_t size, struct outcome *o)
 				.abi = (uint8_t)b.abi[i], .ret = (int64_t)b.ret[i], .unfinished = (uint8_t)b.unfinished[i],
 			};
 
+			if (hidden) {
+				sc.time_ns = sc.cgroup_id = 0;
+				sc.pid = sc.tid = 0;
+			}
 			o->base = base_syscall(o->base, &sc);
 		}
 		if (!b.n)
@@ -530,7 +548,7 @@ static bool outcome_differs(const struct outcome *a, const struct outcome *b)
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
-	struct outcome from_mem, from_fd, from_jobs, from_batch;
+	struct outcome from_mem, from_fd, from_jobs, from_batch, from_hidden, from_lazy;
 	const uint8_t *in = data;
 	uint8_t *fixed;
 	bool m, f;
@@ -557,10 +575,14 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 			abort(); /* decoding blocks ahead changed what was read */
 	}
 	if (size % 4 == 2 && m && from_mem.complete) {
-		if (!read_batch(in, size, &from_batch) || from_batch.base != from_mem.base ||
+		if (!read_batch(in, size, false, false, &from_batch) || from_batch.base != from_mem.base ||
 		    from_batch.records != from_mem.records || from_batch.rc != from_mem.rc ||
 		    memcmp(&from_batch.st, &from_mem.st, sizeof(from_mem.st)))
 			abort(); /* reading SYSCALL runs as columns changed what was read */
+		if (!read_batch(in, size, false, true, &from_hidden) || !read_batch(in, size, true, true, &from_lazy) ||
+		    from_lazy.base != from_hidden.base || from_lazy.records != from_hidden.records ||
+		    from_lazy.rc != from_hidden.rc || memcmp(&from_lazy.st, &from_hidden.st, sizeof(from_lazy.st)))
+			abort(); /* arrays left lazy and filled later read otherwise */
 	}
 	free(fixed);
 	return 0;

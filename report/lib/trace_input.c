@@ -696,6 +696,18 @@ void input_close(struct ctx *c, struct input *in)
 	in->win = NULL;
 }
 
+void input_set_batch_lazy(struct input *in, uint32_t fields)
+{
+	if (in->r)
+		sct_reader_set_batch_lazy(in->r, fields);
+}
+
+void input_batch_fill(struct input *in)
+{
+	/* -SCT_E_STATE: the last record was no batch, whose arrays are all there is to fill */
+	(void)sct_reader_batch_fill(in->r);
+}
+
 void input_batch_row(const struct sct_syscall_batch *batch, uint32_t i, struct sct_syscall *sc)
 {
 	sc->time_ns = batch->time_ns[i];

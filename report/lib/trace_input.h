@@ -149,6 +149,13 @@ int input_next(struct ctx *c, struct input *in, struct sct_record *rec);
  * it. A live or held input gives one record at a time.
  */
 int input_next_batch(struct ctx *c, struct input *in, struct sct_record *rec, struct sct_syscall_batch *batch);
+/*
+ * The batch arrays (SCT_BATCH_ bits) input_next_batch() may leave unfilled until
+ * input_batch_fill() (sct_reader_set_batch_lazy()); 0 fills every one.
+ */
+void input_set_batch_lazy(struct input *in, uint32_t fields);
+/* Fill every array of the batch input_next_batch() gave last. */
+void input_batch_fill(struct input *in);
 /* Row i of batch into the fields of sc that every SYSCALL has (the others are left as they are). */
 void input_batch_row(const struct sct_syscall_batch *batch, uint32_t i, struct sct_syscall *sc);
 /* Apply a lifecycle record to the task table: after the mode has seen it (an EXIT line

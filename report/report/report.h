@@ -66,8 +66,13 @@ struct env {
 struct summary;
 struct summary *summary_new(struct ctx *c, const struct env *env);
 int summary_add(struct summary *sm, struct live *lv, const struct sct_syscall *sc);
-/* summary_add() of each call of b not in flight at the stop (b's rows have no paths or arguments). */
-int summary_add_batch(struct summary *sm, struct live *lv, const struct sct_syscall_batch *b);
+/*
+ * summary_add() of each call of b not in flight at the stop (b's rows have no paths or
+ * arguments), from in, whose batches may lack the arrays summary_batch_lazy() names.
+ */
+int summary_add_batch(struct summary *sm, struct live *lv, struct input *in, const struct sct_syscall_batch *b);
+/* The batch arrays (SCT_BATCH_ bits) summary_add_batch() reads only now and then. */
+uint32_t summary_batch_lazy(const struct summary *sm);
 /*
  * --by peer: follow what every call read (filtered out or not) does to its process's netlink
  * sockets, which name their peers; 0 or -ENOMEM. Nothing without c->sockets.

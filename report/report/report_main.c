@@ -468,14 +468,16 @@ static int aggregate_syscall(struct ctx *c, const struct env *env, struct summar
 
 /* A run of SYSCALL records, each as aggregate_syscall() takes it (the fields they have). */
 static int aggregate_batch(struct ctx *c, const struct env *env, struct summary *sm, struct heat *heat,
-			   struct live *lv, const struct sct_syscall_batch *b, const char *refused)
+			   struct input *in, const struct sct_syscall_batch *b, const char *refused)
 {
+	struct live *lv = in->cur;
 	struct sct_syscall sc;
 	int n;
 
 	/* every call counts, as its record says */
 	if (!heat && env->mode != MODE_TREE && !env->filter_active && !lv->s.filtered)
-		return summary_add_batch(sm, lv, b);
+		return summary_add_batch(sm, lv, in, b);
+	input_batch_fill(in);
 	memset(&sc, 0, sizeof(sc));
 	for (uint32_t i = 0; i < b->n; i++) {
 		input_batch_row(b, i, &sc);
@@ -504,9 +506,11 @@ static int run_aggregate(struct ctx *c, const struct env *env, struct summary *s
 			input_error(c, NULL, env->files[i], err);
 			continue;
 		}
+		if (batches && sm)
+			input_set_batch_lazy(&in, summary_batch_lazy(sm));
 		while ((n = batches ? input_next_batch(c, &in, &rec, &batch) : input_next(c, &in, &rec)) > 0) {
 			if (batch.n) {
-				n = aggregate_batch(c, env, sm, heat, in.cur, &batch, refused);
+				n = aggregate_batch(c, env, sm, heat, &in, &batch, refused);
 			} else if (rec.type == SCT_REC_SAMPLE) {
 				if (samples && filter_sample(c, in.cur, &rec.sample))
 					n = summary_add_sample(sm, in.cur, &rec.sample);

@@ -422,11 +422,20 @@ int summary_add(struct summary *sm, struct live *lv, const struct sct_syscall *s
  * cgroup): a call that returned, whose group is in its direct table, goes straight to it; any
  * other the whole way.
  */
-static int summary_add_direct(struct summary *sm, struct live *lv, const struct sct_syscall_batch *b)
+uint32_t summary_batch_lazy(const struct summary *sm)
+{
+	/* the tables' keys and the histograms' values are read on every row; the rest by a new group */
+	if (!sm->direct_on)
+		return 0;
+	return SCT_BATCH_TIME | SCT_BATCH_PID | SCT_BATCH_TID | (sm->direct_cgroup ? 0 : SCT_BATCH_CGROUP_ID);
+}
+
+static int summary_add_direct(struct summary *sm, struct live *lv, struct input *in, const struct sct_syscall_batch *b)
 {
 	/* by syscall alone: one table for the whole batch, which is of one session */
 	struct group **all = sm->direct_cgroup ? NULL : summary_direct(sm, lv->s.id, 0);
 	struct sct_syscall sc;
+	bool filled = false;
 
 	memset(&sc, 0, sizeof(sc));
 	for (uint32_t i = 0; i < b->n; i++) {
@@ -440,6 +449,10 @@ static int summary_add_direct(struct summary *sm, struct live *lv, const struct 
 		if (unfinished == NAMES_IN_FLIGHT)
 			continue;
 		if (!g || unfinished) {
+			if (!filled) {
+				input_batch_fill(in);
+				filled = true;
+			}
 			input_batch_row(b, i, &sc);
 			n = summary_add(sm, lv, &sc);
 			if (n)
@@ -457,7 +470,7 @@ static int summary_add_direct(struct summary *sm, struct live *lv, const struct 
 	return 0;
 }
 
-int summary_add_batch(struct summary *sm, struct live *lv, const struct sct_syscall_batch *b)
+int summary_add_batch(struct summary *sm, struct live *lv, struct input *in, const struct sct_syscall_batch *b)
 {
 	struct sct_syscall sc;
 	int n;
@@ -465,7 +478,8 @@ int summary_add_batch(struct summary *sm, struct live *lv, const struct sct_sysc
 	if (summary_session(sm, lv))
 		return -ENOMEM;
 	if (sm->direct_on)
-		return summary_add_direct(sm, lv, b);
+		return summary_add_direct(sm, lv, in, b);
+	input_batch_fill(in);
 	memset(&sc, 0, sizeof(sc));
 	for (uint32_t i = 0; i < b->n; i++) {
 		input_batch_row(b, i, &sc);

@@ -2,7 +2,9 @@
 /*
  * sct_reader_next_batch(): the same records, sessions, diagnostics and statistics as
  * sct_reader_next(), SYSCALL runs as columns, on clean, damaged, concatenated and truncated
- * inputs, with and without decoding threads, and on every example file of the spec.
+ * inputs, with and without decoding threads, and on every example file of the spec; with
+ * arrays left lazy (sct_reader_set_batch_lazy()), the same values once filled, whichever
+ * batches were filled and whichever records were read one at a time in between.
  */
 #include <criterion/criterion.h>
 #include <glob.h>
@@ -59,12 +61,17 @@ static void log_record(struct rows_log *l, const struct sct_reader *r, const str
 		log_printf(l, "type %u\n", rec->type);
 }
 
-static void log_rows(struct rows_log *l, const struct sct_syscall_batch *rows)
+/* The rows of a batch; the arrays of hide (SCT_BATCH_ bits) as 0. */
+static void log_rows(struct rows_log *l, const struct sct_syscall_batch *rows, uint32_t hide)
 {
+#define SHOWN(bit, a) (hide & (bit) ? 0 : rows->a[i])
 	for (uint32_t i = 0; i < rows->n; i++)
-		log_syscall(l, rows->time_ns[i], rows->duration_ns[i], (uint32_t)rows->pid[i],
-			    (uint32_t)rows->tid[i], rows->cgroup_id[i], (uint32_t)rows->nr[i],
-			    (uint8_t)rows->abi[i], (int64_t)rows->ret[i], (uint8_t)rows->unfinished[i]);
+		log_syscall(l, SHOWN(SCT_BATCH_TIME, time_ns), SHOWN(SCT_BATCH_DURATION, duration_ns),
+			    (uint32_t)SHOWN(SCT_BATCH_PID, pid), (uint32_t)SHOWN(SCT_BATCH_TID, tid),
+			    SHOWN(SCT_BATCH_CGROUP_ID, cgroup_id), (uint32_t)SHOWN(SCT_BATCH_NR, nr),
+			    (uint8_t)SHOWN(SCT_BATCH_ABI, abi), (int64_t)SHOWN(SCT_BATCH_RET, ret),
+			    (uint8_t)SHOWN(SCT_BATCH_UNFINISHED, unfinished));
+#undef SHOWN
 	l->batches += rows->n > 1;
 }
 
@@ -84,13 +91,24 @@ static void log_stats(struct rows_log *l, const struct sct_reader_stats *st, int
 		log_printf(l, "records %d %llu\n", t, (unsigned long long)st->records[t]);
 }
 
+/*
+ * How a read goes: with lazy arrays (0: none); batch j filled when fill_every divides j (0:
+ * never), else its hide arrays logged as 0; call c of next() rather than next_batch() when
+ * single_every divides c (0: never).
+ */
+struct rows_how {
+	uint32_t lazy, hide, fill_every, single_every;
+};
+
 /* The whole of p read record by record (rows false) or with next_batch(), jobs threads. */
-static void rows_read(const void *p, size_t len, bool rows, uint32_t jobs, struct rows_log *l)
+static void rows_read_how(const void *p, size_t len, bool rows, uint32_t jobs, const struct rows_how *how,
+			  struct rows_log *l)
 {
 	struct sct_syscall_batch b;
 	struct sct_record rec;
 	struct sct_reader *r;
 	struct sct_value v;
+	uint64_t calls = 0, batches = 0;
 	int err = 0, rc;
 
 	memset(l, 0, sizeof(*l));
@@ -99,21 +117,38 @@ static void rows_read(const void *p, size_t len, bool rows, uint32_t jobs, struc
 	sct_reader_set_diag(r, log_diag, l);
 	if (jobs > 1)
 		cr_assert_eq(sct_reader_set_jobs(r, jobs), 0);
+	sct_reader_set_batch_lazy(r, how->lazy);
 	for (;;) {
-		rc = rows ? sct_reader_next_batch(r, &rec, &b) : sct_reader_next(r, &rec);
+		bool batch = rows && !(how->single_every && calls++ % how->single_every == 0);
+
+		b.n = 0;
+		rc = batch ? sct_reader_next_batch(r, &rec, &b) : sct_reader_next(r, &rec);
 		if (rc != 1)
 			break;
-		if (rows && rec.type == SCT_REC_SYSCALL) {
+		if (batch && rec.type == SCT_REC_SYSCALL) {
+			bool fill = how->fill_every && batches++ % how->fill_every == 0;
+
 			cr_assert_gt(b.n, 0, "a SYSCALL from next_batch() without rows");
-			log_rows(l, &b);
+			if (fill)
+				cr_assert_eq(sct_reader_batch_fill(r), 0);
+			log_rows(l, &b, fill ? 0 : how->hide);
 			cr_assert_eq(sct_reader_field(r, 0, &v), -SCT_E_STATE);
 		} else {
+			if (batch)
+				cr_assert_eq(sct_reader_batch_fill(r), -SCT_E_STATE, "a fill with no batch");
 			cr_assert(!rows || b.n == 0, "rows with a record of type %u", rec.type);
 			log_record(l, r, &rec);
 		}
 	}
 	log_stats(l, sct_reader_stats(r), rc);
 	sct_reader_close(r);
+}
+
+static void rows_read(const void *p, size_t len, bool rows, uint32_t jobs, struct rows_log *l)
+{
+	static const struct rows_how plain;
+
+	rows_read_how(p, len, rows, jobs, &plain, l);
 }
 
 /* Both ways of reading p, at 1 and 2 jobs, give the same text; the batched reads batched. */
@@ -171,6 +206,60 @@ Test(rows, runs_of_syscalls_between_other_records_read_as_record_by_record)
 
 	rows_trace(&t, 5000);
 	rows_check(t.p, t.len, "clean", true);
+	fh_trace_free(&t);
+}
+
+/*
+ * Lazy arrays, filled on every fill_every-th batch, against eager ones hidden on the same
+ * batches: a time filled after chunks left undecoded has summed them in.
+ */
+static void rows_check_lazy(const void *p, size_t len, const char *what)
+{
+	static const uint32_t lazy = SCT_BATCH_TIME | SCT_BATCH_PID | SCT_BATCH_TID | SCT_BATCH_CGROUP_ID;
+	static const struct { uint32_t fill_every, single_every; } ways[] = {
+		{ 0, 0 }, { 1, 0 }, { 2, 0 }, { 5, 0 }, { 3, 7 }, { 0, 4 },
+	};
+	struct rows_log want, got;
+
+	for (size_t k = 0; k < sizeof(ways) / sizeof(ways[0]); k++) {
+		struct rows_how eager = { 0, lazy, ways[k].fill_every, ways[k].single_every };
+		struct rows_how lazily = { lazy, lazy, ways[k].fill_every, ways[k].single_every };
+
+		rows_read_how(p, len, true, 1, &eager, &want);
+		for (uint32_t jobs = 1; jobs <= 2; jobs++) {
+			rows_read_how(p, len, true, jobs, &lazily, &got);
+			cr_assert_eq(got.len, want.len, "%s, fill every %u, one record every %u, %u jobs: "
+				     "%zu bytes of log, %zu eager", what, ways[k].fill_every,
+				     ways[k].single_every, jobs, got.len, want.len);
+			cr_assert(memcmp(got.text, want.text, want.len) == 0,
+				  "%s, fill every %u, one record every %u, %u jobs: the logs differ", what,
+				  ways[k].fill_every, ways[k].single_every, jobs);
+			free(got.text);
+		}
+		free(want.text);
+	}
+}
+
+Test(rows, lazy_arrays_filled_read_as_eager_ones)
+{
+	struct sct_writer_opts big = { .block_records = 5000 };
+	struct fh_trace t;
+	struct sct_writer *w;
+	int fd;
+
+	rows_trace(&t, 5000);
+	rows_check_lazy(t.p, t.len, "300-record blocks");
+	fh_trace_free(&t);
+	/* one SYSCALL section of 20 chunks a block: the times of unfilled chunks caught up */
+	w = fh_writer(&big, &fd);
+	for (uint64_t i = 0; i < 12000; i++) {
+		struct sct_record rec = fh_syscall(i);
+
+		cr_assert_eq(sct_writer_append(w, &rec), 0);
+	}
+	cr_assert_eq(sct_writer_close(w), 0);
+	fh_collect_fd(fd, &t);
+	rows_check_lazy(t.p, t.len, "5000-record blocks");
 	fh_trace_free(&t);
 }
 
