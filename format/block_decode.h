@@ -145,14 +145,16 @@ static inline bool block_dec_next(struct block_dec *d, uint32_t lazy, struct dec
 
 /*
  * After block_dec_next() gave a row of sec: takes the rows that follow it in sec's current
- * chunk with no record of another section between them, and returns how many.
+ * chunk with no record of another section between them, max at most, and returns how many.
  */
-static inline uint32_t block_dec_take_rows(struct block_dec *d, struct dec_section *sec)
+static inline uint32_t block_dec_take_rows(struct block_dec *d, struct dec_section *sec, uint32_t max)
 {
 	uint32_t more = sec->chunk0 + sec->chunk_n - sec->row;
 
 	if (more > d->run_left)
 		more = d->run_left;
+	if (more > max)
+		more = max;
 	d->run_left -= more;
 	sec->row += more;
 	return more;

@@ -59,6 +59,7 @@ struct sct_reader {
 	const struct dec_section *last_sec; /* the record last returned, for sct_reader_field() */
 	uint32_t last_idx;
 	uint32_t batch_lazy;   /* sct_reader_set_batch_lazy(): the batch columns left to fill */
+	uint32_t batch_max;    /* sct_reader_set_batch_max(): rows a batch holds at most; 0 any */
 	struct dec_section *batch_sec; /* the batch last returned, for sct_reader_batch_fill() */
 	char error[256];
 	char text[256];
@@ -135,6 +136,11 @@ _Static_assert(SCT_BATCH_TIME == 1u << SYSCALL_COL_time_ns && SCT_BATCH_DURATION
 void sct_reader_set_batch_lazy(struct sct_reader *r, uint32_t fields)
 {
 	r->batch_lazy = fields & DEC_LAZY_MAX;
+}
+
+void sct_reader_set_batch_max(struct sct_reader *r, uint32_t rows)
+{
+	r->batch_max = rows;
 }
 
 int sct_reader_batch_fill(struct sct_reader *r)
@@ -709,7 +715,8 @@ static int reader_next(struct sct_reader *r, struct sct_record *rec, struct sct_
 				/* a chunk decoded lazily for a caller that now wants more */
 				if (sec->pending & ~r->batch_lazy)
 					block_dec_complete(sec);
-				reader_rows(sec, i, 1 + block_dec_take_rows(&r->blk, sec), batch);
+				reader_rows(sec, i, 1 + block_dec_take_rows(&r->blk, sec, r->batch_max ? r->batch_max - 1 : UINT32_MAX),
+					    batch);
 				r->batch_sec = sec;
 				rec->type = SCT_REC_SYSCALL;
 				r->stats.records[SCT_REC_SYSCALL] += batch->n;

@@ -745,6 +745,12 @@ SCT_MUST_CHECK int sct_reader_next_batch(struct sct_reader *r, struct sct_record
  */
 void sct_reader_set_batch_lazy(struct sct_reader *r, uint32_t fields);
 /*
+ * At most rows rows in each batch sct_reader_next_batch() returns from now on (a caller that
+ * reads a given number of calls one way and then the others another); 0 (the default): as
+ * many as the block has in a run.
+ */
+void sct_reader_set_batch_max(struct sct_reader *r, uint32_t rows);
+/*
  * Fill every array of the batch sct_reader_next_batch() returned last, where it is (its
  * pointers do not change). Returns 0, or -SCT_E_STATE if the last call returned no batch.
  */

@@ -280,5 +280,9 @@ void convert_free(struct convert *cv);
 int shard_run(struct convert *cv, int (*convert_run)(struct convert *cv));
 /* Before each row: counts it, and says whether this copy renders it. */
 bool shard_row(struct convert *cv);
+/* Rows from the next one on that other copies render, up to the end of their chunk; 0 if this copy renders the next. */
+uint32_t shard_foreign_rows(const struct convert *cv);
+/* shard_row() of n rows, n at most shard_foreign_rows(). */
+void shard_skip(struct convert *cv, uint32_t n);
 
 #endif

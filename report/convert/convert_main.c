@@ -1010,8 +1010,46 @@ static int convert_row(struct convert *cv, struct input *in, const struct sct_re
 	return cv->scratch.err;
 }
 
+/*
+ * -j: the calls of another copy's chunk are only counted here, and leave the state a call
+ * leaves: the footer's unfinished calls, ClickHouse's INSERT. Whether they can be read as
+ * columns of their counts alone: once the columns are known, when no format reads records
+ * whole, and while no call's captures are followed (a session with captures names netlink
+ * sockets from them).
+ */
+static bool convert_skips(const struct convert *cv, const struct input *in)
+{
+	return cv->type == SCT_REC_SYSCALL && cv->ncols && !cv->fmt->record && in->cur &&
+	       !(cv->c.sockets && in->cur->session && sct_session_captures(in->cur->session));
+}
+
+/* The next record, or the calls up to the end of another copy's chunk as a batch. */
+static int convert_next(struct convert *cv, struct input *in, struct sct_record *rec, struct sct_syscall_batch *b)
+{
+	uint32_t foreign = shard_foreign_rows(cv);
+
+	b->n = 0;
+	if (!foreign || !convert_skips(cv, in))
+		return input_next(&cv->c, in, rec);
+	input_set_batch_max(in, foreign);
+	return input_next_batch(&cv->c, in, rec, b);
+}
+
+/* Another copy's calls: counted, as convert_row() counts them. */
+static void convert_skip(struct convert *cv, const struct input *in, const struct sct_syscall_batch *b)
+{
+	if (cv->fmt->needs_header && !in->cur->session) {
+		cv->headless += b->n;
+		return;
+	}
+	shard_skip(cv, b->n);
+	for (uint32_t i = 0; cv->fmt->row_begin && i < b->n; i++)
+		cv->fmt->row_begin(cv);
+}
+
 static int convert_one(struct convert *cv, const char *path)
 {
+	struct sct_syscall_batch batch = { 0 };
 	struct sct_record rec;
 	struct input in;
 	bool wanted, sample;
@@ -1021,7 +1059,18 @@ static int convert_one(struct convert *cv, const char *path)
 		input_error(&cv->c, NULL, path, n);
 		return 0;
 	}
-	while ((n = input_next(&cv->c, &in, &rec)) > 0) {
+	/* another copy's calls are counted: their unfinished ones in the footer */
+	if (cv->shard)
+		input_set_batch_lazy(&in, ~SCT_BATCH_UNFINISHED);
+	while ((n = convert_next(cv, &in, &rec, &batch)) > 0) {
+		if (batch.n) {
+			convert_skip(cv, &in, &batch);
+			if (cv->o.err)
+				break;
+			continue;
+		}
+		if (rec.type == SCT_REC_SESSION)
+			continue;
 		stacks_session(cv->stacks, in.cur);
 		n = rec.type >= SCT_REC_STACK && rec.type <= SCT_REC_SYMBOL ? stacks_add(cv->stacks, &rec) : 0;
 		if (n)

@@ -100,6 +100,20 @@ bool shard_row(struct convert *cv)
 	return shard_owns(cv, row);
 }
 
+uint32_t shard_foreign_rows(const struct convert *cv)
+{
+	if (!cv->shard || shard_owns(cv, cv->rows))
+		return 0;
+	return SHARD_ROWS - (uint32_t)(cv->rows % SHARD_ROWS);
+}
+
+void shard_skip(struct convert *cv, uint32_t n)
+{
+	/* within one chunk: only its first row can end the chunk before it */
+	if (n && !shard_row(cv))
+		cv->rows += n - 1;
+}
+
 /* cv has converted every input (err: how that ended): its last chunk, then its end. */
 static void shard_finish(struct convert *cv, int err)
 {

@@ -613,8 +613,10 @@ static int input_next_file(struct ctx *c, struct input *in, struct sct_record *r
 			err = input_session(c, in);
 			if (err)
 				return err;
-			if (rec->type == SCT_REC_SESSION)
+			if (rec->type == SCT_REC_SESSION && !batch)
 				continue;
+			if (rec->type == SCT_REC_SESSION)
+				return 1;
 		}
 		if (batch && batch->n) {
 			footer_batch(c->footer, batch);
@@ -700,6 +702,12 @@ void input_set_batch_lazy(struct input *in, uint32_t fields)
 {
 	if (in->r)
 		sct_reader_set_batch_lazy(in->r, fields);
+}
+
+void input_set_batch_max(struct input *in, uint32_t rows)
+{
+	if (in->r)
+		sct_reader_set_batch_max(in->r, rows);
 }
 
 void input_batch_fill(struct input *in)

@@ -146,7 +146,8 @@ int input_next(struct ctx *c, struct input *in, struct sct_record *rec);
 /*
  * input_next(), with a run of SYSCALL records of a file as columns (sct_reader_next_batch()):
  * rec->type SCT_REC_SYSCALL and batch->n >= 1, else batch->n 0 and rec as input_next() fills
- * it. A live or held input gives one record at a time.
+ * it, or an SCT_REC_SESSION record once in->cur is the new session's (what a batch's rows
+ * are read for may change with it). A live or held input gives one record at a time.
  */
 int input_next_batch(struct ctx *c, struct input *in, struct sct_record *rec, struct sct_syscall_batch *batch);
 /*
@@ -156,6 +157,8 @@ int input_next_batch(struct ctx *c, struct input *in, struct sct_record *rec, st
 void input_set_batch_lazy(struct input *in, uint32_t fields);
 /* Fill every array of the batch input_next_batch() gave last. */
 void input_batch_fill(struct input *in);
+/* At most rows rows in the batches input_next_batch() gives from now on; 0: any. */
+void input_set_batch_max(struct input *in, uint32_t rows);
 /* Row i of batch into the fields of sc that every SYSCALL has (the others are left as they are). */
 void input_batch_row(const struct sct_syscall_batch *batch, uint32_t i, struct sct_syscall *sc);
 /* Apply a lifecycle record to the task table: after the mode has seen it (an EXIT line

@@ -94,10 +94,10 @@ static void log_stats(struct rows_log *l, const struct sct_reader_stats *st, int
 /*
  * How a read goes: with lazy arrays (0: none); batch j filled when fill_every divides j (0:
  * never), else its hide arrays logged as 0; call c of next() rather than next_batch() when
- * single_every divides c (0: never).
+ * single_every divides c (0: never); batches of max rows at most (0: any).
  */
 struct rows_how {
-	uint32_t lazy, hide, fill_every, single_every;
+	uint32_t lazy, hide, fill_every, single_every, max;
 };
 
 /* The whole of p read record by record (rows false) or with next_batch(), jobs threads. */
@@ -118,6 +118,7 @@ static void rows_read_how(const void *p, size_t len, bool rows, uint32_t jobs, c
 	if (jobs > 1)
 		cr_assert_eq(sct_reader_set_jobs(r, jobs), 0);
 	sct_reader_set_batch_lazy(r, how->lazy);
+	sct_reader_set_batch_max(r, how->max);
 	for (;;) {
 		bool batch = rows && !(how->single_every && calls++ % how->single_every == 0);
 
@@ -129,6 +130,7 @@ static void rows_read_how(const void *p, size_t len, bool rows, uint32_t jobs, c
 			bool fill = how->fill_every && batches++ % how->fill_every == 0;
 
 			cr_assert_gt(b.n, 0, "a SYSCALL from next_batch() without rows");
+			cr_assert(!how->max || b.n <= how->max, "a batch of %u rows, at most %u asked", b.n, how->max);
 			if (fill)
 				cr_assert_eq(sct_reader_batch_fill(r), 0);
 			log_rows(l, &b, fill ? 0 : how->hide);
@@ -151,18 +153,25 @@ static void rows_read(const void *p, size_t len, bool rows, uint32_t jobs, struc
 	rows_read_how(p, len, rows, jobs, &plain, l);
 }
 
-/* Both ways of reading p, at 1 and 2 jobs, give the same text; the batched reads batched. */
+/*
+ * Both ways of reading p, at 1 and 2 jobs, give the same text; the batched reads batched; so
+ * do batches of at most 7 and of 1 row.
+ */
 static void rows_check(const void *p, size_t len, const char *what, bool batched)
 {
+	static const struct rows_how seven = { .max = 7 }, one = { .max = 1 };
 	struct rows_log want, got;
 
 	rows_read(p, len, false, 1, &want);
-	for (uint32_t jobs = 1; jobs <= 2; jobs++) {
-		rows_read(p, len, true, jobs, &got);
-		cr_assert_eq(got.len, want.len, "%s, %u jobs: %zu bytes of log, %zu record by record",
+	for (uint32_t jobs = 1; jobs <= 4; jobs++) {
+		if (jobs <= 2)
+			rows_read(p, len, true, jobs, &got);
+		else
+			rows_read_how(p, len, true, 1, jobs == 3 ? &seven : &one, &got);
+		cr_assert_eq(got.len, want.len, "%s, way %u: %zu bytes of log, %zu record by record",
 			     what, jobs, got.len, want.len);
-		cr_assert(memcmp(got.text, want.text, want.len) == 0, "%s, %u jobs: the logs differ", what, jobs);
-		if (batched)
+		cr_assert(memcmp(got.text, want.text, want.len) == 0, "%s, way %u: the logs differ", what, jobs);
+		if (batched && jobs != 4)
 			cr_assert_gt(got.batches, 0, "%s: no run of rows", what);
 		free(got.text);
 	}
@@ -222,8 +231,8 @@ static void rows_check_lazy(const void *p, size_t len, const char *what)
 	struct rows_log want, got;
 
 	for (size_t k = 0; k < sizeof(ways) / sizeof(ways[0]); k++) {
-		struct rows_how eager = { 0, lazy, ways[k].fill_every, ways[k].single_every };
-		struct rows_how lazily = { lazy, lazy, ways[k].fill_every, ways[k].single_every };
+		struct rows_how eager = { 0, lazy, ways[k].fill_every, ways[k].single_every, 0 };
+		struct rows_how lazily = { lazy, lazy, ways[k].fill_every, ways[k].single_every, 0 };
 
 		rows_read_how(p, len, true, 1, &eager, &want);
 		for (uint32_t jobs = 1; jobs <= 2; jobs++) {

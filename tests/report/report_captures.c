@@ -589,3 +589,40 @@ Test(report_captures, convert_names_netlink_peers_by_protocol)
 	cr_assert_not_null(strstr(rt_line(out, 2), "\"addr\":\"netlink\""), "%s", out);
 	free(out);
 }
+
+/*
+ * sct-convert -j2: the second copy passes over the first chunk's calls reading only their
+ * count while no session captures memory; a later one does, and its socket() must still be
+ * followed: the bind() that copy renders, 4,096 rows on, names the socket's protocol as one
+ * copy does. (The first session captures too: the columns, addr among them, are its.)
+ */
+Test(report_captures, convert_copies_follow_sockets_of_a_later_session)
+{
+	const char *first = rt_path("first.sct"), *plain = rt_path("plain.sct"), *nl_path = rt_path("nl.sct");
+	const char *all = rt_path("all.sct");
+	struct sockaddr_nl nl = { .nl_family = AF_NETLINK };
+	struct sct_writer *w = rt_open_captures(first, "h", descs, sizeof(descs) / sizeof(descs[0]));
+	char *one, *two;
+
+	for (uint64_t i = 0; i < 10; i++)
+		call(w, i, RT_NR_WRITE, 1, 1, NULL, 0, 0);
+	rt_close(w);
+	w = rt_open(plain, "h", 0);
+	for (uint64_t i = 0; i < 3990; i++)
+		rt_sc(w, i, 1000, 9, 9, 0, RT_NR_WRITE, 1);
+	rt_close(w);
+	w = rt_open_captures(nl_path, "h", descs, sizeof(descs) / sizeof(descs[0]));
+	call(w, 0, RT_NR_SOCKET, 6, AF_NETLINK, NULL, NETLINK_AUDIT, 0);
+	for (uint64_t i = 1; i <= 200; i++)
+		call(w, i, RT_NR_WRITE, 1, 1, NULL, 0, 0);
+	call(w, 201, RT_NR_BIND, 0, 6, &nl, sizeof(nl), 0);
+	rt_close(w);
+	cr_assert_eq(rt_run(&one, "cat %s %s %s > %s", first, plain, nl_path, all), 0);
+	free(one);
+	cr_assert_eq(rt_run(&one, "%s -j1 --to jsonl %s 2>/dev/null", rt_convert(), all), 0);
+	cr_assert_eq(rt_run(&two, "%s -j2 --to jsonl %s 2>/dev/null", rt_convert(), all), 0);
+	cr_assert_not_null(strstr(rt_line(one, 4201), "\"addr\":\"netlink:AUDIT\""), "%s", rt_line(one, 4201));
+	cr_assert_str_eq(two, one, "-j2 wrote otherwise than -j1");
+	free(one);
+	free(two);
+}
