@@ -423,89 +423,97 @@ int block_dec_load(struct block_dec *d, const struct block_meta *m, const struct
 	return err;
 }
 
+/* Stored values of a time or bytes column to values, from and updating its running value. */
+static void column_run(struct dec_col *c, uint64_t *v, uint32_t n)
+{
+	if (c->kind == SCT_KIND_TIME) {
+		/* a column the section lacks reads as 0, not as first_ns */
+		if (c->planes)
+			column_undelta(v, n, &c->run);
+		return;
+	}
+	for (uint32_t i = 0; i < n; i++) {
+		uint64_t len = v[i];
+
+		v[i] = c->run << 32 | len;
+		c->run += len;
+	}
+}
+
 /*
- * Rows [row, row + n) of column c into v, rows in order. A time column's values are running
- * sums: the rows a lazy chunk left out are summed in first, through v.
+ * Rows [row, row + n) of column c into v, rows in order. A time or bytes column's values are
+ * running sums: the rows a lazy chunk left out are summed in first, through v.
  */
 static void column_decode(const struct dec_section *sec, struct dec_col *c, uint32_t row, uint32_t n, uint64_t *v)
 {
-	if (c->kind == SCT_KIND_TIME && c->planes) {
+	bool running = c->kind == SCT_KIND_TIME || c->kind == SCT_KIND_BYTES;
+
+	if (running) {
 		while (c->at < row) {
 			uint32_t m = row - c->at < DEC_CHUNK ? row - c->at : DEC_CHUNK;
 
 			column_get_planes(v, c->planes, sec->count, c->width, c->at, m);
-			column_undelta(v, m, &c->run);
+			column_run(c, v, m);
 			c->at += m;
 		}
 		c->at = row + n;
 	}
 	column_get_planes(v, c->planes, sec->count, c->width, row, n);
-	switch (c->kind) {
-	case SCT_KIND_SINT:
+	if (running)
+		column_run(c, v, n);
+	else if (c->kind == SCT_KIND_SINT)
 		column_unzigzag(v, n);
-		break;
-	case SCT_KIND_TIME:
-		/* a column the section lacks reads as 0, not as first_ns */
-		if (c->planes)
-			column_undelta(v, n, &c->run);
-		break;
-	case SCT_KIND_BYTES:
-		for (uint32_t i = 0; i < n; i++) {
-			uint64_t len = v[i];
-
-			v[i] = c->run << 32 | len;
-			c->run += len;
-		}
-		break;
-	default:
-		break;
-	}
 }
 
-/* Rows [row, row + n) of sec into vals (ncols columns of DEC_CHUNK values) but the skipped ones. */
-static void block_dec_chunk_into(struct dec_section *sec, uint32_t row, uint32_t n, uint64_t *vals, uint32_t skip)
+/* A path column's rows that refer to an earlier row's path take that row's (table) value. */
+static void chunk_paths(struct dec_section *sec, uint32_t k)
 {
-	for (uint32_t k = 0; k < sec->ncols; k++) {
-		struct dec_col *c = &sec->cols[k];
+	const uint64_t *ref = sec->vals + (size_t)path_cols[k][0] * DEC_CHUNK, *table = sec->paths[k];
+	uint64_t *path = sec->vals + (size_t)path_cols[k][1] * DEC_CHUNK;
 
-		if (k < 32 && (skip >> k & 1) && c->kind != SCT_KIND_BYTES) {
-			sec->pending |= 1u << k;
-			continue;
-		}
-		column_decode(sec, c, row, n, vals + (size_t)k * DEC_CHUNK);
-	}
-	for (uint32_t k = 0; k < DEC_PATH_COLUMNS; k++) {
-		const uint64_t *ref, *table = sec->paths[k];
-		uint64_t *path;
+	for (uint32_t i = 0; i < sec->chunk_n; i++)
+		if (ref[i])
+			path[i] = table[ref[i] - 1];
+}
 
-		if (!table)
-			continue;
-		ref = vals + (size_t)path_cols[k][0] * DEC_CHUNK;
-		path = vals + (size_t)path_cols[k][1] * DEC_CHUNK;
-		for (uint32_t i = 0; i < n; i++)
-			if (ref[i])
-				path[i] = table[ref[i] - 1];
-	}
+/* Whether either column of the k-th path pair is among the columns of mask. */
+static bool path_in(uint32_t mask, uint32_t k)
+{
+	return (mask >> path_cols[k][0] | mask >> path_cols[k][1]) & 1;
 }
 
 void block_dec_chunk(struct dec_section *sec, uint32_t row, uint32_t lazy)
 {
-	uint32_t n = sec->count - row < DEC_CHUNK ? sec->count - row : DEC_CHUNK;
-	uint32_t skip = sec->type == SCT_REC_SYSCALL && sec->slots ? lazy & DEC_LAZY_MAX : 0;
+	uint32_t skip = sec->type == SCT_REC_SYSCALL && sec->slots ? lazy : 0;
 
-	sec->pending = 0;
-	block_dec_chunk_into(sec, row, n, sec->vals, skip);
 	sec->chunk0 = row;
-	sec->chunk_n = n;
+	sec->chunk_n = sec->count - row < DEC_CHUNK ? sec->count - row : DEC_CHUNK;
+	sec->pending = 0;
+	for (uint32_t k = 0; k < sec->ncols; k++) {
+		if (k < 32 && (skip >> k & 1)) {
+			sec->pending |= 1u << k;
+			continue;
+		}
+		column_decode(sec, &sec->cols[k], row, sec->chunk_n, sec->vals + (size_t)k * DEC_CHUNK);
+	}
+	/* a path pair left undecoded is matched when it is decoded */
+	for (uint32_t k = 0; k < DEC_PATH_COLUMNS; k++)
+		if (sec->paths[k] && !path_in(sec->pending, k))
+			chunk_paths(sec, k);
 }
 
 void block_dec_complete(struct dec_section *sec)
 {
+	uint32_t was = sec->pending;
+
 	for (uint32_t k = 0; sec->pending; k++)
 		if (sec->pending >> k & 1) {
 			column_decode(sec, &sec->cols[k], sec->chunk0, sec->chunk_n, sec->vals + (size_t)k * DEC_CHUNK);
 			sec->pending &= ~(1u << k);
 		}
+	for (uint32_t k = 0; k < DEC_PATH_COLUMNS; k++)
+		if (sec->paths[k] && path_in(was, k))
+			chunk_paths(sec, k);
 }
 
 static void slot_put(struct sct_record *rec, struct field_slot slot, uint64_t v,

@@ -89,12 +89,12 @@ int block_meta_parse(const uint8_t *body, size_t len, struct block_meta *m, cons
 int block_dec_load(struct block_dec *d, const struct block_meta *m, const struct sct_session *s,
 		   const char **why);
 /*
- * A typed SYSCALL section's base columns (bit k: column k, k < SYSCALL_BASE_NCOLS) that a chunk
- * may leave undecoded until block_dec_complete(): what a reader of batches of a few columns
- * never looks at (the summary: no times, pids or tids) costs nothing but its catching up when
- * it is asked for. Byte strings are always decoded.
+ * A typed SYSCALL section's columns (bit k: column k < 32) may be left undecoded by a chunk
+ * until block_dec_complete(): what a reader of batches never looks at (their arguments, paths
+ * and captures; the summary's times, pids and tids) costs nothing but its catching up when it
+ * is asked for. DEC_BATCH: the columns of a batch's arrays (SYSCALL's base fields).
  */
-#define DEC_LAZY_MAX ((1u << SYSCALL_BASE_NCOLS) - 1)
+#define DEC_BATCH ((1u << SYSCALL_BASE_NCOLS) - 1)
 /* Decode the chunk of section sec that holds row; of a typed SYSCALL section's, not the lazy columns. */
 void block_dec_chunk(struct dec_section *sec, uint32_t row, uint32_t lazy);
 /* Decode the columns the current chunk of sec left undecoded. */

@@ -130,12 +130,12 @@ _Static_assert(SCT_BATCH_TIME == 1u << SYSCALL_COL_time_ns && SCT_BATCH_DURATION
 	       SCT_BATCH_PID == 1u << SYSCALL_COL_pid && SCT_BATCH_TID == 1u << SYSCALL_COL_tid &&
 	       SCT_BATCH_CGROUP_ID == 1u << SYSCALL_COL_cgroup_id && SCT_BATCH_NR == 1u << SYSCALL_COL_nr &&
 	       SCT_BATCH_ABI == 1u << SYSCALL_COL_abi && SCT_BATCH_RET == 1u << SYSCALL_COL_ret &&
-	       SCT_BATCH_UNFINISHED == 1u << SYSCALL_COL_unfinished && DEC_LAZY_MAX == (SCT_BATCH_UNFINISHED << 1) - 1,
+	       SCT_BATCH_UNFINISHED == 1u << SYSCALL_COL_unfinished && DEC_BATCH == (SCT_BATCH_UNFINISHED << 1) - 1,
 	       "a batch's bits are the SYSCALL columns of its arrays");
 
 void sct_reader_set_batch_lazy(struct sct_reader *r, uint32_t fields)
 {
-	r->batch_lazy = fields & DEC_LAZY_MAX;
+	r->batch_lazy = fields & DEC_BATCH;
 }
 
 void sct_reader_set_batch_max(struct sct_reader *r, uint32_t rows)
@@ -710,10 +710,11 @@ static int reader_next(struct sct_reader *r, struct sct_record *rec, struct sct_
 			r->stats.records[SCT_REC_SESSION]++;
 			return 1;
 		}
-		if (block_dec_next(&r->blk, batch ? r->batch_lazy : 0, &sec, &i)) {
+		/* a batch has no arguments, paths or captures: their columns wait for a record that has */
+		if (block_dec_next(&r->blk, batch ? r->batch_lazy | ~DEC_BATCH : 0, &sec, &i)) {
 			if (batch && sec->type == SCT_REC_SYSCALL && sec->slots) {
 				/* a chunk decoded lazily for a caller that now wants more */
-				if (sec->pending & ~r->batch_lazy)
+				if (sec->pending & DEC_BATCH & ~r->batch_lazy)
 					block_dec_complete(sec);
 				reader_rows(sec, i, 1 + block_dec_take_rows(&r->blk, sec, r->batch_max ? r->batch_max - 1 : UINT32_MAX),
 					    batch);

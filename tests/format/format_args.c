@@ -169,6 +169,75 @@ Test(format_args, every_field_reads_back_and_repeats_are_references)
 	fh_trace_free(&t);
 }
 
+/*
+ * A reader of batches leaves the arguments, paths and their references undecoded (a batch has
+ * none); records read one at a time in between, anywhere in a block of many chunks, still have
+ * them whole: the path strings' offsets summed over the rows the batches passed, the
+ * references matched to their tables.
+ */
+Test(format_args, records_between_batches_have_their_paths)
+{
+	enum { ROWS = 3000 };
+	static const char *const names[] = { "/etc/a", "/usr/lib/b", "/c", "", "/var/log/d" };
+	static const char *paths[ROWS], *seconds[ROWS];
+	/* batches of any length, of 3 rows, of 1; a record after every period - 1 batches: whole chunks between */
+	static const uint32_t maxes[] = { 0, 3, 1 }, periods[] = { 3, 100, 300 };
+	struct sct_header_info info = args_info();
+	struct sct_writer *w;
+	struct fh_trace t;
+	int fd;
+
+	for (size_t i = 0; i < ROWS; i++) {
+		paths[i] = i % 7 == 3 ? NULL : names[(i * i) % 5];
+		seconds[i] = i % 11 == 5 ? names[(i + 2) % 5] : NULL;
+	}
+	w = args_writer(&info, ROWS, &fd);
+	write_rows(w, paths, seconds, ROWS);
+	cr_assert_eq(sct_writer_close(w), 0);
+	fh_collect_fd(fd, &t);
+	for (size_t m = 0; m < sizeof(maxes) / sizeof(maxes[0]); m++) {
+		struct sct_syscall_batch b;
+		struct sct_record rec;
+		struct sct_reader *r;
+		size_t n = 0, singles = 0;
+		int err = 0;
+
+		r = sct_reader_open_mem(t.p, t.len, &err);
+		cr_assert(r);
+		sct_reader_set_batch_max(r, maxes[m]);
+		for (uint64_t c = 0;; c++) {
+			bool single = c % periods[m] == 0;
+			int rc = single ? sct_reader_next(r, &rec) : sct_reader_next_batch(r, &rec, &b);
+			struct sct_syscall want;
+
+			if (rc != 1)
+				break;
+			if (rec.type != SCT_REC_SYSCALL)
+				continue;
+			if (!single) {
+				for (uint32_t i = 0; i < b.n; i++)
+					cr_assert_eq(b.time_ns[i], 1000 + n + i, "max %u, row %zu", maxes[m], n + i);
+				n += b.n;
+				continue;
+			}
+			want = row(n, paths, seconds);
+			cr_assert_eq(rec.syscall.time_ns, want.time_ns, "max %u, row %zu", maxes[m], n);
+			cr_assert_eq(rec.syscall.arg1, want.arg1, "max %u, row %zu", maxes[m], n);
+			cr_assert_eq(rec.syscall.arg5, want.arg5, "max %u, row %zu", maxes[m], n);
+			cr_assert_eq(rec.syscall.path_flags, want.path_flags, "max %u, row %zu", maxes[m], n);
+			bytes_assert(rec.syscall.path, want.path, n);
+			cr_assert_eq(rec.syscall.path2_flags, want.path2_flags, "max %u, row %zu", maxes[m], n);
+			bytes_assert(rec.syscall.path2, want.path2, n);
+			n++;
+			singles++;
+		}
+		cr_assert_eq(n, ROWS, "max %u", maxes[m]);
+		cr_assert_gt(singles, 4, "max %u", maxes[m]);
+		sct_reader_close(r);
+	}
+	fh_trace_free(&t);
+}
+
 /* The compat ABI's descriptions by compat number (1.4), apart from the native ones. */
 Test(format_args, compat_descriptions_read_back_by_their_own_numbers)
 {
