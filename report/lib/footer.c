@@ -136,8 +136,12 @@ void footer_record(struct footer *f, const struct sct_record *rec)
 
 void footer_batch(struct footer *f, const struct sct_syscall_batch *batch)
 {
+	uint64_t n = 0;
+
+	/* summed in a local, which the loop may keep in vector registers (f's count is memory) */
 	for (uint32_t i = 0; i < batch->n; i++)
-		f->unfinished += (uint8_t)batch->unfinished[i] == NAMES_IN_FLIGHT;
+		n += (uint8_t)batch->unfinished[i] == NAMES_IN_FLIGHT;
+	f->unfinished += n;
 }
 
 void footer_schema_record(struct footer *f)

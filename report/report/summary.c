@@ -430,44 +430,64 @@ uint32_t summary_batch_lazy(const struct summary *sm)
 	return SCT_BATCH_TIME | SCT_BATCH_PID | SCT_BATCH_TID | (sm->direct_cgroup ? 0 : SCT_BATCH_CGROUP_ID);
 }
 
-static int summary_add_direct(struct summary *sm, struct live *lv, struct input *in, const struct sct_syscall_batch *b)
+/* Row i of b the long way: a call unfinished or of no group yet (the batch filled first). */
+static int summary_add_row(struct summary *sm, struct live *lv, struct input *in, const struct sct_syscall_batch *b,
+			   uint32_t i, bool *filled)
+{
+	struct sct_syscall sc;
+
+	if ((uint8_t)b->unfinished[i] == NAMES_IN_FLIGHT)
+		return 0;
+	if (!*filled) {
+		input_batch_fill(in);
+		*filled = true;
+	}
+	memset(&sc, 0, sizeof(sc));
+	input_batch_row(b, i, &sc);
+	return summary_add(sm, lv, &sc);
+}
+
+/*
+ * Inlined once by cgroup and once not, so that the loop reloads neither that choice nor the
+ * table after each histogram store (which might alias them).
+ */
+static __attribute__((always_inline)) inline int summary_direct_rows(struct summary *sm, struct live *lv,
+								      struct input *in,
+								      const struct sct_syscall_batch *b,
+								      bool by_cgroup)
 {
 	/* by syscall alone: one table for the whole batch, which is of one session */
-	struct group **all = sm->direct_cgroup ? NULL : summary_direct(sm, lv->s.id, 0);
-	struct sct_syscall sc;
+	struct group **const all = by_cgroup ? NULL : summary_direct(sm, lv->s.id, 0);
 	bool filled = false;
+	int n;
 
-	memset(&sc, 0, sizeof(sc));
 	for (uint32_t i = 0; i < b->n; i++) {
-		uint32_t nr = (uint32_t)b->nr[i];
-		struct group **d = sm->direct_cgroup ? summary_direct(sm, lv->s.id, b->cgroup_id[i]) : all;
-		struct group *g = d && nr < NR_CACHE ? d[((uint8_t)b->abi[i] ? NR_CACHE : 0) + nr] : NULL;
-		int64_t ret = (int64_t)b->ret[i];
-		uint8_t unfinished = (uint8_t)b->unfinished[i];
-		int n;
+		uint64_t nr = b->nr[i], ret = b->ret[i];
+		struct group **d = by_cgroup ? summary_direct(sm, lv->s.id, b->cgroup_id[i]) : all;
+		struct group *g = NULL;
 
-		if (unfinished == NAMES_IN_FLIGHT)
-			continue;
-		if (!g || unfinished) {
-			if (!filled) {
-				input_batch_fill(in);
-				filled = true;
-			}
-			input_batch_row(b, i, &sc);
-			n = summary_add(sm, lv, &sc);
+		if (__builtin_expect(d && nr < NR_CACHE && !b->unfinished[i], 1))
+			g = d[((uint8_t)b->abi[i] ? NR_CACHE : 0) + nr];
+		if (__builtin_expect(!g, 0)) {
+			n = summary_add_row(sm, lv, in, b, i, &filled);
 			if (n)
 				return n;
 			continue;
 		}
 		if (lat_add(&g->lat, b->duration_ns[i]))
 			return -ENOMEM;
-		if (names_is_error(ret)) {
+		if (__builtin_expect(names_is_error((int64_t)ret), 0)) {
 			g->errors++;
-			if (summary_errno(g, (uint32_t)-ret, 1))
+			if (summary_errno(g, (uint32_t)-(int64_t)ret, 1))
 				return -ENOMEM;
 		}
 	}
 	return 0;
+}
+
+static int summary_add_direct(struct summary *sm, struct live *lv, struct input *in, const struct sct_syscall_batch *b)
+{
+	return sm->direct_cgroup ? summary_direct_rows(sm, lv, in, b, true) : summary_direct_rows(sm, lv, in, b, false);
 }
 
 int summary_add_batch(struct summary *sm, struct live *lv, struct input *in, const struct sct_syscall_batch *b)
