@@ -502,17 +502,17 @@ void block_dec_chunk(struct dec_section *sec, uint32_t row, uint32_t lazy)
 			chunk_paths(sec, k);
 }
 
-void block_dec_complete(struct dec_section *sec)
+void block_dec_complete(struct dec_section *sec, uint32_t cols)
 {
-	uint32_t was = sec->pending;
+	uint32_t todo = sec->pending & cols;
 
-	for (uint32_t k = 0; sec->pending; k++)
-		if (sec->pending >> k & 1) {
+	for (uint32_t k = 0; k < 32 && todo >> k; k++)
+		if (todo >> k & 1)
 			column_decode(sec, &sec->cols[k], sec->chunk0, sec->chunk_n, sec->vals + (size_t)k * DEC_CHUNK);
-			sec->pending &= ~(1u << k);
-		}
+	sec->pending &= ~todo;
+	/* a pair matched once both of its columns are decoded, one of them just now */
 	for (uint32_t k = 0; k < DEC_PATH_COLUMNS; k++)
-		if (sec->paths[k] && path_in(was, k))
+		if (sec->paths[k] && path_in(todo, k) && !path_in(sec->pending, k))
 			chunk_paths(sec, k);
 }
 

@@ -27,7 +27,7 @@ struct dec_col {
 	const uint8_t *planes;
 	const uint8_t *data;     /* bytes columns: the concatenated strings */
 	uint64_t run;            /* time: last value; bytes: data offset of the next row */
-	uint32_t at;             /* time: the row run precedes (rows before it are summed in) */
+	uint32_t at;             /* time, bytes: the row run is at (the rows before it summed in) */
 };
 
 struct dec_section {
@@ -97,8 +97,8 @@ int block_dec_load(struct block_dec *d, const struct block_meta *m, const struct
 #define DEC_BATCH ((1u << SYSCALL_BASE_NCOLS) - 1)
 /* Decode the chunk of section sec that holds row; of a typed SYSCALL section's, not the lazy columns. */
 void block_dec_chunk(struct dec_section *sec, uint32_t row, uint32_t lazy);
-/* Decode the columns the current chunk of sec left undecoded. */
-void block_dec_complete(struct dec_section *sec);
+/* Decode the columns of cols (bit k: column k) that the current chunk of sec left undecoded. */
+void block_dec_complete(struct dec_section *sec, uint32_t cols);
 /* Fill rec with row i of sec's current chunk. */
 void block_dec_fill(const struct dec_section *sec, uint32_t i, struct sct_record *rec);
 

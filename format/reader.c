@@ -147,7 +147,7 @@ int sct_reader_batch_fill(struct sct_reader *r)
 {
 	if (!r->batch_sec)
 		return -SCT_E_STATE;
-	block_dec_complete(r->batch_sec);
+	block_dec_complete(r->batch_sec, DEC_BATCH);
 	return 0;
 }
 
@@ -715,7 +715,7 @@ static int reader_next(struct sct_reader *r, struct sct_record *rec, struct sct_
 			if (batch && sec->type == SCT_REC_SYSCALL && sec->slots) {
 				/* a chunk decoded lazily for a caller that now wants more */
 				if (sec->pending & DEC_BATCH & ~r->batch_lazy)
-					block_dec_complete(sec);
+					block_dec_complete(sec, DEC_BATCH);
 				reader_rows(sec, i, 1 + block_dec_take_rows(&r->blk, sec, r->batch_max ? r->batch_max - 1 : UINT32_MAX),
 					    batch);
 				r->batch_sec = sec;
@@ -725,7 +725,7 @@ static int reader_next(struct sct_reader *r, struct sct_record *rec, struct sct_
 				return 1;
 			}
 			if (sec->pending)
-				block_dec_complete(sec);
+				block_dec_complete(sec, ~0u);
 			if (sec->type == SCT_REC_SYSCALL && sec->slots)
 				reader_fill_syscall(sec, i, rec);
 			else

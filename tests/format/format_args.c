@@ -215,6 +215,9 @@ Test(format_args, records_between_batches_have_their_paths)
 			if (rec.type != SCT_REC_SYSCALL)
 				continue;
 			if (!single) {
+				/* a batch's own arrays filled: the arguments still wait for a record */
+				if (c % 2)
+					cr_assert_eq(sct_reader_batch_fill(r), 0);
 				for (uint32_t i = 0; i < b.n; i++)
 					cr_assert_eq(b.time_ns[i], 1000 + n + i, "max %u, row %zu", maxes[m], n + i);
 				n += b.n;
