@@ -417,11 +417,6 @@ int summary_add(struct summary *sm, struct live *lv, const struct sct_syscall *s
 	return 0;
 }
 
-/*
- * summary_add() of each call of b that was not in flight at the stop, grouped by syscall (and
- * cgroup): a call that returned, whose group is in its direct table, goes straight to it; any
- * other the whole way.
- */
 uint32_t summary_batch_lazy(const struct summary *sm)
 {
 	/* the tables' keys and the histograms' values are read on every row; the rest by a new group */
@@ -448,6 +443,10 @@ static int summary_add_row(struct summary *sm, struct live *lv, struct input *in
 }
 
 /*
+ * summary_add() of each call of b that was not in flight at the stop, grouped by syscall (and
+ * cgroup): a call that returned, whose group is in its direct table, goes straight to it; any
+ * other the whole way.
+ *
  * Inlined once by cgroup and once not, so that the loop reloads neither that choice nor the
  * table after each histogram store (which might alias them).
  */
