@@ -77,6 +77,18 @@ struct column {
  * texts share one buffer, emptied when that passes STR_CACHE_BYTES: bounded however many
  * strings a trace holds.
  */
+/*
+ * A step of the mapped session's row after its prefix: a run of fixed columns copied, a run
+ * of slot columns, one slot column of a binary format, or any other column; the row is a
+ * walk of these, not of the columns and their kinds.
+ */
+enum row_step { ROW_FIXED, ROW_SLOTS, ROW_SLOT, ROW_COL };
+
+struct row_op {
+	uint16_t step; /* enum row_step */
+	uint16_t col;  /* the (first) column's index */
+};
+
 #define STR_CACHE_SLOTS 1024u
 #define STR_CACHE_BYTES (64u << 10)
 struct str_slot {
@@ -131,12 +143,15 @@ struct convert {
 	bool capture_cols; /* the session the columns come from captured argument memory (1.7) */
 	struct column cols[SCT_MAX_FIELDS + SCT_MAX_EVENT_FIELDS + 8];
 	uint32_t ncols;
+	struct row_op ops[SCT_MAX_FIELDS + SCT_MAX_EVENT_FIELDS + 8]; /* convert_map()'s, for mapped */
+	uint32_t nops;
 	const struct sct_event_desc *ev_mapped; /* the event the COL_EVFIELD indexes are for */
 	uint64_t ev_sess;    /* struct live's serial of ev_mapped */
 	struct out scratch;  /* a memory out: one field's JSON, the args column */
 	struct str_cache strs;
 	struct iso_second wall_last; /* wall_time: the second last rendered */
 	uint64_t mapped;     /* struct live's serial the field indexes were computed for, 0 = none */
+	bool batch_rows;     /* mapped's SYSCALL rows render from batches (convert_map()) */
 	char *prefix;        /* the leading columns of mapped, rendered */
 	size_t prefix_len;
 	struct out fixed;    /* the runs of columns mapped writes the same in every row, rendered */
@@ -282,6 +297,8 @@ int shard_run(struct convert *cv, int (*convert_run)(struct convert *cv));
 bool shard_row(struct convert *cv);
 /* Rows from the next one on that other copies render, up to the end of their chunk; 0 if this copy renders the next. */
 uint32_t shard_foreign_rows(const struct convert *cv);
+/* The rows left in cv's own chunk when the next row is its own (UINT32_MAX: one copy), else 0. */
+uint32_t shard_own_rows(const struct convert *cv);
 /* shard_row() of n rows, n at most shard_foreign_rows(). */
 void shard_skip(struct convert *cv, uint32_t n);
 

@@ -462,6 +462,12 @@ static inline void convert_slot_out(struct convert *cv, const struct sct_syscall
 	convert_num_as(cv, col, convert_slot_value(sc, slot), slot->kind == SCT_KIND_SINT, text);
 }
 
+static __attribute__((noinline)) void convert_slot_col(struct convert *cv, const struct sct_syscall *sc,
+							const struct column *col)
+{
+	convert_slot_out(cv, sc, col, false);
+}
+
 /* A slot's value as text at p, in room the caller has; returns its end. */
 static inline char *convert_slot_text(char *p, const struct sct_syscall *sc, const struct sc_slot *slot)
 {
@@ -812,36 +818,60 @@ static inline void convert_col_head(struct convert *cv, const struct column *col
 	convert_col_head_as(cv, col, cv->fmt->sep, cv->fmt->keyed);
 }
 
-/* One column of rec's row, with its separator and key. */
+/*
+ * One column of rec's row, with its separator and key. A switch of calls the compiler may
+ * make jumps: the column's work inlined here made every column pay its registers' saving.
+ */
 static void convert_col(struct convert *cv, struct input *in, const struct sct_record *rec, const struct column *col)
 {
 	convert_col_head(cv, col);
-	if (col->src == COL_WALL)
+	switch (col->src) {
+	case COL_WALL:
 		convert_wall(cv, in, rec, col);
-	else if (col->src == COL_ERRNO)
+		break;
+	case COL_ERRNO:
 		convert_errno(cv, &rec->syscall);
-	else if (col->src == COL_STACK)
+		break;
+	case COL_STACK:
 		convert_stack(cv, &rec->syscall);
-	else if (col->src == COL_ADDR || col->src == COL_ARGV || col->src == COL_DATA)
+		break;
+	case COL_ADDR:
+	case COL_ARGV:
+	case COL_DATA:
 		convert_capture(cv, in, &rec->syscall, col->src);
-	else if (col->src == COL_FRAMES || col->src == COL_FOLDED)
+		break;
+	case COL_FRAMES:
+	case COL_FOLDED:
 		convert_frames(cv, &rec->stack, col->src);
-	else if (col->src == COL_HIST_NS || col->src == COL_HIST_CALLS)
+		break;
+	case COL_HIST_NS:
+	case COL_HIST_CALLS:
 		convert_hist(cv, &rec->totals, col->src);
-	else if (col->slot)
-		convert_slot_out(cv, &rec->syscall, col, false);
-	else if (col->src >= COL_EVENT)
+		break;
+	case COL_EVENT:
+	case COL_FIELDS:
+	case COL_EVFIELD:
 		convert_sample_col(cv, in, &rec->sample, col);
-	else if (col->src == COL_FIELD)
-		convert_field(cv, in, col);
-	else
+		break;
+	case COL_FIELD:
+		if (col->slot)
+			convert_slot_col(cv, &rec->syscall, col);
+		else
+			convert_field(cv, in, col);
+		break;
+	default:
 		convert_resolved(cv, in, rec, col->src);
+	}
 }
 
-/* A field the session does not have: its column is the same in every row. */
-static bool convert_col_fixed(const struct column *col)
+/*
+ * A column the same in every row of the session in: a field it does not have, or the decoded
+ * arguments of a session without arguments (empty/null).
+ */
+static bool convert_col_fixed(const struct column *col, const struct input *in)
 {
-	return col->src == COL_FIELD && col->idx < 0;
+	return (col->src == COL_FIELD && col->idx < 0) ||
+	       (col->src == COL_ARGS && (!in->cur->session || !sct_session_has_args(in->cur->session)));
 }
 
 /*
@@ -858,9 +888,9 @@ static int convert_fixed(struct convert *cv, struct input *in)
 		struct column *col = &cv->cols[i];
 
 		col->fixed_run = 0;
-		if (!convert_col_fixed(col))
+		if (!convert_col_fixed(col, in))
 			continue;
-		if (i == cv->nprefix || !convert_col_fixed(col - 1)) {
+		if (i == cv->nprefix || !convert_col_fixed(col - 1, in)) {
 			start = i;
 			col->fixed_off = cv->o.len;
 		}
@@ -903,6 +933,48 @@ static void convert_slot_runs(struct convert *cv)
 	}
 }
 
+/*
+ * Whether the mapped session's SYSCALL rows render from a batch's arrays rather than from
+ * records read one at a time, which cost a sixth of a CSV row: when the session keeps no
+ * arguments, stacks or captured memory (what a batch leaves out), and every column read from
+ * a field is one a batch holds or one the session lacks.
+ */
+static bool convert_batch_rows(const struct convert *cv, const struct input *in)
+{
+	const struct sct_session *s = in->cur->session;
+
+	if (cv->type != SCT_REC_SYSCALL || cv->sample || !s || sct_session_has_args(s) || sct_session_stacks(s) ||
+	    sct_session_captures(s))
+		return false;
+	for (uint32_t i = 0; i < cv->ncols; i++)
+		if (cv->cols[i].src == COL_FIELD && cv->cols[i].idx >= 0 && !cv->cols[i].slot)
+			return false;
+	return true;
+}
+
+/* The steps of the mapped session's rows, from its columns' runs (convert_fixed(), convert_slot_runs()). */
+static void convert_ops(struct convert *cv)
+{
+	cv->nops = 0;
+	for (uint32_t i = cv->nprefix; i < cv->ncols; i++) {
+		const struct column *col = &cv->cols[i];
+		struct row_op *op = &cv->ops[cv->nops++];
+
+		op->col = (uint16_t)i;
+		if (col->fixed_run) {
+			op->step = ROW_FIXED;
+			i += col->fixed_run - 1;
+		} else if (!cv->fmt->num && col->slot_run) {
+			op->step = ROW_SLOTS;
+			i += col->slot_run - 1;
+		} else if (col->slot && col->src == COL_FIELD) {
+			op->step = ROW_SLOT;
+		} else {
+			op->step = ROW_COL;
+		}
+	}
+}
+
 /* A later session may order or extend its fields differently: match columns by name. */
 static int convert_map(struct convert *cv, struct input *in)
 {
@@ -927,9 +999,11 @@ static int convert_map(struct convert *cv, struct input *in)
 			}
 	}
 	cv->mapped = in->cur->serial;
+	cv->batch_rows = convert_batch_rows(cv, in);
 	convert_slot_runs(cv);
 	if (convert_fixed(cv, in))
 		return -ENOMEM;
+	convert_ops(cv);
 	return convert_prefix(cv, in->cur);
 }
 
@@ -961,19 +1035,21 @@ static __attribute__((always_inline)) inline void convert_row_cols(struct conver
 								   const struct sct_record *rec, char sep,
 								   bool keyed, bool text)
 {
-	for (uint32_t i = cv->nprefix; i < cv->ncols; i++) {
-		const struct column *col = &cv->cols[i];
+	for (const struct row_op *op = cv->ops, *end = op + cv->nops; op < end; op++) {
+		const struct column *col = &cv->cols[op->col];
 
-		if (col->fixed_run) {
+		switch (op->step) {
+		case ROW_FIXED:
 			out_mem(&cv->o, cv->fixed.buf + col->fixed_off, col->fixed_len);
-			i += col->fixed_run - 1;
-		} else if (text && col->slot_run) { /* most columns of a row */
+			break;
+		case ROW_SLOTS: /* most columns of a row */
 			convert_slot_run(cv, &rec->syscall, col, sep, keyed);
-			i += col->slot_run - 1;
-		} else if (col->slot && col->src == COL_FIELD) { /* a binary format's: inline */
+			break;
+		case ROW_SLOT: /* a binary format's: inline */
 			convert_col_head_as(cv, col, sep, keyed);
 			convert_slot_out(cv, &rec->syscall, col, text);
-		} else {
+			break;
+		default:
 			convert_col(cv, in, rec, col);
 		}
 	}
@@ -1023,16 +1099,43 @@ static bool convert_skips(const struct convert *cv, const struct input *in)
 	       !(cv->c.sockets && in->cur->session && sct_session_captures(in->cur->session));
 }
 
-/* The next record, or the calls up to the end of another copy's chunk as a batch. */
+/*
+ * The next record; or the calls up to the end of another copy's chunk as a batch (its counts
+ * alone); or, once the session's columns are mapped to fields a batch holds, the calls up to
+ * the end of this copy's chunk as a batch, every array filled.
+ */
 static int convert_next(struct convert *cv, struct input *in, struct sct_record *rec, struct sct_syscall_batch *b)
 {
 	uint32_t foreign = shard_foreign_rows(cv);
+	int n;
 
 	b->n = 0;
-	if (!foreign || !convert_skips(cv, in))
+	if (!convert_skips(cv, in))
 		return input_next(&cv->c, in, rec);
-	input_set_batch_max(in, foreign);
-	return input_next_batch(&cv->c, in, rec, b);
+	if (foreign) {
+		input_set_batch_max(in, foreign);
+		return input_next_batch(&cv->c, in, rec, b);
+	}
+	if (!in->cur->session || cv->mapped != in->cur->serial || !cv->batch_rows)
+		return input_next(&cv->c, in, rec);
+	input_set_batch_max(in, cv->shard ? shard_own_rows(cv) : 0);
+	n = input_next_batch(&cv->c, in, rec, b);
+	if (n > 0 && b->n)
+		input_batch_fill(in);
+	return n;
+}
+
+/* This copy's calls of a batch, each rendered as its record would be. */
+static int convert_rows(struct convert *cv, struct input *in, const struct sct_syscall_batch *b)
+{
+	struct sct_record rec = { .type = SCT_REC_SYSCALL };
+	int err = 0;
+
+	for (uint32_t i = 0; i < b->n && !err && !cv->o.err; i++) {
+		input_batch_row(b, i, &rec.syscall);
+		err = convert_row(cv, in, &rec);
+	}
+	return err;
 }
 
 /* Another copy's calls: counted, as convert_row() counts them. */
@@ -1064,8 +1167,13 @@ static int convert_one(struct convert *cv, const char *path)
 		input_set_batch_lazy(&in, ~SCT_BATCH_UNFINISHED);
 	while ((n = convert_next(cv, &in, &rec, &batch)) > 0) {
 		if (batch.n) {
-			convert_skip(cv, &in, &batch);
-			if (cv->o.err)
+			/* what convert_next() read it for: the rows' own chunk is still to come */
+			n = 0;
+			if (shard_foreign_rows(cv))
+				convert_skip(cv, &in, &batch);
+			else
+				n = convert_rows(cv, &in, &batch);
+			if (n || cv->o.err)
 				break;
 			continue;
 		}
