@@ -127,6 +127,7 @@ struct convert {
 	bool folded_by_time;    /* --to folded --by time: counts are nanoseconds */
 	/* the format's null, null_number and row_end, with their lengths: written in every row */
 	struct out_lit null, null_number, row_end;
+	char row_end_text[COL_HEAD_COPY]; /* row_end, zero-padded: copied as one fixed-size move */
 	uint32_t type;         /* 0 until type_name is found in a HEADER schema */
 
 	struct ctx c;

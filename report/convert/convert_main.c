@@ -383,6 +383,15 @@ static const struct sc_slot *convert_slot(const struct sct_field_schema *fs)
 	return NULL;
 }
 
+/* Zeros after o's bytes, for convert_copy_short() to read (a failure sets o->err). */
+static void convert_pad(struct out *o)
+{
+	char *p = out_reserve(o, COL_HEAD_COPY);
+
+	if (!o->err)
+		memset(p, 0, COL_HEAD_COPY);
+}
+
 /* The leading columns are the same for a whole session: rendered once. */
 static int convert_prefix(struct convert *cv, const struct live *lv)
 {
@@ -392,6 +401,7 @@ static int convert_prefix(struct convert *cv, const struct live *lv)
 	if (out_open_mem(&p, 6 * (size_t)hlen + 2 * 64 + CH_ID_LEN + cv->cols[0].jkeylen + cv->cols[1].jkeylen))
 		return -ENOMEM;
 	cv->fmt->prefix(cv, &p, lv);
+	convert_pad(&p);
 	if (p.err) {
 		free(p.buf);
 		return p.err;
@@ -898,6 +908,7 @@ static int convert_fixed(struct convert *cv, struct input *in)
 		cv->cols[start].fixed_run++;
 		cv->cols[start].fixed_len = cv->o.len - cv->cols[start].fixed_off;
 	}
+	convert_pad(&cv->o);
 	cv->fixed = cv->o;
 	cv->o = row;
 	return cv->fixed.err;
@@ -1040,7 +1051,7 @@ static __attribute__((always_inline)) inline void convert_row_cols(struct conver
 
 		switch (op->step) {
 		case ROW_FIXED:
-			out_mem(&cv->o, cv->fixed.buf + col->fixed_off, col->fixed_len);
+			convert_copy_short(cv, cv->fixed.buf + col->fixed_off, col->fixed_len);
 			break;
 		case ROW_SLOTS: /* most columns of a row */
 			convert_slot_run(cv, &rec->syscall, col, sep, keyed);
@@ -1057,8 +1068,6 @@ static __attribute__((always_inline)) inline void convert_row_cols(struct conver
 
 static int convert_row(struct convert *cv, struct input *in, const struct sct_record *rec)
 {
-	struct out *o = &cv->o;
-
 	if (cv->fmt->needs_header && !in->cur->session) {
 		cv->headless++;
 		return 0;
@@ -1075,14 +1084,14 @@ static int convert_row(struct convert *cv, struct input *in, const struct sct_re
 		cv->fmt->row_begin(cv);
 	if (cv->sample)
 		convert_map_event(cv, in, input_event(in->cur, &rec->sample));
-	out_mem(o, cv->prefix, cv->prefix_len);
+	convert_copy_short(cv, cv->prefix, cv->prefix_len);
 	if (cv->fmt->num)
 		convert_row_cols(cv, in, rec, cv->fmt->sep, cv->fmt->keyed, false);
 	else if (cv->fmt->keyed)
 		convert_row_cols(cv, in, rec, cv->fmt->sep, true, true);
 	else
 		convert_row_cols(cv, in, rec, cv->fmt->sep, false, true);
-	out_lit_put(o, cv->row_end);
+	convert_copy_short(cv, cv->row_end_text, cv->row_end.len);
 	return cv->scratch.err;
 }
 
@@ -1410,6 +1419,7 @@ int main(int argc, char **argv)
 	cv->null = out_lit(cv->fmt ? cv->fmt->null : NULL);
 	cv->null_number = out_lit(cv->fmt ? cv->fmt->null_number : NULL);
 	cv->row_end = out_lit(cv->fmt ? cv->fmt->row_end : NULL);
+	memcpy(cv->row_end_text, cv->row_end.s, cv->row_end.len); /* every format's is 2 bytes or less */
 	signal(SIGPIPE, SIG_IGN); /* a closed pipe is a write error: exit with the documented 1 */
 	err = convert_tables(cv);
 	if (!err)
