@@ -971,7 +971,7 @@ static void convert_ops(struct convert *cv)
 		const struct column *col = &cv->cols[i];
 		struct row_op *op = &cv->ops[cv->nops++];
 
-		op->col = (uint16_t)i;
+		op->col = col;
 		if (col->fixed_run) {
 			op->step = ROW_FIXED;
 			i += col->fixed_run - 1;
@@ -980,8 +980,13 @@ static void convert_ops(struct convert *cv)
 			i += col->slot_run - 1;
 		} else if (col->slot && col->src == COL_FIELD) {
 			op->step = ROW_SLOT;
-		} else {
+		} else if (cv->type != SCT_REC_SYSCALL) {
 			op->step = ROW_COL;
+		} else if (col->src == COL_WALL || col->src == COL_ERRNO) {
+			op->step = col->src == COL_WALL ? ROW_WALL : ROW_ERRNO;
+		} else {
+			op->step = col->src == COL_NAME || col->src == COL_COMM || col->src == COL_CGROUP ?
+				   ROW_RESOLVED : ROW_COL;
 		}
 	}
 }
@@ -1047,7 +1052,7 @@ static __attribute__((always_inline)) inline void convert_row_cols(struct conver
 								   bool keyed, bool text)
 {
 	for (const struct row_op *op = cv->ops, *end = op + cv->nops; op < end; op++) {
-		const struct column *col = &cv->cols[op->col];
+		const struct column *col = op->col;
 
 		switch (op->step) {
 		case ROW_FIXED:
@@ -1059,6 +1064,18 @@ static __attribute__((always_inline)) inline void convert_row_cols(struct conver
 		case ROW_SLOT: /* a binary format's: inline */
 			convert_col_head_as(cv, col, sep, keyed);
 			convert_slot_out(cv, &rec->syscall, col, text);
+			break;
+		case ROW_WALL:
+			convert_col_head_as(cv, col, sep, keyed);
+			convert_wall(cv, in, rec, col);
+			break;
+		case ROW_ERRNO:
+			convert_col_head_as(cv, col, sep, keyed);
+			convert_errno(cv, &rec->syscall);
+			break;
+		case ROW_RESOLVED:
+			convert_col_head_as(cv, col, sep, keyed);
+			convert_resolved(cv, in, rec, col->src);
 			break;
 		default:
 			convert_col(cv, in, rec, col);
