@@ -487,7 +487,7 @@ static inline char *convert_slot_text(char *p, const struct sct_syscall *sc, con
 }
 
 /* CSV's null is nothing: no copy of none (a memcpy() call of a length unknown here). */
-static void convert_null(struct convert *cv)
+static inline void convert_null(struct convert *cv)
 {
 	if (cv->fmt->binary)
 		cv->fmt->str(&cv->o, "", 0);

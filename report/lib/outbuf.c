@@ -170,10 +170,8 @@ int out_close(struct out *o)
 }
 
 /* One flush or one doubling makes room: every buffer holds at least OUT_MIN bytes. */
-char *out_reserve(struct out *o, size_t n)
+char *out_reserve_slow(struct out *o)
 {
-	if (o->cap - o->len >= n)
-		return o->buf + o->len;
 	if (o->fd < 0 && !o->put)
 		out_grow(o);
 	else
@@ -204,7 +202,7 @@ void out_mem_slow(struct out *o, const void *p, size_t n)
 	}
 }
 
-static const char digits2[] =
+const char out_digits2[200] =
 	"00010203040506070809101112131415161718192021222324252627282930313233343536373839"
 	"40414243444546474849505152535455565758596061626364656667686970717273747576777879"
 	"8081828384858687888990919293949596979899";
@@ -224,13 +222,6 @@ static inline unsigned out_digits(uint64_t v)
 	unsigned t = (unsigned)(64 - __builtin_clzll(v | 1)) * 1233 >> 12;
 
 	return t + 1 - (v < pow10[t]);
-}
-
-/* The last two digits of v < 100 before end. */
-static inline char *out_put2(char *end, uint32_t v)
-{
-	memcpy(end - 2, digits2 + 2 * v, 2);
-	return end - 2;
 }
 
 /*
@@ -274,17 +265,6 @@ void out_u64_many(struct out *o, uint64_t v)
 	char *p = out_reserve(o, OUT_NUM_MAX);
 
 	o->len = (size_t)(out_put_u64_many(p, v) - o->buf);
-}
-
-char *out_put_fixed(char *p, uint32_t v, unsigned n)
-{
-	char *end = p + n;
-
-	for (p = end; n >= 2; n -= 2, v /= 100)
-		p = out_put2(p, v % 100);
-	if (n)
-		p[-1] = (char)('0' + v % 10);
-	return end;
 }
 
 void out_digits_fixed(struct out *o, uint32_t v, unsigned n)
