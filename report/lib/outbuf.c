@@ -239,15 +239,6 @@ static inline char *out_put_upto4(char *end, uint32_t w)
 	return end - 1;
 }
 
-/* w < 10^4 as exactly 4 digits before end: its two halves apart, neither waiting on the other. */
-static inline char *out_put4(char *end, uint32_t w)
-{
-	uint32_t hi = w / 100;
-
-	out_put2(end, w - hi * 100);
-	return out_put2(end - 2, hi);
-}
-
 /*
  * In place, backwards: a number of 8 digits or fewer split into halves of 4 and quarters of 2,
  * so that no pair of digits waits on the division of the pair after it. Values past 2^32
