@@ -194,15 +194,12 @@ static int input_prepass(struct ctx *c, struct input *in)
 	return err;
 }
 
-uint32_t input_syscall_name(struct ctx *c, struct live *lv, uint32_t nr, uint32_t abi)
+uint32_t input_syscall_name_new(struct ctx *c, struct live *lv, uint32_t nr, uint32_t abi)
 {
 	const char *name = NULL;
 	char *full = NULL;
 	uint32_t id;
 
-	abi = abi ? 1 : 0;
-	if (nr < NR_CACHE && lv->nr_name[abi][nr])
-		return lv->nr_name[abi][nr] - 1;
 	if (lv->session)
 		name = sct_session_syscall_name(lv->session, nr, abi);
 	/* a name is never cut: two names with one prefix are two syscalls */

@@ -168,8 +168,20 @@ int input_track(struct ctx *c, struct input *in, const struct sct_record *rec);
 void input_error(struct ctx *c, struct input *in, const char *path, int err);
 /* Adds the reader's statistics to the footer and closes it. */
 void input_close(struct ctx *c, struct input *in);
-/* Name of syscall nr in the live session's table: strtab id ("syscall_N" if unknown). */
-uint32_t input_syscall_name(struct ctx *c, struct live *lv, uint32_t nr, uint32_t abi);
+/* input_syscall_name() of a number not looked up yet (abi 0 or 1). */
+uint32_t input_syscall_name_new(struct ctx *c, struct live *lv, uint32_t nr, uint32_t abi);
+
+/*
+ * Name of syscall nr in the live session's table: strtab id ("syscall_N" if unknown).
+ * Inline: a name looked up once is read from the table in every row after.
+ */
+static inline uint32_t input_syscall_name(struct ctx *c, struct live *lv, uint32_t nr, uint32_t abi)
+{
+	abi = abi ? 1 : 0;
+	if (nr < NR_CACHE && lv->nr_name[abi][nr])
+		return lv->nr_name[abi][nr] - 1;
+	return input_syscall_name_new(c, lv, nr, abi);
+}
 /* The live session's description of a sample's event, NULL if its HEADER has none. */
 const struct sct_event_desc *input_event(const struct live *lv, const struct sct_sample *sm);
 /* Name of a sample's event: strtab id of "GROUP:NAME" ("event_N" if the HEADER has none). */
