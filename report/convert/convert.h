@@ -79,11 +79,11 @@ struct column {
  */
 /*
  * A step of the mapped session's row after its prefix: a run of fixed columns copied, a run
- * of slot columns, one slot column of a binary format, a SYSCALL row's wall clock, errno or
- * name from another record (syscall name, comm, cgroup path), or any other column; the row is
- * a walk of these, not of the columns and their kinds.
+ * of slot columns, one slot column of a binary format, a SYSCALL row's wall clock, errno,
+ * syscall name, comm or cgroup path, or any other column; the row is a walk of these, not of
+ * the columns and their kinds.
  */
-enum row_step { ROW_FIXED, ROW_SLOTS, ROW_SLOT, ROW_WALL, ROW_ERRNO, ROW_RESOLVED, ROW_COL };
+enum row_step { ROW_FIXED, ROW_SLOTS, ROW_SLOT, ROW_WALL, ROW_ERRNO, ROW_NAME, ROW_COMM, ROW_CGROUP, ROW_COL };
 
 struct row_op {
 	const struct column *col; /* the (first) column, in the same struct convert */

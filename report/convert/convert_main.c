@@ -584,26 +584,47 @@ static void convert_comm(struct convert *cv, const struct task *t, uint64_t time
 		convert_null(cv);
 }
 
+/* A SYSCALL or TOTALS row's syscall name. */
+static void convert_name(struct convert *cv, struct input *in, uint32_t nr, uint32_t abi)
+{
+	convert_str_id(cv, input_syscall_name(&cv->c, in->cur, nr, abi));
+}
+
+/* A SYSCALL row's comm: its thread's, when the call was made. */
+static void convert_syscall_comm(struct convert *cv, struct input *in, const struct sct_syscall *sc)
+{
+	convert_comm(cv, tasks_lookup(in->cur->tasks, in->cur->s.id, sc->pid, sc->tid, sc->time_ns),
+		     sct_syscall_name_ns(sc));
+}
+
+/* A cgroup's path, empty/null when no CGROUP record named it. */
+static void convert_cgroup(struct convert *cv, struct input *in, uint64_t cgroup_id)
+{
+	struct cgroup *cg = cgroups_get(in->cur->cgroups, in->cur->s.id, cgroup_id);
+
+	if (cg && cg->path)
+		convert_str_id(cv, cg->path - 1);
+	else
+		convert_null(cv);
+}
+
 static void convert_resolved(struct convert *cv, struct input *in, const struct sct_record *rec, enum col_src src)
 {
-	struct ctx *c = &cv->c;
 	uint32_t sess = in->cur->s.id;
-	struct cgroup *cg;
-	uint32_t id;
 
 	switch (src) {
 	case COL_NAME:
-		id = rec->type == SCT_REC_TOTALS ? input_syscall_name(c, in->cur, rec->totals.nr, rec->totals.abi) :
-						   input_syscall_name(c, in->cur, rec->syscall.nr, rec->syscall.abi);
-		convert_str_id(cv, id);
+		if (rec->type == SCT_REC_TOTALS)
+			convert_name(cv, in, rec->totals.nr, rec->totals.abi);
+		else
+			convert_name(cv, in, rec->syscall.nr, rec->syscall.abi);
 		break;
 	case COL_COMM:
 		if (rec->type == SCT_REC_TOTALS)
 			convert_comm(cv, tasks_lookup(in->cur->tasks, sess, rec->totals.pid, rec->totals.pid,
 						      filter_totals_task_ns(&rec->totals)), rec->totals.time_ns);
 		else if (rec->type == SCT_REC_SYSCALL)
-			convert_comm(cv, tasks_lookup(in->cur->tasks, sess, rec->syscall.pid, rec->syscall.tid,
-						      rec->syscall.time_ns), sct_syscall_name_ns(&rec->syscall));
+			convert_syscall_comm(cv, in, &rec->syscall);
 		else
 			convert_comm(cv, tasks_peek(in->cur->tasks, sess, rec->exit.tid, rec->exit.time_ns),
 				     rec->exit.time_ns);
@@ -622,13 +643,8 @@ static void convert_resolved(struct convert *cv, struct input *in, const struct 
 		convert_str(cv, cv->scratch.buf, cv->scratch.len);
 		break;
 	default:
-		cg = cgroups_get(in->cur->cgroups, sess, rec->type == SCT_REC_SYSCALL ? rec->syscall.cgroup_id :
-							 rec->type == SCT_REC_TOTALS ? rec->totals.cgroup_id :
-							 rec->task.cgroup_id);
-		if (cg && cg->path)
-			convert_str_id(cv, cg->path - 1);
-		else
-			convert_null(cv);
+		convert_cgroup(cv, in, rec->type == SCT_REC_SYSCALL ? rec->syscall.cgroup_id :
+				       rec->type == SCT_REC_TOTALS ? rec->totals.cgroup_id : rec->task.cgroup_id);
 	}
 }
 
@@ -714,18 +730,25 @@ static void convert_capture(struct convert *cv, struct input *in, const struct s
 		convert_str(cv, cv->scratch.buf, cv->scratch.len);
 }
 
-/* A failed call's errno name beside its ret ("ENOENT"); empty/null for a success or an unfinished call. */
-static void convert_errno(struct convert *cv, const struct sct_syscall *sc)
+/* The errno name of a failed call's ret ("ENOENT"). */
+static void convert_errno_name(struct convert *cv, int64_t ret)
 {
 	char tmp[16];
-	const char *name;
+	const char *name = names_errno((int)-ret, tmp);
 
-	if (sc->unfinished || !names_is_error(sc->ret)) {
-		convert_null(cv);
-		return;
-	}
-	name = names_errno((int)-sc->ret, tmp);
 	convert_str(cv, name, strlen(name));
+}
+
+/*
+ * A failed call's errno name beside its ret; empty/null for a success or an unfinished call.
+ * Inline: most calls succeed, and their null is nothing in CSV.
+ */
+static inline void convert_errno(struct convert *cv, const struct sct_syscall *sc)
+{
+	if (sc->unfinished || !names_is_error(sc->ret))
+		convert_null(cv);
+	else
+		convert_errno_name(cv, sc->ret);
 }
 
 /* The frames of a call's stack as the timeline writes them, joined by ';'; empty/null without one. */
@@ -982,11 +1005,10 @@ static void convert_ops(struct convert *cv)
 			op->step = ROW_SLOT;
 		} else if (cv->type != SCT_REC_SYSCALL) {
 			op->step = ROW_COL;
-		} else if (col->src == COL_WALL || col->src == COL_ERRNO) {
-			op->step = col->src == COL_WALL ? ROW_WALL : ROW_ERRNO;
 		} else {
-			op->step = col->src == COL_NAME || col->src == COL_COMM || col->src == COL_CGROUP ?
-				   ROW_RESOLVED : ROW_COL;
+			op->step = col->src == COL_WALL ? ROW_WALL : col->src == COL_ERRNO ? ROW_ERRNO :
+				   col->src == COL_NAME ? ROW_NAME : col->src == COL_COMM ? ROW_COMM :
+				   col->src == COL_CGROUP ? ROW_CGROUP : ROW_COL;
 		}
 	}
 }
@@ -1073,9 +1095,17 @@ static __attribute__((always_inline)) inline void convert_row_cols(struct conver
 			convert_col_head_as(cv, col, sep, keyed);
 			convert_errno(cv, &rec->syscall);
 			break;
-		case ROW_RESOLVED:
+		case ROW_NAME:
 			convert_col_head_as(cv, col, sep, keyed);
-			convert_resolved(cv, in, rec, col->src);
+			convert_name(cv, in, rec->syscall.nr, rec->syscall.abi);
+			break;
+		case ROW_COMM:
+			convert_col_head_as(cv, col, sep, keyed);
+			convert_syscall_comm(cv, in, &rec->syscall);
+			break;
+		case ROW_CGROUP:
+			convert_col_head_as(cv, col, sep, keyed);
+			convert_cgroup(cv, in, rec->syscall.cgroup_id);
 			break;
 		default:
 			convert_col(cv, in, rec, col);
