@@ -154,12 +154,33 @@ static inline void out_char(struct out *o, char c)
 	o->buf[o->len++] = c;
 }
 
+/*
+ * Inline up to 4 digits (flags, return values, durations, cgroup ids: most numbers of a
+ * row), where a call cost more than writing them.
+ */
 static inline char *out_put_u64(char *p, uint64_t v)
 {
-	if (v >= 10)
+	uint32_t hi;
+
+	if (v < 10) {
+		*p = (char)('0' + v);
+		return p + 1;
+	}
+	if (v < 100) {
+		memcpy(p, out_digits2 + 2 * v, 2);
+		return p + 2;
+	}
+	if (v >= 10000)
 		return out_put_u64_many(p, v);
-	*p = (char)('0' + v);
-	return p + 1;
+	hi = (uint32_t)v / 100;
+	if (hi < 10) {
+		*p = (char)('0' + hi);
+		out_put2(p + 3, (uint32_t)v - hi * 100);
+		return p + 3;
+	}
+	out_put2(p + 4, (uint32_t)v - hi * 100);
+	out_put2(p + 2, hi);
+	return p + 4;
 }
 
 /* Inline: a digit written in place is most of the flags and small numbers of a row. */
