@@ -224,32 +224,27 @@ static inline unsigned out_digits(uint64_t v)
 	return t + 1 - (v < pow10[t]);
 }
 
-/* w < 10^4 as its 1 to 4 digits before end; returns where they start. */
-static inline char *out_put_upto4(char *end, uint32_t w)
-{
-	if (w >= 100) {
-		uint32_t hi = w / 100;
-
-		end = out_put2(end, w - hi * 100);
-		w = hi;
-	}
-	if (w >= 10)
-		return out_put2(end, w);
-	end[-1] = (char)('0' + w);
-	return end - 1;
-}
-
 /*
- * In place, backwards: a number of 8 digits or fewer split into halves of 4 and quarters of 2,
- * so that no pair of digits waits on the division of the pair after it. Values past 2^32
- * (times in ns) give their low 8 digits at a time, so that every division (by 100: a
- * multiplication) is a 32-bit one, the cheaper.
+ * Below 10^8 (pids, tids), forwards: the leading 1 to 4 digits, then 4. Past that, in place,
+ * backwards, in halves of 4 and quarters of 2, so that no pair of digits waits on the
+ * division of the pair after it; values past 2^32 (times in ns) give their low 8 digits at a
+ * time, so that every division (by 100: a multiplication) is a 32-bit one, the cheaper.
  */
 char *out_put_u64_many(char *p, uint64_t v)
 {
-	char *end = p + out_digits(v);
+	char *end;
 	uint32_t w, hi;
 
+	if (v < 100000000u) {
+		w = (uint32_t)v;
+		if (w < 10000)
+			return out_put_upto4(p, w);
+		hi = w / 10000;
+		p = out_put_upto4(p, hi) + 4;
+		out_put4(p, w - hi * 10000);
+		return p;
+	}
+	end = p + out_digits(v);
 	p = end;
 	while (v > UINT32_MAX) {
 		uint64_t q = v / 100000000u;
@@ -273,7 +268,7 @@ char *out_put_u64_many(char *p, uint64_t v)
 		p = out_put4(p, w - hi * 10000);
 		w = hi;
 	}
-	out_put_upto4(p, w);
+	out_put_upto4(p - out_digits(w), w);
 	return end;
 }
 

@@ -154,33 +154,37 @@ static inline void out_char(struct out *o, char c)
 	o->buf[o->len++] = c;
 }
 
+/* w < 10^4 as its 1 to 4 digits at p; returns their end. */
+static inline char *out_put_upto4(char *p, uint32_t w)
+{
+	uint32_t hi;
+
+	if (w < 10) {
+		*p = (char)('0' + w);
+		return p + 1;
+	}
+	if (w < 100) {
+		memcpy(p, out_digits2 + 2 * w, 2);
+		return p + 2;
+	}
+	hi = w / 100;
+	if (hi < 10) {
+		*p = (char)('0' + hi);
+		out_put2(p + 3, w - hi * 100);
+		return p + 3;
+	}
+	out_put2(p + 4, w - hi * 100);
+	out_put2(p + 2, hi);
+	return p + 4;
+}
+
 /*
  * Inline up to 4 digits (flags, return values, durations, cgroup ids: most numbers of a
  * row), where a call cost more than writing them.
  */
 static inline char *out_put_u64(char *p, uint64_t v)
 {
-	uint32_t hi;
-
-	if (v < 10) {
-		*p = (char)('0' + v);
-		return p + 1;
-	}
-	if (v < 100) {
-		memcpy(p, out_digits2 + 2 * v, 2);
-		return p + 2;
-	}
-	if (v >= 10000)
-		return out_put_u64_many(p, v);
-	hi = (uint32_t)v / 100;
-	if (hi < 10) {
-		*p = (char)('0' + hi);
-		out_put2(p + 3, (uint32_t)v - hi * 100);
-		return p + 3;
-	}
-	out_put2(p + 4, (uint32_t)v - hi * 100);
-	out_put2(p + 2, hi);
-	return p + 4;
+	return v < 10000 ? out_put_upto4(p, (uint32_t)v) : out_put_u64_many(p, v);
 }
 
 /* Inline: a digit written in place is most of the flags and small numbers of a row. */
