@@ -72,12 +72,6 @@ struct column {
 };
 
 /*
- * Strings of the string table (syscall names, comms, cgroup paths) as the format writes
- * them, each escaped once rather than in every row: a cache by id, direct-mapped, whose
- * texts share one buffer, emptied when that passes STR_CACHE_BYTES: bounded however many
- * strings a trace holds.
- */
-/*
  * A step of the mapped session's row after its prefix: a run of fixed columns copied, a run
  * of slot columns, one slot column of a binary format, a SYSCALL row's wall clock, errno,
  * syscall name, comm or cgroup path, or any other column; the row is a walk of these, not of
@@ -90,6 +84,12 @@ struct row_op {
 	enum row_step step;
 };
 
+/*
+ * Strings of the string table (syscall names, comms, cgroup paths) as the format writes
+ * them, each escaped once rather than in every row: a cache by id, direct-mapped, whose
+ * texts share one buffer, emptied when that passes STR_CACHE_BYTES: bounded however many
+ * strings a trace holds.
+ */
 #define STR_CACHE_SLOTS 1024u
 #define STR_CACHE_BYTES (64u << 10)
 struct str_slot {

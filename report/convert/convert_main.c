@@ -472,12 +472,6 @@ static inline void convert_slot_out(struct convert *cv, const struct sct_syscall
 	convert_num_as(cv, col, convert_slot_value(sc, slot), slot->kind == SCT_KIND_SINT, text);
 }
 
-static __attribute__((noinline)) void convert_slot_col(struct convert *cv, const struct sct_syscall *sc,
-							const struct column *col)
-{
-	convert_slot_out(cv, sc, col, false);
-}
-
 /* A slot's value as text at p, in room the caller has; returns its end. */
 static inline char *convert_slot_text(char *p, const struct sct_syscall *sc, const struct sc_slot *slot)
 {
@@ -851,10 +845,7 @@ static inline void convert_col_head(struct convert *cv, const struct column *col
 	convert_col_head_as(cv, col, cv->fmt->sep, cv->fmt->keyed);
 }
 
-/*
- * One column of rec's row, with its separator and key. A switch of calls the compiler may
- * make jumps: the column's work inlined here made every column pay its registers' saving.
- */
+/* One column of rec's row, with its separator and key. */
 static void convert_col(struct convert *cv, struct input *in, const struct sct_record *rec, const struct column *col)
 {
 	convert_col_head(cv, col);
@@ -888,7 +879,7 @@ static void convert_col(struct convert *cv, struct input *in, const struct sct_r
 		break;
 	case COL_FIELD:
 		if (col->slot)
-			convert_slot_col(cv, &rec->syscall, col);
+			convert_slot_out(cv, &rec->syscall, col, false);
 		else
 			convert_field(cv, in, col);
 		break;
