@@ -1129,7 +1129,10 @@ static int convert_row(struct convert *cv, struct input *in, const struct sct_re
 		convert_row_cols(cv, in, rec, cv->fmt->sep, true, true);
 	else
 		convert_row_cols(cv, in, rec, cv->fmt->sep, false, true);
-	convert_copy_short(cv, cv->row_end_text, cv->row_end.len);
+	if (cv->row_end.len <= sizeof(cv->row_end_text)) /* every format's: 2 bytes or less */
+		convert_copy_short(cv, cv->row_end_text, cv->row_end.len);
+	else
+		out_lit_put(&cv->o, cv->row_end);
 	return cv->scratch.err;
 }
 
@@ -1214,7 +1217,7 @@ static int convert_one(struct convert *cv, const char *path)
 		input_set_batch_lazy(&in, ~SCT_BATCH_UNFINISHED);
 	while ((n = convert_next(cv, &in, &rec, &batch)) > 0) {
 		if (batch.n) {
-			/* what convert_next() read it for: the rows' own chunk is still to come */
+			/* another copy's calls while the next row is theirs, else this copy's */
 			n = 0;
 			if (shard_foreign_rows(cv))
 				convert_skip(cv, &in, &batch);
@@ -1457,7 +1460,8 @@ int main(int argc, char **argv)
 	cv->null = out_lit(cv->fmt ? cv->fmt->null : NULL);
 	cv->null_number = out_lit(cv->fmt ? cv->fmt->null_number : NULL);
 	cv->row_end = out_lit(cv->fmt ? cv->fmt->row_end : NULL);
-	memcpy(cv->row_end_text, cv->row_end.s, cv->row_end.len); /* every format's is 2 bytes or less */
+	if (cv->row_end.len <= sizeof(cv->row_end_text))
+		memcpy(cv->row_end_text, cv->row_end.s, cv->row_end.len);
 	signal(SIGPIPE, SIG_IGN); /* a closed pipe is a write error: exit with the documented 1 */
 	err = convert_tables(cv);
 	if (!err)

@@ -164,7 +164,7 @@ static inline char *out_put_upto4(char *p, uint32_t w)
 		return p + 1;
 	}
 	if (w < 100) {
-		memcpy(p, out_digits2 + 2 * w, 2);
+		out_put2(p + 2, w);
 		return p + 2;
 	}
 	hi = w / 100;
