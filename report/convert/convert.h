@@ -299,7 +299,7 @@ int shard_run(struct convert *cv, int (*convert_run)(struct convert *cv));
 bool shard_row(struct convert *cv);
 /* Rows from the next one on that other copies render, up to the end of their chunk; 0 if this copy renders the next. */
 uint32_t shard_foreign_rows(const struct convert *cv);
-/* The rows left in cv's own chunk when the next row is its own (UINT32_MAX: one copy), else 0. */
+/* The rows left in the chunk of the next row, when it is cv's own (shard_foreign_rows() 0); 0 with one copy: no chunks. */
 uint32_t shard_own_rows(const struct convert *cv);
 /* shard_row() of n rows, n at most shard_foreign_rows(). */
 void shard_skip(struct convert *cv, uint32_t n);

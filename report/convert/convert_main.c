@@ -1166,9 +1166,9 @@ static int convert_next(struct convert *cv, struct input *in, struct sct_record 
 		input_set_batch_max(in, foreign);
 		return input_next_batch(&cv->c, in, rec, b);
 	}
-	if (!in->cur->session || cv->mapped != in->cur->serial || !cv->batch_rows)
+	if (cv->mapped != in->cur->serial || !cv->batch_rows)
 		return input_next(&cv->c, in, rec);
-	input_set_batch_max(in, cv->shard ? shard_own_rows(cv) : 0);
+	input_set_batch_max(in, shard_own_rows(cv));
 	n = input_next_batch(&cv->c, in, rec, b);
 	if (n > 0 && b->n)
 		input_batch_fill(in);

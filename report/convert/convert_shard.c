@@ -109,11 +109,7 @@ uint32_t shard_foreign_rows(const struct convert *cv)
 
 uint32_t shard_own_rows(const struct convert *cv)
 {
-	if (!cv->shard)
-		return UINT32_MAX;
-	if (!shard_owns(cv, cv->rows))
-		return 0;
-	return SHARD_ROWS - (uint32_t)(cv->rows % SHARD_ROWS);
+	return cv->shard ? SHARD_ROWS - (uint32_t)(cv->rows % SHARD_ROWS) : 0;
 }
 
 void shard_skip(struct convert *cv, uint32_t n)
