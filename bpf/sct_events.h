@@ -255,9 +255,10 @@ struct sct_inflight {
 
 /*
  * Under a filter or --summary-only, every call of the targets is counted per process, cgroup,
- * syscall, ABI and duration bucket in the per-CPU hash map totals: one lookup a call, and a
- * key's sums are those of its buckets. The counts only grow; the recorder writes what they
- * grew by since its last read (TOTALS records) and deletes a dead process's keys.
+ * syscall, ABI and duration bucket: in its CPU's slot of totals_cache when the slot is free
+ * or the key's, else in the per-CPU hash map totals; a key's sums are those of its buckets.
+ * The counts only grow; the recorder writes what they grew by since its last read (TOTALS
+ * records) and frees a dead process's slots and keys.
  */
 #define SCT_TOT_HIST_BITS 9 /* the format's sub-bucket bits of the TOTALS it writes */
 struct sct_tot_key {
@@ -281,6 +282,20 @@ struct sct_tot_value {
 	__u64 duration_ns; /* their sum */
 	__u64 max_ns;      /* the largest since the key was made: within its bucket */
 };
+
+/*
+ * One slot of totals_cache: 64 bytes, one cache line. key.k.pid 0: free. Its CPU's programs
+ * take it by writing the key with the first word (pid, nr) last, and only then count in it;
+ * the recorder reads the first word first, and frees a dead process's slot by zeroing the
+ * rest before it (x86's stores are seen in program order: bpf/sct.bpf.c's totals_slot()).
+ */
+struct sct_tot_slot {
+	struct sct_tot_bucket_key key;
+	struct sct_tot_value v;
+};
+
+/* totals_cache's slots per CPU: 2^bits, bits at most this */
+#define SCT_TOT_CACHE_BITS_MAX 12
 
 /*
  * The task that last entered a syscall on a CPU and has not been switched out since: the head

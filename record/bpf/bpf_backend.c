@@ -52,12 +52,32 @@ static int bpf_new_report(struct recorder *r, const struct probes *p, void **sta
 }
 
 /*
+ * totals_cache's slots per CPU for a totals map of keys keys: as many, a power of two, at
+ * most 2^SCT_TOT_CACHE_BITS_MAX (256 KiB a CPU); one on a CPU where the programs do not use
+ * the cache (bpf/sct.bpf.c's totals_slot()).
+ */
+static __u32 bpf_totals_cache_bits(__u32 keys)
+{
+	__u32 bits = 0;
+
+#if defined(__x86_64__)
+	while (bits < SCT_TOT_CACHE_BITS_MAX && 2u << bits <= keys)
+		bits++;
+#else
+	(void)keys;
+#endif
+	return bits;
+}
+
+/*
  * The filter's settings of the BPF programs. The totals map: a key per process, cgroup,
- * syscall and duration bucket; an unfiltered recording makes it one entry.
+ * syscall and duration bucket; an unfiltered recording makes it one entry, and its cache
+ * one slot per CPU.
  */
 static void bpf_filter_settings(const struct record_filter *f, int ncpus, struct load_settings *s)
 {
 	s->max_totals = f->on ? record_totals_keys(f->totals_keys, ncpus) : 1;
+	s->totals_cache_bits = f->on ? bpf_totals_cache_bits(s->max_totals) : 0;
 	s->nsyscall_set = f->syscalls_arg ? f->nsyscalls : 1;
 	memcpy(s->noreturn_nr, f->noreturn, sizeof(s->noreturn_nr));
 	if (!f->on)
@@ -203,8 +223,14 @@ static int bpf_load_report(struct bpf_state *b)
 	}
 	if (b->staged)
 		err = stage_marks_open(&b->marks, h.stage_marks_fd, ncpus);
-	if (err)
+	if (err) {
 		fprintf(stderr, "sct-record: cannot map the CPUs' stage marks: %s\n", strerror(-err));
+		return err;
+	}
+	if (env->filter.on)
+		err = bpf_totals_map(&b->totals, h.totals_cache_fd, (size_t)ncpus << s.totals_cache_bits);
+	if (err)
+		fprintf(stderr, "sct-record: cannot map the totals cache: %s\n", strerror(-err));
 	return err;
 }
 

@@ -61,17 +61,28 @@ int stage_flush_old(const struct stage_marks *sm, int prog_fd, uint64_t now_ns, 
 int stage_flush_all(int prog_fd);
 
 
-/* bpf_totals.c: the kernel's totals map into the interval's totals (output/totals.c). */
+/*
+ * bpf_totals.c: the kernel's totals (the totals_cache slots, the totals map) into the
+ * interval's totals (output/totals.c).
+ */
 struct bpf_totals {
 	struct keytab prev;       /* struct sct_tot_bucket_key -> its sums at the last read */
 	int ncpus;
 	struct sct_tot_value *vals; /* one per-CPU value of the map */
 	struct sct_tot_bucket_key *del; /* keys of dead processes, deleted after a walk */
 	size_t ndel, capdel;
+	struct sct_tot_slot *slots; /* totals_cache, mapped */
+	size_t nslots, slots_len;
+	struct sct_tot_value *slots_prev; /* each slot's sums at the last read */
 };
 int bpf_totals_init(struct bpf_totals *t, uint32_t max_keys);
+/* totals_cache (fd, nslots slots) mapped, to be read in place. */
+int bpf_totals_map(struct bpf_totals *t, int cache_fd, size_t nslots);
 void bpf_totals_free(struct bpf_totals *t);
-/* What the map grew by since the last read, into tot; dead processes' keys deleted. */
+/*
+ * What the slots and the map grew by since the last read, into tot; dead processes' slots
+ * freed and keys deleted.
+ */
 int bpf_totals_read(struct bpf_totals *t, struct totals *tot, int totals_fd);
 
 struct loader;

@@ -52,6 +52,7 @@ struct load_settings {
 	char filter_path[256];
 	__u32 noreturn_nr[2][2];
 	__u32 max_totals;         /* entries of totals */
+	__u32 totals_cache_bits;  /* totals_cache: ncpus << this entries */
 	__u32 stack_parts;        /* --stack: SCT_STACK_USER | SCT_STACK_KERNEL, 0 none */
 	__u32 stack_depth;        /* --stack-depth */
 	__u32 max_stack_pids;     /* entries of stack_pids: --max-tasks under --stack, else 1 */
@@ -68,6 +69,7 @@ struct load_handles {
 	int cpu_calls_args_fd;    /* the same under --args */
 	int syscall_set_fd, errno_set_fd; /* the filter's sets, filled before attach */
 	int totals_fd;            /* read by the recorder every flush interval */
+	int totals_cache_fd;      /* the same, mapped */
 	__u32 *iter_mode;         /* the iterator's switch, in the mapped .bss */
 	bool *snapshot_done;      /* set once the first TASK snapshot is written, in the .bss */
 	__u64 *ntargets;          /* entries in the targets map, in the mapped .bss */
@@ -109,6 +111,7 @@ extern const struct loader load_light, load_light_args, load_skel;
 		(ro)->args_max = (s)->args_max;                 \
 		(ro)->compat_path_base = (s)->compat_path_base; \
 		(ro)->totals_on = (s)->totals_on;               \
+		(ro)->totals_cache_bits = (s)->totals_cache_bits; \
 		(ro)->details_off = (s)->details_off;           \
 		(ro)->filter_syscalls = (s)->filter_syscalls;   \
 		(ro)->syscall_compat_base = (s)->syscall_compat_base; \

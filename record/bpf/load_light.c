@@ -40,6 +40,7 @@ static int light_load(void **out, const struct load_settings *s, struct load_han
 	skel->maps.forked.max_entries = s->max_forked;
 	skel->maps.syscall_set.max_entries = s->nsyscall_set;
 	skel->maps.totals.max_entries = s->max_totals;
+	skel->maps.totals_cache.max_entries = s->ncpus << s->totals_cache_bits;
 	skel->maps.stack_pids.max_entries = s->max_stack_pids;
 	err = sct_lskel__load(skel);
 	if (err)
@@ -56,6 +57,7 @@ static int light_load(void **out, const struct load_settings *s, struct load_han
 	h->syscall_set_fd = skel->maps.syscall_set.map_fd;
 	h->errno_set_fd = skel->maps.errno_set.map_fd;
 	h->totals_fd = skel->maps.totals.map_fd;
+	h->totals_cache_fd = skel->maps.totals_cache.map_fd;
 	h->iter_mode = &skel->bss->iter_mode;
 	h->snapshot_done = &skel->bss->snapshot_done;
 	h->ntargets = &skel->bss->ntargets;

@@ -40,6 +40,8 @@ static int skel_load(void **out, const struct load_settings *s, struct load_hand
 	if (!err)
 		err = bpf_map__set_max_entries(skel->maps.totals, s->max_totals);
 	if (!err)
+		err = bpf_map__set_max_entries(skel->maps.totals_cache, s->ncpus << s->totals_cache_bits);
+	if (!err)
 		err = bpf_map__set_max_entries(skel->maps.stack_pids, s->max_stack_pids);
 	if (!err)
 		err = bpf_map__set_autocreate(hash ? skel->maps.inflight : skel->maps.inflight_hash,
@@ -84,6 +86,7 @@ static int skel_load(void **out, const struct load_settings *s, struct load_hand
 	h->syscall_set_fd = bpf_map__fd(skel->maps.syscall_set);
 	h->errno_set_fd = bpf_map__fd(skel->maps.errno_set);
 	h->totals_fd = bpf_map__fd(skel->maps.totals);
+	h->totals_cache_fd = bpf_map__fd(skel->maps.totals_cache);
 	h->iter_mode = &skel->bss->iter_mode;
 	h->snapshot_done = &skel->bss->snapshot_done;
 	h->ntargets = &skel->bss->ntargets;

@@ -359,8 +359,10 @@ Test(record_filter, exits_counted_filtered)
 }
 
 /*
- * --totals-keys 2: callmix's calls need more keys than that. The calls that find no room are
- * counted in WARNING records (kind "other": the format has no kind for it), and with those
+ * --totals-keys 2 (a map of 2 keys, a cache of 2 slots a CPU): callmix's calls need more keys
+ * than that. They are counted in the slots and in the map, both read into TOTALS, until a
+ * call's slot is another key's and the map is full: such calls are counted in WARNING
+ * records (kind "other": the format has no kind for it), and with those
  * counted they make every call of an unfiltered recording of the same workload, and its
  * exit_group; sct-report's footer names them.
  */
@@ -402,8 +404,8 @@ Test(record_filter, calls_past_the_totals_keys_counted_in_a_warning)
 /*
  * A process's keys leave the totals once they are written: chain 2000's processes each fork
  * the next and exit, two keys each (clone, exit_group), 4000 in all, through a map of 1024
- * over many flush intervals of 10 ms: no call finds it full, and every process's exit_group is
- * counted.
+ * and a cache of 1024 slots a CPU over many flush intervals of 10 ms: no call finds both full
+ * (slots are freed too), and every process's exit_group is counted.
  */
 Test(record_filter, dead_processes_leave_the_totals)
 {
